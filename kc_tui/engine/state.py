@@ -1,0 +1,527 @@
+"""One round of Kings Corners: the state, its legal moves, and applying them.
+
+The state is mutable (``apply`` changes it in place, like OpenSpiel's ``apply_action``);
+``clone()`` is a cheap copy: hands are int masks, piles are tuples, the random generator
+is one int and the history a shared linked list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from . import rng as _rng
+from .cards import (
+    ALL_CARDS,
+    KINGS_MASK,
+    NEED,
+    Card,
+    card_str,
+    cards_of,
+    is_king,
+    is_red,
+    penalty_of,
+    rank_of,
+    sort_for_hand,
+)
+from .moves import END, MOVE_BASE, PLACES, Move, move_str
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+PILE_FULL = 13
+
+Pile = tuple[Card, ...]
+#: History as a shared linked list: (seat, move, previous) or None.
+History = tuple[int, Move, "History"] | None
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; the state is unchanged."""
+
+
+class RoundOver(IllegalMove):
+    """No move can be made: the round has ended."""
+
+
+def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sides: bool, closed: bool) -> list[Move]:
+    """Every legal move for a player holding ``hand`` (a mask), ``END`` last.
+
+    ``kings_on_sides``: a king may fill an empty side (R11).  ``closed``: completed piles
+    stay on the table and may not move (R12 ``stay``).
+    """
+    out: list[Move] = []
+    append = out.append
+    empty_sides: list[int] = []
+    empty_corners: list[int] = []
+    bottoms = 0  # mask of the bottom cards of movable non-king piles
+    need_any = 0
+    for p in range(8):
+        pile = piles[p]
+        if not pile:
+            if p < 4:
+                empty_sides.append(p)
+            else:
+                empty_corners.append(p)
+            continue
+        need = NEED[pile[-1]]
+        need_any |= need
+        m = hand & need
+        while m:
+            low = m & -m
+            append(((low.bit_length() - 1) << 3) | p)
+            m ^= low
+        bottoms |= 1 << pile[0]
+    # R9: pile onto pile (the bottom card fits the other pile's top).
+    if bottoms & need_any:
+        for s in range(8):
+            pile = piles[s]
+            if pile and (need_any >> pile[0]) & 1:
+                b = pile[0]
+                for d in range(8):
+                    other = piles[d]
+                    if other and (NEED[other[-1]] >> b) & 1:
+                        append(MOVE_BASE + (s << 3) + d)
+    if empty_corners:
+        # R9: a king-based side pile to an empty corner; R10: a king from hand.
+        for s in range(4):
+            pile = piles[s]
+            if pile and pile[0] >= 48 and not (closed and len(pile) == PILE_FULL):
+                for d in empty_corners:
+                    append(MOVE_BASE + (s << 3) + d)
+        kings = hand & KINGS_MASK
+        while kings:
+            low = kings & -kings
+            c = low.bit_length() - 1
+            for d in empty_corners:
+                append((c << 3) | d)
+            kings ^= low
+    if empty_sides and hand:
+        # R11: any card (kings only when allowed) on an empty side.
+        m = hand if kings_on_sides else hand & ~KINGS_MASK
+        while m:
+            low = m & -m
+            c = (low.bit_length() - 1) << 3
+            for d in empty_sides:
+                append(c | d)
+            m ^= low
+    append(END)
+    return out
+
+
+def explain_illegal(
+    hand: int,
+    piles: list[Pile] | tuple[Pile, ...],
+    rules: Rules,
+    m: Move,
+    fmt: Callable[[Card], str] = card_str,
+) -> str | None:
+    """Why move ``m`` is illegal (one line naming the rule), or None when it is legal."""
+    if m == END:
+        return None
+    if not isinstance(m, int) or m < 0 or m > END:
+        return f"not a move: {m!r}"
+    if m < MOVE_BASE:
+        card, dst = m >> 3, m & 7
+        if card >= len(ALL_CARDS):
+            return f"not a move: {m!r}"
+        if not (hand >> card) & 1:
+            return f"{fmt(card)} is not in your hand"
+        pile = piles[dst]
+        place = PLACES[dst]
+        if not pile:
+            if dst >= 4:
+                if not is_king(card):
+                    return f"only a king can start the empty corner {place} (R10)"
+                return None
+            if is_king(card) and rules.kings_on_sides == "forbid":
+                return f"kings may not fill an empty side here; put {fmt(card)} in an empty corner (R11)"
+            return None
+        return _fit_reason(card, pile[-1], place, fmt, "R8")
+    src, dst = (m - MOVE_BASE) >> 3, m & 7
+    if src == dst:
+        return "a pile cannot move onto itself (R9)"
+    moving = piles[src]
+    if not moving:
+        return f"there is no pile at {PLACES[src]} to move (R9)"
+    if rules.completed_piles == "stay" and len(moving) == PILE_FULL:
+        return f"the completed pile at {PLACES[src]} is closed and stays where it is (R12)"
+    onto = piles[dst]
+    bottom = moving[0]
+    if not onto:
+        if dst < 4:
+            return f"a pile never moves onto an empty side; fill {PLACES[dst]} from your hand (R9)"
+        if src >= 4:
+            return "a corner pile stays in its corner (R9)"
+        if not is_king(bottom):
+            return f"only a pile that starts with a king may move to the empty corner {PLACES[dst]} (R9)"
+        return None
+    return _fit_reason(bottom, onto[-1], PLACES[dst], fmt, "R9")
+
+
+def _fit_reason(card: Card, top: Card, place: str, fmt: Callable[[Card], str], rule: str) -> str | None:
+    if (NEED[top] >> card) & 1:
+        return None
+    what = f"{fmt(card)} can't go on {fmt(top)} at {place}"
+    if rank_of(top) == 1:
+        return f"{what}: nothing is ever played on an ace ({rule})"
+    if rank_of(card) != rank_of(top) - 1:
+        return f"{what}: it must be exactly one rank lower ({rule})"
+    if is_red(card) == is_red(top):
+        return f"{what}: same colour ({rule})"
+    return f"{what} ({rule})"  # pragma: no cover - every misfit is one of the above
+
+
+class Round:
+    """The full state of one round. Only the engine and trusted code hold one; players get views."""
+
+    __slots__ = (
+        "_closed",
+        "_kos",
+        "dealer",
+        "drawn",
+        "drew",
+        "extra",
+        "fines",
+        "hands",
+        "hist",
+        "idle_turns",
+        "last_drawn",
+        "moved",
+        "n",
+        "over",
+        "piles",
+        "played_card",
+        "rng",
+        "rules",
+        "seen",
+        "stock",
+        "to_move",
+        "winner",
+    )
+
+    rules: Rules
+    n: int
+    hands: list[int]
+    piles: list[Pile]
+    stock: list[Card]  # top card LAST
+    to_move: int
+    dealer: int
+    drawn: bool
+    idle_turns: int
+    moved: bool
+    played_card: bool
+    drew: bool
+    rng: int
+    over: bool
+    winner: int | None
+    hist: History
+    last_drawn: list[int]
+    fines: list[int]
+    seen: int
+    extra: dict[str, Any]
+    _kos: bool
+    _closed: bool
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def deal(cls, n_players: int, rules: Rules | None = None, seed: int = 0, dealer: int = 0) -> Round:
+        """Shuffle with ``seed``, deal (R2), lay out (R3) and start the first turn (R5, R6)."""
+        rules = rules or Rules()
+        if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+            raise ValueError(f"Kings Corners takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n_players} (R1)")
+        if not 0 <= dealer < n_players:
+            raise ValueError(f"dealer seat {dealer} is out of range for {n_players} players")
+        if rules.hand_size * n_players + 4 > len(ALL_CARDS):
+            raise ValueError("not enough cards for that many players and that hand size")
+        r = cls._blank(n_players, rules)
+        deck = list(ALL_CARDS)
+        r.rng = _rng.shuffle(deck, _rng.seed_state(seed))
+        deck.reverse()  # deck[-1] is the top card; pop() deals from the top
+        r.dealer = dealer
+        hands = [0] * n_players
+        for _ in range(rules.hand_size):  # R2: one at a time, clockwise from the dealer's left
+            for k in range(1, n_players + 1):
+                hands[(dealer + k) % n_players] |= 1 << deck.pop()
+        r.hands = hands
+        piles: list[Pile] = [(), (), (), (), (), (), (), ()]
+        for side in range(4):  # R3
+            piles[side] = (deck.pop(),)
+        if rules.layout_kings == "to_corner":
+            corner = 4
+            changed = True
+            while changed:
+                changed = False
+                for side in range(4):
+                    while piles[side] and is_king(piles[side][0]) and corner < 8:
+                        piles[corner] = piles[side]
+                        corner += 1
+                        piles[side] = (deck.pop(),) if deck else ()
+                        changed = True
+        r.piles = piles
+        r.stock = deck
+        r.seen = 0
+        for p in piles:
+            for c in p:
+                r.seen |= 1 << c
+        r.to_move = (dealer + 1) % n_players  # R5
+        r._begin_turn()
+        return r
+
+    @classmethod
+    def _blank(cls, n_players: int, rules: Rules) -> Round:
+        r = cls.__new__(cls)
+        r.rules = rules
+        r.n = n_players
+        r.hands = [0] * n_players
+        r.piles = [(), (), (), (), (), (), (), ()]
+        r.stock = []
+        r.to_move = 0
+        r.dealer = 0
+        r.drawn = True
+        r.idle_turns = 0
+        r.moved = False
+        r.played_card = False
+        r.drew = False
+        r.rng = _rng.seed_state(0)
+        r.over = False
+        r.winner = None
+        r.hist = None
+        r.last_drawn = [-1] * n_players
+        r.fines = [0] * n_players
+        r.seen = 0
+        r.extra = {}
+        r._kos = rules.kings_on_sides == "allow"
+        r._closed = rules.completed_piles == "stay"
+        return r
+
+    @classmethod
+    def from_parts(
+        cls,
+        rules: Rules,
+        hands: list[int],
+        piles: list[Pile],
+        stock_top_first: list[Card],
+        to_move: int,
+        *,
+        drawn: bool = True,
+        idle_turns: int = 0,
+        seed: int = 0,
+        dealer: int | None = None,
+    ) -> Round:
+        """A position built from its parts (as a position file gives them)."""
+        n = len(hands)
+        r = cls._blank(n, rules)
+        r.hands = list(hands)
+        r.piles = [tuple(p) for p in piles]
+        r.stock = list(reversed(stock_top_first))
+        r.to_move = to_move
+        r.dealer = (to_move - 1) % n if dealer is None else dealer
+        r.drawn = drawn
+        r.idle_turns = idle_turns
+        r.rng = _rng.seed_state(seed)
+        for p in r.piles:
+            for c in p:
+                r.seen |= 1 << c
+        if not drawn:
+            r._begin_turn()
+        else:
+            r.drawn = True
+        r._check_block()
+        return r
+
+    def clone(self) -> Round:
+        r = Round.__new__(Round)
+        r.rules = self.rules
+        r.n = self.n
+        r.hands = self.hands[:]
+        r.piles = self.piles[:]
+        r.stock = self.stock[:]
+        r.to_move = self.to_move
+        r.dealer = self.dealer
+        r.drawn = self.drawn
+        r.idle_turns = self.idle_turns
+        r.moved = self.moved
+        r.played_card = self.played_card
+        r.drew = self.drew
+        r.rng = self.rng
+        r.over = self.over
+        r.winner = self.winner
+        r.hist = self.hist
+        r.last_drawn = self.last_drawn[:]
+        r.fines = self.fines[:]
+        r.seen = self.seen
+        r.extra = self.extra
+        r._kos = self._kos
+        r._closed = self._closed
+        return r
+
+    # ------------------------------------------------------------------ queries
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move, ``END`` last; empty once the round is over."""
+        if self.over:
+            return []
+        return generate_moves(self.hands[self.to_move], self.piles, self._kos, self._closed)
+
+    def is_legal(self, m: Move) -> bool:
+        return not self.over and explain_illegal(self.hands[self.to_move], self.piles, self.rules, m) is None
+
+    def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:
+        if self.over:
+            return "the round is over"
+        return explain_illegal(self.hands[self.to_move], self.piles, self.rules, m, fmt)
+
+    def hand(self, seat: int) -> list[Card]:
+        return sort_for_hand(cards_of(self.hands[seat]))
+
+    def hand_sizes(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def penalties(self) -> list[int]:
+        """R15: each hand's penalty (10 a king, 1 any other card)."""
+        return [penalty_of(h) for h in self.hands]
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """Every move made this round as (seat, move), oldest first."""
+        out: list[tuple[int, Move]] = []
+        node = self.hist
+        while node is not None:
+            out.append((node[0], node[1]))
+            node = node[2]
+        out.reverse()
+        return out
+
+    @property
+    def blocked(self) -> bool:
+        return self.over and self.winner is None
+
+    def stock_top_first(self) -> list[Card]:
+        return self.stock[::-1]
+
+    def card_count(self) -> int:
+        return sum(h.bit_count() for h in self.hands) + len(self.stock) + sum(len(p) for p in self.piles)
+
+    def view(self, seat: int) -> PlayerView:
+        """Exactly what ``seat`` may see (R4)."""
+        from .view import PlayerView
+
+        return PlayerView.of(self, seat)
+
+    # ------------------------------------------------------------------ moves
+    def apply(self, m: Move) -> None:
+        """Make move ``m`` for the player to move. An illegal move raises and changes nothing."""
+        if self.over:
+            raise RoundOver("the round is over: no more moves")
+        if m == END:
+            self.hist = (self.to_move, m, self.hist)
+            self._end_turn()
+            return
+        seat = self.to_move
+        reason = explain_illegal(self.hands[seat], self.piles, self.rules, m)
+        if reason is not None:
+            if isinstance(m, int) and 0 <= m < END:
+                raise IllegalMove(f"{move_str(m)}: {reason}")
+            raise IllegalMove(reason)
+        self.hist = (seat, m, self.hist)
+        self.moved = True
+        piles = self.piles
+        if m < MOVE_BASE:
+            card, dst = m >> 3, m & 7
+            self.hands[seat] ^= 1 << card
+            piles[dst] = piles[dst] + (card,)
+            self.seen |= 1 << card
+            self.played_card = True
+        else:
+            src, dst = (m - MOVE_BASE) >> 3, m & 7
+            piles[dst] = piles[dst] + piles[src]
+            piles[src] = ()
+        if len(piles[dst]) == PILE_FULL and not self._closed:
+            self._complete(dst)
+        if not self.hands[seat]:
+            self._hand_emptied(seat)
+
+    def apply_text(self, text: str) -> None:
+        from .moves import parse_move
+
+        self.apply(parse_move(text))
+
+    def child(self, m: Move) -> Round:
+        c = self.clone()
+        c.apply(m)
+        return c
+
+    # ------------------------------------------------------------------ internals
+    def _draw(self, seat: int) -> bool:
+        if not self.stock:
+            return False
+        card = self.stock.pop()
+        self.hands[seat] |= 1 << card
+        self.last_drawn[seat] = card
+        self.drew = True
+        return True
+
+    def _complete(self, place: int) -> None:
+        """R12 to_stock: a finished K..A pile is shuffled into the stock; its place empties."""
+        cards = list(self.piles[place])
+        self.piles[place] = ()
+        self.stock.extend(cards)
+        self.rng = _rng.shuffle(self.stock, self.rng)
+
+    def _hand_emptied(self, seat: int) -> None:
+        """R13: going out ends the round, unless draw3 applies."""
+        if self.rules.out_with_open_side == "draw3" and self.stock and any(not self.piles[s] for s in range(4)):
+            for _ in range(3):
+                self._draw(seat)
+            return
+        self.over = True
+        self.winner = seat
+
+    def _end_turn(self) -> None:
+        seat = self.to_move
+        if self.rules.draw == "end":
+            self._draw(seat)  # R6 end: everyone draws one after playing (or not)
+        if not self.played_card:
+            self.fines[seat] += 1  # R16: a turn without a card played from hand
+        if self.moved or self.drew:
+            self.idle_turns = 0
+        else:
+            self.idle_turns += 1
+        self.to_move = (seat + 1) % self.n
+        self.moved = self.played_card = self.drew = False
+        self.drawn = False
+        if self._check_block():
+            return
+        self._begin_turn()
+
+    def _check_block(self) -> bool:
+        """R14: the stock is empty and a full circle of turns passed with no move."""
+        if not self.stock and self.idle_turns >= self.n:
+            self.over = True
+            self.winner = None
+            return True
+        return False
+
+    def _begin_turn(self) -> None:
+        seat = self.to_move
+        draw = self.rules.draw
+        if draw == "start":
+            self._draw(seat)
+        elif draw == "when_stuck":
+            while self.stock and len(generate_moves(self.hands[seat], self.piles, self._kos, self._closed)) == 1:
+                self._draw(seat)
+        self.drawn = True
+
+    # ------------------------------------------------------------------ replay
+    @classmethod
+    def replay(cls, n_players: int, rules: Rules, seed: int, dealer: int, moves: Iterable[Move]) -> Round:
+        """Deal with ``seed`` and play ``moves``: the same round, card for card."""
+        r = cls.deal(n_players, rules, seed, dealer)
+        for m in moves:
+            r.apply(m)
+        return r
+
+    def __repr__(self) -> str:
+        piles = " ".join(f"{PLACES[i]}:{'-'.join(card_str(c) for c in p)}" for i, p in enumerate(self.piles) if p)
+        return f"<Round seat {self.to_move} to move, stock {len(self.stock)}, {piles}>"

@@ -1,0 +1,1 @@
+"""The Textual app: screens, widgets and dialogs on top of the engine."""
