@@ -1,0 +1,23 @@
+"""``random``: a uniformly random legal move, ``end`` included. A baseline."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kc_tui.engine import Move, PlayerView
+
+from .base import AIPlayer
+
+
+class RandomAI(AIPlayer):
+    kind = "random"
+    description = "plays a random legal move (a baseline)"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        super().__init__(seed, **params)
+        self._rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = view.legal_moves()
+        return moves[self._rng.randrange(len(moves))]
