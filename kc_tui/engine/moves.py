@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from .cards import CardError, card_str, parse_card
+from .cards import DECK_SIZE, CardError, card_str, parse_card
 
 Move = int
 
@@ -61,9 +61,9 @@ def is_side(place: int) -> bool:
 def move_str(m: Move) -> str:
     if m == END:
         return "end"
-    if m < MOVE_BASE:
+    if 0 <= m < MOVE_BASE and m >> 3 < DECK_SIZE:
         return f"play {card_str(m >> 3)} {PLACES[m & 7]}"
-    if m < END:
+    if MOVE_BASE <= m < END and (m - MOVE_BASE) >> 3 < len(PLACES):
         return f"move {PLACES[(m - MOVE_BASE) >> 3]} {PLACES[m & 7]}"
     raise MoveError(f"not a move: {m!r}")
 

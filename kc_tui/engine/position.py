@@ -134,6 +134,8 @@ def load_position(text: str, seed: int = 0) -> Round:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise PositionError("not a usable JSON position: it is nested too deeply") from None
     return parse_position(data, seed)
 
 

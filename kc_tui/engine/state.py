@@ -140,6 +140,8 @@ def explain_illegal(
             return None
         return _fit_reason(card, pile[-1], place, fmt, "R8")
     src, dst = (m - MOVE_BASE) >> 3, m & 7
+    if src >= len(PLACES):
+        return f"not a move: {m!r}"
     if src == dst:
         return "a pile cannot move onto itself (R9)"
     moving = piles[src]
@@ -421,9 +423,9 @@ class Round:
         seat = self.to_move
         reason = explain_illegal(self.hands[seat], self.piles, self.rules, m)
         if reason is not None:
-            if isinstance(m, int) and 0 <= m < END:
-                raise IllegalMove(f"{move_str(m)}: {reason}")
-            raise IllegalMove(reason)
+            if reason.startswith("not a move"):
+                raise IllegalMove(reason)
+            raise IllegalMove(f"{move_str(m)}: {reason}")
         self.hist = (seat, m, self.hist)
         self.moved = True
         piles = self.piles
