@@ -34,6 +34,25 @@ THINK_MS_RANGE = (50, 10_000)
 NAME_MAX = 16
 
 
+#: A short label for every choice of every word-valued rule (settings screen, rules screen).
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "layout_kings": {"to_corner": "a turned-up king goes to a corner", "stay": "kings stay where they fall"},
+    "draw": {
+        "start": "draw at the start of the turn",
+        "end": "draw after playing",
+        "when_stuck": "draw only when stuck",
+    },
+    "completed_piles": {"to_stock": "shuffled back into the stock", "stay": "stays on the table, closed"},
+    "kings_on_sides": {"allow": "a king may fill an empty side", "forbid": "kings only ever start corners"},
+    "out_with_open_side": {"end": "going out ends the round", "draw3": "draw 3 if a side is empty"},
+    "scoring": {"points": "penalty points to a target", "chips": "chips into a pot"},
+}
+#: Names offered for new opponents, in seat order.
+DEFAULT_OPPONENT_NAMES: tuple[str, ...] = ("Greedy", "Kingsley", "Lena")
+#: Suggested think times (ms) for the strength of an opponent, weakest first.
+STRENGTHS: dict[str, int] = {"quick": 200, "normal": 1000, "strong": 3000}
+
+
 class ConfigError(ValueError):
     """A setting has a value that is not allowed; the message says which and why."""
 
@@ -131,6 +150,27 @@ class Config:
             raise ConfigError(f"a setting has the wrong shape ({exc})") from None
         cfg.validate()
         return cfg
+
+
+def name_problem(name: Any, what: str) -> str | None:
+    """Why ``name`` cannot be used (``what`` names the field), or None when it can."""
+    try:
+        _check_name(name, what)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def int_problem(text: str, what: str, lo: int, hi: int) -> str | None:
+    """Why ``text`` is not a whole number from ``lo`` to ``hi``, or None when it is."""
+    t = text.strip()
+    if not t:
+        return f"{what} cannot be empty: type a whole number from {lo} to {hi}"
+    if not t.isdigit():
+        return f"{what} must be a whole number from {lo} to {hi}, not {t!r}"
+    if not lo <= int(t) <= hi:
+        return f"{what} must be from {lo} to {hi}, not {int(t)}"
+    return None
 
 
 def _check_name(name: Any, what: str) -> None:

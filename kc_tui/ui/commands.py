@@ -1,0 +1,58 @@
+"""The main menu's actions in Textual's command palette (Ctrl+P).
+
+Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``,
+``action_settings``, ``action_rules``, ``action_quit``); a command whose action the app does
+not have, or which does not apply now (Resume without a save), is not offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+#: (title, action name, help text), in menu order.
+MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("New game", "new_game", "Start a new match against your AI opponents"),
+    ("Resume", "resume", "Carry on with the saved match"),
+    ("Watch a demo", "demo", "Watch AI players play each other, hands open"),
+    ("Settings", "settings", "Opponents, target score, house rules, pace and looks"),
+    ("Rules", "rules", "Read the rules, with this table's variants marked"),
+    ("Quit", "quit", "Leave Kings Corners"),
+)
+
+
+class MenuCommands(Provider):
+    """New game, Resume, Watch a demo, Settings, Rules and Quit."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        app: Any = self.app
+        out: list[tuple[str, Callable[[], Any], str]] = []
+        for title, action, help_text in MENU_COMMANDS:
+            method = getattr(app, f"action_{action}", None)
+            if method is None:
+                continue
+            if action == "resume":
+                can_resume = getattr(app, "can_resume", None)
+                if callable(can_resume) and not can_resume():
+                    continue
+            out.append((title, self._runner(action), help_text))
+        return out
+
+    def _runner(self, action: str) -> Callable[[], Any]:
+        async def run() -> None:
+            await self.app.run_action(action)
+
+        return run
+
+    async def discover(self) -> Hits:
+        for title, command, help_text in self._commands():
+            yield DiscoveryHit(title, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, command, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), command, help=help_text)

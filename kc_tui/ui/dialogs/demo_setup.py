@@ -1,0 +1,131 @@
+"""The demo set-up dialog: choose 2 to 4 AI seats to watch play each other."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, HorizontalGroup, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+
+from kc_tui.config import AI_KIND_NAMES, Config
+
+EMPTY = "-"
+SEATS = 4
+
+
+def available_kinds() -> tuple[str, ...]:
+    """The AI kinds a demo can seat: the settings' kinds, plus any other the AI package has."""
+    try:
+        from ai import ai_kinds
+
+        extra = tuple(k for k in ai_kinds() if k not in AI_KIND_NAMES)
+    except Exception:  # pragma: no cover - the AI package is part of the install
+        extra = ()
+    return AI_KIND_NAMES + extra
+
+
+class DemoSetupDialog(ModalScreen[list[str] | None]):
+    """Pick the AI kind of each seat (2 to 4); dismisses with the kinds, or None."""
+
+    DEFAULT_CSS = """
+    DemoSetupDialog {
+        align: center middle;
+    }
+    DemoSetupDialog #demo-setup {
+        width: 56;
+        height: auto;
+        border: thick $accent 70%;
+        background: $surface;
+        padding: 1 2;
+    }
+    DemoSetupDialog #demo-title {
+        text-style: bold;
+        width: 1fr;
+        content-align: center middle;
+    }
+    DemoSetupDialog .hint {
+        color: $text-muted;
+        margin-bottom: 1;
+    }
+    DemoSetupDialog .seat {
+        height: 1;
+        margin-bottom: 1;
+    }
+    DemoSetupDialog .seat Label {
+        width: 10;
+    }
+    DemoSetupDialog .seat Select {
+        width: 1fr;
+    }
+    DemoSetupDialog #demo-error {
+        color: $text-error;
+        height: auto;
+    }
+    DemoSetupDialog #demo-buttons {
+        height: auto;
+        align-horizontal: center;
+    }
+    DemoSetupDialog #demo-buttons Button {
+        margin: 0 1;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "start", "Start", priority=True),
+    ]
+
+    def __init__(self, config: Config) -> None:
+        super().__init__()
+        self.config = config
+
+    def compose(self) -> ComposeResult:
+        kinds = available_kinds()
+        # Start from the user's table: their opponents' kinds, plus an expert in the user's seat.
+        start = [o.kind for o in self.config.opponents] + ["expert"]
+        start = [k for k in start if k in kinds][:SEATS] or ["greedy", "expert"]
+        if len(start) < 2:
+            start.append("expert")
+        with Vertical(id="demo-setup"):
+            yield Static("Watch a demo", id="demo-title")
+            yield Static("Choose 2 to 4 AI players. Open hands are shown in the demo.", classes="hint")
+            for i in range(SEATS):
+                options = [(k, k) for k in kinds]
+                if i >= 2:
+                    options.insert(0, ("(empty seat)", EMPTY))
+                value = start[i] if i < len(start) else EMPTY
+                with HorizontalGroup(classes="seat"):
+                    yield Label(f"Seat {i + 1}")
+                    yield Select(options, value=value, allow_blank=False, id=f"seat-{i}", compact=True)
+            yield Static("", id="demo-error")
+            with Horizontal(id="demo-buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#seat-0", Select).focus()
+
+    def seats(self) -> list[str]:
+        """The kinds chosen, in seat order, empty seats left out."""
+        out: list[str] = []
+        for i in range(SEATS):
+            value = self.query_one(f"#seat-{i}", Select).value
+            if isinstance(value, str) and value != EMPTY:
+                out.append(value)
+        return out
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        seats = self.seats()
+        if not 2 <= len(seats) <= SEATS:
+            self.query_one("#demo-error", Static).update(f"A demo needs 2 to {SEATS} players.")
+            self.app.bell()
+            return
+        self.dismiss(seats)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

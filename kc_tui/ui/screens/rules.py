@@ -1,0 +1,140 @@
+"""The rules screen: RULES.md rendered as Markdown, with the table's active variants marked.
+
+A table at the top lists the current settings; in the text below, the active choice of
+every variant is marked "✓ active". Escape or q closes the screen.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Header, MarkdownViewer
+
+from kc_tui.config import CHOICE_LABELS
+from kc_tui.data import rules_markdown
+from kc_tui.engine import CHOICES, Rules
+
+ACTIVE = "**✓ active**"
+VARIANT_ORDER: tuple[tuple[str, str], ...] = (
+    ("layout_kings", "R3 Kings in the layout"),
+    ("draw", "R6 Drawing"),
+    ("kings_on_sides", "R11 Kings on empty sides"),
+    ("completed_piles", "R12 Completed piles"),
+    ("out_with_open_side", "R13 Going out with a side empty"),
+)
+
+
+def settings_table(rules: Rules) -> str:
+    """The active settings as a Markdown list, house rules (not the default) flagged."""
+    default = Rules()
+    rows: list[str] = []
+    for key, title in VARIANT_ORDER:
+        value = getattr(rules, key)
+        mark = "" if value == getattr(default, key) else " *(house rule)*"
+        rows.append(f"- **{title}:** `{value}`{mark}: {CHOICE_LABELS[key][value]}")
+    size_mark = "" if rules.hand_size == default.hand_size else " *(house rule)*"
+    rows.append(f"- **R2 Hand size:** {rules.hand_size} cards{size_mark}")
+    if rules.scoring == "chips":
+        per_card = ", losers also pay per card left" if rules.chips_per_card else ""
+        rows.append(
+            f"- **R16 Scoring:** `chips` *(house rule)*: start with {rules.chips_start} chips, ante 1 a round"
+            f"{per_card}; at most {rules.chips_rounds} rounds, most chips wins"
+        )
+    else:
+        rows.append(
+            f"- **R15 Scoring:** `points`, target **{rules.target}**: the match ends when a total reaches "
+            f"{rules.target}; the lowest total wins"
+        )
+    return "\n".join(rows)
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """Spans of the top-level bullets and headed sections, where a variant's choices live."""
+    starts = [m.start() for m in re.finditer(r"^(- |## )", text, flags=re.M)]
+    return [(s, e) for s, e in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
+def mark_active(text: str, rules: Rules) -> str:
+    """Append the active mark to the active choice of every variant named in ``text``."""
+    inserts: list[int] = []
+    for key in CHOICES:
+        if key == "scoring":
+            continue
+        value = getattr(rules, key)
+        for m in re.finditer(rf"Variant `{key}`", text):
+            end = next((e for s, e in _blocks(text) if s <= m.start() < e), len(text))
+            hit = text.find(f"`{value}`", m.end(), end)
+            if hit >= 0:
+                inserts.append(hit + len(value) + 2)
+    # R15 / R16: mark the scoring in use on its rule.
+    rule = "R16 Chips" if rules.scoring == "chips" else "R15 Penalty points"
+    hit = text.find(f"**{rule}**")
+    if hit >= 0:
+        inserts.append(hit + len(rule) + 4)
+    for pos in sorted(inserts, reverse=True):
+        text = text[:pos] + " " + ACTIVE + text[pos:]
+    return text
+
+
+def rules_document(rules: Rules) -> str:
+    """RULES.md for players: the settings table first, then the rules with marks."""
+    text = rules_markdown()
+    _, _, rest = text.partition("\n")
+    title = "# The rules of Kings Corners"
+    # The opening paragraph is about the project's sources, not the game: start at the cards.
+    cut = rest.find("## Cards and notation")
+    body = rest[cut:] if cut >= 0 else rest
+    body = body.replace(" (each is a test)", "")
+    head = (
+        f"{title}\n\n## Your table\n\n{settings_table(rules)}\n\n"
+        f"Change these in **Settings**. In the rules below, {ACTIVE} marks the choice in use.\n\n"
+    )
+    return head + mark_active(body, rules)
+
+
+class RulesScreen(Screen[None]):
+    """The rules of the game, with the active variants marked. Escape or q closes it."""
+
+    DEFAULT_CSS = """
+    RulesScreen MarkdownViewer {
+        height: 1fr;
+        padding: 0 1;
+    }
+    """
+    TITLE = "Kings Corners"
+    SUB_TITLE = "Rules"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close"),
+        Binding("t", "toggle_contents", "Contents"),
+        Binding("home", "top", "Top", show=False),
+        Binding("end", "bottom", "End", show=False),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield MarkdownViewer(rules_document(self.rules), show_table_of_contents=False, id="rules-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(MarkdownViewer).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_toggle_contents(self) -> None:
+        viewer = self.query_one(MarkdownViewer)
+        viewer.show_table_of_contents = not viewer.show_table_of_contents
+
+    def action_top(self) -> None:
+        self.query_one(MarkdownViewer).scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self.query_one(MarkdownViewer).scroll_end(animate=False)
