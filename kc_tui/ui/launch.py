@@ -1,11 +1,77 @@
-"""Start the app in a mode chosen on the command line."""
+"""Start the app in a mode chosen on the command line ('menu', 'play' or 'demo')."""
 
 from __future__ import annotations
 
 import argparse
-import sys
+import dataclasses
+
+from kc_tui.config import AI_KIND_NAMES, TARGET_RANGE, Config, Opponent, config_path, load_config
+from kc_tui.session import default_name
+
+
+def _known_kinds() -> set[str]:
+    from ai import ai_kinds
+
+    return set(AI_KIND_NAMES) | set(ai_kinds())
+
+
+def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
+    """AI kinds from comma text; CliError for an unknown kind or a bad count."""
+    from kc_tui.cli import CliError
+
+    kinds = [k.strip().lower().replace("_", "-") for k in text.split(",") if k.strip()]
+    known = _known_kinds()
+    for k in kinds:
+        if k not in known:
+            raise CliError(f"unknown AI kind {k!r}: choose from {', '.join(sorted(known))}")
+    if not lo <= len(kinds) <= hi:
+        raise CliError(f"choose {lo} to {hi} {what}, not {len(kinds)}")
+    return kinds
+
+
+def check_target(target: int | None) -> None:
+    from kc_tui.cli import CliError
+
+    lo, hi = TARGET_RANGE
+    if target is not None and not lo <= target <= hi:
+        raise CliError(f"target must be a whole number from {lo} to {hi}, not {target}")
+
+
+def build_app(mode: str, args: argparse.Namespace) -> object:
+    """The app for ``mode`` and the parsed command line (CliError for bad values)."""
+    from kc_tui.ui.app import KingsCornersApp, StartOptions
+
+    path = config_path(getattr(args, "config", None))
+    config, warning = load_config(path)
+    options = StartOptions(seed=getattr(args, "seed", None), warnings=[warning] if warning else [])
+    target = getattr(args, "target", None)
+    check_target(target)
+    if target is not None:
+        config = config.with_(rules=dataclasses.replace(config.rules, target=target))
+    if mode == "play" and getattr(args, "opponents", None):
+        kinds = parse_kinds(args.opponents, "opponents", 1, 3)
+        taken: list[str] = [config.player_name]
+        ops = []
+        for k in kinds:
+            name = default_name(k, taken)
+            taken.append(name)
+            ops.append(Opponent(name, k, 1000))
+        config = config.with_(opponents=tuple(ops))
+    if mode == "demo":
+        if getattr(args, "seats", None):
+            options.seats = parse_kinds(args.seats, "seats", 2, 4)
+        options.pace = getattr(args, "pace", None)
+    return KingsCornersApp(config, path, mode, options)
 
 
 def launch(mode: str, args: argparse.Namespace) -> int:
-    print("kings-corners: the app is not built yet", file=sys.stderr)
-    return 1
+    app = build_app(mode, args)
+    from kc_tui.ui.app import KingsCornersApp
+
+    assert isinstance(app, KingsCornersApp)
+    app.run()
+    code = app.return_code
+    return int(code or 0)
+
+
+__all__ = ["Config", "build_app", "launch", "parse_kinds"]

@@ -1,0 +1,189 @@
+"""The Kings Corners app: the main menu, the table, and the screens around them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from kc_tui.config import Config
+from kc_tui.session import MatchSession, load_or_quarantine, save_exists
+from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.menu import MenuScreen
+
+
+@dataclass(slots=True)
+class StartOptions:
+    """What the command line asked for (all optional)."""
+
+    seed: int | None = None
+    #: Demo seats (AI kinds) for ``mode == 'demo'``.
+    seats: list[str] = field(default_factory=list)
+    pace: str | None = None
+    #: Notices to show once the app is up (e.g. a settings warning).
+    warnings: list[str] = field(default_factory=list)
+
+
+class KingsCornersApp(App[int]):
+    """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo)."""
+
+    TITLE = "Kings Corners"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        config: Config,
+        config_path: Path | None = None,
+        mode: str = "menu",
+        options: StartOptions | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.config_path = config_path
+        self.mode = mode
+        self.options = options or StartOptions()
+        self._seed = self.options.seed
+
+    # ------------------------------------------------------------------ start
+    def on_mount(self) -> None:
+        self._apply_theme()
+        self.push_screen(MenuScreen())
+        for w in self.options.warnings:
+            self.notify(w, severity="warning", timeout=10)
+        problem: str | None = None
+        saved: MatchSession | None = None
+        if save_exists():
+            saved, problem = load_or_quarantine(card_style=self.config.card_style)
+        if problem:
+            self.notify(problem, title="Saved match", severity="error", timeout=15)
+        if self.mode == "play":
+            if saved is not None:
+                self._offer_resume(saved)
+            else:
+                self.start_game()
+        elif self.mode == "demo":
+            self.action_demo(direct=True)
+
+    def _apply_theme(self) -> None:
+        try:
+            self.theme = self.config.theme
+        except Exception:  # an unknown theme must not stop the app
+            self.log.warning(f"unknown theme {self.config.theme!r}")
+
+    def _offer_resume(self, saved: MatchSession) -> None:
+        from kc_tui.ui.dialogs.confirm import ResumeDialog
+
+        def done(resume: bool | None) -> None:
+            if resume:
+                self.show_game(saved)
+            else:
+                self.start_game()
+
+        self.push_screen(ResumeDialog(saved.summary()), done)
+
+    def saved_summary(self) -> str | None:
+        """One line about the saved match (for the menu), or None."""
+        try:
+            s = MatchSession.load(card_style=self.config.card_style)
+        except Exception:
+            return "cannot be read"
+        return s.summary() if s is not None else None
+
+    # ------------------------------------------------------------------ games
+    def start_game(self, seed: int | None = None) -> GameScreen:
+        """A new match with the current settings (the first one may use --seed)."""
+        if seed is None:
+            seed, self._seed = self._seed, None
+        session = MatchSession.from_config(self.config, seed)
+        return self.show_game(session)
+
+    def show_game(self, session: MatchSession) -> GameScreen:
+        while isinstance(self.screen, GameScreen) or (
+            len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen)
+        ):
+            self.pop_screen()
+        screen = GameScreen(session, self.config)
+        self.push_screen(screen)
+        return screen
+
+    @property
+    def game(self) -> GameScreen | None:
+        for s in reversed(self.screen_stack):
+            if isinstance(s, GameScreen):
+                return s
+        return None
+
+    # ------------------------------------------------------------------ actions (menu and command palette)
+    def action_new_game(self) -> None:
+        self.start_game()
+
+    def action_resume(self) -> None:
+        saved, problem = load_or_quarantine(card_style=self.config.card_style)
+        if problem:
+            self.notify(problem, title="Saved match", severity="error", timeout=15)
+        if saved is None:
+            if not problem:
+                self.notify("There is no saved match to resume.")
+            if isinstance(self.screen, MenuScreen):
+                self.screen.refresh_menu()
+            return
+        self.show_game(saved)
+
+    def action_demo(self, direct: bool = False) -> None:
+        try:
+            from kc_tui.ui.screens.demo import DemoScreen
+        except ImportError:
+            self.notify("The demo is not available yet.", severity="warning")
+            return
+        if direct or self.options.seats:
+            seats = self.options.seats or [o.kind for o in self.config.opponents] + ["greedy"]
+            pace = self.options.pace or self.config.pace
+            self.push_screen(DemoScreen(seats, self.options.seed, pace, self.config))
+            return
+        try:
+            from kc_tui.ui.dialogs.demo_setup import DemoSetupDialog
+        except ImportError:
+            self.notify("The demo is not available yet.", severity="warning")
+            return
+
+        def chosen(seats: list[str] | None) -> None:
+            if seats:
+                self.push_screen(DemoScreen(seats, None, self.config.pace, self.config))
+
+        self.push_screen(DemoSetupDialog(self.config), chosen)
+
+    def action_settings(self) -> None:
+        try:
+            from kc_tui.ui.screens.settings import SettingsScreen
+        except ImportError:
+            self.notify("The settings screen is not available yet.", severity="warning")
+            return
+
+        def done(cfg: Config | None) -> None:
+            if cfg is not None:
+                self.config = cfg
+                self._apply_theme()
+                self.notify("Settings saved: they apply from the next game.")
+
+        self.push_screen(SettingsScreen(self.config, self.config_path), done)
+
+    def action_rules(self) -> None:
+        try:
+            from kc_tui.ui.screens.rules import RulesScreen
+        except ImportError:
+            self.notify("The rules screen is not available yet.", severity="warning")
+            return
+        game = self.game
+        self.push_screen(RulesScreen(game.session.rules if game else self.config.rules))
+
+    async def action_quit(self) -> None:
+        game = self.game
+        if game is not None and self.screen is game:
+            game.action_quit()
+            return
+        self.exit(0)

@@ -1,0 +1,91 @@
+"""The main menu: New game, Resume, Watch a demo, Settings, Rules, Quit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from kc_tui.session import save_exists
+
+TITLE = r"""
+ _  ___                   ___
+| |/ (_)_ _  __ _ ___    / __|___ _ _ _ _  ___ _ _ ___
+| ' <| | ' \/ _` (_-<   | (__/ _ \ '_| ' \/ -_) '_(_-<
+|_|\_\_|_||_\__, /__/    \___\___/_| |_||_\___|_| /__/
+            |___/
+"""
+
+
+class MenuScreen(Screen[None]):
+    """Buttons call the app's actions (the same ones the command palette uses)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "app.new_game", "New game"),
+        Binding("c", "app.resume", "Resume"),
+        Binding("d", "app.demo", "Demo"),
+        Binding("s", "app.settings", "Settings"),
+        Binding("r", "app.rules", "Rules"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+    ]
+    DEFAULT_CSS = """
+    MenuScreen { align: center middle; }
+    MenuScreen #box { width: 64; height: auto; align-horizontal: center; }
+    MenuScreen #title { color: $accent; width: 100%; content-align: center middle; }
+    MenuScreen #suits { width: 100%; content-align: center middle; margin-bottom: 1; }
+    MenuScreen Button { width: 32; margin: 0 0 0 0; }
+    MenuScreen #saved { color: $text-muted; width: 100%; content-align: center middle; margin: 1 0 0 0; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static(TITLE.strip("\n"), id="title")
+            yield Static(
+                Text.assemble(("♠ ", "bold"), ("♥ ", "bold #e05050"), ("♦ ", "bold #e05050"), ("♣", "bold")),
+                id="suits",
+            )
+            with Center():
+                yield Button("Resume match  [c]", id="resume", variant="success")
+            with Center():
+                yield Button("New game  [n]", id="new_game", variant="primary")
+            with Center():
+                yield Button("Watch a demo  [d]", id="demo")
+            with Center():
+                yield Button("Settings  [s]", id="settings")
+            with Center():
+                yield Button("Rules  [r]", id="rules")
+            with Center():
+                yield Button("Quit  [q]", id="quit")
+            yield Static("", id="saved")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_menu()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_menu()
+
+    def refresh_menu(self) -> None:
+        has_save = save_exists()
+        resume = self.query_one("#resume", Button)
+        resume.display = has_save
+        summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
+        self.query_one("#saved", Static).update(f"Saved match: {summary}" if summary else "")
+        (resume if has_save else self.query_one("#new_game", Button)).focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return save_exists()
+        return True
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id:
+            await self.app.run_action(event.button.id)

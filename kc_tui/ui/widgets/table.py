@@ -1,0 +1,79 @@
+"""The table: the four sides in a cross, the corners on the diagonals, the stock in the middle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import ComposeResult
+from textual.containers import Grid
+
+from kc_tui.engine import PLACES, Card, Rules
+from kc_tui.ui.cards import CardLook
+
+from .pile import PileView, StockView
+
+#: Grid order, row by row: NW N NE / W stock E / SW S SE (None is the stock).
+LAYOUT: tuple[int | None, ...] = (7, 0, 4, 3, None, 1, 6, 2, 5)
+
+
+class TableView(Grid):
+    """Eight :class:`PileView` and the :class:`StockView`.
+
+    ``show(piles, stock_size)`` draws a position (from a Round or a PlayerView: both have
+    ``piles``); ``highlight(targets, source, hint)`` marks places. Reusable by the demo."""
+
+    DEFAULT_CSS = """
+    TableView {
+        grid-size: 3 3;
+        grid-columns: 1fr 1fr 1fr;
+        grid-rows: 1fr 1fr 1fr;
+        grid-gutter: 0 1;
+        height: 1fr;
+        min-height: 12;
+    }
+    """
+
+    def __init__(
+        self, look: CardLook | None = None, rules: Rules | None = None, *, show_keys: bool = True, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.look = look or CardLook()
+        self.rules = rules or Rules()
+        self.show_keys = show_keys
+
+    def compose(self) -> ComposeResult:
+        for place in LAYOUT:
+            if place is None:
+                yield StockView(id="stock")
+            else:
+                yield PileView(place, look=self.look, rules=self.rules, show_keys=self.show_keys)
+
+    def pile_view(self, place: int) -> PileView:
+        return self.query_one(f"#pile-{PLACES[place].lower()}", PileView)
+
+    def show(
+        self,
+        piles: Iterable[tuple[Card, ...]],
+        stock_size: int,
+        *,
+        round_number: int = 0,
+        look: CardLook | None = None,
+        rules: Rules | None = None,
+    ) -> None:
+        if look is not None:
+            self.look = look
+        if rules is not None:
+            self.rules = rules
+        for place, cards in enumerate(piles):
+            self.pile_view(place).set_pile(tuple(cards), self.look, self.rules)
+        stock = self.query_one(StockView)
+        stock.count = stock_size
+        stock.round_number = round_number
+
+    def highlight(self, targets: Iterable[int] = (), source: int | None = None, hint: Iterable[int] = ()) -> None:
+        targets, hints = set(targets), set(hint)
+        for place in range(8):
+            pv = self.pile_view(place)
+            pv.set_class(place in targets, "-target")
+            pv.set_class(place == source, "-source")
+            pv.set_class(place in hints, "-hint")
