@@ -326,11 +326,10 @@ class Round:
         for p in r.piles:
             for c in p:
                 r.seen |= 1 << c
+        if r._check_block():
+            return r  # a blocked round (R14) begins no turn: ``drawn`` stays as written
         if not drawn:
             r._begin_turn()
-        else:
-            r.drawn = True
-        r._check_block()
         return r
 
     def clone(self) -> Round:

@@ -1,0 +1,355 @@
+"""The position file of POSITION_FORMAT.md: writing, reading back, and refusing bad files."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kc_tui.engine import (
+    PositionError,
+    Round,
+    Rules,
+    card_str,
+    dump_position,
+    load_position,
+    parse_card,
+    parse_position,
+)
+
+from .helpers import all_rule_combos, build, hand_text, invariant_problems, position
+
+CANONICAL = re.compile(r"^[A2-9TJQK][CDHS]$")
+EXAMPLE = """{
+  "format": "kings-corners/position/1",
+  "rules": {"draw": "start", "layout_kings": "to_corner", "completed_piles": "to_stock",
+            "out_with_open_side": "end", "scoring": "points", "target": 50},
+  "players": [
+    {"name": "You",    "hand": ["7H", "KS", "2C"]},
+    {"name": "Greedy", "hand": ["QD", "9S"]}
+  ],
+  "to_move": 0,
+  "drawn": true,
+  "stock": ["4C", "JH"],
+  "piles": {"N": ["8C", "7H"], "E": ["5S"], "S": [], "W": ["TD"],
+            "NE": ["KH", "QS"], "SE": [], "SW": [], "NW": []}
+}"""
+
+
+def _same_round(a: Round, b: Round) -> None:
+    assert a.rules == b.rules and a.n == b.n
+    assert a.hands == b.hands and a.piles == b.piles and a.stock == b.stock
+    assert (a.to_move, a.drawn, a.idle_turns, a.over, a.winner) == (b.to_move, b.drawn, b.idle_turns, b.over, b.winner)
+    assert a.legal_moves() == b.legal_moves()
+
+
+def _all_card_texts(doc: dict[str, Any]) -> list[str]:
+    out = list(doc["stock"])
+    for p in doc["players"]:
+        out += p["hand"]
+    for pile in doc["piles"].values():
+        out += pile
+    return out
+
+
+# ------------------------------------------------------------------ round trip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(k=st.integers(0, 95), n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), stop=st.floats(0, 1))
+def test_dump_then_load_gives_the_same_position(k: int, n: int, seed: int, stop: float) -> None:
+    rules = all_rule_combos()[k]
+    r = Round.deal(n, rules, seed=seed, dealer=seed % n)
+    rng = random.Random(seed)
+    steps = 0
+    while not r.over and rng.random() > stop * 0.05:
+        ms = r.legal_moves()
+        r.apply(ms[rng.randrange(len(ms))])
+        steps += 1
+    text = dump_position(r)
+    doc = json.loads(text)
+    assert all(CANONICAL.match(t) for t in _all_card_texts(doc))
+    assert len(_all_card_texts(doc)) == 52
+    again = load_position(text)
+    _same_round(r, again)
+    assert dump_position(again) == text, "writing what was read gives the same text"
+    if r.over:
+        assert doc["round_over"] is True and doc["winner"] == r.winner and doc["penalties"] == r.penalties()
+
+
+def test_stock_is_written_top_card_first_and_piles_bottom_first() -> None:
+    r = build([["5C"], ["6C"]], {"N": ["9H", "8S"]}, stock=["2D", "3D"], drawn=False)
+    # draw = start: 2D (the top) was drawn when the turn began
+    assert "2D" in hand_text(r, 0)
+    doc = json.loads(dump_position(r))
+    assert doc["stock"][0] == "3D"
+    assert doc["piles"]["N"] == ["9H", "8S"]
+    assert doc["drawn"] is True
+
+
+def test_extra_keys_are_kept() -> None:
+    doc = position([["5C"], ["6C"]], {"N": ["9H"]})
+    doc["history"] = [{"round": 1, "winner": 0}]
+    doc["note"] = "from a bug report"
+    r = parse_position(doc)
+    out = json.loads(dump_position(r))
+    assert out["history"] == [{"round": 1, "winner": 0}]
+    assert out["note"] == "from a bug report"
+    again = json.loads(dump_position(load_position(dump_position(r))))
+    assert again["history"] == doc["history"] and again["note"] == doc["note"]
+
+
+def test_names_are_kept() -> None:
+    doc = position([["5C"], ["6C"]], {"N": ["9H"]})
+    doc["players"][0]["name"] = "Ada"
+    doc["players"][1]["name"] = "Greedy"
+    out = json.loads(dump_position(parse_position(doc)))
+    assert [p["name"] for p in out["players"]] == ["Ada", "Greedy"]
+
+
+def test_card_text_is_read_in_every_spelling_and_written_canonically() -> None:
+    assert parse_card("TH") == parse_card("10H") == parse_card("th") == parse_card("10h") == parse_card(" Th ")
+    assert card_str(parse_card("10h")) == "TH"
+    assert parse_card("ks") == parse_card("KS") and card_str(parse_card("ac")) == "AC"
+    doc = position([["10h", "ks"], ["2c"]], {"N": ["9s", "8d"], "NE": ["kD", "qc"]})
+    r = parse_position(doc)
+    out = json.loads(dump_position(r))
+    assert "TH" in out["players"][0]["hand"] and "KS" in out["players"][0]["hand"]
+    assert out["players"][1]["hand"][0] == "2C" or "2C" in out["players"][1]["hand"]
+    assert out["piles"]["N"] == ["9S", "8D"] and out["piles"]["NE"] == ["KD", "QC"]
+    assert all(CANONICAL.match(t) for t in _all_card_texts(out))
+
+
+@pytest.mark.parametrize("bad", ["1H", "11H", "TX", "ZZ", "H", "", "10", "KSS", "T♥x"])
+def test_unknown_card_text_is_refused(bad: str) -> None:
+    from kc_tui.engine import CardError
+
+    with pytest.raises(CardError):
+        parse_card(bad)
+
+
+def test_missing_optional_keys_take_defaults() -> None:
+    doc = position([["5C"], ["6C"]], {"N": ["9H"]})
+    for key in ("rules", "drawn", "idle_turns", "format"):
+        del doc[key]
+    r = parse_position(doc)
+    assert r.rules == Rules()
+    assert r.drawn is True and r.idle_turns == 0
+    assert hand_text(r, 0) == {"5C"}, "drawn defaults to true: no draw on loading"
+
+
+def test_rules_subset_takes_defaults_for_the_rest() -> None:
+    r = parse_position(position([["5C"], ["6C"]], rules={"draw": "end", "target": 25}))
+    assert r.rules == Rules(draw="end", target=25)
+
+
+def test_drawn_false_makes_the_routine_draw() -> None:
+    r = parse_position(position([["5C"], ["6C"]], stock=["JH"], drawn=False))
+    assert hand_text(r, 0) == {"5C", "JH"}
+
+
+def test_a_complete_pile_is_allowed_when_completed_piles_stay() -> None:
+    full = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D", "AS"]
+    r = parse_position(position([["5C"], ["6C"]], {"N": full}, rules={"completed_piles": "stay"}))
+    assert len(r.piles[0]) == 13
+    with pytest.raises(PositionError, match="R12"):
+        parse_position(position([["5C"], ["6C"]], {"N": full}))
+
+
+def test_a_hand_already_empty_means_the_round_is_over() -> None:
+    r = parse_position(position([[], ["6C"]], {"N": ["9H"]}))
+    assert r.over and r.winner == 0
+
+
+def test_round_over_keys_are_read_back() -> None:
+    r = build([["QH"], ["2C"]], {"N": ["KS"]})
+    from kc_tui.engine import parse_move
+
+    r.apply(parse_move("play QH N"))
+    again = load_position(dump_position(r))
+    assert again.over and again.winner == 0
+    doc = json.loads(dump_position(again))
+    assert list(doc).count("round_over") == 1 and doc["penalties"] == r.penalties()
+
+
+# ------------------------------------------------------------------ bad files: one message naming the problem
+
+
+def _doc(**changes: Any) -> dict[str, Any]:
+    doc = position([["5C", "7H"], ["6C"]], {"N": ["9H", "8S"], "NE": ["KD"]})
+    doc.update(changes)
+    return doc
+
+
+def _error(doc: Any) -> str:
+    with pytest.raises(PositionError) as info:
+        parse_position(doc)
+    msg = str(info.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_bad_unknown_card_names_the_card_and_place() -> None:
+    doc = _doc()
+    doc["players"][1]["hand"].append("XQ")
+    msg = _error(doc)
+    assert "XQ" in msg and "player 1" in msg
+
+
+def test_bad_duplicate_card_names_the_card_and_both_places() -> None:
+    doc = _doc()
+    doc["stock"].append("7H")
+    msg = _error(doc)
+    assert "duplicate" in msg and "7H" in msg and "player 0" in msg and "stock" in msg
+
+
+def test_bad_duplicate_spelled_differently_is_still_a_duplicate() -> None:
+    doc = _doc()
+    doc["stock"].remove("TH")
+    doc["stock"] += ["TH", "10h"]
+    assert "duplicate card TH" in _error(doc)
+
+
+def test_bad_missing_card_is_named() -> None:
+    doc = _doc()
+    doc["stock"].remove("QC")
+    msg = _error(doc)
+    assert "missing" in msg and "QC" in msg
+
+
+def test_bad_example_from_the_format_document_is_refused_at_its_first_problem() -> None:
+    # The illustration in POSITION_FORMAT.md is not a whole position: 7H is both in the first
+    # hand and on pile N (the first problem, read in file order), and most cards are missing.
+    with pytest.raises(PositionError, match="duplicate card 7H: in player 0's hand and in pile N"):
+        load_position(EXAMPLE)
+    fixed = json.loads(EXAMPLE)
+    fixed["players"][0]["hand"].remove("7H")
+    with pytest.raises(PositionError, match="missing"):
+        parse_position(fixed)
+
+
+def test_bad_pile_of_the_wrong_colour_names_the_cards_and_place() -> None:
+    doc = _doc()
+    doc["piles"]["N"] = ["9H", "8D"]
+    doc["stock"].remove("8D")
+    doc["stock"].append("8S")
+    msg = _error(doc)
+    assert "8D" in msg and "9H" in msg and "pile N" in msg
+
+
+def test_bad_pile_of_the_wrong_rank_names_the_cards_and_place() -> None:
+    doc = _doc()
+    doc["piles"]["E"] = ["9C", "7H"]
+    doc["players"][0]["hand"].remove("7H")
+    doc["stock"].remove("9C")
+    msg = _error(doc)
+    assert "7H" in msg and "9C" in msg and "pile E" in msg
+
+
+def test_bad_corner_without_a_king() -> None:
+    doc = _doc()
+    doc["piles"]["SW"] = ["QS"]
+    doc["stock"].remove("QS")
+    msg = _error(doc)
+    assert "corner SW" in msg and "QS" in msg and "king" in msg
+
+
+def test_bad_unknown_rule_value() -> None:
+    msg = _error(_doc(rules={"draw": "sometimes"}))
+    assert "draw" in msg and "sometimes" in msg
+
+
+def test_bad_unknown_rule_key() -> None:
+    msg = _error(_doc(rules={"jokers": True}))
+    assert "jokers" in msg
+
+
+@pytest.mark.parametrize("seat", [2, -1, "0", 1.0, True, None])
+def test_bad_seat_out_of_range(seat: Any) -> None:
+    msg = _error(_doc(to_move=seat))
+    assert "to_move" in msg
+
+
+@pytest.mark.parametrize(
+    ("changes", "word"),
+    [
+        ({"format": "chess/1"}, "format"),
+        ({"players": "two"}, "players"),
+        ({"players": [{"hand": ["2C"]}]}, "R1"),
+        ({"piles": ["N"]}, "piles"),
+        ({"piles": {"X": []}}, "X"),
+        ({"stock": "4C"}, "stock"),
+        ({"drawn": "yes"}, "drawn"),
+        ({"idle_turns": -1}, "idle_turns"),
+        ({"rules": ["draw"]}, "rules"),
+        ({"rules": {"target": "fifty"}}, "target"),
+        ({"rules": {"hand_size": 0}}, "hand_size"),
+        ({"rules": {"chips_per_card": "yes"}}, "chips_per_card"),
+    ],
+)
+def test_bad_shapes_are_named(changes: dict[str, Any], word: str) -> None:
+    assert word in _error(_doc(**changes))
+
+
+def test_bad_not_an_object() -> None:
+    assert "object" in _error([1, 2, 3])
+
+
+def test_bad_empty_text_and_malformed_json() -> None:
+    with pytest.raises(PositionError, match="empty"):
+        load_position("  \n")
+    with pytest.raises(PositionError, match="JSON"):
+        load_position('{"players": [')
+    with pytest.raises(PositionError):
+        load_position("[" * 100_000)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 60) | st.floats(allow_nan=True) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(where=st.integers(0, 10_000), value=json_values, data=st.data())
+def test_any_damaged_position_is_refused_cleanly_or_read_validly(where: int, value: Any, data: Any) -> None:
+    """Replace one part of a valid document by arbitrary JSON: PositionError or a valid round."""
+    doc = position([["5C", "7H", "KS"], ["6C", "2D"], ["AC"]], {"N": ["9H", "8S"], "NE": ["KD"], "E": ["4D"]})
+    targets: list[tuple[Any, Any]] = [(doc, k) for k in doc]
+    targets += [(doc["rules"], k) for k in ("draw", "target", "scoring", "x")]
+    for p in doc["players"]:
+        targets += [(p, "hand"), (p, "name")] + [(p["hand"], i) for i in range(len(p["hand"]))]
+    targets += [(doc["piles"], k) for k in doc["piles"]] + [(doc["piles"]["N"], 0), (doc["piles"]["N"], 1)]
+    targets += [(doc["stock"], i) for i in range(0, len(doc["stock"]), 7)]
+    container, key = targets[where % len(targets)]
+    if data.draw(st.booleans()) and isinstance(container, dict):
+        container.pop(key, None)
+    else:
+        container[key] = value
+    text = json.dumps(doc)
+    try:
+        r = load_position(text)
+    except PositionError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    assert invariant_problems(r) == []
+    assert load_position(dump_position(r)).hands == r.hands
+
+
+def test_a_blocked_round_reads_back_exactly() -> None:
+    from kc_tui.engine import END
+
+    r = build([["2C"], ["3C"]], {"N": ["9H"], "E": ["7C"], "S": ["7H"], "W": ["9S"]}, rest=1)
+    r.apply(END)
+    r.apply(END)
+    assert r.blocked
+    text = dump_position(r)
+    again = load_position(text)
+    assert again.blocked and again.winner is None
+    assert dump_position(again) == text
