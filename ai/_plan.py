@@ -1,0 +1,261 @@
+"""Shared machinery of the AIs: a turn simulator on a hand mask and a list of piles (never a
+real :class:`~kc_tui.engine.Round`), the greedy priorities, and a search over one whole turn.
+
+Everything here is a pure function of its arguments, so several AIs can use it at once.
+"""
+
+from __future__ import annotations
+
+from kc_tui.engine import END, KINGS_MASK, QUEENS_MASK, Move, PlayerView, generate_moves
+from kc_tui.engine.cards import NEED
+
+MOVE_BASE = 512
+PILE_FULL = 13
+Pile = tuple[int, ...]
+PileTuple = tuple[Pile, ...]
+Piles = list[Pile] | tuple[Pile, ...]
+#: One end-of-turn position: (hand mask, piles) and the moves that reach it from the turn's start.
+State = tuple[int, PileTuple]
+
+#: PARENTS[c]: the mask of the cards ``c`` may lie on (one rank higher, other colour).
+PARENTS: tuple[int, ...] = tuple(sum(1 << t for t in range(52) if (NEED[t] >> c) & 1) for c in range(52))
+
+
+class Rulebits:
+    """The rule settings a simulation needs, read once from a view."""
+
+    __slots__ = ("closed", "draw3", "kos")
+
+    def __init__(self, view: PlayerView) -> None:
+        rules = view.rules
+        self.kos = rules.kings_on_sides == "allow"
+        self.closed = rules.completed_piles == "stay"
+        self.draw3 = rules.out_with_open_side == "draw3"
+
+
+def sim_apply(hand: int, piles: Piles, m: Move, closed: bool) -> tuple[int, PileTuple]:
+    """The hand and piles after legal move ``m`` (a completed pile leaves when not ``closed``)."""
+    p = list(piles)
+    d = m & 7
+    if m < MOVE_BASE:
+        c = m >> 3
+        hand ^= 1 << c
+        p[d] = p[d] + (c,)
+    else:
+        s = (m - MOVE_BASE) >> 3
+        p[d] = p[d] + p[s]
+        p[s] = ()
+    if not closed and len(p[d]) == PILE_FULL:
+        p[d] = ()
+    return hand, tuple(p)
+
+
+def distinct_moves(hand: int, piles: Piles, kos: bool, closed: bool) -> list[Move]:
+    """The legal moves except ``END``, with symmetric ones removed: all empty sides are alike and
+    all empty corners are alike, so only the first of each is used."""
+    first_side = first_corner = -1
+    for p in range(4):
+        if not piles[p]:
+            first_side = p
+            break
+    for p in range(4, 8):
+        if not piles[p]:
+            first_corner = p
+            break
+    out: list[Move] = []
+    for m in generate_moves(hand, piles, kos, closed):
+        if m == END:
+            break
+        d = m & 7
+        if not piles[d] and d != first_side and d != first_corner:
+            continue
+        out.append(m)
+    return out
+
+
+def greedy_key(m: Move, piles: Piles) -> int:
+    """The greedy priority of a move: kings to corners, then pile moves (they open a side), then
+    the highest card that fits a pile, then the highest card onto an empty side."""
+    if m >= MOVE_BASE:
+        return 300 + ((m - MOVE_BASE) >> 3)
+    c, d = m >> 3, m & 7
+    if piles[d]:
+        return 200 + c
+    if d >= 4:
+        return 400 + c
+    return 100 + c
+
+
+def greedy_move(hand: int, piles: Piles, kos: bool, closed: bool) -> Move:
+    """The greedy choice among the legal moves (``END`` when nothing can be played)."""
+    best = END
+    best_key = -1
+    for m in generate_moves(hand, piles, kos, closed):
+        if m == END:
+            break
+        k = greedy_key(m, piles)
+        if k > best_key:
+            best, best_key = m, k
+    return best
+
+
+def greedy_turn(hand: int, piles: Piles, kos: bool, closed: bool, limit: int = 64) -> tuple[Move, ...]:
+    """The moves greedy makes in one turn (until it has nothing to play or goes out)."""
+    path: list[Move] = []
+    p = tuple(piles)
+    while hand and len(path) < limit:
+        m = greedy_move(hand, p, kos, closed)
+        if m == END:
+            break
+        path.append(m)
+        hand, p = sim_apply(hand, p, m, closed)
+    return tuple(path)
+
+
+def enumerate_turn(hand: int, piles: Piles, kos: bool, closed: bool, node_limit: int) -> dict[State, tuple[Move, ...]]:
+    """Every distinct end-of-turn position reachable this turn (up to ``node_limit`` of them),
+    each with the shortest-found path of moves to it. A depth-first search with a transposition
+    set on (hand, piles). The greedy line is always included, so no plan is worse than greedy's."""
+    start: State = (hand, tuple(piles))
+    seen: dict[State, tuple[Move, ...]] = {start: ()}
+    # The greedy line first, so it is present even when the node budget runs out.
+    h, p = start
+    path: tuple[Move, ...] = ()
+    for m in greedy_turn(hand, piles, kos, closed):
+        h, p = sim_apply(h, p, m, closed)
+        path = (*path, m)
+        seen.setdefault((h, p), path)
+    stack: list[tuple[int, PileTuple, tuple[Move, ...]]] = [(start[0], start[1], ())]
+    while stack and len(seen) < node_limit:
+        h, p, path = stack.pop()
+        if not h:
+            continue  # out: the round is over (or draw3 deals unknown cards)
+        for m in distinct_moves(h, p, kos, closed):
+            h2, p2 = sim_apply(h, p, m, closed)
+            key = (h2, p2)
+            if key in seen:
+                continue
+            np = (*path, m)
+            seen[key] = np
+            stack.append((h2, p2, np))
+    return seen
+
+
+def open_mask(piles: Piles) -> tuple[int, int, int]:
+    """(mask of cards that fit some top, number of empty sides, number of empty corners)."""
+    fit = 0
+    es = ec = 0
+    for i, pile in enumerate(piles):
+        if pile:
+            fit |= NEED[pile[-1]]
+        elif i < 4:
+            es += 1
+        else:
+            ec += 1
+    return fit, es, ec
+
+
+class EvalParams:
+    """Weights of the static evaluation of an end-of-turn position."""
+
+    __slots__ = ("danger", "king", "open", "side")
+
+    def __init__(self, open: float = 3.0, side: float = 8.0, king: float = 1.0, danger: float = 4.0) -> None:
+        self.open = open  # per expected card an opponent can shed on what we leave
+        self.side = side  # per empty side left open
+        self.king = king  # extra cost of a king kept in hand (besides being a card)
+        self.danger = danger  # how much more an opponent close to going out weighs
+
+
+WIN = 1_000_000.0
+
+
+def static_eval(
+    hand: int,
+    piles: Piles,
+    unseen: int,
+    opp_sizes: list[int],
+    stock: int,
+    bits: Rulebits,
+    w: EvalParams,
+) -> float:
+    """Higher is better for the player who ends the turn here. ``unseen`` holds the cards in
+    other hands and the stock; ``opp_sizes`` the opponents' hand sizes in turn order."""
+    fit, es, ec = open_mask(piles)
+    if not hand:
+        if not (bits.draw3 and stock and es):
+            return WIN
+        cards = min(3, stock)
+        kings = 0
+    else:
+        cards = hand.bit_count()
+        kings = (hand & KINGS_MASK).bit_count()
+    score = -10.0 * cards - w.king * kings
+    n_unseen = unseen.bit_count() or 1
+    direct = (fit & unseen).bit_count()
+    corner_kings = (unseen & KINGS_MASK).bit_count() if ec else 0
+    decay = 1.0
+    for size in opp_sizes:
+        p = min(1.0, (size + 1) / n_unseen)
+        expected = direct * p + min(ec, corner_kings) * p
+        danger = 1.0 + w.danger / max(1, size)
+        score -= decay * danger * (w.open * expected + (w.side * es if size else 0.0))
+        decay *= 0.5
+    return score
+
+
+def queens_and_kings(mask: int) -> int:
+    return mask & (KINGS_MASK | QUEENS_MASK)
+
+
+def view_seed(seed: int, view: PlayerView) -> int:
+    """A per-turn seed from the AI's seed and the view's contents (never the clock)."""
+    x = (seed * 0x9E3779B1 + view.hand_mask * 0x85EBCA77 + len(view.history) * 0xC2B2AE3D) & ((1 << 64) - 1)
+    for pile in view.piles:
+        x = (x * 1_000_003 + (pile[-1] + 1 if pile else 0) + 64 * len(pile)) & ((1 << 64) - 1)
+    return x
+
+
+def opponents(view: PlayerView) -> list[int]:
+    """The other seats in turn order, the next player first."""
+    return [(view.seat + k) % view.n_players for k in range(1, view.n_players)]
+
+
+KQ_MASK = KINGS_MASK | QUEENS_MASK
+
+
+def greedy_turn_holding(hand: int, piles: Piles, kos: bool, closed: bool, keep: int) -> tuple[Move, ...]:
+    """Greedy's turn, except that the cards of ``keep`` never leave the hand."""
+    path: list[Move] = []
+    p = tuple(piles)
+    while hand and len(path) < 64:
+        best = END
+        best_key = -1
+        for m in generate_moves(hand, p, kos, closed):
+            if m == END:
+                break
+            if m < MOVE_BASE and (keep >> (m >> 3)) & 1:
+                continue
+            k = greedy_key(m, p)
+            if k > best_key:
+                best, best_key = m, k
+        if best == END:
+            break
+        path.append(best)
+        hand, p = sim_apply(hand, p, best, closed)
+    return tuple(path)
+
+
+def hoard_turn(hand: int, piles: Piles, kos: bool, closed: bool, release: bool) -> tuple[Move, ...]:
+    """A fast king-hoarding turn for rollouts: greedy, but kings and queens stay in hand unless
+    ``release`` is set or playing greedily empties the hand."""
+    full = greedy_turn(hand, piles, kos, closed)
+    if release or not hand & KQ_MASK:
+        return full
+    h = hand
+    p = tuple(piles)
+    for m in full:
+        h, p = sim_apply(h, p, m, closed)
+    if not h:
+        return full
+    return greedy_turn_holding(hand, piles, kos, closed, hand & KQ_MASK)
