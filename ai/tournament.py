@@ -125,9 +125,12 @@ def parse_config(args: argparse.Namespace) -> Config:
     params = []
     for i, k in enumerate(kinds):  # check every setting now: a bad one is one clear line
         try:
-            make_player(k, i, **per_kind[k])
+            probe = make_player(k, i, **per_kind[k])
         except (TypeError, ValueError) as exc:
             raise TournamentError(f"bad setting for {k}: {exc}") from None
+        unknown = sorted(set(probe.params) - {"think_ms"})
+        if unknown:
+            raise TournamentError(f"{k} has no setting {', '.join(unknown)}")
         params.append(tuple(sorted(per_kind[k].items())))
     return Config(
         kinds=tuple(kinds),

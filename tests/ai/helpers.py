@@ -1,0 +1,55 @@
+"""Shared helpers of the AI tests."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ai import make_player
+from ai.base import AIPlayer
+from kc_tui.engine import END, Round, Rules
+
+#: Fast settings of the searching AIs, so thousands of turns stay quick.
+FAST: dict[str, dict[str, Any]] = {
+    "random": {},
+    "greedy": {},
+    "king-aware": {"node_limit": 120},
+    "lookahead": {"node_limit": 150, "samples": 2, "top": 3},
+    "expert": {"iterations": 2, "node_limit": 150, "samples": 2, "top": 3, "candidates": 3},
+}
+KINDS = tuple(FAST)
+
+VARIANTS: list[Rules] = [
+    Rules(draw=d, layout_kings=lk, completed_piles=cp, kings_on_sides=ks, out_with_open_side=oo)
+    for d, lk, cp, ks, oo in itertools.product(
+        ("start", "end", "when_stuck"),
+        ("to_corner", "stay"),
+        ("to_stock", "stay"),
+        ("allow", "forbid"),
+        ("end", "draw3"),
+    )
+]
+
+
+def fast_player(kind: str, seed: int) -> AIPlayer:
+    return make_player(kind, seed, **FAST[kind])
+
+
+def midround_positions(count: int, seed: int = 0, rules: Rules | None = None) -> list[tuple[Round, int]]:
+    """Seeded positions in the middle of rounds (greedy plays a few turns first), to move now."""
+    out: list[tuple[Round, int]] = []
+    k = 0
+    while len(out) < count:
+        n = 2 + k % 3
+        r = Round.deal(n, rules or Rules(), seed * 100_003 + k, dealer=k % n)
+        players = [make_player("greedy", s) for s in range(n)]
+        turns = 1 + (k * 7) % 9
+        while not r.over and turns:
+            m = players[r.to_move].choose(r.view(r.to_move))
+            r.apply(m)
+            if m == END:
+                turns -= 1
+        if not r.over:
+            out.append((r, r.to_move))
+        k += 1
+    return out

@@ -1,0 +1,115 @@
+"""The fault fallback: an AI that raises, overruns 2x its budget or returns an illegal move
+loses that turn to greedy, the fault is logged, and the game goes on."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from ai import make_player
+from ai._plan import greedy_move
+from ai.base import AIPlayer
+from ai.safe import SafePlayer
+from kc_tui.engine import END, Move, PlayerView, Round, Rules
+
+
+class Raising(AIPlayer):
+    kind = "raising"
+
+    def choose(self, view: PlayerView) -> Move:
+        raise RuntimeError("boom")
+
+
+class Sleeping(AIPlayer):
+    kind = "sleeping"
+    budget_ms = 20.0
+
+    def __init__(self, seed: int = 0, **params: object) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def choose(self, view: PlayerView) -> Move:
+        self.calls += 1
+        time.sleep(0.3)
+        return view.legal_moves()[0]
+
+
+class Illegal(AIPlayer):
+    kind = "illegal"
+
+    def choose(self, view: PlayerView) -> Move:
+        return 3 * 8 + 4  # a non-king to a corner: never legal
+
+
+class Junk(AIPlayer):
+    kind = "junk"
+
+    def choose(self, view: PlayerView) -> Move:
+        return "end"  # type: ignore[return-value]
+
+
+def _view() -> PlayerView:
+    r = Round.deal(2, Rules(), 4, dealer=0)
+    return r.view(r.to_move)
+
+
+def _greedy(view: PlayerView) -> Move:
+    return greedy_move(view.hand_mask, view.piles, True, False)
+
+
+@pytest.mark.parametrize("bad", [Raising, Illegal, Junk])
+def test_a_faulty_ai_falls_back_to_greedy_and_logs(bad: type[AIPlayer], caplog: pytest.LogCaptureFixture) -> None:
+    view = _view()
+    safe = SafePlayer(bad(1))
+    with caplog.at_level(logging.WARNING, logger="ai.safe"):
+        m = safe.choose(view)
+    assert m == _greedy(view)
+    assert m in view.legal_moves()
+    assert safe.faults == 1
+    assert any(bad.kind in rec.getMessage() for rec in caplog.records)
+
+
+def test_an_overrun_is_cut_off_at_twice_the_budget(caplog: pytest.LogCaptureFixture) -> None:
+    view = _view()
+    inner = Sleeping(1)
+    safe = SafePlayer(inner)
+    assert safe.budget_ms == 20.0
+    t0 = time.perf_counter()
+    with caplog.at_level(logging.WARNING, logger="ai.safe"):
+        m = safe.choose(view)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 0.2, "the wrapper waited for the slow AI instead of 2x its budget"
+    assert m == _greedy(view)
+    assert safe.faults == 1 and "2x its budget" in caplog.text
+    # The rest of the turn is greedy's: the slow AI is not asked again this turn.
+    assert safe.choose(view) == _greedy(view)
+    assert inner.calls == 1
+
+
+def test_an_overrun_without_a_thread_is_caught_after_the_call() -> None:
+    view = _view()
+    safe = SafePlayer(Sleeping(1), threaded=False)
+    assert safe.choose(view) == _greedy(view)
+    assert safe.faults == 1
+
+
+def test_a_good_ai_is_left_alone() -> None:
+    view = _view()
+    safe = SafePlayer(make_player("lookahead", 1))
+    assert safe.choose(view) == make_player("lookahead", 1).choose(view)
+    assert safe.faults == 0
+
+
+def test_a_whole_round_with_a_raising_ai_ends_normally() -> None:
+    r = Round.deal(3, Rules(), 8, dealer=0)
+    players = [SafePlayer(Raising(0)), SafePlayer(make_player("greedy", 1)), SafePlayer(Illegal(2))]
+    steps = 0
+    while not r.over and steps < 5000:
+        m = players[r.to_move].choose(r.view(r.to_move))
+        r.apply(m)  # would raise IllegalMove if the wrapper let an illegal move through
+        steps += 1
+    assert r.over
+    assert players[0].faults > 0 and players[2].faults > 0 and players[1].faults == 0
+    assert END in (m for m in [END])
