@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 
 from kc_tui.config import Config
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
@@ -27,10 +28,19 @@ class StartOptions:
     warnings: list[str] = field(default_factory=list)
 
 
+def _menu_commands() -> type[Provider] | None:
+    try:
+        from kc_tui.ui.commands import MenuCommands
+    except ImportError:
+        return None
+    return MenuCommands
+
+
 class KingsCornersApp(App[int]):
     """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo)."""
 
     TITLE = "Kings Corners"
+    COMMANDS = App.COMMANDS | {p for p in (_menu_commands(),) if p is not None}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
     ]
@@ -85,6 +95,10 @@ class KingsCornersApp(App[int]):
                 self.start_game()
 
         self.push_screen(ResumeDialog(saved.summary()), done)
+
+    def can_resume(self) -> bool:
+        """Whether a saved match exists (the command palette offers Resume only then)."""
+        return save_exists()
 
     def saved_summary(self) -> str | None:
         """One line about the saved match (for the menu), or None."""

@@ -37,6 +37,8 @@ class CardChip(Widget):
         self.new = False
 
     def set_card(self, card: Card, look: CardLook, *, new: bool, selected: bool) -> None:
+        if (self.card, self.look, self.new, self.has_class("-selected")) == (card, look, new, selected):
+            return
         self.card, self.look, self.new = card, look, new
         self.set_class(selected, "-selected")
         self.refresh()
@@ -104,9 +106,10 @@ class HandView(HorizontalScroll):
             self.mount(chip)
         for i, chip in enumerate(self._chips):
             if i < len(cards):
-                chip.display = True
+                if not chip.display:
+                    chip.display = True
                 chip.set_card(cards[i], self.look, new=cards[i] == drawn, selected=cards[i] == selected)
-            else:
+            elif chip.display:
                 chip.display = False
                 chip.card = None
 

@@ -125,6 +125,8 @@ class PileView(Widget):
             self.look = look
         if rules is not None:
             self.rules = rules
+        if tuple(cards) == self.pile and look is None and rules is None:
+            return
         self.pile = tuple(cards)
         self._set_titles()
         self.refresh()

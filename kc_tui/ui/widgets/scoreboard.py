@@ -47,10 +47,14 @@ class Scoreboard(Widget):
         *,
         chips: bool = False,
     ) -> None:
+        state = (list(names), list(results), list(totals), target, round_number, chips)
+        if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips):
+            return
+        grew = len(names) != len(self.names) or len(results) != len(self.results)
         self.names, self.results, self.totals = list(names), list(results), list(totals)
         self.target, self.round_number, self.chips = target, round_number, chips
         self.border_title = "Chips" if chips else f"Score · target {target}"
-        self.refresh(layout=True)
+        self.refresh(layout=grew)
 
     def render(self) -> RenderableType:
         table = Table(box=None, pad_edge=False, expand=True, show_edge=False, padding=(0, 1))

@@ -1,0 +1,365 @@
+"""Pilot tests of a match against AI opponents (issue: play a match in the terminal)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from kc_tui.config import data_dir
+from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.session import MatchSession
+from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog
+from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
+
+from .gamekit import SEED, game_of, make_config, play_app, position, screen_text, settle
+
+SIZE = (120, 40)
+
+
+def _first(moves: list[Move], pred: Any) -> Move:
+    for m in moves:
+        if pred(m):
+            return m
+    raise AssertionError("no such move")
+
+
+async def test_start_seeded_match_shows_table_hand_and_opponents() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        assert s.match.seed == SEED
+        assert s.human_to_move
+        assert s.names == ["You", "Greedy", "Kingsley"]
+        hand = game.query_one(HandView)
+        assert hand.cards == s.hand(0)
+        text = screen_text(app)
+        assert "Greedy" in text and "Kingsley" in text and "stock" in text
+        for seat in (1, 2):
+            assert f"{s.hand_size(seat)} cards" in text
+        # The same seed deals the same match.
+        again = MatchSession.from_config(make_config(), SEED, save_path=None)
+        assert again.round.hands[0] != 0
+        assert MatchSession.from_config(make_config(), SEED, save_path=None).round.piles[:4] is not None
+
+
+async def test_hidden_information_opponent_cards_never_on_screen() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        text = screen_text(app)
+        for seat in (1, 2):
+            for card in s.hand(seat):
+                assert game.look.label(card) not in text, f"opponent card {game.look.label(card)} is visible"
+        for card in s.hand(0):
+            assert game.look.label(card) in text
+
+
+async def test_play_a_legal_card_by_keys() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        m = _first(s.legal_moves(), is_play)
+        card, dst = play_card(m), target(m)
+        index = s.hand(0).index(card)
+        await pilot.press("1234567890"[index])
+        assert game.selected_card == card
+        assert game.query_one(f"#pile-{PLACES[dst].lower()}", PileView).has_class("-target")
+        await pilot.press(PLACE_KEYS[dst])
+        await pilot.pause()
+        assert card not in s.hand(0)
+        assert s.round.piles[dst][-1] == card
+        assert s.log[-1].startswith("You ")
+        assert game.look.label(card) in s.log[-1]
+
+
+async def test_play_a_legal_card_by_mouse() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        m = _first(s.legal_moves(), is_play)
+        card, dst = play_card(m), target(m)
+        index = s.hand(0).index(card)
+        await pilot.click(f"#card-{index}")
+        assert game.selected_card == card
+        await pilot.click(f"#pile-{PLACES[dst].lower()}")
+        await pilot.pause()
+        assert card not in s.hand(0)
+        assert s.round.piles[dst][-1] == card
+
+
+def _seed_with_pile_move() -> tuple[int, Move]:
+    for seed in range(200):
+        s = MatchSession.from_config(make_config(), seed, save_path=None)
+        while s.ai_to_move:
+            s.step_ai()
+        if s.human_to_move:
+            for m in s.legal_moves():
+                if is_pile_move(m) and s.round.piles[target(m)]:
+                    return seed, m
+    raise AssertionError("no seed with a pile move")
+
+
+async def test_move_a_pile_by_keys() -> None:
+    seed, m = _seed_with_pile_move()
+    app = play_app(seed)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        src, dst = source(m), target(m)
+        moving, onto = s.round.piles[src], s.round.piles[dst]
+        await pilot.press(PLACE_KEYS[src])
+        assert game.source_pile == src
+        assert game.query_one(f"#pile-{PLACES[dst].lower()}", PileView).has_class("-target")
+        await pilot.press(PLACE_KEYS[dst])
+        await pilot.pause()
+        assert s.round.piles[src] == ()
+        assert s.round.piles[dst] == onto + moving
+        assert "moved" in s.log[-1] and f"from {PLACES[src]}" in s.log[-1]
+
+
+async def test_illegal_attempt_says_why_and_changes_nothing() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        hand = s.hand(0)
+        legal = set(s.legal_moves())
+        bad = next((i, p) for i, c in enumerate(hand) for p in range(8) if s.round.piles[p] and c * 8 + p not in legal)
+        before = position(s)
+        log_len = len(s.log)
+        await pilot.press("1234567890"[bad[0]], PLACE_KEYS[bad[1]])
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "✗" in status and "(R" in status, status
+        assert position(s) == before
+        assert len(s.log) == log_len
+
+
+async def test_undo_takes_back_the_moves_of_this_turn() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        before = position(s)
+        m = _first(s.legal_moves(), is_play)
+        await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
+        await pilot.pause()
+        assert position(s) != before
+        await pilot.press("u")
+        await pilot.pause()
+        assert position(s) == before
+        assert not s.can_undo
+
+
+async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        await pilot.press("h")
+        game = await settle(pilot)
+        hint = game.hint_move
+        assert hint is not None and hint in game.session.legal_moves()
+        assert "Hint" in str(game.query_one("#status").render())
+        if hint != END:
+            assert game.query_one(f"#pile-{PLACES[target(hint)].lower()}", PileView).has_class("-hint")
+
+
+async def test_end_turn_the_ais_play_and_it_is_your_turn_again() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        moves_before = len(s.round.history)
+        await pilot.press("t")
+        game = await settle(pilot)
+        if app.screen is not game:
+            return  # an AI went out at once: covered by the round test
+        assert s.human_to_move
+        seats = [seat for seat, _ in s.round.history[moves_before:]]
+        assert seats[0] == 0 and {1, 2} <= set(seats)
+        assert sum(1 for line in s.log if line.endswith("ended the turn")) >= 3
+        assert "Your turn" in str(game.query_one("#status").render())
+
+
+async def _play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
+    """Play the human's turns like a beginner (the first legal move, else end the turn)
+    through the screen's key actions, until ``dialog`` shows."""
+    app = pilot.app
+    for _ in range(limit):
+        game = await settle(pilot)
+        if isinstance(app.screen, dialog):
+            return app.screen
+        if isinstance(app.screen, RoundSummary):
+            app.screen.action_close()
+            continue
+        s = game.session
+        plays = [m for m in s.legal_moves() if m != END]
+        if not plays:
+            game.action_end_turn()
+        elif is_play(plays[0]):
+            game._select_card(play_card(plays[0]))
+            game.action_pile(target(plays[0]))
+        else:
+            game.action_pile(source(plays[0]))
+            game.action_pile(target(plays[0]))
+    raise AssertionError(f"never reached {dialog.__name__}")
+
+
+async def test_seeded_round_to_its_summary() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        summary = await _play_until(pilot, RoundSummary)
+        s = summary.session
+        res = summary.result
+        assert res.number == 1 and len(s.results) == 1
+        text = screen_text(app)
+        assert "Round 1:" in text
+        for seat, name in enumerate(s.names):
+            assert name in text
+            assert str(res.totals[seat]) in text
+        assert "Target 50" in text
+        assert f"{s.names[s.match.dealer]} deals" in text
+        if res.winner is not None:
+            assert res.penalties[res.winner] == 0
+        await pilot.press("enter")
+        game = await settle(pilot)
+        assert game.session.round_number == 2
+
+
+async def test_a_match_to_the_target_and_play_again() -> None:
+    cfg = make_config()
+    cfg = cfg.with_(rules=cfg.rules.__class__(**{**cfg.rules.to_dict(), "target": 5}))
+    app = play_app(config=cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        summary = await _play_until(pilot, MatchSummary)
+        s = summary.session
+        assert s.match_over
+        assert max(s.totals) >= 5
+        assert s.winners == [i for i, t in enumerate(s.totals) if t == min(s.totals)]
+        text = screen_text(app)
+        assert "wins the match" in text or "You win" in text or "shared win" in text
+        assert not (data_dir() / "current-match.json").exists()  # nothing left to resume
+        await pilot.press("a")
+        game = await settle(pilot)
+        assert game.session is not s and game.session.round_number == 1
+
+
+async def test_quit_and_resume_the_exact_position() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        m = _first(s.legal_moves(), is_play)
+        await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
+        await pilot.pause()
+        saved = position(s)
+        log = list(s.log)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitDialog)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+    on_disk = json.loads((data_dir() / "current-match.json").read_text())
+    assert on_disk["piles"] == saved["piles"]
+
+    app2 = play_app(mode="menu")
+    async with app2.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app2.screen, MenuScreen)
+        assert app2.screen.query_one("#resume").display
+        await pilot.press("c")
+        game = await settle(pilot)
+        assert position(game.session) == saved
+        assert game.session.log == log
+        assert game.session.human_to_move
+        assert game.session.can_undo is False  # undo history is not part of the save
+
+    app3 = play_app(seed=99)  # `play` with a save offers to resume it
+    async with app3.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app3.screen, ResumeDialog)
+        await pilot.press("r")
+        game = await settle(pilot)
+        assert position(game.session) == saved
+
+
+async def test_a_corrupt_save_is_reported_and_moved_aside() -> None:
+    path: Path = data_dir() / "current-match.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"save_format": "kings-corners/save/1", "match": {"rounds": [[1,2,3]]')
+    app = play_app(mode="menu")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("could not be resumed" in msg for msg in messages), messages
+        assert not path.exists()
+        assert list(path.parent.glob("current-match.json.corrupt-*"))
+        assert isinstance(app.screen, MenuScreen)
+        assert not app.screen.query_one("#resume").display
+
+
+async def test_a_tiny_terminal_asks_to_enlarge_and_the_game_comes_back_untouched() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        await pilot.press("t")  # the AIs are to move when the terminal shrinks
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause(0.3)
+        assert game.too_small
+        text = screen_text(app)
+        assert "enlarge it to at least 80×24" in text
+        frozen = position(game.session)
+        await pilot.pause(0.3)
+        assert position(game.session) == frozen  # nothing moves while it is too small
+        await pilot.resize_terminal(*SIZE)
+        game = await settle(pilot)
+        assert not game.too_small
+        assert "enlarge" not in screen_text(app)
+        assert game.query_one("#game").display
+
+
+async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(monkeypatch: Any) -> None:
+    import ai as ai_pkg
+    from ai.base import AIPlayer
+
+    class SlowAI(AIPlayer):
+        kind = "greedy"
+
+        def choose(self, view: Any) -> Move:
+            time.sleep(3.0)
+            return END
+
+    monkeypatch.setitem(ai_pkg._REGISTRY, "greedy", SlowAI)
+    monkeypatch.setattr(ai_pkg, "_load_all", lambda: None)
+    app = play_app(seed=SEED)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        old = game.session
+        await pilot.press("t")
+        await pilot.pause(0.1)
+        assert game.thinking
+        await pilot.press("question_mark")  # help answers at once, while the AI still thinks
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpDialog"
+        assert game.thinking
+        await pilot.press("escape")
+        await pilot.press("p")  # pause answers too
+        assert game.paused and game.thinking
+        await pilot.press("p")
+        moves_then = len(old.round.history)
+        app.start_game(seed=5)  # a new game mid-thought
+        await pilot.pause(3.5)
+        assert len(old.round.history) == moves_then, "a stale AI move was applied"
+        new = game_of(app)
+        assert new.session is not old
+        assert isinstance(new, GameScreen)
