@@ -33,12 +33,20 @@ class MenuCommands(Provider):
             method = getattr(app, f"action_{action}", None)
             if method is None:
                 continue
-            if action == "resume":
-                can_resume = getattr(app, "can_resume", None)
-                if callable(can_resume) and not can_resume():
-                    continue
+            if action == "resume" and not self._can_resume():
+                continue
             out.append((title, self._runner(action), help_text))
         return out
+
+    def _can_resume(self) -> bool:
+        can_resume = getattr(self.app, "can_resume", None)
+        if callable(can_resume):
+            return bool(can_resume())
+        try:
+            from kc_tui.session import save_exists
+        except ImportError:  # pragma: no cover - the session ships with the app
+            return True
+        return save_exists()
 
     def _runner(self, action: str) -> Callable[[], Any]:
         async def run() -> None:

@@ -39,8 +39,9 @@ from kc_tui.config import (
     name_problem,
     save_config,
 )
-from kc_tui.engine import CHOICES, DESCRIPTIONS, Rules, RulesError
+from kc_tui.engine import CHOICES, DESCRIPTIONS, Rules, RulesError, parse_card
 from kc_tui.engine.rules import INT_RANGES
+from kc_tui.ui.cards import CardLook
 
 #: The word-valued house rules, in the order of RULES.md (scoring has its own section).
 HOUSE_RULES: tuple[str, ...] = ("layout_kings", "draw", "completed_piles", "kings_on_sides", "out_with_open_side")
@@ -60,11 +61,7 @@ KIND_HELP: dict[str, str] = {
 }
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"
-#: Four-colour deck: clubs green, diamonds blue, hearts red, spades default.
-FOUR_COLOURS: tuple[str, ...] = ("green", "dodger_blue2", "red", "")
-TWO_COLOURS: tuple[str, ...] = ("", "red", "red", "")
-SAMPLE = ("K", 3), ("Q", 2), ("10", 1), ("J", 0), ("A", 2)
-SUIT_CHARS = {"symbols": "♣♦♥♠", "ascii": "CDHS"}
+SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
 
 
 class Check(Validator):
@@ -88,13 +85,11 @@ def int_check(what: str, lo: int, hi: int) -> Check:
 
 
 def card_sample(style: str, four_colour: bool) -> Text:
-    """A few cards drawn the way the chosen card style draws them."""
-    colours = FOUR_COLOURS if four_colour else TWO_COLOURS
+    """A few cards drawn the way the table will draw them with this card style."""
+    look = CardLook(style, four_colour)
     out = Text()
-    for rank, suit in SAMPLE:
-        if style == "ascii" and rank == "10":
-            rank = "T"
-        out.append(f" {rank}{SUIT_CHARS[style][suit]} ", style=f"bold {colours[suit]} on grey93".strip())
+    for text in SAMPLE:
+        out.append_text(look.chip(parse_card(text)))
         out.append(" ")
     return out
 

@@ -1,0 +1,168 @@
+"""The AI-vs-AI demo: a whole match at top speed, pause and step, open hands, no stale moves."""
+
+from __future__ import annotations
+
+import time
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from kc_tui.cli import build_parser
+from kc_tui.config import Config
+from kc_tui.engine import END, Rules
+from kc_tui.ui.dialogs.summary import MatchSummary
+from kc_tui.ui.screens.demo import DemoScreen
+from kc_tui.ui.widgets import OpponentPanel
+
+SIZE = (110, 36)
+
+
+class Host(App[None]):
+    def __init__(self, screen: DemoScreen) -> None:
+        super().__init__()
+        self.demo = screen
+
+    def compose(self) -> ComposeResult:
+        yield Static("menu")
+
+    def on_mount(self) -> None:
+        self.push_screen(self.demo)
+
+
+async def wait_for(pilot, condition, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+def moves_made(demo: DemoScreen) -> tuple[int, int]:
+    s = demo.session
+    return (len(s.results), len(s.round.history))
+
+
+async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
+    demo = DemoScreen(["greedy", "king-aware"], 11, "instant", Config(rules=Rules(target=25)))
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: demo.session.match_over)
+        s = demo.session
+        assert s.winners, "a finished match has a winner"
+        assert max(s.totals) >= 25
+        assert all(s.totals[w] == min(s.totals) for w in s.winners)
+        await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary), 5)
+        assert "Match over" in str(demo.query_one("#demo-status", Static).render())
+        winner_panel = demo.query_one(f"#demo-seat-{s.winners[0]}", OpponentPanel)
+        assert winner_panel.has_class("-winner")
+        await pilot.press("escape")  # the summary's "main menu": leaves the demo
+        await pilot.pause()
+        assert not isinstance(app.screen, DemoScreen | MatchSummary)
+
+
+async def test_pause_step_and_resume() -> None:
+    demo = DemoScreen(["greedy", "lookahead"], 5, "normal", Config())
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        assert demo.paused
+        await wait_for(pilot, lambda: not demo.thinking, 10)
+        before = moves_made(demo)
+        await pilot.pause(1.0)
+        assert moves_made(demo) == before, "nothing moves while paused"
+        await pilot.press("n")
+        await wait_for(pilot, lambda: moves_made(demo) != before, 10)
+        await wait_for(pilot, lambda: not demo.thinking, 10)
+        after = moves_made(demo)
+        assert after == (before[0], before[1] + 1) or after[0] == before[0] + 1, "exactly one step"
+        await pilot.pause(1.0)
+        assert moves_made(demo) == after and demo.paused, "a step leaves the demo paused"
+        await pilot.press("space")
+        assert not demo.paused
+        await wait_for(pilot, lambda: moves_made(demo) != after, 10)
+
+
+async def test_step_while_playing_pauses_and_moves_once() -> None:
+    demo = DemoScreen(["greedy", "greedy"], 2, "slow", Config())
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        assert demo.paused
+        await wait_for(pilot, lambda: moves_made(demo) != (0, 0), 10)
+        await wait_for(pilot, lambda: not demo.thinking, 10)
+        first = moves_made(demo)
+        await pilot.pause(1.5)
+        assert moves_made(demo) == first
+
+
+async def test_speed_keys_and_open_hands() -> None:
+    demo = DemoScreen(["greedy", "king-aware", "lookahead", "random"], 3, "normal", Config())
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        panels = list(demo.query(OpponentPanel))
+        assert len(panels) == 4
+        assert not any(p.reveal for p in panels), "hands are hidden until asked for"
+        await pilot.press("h")
+        await pilot.pause()
+        for p in panels:
+            assert p.reveal
+            assert p.hand == demo.session.hand(p.seat)
+        await pilot.press("h")
+        assert not any(p.reveal for p in panels)
+        await pilot.press("plus")
+        assert demo.pace == "fast"
+        await pilot.press("plus", "plus")
+        assert demo.pace == "instant"
+        await pilot.press("minus", "minus", "minus", "minus")
+        assert demo.pace == "slow"
+
+
+async def test_a_new_demo_never_applies_a_stale_decision() -> None:
+    demo = DemoScreen(["greedy", "greedy"], 9, "slow", Config())
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await wait_for(pilot, lambda: not demo.thinking, 10)
+        old_session, old_token = demo.session, demo._token
+        turn = old_session.prepare_ai_turn()
+        await pilot.press("a", "space")
+        await pilot.pause()
+        assert demo.session is not old_session and demo.seed != 9
+        await wait_for(pilot, lambda: not demo.thinking, 10)
+        new_history = len(demo.session.round.history)
+        demo.post_message(DemoScreen.Decided(old_token, old_session, turn, END))
+        await pilot.pause(0.3)
+        assert len(demo.session.round.history) == new_history
+        assert len(old_session.round.history) == len(turn.view.history), "the old demo is left alone"
+
+
+async def test_rules_open_from_the_demo_and_return() -> None:
+    from kc_tui.ui.screens.rules import RulesScreen
+
+    demo = DemoScreen(["greedy", "greedy"], 1, "slow", Config(rules=Rules(draw="end")))
+    app = Host(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.rules.draw == "end"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is demo
+
+
+async def test_the_demo_command_line_opens_the_demo() -> None:
+    from kc_tui.ui.launch import build_app
+
+    args = build_parser().parse_args(["demo", "--seats", "greedy,expert", "--seed", "7", "--pace", "fast"])
+    app = build_app("demo", args)
+    assert isinstance(app, App)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DemoScreen)
+        assert screen.kinds == ["greedy", "expert"] and screen.seed == 7 and screen.pace == "fast"
+        await pilot.press("space")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DemoScreen)
