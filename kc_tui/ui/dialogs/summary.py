@@ -36,7 +36,7 @@ def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int,
             else f"{pen}" + (f"  ({kings}×10 + {cards - kings})" if kings else "")
         )
         t.add_row(
-            Text(("★ " if won else "  ") + name, style="bold green" if won else ""),
+            Text(("▶ " if won else "  ") + name, style="bold green" if won else ""),
             str(cards),
             str(kings) if kings else "·",
             penalty,
@@ -54,11 +54,11 @@ class RoundSummary(ModalScreen[None]):
     DEFAULT_CSS = """
     RoundSummary { align: center middle; }
     RoundSummary > Vertical {
-        width: auto; min-width: 50; max-width: 90%; height: auto;
+        width: 76; max-width: 95%; height: auto;
         border: thick $accent; background: $panel; padding: 1 2;
     }
     RoundSummary #title { text-style: bold; width: 100%; content-align: center middle; }
-    RoundSummary #body { width: auto; margin: 1 0; }
+    RoundSummary #body { width: 100%; margin: 1 0; }
     RoundSummary #next { color: $text-muted; margin-bottom: 1; }
     RoundSummary Button { width: 100%; }
     """
@@ -105,12 +105,13 @@ class MatchSummary(ModalScreen[str | None]):
     DEFAULT_CSS = """
     MatchSummary { align: center middle; }
     MatchSummary > Vertical {
-        width: auto; min-width: 50; max-width: 90%; height: auto;
+        width: 76; max-width: 95%; height: auto;
         border: thick $success; background: $panel; padding: 1 2;
     }
     MatchSummary #title { text-style: bold; width: 100%; content-align: center middle; color: $success; }
-    MatchSummary #body { width: auto; margin: 1 0; }
-    MatchSummary Horizontal { height: auto; width: auto; }
+    MatchSummary #body { width: 100%; margin: 1 0; }
+    MatchSummary #sub { color: $text-muted; width: 100%; content-align: center middle; }
+    MatchSummary Horizontal { height: auto; width: 100%; align-horizontal: center; }
     MatchSummary Button { margin: 0 1; }
     """
 
@@ -137,7 +138,7 @@ class MatchSummary(ModalScreen[str | None]):
             won = seat in s.winners
             cells = [str(res.penalties[seat]) for res in s.results]
             t.add_row(
-                Text(("★ " if won else "  ") + name, style="bold green" if won else ""),
+                Text(("▶ " if won else "  ") + name, style="bold green" if won else ""),
                 *cells,
                 Text(str(s.totals[seat]), style="bold"),
             )

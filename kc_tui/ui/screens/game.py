@@ -148,7 +148,7 @@ class GameScreen(Screen[None]):
 
     def say(self, text: str | Text, kind: str = "info") -> None:
         status = self.query_one("#status", Static)
-        status.update(text)
+        status.update(Text(text) if isinstance(text, str) else text)  # plain: "[d]" is not markup
         for k in ("info", "error", "hint", "ok"):
             status.set_class(k == kind, f"-{k}")
 
@@ -312,8 +312,8 @@ class GameScreen(Screen[None]):
         s = self.session
         penalties_hands = [(s.hand_size(seat), _kings(s, seat)) for seat in range(s.n)]
         result = s.finish_round()
-        self._summary_open = True
-        self.refresh_view()
+        self._summary_open = True  # the table keeps showing the round's last position meanwhile
+        self.refresh_bindings()
         self.app.push_screen(RoundSummary(s, result, penalties_hands), self._round_summary_closed)
 
     def _round_summary_closed(self, _: object = None) -> None:
@@ -346,7 +346,7 @@ class GameScreen(Screen[None]):
         if action == "hint":
             return mine
         if action == "pause":
-            return not s.human_to_move and not s.round_over
+            return not s.human_to_move and not s.round_over and not self._summary_open
         if action in ("card", "pile"):
             return True if mine else None
         return True
