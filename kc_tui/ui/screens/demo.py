@@ -171,7 +171,7 @@ class DemoScreen(Screen[None]):
             out.append(f"Match over after {len(s.results)} rounds: {names} won. ", "bold green")
             out.append("a: new demo · Esc: back")
         else:
-            state = ("⏸ paused", "bold #e0a030") if self.paused else ("▶ playing", "bold green")
+            state = ("■ paused", "bold #e0a030") if self.paused else ("▶ playing", "bold green")
             out.append(state[0], state[1])
             out.append(f" · round {s.round_number} · pace {self.pace}")
             if s.round_over:

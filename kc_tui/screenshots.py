@@ -1,0 +1,255 @@
+"""Regenerate the README's screenshots: ``python -m kc_tui.screenshots [--out screenshots]``.
+
+Each screen is driven headless at a fixed size from fixed seeds, saved as SVG (Textual's own
+export) and, when cairosvg is installed, as a PNG copy. The user's settings and saved match are
+never touched: the run uses a temporary settings file and data folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kc_tui.config import ENV_CONFIG, ENV_DATA, Config, Opponent
+from kc_tui.engine import END, Rules
+
+SIZE = (110, 36)
+SVG_FONT = "font-family: Fira Code, monospace;"
+PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
+SEED = 3
+DEMO_SEED = 7
+#: The screenshots, in README order: file stem and caption.
+SHOTS: tuple[tuple[str, str], ...] = (
+    ("main-menu", "The main menu"),
+    ("game", "A seeded game in progress: a card picked, its legal piles highlighted"),
+    ("round-summary", "The round summary"),
+    ("match-summary", "The match summary"),
+    ("demo", "The AI demo with open hands"),
+    ("settings", "Settings"),
+    ("rules", "The rules, with the active variants marked"),
+)
+
+
+def shot_config() -> Config:
+    return Config(
+        player_name="You",
+        opponents=(Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware")),
+        rules=Rules(target=25),
+        pace="instant",
+    )
+
+
+def make_app(config: Config) -> Any:
+    from kc_tui.ui.app import KingsCornersApp
+
+    return KingsCornersApp(config, None, "menu")
+
+
+async def _wait(pilot: Any, condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise TimeoutError("the screen did not reach the expected state")
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)
+
+
+def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000) -> None:
+    """Play moves until ``until(session)`` holds; the human's moves are the greedy AI's choice,
+    so the position is the same on every run."""
+    from kc_tui.session import build_ai
+
+    helper = build_ai("greedy", 99)
+    for _ in range(limit):
+        if until(session):
+            return
+        if session.round_over:
+            session.finish_round()
+        elif session.human_to_move:
+            reason = session.play_human(helper.choose(session.view(session.human_seat)))
+            assert reason is None, reason
+        else:
+            session.step_ai()
+    raise RuntimeError("the seeded match did not reach the position for the screenshot")
+
+
+def _last_round_over(session: Any) -> bool:
+    """The round is over and scoring it ends the match."""
+    if not session.round_over:
+        return False
+    r = session.round
+    pen = r.penalties()
+    totals = list(session.totals)
+    for i, seat in enumerate(session.match.seats):
+        totals[seat] += pen[i]
+    return bool(max(totals) >= session.rules.target)
+
+
+def _session(config: Config) -> Any:
+    from kc_tui.session import MatchSession
+
+    return MatchSession.from_config(config, SEED, save_path=None)
+
+
+# ---------------------------------------------------------------------- the screens
+async def shot_menu(pilot: Any) -> None:
+    from kc_tui.ui.screens.menu import MenuScreen
+
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, MenuScreen))
+
+
+async def shot_game(pilot: Any) -> None:
+    app = pilot.app
+    session = _session(app.config)
+
+    def two_turns_in(s: Any) -> bool:
+        me = s.round_seat(s.human_seat)
+        ended = sum(1 for seat, m in s.round.history if seat == me and m == END)
+        return ended >= 2 and s.human_to_move
+
+    _advance(session, two_turns_in)
+    game = app.show_game(session)
+    await _wait(pilot, lambda: app.screen is game)
+    await pilot.press("right")
+    await pilot.pause(0.2)
+
+
+async def shot_round_summary(pilot: Any) -> None:
+    from kc_tui.ui.dialogs.summary import RoundSummary
+
+    app = pilot.app
+    session = _session(app.config)
+    _advance(session, lambda s: s.round_over)
+    app.show_game(session)
+    await _wait(pilot, lambda: isinstance(app.screen, RoundSummary))
+
+
+async def shot_match_summary(pilot: Any) -> None:
+    from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+
+    app = pilot.app
+    session = _session(app.config)
+    _advance(session, _last_round_over)
+    app.show_game(session)
+    await _wait(pilot, lambda: isinstance(app.screen, RoundSummary))
+    await pilot.press("enter")
+    await _wait(pilot, lambda: isinstance(app.screen, MatchSummary))
+
+
+async def shot_demo(pilot: Any) -> None:
+    from kc_tui.ui.screens.demo import DemoScreen
+
+    app = pilot.app
+    demo = DemoScreen(["greedy", "king-aware", "lookahead"], DEMO_SEED, "normal", app.config)
+    session = demo.session
+    _advance(session, lambda s: s.round_number >= 2 and len(s.round.history) >= 30 and s.ai_to_move)
+    demo.paused = True
+    demo.show_hands = True
+    app.push_screen(demo)
+    await _wait(pilot, lambda: app.screen is demo)
+
+
+async def shot_settings(pilot: Any) -> None:
+    from kc_tui.ui.screens.settings import SettingsScreen
+
+    app = pilot.app
+    screen = SettingsScreen(app.config, None)
+    app.push_screen(screen)
+    await _wait(pilot, lambda: app.screen is screen)
+
+
+async def shot_rules(pilot: Any) -> None:
+    from kc_tui.ui.screens.rules import RulesScreen
+
+    app = pilot.app
+    screen = RulesScreen(app.config.rules.with_(draw="when_stuck"))
+    app.push_screen(screen)
+    await _wait(pilot, lambda: app.screen is screen)
+
+
+DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
+    "main-menu": shot_menu,
+    "game": shot_game,
+    "round-summary": shot_round_summary,
+    "match-summary": shot_match_summary,
+    "demo": shot_demo,
+    "settings": shot_settings,
+    "rules": shot_rules,
+}
+
+
+async def take(name: str, out: Path, size: tuple[int, int] = SIZE) -> Path:
+    """Drive one screen and write ``out/<name>.svg``."""
+    app = make_app(shot_config())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        await DRIVERS[name](pilot)
+        svg = app.export_screenshot(title=f"Kings Corners · {name.replace('-', ' ')}")
+    path = out / f"{name}.svg"
+    path.write_text(svg, encoding="utf-8")
+    return path
+
+
+def to_png(svg: Path) -> Path | None:
+    """A PNG copy of ``svg`` (None when cairosvg is not installed)."""
+    try:
+        import cairosvg
+    except ImportError:
+        return None
+    png = svg.with_suffix(".png")
+    # cairo draws each text run in one font with no fallback per glyph: Fira Code (the SVG's
+    # font) lacks ★ and a few other symbols, so the PNG copy uses DejaVu Sans Mono, which has them.
+    text = svg.read_text(encoding="utf-8").replace(SVG_FONT, PNG_FONT)
+    cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=str(png))
+    return png
+
+
+def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True) -> list[Path]:
+    """Write every screenshot (or only ``names``) to ``out``; return the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    saved_env = {k: os.environ.get(k) for k in (ENV_CONFIG, ENV_DATA)}
+    with tempfile.TemporaryDirectory(prefix="kc-shots-") as tmp:
+        os.environ[ENV_CONFIG] = str(Path(tmp) / "settings.toml")
+        os.environ[ENV_DATA] = str(Path(tmp) / "data")
+        try:
+            for name in names or [n for n, _ in SHOTS]:
+                svg = asyncio.run(take(name, out))
+                written.append(svg)
+                if png:
+                    p = to_png(svg)
+                    if p is not None:
+                        written.append(p)
+        finally:
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kc_tui.screenshots", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="screenshots", help="folder to write to (default: screenshots)")
+    parser.add_argument("--only", help="comma-separated screenshot names: " + ", ".join(n for n, _ in SHOTS))
+    parser.add_argument("--no-png", action="store_true", help="write the SVG files only")
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.only.split(",")] if args.only else None
+    for n in names or []:
+        if n not in DRIVERS:
+            parser.error(f"unknown screenshot {n!r}: choose from {', '.join(DRIVERS)}")
+    for path in generate(Path(args.out), names, png=not args.no_png):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

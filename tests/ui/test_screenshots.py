@@ -1,0 +1,61 @@
+"""``python -m kc_tui.screenshots`` writes every screenshot as valid SVG and PNG."""
+
+from __future__ import annotations
+
+import html
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from kc_tui.screenshots import SHOTS
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_command_regenerates_every_screenshot(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg")
+    out = tmp_path / "shots"
+    done = subprocess.run(
+        [sys.executable, "-m", "kc_tui.screenshots", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for name, _caption in SHOTS:
+        svg = out / f"{name}.svg"
+        root = ET.parse(svg).getroot()
+        assert root.tag.endswith("svg"), name
+        assert "Kings Corners" in html.unescape(svg.read_text(encoding="utf-8")).replace("\xa0", " ")
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(PNG_MAGIC), name
+        width = int.from_bytes(png[16:20], "big")
+        height = int.from_bytes(png[20:24], "big")
+        assert width > 800 and height > 400, (name, width, height)
+    listed = sorted(p.name for p in out.iterdir())
+    assert listed == sorted([f"{n}.svg" for n, _ in SHOTS] + [f"{n}.png" for n, _ in SHOTS])
+
+
+def test_the_committed_screenshots_are_in_the_readme() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "## Screenshots" in readme and "## Settings" in readme
+    for name, _caption in SHOTS:
+        assert f"screenshots/{name}.png" in readme, name
+        assert (root / "screenshots" / f"{name}.png").is_file(), name
+        assert (root / "screenshots" / f"{name}.svg").is_file(), name
+
+
+def test_unknown_screenshot_names_are_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kc_tui.screenshots", "--out", str(tmp_path), "--only", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "unknown screenshot 'nope'" in done.stderr
