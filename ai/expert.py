@@ -35,6 +35,7 @@ class ExpertAI(LookaheadAI):
         think_ms: float = 1000.0,
         iterations: int | None = None,
         candidates: int = 6,
+        margin: float = 2.0,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -46,6 +47,8 @@ class ExpertAI(LookaheadAI):
         self.think_ms = float(think_ms)
         self.iterations = iterations
         self.candidates = candidates
+        #: How sure (in standard errors) the rollouts must be to overrule lookahead's choice.
+        self.margin = margin
         #: Deals searched on the last planned turn (for measurements).
         self.last_iterations = 0
 
@@ -62,7 +65,7 @@ class ExpertAI(LookaheadAI):
             return ranked[0][1]
         bits = Rulebits(view)
         base = view_seed(self.seed, view)
-        totals = [0.0] * len(ranked)
+        values: list[list[float]] = [[] for _ in ranked]
         deadline = start + self.think_ms / 1000.0 * 0.9
         it = 0
         slowest = 0.0
@@ -77,12 +80,27 @@ class ExpertAI(LookaheadAI):
             t0 = time.perf_counter()
             deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1))
             for k, (_score, path, _state) in enumerate(ranked):
-                totals[k] += self._rollout(deal.clone(), view.seat, path, bits)
+                values[k].append(self._rollout(deal.clone(), view.seat, path, bits))
             it += 1
             slowest = max(slowest, time.perf_counter() - t0)
         self.last_iterations = it
-        best = max(range(len(ranked)), key=lambda k: (totals[k], -k))
-        return ranked[best][1]
+        return ranked[self._pick(values, self.margin)][1]
+
+    @staticmethod
+    def _pick(values: list[list[float]], margin: float) -> int:
+        """Lookahead's favourite (index 0) unless another plan beats it on the same deals by
+        more than ``margin`` standard errors of the paired difference."""
+        best, best_gain = 0, 0.0
+        n = len(values[0])
+        if n < 2:
+            return 0
+        for k in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[k], values[0], strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > best_gain and mean > margin * (var / n) ** 0.5:
+                best, best_gain = k, mean
+        return best
 
     @staticmethod
     def _rollout(r: Round, me: int, path: tuple[Move, ...], bits: Rulebits) -> float:
