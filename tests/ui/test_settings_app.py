@@ -1,0 +1,173 @@
+"""Settings in the real app: changed on the settings screen, they survive a restart and shape
+the next game; a corrupt settings file is reported and never stops the app; the rules screen
+opens from the game and returns."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Select
+
+from kc_tui.cli import build_parser
+from kc_tui.config import Config, config_path, load_config
+from kc_tui.ui.launch import build_app
+from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.screens.rules import RulesScreen
+from kc_tui.ui.screens.settings import SettingsScreen
+
+SIZE = (110, 36)
+
+
+def new_app(*argv: str) -> Any:
+    args = build_parser().parse_args(list(argv))
+    return build_app(args.command or "menu", args)
+
+
+def screen_text(app: Any) -> str:
+    text = re.sub(r"<[^>]+>", "", app.export_screenshot())
+    return html.unescape(text).replace("\xa0", " ")
+
+
+async def wait_for(pilot: Any, condition: Any, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+async def set_input(pilot: Any, screen: SettingsScreen, wid: str, text: str) -> None:
+    inp = screen.query_one(f"#{wid}", Input)
+    inp.focus()
+    await pilot.press("ctrl+a", "ctrl+k", *list(text))
+
+
+async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> None:
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        screen = app.screen
+        screen.query_one("#opp-kind-0", Select).value = "lookahead"
+        screen.query_one("#opp-kind-1", Select).value = "expert"
+        await set_input(pilot, screen, "opp-think-1", "100")
+        await set_input(pilot, screen, "target", "25")
+        screen.query_one("#draw", Select).value = "end"
+        screen.query_one("#card_style", Select).value = "ascii"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert app.config.target == 25
+    assert config_path().is_file()
+
+    # A restart: a new app reads the saved file.
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        cfg = app.config
+        assert [o.kind for o in cfg.opponents] == ["lookahead", "expert"]
+        assert cfg.opponents[1].think_ms == 100
+        assert cfg.target == 25 and cfg.rules.draw == "end" and cfg.card_style == "ascii"
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.game is not None)
+        game: GameScreen = app.game
+        session = game.session
+        assert [s.kind for s in session.seats] == ["human", "lookahead", "expert"]
+        assert session.rules.target == 25 and session.rules.draw == "end"
+        assert game.look.style == "ascii"
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "target 25" in text
+        hand = session.hand(session.human_seat)
+        assert hand, "the human holds cards"
+        from kc_tui.engine import card_str
+
+        assert card_str(hand[0]) in text, "cards are drawn in ASCII"
+        assert not any(sym in text for sym in "♠♥♦♣"), "no suit symbols in the ASCII style"
+
+
+async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used() -> None:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.pause(0.2)
+        assert app.config == Config()
+        warnings = [n.message for n in app._notifications]
+        assert any("is invalid" in w and "using defaults" in w and ".bak" in w for w in warnings), warnings
+        # The app works: the settings screen opens with the defaults and saves a good file.
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+    backup = path.with_name(path.name + ".bak")
+    assert backup.read_text(encoding="utf-8") == "player_name = [unclosed\n"
+    assert load_config() == (Config(), None)
+
+
+@pytest.mark.xfail(
+    reason="app.py notifies the settings warning in on_mount before the menu screen is composed, "
+    "so the toast is not drawn until the menu is shown again (reported to the app's owner)",
+    strict=False,
+)
+async def test_the_corrupt_settings_warning_is_on_screen_at_start() -> None:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.pause(0.5)
+        text = screen_text(app)
+        assert "is invalid" in text and "using defaults" in text
+
+
+async def test_a_config_option_points_at_another_file(tmp_path: Any) -> None:
+    other = tmp_path / "other.toml"
+    other.write_text('player_name = "Mo"\n[rules]\ntarget = 30\n', encoding="utf-8")
+    app = new_app("--config", str(other))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert app.config.player_name == "Mo" and app.config.target == 30
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await set_input(pilot, app.screen, "target", "40")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+    assert load_config(other)[0].target == 40
+    assert not config_path().exists(), "the default file is left alone"
+
+
+async def test_the_rules_screen_opens_from_the_game_and_returns() -> None:
+    app = new_app("play", "--seed", "3", "--opponents", "greedy")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.game is not None and app.screen is app.game)
+        game = app.game
+        before = game.session.stamp
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
+        assert "✓ active" in app.screen.query_one("#rules-text").document.source
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is game)
+        assert game.session.stamp[:2] == before[:2]
+
+
+async def test_the_command_palette_opens_settings() -> None:
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"settings")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
