@@ -197,6 +197,8 @@ async def _play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
     for _ in range(limit):
         game = await settle(pilot)
         if isinstance(app.screen, dialog):
+            await pilot.pause()
+            await pilot.pause()
             return app.screen
         if isinstance(app.screen, RoundSummary):
             app.screen.action_close()

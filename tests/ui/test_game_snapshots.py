@@ -19,6 +19,7 @@ async def _play_until(pilot: Any, dialog: type) -> None:
         game = await settle(pilot)
         if isinstance(app.screen, dialog):
             await pilot.pause()
+            await pilot.pause()
             return
         if isinstance(app.screen, RoundSummary):
             app.screen.action_close()
