@@ -905,3 +905,17 @@ def test_R16_points_scoring_has_no_chips() -> None:
 
     m = Match(2, Rules(), seed=0)
     assert m.pot == 0 and m.chips == [0, 0]
+
+
+def test_R16_a_turn_with_only_a_pile_move_still_pays_a_fine() -> None:
+    # R16 fines a turn "without having played a card from hand (R8, R10, R11)": a pile move (R9) is no excuse.
+    piles = {"N": ["6H", "5S"], "E": ["7C"], "S": ["9D"], "W": ["JH"]}
+    r = build([["2C"], ["8C"]], piles, rest=1, rules={"scoring": "chips"})
+    r.apply(mv("move N E"))
+    r.apply(END)
+    assert r.fines[0] == 1
+    r.apply(mv("play 8C S"))
+    r.apply(END)
+    assert r.fines[1] == 0
+    r.apply(END)
+    assert r.fines == [2, 0]
