@@ -27,7 +27,7 @@ class MoveLog(RichLog):
     can_focus = False
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, id=id)
+        super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=16, id=id)
         self.border_title = "Moves"
         self._shown: list[str] = []
 
