@@ -110,7 +110,11 @@ def parse_position(data: Any, seed: int = 0) -> Round:
     if isinstance(idle, bool) or not isinstance(idle, int) or idle < 0:
         raise PositionError(f"'idle_turns' must be a whole number 0 or more, not {idle!r}")
 
-    r = Round.from_parts(rules, hands, piles, stock, to_move, drawn=drawn, idle_turns=idle, seed=seed)
+    # A round that has ended (someone's hand is empty, R13, or the file says so) begins no turn: no draw.
+    ended = bool(data.get("round_over", False)) or any(h == 0 for h in hands)
+    r = Round.from_parts(rules, hands, piles, stock, to_move, drawn=drawn or ended, idle_turns=idle, seed=seed)
+    if ended:
+        r.drawn = drawn
     if not data.get("round_over", False):
         # A position in play where someone has no cards already ended (R13).
         for seat, h in enumerate(hands):

@@ -353,3 +353,25 @@ def test_a_blocked_round_reads_back_exactly() -> None:
     again = load_position(text)
     assert again.blocked and again.winner is None
     assert dump_position(again) == text
+
+
+@pytest.mark.parametrize("draw", ["start", "when_stuck"])
+def test_a_position_where_someone_is_already_out_makes_no_draw(draw: str) -> None:
+    # R13: the round ended when seat 0's hand emptied; reading it must not deal seat 0 a card.
+    doc = position([[], ["6C"]], {"N": ["9H"], "E": ["7C"], "S": ["7H"], "W": ["9S"]}, stock=["2D"], drawn=False)
+    doc["rules"] = {"draw": draw}
+    r = parse_position(doc)
+    assert r.over and r.winner == 0
+    assert r.hand_sizes()[0] == 0 and r.penalties()[0] == 0
+    assert r.stock_top_first()[0] == parse_card("2D")
+    text = dump_position(r)
+    assert dump_position(load_position(text)) == text
+
+
+def test_a_finished_round_marked_in_the_file_makes_no_draw() -> None:
+    doc = position([["5C"], ["6C"]], {"N": ["9H"]}, stock=["2D"], drawn=False)
+    doc["round_over"] = True
+    doc["winner"] = None
+    r = parse_position(doc)
+    assert r.over and r.winner is None
+    assert hand_text(r, 0) == {"5C"}
