@@ -206,6 +206,11 @@ class Match:
             if not isinstance(rounds, list) or not rounds:
                 raise ValueError("no rounds recorded")
             for k, moves in enumerate(rounds):
+                if m.over:
+                    # A finished match's record repeats its last round as the "current" one (to_dict).
+                    if k != len(rounds) - 1 or [int(x) for x in moves] != m.round_moves[-1]:
+                        raise ValueError(f"round {k + 1} is recorded after the match ended")
+                    break
                 for mv in moves:
                     m.round.apply(int(mv))
                 if k < len(rounds) - 1:

@@ -339,3 +339,53 @@ def test_every_int_outside_the_move_space_is_refused_without_a_crash() -> None:
         with pytest.raises(IllegalMove):
             r.apply(bad)  # type: ignore[arg-type]
     assert snapshot(r) == before
+
+
+# ------------------------------------------------------------------ whole matches (R5, R15, R16)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=rules_strategy,
+    n=players_strategy,
+    seed=seeds,
+    target=st.sampled_from([10, 25, 50]),
+    chips_start=st.sampled_from([2, 5, 50]),
+)
+def test_random_matches_conserve_chips_rotate_the_deal_and_replay(
+    rules: Rules, n: int, seed: int, target: int, chips_start: int
+) -> None:
+    from kc_tui.engine import Match
+
+    rules = rules.with_(target=target, chips_start=chips_start, chips_rounds=6)
+    m = Match(n, rules, seed=seed)
+    rng = random.Random(seed)
+    chips = rules.scoring == "chips"
+    for _ in range(200):
+        if chips:
+            assert sum(m.chips) + m.pot == n * chips_start, "chips are only ever moved, never made or lost"
+            assert all(x >= 0 for x in m.chips)
+        dealer_before = m.dealer
+        points_before = list(m.points)
+        _play(m.round, rng, "random")
+        res = m.finish_round()
+        assert res.dealer == dealer_before
+        if not chips:
+            assert all(a >= b for a, b in zip(m.points, points_before, strict=True))
+        if m.over:
+            break
+        # R5: the deal passes clockwise to the next seat still in the match
+        k = 1
+        while m.out[(dealer_before + k) % n]:
+            k += 1
+        assert m.dealer == (dealer_before + k) % n
+    assert m.over
+    assert m.winners and all(0 <= w < n for w in m.winners)
+    totals = m.totals
+    best = max(totals) if chips else min(totals)
+    assert m.winners == [s for s in range(n) if totals[s] == best]
+    if chips:
+        assert sum(m.chips) + m.pot == n * chips_start
+    again = Match.from_dict(m.to_dict())
+    assert [r.to_dict() for r in again.results] == [r.to_dict() for r in m.results]
+    assert again.totals == m.totals
