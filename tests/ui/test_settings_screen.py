@@ -82,6 +82,7 @@ async def test_every_setting_persists_across_a_restart() -> None:
     assert loaded.player_name == "Ada"
     assert [o.kind for o in loaded.opponents] == ["lookahead", "expert", "king-aware"]
     assert loaded.opponents[2].name == "Zoe"
+    assert [o.name for o in loaded.opponents[:2]] == ["Lookout", "Ace"], "default names follow the kind"
     assert loaded.opponents[1].think_ms == 2500
     assert loaded.target == 25
     assert loaded.rules.draw == "end"

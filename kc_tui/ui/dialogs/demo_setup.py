@@ -91,7 +91,7 @@ class DemoSetupDialog(ModalScreen[list[str] | None]):
             start.append("expert")
         with Vertical(id="demo-setup"):
             yield Static("Watch a demo", id="demo-title")
-            yield Static("Choose 2 to 4 AI players. Open hands are shown in the demo.", classes="hint")
+            yield Static("Choose 2 to 4 AI players. In the demo, h shows every hand.", classes="hint")
             for i in range(SEATS):
                 options = [(k, k) for k in kinds]
                 if i >= 2:

@@ -13,7 +13,7 @@ import time
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -33,6 +33,8 @@ from kc_tui.ui.widgets import MoveLog, OpponentPanel, Scoreboard, TableView
 DEMO_THINK_MS: dict[str, int] = {"slow": 1000, "normal": 800, "fast": 300, "instant": 100}
 #: Seconds the end of a round stays on screen before the next deal, per pace.
 ROUND_PAUSE: dict[str, float] = {"slow": 3.0, "normal": 2.0, "fast": 1.0, "instant": 0.0}
+#: Rows the demo needs besides the seats (header, table, status, footer) for full-size seats.
+COMFORT_ROWS = 21
 #: At the instant pace the table is redrawn at most this often (seconds).
 REDRAW_EVERY = 0.3
 
@@ -115,9 +117,17 @@ class DemoScreen(Screen[None]):
     def on_mount(self) -> None:
         # RichLog renders lines at least 78 cells wide and crops them in a narrower column.
         self.query_one(MoveLog).min_width = 20
+        self._fit(self.app.size.height)
         self._update_title()
         self.refresh_view()
         self._schedule(0.3 if PACE_SECONDS[self.pace] else 0.0)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """In a short terminal the seats shrink to two lines each so the table keeps its room."""
+        self.set_class(height < COMFORT_ROWS + 3 * self.session.n, "-compact")
 
     def _update_title(self) -> None:
         vs = " vs ".join(self.session.names)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, MarkdownViewer
+from textual.widgets import Footer, Header, Static
 
 from kc_tui.config import CHOICE_LABELS
 from kc_tui.data import rules_markdown
@@ -97,19 +99,25 @@ def rules_document(rules: Rules) -> str:
 
 
 class RulesScreen(Screen[None]):
-    """The rules of the game, with the active variants marked. Escape or q closes it."""
+    """The rules of the game, with the active variants marked. Escape or q closes it.
+
+    The text is drawn as one Rich Markdown renderable in a scrolling view: it opens at once
+    (a Markdown widget tree for the whole of RULES.md takes over a second to build)."""
 
     DEFAULT_CSS = """
-    RulesScreen MarkdownViewer {
+    RulesScreen #rules-scroll {
         height: 1fr;
-        padding: 0 1;
+        padding: 0 2;
+    }
+    RulesScreen #rules-text {
+        width: 1fr;
+        max-width: 110;
     }
     """
     TITLE = "Kings Corners"
     SUB_TITLE = "Rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
-        Binding("t", "toggle_contents", "Contents"),
         Binding("home", "top", "Top", show=False),
         Binding("end", "bottom", "End", show=False),
     ]
@@ -117,24 +125,22 @@ class RulesScreen(Screen[None]):
     def __init__(self, rules: Rules) -> None:
         super().__init__()
         self.rules = rules
+        self.document = rules_document(rules)
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield MarkdownViewer(rules_document(self.rules), show_table_of_contents=False, id="rules-text")
+        with VerticalScroll(id="rules-scroll"):
+            yield Static(Markdown(self.document, hyperlinks=False), id="rules-text")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(MarkdownViewer).focus()
+        self.query_one("#rules-scroll", VerticalScroll).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def action_toggle_contents(self) -> None:
-        viewer = self.query_one(MarkdownViewer)
-        viewer.show_table_of_contents = not viewer.show_table_of_contents
-
     def action_top(self) -> None:
-        self.query_one(MarkdownViewer).scroll_home(animate=False)
+        self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_bottom(self) -> None:
-        self.query_one(MarkdownViewer).scroll_end(animate=False)
+        self.query_one("#rules-scroll", VerticalScroll).scroll_end(animate=False)

@@ -41,6 +41,7 @@ from kc_tui.config import (
 )
 from kc_tui.engine import CHOICES, DESCRIPTIONS, Rules, RulesError, parse_card
 from kc_tui.engine.rules import INT_RANGES
+from kc_tui.session import KIND_NAMES, default_name
 from kc_tui.ui.cards import CardLook
 
 #: The word-valued house rules, in the order of RULES.md (scoring has its own section).
@@ -317,6 +318,21 @@ class SettingsScreen(Screen[Config | None]):
             self._show_opponent_rows(event.value)
             self._refresh_error()
 
+    @on(Select.Changed, ".kind")
+    def _kind_changed(self, event: Select.Changed) -> None:
+        """An opponent still called by its kind's default name takes the new kind's name."""
+        wid = event.select.id or ""
+        i = int(wid.rsplit("-", 1)[1])
+        kind = event.value
+        if not isinstance(kind, str):
+            return
+        name_input = self.query_one(f"#opp-name-{i}", Input)
+        base = name_input.value.strip().rstrip("0123456789").strip()
+        if base in KIND_NAMES.values() and not name_input.value.strip().startswith(KIND_NAMES.get(kind, "\0")):
+            taken = [self.query_one("#player-name", Input).value.strip()]
+            taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
+            name_input.value = default_name(kind, taken)
+
     @on(Select.Changed, "#scoring")
     def _scoring_changed(self, event: Select.Changed) -> None:
         self._show_chips(event.value == "chips")
@@ -469,7 +485,7 @@ class SettingsScreen(Screen[Config | None]):
             error.add_class("bad")
             self.app.bell()
             return
-        self.app.notify(f"Settings saved to {where}", title="Settings", timeout=3)
+        self.log.info(f"settings saved to {where}")
         self.dismiss(cfg)
 
     def action_cancel(self) -> None:
