@@ -201,6 +201,7 @@ async def _play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
             await pilot.pause()
             return app.screen
         if isinstance(app.screen, RoundSummary):
+            await pilot.pause()
             app.screen.action_close()
             continue
         s = game.session

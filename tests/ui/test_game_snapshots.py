@@ -22,6 +22,7 @@ async def _play_until(pilot: Any, dialog: type) -> None:
             await pilot.pause()
             return
         if isinstance(app.screen, RoundSummary):
+            await pilot.pause()
             app.screen.action_close()
             continue
         s = game.session

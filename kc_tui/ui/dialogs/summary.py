@@ -86,7 +86,9 @@ class RoundSummary(ModalScreen[None]):
             yield Button("Continue", variant="primary", id="continue")
 
     def on_mount(self) -> None:
-        self.query_one(Button).focus()
+        for button in self.query(Button).results():
+            button.focus()
+            break
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
@@ -152,7 +154,8 @@ class MatchSummary(ModalScreen[str | None]):
                 yield Button("Main menu", id="menu")
 
     def on_mount(self) -> None:
-        self.query_one("#again", Button).focus()
+        for button in self.query("#again").results(Button):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss("again" if event.button.id == "again" else "menu")
