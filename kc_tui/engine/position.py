@@ -12,7 +12,10 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from .state import PILE_FULL, Pile, Round
 
 FORMAT = "kings-corners/position/1"
-KNOWN_KEYS = {"format", "rules", "players", "to_move", "drawn", "stock", "idle_turns", "piles"}
+KNOWN_KEYS = {"format", "rules", "players", "to_move", "drawn", "stock", "idle_turns", "piles", "turn"}
+#: What has happened so far in the current turn; written (as the extra key "turn") only mid-turn,
+#: so that a block (R14) and a chip fine (R16) are still counted right after reading it back.
+TURN_KEYS = ("moved", "played_card", "drew")
 OUTPUT_KEYS = {"round_over", "winner", "penalties"}
 
 
@@ -110,11 +113,18 @@ def parse_position(data: Any, seed: int = 0) -> Round:
     if isinstance(idle, bool) or not isinstance(idle, int) or idle < 0:
         raise PositionError(f"'idle_turns' must be a whole number 0 or more, not {idle!r}")
 
+    turn = data.get("turn", {})
+    if not isinstance(turn, dict) or any(k not in TURN_KEYS or not isinstance(v, bool) for k, v in turn.items()):
+        raise PositionError(f"'turn' must be an object of true/false flags among {', '.join(TURN_KEYS)}")
+
     # A round that has ended (someone's hand is empty, R13, or the file says so) begins no turn: no draw.
     ended = bool(data.get("round_over", False)) or any(h == 0 for h in hands)
     r = Round.from_parts(rules, hands, piles, stock, to_move, drawn=drawn or ended, idle_turns=idle, seed=seed)
     if ended:
         r.drawn = drawn
+    r.moved = r.moved or turn.get("moved", False)
+    r.played_card = r.played_card or turn.get("played_card", False)
+    r.drew = r.drew or turn.get("drew", False)
     if not data.get("round_over", False):
         # A position in play where someone has no cards already ended (R13).
         for seat, h in enumerate(hands):
@@ -156,6 +166,8 @@ def position_dict(r: Round, names: list[str] | None = None) -> dict[str, Any]:
         "idle_turns": r.idle_turns,
         "piles": {place: [card_str(c) for c in r.piles[i]] for i, place in enumerate(PLACES)},
     }
+    if not r.over and (r.moved or r.played_card or r.drew):
+        doc["turn"] = {"moved": r.moved, "played_card": r.played_card, "drew": r.drew}
     for k, v in r.extra.items():
         if not k.startswith("_"):
             doc[k] = v

@@ -375,3 +375,52 @@ def test_a_finished_round_marked_in_the_file_makes_no_draw() -> None:
     r = parse_position(doc)
     assert r.over and r.winner is None
     assert hand_text(r, 0) == {"5C"}
+
+
+def test_R14_a_position_saved_mid_turn_keeps_what_the_turn_did() -> None:
+    """A file written after a move keeps that fact, so ending the turn is not counted idle."""
+    from kc_tui.engine import Round, Rules, dump_position, load_position
+
+    r = Round.deal(2, Rules(), seed=7, dealer=1)
+    other = 1 - r.to_move
+    for c in r.stock:  # an empty stock (its cards go to the other hand): idle turns now count towards a block
+        r.hands[other] |= 1 << c
+    r.stock.clear()
+    r.idle_turns = 1
+    first = next(m for m in r.legal_moves() if m != r.legal_moves()[-1])
+    r.apply(first)
+    text = dump_position(r)
+    assert '"turn"' in text
+    again = load_position(text)
+    assert (again.moved, again.played_card, again.drew) == (r.moved, r.played_card, r.drew)
+    assert dump_position(again) == text
+    r.apply(r.legal_moves()[-1])
+    again.apply(again.legal_moves()[-1])
+    assert again.idle_turns == r.idle_turns == 0
+    assert not again.over
+
+
+def test_R16_a_fine_is_not_charged_for_a_turn_that_played_before_saving() -> None:
+    from kc_tui.engine import END, Round, Rules, dump_position, is_play, load_position
+
+    r = Round.deal(2, Rules(scoring="chips"), seed=0, dealer=0)
+    plays = [m for m in r.legal_moves() if is_play(m)]
+    assert plays, "seed 0 gives the first player a card to play"
+    r.apply(plays[0])
+    seat = r.to_move
+    again = load_position(dump_position(r))
+    again.apply(END)
+    assert again.fines[seat] == 0
+
+
+def test_a_bad_turn_object_is_refused() -> None:
+    import json
+
+    import pytest
+
+    from kc_tui.engine import PositionError, Round, Rules, load_position, position_dict
+
+    doc = position_dict(Round.deal(2, Rules(), seed=1))
+    doc["turn"] = {"moved": "yes"}
+    with pytest.raises(PositionError, match="'turn'"):
+        load_position(json.dumps(doc))
