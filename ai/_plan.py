@@ -6,6 +6,8 @@ Everything here is a pure function of its arguments, so several AIs can use it a
 
 from __future__ import annotations
 
+import time
+
 from kc_tui.engine import END, KINGS_MASK, QUEENS_MASK, Move, PlayerView, generate_moves
 from kc_tui.engine.cards import NEED
 
@@ -112,10 +114,13 @@ def greedy_turn(hand: int, piles: Piles, kos: bool, closed: bool, limit: int = 6
     return tuple(path)
 
 
-def enumerate_turn(hand: int, piles: Piles, kos: bool, closed: bool, node_limit: int) -> dict[State, tuple[Move, ...]]:
+def enumerate_turn(
+    hand: int, piles: Piles, kos: bool, closed: bool, node_limit: int, deadline: float | None = None
+) -> dict[State, tuple[Move, ...]]:
     """Every distinct end-of-turn position reachable this turn (up to ``node_limit`` of them),
     each with the shortest-found path of moves to it. A depth-first search with a transposition
-    set on (hand, piles). The greedy line is always included, so no plan is worse than greedy's."""
+    set on (hand, piles). The greedy line is always included, so no plan is worse than greedy's.
+    With a ``deadline`` (a ``time.perf_counter()`` value) the search also stops at that time."""
     start: State = (hand, tuple(piles))
     seen: dict[State, tuple[Move, ...]] = {start: ()}
     # The greedy line first, so it is present even when the node budget runs out.
@@ -126,7 +131,11 @@ def enumerate_turn(hand: int, piles: Piles, kos: bool, closed: bool, node_limit:
         path = (*path, m)
         seen.setdefault((h, p), path)
     stack: list[tuple[int, PileTuple, tuple[Move, ...]]] = [(start[0], start[1], ())]
+    expanded = 0
     while stack and len(seen) < node_limit:
+        expanded += 1
+        if deadline is not None and not expanded & 31 and time.perf_counter() > deadline:
+            break
         h, p, path = stack.pop()
         if not h:
             continue  # out: the round is over (or draw3 deals unknown cards)
@@ -259,3 +268,55 @@ def hoard_turn(hand: int, piles: Piles, kos: bool, closed: bool, release: bool) 
     if not h:
         return full
     return greedy_turn_holding(hand, piles, kos, closed, hand & KQ_MASK)
+
+
+class HoldParams:
+    """King-aware's hoarding thresholds (see :class:`ai.king_aware.KingAwareAI`)."""
+
+    __slots__ = ("danger_size", "hold_cost", "release_hand", "release_stock")
+
+    def __init__(
+        self, release_hand: int = 1, release_stock: int = 0, hold_cost: float = 50.0, danger_size: int = 2
+    ) -> None:
+        self.release_hand = release_hand
+        self.release_stock = release_stock
+        self.hold_cost = hold_cost
+        self.danger_size = danger_size
+
+
+def rank_ends(
+    ends: dict[State, tuple[Move, ...]],
+    hand: int,
+    unseen: int,
+    sizes: list[int],
+    stock: int,
+    bits: Rulebits,
+    w: EvalParams,
+    hp: HoldParams,
+) -> list[tuple[float, tuple[Move, ...], State]]:
+    """King-aware's scores of the end-of-turn positions ``ends`` of a turn begun with ``hand``,
+    best first (among equals the shorter path, then the move numbers: deterministic).
+    ``unseen`` holds the cards the player cannot see; ``sizes`` the opponents' hand sizes in turn
+    order; ``stock`` the stock size."""
+    smallest = min(sizes) if sizes else 0
+    holding = smallest > hp.release_hand and stock > hp.release_stock
+    close = smallest <= hp.danger_size
+    unseen_kq = unseen & KQ_MASK
+    held_kq = hand & KQ_MASK
+    out: list[tuple[float, tuple[Move, ...], State]] = []
+    for state, path in ends.items():
+        h, piles = state
+        score = static_eval(h, piles, unseen, sizes, stock, bits, w)
+        if h:
+            if holding:
+                # Each king or queen played now, while it is safe to hold, costs a little.
+                score -= hp.hold_cost * (held_kq & ~h).bit_count()
+            if close:
+                fit, _es, ec = open_mask(piles)
+                # A place where the near-out opponent can shed an unseen king or queen.
+                score -= 15.0 * (fit & unseen_kq).bit_count()
+                if ec and unseen & KINGS_MASK:
+                    score -= 15.0
+        out.append((score, path, state))
+    out.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
+    return out

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kc_tui.engine import KINGS_MASK, QUEENS_MASK, Move, PlayerView
+from kc_tui.engine import Move, PlayerView
 
 from . import register
-from ._plan import (
-    EvalParams,
-    Rulebits,
-    State,
-    enumerate_turn,
-    open_mask,
-    opponents,
-    static_eval,
-)
+from ._plan import EvalParams, HoldParams, Rulebits, State, enumerate_turn, opponents, rank_ends
 from .planning import PlanningAI
 
 
@@ -53,38 +45,16 @@ class KingAwareAI(PlanningAI):
         self.danger_size = danger_size
         self.node_limit = node_limit
         self.weights = EvalParams()
+        #: A ``time.perf_counter()`` time at which the turn search stops early (None: no limit).
+        self._deadline: float | None = None
 
     def score_ends(self, view: PlayerView) -> list[tuple[float, tuple[Move, ...], State]]:
         """Every end-of-turn position found, with its score and path, best first."""
         bits = Rulebits(view)
-        hand = view.hand_mask
-        ends = enumerate_turn(hand, view.piles, bits.kos, bits.closed, self.node_limit)
-        opp = opponents(view)
-        sizes = [view.hand_sizes[s] for s in opp]
-        unseen = view.unseen_mask
-        smallest = min(sizes)
-        holding = smallest > self.release_hand and view.stock_size > self.release_stock
-        close = smallest <= self.danger_size
-        unseen_kq = unseen & (KINGS_MASK | QUEENS_MASK)
-        held_kq = hand & (KINGS_MASK | QUEENS_MASK)
-        out: list[tuple[float, tuple[Move, ...], State]] = []
-        for state, path in ends.items():
-            h, piles = state
-            score = static_eval(h, piles, unseen, sizes, view.stock_size, bits, self.weights)
-            if h:
-                if holding:
-                    # Each king or queen played now, while it is safe to hold, costs a little.
-                    score -= self.hold_cost * (held_kq & ~h).bit_count()
-                if close:
-                    fit, _es, ec = open_mask(piles)
-                    # A place where the near-out opponent can shed an unseen king or queen.
-                    score -= 15.0 * (fit & unseen_kq).bit_count()
-                    if ec and unseen & KINGS_MASK:
-                        score -= 15.0
-            out.append((score, path, state))
-        # Best score first; among equals the shorter path, then the move numbers (deterministic).
-        out.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
-        return out
+        ends = enumerate_turn(view.hand_mask, view.piles, bits.kos, bits.closed, self.node_limit, self._deadline)
+        sizes = [view.hand_sizes[s] for s in opponents(view)]
+        hp = HoldParams(self.release_hand, self.release_stock, self.hold_cost, self.danger_size)
+        return rank_ends(ends, view.hand_mask, view.unseen_mask, sizes, view.stock_size, bits, self.weights, hp)
 
     def plan_turn(self, view: PlayerView, legal: list[Move]) -> tuple[Move, ...]:
         return self.score_ends(view)[0][1]
