@@ -63,8 +63,8 @@ class KingsCornersApp(App[int]):
     def on_mount(self) -> None:
         self._apply_theme()
         self.push_screen(MenuScreen())
-        for w in self.options.warnings:
-            self.notify(w, severity="warning", timeout=10)
+        # Toasts go on the screen shown when they are posted: wait until the menu is drawn.
+        self.call_after_refresh(self._announce_warnings)
         problem: str | None = None
         saved: MatchSession | None = None
         if save_exists():
@@ -78,6 +78,10 @@ class KingsCornersApp(App[int]):
                 self.start_game()
         elif self.mode == "demo":
             self.action_demo(direct=True)
+
+    def _announce_warnings(self) -> None:
+        for w in self.options.warnings:
+            self.notify(w, title="Settings", severity="warning", timeout=12)
 
     def _apply_theme(self) -> None:
         try:

@@ -45,8 +45,8 @@ class QuitDialog(ModalScreen[bool]):
             )
             yield Static(detail, classes="detail")
             with Horizontal():
-                yield Button("Quit [y]", variant="error", id="yes")
-                yield Button("Stay [n]", variant="primary", id="no")
+                yield Button("Quit (y)", variant="error", id="yes")
+                yield Button("Stay (n)", variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -77,8 +77,8 @@ class ResumeDialog(ModalScreen[bool]):
             yield Static("Resume your match?", classes="question")
             yield Static(self.summary, classes="detail", id="summary")
             with Horizontal():
-                yield Button("Resume [r]", variant="primary", id="yes")
-                yield Button("New match [n]", id="no")
+                yield Button("Resume (r)", variant="primary", id="yes")
+                yield Button("New match (n)", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()

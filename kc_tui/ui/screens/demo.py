@@ -96,7 +96,7 @@ class DemoScreen(Screen[None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon="♠")
         with Horizontal(id="demo"):
             with Vertical(id="demo-left"):
                 with Vertical(id="demo-seats"):

@@ -123,12 +123,6 @@ class GameScreen(Screen[None]):
             if drawn not in hand:
                 drawn = None
             self.query_one(HandView).show(hand, drawn=drawn, selected=self.selected_card, look=self.look)
-            total = s.totals[human]
-            turn = "your turn" if s.human_to_move else ""
-            label = Text.assemble(
-                (s.names[human], "bold"), "\n", f"{total}/{s.rules.target} pts", "\n", (turn, "bold #ffd75f")
-            )
-            self.query_one("#me-label", Static).update(label)
         to_move = s.to_move if not r.over else None
         for panel in self.query(OpponentPanel):
             panel.show(
@@ -140,11 +134,27 @@ class GameScreen(Screen[None]):
                 dealer=panel.seat == s.match.dealer,
                 look=self.look,
             )
+        self._show_scores()
+        self.query_one(MoveLog).sync(s.log)
+        self.refresh_bindings()
+
+    def _show_scores(self) -> None:
+        """Totals everywhere they appear: the scoreboard, the opponents' panels, your label."""
+        s = self.session
+        human = s.human_seat
+        if human is not None:
+            turn = "your turn" if s.human_to_move else ""
+            label = Text.assemble(
+                (s.names[human], "bold"), "\n", f"{s.totals[human]}/{s.rules.target} pts", "\n", (turn, "bold #ffd75f")
+            )
+            self.query_one("#me-label", Static).update(label)
+        for panel in self.query(OpponentPanel):
+            if panel.total != s.totals[panel.seat]:
+                panel.total = s.totals[panel.seat]
+                panel.refresh()
         self.query_one(Scoreboard).show(
             s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.rules.scoring == "chips"
         )
-        self.query_one(MoveLog).sync(s.log)
-        self.refresh_bindings()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
         status = self.query_one("#status", Static)
@@ -313,6 +323,7 @@ class GameScreen(Screen[None]):
         penalties_hands = [(s.hand_size(seat), _kings(s, seat)) for seat in range(s.n)]
         result = s.finish_round()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
+        self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
         self.app.push_screen(RoundSummary(s, result, penalties_hands), self._round_summary_closed)
 

@@ -27,7 +27,7 @@ class MenuScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "app.new_game", "New game"),
-        Binding("c", "app.resume", "Resume"),
+        Binding("c", "resume", "Resume"),
         Binding("d", "app.demo", "Demo"),
         Binding("s", "app.settings", "Settings"),
         Binding("r", "app.rules", "Rules"),
@@ -52,17 +52,17 @@ class MenuScreen(Screen[None]):
                 id="suits",
             )
             with Center():
-                yield Button("Resume match  [c]", id="resume", variant="success")
+                yield Button("Resume match  (c)", id="resume", variant="success")
             with Center():
-                yield Button("New game  [n]", id="new_game", variant="primary")
+                yield Button("New game  (n)", id="new_game", variant="primary")
             with Center():
-                yield Button("Watch a demo  [d]", id="demo")
+                yield Button("Watch a demo  (d)", id="demo")
             with Center():
-                yield Button("Settings  [s]", id="settings")
+                yield Button("Settings  (s)", id="settings")
             with Center():
-                yield Button("Rules  [r]", id="rules")
+                yield Button("Rules  (r)", id="rules")
             with Center():
-                yield Button("Quit  [q]", id="quit")
+                yield Button("Quit  (q)", id="quit")
             yield Static("", id="saved")
         yield Footer()
 
@@ -80,6 +80,9 @@ class MenuScreen(Screen[None]):
         self.query_one("#saved", Static).update(f"Saved match: {summary}" if summary else "")
         (resume if has_save else self.query_one("#new_game", Button)).focus()
         self.refresh_bindings()
+
+    async def action_resume(self) -> None:
+        await self.app.run_action("resume")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resume":

@@ -128,7 +128,7 @@ class RulesScreen(Screen[None]):
         self.document = rules_document(rules)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon="♠")
         with VerticalScroll(id="rules-scroll"):
             yield Static(Markdown(self.document, hyperlinks=False), id="rules-text")
         yield Footer()

@@ -118,7 +118,7 @@ class SettingsScreen(Screen[Config | None]):
     def compose(self) -> ComposeResult:
         cfg = self.config
         rules = cfg.rules
-        yield Header()
+        yield Header(icon="♠")
         with VerticalScroll(id="settings-body"):
             yield Static("Players", classes="section")
             with HorizontalGroup(classes="row"):
