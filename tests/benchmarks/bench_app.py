@@ -1,21 +1,23 @@
 """Benchmark of the app (a script, not collected by pytest):
 
-* time from launch to the first frame of a seeded match (target <= 1 s);
-* peak memory while a seeded AI-vs-AI match is played to its end (target <= 150 MB).
+* time from launch to the first frame of a seeded match (target <= 1 s): each launch is a
+  fresh process (imports included) with the default settings, headless; median of ``--runs``;
+* peak memory while the app's demo screen plays a seeded AI-vs-AI match to its end at top
+  speed (target <= 150 MB resident).
 
-Run: ``/work/venv/bin/python tests/benchmarks/bench_app.py [--seed N]``
+Run: ``python tests/benchmarks/bench_app.py [--seed N] [--runs 5]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
-import resource
+import statistics
+import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
 
 
 def _isolate() -> None:
@@ -24,57 +26,86 @@ def _isolate() -> None:
     os.environ["KINGS_CORNERS_CONFIG"] = os.path.join(tmp, "settings.toml")
 
 
-async def first_frame(seed: int) -> tuple[float, float]:
-    """Seconds (wall, CPU) from creating the app (imports included) to its first painted frame
-    of the table. CPU time is shown too because a shared machine inflates wall time."""
+async def _first_frame(seed: int) -> dict[str, float]:
+    """In a fresh process: seconds (wall, CPU) from the first import to the table's first frame."""
+    import time
+
     start, cpu = time.perf_counter(), time.process_time()
     from kc_tui.config import Config
     from kc_tui.ui.app import KingsCornersApp, StartOptions
     from kc_tui.ui.screens.game import GameScreen
 
-    app = KingsCornersApp(Config(pace="instant"), None, "play", StartOptions(seed=seed))
+    app = KingsCornersApp(Config(), None, "play", StartOptions(seed=seed))
     async with app.run_test(size=(120, 40)) as pilot:
         while not isinstance(app.screen, GameScreen):
             await asyncio.sleep(0.001)
-        await pilot.pause()  # the first frame of the table has been composed and painted
-        elapsed = time.perf_counter() - start, time.process_time() - cpu
-    return elapsed
+        await pilot.pause()  # the table has been composed and painted once
+        return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}
 
 
-def ai_match(seed: int) -> tuple[int, int, float]:
-    """Play a seeded all-AI match to the end; (rounds, moves, seconds)."""
-    from kc_tui.session import MatchSession
+async def _demo_match(seed: int) -> dict[str, float]:
+    """In a fresh process: the demo screen plays a whole match at top speed; peak RSS in MB."""
+    import resource
+    import time
 
-    s = MatchSession.all_ai(["greedy", "king-aware", "lookahead"], seed=seed)
-    moves, start = 0, time.perf_counter()
-    while not s.match_over:
-        if s.round_over:
-            s.finish_round()
-            continue
-        s.step_ai()
-        moves += 1
-    return len(s.results), moves, time.perf_counter() - start
+    from kc_tui.config import Config
+    from kc_tui.ui.app import KingsCornersApp, StartOptions
+    from kc_tui.ui.screens.demo import DemoScreen
+
+    seats = ["greedy", "king-aware", "lookahead", "expert"]
+    app = KingsCornersApp(Config(), None, "demo", StartOptions(seed=seed, seats=seats, pace="instant"))
+    start = time.perf_counter()
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not isinstance(app.screen, DemoScreen):
+            await pilot.pause(0.01)
+        demo = app.screen
+        session = demo.session
+        while not session.match_over and time.perf_counter() - start < 600:
+            await pilot.pause(0.1)
+        rounds = len(session.results)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"rss_mb": rss, "rounds": rounds, "seconds": time.perf_counter() - start, "over": session.match_over}
+
+
+def _child(kind: str, seed: int) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", kind, "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ.copy(),
+    )
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--child", choices=["first_frame", "demo"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     _isolate()
-    t, cpu = asyncio.run(first_frame(args.seed))
-    verdict = "OK" if t <= 1 else "SLOW"
-    print(f"launch to first frame: {t * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU (target <= 1000 ms) {verdict}")
-    print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    tracemalloc.start()
-    rounds, moves, secs = ai_match(args.seed)
-    _, peak_py = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"AI-vs-AI match (seed {args.seed}): {rounds} rounds, {moves} moves in {secs:.1f} s")
-    print(
-        f"peak memory: {rss_mb:.0f} MB resident (target <= 150 MB) {'OK' if rss_mb <= 150 else 'HIGH'};"
-        f" Python heap peak during the match {peak_py / 2**20:.1f} MB"
-    )
+    if args.child == "first_frame":
+        print(json.dumps(asyncio.run(_first_frame(args.seed))))
+        return 0
+    if args.child == "demo":
+        print(json.dumps(asyncio.run(_demo_match(args.seed))))
+        return 0
+
+    runs = [_child("first_frame", args.seed) for _ in range(args.runs)]
+    wall = statistics.median(r["wall"] for r in runs) * 1000
+    cpu = statistics.median(r["cpu"] for r in runs) * 1000
+    print(f"first_frame_ms_median: {wall:.0f}")
+    print(f"first_frame_cpu_ms_median: {cpu:.0f}")
+    print(f"first_frame_ms_max: {max(r['wall'] for r in runs) * 1000:.0f}")
+    print(f"first_frame_target_met: {'yes' if wall <= 1000 else 'no'} (target <= 1000 ms)")
+    print(f"load_average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    demo = _child("demo", args.seed)
+    print(f"demo_match_rounds: {demo['rounds']:.0f} (finished: {bool(demo['over'])})")
+    print(f"demo_match_seconds: {demo['seconds']:.1f}")
+    print(f"peak_rss_mb: {demo['rss_mb']:.0f}")
+    print(f"peak_memory_target_met: {'yes' if demo['rss_mb'] <= 150 else 'no'} (target <= 150 MB)")
     return 0
 
 
