@@ -1,32 +1,64 @@
-"""``expert``: determinized Monte Carlo search over whole-turn plans.
+"""``expert``: determinized search over the current turn's plans, with a learned leaf evaluation.
 
-The lookahead player proposes its best few plans for the turn. The expert then deals the unseen
-cards again and again consistently with its view (every opponent's hand size and the stock size
-as seen, :func:`~kc_tui.engine.determinize`), plays each plan on that same deal followed by fast
-king-hoarding rollouts for every player to the end of the round, and keeps the plan with the best
-average result (rounds won first, fewer penalty points second). It thinks for a time budget
-(``think_ms``, default 1000 ms a turn) or for a fixed number of deals (``iterations``, which
-makes it deterministic for a given seed).
+Lookahead proposes its best few plans for the turn (distinct end-of-turn positions). The expert
+then deals the hidden cards again and again consistently with its view (every opponent's hand
+size and the stock size as seen, :func:`~kc_tui.engine.determinize`), and on each deal plays every
+plan, lets each opponent answer with its own king-aware turn planner (on that opponent's cards
+only), and scores the position at the start of its own next turn with a logistic model of the
+chance to win the round (:mod:`ai._leaf`). All plans are scored on the same deals (common random
+numbers), so their differences are measured with little noise. It keeps lookahead's favourite
+unless another plan is better by more than ``margin`` standard errors of the paired difference.
+
+The deals use inference from the public history: an opponent that just ended its turn without
+playing a card that fitted a pile (kings and queens aside: planners hoard those) probably does
+not hold it, so such cards are dealt to it only when nothing else is left (``infer``).
+
+It thinks for a time budget (``think_ms``, default 1000 ms a turn; the turn search itself stops at
+40% of it) or for a fixed number of deals (``iterations``, deterministic for a given seed).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
-from kc_tui.engine import END, Move, PlayerView, Round, determinize, penalty_of
+from kc_tui.engine import END, Move, PlayerView, Round, determinize
+from kc_tui.engine.cards import FULL_MASK
 
 from . import register
-from ._plan import Rulebits, hoard_turn, view_seed
+from ._leaf import win_chance
+from ._plan import KQ_MASK, HoldParams, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
 from .lookahead import LookaheadAI
 
+#: The value of a blocked round (R14: no one wins it).
+BLOCK_VALUE = 0.2
+#: A playout is cut off (and scored as it stands) after this many turns.
 ROLLOUT_TURN_LIMIT = 400
+
+
+def inferred_absent(view: PlayerView) -> dict[int, int]:
+    """Cards each opponent probably does not hold, from what it just did: the previous player
+    ended its turn (at the start of ours, before we move) with the piles as they are now, so an
+    unseen card other than a king or queen that fits a pile top now, or any such card when a side
+    is empty, it would have played. Only the seat that played last is judged, and only when its
+    hand has not changed since (the draw comes at the start of a turn or when stuck)."""
+    if view.moved_this_turn or view.over or not view.history or view.rules.draw == "end":
+        return {}
+    prev = (view.seat - 1) % view.n_players
+    seat, m = view.history[-1]
+    if seat != prev or m != END or view.hand_sizes[prev] == 0:
+        return {}
+    fit, es, _ec = open_mask(view.piles)
+    unseen = view.unseen_mask & ~KQ_MASK
+    absent = unseen if es else fit & unseen
+    return {prev: absent} if absent else {}
 
 
 @register
 class ExpertAI(LookaheadAI):
     kind = "expert"
-    description = "Monte Carlo search: replays its best plans on many guesses of the hidden cards"
+    description = "searches its best plans on many guesses of the hidden cards, with the opponents' replies"
 
     def __init__(
         self,
@@ -35,7 +67,10 @@ class ExpertAI(LookaheadAI):
         think_ms: float = 1000.0,
         iterations: int | None = None,
         candidates: int = 6,
-        margin: float = 2.0,
+        margin: float = 1.0,
+        sim_nodes: int = 40,
+        horizon: int = 1,
+        infer: bool = True,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -44,11 +79,22 @@ class ExpertAI(LookaheadAI):
             raise ValueError("think_ms must be positive")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if candidates < 1:
+            raise ValueError("candidates must be at least 1")
+        if sim_nodes < 1:
+            raise ValueError("sim_nodes must be at least 1")
         self.think_ms = float(think_ms)
         self.iterations = iterations
         self.candidates = candidates
-        #: How sure (in standard errors) the rollouts must be to overrule lookahead's choice.
+        #: How sure (in standard errors) the search must be to overrule lookahead's choice.
         self.margin = margin
+        #: The node budget of the opponents' turn planner inside the search.
+        self.sim_nodes = sim_nodes
+        #: How many times the others reply (with our own simulated turns between) before the
+        #: position is scored; 0 plays to the end of the round.
+        self.horizon = horizon
+        self.infer = infer
+        self._hold = HoldParams(self.release_hand, self.release_stock, self.hold_cost, self.danger_size)
         #: Deals searched on the last planned turn (for measurements).
         self.last_iterations = 0
 
@@ -57,30 +103,46 @@ class ExpertAI(LookaheadAI):
         # With a fixed iteration count the time is not bounded: allow a generous budget.
         return self.think_ms if self.iterations is None else max(self.think_ms, 60_000.0)
 
+    def allowed(self, view: PlayerView) -> Callable[[int, int], bool] | None:
+        """The ``allowed`` filter of :func:`determinize` (None without inference)."""
+        if not self.infer:
+            return None
+        absent = inferred_absent(view)
+        if not absent:
+            return None
+        return lambda seat, card: not (absent.get(seat, 0) >> card) & 1
+
     def plan_turn(self, view: PlayerView, legal: list[Move]) -> tuple[Move, ...]:
         start = time.perf_counter()
-        ranked = self.ranked_plans(view)[: self.candidates]
+        timed = self.iterations is None
+        budget = self.think_ms / 1000.0
+        self._deadline = start + 0.4 * budget if timed else None
+        try:
+            ranked = self.ranked_plans(view)[: self.candidates]
+        finally:
+            self._deadline = None
         self.last_iterations = 0
         if len(ranked) == 1:
             return ranked[0][1]
         bits = Rulebits(view)
         base = view_seed(self.seed, view)
+        allowed = self.allowed(view)
         values: list[list[float]] = [[] for _ in ranked]
-        deadline = start + self.think_ms / 1000.0 * 0.9
+        deadline = start + 0.9 * budget
         it = 0
         slowest = 0.0
         while True:
-            if self.iterations is not None:
-                if it >= self.iterations:
+            if not timed:
+                if it >= (self.iterations or 0):
                     break
             else:
                 now = time.perf_counter()
-                if it and now + slowest > deadline:
+                if now + slowest > deadline:
                     break
             t0 = time.perf_counter()
-            deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1))
+            deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1), allowed)
             for k, (_score, path, _state) in enumerate(ranked):
-                values[k].append(self._rollout(deal.clone(), view.seat, path, bits))
+                values[k].append(self._playout(deal.clone(), view.seat, path, bits))
             it += 1
             slowest = max(slowest, time.perf_counter() - t0)
         self.last_iterations = it
@@ -89,7 +151,7 @@ class ExpertAI(LookaheadAI):
     @staticmethod
     def _pick(values: list[list[float]], margin: float) -> int:
         """Lookahead's favourite (index 0) unless another plan beats it on the same deals by
-        more than ``margin`` standard errors of the paired difference."""
+        more than ``margin`` standard errors of the paired difference (the best such plan)."""
         best, best_gain = 0, 0.0
         n = len(values[0])
         if n < 2:
@@ -102,32 +164,45 @@ class ExpertAI(LookaheadAI):
                 best, best_gain = k, mean
         return best
 
-    @staticmethod
-    def _rollout(r: Round, me: int, path: tuple[Move, ...], bits: Rulebits) -> float:
-        """Play ``path`` and end the turn, then everyone plays fast to the end of the round.
-        1 for a round won (0.3 for a block), less a little per penalty point left."""
+    def _sim_turn(self, r: Round, bits: Rulebits) -> None:
+        """The player to move plays a king-aware turn planned on its own cards only."""
+        seat = r.to_move
+        hand = r.hands[seat]
+        table = 0
+        for pile in r.piles:
+            for c in pile:
+                table |= 1 << c
+        unseen = FULL_MASK & ~hand & ~table
+        sizes = [r.hands[(seat + k) % r.n].bit_count() for k in range(1, r.n)]
+        ends = enumerate_turn(hand, r.piles, bits.kos, bits.closed, self.sim_nodes)
+        path = rank_ends(ends, hand, unseen, sizes, len(r.stock), bits, self.weights, self._hold)[0][1]
+        for m in path:
+            r.apply(m)
+            if r.over:
+                return
+        r.apply(END)
+
+    def _playout(self, r: Round, me: int, path: tuple[Move, ...], bits: Rulebits) -> float:
+        """Play ``path`` and end the turn, let the others play one turn each, then score the
+        position at the start of our next turn: our chance to win the round."""
         for m in path:
             r.apply(m)
             if r.over:
                 break
         if not r.over:
             r.apply(END)
+        cycles = 0
         turns = 0
         while not r.over and turns < ROLLOUT_TURN_LIMIT:
-            seat = r.to_move
-            hand = r.hands[seat]
-            release = min(h.bit_count() for s, h in enumerate(r.hands) if s != seat) <= 1
-            for m in hoard_turn(hand, r.piles, bits.kos, bits.closed, release):
-                r.apply(m)
-                if r.over:
+            if r.to_move == me:
+                cycles += 1
+                if cycles == self.horizon:
                     break
-            if not r.over:
-                r.apply(END)
+            self._sim_turn(r, bits)
             turns += 1
-        if r.winner == me:
-            value = 1.0
-        elif r.winner is None:
-            value = 0.3
-        else:
-            value = 0.0
-        return value - 0.002 * penalty_of(r.hands[me])
+        if r.over:
+            if r.winner == me:
+                return 1.0
+            return BLOCK_VALUE if r.winner is None else 0.0
+        others = [r.hands[s] for s in range(r.n) if s != me]
+        return win_chance(r.hands[me], others, r.piles, len(r.stock))

@@ -50,8 +50,9 @@ def _ints(value: Any) -> set[int]:
 
 
 def test_the_view_holds_no_hidden_card() -> None:
-    for rules in VARIANTS[::5]:
-        for r, seat in midround_positions(8, seed=hash(rules) % 1000, rules=rules):
+    # Seeds from the variant's index, not hash(rules): string hashes change from run to run.
+    for i, rules in enumerate(VARIANTS[::5]):
+        for r, seat in midround_positions(8, seed=100 + 37 * i, rules=rules):
             hidden = _hidden(r, seat)
             assert hidden, "the test needs hidden cards"
             v = r.view(seat)

@@ -1,0 +1,106 @@
+"""The expert: deterministic with a fixed iteration count, within its time budget, and its
+inference about the opponents' hands is consistent with the view (and right about greedy)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from ai import make_player
+from ai._leaf import FEATURES, WEIGHTS, features, win_chance
+from ai._plan import KQ_MASK
+from ai.expert import ExpertAI, inferred_absent
+from kc_tui.engine import END, Round, Rules, determinize
+
+from .helpers import VARIANTS, midround_positions
+
+
+def _expert(seed: int, **kw: object) -> ExpertAI:
+    ai = make_player("expert", seed, **kw)
+    assert isinstance(ai, ExpertAI)
+    return ai
+
+
+def test_fixed_iterations_are_deterministic() -> None:
+    for i, (r, seat) in enumerate(midround_positions(12, seed=5)):
+        view = r.view(seat)
+        a = _expert(i, iterations=6)
+        b = _expert(i, iterations=6)
+        assert a.plan_turn(view, view.legal_moves()) == b.plan_turn(view, view.legal_moves())
+        assert a.last_iterations in (0, 6)  # 0: a single candidate plan, nothing to search
+
+
+def test_the_whole_search_keeps_to_the_time_budget() -> None:
+    """Lookahead's turn search inside it included; overruns beyond 2x would be faults."""
+    budget = 150.0
+    times = []
+    for i, (r, seat) in enumerate(midround_positions(10, seed=11)):
+        ai = _expert(i, think_ms=budget)
+        t0 = time.perf_counter()
+        ai.choose(r.view(seat))
+        times.append((time.perf_counter() - t0) * 1000)
+    assert statistics.median(times) <= 1.1 * budget
+    assert max(times) <= 2 * budget
+
+
+def test_a_tiny_budget_still_answers_with_a_legal_move() -> None:
+    for i, (r, seat) in enumerate(midround_positions(6, seed=12)):
+        view = r.view(seat)
+        assert _expert(i, think_ms=1.0).choose(view) in view.legal_moves()
+
+
+def test_inference_only_names_unseen_cards_of_the_player_who_just_ended_its_turn() -> None:
+    checked = 0
+    for i, rules in enumerate(VARIANTS[::3]):
+        for r, seat in midround_positions(10, seed=7 + 31 * i, rules=rules):
+            view = r.view(seat)
+            absent = inferred_absent(view)
+            for s, mask in absent.items():
+                assert s == (seat - 1) % view.n_players
+                assert mask & ~view.unseen_mask == 0
+                assert mask & KQ_MASK == 0
+                checked += 1
+            if rules.draw == "end":
+                assert absent == {}
+            ai = _expert(0, iterations=1)
+            allowed = ai.allowed(view)
+            d = determinize(view, 3, allowed)
+            assert d.view(seat).hand_mask == view.hand_mask
+            assert tuple(h.bit_count() for h in d.hands) == view.hand_sizes
+            assert len(d.stock) == view.stock_size and tuple(d.piles) == view.piles
+    assert checked > 20
+
+
+def test_inference_is_right_about_a_greedy_opponent() -> None:
+    """Greedy plays every card that fits and fills every empty side, so what the expert infers
+    it lacks, it really lacks; and the guesses then deal it none of those cards."""
+    checked = 0
+    for k in range(60):
+        r = Round.deal(2, Rules(), 500 + k, dealer=k % 2)
+        g = make_player("greedy", k)
+        for _ in range(2 + k % 7):
+            while not r.over:
+                m = g.choose(r.view(r.to_move))
+                r.apply(m)
+                if m == END:
+                    break
+        if r.over:
+            continue
+        seat = r.to_move
+        view = r.view(seat)
+        for s, mask in inferred_absent(view).items():
+            assert r.hands[s] & mask == 0
+            d = determinize(view, k, _expert(0).allowed(view))
+            if (view.unseen_mask & ~mask).bit_count() >= view.hand_sizes[s]:
+                assert d.hands[s] & mask == 0
+            checked += 1
+    assert checked > 20
+
+
+def test_leaf_model_is_a_chance() -> None:
+    assert len(WEIGHTS) == len(FEATURES)
+    for r, seat in midround_positions(20, seed=3):
+        others = [h for s, h in enumerate(r.hands) if s != seat]
+        p = win_chance(r.hands[seat], others, r.piles, len(r.stock))
+        assert 0.0 <= p <= 1.0
+        assert len(features(r.hands[seat], others[0], r.piles, len(r.stock))) == len(FEATURES)
