@@ -9,9 +9,10 @@ from typing import Any
 from textual.pilot import Pilot
 
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import position_dict
+from kc_tui.engine import END, is_play, play_card, position_dict, source, target
 from kc_tui.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 SEED = 3
@@ -60,3 +61,30 @@ def screen_text(app: KingsCornersApp) -> str:
     svg = app.export_screenshot()
     text = re.sub(r"<[^>]+>", "", svg)
     return html.unescape(text).replace("\xa0", " ")
+
+
+async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
+    """Play the human's turns like a beginner (the first legal move, else end the turn)
+    through the screen's key actions, until ``dialog`` shows."""
+    app = pilot.app
+    for _ in range(limit):
+        game = await settle(pilot)
+        if isinstance(app.screen, dialog):
+            await pilot.pause()
+            await pilot.pause()
+            return app.screen
+        if isinstance(app.screen, RoundSummary):
+            await pilot.pause()
+            app.screen.action_close()
+            continue
+        s = game.session
+        plays = [m for m in s.legal_moves() if m != END]
+        if not plays:
+            game.action_end_turn()
+        elif is_play(plays[0]):
+            game._select_card(play_card(plays[0]))
+            game.action_pile(target(plays[0]))
+        else:
+            game.action_pile(source(plays[0]))
+            game.action_pile(target(plays[0]))
+    raise AssertionError(f"never reached {dialog.__name__}")

@@ -16,7 +16,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
-from .gamekit import SEED, game_of, make_config, play_app, position, screen_text, settle
+from .gamekit import SEED, game_of, make_config, play_app, play_until, position, screen_text, settle
 
 SIZE = (120, 40)
 
@@ -190,37 +190,10 @@ async def test_end_turn_the_ais_play_and_it_is_your_turn_again() -> None:
         assert "Your turn" in str(game.query_one("#status").render())
 
 
-async def _play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
-    """Play the human's turns like a beginner (the first legal move, else end the turn)
-    through the screen's key actions, until ``dialog`` shows."""
-    app = pilot.app
-    for _ in range(limit):
-        game = await settle(pilot)
-        if isinstance(app.screen, dialog):
-            await pilot.pause()
-            await pilot.pause()
-            return app.screen
-        if isinstance(app.screen, RoundSummary):
-            await pilot.pause()
-            app.screen.action_close()
-            continue
-        s = game.session
-        plays = [m for m in s.legal_moves() if m != END]
-        if not plays:
-            game.action_end_turn()
-        elif is_play(plays[0]):
-            game._select_card(play_card(plays[0]))
-            game.action_pile(target(plays[0]))
-        else:
-            game.action_pile(source(plays[0]))
-            game.action_pile(target(plays[0]))
-    raise AssertionError(f"never reached {dialog.__name__}")
-
-
 async def test_seeded_round_to_its_summary() -> None:
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:
-        summary = await _play_until(pilot, RoundSummary)
+        summary = await play_until(pilot, RoundSummary)
         s = summary.session
         res = summary.result
         assert res.number == 1 and len(s.results) == 1
@@ -243,7 +216,7 @@ async def test_a_match_to_the_target_and_play_again() -> None:
     cfg = cfg.with_(rules=cfg.rules.__class__(**{**cfg.rules.to_dict(), "target": 5}))
     app = play_app(config=cfg)
     async with app.run_test(size=SIZE) as pilot:
-        summary = await _play_until(pilot, MatchSummary)
+        summary = await play_until(pilot, MatchSummary)
         s = summary.session
         assert s.match_over
         assert max(s.totals) >= 5

@@ -5,37 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kc_tui.engine import END, Rules, is_play, play_card, source, target
+from kc_tui.engine import Rules, is_play, play_card
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 
-from .gamekit import make_config, play_app, settle
+from .gamekit import make_config, play_app, play_until, settle
 
 SIZE = (120, 40)
-
-
-async def _play_until(pilot: Any, dialog: type) -> None:
-    app = pilot.app
-    for _ in range(600):
-        game = await settle(pilot)
-        if isinstance(app.screen, dialog):
-            await pilot.pause()
-            await pilot.pause()
-            return
-        if isinstance(app.screen, RoundSummary):
-            await pilot.pause()
-            app.screen.action_close()
-            continue
-        s = game.session
-        plays = [m for m in s.legal_moves() if m != END]
-        if not plays:
-            game.action_end_turn()
-        elif is_play(plays[0]):
-            game._select_card(play_card(plays[0]))
-            game.action_pile(target(plays[0]))
-        else:
-            game.action_pile(source(plays[0]))
-            game.action_pile(target(plays[0]))
-    raise AssertionError(f"never reached {dialog.__name__}")
 
 
 def test_snapshot_table_mid_round(snap_compare: Any) -> None:
@@ -53,7 +28,7 @@ def test_snapshot_table_mid_round(snap_compare: Any) -> None:
 
 def test_snapshot_round_summary(snap_compare: Any) -> None:
     async def run_before(pilot: Any) -> None:
-        await _play_until(pilot, RoundSummary)
+        await play_until(pilot, RoundSummary)
 
     assert snap_compare(play_app(), terminal_size=SIZE, run_before=run_before)
 
@@ -62,6 +37,6 @@ def test_snapshot_match_summary(snap_compare: Any) -> None:
     config = make_config(rules=Rules(target=5))
 
     async def run_before(pilot: Any) -> None:
-        await _play_until(pilot, MatchSummary)
+        await play_until(pilot, MatchSummary)
 
     assert snap_compare(play_app(config=config), terminal_size=SIZE, run_before=run_before)
