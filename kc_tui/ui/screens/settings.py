@@ -85,6 +85,14 @@ def int_check(what: str, lo: int, hi: int) -> Check:
     return Check(lambda v: int_problem(v, what, lo, hi))
 
 
+def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_length: int) -> Input:
+    """A compact whole-number field that checks itself as you type (``what`` names it in errors)."""
+    lo, hi = bounds
+    return Input(
+        value, id=id, max_length=max_length, validators=[int_check(what, lo, hi)], compact=True, classes="number"
+    )
+
+
 def card_sample(style: str, four_colour: bool) -> Text:
     """A few cards drawn the way the table will draw them with this card style."""
     look = CardLook(style, four_colour)
@@ -163,13 +171,8 @@ class SettingsScreen(Screen[Config | None]):
                         classes="kind",
                     )
                     yield Label("think", classes="mini")
-                    yield Input(
-                        str(opp.think_ms),
-                        id=f"opp-think-{i}",
-                        max_length=5,
-                        validators=[int_check(f"opponent {i + 1}'s think time (ms)", lo, hi)],
-                        compact=True,
-                        classes="number",
+                    yield number_input(
+                        str(opp.think_ms), f"opp-think-{i}", f"opponent {i + 1}'s think time (ms)", (lo, hi), 5
                     )
                     yield Label("ms", classes="unit")
             yield Static(
@@ -181,14 +184,7 @@ class SettingsScreen(Screen[Config | None]):
             tlo, thi = TARGET_RANGE
             with HorizontalGroup(classes="row"):
                 yield Label("Target score", classes="label")
-                yield Input(
-                    str(rules.target),
-                    id="target",
-                    max_length=4,
-                    validators=[int_check("the target score", tlo, thi)],
-                    compact=True,
-                    classes="number",
-                )
+                yield number_input(str(rules.target), "target", "the target score", (tlo, thi), 4)
                 yield Button("25", id="target-25", compact=True, classes="preset")
                 yield Button("50", id="target-50", compact=True, classes="preset")
                 yield Label(f"any whole number {tlo}-{thi}", classes="unit")
@@ -199,24 +195,10 @@ class SettingsScreen(Screen[Config | None]):
             with HorizontalGroup(classes="row chips", id="chips-row"):
                 yield Label("Starting chips", classes="label")
                 clo, chi = INT_RANGES["chips_start"]
-                yield Input(
-                    str(rules.chips_start),
-                    id="chips_start",
-                    max_length=5,
-                    validators=[int_check("the starting stake", clo, chi)],
-                    compact=True,
-                    classes="number",
-                )
+                yield number_input(str(rules.chips_start), "chips_start", "the starting stake", (clo, chi), 5)
                 yield Label("rounds", classes="mini")
                 rlo, rhi = INT_RANGES["chips_rounds"]
-                yield Input(
-                    str(rules.chips_rounds),
-                    id="chips_rounds",
-                    max_length=4,
-                    validators=[int_check("the number of chips rounds", rlo, rhi)],
-                    compact=True,
-                    classes="number",
-                )
+                yield number_input(str(rules.chips_rounds), "chips_rounds", "the number of chips rounds", (rlo, rhi), 4)
                 yield Label("pay per card", classes="mini wide")
                 yield Switch(rules.chips_per_card, id="chips_per_card")
             yield Static(
@@ -233,14 +215,7 @@ class SettingsScreen(Screen[Config | None]):
             with HorizontalGroup(classes="row"):
                 yield Label("Hand size", classes="label")
                 hlo, hhi = INT_RANGES["hand_size"]
-                yield Input(
-                    str(rules.hand_size),
-                    id="hand_size",
-                    max_length=2,
-                    validators=[int_check("the hand size", hlo, hhi)],
-                    compact=True,
-                    classes="number",
-                )
+                yield number_input(str(rules.hand_size), "hand_size", "the hand size", (hlo, hhi), 2)
                 yield Label(f"{DESCRIPTIONS['hand_size']} ({hlo}-{hhi}, usually 7)", classes="unit")
 
             yield Static("Pace and looks", classes="section")
