@@ -104,3 +104,34 @@ def test_leaf_model_is_a_chance() -> None:
         p = win_chance(r.hands[seat], others, r.piles, len(r.stock))
         assert 0.0 <= p <= 1.0
         assert len(features(r.hands[seat], others[0], r.piles, len(r.stock))) == len(FEATURES)
+
+
+def test_settled_when_no_other_plan_can_be_meaningfully_better() -> None:
+    same = [[0.2, 0.6, 0.4, 0.9] * 10, [0.2, 0.6, 0.4, 0.9] * 10]
+    assert ExpertAI.settled(same, 1.0, 2.0, 0.002)
+    clear = [[0.3, 0.5] * 20, [0.8, 0.9] * 20, [0.1, 0.2] * 20]
+    assert ExpertAI._pick(clear, 1.0) == 1
+    assert ExpertAI.settled(clear, 1.0, 2.0, 0.002)
+    # The second plan is ahead on average but not surely: a few more deals could overturn it.
+    close = [[0.5] * 40, [0.5 + (0.3 if i % 2 else -0.28) for i in range(40)]]
+    assert not ExpertAI.settled(close, 1.0, 2.0, 0.002)
+    assert not ExpertAI.settled([[0.5], [0.4]], 1.0, 2.0, 0.002)  # one deal proves nothing
+
+
+def test_the_search_stops_early_once_settled_and_never_without_settle() -> None:
+    early = 0
+    searched = 0
+    for i, (r, seat) in enumerate(midround_positions(16, seed=21)):
+        view = r.view(seat)
+        full = _expert(i, iterations=400, settle=0.0)
+        full.plan_turn(view, view.legal_moves())
+        if full.last_iterations == 0:
+            continue  # a single candidate plan
+        searched += 1
+        assert full.last_iterations == 400
+        quick = _expert(i, iterations=400)
+        quick.plan_turn(view, view.legal_moves())
+        assert 32 <= quick.last_iterations <= 400
+        early += quick.last_iterations < 400
+    assert searched >= 8
+    assert early >= searched // 2
