@@ -58,7 +58,7 @@ KIND_HELP: dict[str, str] = {
     "greedy": "greedy: plays every card it can",
     "lookahead": "lookahead: plans its whole turn",
     "king-aware": "king-aware: holds kings for corners",
-    "expert": "expert: searches; think time matters",
+    "expert": "expert: searches, stronger with more time",
 }
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"
@@ -176,7 +176,8 @@ class SettingsScreen(Screen[Config | None]):
                     )
                     yield Label("ms", classes="unit")
             yield Static(
-                " · ".join(KIND_HELP[k] for k in AI_KIND_NAMES) + f". Think time: {lo}-{hi} ms a move.",
+                " · ".join(KIND_HELP[k] for k in AI_KIND_NAMES)
+                + f". Think time ({lo}-{hi} ms): the expert's most per move.",
                 classes="help",
             )
 
