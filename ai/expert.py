@@ -5,9 +5,11 @@ then deals the hidden cards again and again consistently with its view (every op
 size and the stock size as seen, :func:`~kc_tui.engine.determinize`), and on each deal plays every
 plan, lets each opponent answer with its own king-aware turn planner (on that opponent's cards
 only), and scores the position at the start of its own next turn with a logistic model of the
-chance to win the round (:mod:`ai._leaf`). All plans are scored on the same deals (common random
-numbers), so their differences are measured with little noise. It keeps lookahead's favourite
-unless another plan is better by more than ``margin`` standard errors of the paired difference.
+chance to win the round (:mod:`ai._leaf`). With three or four players it plays on to the end of
+the round instead (``horizon``; the leaf model, fitted heads-up, measured weaker there). All
+plans are scored on the same deals (common random numbers), so their differences are measured
+with little noise. It keeps lookahead's favourite unless another plan is better by more than
+``margin`` standard errors of the paired difference.
 
 The deals use inference from the public history: an opponent that just ended its turn without
 playing a card that fitted a pile (kings and queens aside: planners hoard those) probably does
@@ -77,7 +79,7 @@ class ExpertAI(LookaheadAI):
         candidates: int = 6,
         margin: float = 1.0,
         sim_nodes: int = 40,
-        horizon: int = 1,
+        horizon: int | None = None,
         infer: bool = True,
         settle: float = 2.0,
         tolerance: float = 0.002,
@@ -103,7 +105,10 @@ class ExpertAI(LookaheadAI):
         #: The node budget of the opponents' turn planner inside the search.
         self.sim_nodes = sim_nodes
         #: How many times the others reply (with our own simulated turns between) before the
-        #: position is scored; 0 plays to the end of the round.
+        #: position is scored; 0 plays to the end of the round. None: 1 heads-up (the leaf model
+        #: was fitted there), 0 with more players (measured stronger there).
+        if horizon is not None and horizon < 0:
+            raise ValueError("horizon must not be negative")
         self.horizon = horizon
         self.infer = infer
         #: Stop early when settled with this many standard errors (0: always use the budget).
@@ -148,6 +153,7 @@ class ExpertAI(LookaheadAI):
         it = 0
         slowest = 0.0
         check = SETTLE_FIRST
+        horizon = self.horizon_for(view.n_players)
         while True:
             if not timed:
                 if it >= (self.iterations or 0):
@@ -163,7 +169,7 @@ class ExpertAI(LookaheadAI):
             t0 = time.perf_counter()
             deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1), allowed)
             for k, (_score, path, _state) in enumerate(ranked):
-                values[k].append(self._playout(deal.clone(), view.seat, path, bits))
+                values[k].append(self._playout(deal.clone(), view.seat, path, bits, horizon))
             it += 1
             slowest = max(slowest, time.perf_counter() - t0)
         self.last_iterations = it
@@ -222,9 +228,16 @@ class ExpertAI(LookaheadAI):
                 return
         r.apply(END)
 
-    def _playout(self, r: Round, me: int, path: tuple[Move, ...], bits: Rulebits) -> float:
-        """Play ``path`` and end the turn, let the others play one turn each, then score the
-        position at the start of our next turn: our chance to win the round."""
+    def horizon_for(self, n_players: int) -> int:
+        """The replies searched before the leaf score at a table of ``n_players``."""
+        if self.horizon is not None:
+            return self.horizon
+        return 1 if n_players == 2 else 0
+
+    def _playout(self, r: Round, me: int, path: tuple[Move, ...], bits: Rulebits, horizon: int) -> float:
+        """Play ``path`` and end the turn, let the others play ``horizon`` turns each (0: to the
+        end of the round), then score the position at the start of our next turn: our chance to
+        win the round."""
         for m in path:
             r.apply(m)
             if r.over:
@@ -236,7 +249,7 @@ class ExpertAI(LookaheadAI):
         while not r.over and turns < ROLLOUT_TURN_LIMIT:
             if r.to_move == me:
                 cycles += 1
-                if cycles == self.horizon:
+                if cycles == horizon:
                     break
             self._sim_turn(r, bits)
             turns += 1

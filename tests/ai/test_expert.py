@@ -6,6 +6,8 @@ from __future__ import annotations
 import statistics
 import time
 
+import pytest
+
 from ai import make_player
 from ai._leaf import FEATURES, WEIGHTS, features, win_chance
 from ai._plan import KQ_MASK
@@ -135,3 +137,23 @@ def test_the_search_stops_early_once_settled_and_never_without_settle() -> None:
         early += quick.last_iterations < 400
     assert searched >= 8
     assert early >= searched // 2
+
+
+def test_horizon_is_one_reply_heads_up_and_the_whole_round_with_more_players() -> None:
+    ai = _expert(0)
+    assert (ai.horizon_for(2), ai.horizon_for(3), ai.horizon_for(4)) == (1, 0, 0)
+    assert _expert(0, horizon=2).horizon_for(4) == 2
+    with pytest.raises(ValueError):
+        _expert(0, horizon=-1)
+
+
+def test_four_seat_search_with_rollouts_to_the_end_answers_legally() -> None:
+    checked = 0
+    for i, (r, seat) in enumerate(midround_positions(12, seed=31)):
+        if r.n < 3:
+            continue
+        view = r.view(seat)
+        ai = _expert(i, iterations=8)
+        assert ai.choose(view) in view.legal_moves()
+        checked += 1
+    assert checked >= 4
