@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 from kc_tui.engine import END, Move, PlayerView, Round, determinize
-from kc_tui.engine.cards import FULL_MASK
+from kc_tui.engine.cards import FULL_MASK, mask_of
 
 from . import register
 from ._leaf import win_chance
@@ -43,6 +44,22 @@ BLOCK_VALUE = 0.2
 #: tests (the steps then grow by a quarter each time).
 SETTLE_FIRST = 32
 SETTLE_STEP = 16
+
+
+def next_check(check: int) -> int:
+    """The deal count of the next :meth:`ExpertAI.settled` test after one at ``check``."""
+    return max(check + SETTLE_STEP, int(check * 1.25))
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences ``a - b`` (at least two pairs)."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
 #: A playout is cut off (and scored as it stands) after this many turns.
 ROLLOUT_TURN_LIMIT = 400
 
@@ -155,17 +172,15 @@ class ExpertAI(LookaheadAI):
         check = SETTLE_FIRST
         horizon = self.horizon_for(view.n_players)
         while True:
-            if not timed:
-                if it >= (self.iterations or 0):
+            if timed:
+                if time.perf_counter() + slowest > deadline:
                     break
-            else:
-                now = time.perf_counter()
-                if now + slowest > deadline:
-                    break
+            elif it >= (self.iterations or 0):
+                break
             if self.settle > 0 and it >= check:
                 if self.settled(values, self.margin, self.settle, self.tolerance):
                     break
-                check = max(check + SETTLE_STEP, int(check * 1.25))
+                check = next_check(check)
             t0 = time.perf_counter()
             deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1), allowed)
             for k, (_score, path, _state) in enumerate(ranked):
@@ -180,14 +195,11 @@ class ExpertAI(LookaheadAI):
         """Lookahead's favourite (index 0) unless another plan beats it on the same deals by
         more than ``margin`` standard errors of the paired difference (the best such plan)."""
         best, best_gain = 0, 0.0
-        n = len(values[0])
-        if n < 2:
+        if len(values[0]) < 2:
             return 0
         for k in range(1, len(values)):
-            diffs = [a - b for a, b in zip(values[k], values[0], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > best_gain and mean > margin * (var / n) ** 0.5:
+            mean, se = paired(values[k], values[0])
+            if mean > best_gain and mean > margin * se:
                 best, best_gain = k, mean
         return best
 
@@ -196,17 +208,14 @@ class ExpertAI(LookaheadAI):
         """Whether more deals would hardly change the choice: for every other plan, the paired
         difference to the plan :meth:`_pick` chooses now is below ``tolerance`` even at its
         upper confidence bound (mean + ``z`` standard errors)."""
-        n = len(values[0])
-        if n < 2:
+        if len(values[0]) < 2:
             return False
         c = cls._pick(values, margin)
         for k in range(len(values)):
             if k == c:
                 continue
-            diffs = [a - b for a, b in zip(values[k], values[c], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean + z * (var / n) ** 0.5 >= tolerance:
+            mean, se = paired(values[k], values[c])
+            if mean + z * se >= tolerance:
                 return False
         return True
 
@@ -214,11 +223,7 @@ class ExpertAI(LookaheadAI):
         """The player to move plays a king-aware turn planned on its own cards only."""
         seat = r.to_move
         hand = r.hands[seat]
-        table = 0
-        for pile in r.piles:
-            for c in pile:
-                table |= 1 << c
-        unseen = FULL_MASK & ~hand & ~table
+        unseen = FULL_MASK & ~hand & ~mask_of(chain.from_iterable(r.piles))
         sizes = [r.hands[(seat + k) % r.n].bit_count() for k in range(1, r.n)]
         ends = enumerate_turn(hand, r.piles, bits.kos, bits.closed, self.sim_nodes)
         path = rank_ends(ends, hand, unseen, sizes, len(r.stock), bits, self.weights, self._hold)[0][1]

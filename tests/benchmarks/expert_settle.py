@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ai import make_player
-from ai.expert import SETTLE_FIRST, SETTLE_STEP, ExpertAI
+from ai.expert import SETTLE_FIRST, ExpertAI, next_check
 from kc_tui.engine import Round, Rules
 
 Table = list[list[float]]
@@ -73,7 +73,7 @@ def stop_at(values: Table, z: float, tolerance: float) -> tuple[int, int]:
         cut = [v[:check] for v in values]
         if ExpertAI.settled(cut, 1.0, z, tolerance):
             return check, ExpertAI._pick(cut, 1.0)
-        check = max(check + SETTLE_STEP, int(check * 1.25))
+        check = next_check(check)
     return n_all, ExpertAI._pick(values, 1.0)
 
 
