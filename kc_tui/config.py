@@ -9,6 +9,7 @@ stops the app: defaults are used, the bad file is kept beside as ``.bak`` and a 
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -32,6 +33,13 @@ THEMES: tuple[str, ...] = ("textual-dark", "textual-light", "nord", "gruvbox", "
 TARGET_RANGE = (5, 500)
 THINK_MS_RANGE = (50, 10_000)
 NAME_MAX = 16
+#: The largest settings file read (bytes); a bigger one is treated as corrupt.
+CONFIG_MAX_BYTES = 1 << 20
+#: Longest value quoted in a message, and longest message.
+QUOTE_MAX = 60
+MESSAGE_MAX = 400
+THEME_MAX = 64
+OPPONENT_KEYS: tuple[str, ...] = ("name", "kind", "think_ms")
 
 
 #: A short label for every choice of every word-valued rule (settings screen, rules screen).
@@ -67,10 +75,8 @@ class Opponent:
     def validate(self) -> None:
         _check_name(self.name, "an opponent's name")
         if self.kind not in AI_KIND_NAMES:
-            raise ConfigError(f"unknown AI kind {self.kind!r}: choose one of {', '.join(AI_KIND_NAMES)}")
-        lo, hi = THINK_MS_RANGE
-        if isinstance(self.think_ms, bool) or not isinstance(self.think_ms, int) or not lo <= self.think_ms <= hi:
-            raise ConfigError(f"think time must be a whole number of ms from {lo} to {hi}, not {self.think_ms!r}")
+            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {', '.join(AI_KIND_NAMES)}")
+        think_ms_check(self.think_ms)
 
 
 def _default_opponents() -> tuple[Opponent, ...]:
@@ -99,17 +105,24 @@ class Config:
             raise ConfigError(f"choose 1 to 3 opponents, not {len(self.opponents)}")
         for o in self.opponents:
             o.validate()
+        if not isinstance(self.rules, Rules):
+            raise ConfigError("rules must be a table of rule settings")
         lo, hi = TARGET_RANGE
         if not lo <= self.rules.target <= hi:
-            raise ConfigError(f"target score must be a whole number from {lo} to {hi}, not {self.rules.target}")
-        if self.pace not in PACES:
-            raise ConfigError(f"unknown pace {self.pace!r}: choose one of {', '.join(PACES)}")
-        if self.card_style not in CARD_STYLES:
-            raise ConfigError(f"unknown card style {self.card_style!r}: choose one of {', '.join(CARD_STYLES)}")
+            raise ConfigError(f"target score must be a whole number from {lo} to {hi}, not {quote(self.rules.target)}")
+        if not isinstance(self.pace, str) or self.pace not in PACES:
+            raise ConfigError(f"unknown pace {quote(self.pace)}: choose one of {', '.join(PACES)}")
+        if not isinstance(self.card_style, str) or self.card_style not in CARD_STYLES:
+            raise ConfigError(f"unknown card style {quote(self.card_style)}: choose one of {', '.join(CARD_STYLES)}")
         if not isinstance(self.four_colour, bool):
-            raise ConfigError("four_colour must be true or false")
-        if not isinstance(self.theme, str) or not self.theme:
-            raise ConfigError("theme must be a theme name")
+            raise ConfigError(f"four_colour must be true or false, not {quote(self.four_colour)}")
+        if (
+            not isinstance(self.theme, str)
+            or not self.theme.strip()
+            or len(self.theme) > THEME_MAX
+            or not self.theme.isprintable()
+        ):
+            raise ConfigError(f"theme must be a theme name, not {quote(self.theme)}")
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
@@ -127,29 +140,65 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        """Settings from a decoded TOML document; missing keys take defaults."""
+        """Settings from a decoded TOML document; missing keys take defaults. Every value is
+        checked for its exact type: :class:`ConfigError` (one line) names the first bad one."""
         if not isinstance(data, dict):
             raise ConfigError("the settings file must hold a table of settings")
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise ConfigError(f"unknown setting {key!r}")
+                raise ConfigError(f"unknown setting {quote(key)}")
         kwargs: dict[str, Any] = {k: v for k, v in data.items() if k not in ("rules", "opponents")}
-        try:
-            if "rules" in data:
+        if "rules" in data:
+            try:
                 kwargs["rules"] = Rules.from_dict(data["rules"])
-            if "opponents" in data:
-                ops = data["opponents"]
-                if not isinstance(ops, list):
-                    raise ConfigError("opponents must be a list of tables")
-                kwargs["opponents"] = tuple(Opponent(**o) for o in ops)
-            cfg = cls(**kwargs)
-        except RulesError as exc:
-            raise ConfigError(str(exc)) from None
-        except TypeError as exc:
-            raise ConfigError(f"a setting has the wrong shape ({exc})") from None
+            except (RulesError, TypeError) as exc:
+                raise ConfigError(one_line(str(exc))) from None
+        if "opponents" in data:
+            kwargs["opponents"] = _opponents_from(data["opponents"])
+        cfg = cls(**kwargs)
         cfg.validate()
         return cfg
+
+
+def _opponents_from(ops: Any) -> tuple[Opponent, ...]:
+    if not isinstance(ops, list):
+        raise ConfigError(f"opponents must be a list of tables, not {quote(ops)}")
+    out: list[Opponent] = []
+    for i, o in enumerate(ops):
+        if not isinstance(o, dict):
+            raise ConfigError(f"opponent {i + 1} must be a table with {', '.join(OPPONENT_KEYS)}, not {quote(o)}")
+        for key in o:
+            if key not in OPPONENT_KEYS:
+                raise ConfigError(f"unknown opponent setting {quote(key)}: known are {', '.join(OPPONENT_KEYS)}")
+        out.append(Opponent(**o))
+    return tuple(out)
+
+
+def quote(value: Any, limit: int = QUOTE_MAX) -> str:
+    """``value`` quoted for a one-line message: ``repr`` (control characters escaped), cut to
+    ``limit`` characters. Never raises (an int too long for text is described instead)."""
+    try:
+        text = repr(value)
+    except Exception:  # e.g. ValueError for an int of more than 4,300 digits
+        text = f"<{type(value).__name__} too long to show>"
+    text = one_line(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def one_line(text: str, limit: int = MESSAGE_MAX) -> str:
+    """``text`` as one plain line: every non-printable character (newlines, escapes, other
+    control characters) written as its escape sequence, cut to ``limit`` characters."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def think_ms_check(value: Any) -> None:
+    """Raise :class:`ConfigError` unless ``value`` is a whole number in THINK_MS_RANGE (not a bool)."""
+    lo, hi = THINK_MS_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ConfigError(f"think time must be a whole number of ms from {lo} to {hi}, not {quote(value)}")
 
 
 def name_problem(name: Any, what: str) -> str | None:
@@ -174,7 +223,9 @@ def int_problem(text: str, what: str, lo: int, hi: int) -> str | None:
 
 
 def _check_name(name: Any, what: str) -> None:
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str):
+        raise ConfigError(f"{what} must be text, not {quote(name)}")
+    if not name.strip():
         raise ConfigError(f"{what} cannot be empty")
     if len(name) > NAME_MAX:
         raise ConfigError(f"{what} is too long: at most {NAME_MAX} characters")
@@ -202,25 +253,93 @@ def data_dir() -> Path:
 
 def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str | None]:
     """The settings and a warning (None when all is well). Never raises for a bad file:
-    a corrupt one is moved aside to ``<name>.bak`` and the defaults are used."""
+    whatever goes wrong while reading it, the defaults are used, the file is moved aside to
+    ``<name>.bak`` (``.bak.1``, ``.bak.2``, ... when a backup is there already) and the
+    warning (one plain line) says why and where the file went."""
     p = config_path(path)
+    shown = one_line(str(p))
     try:
-        raw = p.read_bytes()
+        raw = read_capped(p, CONFIG_MAX_BYTES)
     except FileNotFoundError:
         return Config(), None
+    except NotRegularFile:
+        return Config(), f"Settings {shown} is not a regular file; using defaults. It was left in place and is ignored."
     except OSError as exc:
-        return Config(), f"Could not read settings {p} ({exc.strerror}); using defaults."
+        reason = exc.strerror or type(exc).__name__
+        return Config(), one_line(f"Could not read settings {shown} ({reason}); using defaults.")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-        return Config.from_dict(data), None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError) as exc:
-        backup = p.with_name(p.name + ".bak")
+        if raw is None:
+            raise ConfigError(f"it is larger than {CONFIG_MAX_BYTES // 1024} KiB")
         try:
-            os.replace(p, backup)
-            kept = f" The file was kept as {backup}."
-        except OSError:
-            kept = ""
-        return Config(), f"Settings file {p} is invalid ({exc}); using defaults.{kept}"
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError("it is not UTF-8 text") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"it is not valid TOML ({exc})") from None
+        except RecursionError:
+            raise ConfigError("it is not usable TOML: it is nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            raise ConfigError(f"it is not usable TOML ({exc})") from None
+        return Config.from_dict(data), None
+    except ConfigError as exc:
+        problem = str(exc)
+    except Exception as exc:  # a bug we did not foresee: the file still must not stop the app
+        problem = f"it could not be read ({type(exc).__name__})"
+    kept = move_aside(p, ".bak")
+    return Config(), one_line(f"Settings file {shown} is invalid ({problem}); using defaults.{kept}")
+
+
+class NotRegularFile(OSError):
+    """The path exists but is a directory, a pipe, a device...: it is never read."""
+
+
+def read_capped(path: Path, cap: int) -> bytes | None:
+    """The bytes of the regular file ``path``, or None when it holds more than ``cap`` bytes
+    (at most ``cap + 1`` bytes are read). FileNotFoundError when there is none,
+    :class:`NotRegularFile` when it is not a regular file (a pipe is never opened for reading
+    in a way that blocks), other OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(f"{path} is not a regular file")
+        chunks: list[bytes] = []
+        left = cap + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    return None if len(data) > cap else data
+
+
+def aside_path(path: Path, suffix: str) -> Path:
+    """``path`` + ``suffix``, or + ``suffix.1``, ``suffix.2``... : a name not taken yet."""
+    candidate = path.with_name(path.name + suffix)
+    k = 1
+    while os.path.lexists(candidate):
+        candidate = path.with_name(f"{path.name}{suffix}.{k}")
+        k += 1
+    return candidate
+
+
+def move_aside(path: Path, suffix: str) -> str:
+    """Move an unusable file to a free name beside it (an earlier one is never overwritten);
+    a sentence (starting with a space) saying where it went, or that it was left in place."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) and not os.path.islink(path):
+            return " It is not a regular file, so it was left in place and is ignored."
+        aside = aside_path(path, suffix)
+        os.replace(path, aside)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return f" It could not be moved aside ({reason}), so it was left in place and is ignored."
+    return f" It was moved aside to {one_line(str(aside))}."
 
 
 def atomic_write(path: Path, data: bytes) -> None:

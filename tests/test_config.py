@@ -97,3 +97,179 @@ def test_field_checks_name_the_problem() -> None:
     assert int_problem("4", "target", 5, 500) == "target must be from 5 to 500, not 4"
     assert int_problem("abc", "target", 5, 500) is not None
     assert int_problem("", "target", 5, 500) is not None
+
+
+# ---------------------------------------------------------------- whatever the file holds
+def _write(text: str | bytes) -> Path:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _assert_kept_aside(path: Path, original: bytes, warning: str | None) -> None:
+    assert warning is not None and "using defaults" in warning
+    assert warning.isprintable(), f"a warning must be one plain line: {warning!r}"
+    assert not path.exists()
+    assert path.with_name(path.name + ".bak").read_bytes() == original
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = " + "[" * 500 + "]" * 500,
+        "a = " + "{b = " * 500 + "1" + "}" * 500,
+        "player_name = 5",
+        "opponents = [1]",
+        "opponents = [[]]",
+        '[[opponents]]\nname = "X"\nkind = "greedy"\nthink_ms = inf',
+        '[[opponents]]\nname = "X"\nkind = "greedy"\nthink_ms = nan',
+        '[[opponents]]\nname = "X"\nkind = "greedy"\nthink_ms = true',
+        '[[opponents]]\nname = "X"\nkind = "greedy"\nthink_ms = 1000.0',
+        '[[opponents]]\nname = "X"\nkind = "greedy"\ncolour = "red"',
+        '[[opponents]]\nname = "X"\nkind = "greedy"\n"\\u001b[2J" = 1',
+        "[rules]\ntarget = 1e999",
+        "[rules]\ntarget = " + "9" * 5000,
+        "[rules]\ntarget = 0x" + "f" * 5000,
+        "pace = 0x" + "f" * 5000,
+        'four_colour = "yes"',
+        "four_colour = 1",
+        "theme = 5",
+        'theme = "a\\u0007b"',
+        'pace = "\\u001b]0;pwned\\u0007"',
+        "rules = 3",
+        'player_name = "a\\nb"',
+    ],
+)
+def test_any_bad_value_gives_one_plain_line_and_the_file_kept_aside(text: str) -> None:
+    path = _write(text)
+    original = path.read_bytes()
+    cfg, warning = load_config()
+    assert cfg == Config()
+    _assert_kept_aside(path, original, warning)
+
+
+def test_500_deep_toml_no_longer_raises_recursion_error() -> None:
+    path = _write("x = " + "{a = " * 500 + "1" + "}" * 500)
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None and "nested too deeply" in warning
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("kind", ["[@click=app.quit]boom[/]", "[link=http://x]y[/link]", "bad\u001b[31mred"])
+def test_a_kind_with_markup_or_escapes_is_quoted_plainly(kind: str) -> None:
+    escaped = kind.replace("\u001b", "\\u001b")
+    path = _write(f'[[opponents]]\nname = "X"\nkind = "{escaped}"')
+    cfg, warning = load_config()
+    assert cfg == Config()
+    assert warning is not None and warning.isprintable()
+    assert f"unknown AI kind {kind!r}" in warning
+    assert not path.exists()
+
+
+def test_markup_in_names_is_legal_data() -> None:
+    _write('player_name = "[b]me[/b]"\n[[opponents]]\nname = "[red]X"\nkind = "greedy"')
+    cfg, warning = load_config()
+    assert warning is None
+    assert cfg.player_name == "[b]me[/b]" and cfg.opponents[0].name == "[red]X"
+
+
+def test_an_earlier_backup_is_never_overwritten() -> None:
+    path = _write("pace = 1")
+    backup = path.with_name(path.name + ".bak")
+    backup.write_text("the first backup")
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None
+    assert backup.read_text() == "the first backup"
+    second = path.with_name(path.name + ".bak.1")
+    assert second.read_text() == "pace = 1"
+    assert str(second) in warning
+    _write("pace = 2")
+    load_config()
+    assert path.with_name(path.name + ".bak.2").read_text() == "pace = 2"
+
+
+def test_a_file_over_one_mib_is_refused_and_kept_aside() -> None:
+    body = b"# " + b"x" * (1 << 20) + b"\n"
+    path = _write(body)
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None and "larger than" in warning
+    assert path.with_name(path.name + ".bak").read_bytes() == body
+
+
+def test_a_file_of_exactly_the_cap_is_read() -> None:
+    from kc_tui.config import CONFIG_MAX_BYTES
+
+    head = b'pace = "fast"\n# '
+    _write(head + b"x" * (CONFIG_MAX_BYTES - len(head) - 1) + b"\n")
+    cfg, warning = load_config()
+    assert warning is None and cfg.pace == "fast"
+
+
+def test_a_directory_in_place_of_the_file_is_reported_and_left_alone() -> None:
+    path = config_path()
+    path.mkdir(parents=True)
+    for _ in range(2):
+        cfg, warning = load_config()
+        assert cfg == Config() and warning is not None and "not a regular file" in warning
+        assert path.is_dir()
+
+
+def test_a_pipe_in_place_of_the_file_does_not_hang() -> None:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    path = config_path()
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None and "not a regular file" in warning
+
+
+def test_a_file_that_cannot_be_moved_aside_is_left_and_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    path = _write("pace = 1")
+    for _ in range(2):  # every later launch says it again, and never crashes
+        cfg, warning = load_config()
+        assert cfg == Config() and warning is not None
+        assert "left in place and is ignored" in warning and "Permission denied" in warning
+        assert path.read_text() == "pace = 1"
+
+
+@pytest.mark.parametrize("error", [IndexError, MemoryError, OverflowError, RecursionError, KeyError])
+def test_an_unforeseen_error_is_reported_by_its_type_and_the_file_kept_aside(
+    error: type[Exception], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(data: object) -> Config:
+        raise error("\u001b[2J surprise")
+
+    monkeypatch.setattr(Config, "from_dict", staticmethod(boom))
+    path = _write('pace = "fast"')
+    original = path.read_bytes()
+    cfg, warning = load_config()
+    assert cfg == Config()
+    _assert_kept_aside(path, original, warning)
+    assert warning is not None and f"could not be read ({error.__name__})" in warning
+
+
+def test_from_dict_checks_exact_types() -> None:
+    with pytest.raises(ConfigError, match="must be text"):
+        Config.from_dict({"player_name": 5})
+    with pytest.raises(ConfigError, match="think time"):
+        Config.from_dict({"opponents": [{"name": "A", "kind": "greedy", "think_ms": 1e3}]})
+    with pytest.raises(ConfigError, match="four_colour"):
+        Config.from_dict({"four_colour": 1})
+    with pytest.raises(ConfigError, match="target"):
+        Config.from_dict({"rules": {"target": True}})
+    assert Config.from_dict({"opponents": [{"name": "A", "kind": "expert", "think_ms": 50}]}).opponents == (
+        Opponent("A", "expert", 50),
+    )
