@@ -7,9 +7,53 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rng as _rng
-from .moves import Move
+from .moves import END, Move
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from .state import Round
+
+#: Seeds are unsigned 64-bit numbers.
+SEED_MAX = 2**64 - 1
+MATCH_KEYS = frozenset({"n_players", "seed", "rules", "first_dealer", "rounds", "results"})
+RESULT_KEYS = frozenset({"number", "dealer", "seats", "winner", "penalties", "chips_delta", "totals"})
+
+
+class MatchRecordError(ValueError):
+    """A match record (or a round result in it) is not valid; the message names the first problem."""
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    """``d[key]``: a real JSON integer (not a bool, float or text) from ``lo`` to ``hi``."""
+    if key not in d:
+        raise MatchRecordError(f"{key!r} is missing")
+    x = d[key]
+    if not _is_int(x) or not lo <= x <= hi:
+        raise MatchRecordError(f"{key!r} must be a whole number from {lo} to {hi}, not {_short(x)}")
+    assert isinstance(x, int)
+    return x
+
+
+def _ints(d: dict[str, Any], key: str, n: int, lo: int, hi: int) -> tuple[int, ...]:
+    """``d[key]``: a list of exactly ``n`` real integers, each from ``lo`` to ``hi``."""
+    if key not in d:
+        raise MatchRecordError(f"{key!r} is missing")
+    xs = d[key]
+    if not isinstance(xs, list) or len(xs) != n or not all(_is_int(x) and lo <= x <= hi for x in xs):
+        raise MatchRecordError(f"{key!r} must be a list of {n} whole numbers from {lo} to {hi}")
+    return tuple(xs)
+
+
+def _short(x: object) -> str:
+    """A value named in a message: small numbers and true/false/null as such, anything else
+    by its type only (a record's values may be anything)."""
+    if x is None or isinstance(x, bool):
+        return repr(x)
+    if isinstance(x, int) and -(10**12) < x < 10**12:
+        return str(x)
+    return f"a {type(x).__name__}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +87,38 @@ class RoundResult:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> RoundResult:
+    def from_dict(cls, d: Any, n_players: int = MAX_PLAYERS) -> RoundResult:
+        """A result from its record, every field checked for its exact JSON type and range
+        (``n_players``: the match's number of seats); :class:`MatchRecordError` otherwise."""
+        if not isinstance(d, dict):
+            raise MatchRecordError("a round result must be an object")
+        for key in d:
+            if key not in RESULT_KEYS:
+                raise MatchRecordError("a round result has an unknown field")
+        if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+            raise MatchRecordError(f"a match has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        n, big = n_players, 10**9
+        seats_data = d.get("seats")
+        if (
+            not isinstance(seats_data, list)
+            or not 1 <= len(seats_data) <= n
+            or not all(_is_int(x) and 0 <= x < n for x in seats_data)
+            or len(set(seats_data)) != len(seats_data)
+        ):
+            raise MatchRecordError(f"'seats' of a round result must be a list of distinct seats from 0 to {n - 1}")
+        if "winner" not in d:
+            raise MatchRecordError("'winner' is missing")
+        winner = d["winner"]
+        if winner is not None and (not _is_int(winner) or winner not in seats_data):
+            raise MatchRecordError("'winner' must be null or one of the round's seats")
         return cls(
-            number=int(d["number"]),
-            dealer=int(d["dealer"]),
-            seats=tuple(int(x) for x in d["seats"]),
-            winner=None if d["winner"] is None else int(d["winner"]),
-            penalties=tuple(int(x) for x in d["penalties"]),
-            chips_delta=tuple(int(x) for x in d["chips_delta"]),
-            totals=tuple(int(x) for x in d["totals"]),
+            number=_int(d, "number", 1, big),
+            dealer=_int(d, "dealer", 0, n - 1),
+            seats=tuple(seats_data),
+            winner=winner,
+            penalties=_ints(d, "penalties", n, 0, big),
+            chips_delta=_ints(d, "chips_delta", n, -big, big),
+            totals=_ints(d, "totals", n, -big, big),
         )
 
 
@@ -196,30 +263,73 @@ class Match:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Match:
-        """Rebuild a match by replaying every round from the seed; raise ValueError when the
-        record does not replay (a move is illegal, or a finished round does not end)."""
+    def from_dict(cls, d: Any) -> Match:
+        """Rebuild a match by replaying every round from the seed. Every field is checked for
+        its exact JSON type (a bool is not a number, no text or float is turned into one);
+        :class:`MatchRecordError` (a ValueError) when the record is not valid or does not
+        replay (a move is illegal, a finished round does not end, the results differ)."""
+        if not isinstance(d, dict):
+            raise MatchRecordError("the match record must be an object")
+        for key in d:
+            if key not in MATCH_KEYS:
+                raise MatchRecordError("the match record has an unknown field")
+        n = _int(d, "n_players", MIN_PLAYERS, MAX_PLAYERS)
+        seed = _int(d, "seed", 0, SEED_MAX)
+        first_dealer = _int(d, "first_dealer", 0, n - 1)
+        if "rules" not in d:
+            raise MatchRecordError("'rules' is missing")
         try:
             rules = Rules.from_dict(d["rules"])
-            m = cls(int(d["n_players"]), rules, int(d["seed"]), first_dealer=int(d["first_dealer"]))
-            rounds = d["rounds"]
-            if not isinstance(rounds, list) or not rounds:
-                raise ValueError("no rounds recorded")
-            for k, moves in enumerate(rounds):
-                if m.over:
-                    # A finished match's record repeats its last round as the "current" one (to_dict).
-                    if k != len(rounds) - 1 or [int(x) for x in moves] != m.round_moves[-1]:
-                        raise ValueError(f"round {k + 1} is recorded after the match ended")
-                    break
-                for mv in moves:
-                    m.round.apply(int(mv))
-                if k < len(rounds) - 1:
-                    if not m.round.over:
-                        raise ValueError(f"round {k + 1} does not end with its recorded moves")
-                    m.finish_round()
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"the match record is incomplete ({exc})") from None
+        except (ValueError, TypeError) as exc:  # RulesError is a ValueError
+            raise MatchRecordError(f"the rules are not valid ({exc})") from None
+        rounds = d.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            raise MatchRecordError("no rounds recorded")
+        for k, moves in enumerate(rounds):
+            if not isinstance(moves, list) or not all(_is_int(x) and 0 <= x <= END for x in moves):
+                raise MatchRecordError(f"round {k + 1} must be a list of moves (whole numbers from 0 to {END})")
+        results = d.get("results")
+        if results is not None and not isinstance(results, list):
+            raise MatchRecordError("'results' must be a list of round results")
+        try:
+            m = cls(n, rules, seed, first_dealer=first_dealer)
+        except ValueError as exc:  # e.g. too many cards for that many players and that hand size
+            raise MatchRecordError(str(exc)) from None
+        for k, moves in enumerate(rounds):
+            if m.over:
+                # A finished match's record repeats its last round as the "current" one (to_dict).
+                if k != len(rounds) - 1 or moves != m.round_moves[-1]:
+                    raise MatchRecordError(f"round {k + 1} is recorded after the match ended")
+                break
+            for i, mv in enumerate(moves):
+                if m.round.over:
+                    raise MatchRecordError(f"round {k + 1} goes on after it ended (move {i + 1})")
+                try:
+                    m.round.apply(mv)
+                except ValueError as exc:  # IllegalMove
+                    raise MatchRecordError(f"round {k + 1}, move {i + 1} is not legal ({exc})") from None
+            if k < len(rounds) - 1:
+                if not m.round.over:
+                    raise MatchRecordError(f"round {k + 1} does not end with its recorded moves")
+                m.finish_round()
+        if results is not None:
+            if len(results) != len(m.results):
+                raise MatchRecordError(f"{len(results)} round results recorded for {len(m.results)} rounds played")
+            for k, (saved, replayed) in enumerate(zip(results, m.results, strict=True)):
+                if RoundResult.from_dict(saved, n) != replayed:
+                    raise MatchRecordError(f"the result of round {k + 1} differs from its replay")
         return m
+
+    def replay_round(self, n_moves: int) -> Round:
+        """The current round dealt again with only its first ``n_moves`` moves made (e.g. to
+        go back to the start of the turn being played)."""
+        moves = self.replay_moves()
+        if not 0 <= n_moves <= len(moves):
+            raise ValueError(f"the round has {len(moves)} moves, not {n_moves}")
+        r = Round.deal(len(self.seats), self.rules, round_seed(self.seed, self.number), self.seats.index(self.dealer))
+        for mv in moves[:n_moves]:
+            r.apply(mv)
+        return r
 
     def replay_moves(self) -> list[Move]:
         """The current round's moves so far."""
