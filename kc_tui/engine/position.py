@@ -1,9 +1,18 @@
-"""The position file of POSITION_FORMAT.md: read (strictly validated) and written."""
+"""The position file of docs/POSITION_FORMAT.md: read (strictly validated) and written.
+
+Reading never raises anything but :class:`PositionError`, whatever the text holds: the text is
+capped (:data:`MAX_BYTES`), numbers must be finite and in range (:data:`INT_MIN`..:data:`INT_MAX`),
+nesting is capped (:data:`MAX_DEPTH`), object keys are unique, and every known key has its
+exact JSON type (a bool is not a number, a number is not a bool). Writing always gives strict
+JSON (no ``NaN``/``Infinity``), ASCII only.
+"""
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
+import reprlib
 from typing import Any
 
 from .cards import ALL_CARDS, NEED, CardError, card_str, cards_of, is_king, parse_card
@@ -13,34 +22,173 @@ from .state import PILE_FULL, Pile, Round
 
 FORMAT = "kings-corners/position/1"
 KNOWN_KEYS = {"format", "rules", "players", "to_move", "drawn", "stock", "idle_turns", "piles", "turn"}
-#: What has happened so far in the current turn; written (as the extra key "turn") only mid-turn,
+#: What has happened so far in the current turn; written (as the key "turn") only mid-turn,
 #: so that a block (R14) and a chip fine (R16) are still counted right after reading it back.
 TURN_KEYS = ("moved", "played_card", "drew")
+#: Written only once the round is over; checked against the position when read.
 OUTPUT_KEYS = {"round_over", "winner", "penalties"}
+PLAYER_KEYS = ("name", "hand")
+
+#: The most a position file may hold, in bytes of UTF-8 text (1 MiB).
+MAX_BYTES = 1 << 20
+#: The deepest nesting of objects and lists (the document itself is depth 1).
+MAX_DEPTH = 64
+#: Every integer anywhere in a position (extra keys included) lies in this range (64 bits).
+INT_MIN = -(1 << 63)
+INT_MAX = (1 << 64) - 1
+_INT_DIGITS = len(str(INT_MAX))
+#: How much of a bad value a message shows.
+_SHOW = reprlib.Repr()
+_SHOW.maxstring = 40
+_SHOW.maxother = 40
+_SHOW.maxlist = _SHOW.maxdict = _SHOW.maxtuple = 4
+_SHOW.maxlevel = 2
+MAX_MESSAGE = 300
 
 
 class PositionError(ValueError):
-    """A position file is not valid; the message names the first problem."""
+    """A position file is not valid; the message (one line) names the first problem."""
+
+
+def show(value: Any) -> str:
+    """A short one-line ``repr`` of a value for a message (control characters escaped)."""
+    return _SHOW.repr(value)
+
+
+def _clip(message: str) -> str:
+    """A message kept to one line of at most :data:`MAX_MESSAGE` characters."""
+    one = " ".join(message.splitlines())
+    return one if len(one) <= MAX_MESSAGE else one[: MAX_MESSAGE - 3] + "..."
+
+
+# ------------------------------------------------------------------ strict JSON
+
+
+def _reject_constant(name: str) -> Any:
+    raise PositionError(f"the number {name} is not allowed: numbers must be finite")
+
+
+def _read_int(text: str) -> int:
+    if len(text.lstrip("-")) > _INT_DIGITS:
+        raise PositionError(f"the number {show(text)} is out of range: integers lie from {INT_MIN} to {INT_MAX}")
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise PositionError(f"the number {value} is out of range: integers lie from {INT_MIN} to {INT_MAX}")
+    return value
+
+
+def _read_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise PositionError(f"the number {show(text)} is out of range: numbers must be finite")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise PositionError(f"the key {show(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def check_json_value(value: Any, what: str = "the document") -> None:
+    """Raise :class:`PositionError` unless ``value`` is plain JSON within the limits.
+
+    Plain JSON: dicts with string keys, lists, strings, bools, None, integers from
+    :data:`INT_MIN` to :data:`INT_MAX` and finite floats, nested at most :data:`MAX_DEPTH`
+    deep. Iterative, so any depth is refused without recursion.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict | list):
+            if depth > MAX_DEPTH:
+                raise PositionError(f"{what} is nested more than {MAX_DEPTH} deep")
+            if isinstance(v, dict):
+                for k in v:
+                    if not isinstance(k, str):
+                        raise PositionError(f"{what} has a key that is not text: {show(k)}")
+                stack.extend((x, depth + 1) for x in v.values())
+            else:
+                stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        elif isinstance(v, int):
+            if not INT_MIN <= v <= INT_MAX:
+                raise PositionError(f"{what} holds a number out of range: integers lie from {INT_MIN} to {INT_MAX}")
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise PositionError(f"{what} holds the number {v!r}: numbers must be finite")
+        else:
+            raise PositionError(f"{what} holds {show(v)}, which is not a JSON value")
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """Decode one JSON document within the limits; :class:`PositionError` for anything else.
+
+    ``bytes`` must be UTF-8. At most :data:`MAX_BYTES` bytes; no ``NaN``/``Infinity``; integers
+    from :data:`INT_MIN` to :data:`INT_MAX`; keys unique within an object; nesting at most
+    :data:`MAX_DEPTH` deep.
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > MAX_BYTES:
+            raise PositionError(f"the file is larger than {MAX_BYTES} bytes (1 MiB), the most a position may be")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PositionError(f"not UTF-8 text (bad byte at offset {exc.start}): expected a JSON position") from None
+    elif len(text) > MAX_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise PositionError(f"the text is larger than {MAX_BYTES} bytes (1 MiB), the most a position may be")
+    if not text.strip():
+        raise PositionError("the file is empty: expected a JSON position")
+    try:
+        data = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_int=_read_int,
+            parse_float=_read_float,
+            object_pairs_hook=_unique_keys,
+        )
+    except PositionError as exc:
+        raise PositionError(f"not usable JSON: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise PositionError(f"not usable JSON: it is nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # pragma: no cover - every decoding error is one of the above
+        raise PositionError(_clip(f"not valid JSON: {exc}")) from None
+    check_json_value(data)
+    return data
+
+
+# ------------------------------------------------------------------ reading
 
 
 def _card(text: Any, where: str) -> int:
     try:
         return parse_card(text)
     except CardError as exc:
-        raise PositionError(f"{where}: {exc}") from None
+        raise PositionError(_clip(f"{where}: {exc}")) from None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_position(data: Any, seed: int = 0) -> Round:
     """A round from a decoded position document; raise :class:`PositionError` naming the first problem."""
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
+    check_json_value(data)
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise PositionError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    if fmt != FORMAT or not isinstance(fmt, str):
+        raise PositionError(f"unknown format {show(fmt)}: expected {FORMAT!r}")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except (RulesError, TypeError) as exc:
-        raise PositionError(str(exc)) from None
+        raise PositionError(_clip(str(exc))) from None
 
     players = data.get("players")
     if not isinstance(players, list):
@@ -58,16 +206,17 @@ def parse_position(data: Any, seed: int = 0) -> Round:
         return card
 
     hands: list[int] = []
-    names: list[str] = []
+    meta: list[dict[str, Any]] = []
     for i, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("hand"), list):
             raise PositionError(f"player {i} must be an object with a 'hand' list")
-        name = p.get("name", f"Player {i + 1}")
-        names.append(str(name))
+        if "name" in p and not isinstance(p["name"], str):
+            raise PositionError(f"player {i}'s 'name' must be text, not {show(p['name'])}")
         mask = 0
         for text in p["hand"]:
             mask |= 1 << take(text, f"player {i}'s hand")
         hands.append(mask)
+        meta.append({k: v for k, v in p.items() if k != "hand"})
 
     stock_data = data.get("stock", [])
     if not isinstance(stock_data, list):
@@ -79,7 +228,7 @@ def parse_position(data: Any, seed: int = 0) -> Round:
         raise PositionError("'piles' must be an object with the places N E S W NE SE SW NW")
     for key in piles_data:
         if key not in PLACES:
-            raise PositionError(f"unknown pile place {key!r}: places are {' '.join(PLACES)}")
+            raise PositionError(f"unknown pile place {show(key)}: places are {' '.join(PLACES)}")
     piles: list[Pile] = []
     for i, place in enumerate(PLACES):
         pile_data = piles_data.get(place, [])
@@ -104,62 +253,99 @@ def parse_position(data: Any, seed: int = 0) -> Round:
         raise PositionError(f"{len(missing)} card(s) missing from the position: {shown}")
 
     to_move = data.get("to_move", 0)
-    if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(players):
-        raise PositionError(f"'to_move' must be a seat from 0 to {len(players) - 1}, not {to_move!r}")
+    if not _is_int(to_move) or not 0 <= to_move < len(players):
+        raise PositionError(f"'to_move' must be a seat from 0 to {len(players) - 1}, not {show(to_move)}")
     drawn = data.get("drawn", True)
     if not isinstance(drawn, bool):
-        raise PositionError(f"'drawn' must be true or false, not {drawn!r}")
+        raise PositionError(f"'drawn' must be true or false, not {show(drawn)}")
     idle = data.get("idle_turns", 0)
-    if isinstance(idle, bool) or not isinstance(idle, int) or idle < 0:
-        raise PositionError(f"'idle_turns' must be a whole number 0 or more, not {idle!r}")
+    if not _is_int(idle) or idle < 0:
+        raise PositionError(f"'idle_turns' must be a whole number 0 or more, not {show(idle)}")
 
     turn = data.get("turn", {})
     if not isinstance(turn, dict) or any(k not in TURN_KEYS or not isinstance(v, bool) for k, v in turn.items()):
         raise PositionError(f"'turn' must be an object of true/false flags among {', '.join(TURN_KEYS)}")
+    moved, played_card, drew = (bool(turn.get(k, False)) for k in TURN_KEYS)
+    if played_card and not moved:
+        raise PositionError("'turn': a turn that played a card has moved ('moved' must be true)")
 
-    # A round that has ended (someone's hand is empty, R13, or the file says so) begins no turn: no draw.
-    ended = bool(data.get("round_over", False)) or any(h == 0 for h in hands)
-    r = Round.from_parts(rules, hands, piles, stock, to_move, drawn=drawn or ended, idle_turns=idle, seed=seed)
+    # The output keys: checked for type, and against the position.
+    out_seats = [seat for seat, h in enumerate(hands) if h == 0]
+    if len(out_seats) > 1:
+        raise PositionError(
+            f"players {out_seats[0]} and {out_seats[1]} both have empty hands: "
+            "the round ended when the first went out (R13)"
+        )
+    round_over = data.get("round_over", False)
+    if not isinstance(round_over, bool):
+        raise PositionError(f"'round_over' must be true or false, not {show(round_over)}")
+    if "round_over" in data and not round_over and out_seats:
+        raise PositionError(f"'round_over' is false, but player {out_seats[0]}'s hand is empty: the round ended (R13)")
+    ended = round_over or bool(out_seats)
+    winner = out_seats[0] if out_seats else None
+    for key in ("winner", "penalties"):
+        if key in data and not round_over:
+            raise PositionError(f"{key!r} belongs only to a finished round (with \"round_over\": true)")
+    if "winner" in data:
+        said = data["winner"]
+        if said is not None and not (_is_int(said) and 0 <= said < len(players)):
+            raise PositionError(f"'winner' must be a seat from 0 to {len(players) - 1} or null, not {show(said)}")
+        if said != winner:
+            why = f"player {winner}'s hand is empty (R13)" if winner is not None else "no hand is empty (a block, R14)"
+            raise PositionError(f"'winner' is {show(said)}, but {why}")
+    if not ended and not drawn and (moved or drew) and rules.draw != "end":
+        raise PositionError("'turn' says the turn has begun, so its start-of-turn draw is made: 'drawn' must be true")
+
+    # A round that has ended makes no draw and begins no turn.
+    r = Round.from_parts(
+        rules,
+        hands,
+        piles,
+        stock,
+        to_move,
+        drawn=drawn or ended,
+        idle_turns=idle,
+        seed=seed,
+        moved=moved and not ended,
+        played_card=played_card and not ended,
+        drew=drew and not ended,
+    )
     if ended:
         r.drawn = drawn
-    r.moved = r.moved or turn.get("moved", False)
-    r.played_card = r.played_card or turn.get("played_card", False)
-    r.drew = r.drew or turn.get("drew", False)
-    if not data.get("round_over", False):
-        # A position in play where someone has no cards already ended (R13).
-        for seat, h in enumerate(hands):
-            if h == 0 and not r.over:
-                r.over = True
-                r.winner = seat
-    else:
         r.over = True
-        winner = data.get("winner")
-        r.winner = winner if isinstance(winner, int) and 0 <= winner < len(players) else None
+        r.winner = winner
+    if "penalties" in data:
+        said = data["penalties"]
+        if not isinstance(said, list) or len(said) != len(players) or not all(_is_int(x) for x in said):
+            raise PositionError(f"'penalties' must be a list of {len(players)} whole numbers, not {show(said)}")
+        if said != r.penalties():
+            raise PositionError(f"'penalties' is {show(said)}, but the hands left score {r.penalties()} (R15)")
     r.extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS and k not in OUTPUT_KEYS}
-    r.extra["_names"] = names
+    r.player_meta = meta
     return r
 
 
-def load_position(text: str, seed: int = 0) -> Round:
-    """A round from the text of a position file."""
-    if not text.strip():
-        raise PositionError("the file is empty: expected a JSON position")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    except RecursionError:
-        raise PositionError("not a usable JSON position: it is nested too deeply") from None
-    return parse_position(data, seed)
+def load_position(text: str | bytes, seed: int = 0) -> Round:
+    """A round from the text (or UTF-8 bytes) of a position file, within the limits of :func:`loads_strict`."""
+    return parse_position(loads_strict(text), seed)
+
+
+# ------------------------------------------------------------------ writing
 
 
 def position_dict(r: Round, names: list[str] | None = None) -> dict[str, Any]:
-    """The position document of a round (canonical card text)."""
-    names = names or r.extra.get("_names") or [f"Player {i + 1}" for i in range(r.n)]
+    """The position document of a round (canonical card text); ``names`` override the players' names."""
+    players: list[dict[str, Any]] = []
+    for i in range(r.n):
+        info = r.player_meta[i] if i < len(r.player_meta) else {}
+        name = names[i] if names else info.get("name", f"Player {i + 1}")
+        player: dict[str, Any] = {"name": name, "hand": [card_str(c) for c in cards_of(r.hands[i])]}
+        player.update((k, v) for k, v in info.items() if k not in PLAYER_KEYS)
+        players.append(player)
     doc: dict[str, Any] = {
         "format": FORMAT,
         "rules": r.rules.to_dict(),
-        "players": [{"name": names[i], "hand": [card_str(c) for c in cards_of(r.hands[i])]} for i in range(r.n)],
+        "players": players,
         "to_move": r.to_move,
         "drawn": r.drawn,
         "stock": [card_str(c) for c in r.stock_top_first()],
@@ -169,7 +355,7 @@ def position_dict(r: Round, names: list[str] | None = None) -> dict[str, Any]:
     if not r.over and (r.moved or r.played_card or r.drew):
         doc["turn"] = {"moved": r.moved, "played_card": r.played_card, "drew": r.drew}
     for k, v in r.extra.items():
-        if not k.startswith("_"):
+        if k not in KNOWN_KEYS and k not in OUTPUT_KEYS:
             doc[k] = v
     if r.over:
         doc["round_over"] = True
@@ -179,20 +365,30 @@ def position_dict(r: Round, names: list[str] | None = None) -> dict[str, Any]:
 
 
 def dump_position(r: Round, names: list[str] | None = None) -> str:
-    """The position as JSON text, one line per player and per pile."""
+    """The position as strict JSON text (ASCII, no NaN), one line per player and per pile."""
     return format_json(position_dict(r, names)) + "\n"
 
 
+#: Below this depth :func:`format_json` writes compactly (no recursion of its own).
+_SPREAD_DEPTH = 4
+
+
 def format_json(value: Any, indent: int = 0) -> str:
-    """JSON with objects spread over lines and lists of plain values kept on one line."""
+    """Strict JSON with objects spread over lines and lists of plain values kept on one line.
+
+    Only the top :data:`_SPREAD_DEPTH` levels are spread out; anything deeper is written
+    compactly by :func:`json.dumps`. Raises ``ValueError`` for non-finite floats.
+    """
     pad = "  " * (indent + 1)
+    if indent >= _SPREAD_DEPTH:
+        return json.dumps(value, allow_nan=False)
     if isinstance(value, dict) and value:
         flat = all(not isinstance(v, dict | list) for v in value.values())
         if flat and len(value) <= 12:
-            return json.dumps(value)
+            return json.dumps(value, allow_nan=False)
         items = [f"{pad}{json.dumps(k)}: {format_json(v, indent + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
     if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
         items = [pad + format_json(v, indent + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
-    return json.dumps(value)
+    return json.dumps(value, allow_nan=False)

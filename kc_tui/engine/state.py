@@ -195,6 +195,7 @@ class Round:
         "over",
         "piles",
         "played_card",
+        "player_meta",
         "rng",
         "rules",
         "seen",
@@ -222,7 +223,10 @@ class Round:
     last_drawn: list[int]
     fines: list[int]
     seen: int
+    #: Keys of the position file that the engine does not use, kept as read (written back).
     extra: dict[str, Any]
+    #: Per seat, the position file's player object without its hand (the name and any other keys).
+    player_meta: list[dict[str, Any]]
     _kos: bool
     _closed: bool
 
@@ -294,6 +298,7 @@ class Round:
         r.fines = [0] * n_players
         r.seen = 0
         r.extra = {}
+        r.player_meta = []
         r._kos = rules.kings_on_sides == "allow"
         r._closed = rules.completed_piles == "stay"
         return r
@@ -311,8 +316,17 @@ class Round:
         idle_turns: int = 0,
         seed: int = 0,
         dealer: int | None = None,
+        moved: bool = False,
+        played_card: bool = False,
+        drew: bool = False,
     ) -> Round:
-        """A position built from its parts (as a position file gives them)."""
+        """A position built from its parts (as a position file gives them).
+
+        ``moved``, ``played_card`` and ``drew`` say what the turn in progress has already done.
+        A turn that has moved or drawn is not idle, so it cannot complete a block (R14) before
+        it ends: only a position at the start of a turn, after ``idle_turns`` idle turns with
+        the stock empty, is a blocked round.
+        """
         n = len(hands)
         r = cls._blank(n, rules)
         r.hands = list(hands)
@@ -323,10 +337,13 @@ class Round:
         r.drawn = drawn
         r.idle_turns = idle_turns
         r.rng = _rng.seed_state(seed)
+        r.moved = moved
+        r.played_card = played_card
+        r.drew = drew
         for p in r.piles:
             for c in p:
                 r.seen |= 1 << c
-        if r._check_block():
+        if not (moved or drew) and r._check_block():
             return r  # a blocked round (R14) begins no turn: ``drawn`` stays as written
         if not drawn:
             r._begin_turn()
@@ -354,6 +371,7 @@ class Round:
         r.fines = self.fines[:]
         r.seen = self.seen
         r.extra = self.extra
+        r.player_meta = self.player_meta
         r._kos = self._kos
         r._closed = self._closed
         return r
