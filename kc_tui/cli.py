@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import NoReturn, TextIO
 
 from kc_tui.engine import (
     IllegalMove,
@@ -17,36 +19,130 @@ from kc_tui.engine import (
     move_str,
     parse_move,
 )
+from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
 
 EXIT_BAD_INPUT = 2
+PROG = "kings-corners"
+#: The seeds the command line accepts (64 bits, the width of the engine's generator).
+SEED_MAX = (1 << 64) - 1
+#: The longest message line written (longer ones are cut and end in "...").
+MAX_LINE = 1000
 
 
 class CliError(Exception):
     """A problem to report as one line on stderr with exit code 2."""
 
 
-def _read_position(path: str, seed: int = 0) -> Round:
+class UsageError(Exception):
+    """A command line that argparse cannot read; reported like a :class:`CliError`."""
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` as one printable line: control, format (e.g. U+202E) and surrogate characters
+    are written as ``\\xNN``/``\\uNNNN`` escapes, and a line over ``limit`` characters is cut."""
+    text = text[: limit + 1]
+    out: list[str] = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        else:
+            o = ord(ch)
+            out.append(f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}")
+    line = "".join(out)
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def show_path(path: str) -> str:
+    """A file name as the user typed it, made printable: bytes that are not UTF-8 (kept by
+    Python as surrogate escapes) are shown as ``\\xNN``, control characters escaped."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    except UnicodeError:
+        text = path
+    return one_line(text, 300)
+
+
+def write_line(stream: TextIO, line: str) -> None:
+    """Write ``line`` and a newline so that no character can raise an encoding error."""
+    try:
+        stream.write(line + "\n")
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding, "replace"))
+    stream.flush()
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; :class:`CliError`
+    (one line, the path made printable) for anything else. Never blocks on a FIFO and never
+    reads more than ``limit + 1`` bytes."""
+    shown = show_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
     except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
+        raise CliError(f"{shown}: no such file") from None
     except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, not a position file") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not a text file (expected a JSON position)") from None
+        raise CliError(f"{shown}: is a directory, not a position file") from None
     except OSError as exc:
-        raise CliError(f"{path}: cannot read it ({exc.strerror})") from None
+        raise CliError(f"{shown}: cannot open it ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name
+        raise CliError(f"{shown}: not a usable file name") from None
     try:
-        return load_position(text, seed)
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise CliError(f"{shown}: is a directory, not a position file")
+        if not stat.S_ISREG(mode):
+            raise CliError(f"{shown}: is {_kind_of(mode)}; only regular files are read")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, limit + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot read it ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise CliError(f"{shown}: the file is larger than {limit} bytes (1 MiB), the most a position may be")
+    return b"".join(chunks)
+
+
+def _read_position(path: str, seed: int = 0) -> Round:
+    data = read_file(path)
+    try:
+        return load_position(data, seed)
     except PositionError as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(f"{show_path(path)}: {exc}") from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     r = _read_position(args.file)
     state = "over" if r.over else f"seat {r.to_move} to move"
-    print(f"{args.file}: valid position, {r.n} players, {state}")
+    write_line(sys.stdout, f"{show_path(args.file)}: valid position, {r.n} players, {state}")
     return 0
 
 
@@ -54,10 +150,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
     r = _read_position(args.file)
     moves = sorted(move_str(m) for m in r.legal_moves())
     if args.json:
-        print(json.dumps(moves))
+        write_line(sys.stdout, json.dumps(moves))
     else:
         for m in moves:
-            print(m)
+            write_line(sys.stdout, m)
     return 0
 
 
@@ -71,8 +167,22 @@ def cmd_apply(args: argparse.Namespace) -> int:
             raise CliError(f"cannot read move {i}: {exc}") from None
         except IllegalMove as exc:
             raise CliError(f"illegal move {i}: {exc}") from None
-    sys.stdout.write(dump_position(r))
+    try:
+        text = dump_position(r)
+    except (TypeError, ValueError) as exc:  # pragma: no cover - a position read is always writable
+        raise CliError(f"cannot write the position: {exc}") from None
+    sys.stdout.write(text)
+    sys.stdout.flush()
     return 0
+
+
+def seed_arg(text: str) -> int:
+    """A ``--seed`` value: a whole number from 0 to :data:`SEED_MAX`."""
+    t = text.strip()
+    if not t or len(t) > len(str(SEED_MAX)) or not t.isascii() or not t.isdigit() or int(t) > SEED_MAX:
+        shown = one_line(repr(text[:30] + ("..." if len(text) > 30 else "")))
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {SEED_MAX} (2**64-1), not {shown}")
+    return int(t)
 
 
 def _app(args: argparse.Namespace, mode: str) -> int:
@@ -89,16 +199,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return code
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (see :func:`main`), for every subcommand too."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="kings-corners",
+    parser = Parser(
+        prog=PROG,
         description="Kings Corners in the terminal. With no command, opens the app on its main menu.",
     )
     parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("play", help="start a match against AI opponents")
-    p.add_argument("--seed", type=int, help="seed of the match (same seed, same deals)")
+    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
     p.add_argument("--opponents", help="comma-separated AI kinds, e.g. greedy,king-aware (1 to 3)")
     p.add_argument("--target", type=int, help="target score (5 to 500)")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -106,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="watch AI players play each other")
     p.add_argument("--seats", help="comma-separated AI kinds, 2 to 4, e.g. greedy,expert")
-    p.add_argument("--seed", type=int, help="seed of the match")
+    p.add_argument("--seed", type=seed_arg, help="seed of the match, 0 to 2**64-1")
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
     p.add_argument("--target", type=int, help="target score (5 to 500)")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -133,20 +250,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("apply", help="play moves on a position and print the result")
     p.add_argument("file")
     p.add_argument("moves", nargs="+", metavar="MOVE", help="e.g. 'play 7H N', 'move N E', end")
-    p.add_argument("--seed", type=int, default=0, help="seed for shuffling completed piles into the stock (R12)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
+    )
     p.set_defaults(func=cmd_apply)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; a problem with the input is one line ``kings-corners: ...`` on stderr, exit 2."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args.func = lambda a: _app(a, "menu")
     try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args.func = lambda a: _app(a, "menu")
         code: int = args.func(args)
-    except CliError as exc:
-        print(f"kings-corners: {exc}", file=sys.stderr)
+    except (CliError, UsageError) as exc:
+        write_line(sys.stderr, f"{PROG}: {one_line(str(exc))}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
