@@ -10,13 +10,16 @@ timeouts aside: they are measured, and reported apart under ``timing``).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import multiprocessing
 import sys
 import time
+import typing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TextIO
 
 from kc_tui.engine import END, Round, Rules, RulesError, penalty_of, round_seed
@@ -29,30 +32,100 @@ EXIT_BAD_INPUT = 2
 #: the shipped AIs under the default rules; it guards against two players passing forever).
 DEFAULT_MAX_TURNS = 1000
 
+# Bounds of the options, both ends included.
+DEALS_RANGE = (1, 1_000_000)
+JOBS_RANGE = (1, 64)
+SEED_RANGE = (0, 2**64 - 1)
+MAX_TURNS_RANGE = (1, 100_000)
+ITERATIONS_RANGE = (1, 100_000)
+#: The expert's think time per turn in ms: the range the app's settings allow
+#: (``kc_tui.config.THINK_MS_RANGE``; the AIs do not import the app's settings, a test keeps the two equal).
+THINK_MS_RANGE = (50, 10_000)
+#: Any other number an AI setting takes (``--param``): not negative and at most this...
+PARAM_MAX = 1_000_000
+#: ...unless it has its own range here.
+PARAM_RANGES: dict[str, tuple[int | float, int | float]] = {
+    "think_ms": THINK_MS_RANGE,
+    "iterations": ITERATIONS_RANGE,
+    "candidates": (1, PARAM_MAX),
+    "top": (1, PARAM_MAX),
+    "node_limit": (1, PARAM_MAX),
+    "sim_nodes": (1, PARAM_MAX),
+    "tolerance": (0, 1),
+}
+
 
 class TournamentError(ValueError):
     """A bad option: reported as one line, exit status 2."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with every newline, tab or other unprintable character escaped as in ``repr``."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _span(r: tuple[int | float, int | float]) -> str:
+    return f"{r[0]} to {r[1]}"
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seats", required=True, help="comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead")
-    p.add_argument("--deals", type=int, default=200, help="number of deals (each played once per rotation)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the tournament (same seed, same results)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
-    p.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule variants, e.g. draw=end")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-' for stdout)")
-    p.add_argument("--think-ms", type=float, default=None, help="the expert's time budget per turn in ms (1000)")
     p.add_argument(
-        "--iterations", type=int, default=None, help="the expert searches this many deals a turn (deterministic)"
+        "--seats",
+        required=True,
+        help="comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: random, greedy, king-aware, "
+        "lookahead, expert)",
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=200,
+        help=f"number of deals, {_span(DEALS_RANGE)} (each played once per rotation; default 200)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help=f"seed of the tournament, {_span(SEED_RANGE)} (same seed, same results; default 0)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help=f"worker processes, {_span(JOBS_RANGE)} (results do not depend on it; default 1)",
+    )
+    p.add_argument(
+        "--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule variants, e.g. draw=end (as in RULES.md)"
+    )
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-' for stdout)")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help=f"the expert's time budget per turn in ms, {_span(THINK_MS_RANGE)} as in the app's settings "
+        "(default 1000)",
+    )
+    p.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help=f"the expert searches this many deals a turn, {_span(ITERATIONS_RANGE)} (deterministic)",
     )
     p.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="KIND.KEY=VALUE",
-        help="a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable)",
+        help="a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable); the value must have "
+        "the type of the setting's default (whole number, number or true/false; 'none' where the default "
+        f"is none) and numbers must be finite and from 0 to {PARAM_MAX} unless the setting has its own range "
+        "(think_ms, iterations, counts from 1, tolerance 0 to 1)",
     )
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="stop a round after this many turns")
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=DEFAULT_MAX_TURNS,
+        help=f"stop a round after this many turns, {_span(MAX_TURNS_RANGE)} (default {DEFAULT_MAX_TURNS})",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -79,63 +152,180 @@ def seat_names(kinds: list[str]) -> list[str]:
     return names
 
 
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
+@dataclass(frozen=True)
+class Setting:
+    """One keyword setting of an AI kind, as its constructor declares it."""
+
+    name: str
+    #: ``int``, ``float``, ``bool`` or ``str``: the type of the default (or of the annotation
+    #: when the default is None).
+    type: type
+    #: Whether None is allowed (the default is None).
+    optional: bool
+    default: Any
+
+    @property
+    def range(self) -> tuple[int | float, int | float]:
+        return PARAM_RANGES.get(self.name, (0, PARAM_MAX))
+
+
+def _setting_type(default: Any, annotation: Any) -> type | None:
+    if default is not None:
+        t = type(default)
+        return t if t in (int, float, bool, str) else None
+    options = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if len(options) == 1 and options[0] in (int, float, bool, str):
+        t0: type = options[0]
+        return t0
+    return None
+
+
+@cache
+def settings_of(kind: str) -> dict[str, Setting]:
+    """The keyword settings of ``kind``'s constructor and of its base classes (the most derived
+    class's default wins), e.g. ``lookahead`` -> ``node_limit``, ``top``, ``samples``, ..."""
+    cls = type(make_player(kind, 0))
+    out: dict[str, Setting] = {}
+    for klass in reversed(cls.__mro__):
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        try:
+            sig = inspect.signature(init, eval_str=True)
+        except (NameError, TypeError, ValueError):
+            sig = inspect.signature(init)
+        for prm in sig.parameters.values():
+            if prm.kind is not prm.KEYWORD_ONLY or prm.default is prm.empty:
+                continue
+            t = _setting_type(prm.default, prm.annotation)
+            if t is not None:
+                out[prm.name] = Setting(prm.name, t, prm.default is None, prm.default)
+    return out
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _kind_of(text: str) -> str:
+    return text.strip().lower().replace("_", "-")
+
+
+def _typed(s: Setting, text: str) -> Any:
+    """The value of ``text`` for setting ``s``; ValueError saying what is expected."""
+    low = text.strip().lower()
+    if s.optional and low in ("none", "null"):
+        return None
+    also = " or none" if s.optional else ""
+    if s.type is bool:
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise ValueError(f"must be true or false{also}, not {text!r}")
+    if s.type is str:
         return text
+    lo, hi = s.range
+    if s.type is int:
+        try:
+            value: int | float = int(text)
+        except ValueError:
+            raise ValueError(f"must be a whole number from {lo} to {hi}{also}, not {text!r}") from None
+    else:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"must be a number from {lo} to {hi}{also}, not {text!r}") from None
+    _check_number(s, value)
+    return value
+
+
+def _check_number(s: Setting, value: int | float) -> None:
+    lo, hi = s.range
+    if not math.isfinite(value) or not lo <= value <= hi:
+        word = "a whole number" if s.type is int else "a finite number"
+        raise ValueError(f"must be {word} from {lo} to {hi}, not {value!r}")
+
+
+def _bounded(option: str, value: Any, r: tuple[int | float, int | float], word: str = "a whole number") -> None:
+    lo, hi = r
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and lo <= value <= hi
+    if not ok:
+        raise TournamentError(f"{option} must be {word} from {lo} to {hi}, not {value!r}")
+
+
+def parse_seats(text: str) -> list[str]:
+    """The AI kinds of ``--seats``, normalised (``King_Aware`` -> ``king-aware``)."""
+    known = ai_kinds()
+    raw = [k.strip() for k in str(text).split(",") if k.strip()]
+    if not 2 <= len(raw) <= 4:
+        raise TournamentError(
+            f"--seats needs 2 to 4 comma-separated AI kinds, not {len(raw)}: choose from {', '.join(known)}"
+        )
+    for k in raw:
+        if _kind_of(k) not in known:
+            raise TournamentError(f"unknown AI kind {k!r} in --seats: choose from {', '.join(known)}")
+    return [_kind_of(k) for k in raw]
+
+
+def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Every AI kind's settings from ``--think-ms``, ``--iterations`` and ``--param``, typed and
+    range-checked (only the settings given: the rest keep the AI's defaults)."""
+    known = ai_kinds()
+    per_kind: dict[str, dict[str, Any]] = {k: {} for k in known}
+    if args.think_ms is not None:
+        _bounded("--think-ms", args.think_ms, THINK_MS_RANGE, "a finite number of ms")
+        per_kind["expert"]["think_ms"] = float(args.think_ms)
+    if args.iterations is not None:
+        _bounded("--iterations", args.iterations, ITERATIONS_RANGE)
+        per_kind["expert"]["iterations"] = args.iterations
+    for item in args.param or []:
+        lhs, sep, text = str(item).partition("=")
+        kind_text, dot, key_text = lhs.strip().partition(".")
+        kind = _kind_of(kind_text)
+        key = key_text.strip().lower().replace("-", "_")
+        if not sep or not dot or not key or not kind:
+            raise TournamentError(f"--param {item!r} must look like KIND.KEY=VALUE, e.g. lookahead.samples=12")
+        if kind not in known:
+            raise TournamentError(
+                f"--param {item!r}: unknown AI kind {kind_text.strip()!r}: choose from {', '.join(known)}"
+            )
+        settings = settings_of(kind)
+        if key not in settings:
+            has = f"its settings are {', '.join(sorted(settings))}" if settings else "it has no settings"
+            raise TournamentError(f"--param {item!r}: {kind} has no setting {key_text.strip()!r} ({has})")
+        try:
+            per_kind[kind][key] = _typed(settings[key], text.strip())
+        except ValueError as exc:
+            raise TournamentError(f"--param {item!r}: {kind}.{key} {exc}") from None
+    return per_kind
 
 
 def parse_config(args: argparse.Namespace) -> Config:
-    known = ai_kinds()
-    kinds = [k.strip().lower().replace("_", "-") for k in str(args.seats).split(",") if k.strip()]
-    if not 2 <= len(kinds) <= 4:
-        raise TournamentError(f"--seats needs 2 to 4 comma-separated AI kinds, not {len(kinds)}")
-    for k in kinds:
-        if k not in known:
-            raise TournamentError(f"unknown AI kind {k!r} in --seats: choose from {', '.join(known)}")
-    if args.deals < 1:
-        raise TournamentError(f"--deals must be at least 1, not {args.deals}")
-    if args.jobs < 1:
-        raise TournamentError(f"--jobs must be at least 1, not {args.jobs}")
-    if args.max_turns < 1:
-        raise TournamentError(f"--max-turns must be at least 1, not {args.max_turns}")
+    """Every option checked, nothing started: a :class:`TournamentError` names the first bad one."""
+    kinds = parse_seats(args.seats)
+    _bounded("--deals", args.deals, DEALS_RANGE)
+    _bounded("--jobs", args.jobs, JOBS_RANGE)
+    _bounded("--seed", args.seed, SEED_RANGE)
+    _bounded("--max-turns", args.max_turns, MAX_TURNS_RANGE)
     try:
-        rules = Rules.from_pairs(list(args.rules or []))
-    except RulesError as exc:
+        rules = Rules.from_pairs([str(r) for r in args.rules or []])
+    except (RulesError, TypeError, ValueError) as exc:
         raise TournamentError(f"--rules: {exc}") from None
-    per_kind: dict[str, dict[str, Any]] = {k: {} for k in known}
-    if args.think_ms is not None:
-        if args.think_ms <= 0:
-            raise TournamentError(f"--think-ms must be positive, not {args.think_ms}")
-        per_kind["expert"]["think_ms"] = args.think_ms
-    if args.iterations is not None:
-        if args.iterations < 1:
-            raise TournamentError(f"--iterations must be at least 1, not {args.iterations}")
-        per_kind["expert"]["iterations"] = args.iterations
-    for item in args.param or []:
-        lhs, sep, text = item.partition("=")
-        kind, dot, key = lhs.strip().partition(".")
-        kind = kind.lower().replace("_", "-")
-        if not sep or not dot or not key:
-            raise TournamentError(f"--param {item!r} must look like KIND.KEY=VALUE, e.g. lookahead.samples=12")
-        if kind not in known:
-            raise TournamentError(f"--param {item!r}: unknown AI kind {kind!r}")
-        per_kind[kind][key] = _value(text.strip())
-    params = []
-    for i, k in enumerate(kinds):  # check every setting now: a bad one is one clear line
+    per_kind = parse_params(args)
+    # Build every AI that plays or was given settings once now: a setting its constructor refuses
+    # is one clear line before the run, not an error every turn.
+    for k in sorted(set(kinds) | {k for k, v in per_kind.items() if v}):
         try:
-            probe = make_player(k, i, **per_kind[k])
-        except (TypeError, ValueError) as exc:
-            raise TournamentError(f"bad setting for {k}: {exc}") from None
-        unknown = sorted(set(probe.params) - {"think_ms"})
-        if unknown:
-            raise TournamentError(f"{k} has no setting {', '.join(unknown)}")
-        params.append(tuple(sorted(per_kind[k].items())))
+            probe = make_player(k, 0, **per_kind[k])
+        except Exception as exc:  # any failure of a constructor is a bad setting
+            raise TournamentError(f"bad setting for {k}: {type(exc).__name__}: {exc}") from None
+        if probe.params:
+            raise TournamentError(f"{k} has no setting {', '.join(sorted(probe.params))}")
     return Config(
         kinds=tuple(kinds),
         names=tuple(seat_names(kinds)),
-        params=tuple(params),
+        params=tuple(tuple(sorted(per_kind[k].items())) for k in kinds),
         deals=args.deals,
         seed=args.seed,
         jobs=args.jobs,
@@ -370,7 +560,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         cfg = parse_config(args)
     except TournamentError as exc:
-        print(f"kings-corners tournament: {exc}", file=sys.stderr)
+        print(f"kings-corners tournament: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     records = run(cfg, None if args.quiet else sys.stderr)
     summary = summarize(cfg, records)
