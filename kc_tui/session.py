@@ -22,7 +22,6 @@ Typical use by a screen::
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -33,12 +32,23 @@ from pathlib import Path
 from typing import Any
 
 from ai import AIPlayer, ai_kinds, make_player
-from kc_tui.config import Config, atomic_write, data_dir
+from kc_tui.config import (
+    Config,
+    ConfigError,
+    NotRegularFile,
+    atomic_write,
+    data_dir,
+    move_aside,
+    name_problem,
+    one_line,
+    quote,
+    read_capped,
+    think_ms_check,
+)
 from kc_tui.engine import (
     END,
     PLACES,
     Card,
-    IllegalMove,
     Match,
     Move,
     PlayerView,
@@ -72,6 +82,13 @@ KIND_NAMES: dict[str, str] = {
     "expert": "Ace",
 }
 LOG_KEEP = 400
+#: The largest save read (bytes); a bigger one is treated as corrupt.
+SAVE_MAX_BYTES = 16 << 20
+#: The longest line of the move log a save may hold.
+LOG_LINE_MAX = 500
+#: The keys a save has besides those of its position (POSITION_FORMAT.md).
+SAVE_KEYS = frozenset({"save_format", "match", "seats", "log"})
+SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
 
 
 class SaveError(Exception):
@@ -164,9 +181,11 @@ class MatchSession:
             if not seat.is_human
         }
         self._hinter: AIPlayer | None = None
-        #: Rounds before each of the human's moves this turn (for undo).
+        #: The round before each of the human's moves this turn and how many log lines the
+        #: move wrote (for undo).
         self._undo: list[tuple[Round, int]] = []
-        self._turn_key: tuple[int, int] | None = None
+        #: Log lines written so far (the log itself is trimmed now and then).
+        self._written = 0
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -314,10 +333,10 @@ class MatchSession:
         reason = self.why_illegal(m)
         if reason is not None:
             return reason
-        before, log_len = self.round.clone(), len(self.log)
+        before, written = self.round.clone(), self._written
         self._apply(m)
         if m != END and not self.round.over:
-            self._undo.append((before, log_len))
+            self._undo.append((before, self._written - written))
         return None
 
     @property
@@ -328,9 +347,10 @@ class MatchSession:
         """Take back the human's last move of the current turn; False when there is none."""
         if not self.can_undo:
             return False
-        before, log_len = self._undo.pop()
+        before, lines = self._undo.pop()
         self.match.round = before
-        del self.log[log_len:]
+        if lines > 0:
+            del self.log[-lines:]
         self.generation += 1
         self.save()
         return True
@@ -385,30 +405,34 @@ class MatchSession:
         return AITurn(seat, self._hinter, self.view(seat), self.stamp)
 
     def _apply(self, m: Move) -> None:
-        r = self.round
-        seat = self.to_move
-        before_sizes = [h.bit_count() for h in r.hands]
-        if is_play(m):
-            before_sizes[r.to_move] -= 1
-        text = describe_move(r, m, self.names[seat], self.fmt)
-        r.apply(m)
-        self._write(text)
-        if is_play(m) or is_pile_move(m):
-            dst = target(m)
-            if not r.piles[dst] and r.rules.completed_piles == "to_stock":
-                self._write(f"The pile at {PLACES[dst]} ran from K to A and was shuffled into the stock (R12)")
-        self._log_draws(before_sizes)
-        if r.over:
-            if r.winner is None:
-                self._write("No one can move and the stock is empty: the round is blocked (R14)")
-            else:
-                self._write(f"{self.names[self.match.match_seat(r.winner)]} went out and won the round")
-        elif m == END:
+        for line in self._play(self.round, m):
+            self._write(line)
+        if m == END and not self.round.over:
             self._round_turn_changed()
         self.save()
 
-    def _log_draws(self, expected_sizes: list[int]) -> None:
-        r = self.round
+    def _play(self, r: Round, m: Move) -> list[str]:
+        """Make move ``m`` in ``r`` (a round of this match) and return the log lines it calls for."""
+        seat = self.match.match_seat(r.to_move)
+        before_sizes = [h.bit_count() for h in r.hands]
+        if is_play(m):
+            before_sizes[r.to_move] -= 1
+        lines = [describe_move(r, m, self.names[seat], self.fmt)]
+        r.apply(m)
+        if is_play(m) or is_pile_move(m):
+            dst = target(m)
+            if not r.piles[dst] and r.rules.completed_piles == "to_stock":
+                lines.append(f"The pile at {PLACES[dst]} ran from K to A and was shuffled into the stock (R12)")
+        lines += self._draw_lines(r, before_sizes)
+        if r.over:
+            if r.winner is None:
+                lines.append("No one can move and the stock is empty: the round is blocked (R14)")
+            else:
+                lines.append(f"{self.names[self.match.match_seat(r.winner)]} went out and won the round")
+        return lines
+
+    def _draw_lines(self, r: Round, expected_sizes: list[int]) -> list[str]:
+        lines: list[str] = []
         for rs in range(r.n):
             gained = r.hands[rs].bit_count() - expected_sizes[rs]
             if gained <= 0:
@@ -416,11 +440,30 @@ class MatchSession:
             seat = self.match.match_seat(rs)
             who = self.names[seat]
             if self.seats[seat].is_human and gained == 1 and r.last_drawn[rs] >= 0:
-                self._write(f"{who} drew {self.fmt(r.last_drawn[rs])}")
+                lines.append(f"{who} drew {self.fmt(r.last_drawn[rs])}")
             else:
-                self._write(f"{who} drew a card" if gained == 1 else f"{who} drew {gained} cards")
+                lines.append(f"{who} drew a card" if gained == 1 else f"{who} drew {gained} cards")
+        return lines
+
+    def _restore_undo(self) -> None:
+        """Rebuild the undo of the human's moves made so far this turn (after a resume): the
+        round is dealt again and replayed up to the start of the turn, then move by move."""
+        self._undo.clear()
+        if not self.human_to_move:
+            return
+        moves = self.match.replay_moves()
+        start = len(moves)
+        while start > 0 and moves[start - 1] != END:
+            start -= 1
+        if start == len(moves):
+            return
+        r = self.match.replay_round(start)
+        for m in moves[start:]:
+            before = r.clone()
+            self._undo.append((before, len(self._play(r, m))))
 
     def _write(self, line: str) -> None:
+        self._written += 1
         self.log.append(line)
         if len(self.log) > LOG_KEEP * 2:
             del self.log[:LOG_KEEP]
@@ -482,49 +525,59 @@ class MatchSession:
 
     def delete_save(self) -> None:
         if self.save_path is not None:
-            with contextlib.suppress(FileNotFoundError):
+            try:
                 self.save_path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:  # e.g. a read-only folder: the finished match must still end
+                log.error("could not remove the save %s: %s", self.save_path, exc)
 
     @classmethod
     def from_dict(cls, doc: Any, *, save_path: Path | None = None, card_style: str = "symbols") -> MatchSession:
-        """Rebuild a saved match exactly; :class:`SaveError` when the save is not usable."""
+        """Rebuild a saved match exactly; :class:`SaveError` when the save is not usable. Every
+        field is checked for its exact JSON type; the match is replayed from its seed and the
+        replayed position must be exactly the saved one."""
         if not isinstance(doc, dict) or doc.get("save_format") != SAVE_FORMAT:
             raise SaveError("it is not a Kings Corners save")
         try:
-            seats = [Seat(str(d["name"]), str(d["kind"]), int(d.get("think_ms", 1000))) for d in doc["seats"]]
-            match = Match.from_dict(doc["match"])
-        except (KeyError, TypeError, ValueError, IllegalMove) as exc:
+            match = Match.from_dict(doc.get("match"))
+        except ValueError as exc:  # MatchRecordError, RulesError, IllegalMove
             raise SaveError(f"the match record does not replay ({exc})") from None
         if match.over:
             raise SaveError("the saved match is already over")
-        s = cls(
-            match, seats, save_path=save_path, card_style=card_style, log_lines=[str(x) for x in doc.get("log", [])]
-        )
+        seats = _seats_from(doc.get("seats"), match.n)
+        log_lines = _log_from(doc.get("log", []))
+        s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines)
         for ai in s._ais.values():
             ai.new_round()
-        # The replayed position must be exactly the saved one.
+        # The replayed position must be exactly the saved one (same JSON types too).
         mine = position_dict(s.round, [s.names[x] for x in match.seats])
-        for key in ("players", "to_move", "stock", "piles", "idle_turns"):
-            if mine.get(key) != doc.get(key):
+        for key in doc:
+            if key not in mine and key not in SAVE_KEYS:
+                raise SaveError(f"the saved position does not match its history ({quote(key)} differs)")
+        for key, value in mine.items():
+            if key not in doc or not _same(doc[key], value):
                 raise SaveError(f"the saved position does not match its history ({key} differs)")
+        s._restore_undo()
         return s
 
     @classmethod
     def load(cls, path: Path | None = None, *, card_style: str = "symbols") -> MatchSession | None:
         """The saved match at ``path`` (default: the save in the data dir), or None when there
-        is none. :class:`SaveError` when it exists but is unusable."""
+        is none. :class:`SaveError` when it exists but is unusable (other exceptions are
+        possible for failures nobody foresaw: :func:`load_or_quarantine` catches them all)."""
         path = path or default_save_path()
         try:
-            raw = path.read_bytes()
+            raw = read_capped(path, SAVE_MAX_BYTES)
         except FileNotFoundError:
             return None
+        except NotRegularFile:
+            raise SaveError("it is not a regular file") from None
         except OSError as exc:
-            raise SaveError(f"cannot read it ({exc.strerror})") from None
-        try:
-            doc = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            raise SaveError(f"it is not valid JSON ({exc})") from None
-        return cls.from_dict(doc, save_path=path, card_style=card_style)
+            raise SaveError(f"cannot read it ({exc.strerror or type(exc).__name__})") from None
+        if raw is None:
+            raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
+        return cls.from_dict(parse_save_json(raw), save_path=path, card_style=card_style)
 
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
@@ -535,18 +588,106 @@ class MatchSession:
 def load_or_quarantine(
     path: Path | None = None, *, card_style: str = "symbols"
 ) -> tuple[MatchSession | None, str | None]:
-    """The saved match (or None) and a message when a corrupt save was moved aside."""
+    """The saved match (or None when there is none) and a message (one plain line) when the
+    save cannot be used. Never raises for a bad file: whatever goes wrong while reading,
+    validating or replaying it (a :class:`SaveError`, or any other exception nobody foresaw),
+    the file is moved aside to ``<name>.corrupt-<time>`` (never over an earlier one) and the
+    message says why and where it went, or that it was left in place and is ignored."""
     path = path or default_save_path()
     try:
         return MatchSession.load(path, card_style=card_style), None
     except SaveError as exc:
-        aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        problem = str(exc)
+    except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app
+        log.debug("the save %s could not be read", path, exc_info=True)
+        problem = f"it could not be read ({type(exc).__name__})"
+    kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    return None, one_line(f"The saved match could not be resumed: {problem}.{kept}")
+
+
+def parse_save_json(raw: bytes) -> Any:
+    """The JSON document of a save's bytes; :class:`SaveError` for anything that is not plain
+    JSON (bad UTF-8, NaN/Infinity, numbers too long or too large, nesting too deep)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveError("it is not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise SaveError("it is not usable JSON: it is nested too deeply") from None
+    except ValueError:  # int(): more than 4,300 digits
+        raise SaveError("it is not usable JSON: a number is too long") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise SaveError(f"it is not usable JSON: {name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SaveError("it is not usable JSON: a number is too large")
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON, types included (``true`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def known_kinds() -> tuple[str, ...]:
+    """Every seat kind a save may hold: the human and every AI kind."""
+    return (HUMAN, *ai_kinds())
+
+
+def _seats_from(data: Any, n: int) -> list[Seat]:
+    """The seats of a save: exactly ``n``, names as the settings allow, known kinds, think
+    times in range, at most one human."""
+    if not isinstance(data, list) or len(data) != n:
+        raise SaveError(f"the save must list exactly {n} seats")
+    seats: list[Seat] = []
+    kinds = known_kinds()
+    for i, d in enumerate(data):
+        what = f"seat {i + 1}"
+        if not isinstance(d, dict) or "name" not in d or "kind" not in d:
+            raise SaveError(f"{what} must be an object with a name and a kind")
+        for key in d:
+            if key not in SEAT_KEYS:
+                raise SaveError(f"{what} has an unknown field {quote(key)}")
+        problem = name_problem(d["name"], f"the name of {what}")
+        if problem is not None:
+            raise SaveError(problem)
+        kind = d["kind"]
+        if not isinstance(kind, str) or kind not in kinds:
+            raise SaveError(f"{what} has an unknown kind {quote(kind)}")
+        think_ms = d.get("think_ms", 1000)
         try:
-            os.replace(path, aside)
-            kept = f" It was moved aside to {aside}."
-        except OSError:
-            kept = ""
-        return None, f"The saved match could not be resumed: {exc}.{kept}"
+            think_ms_check(think_ms)
+        except ConfigError as exc:
+            raise SaveError(f"{what}: {exc}") from None
+        seats.append(Seat(d["name"], kind, think_ms))
+    if sum(seat.is_human for seat in seats) > 1:
+        raise SaveError("the save has more than one human seat")
+    return seats
+
+
+def _log_from(data: Any) -> list[str]:
+    """The move log of a save: at most LOG_KEEP lines of printable text."""
+    if not isinstance(data, list) or len(data) > LOG_KEEP:
+        raise SaveError(f"the log must be a list of at most {LOG_KEEP} lines")
+    for line in data:
+        if not isinstance(line, str) or len(line) > LOG_LINE_MAX or not line.isprintable():
+            raise SaveError("the log must hold lines of printable text")
+    return list(data)
 
 
 def save_exists(path: Path | None = None) -> bool:

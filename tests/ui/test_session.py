@@ -81,3 +81,53 @@ def test_all_ai_session_plays_a_match_and_never_saves(tmp_path: Path) -> None:
         else:
             s.step_ai()
     assert s.winners and max(s.totals) >= s.rules.target
+
+
+def test_undo_after_resume_takes_back_exactly_this_turns_moves(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    s = MatchSession.from_config(make_config(), 8, save_path=path)
+    # Find a turn of the human with at least two plays in it (not the first of the round).
+    for _ in range(2000):
+        if s.round_over:
+            s.finish_round()
+            continue
+        if s.ai_to_move:
+            s.step_ai()
+            continue
+        start, start_log = position(s), list(s.log)
+        played = 0
+        while played < 2 and s.human_to_move:
+            plays = [m for m in s.legal_moves() if m != END]
+            if not plays:
+                break
+            s.play_human(plays[0])
+            played += 1
+        if played == 2 and s.human_to_move and len(s.round.history) > 2:
+            break
+        if s.human_to_move:
+            s.play_human(END)
+    else:
+        raise AssertionError("no turn with two plays")
+    mid = position(s)
+    earlier = s.round.history[:-2]
+    resumed = MatchSession.load(path)
+    assert resumed is not None and position(resumed) == mid and resumed.log == s.log
+    assert resumed.can_undo
+    assert resumed.undo()
+    assert resumed.undo()
+    assert position(resumed) == start
+    assert resumed.log == start_log
+    assert resumed.round.history == earlier
+    assert not resumed.can_undo and not resumed.undo()  # nothing of earlier turns
+    # The undone state was saved: resuming again gives the start of the turn, with no undo.
+    again = MatchSession.load(path)
+    assert again is not None and position(again) == start and not again.can_undo
+
+
+def test_no_undo_after_resume_at_the_start_of_a_turn(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    s = MatchSession.from_config(make_config(), 8, save_path=path)
+    _to_human(s)
+    resumed = MatchSession.load(path)
+    assert resumed is not None and resumed.human_to_move
+    assert not resumed.can_undo
