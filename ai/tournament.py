@@ -10,11 +10,14 @@ timeouts aside: they are measured, and reported apart under ``timing``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
 import math
 import multiprocessing
+import os
 import sys
+import tempfile
 import time
 import typing
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -28,6 +31,9 @@ from . import ai_kinds, make_player
 from .safe import SafePlayer
 
 EXIT_BAD_INPUT = 2
+#: The exit status when the run finished but ``--json FILE`` could not be written at the end (the
+#: JSON then goes to stdout instead, after the table, so the results are not lost).
+EXIT_NOT_WRITTEN = 1
 #: A round longer than this many turns is stopped and counted as a block (it never happens with
 #: the shipped AIs under the default rules; it guards against two players passing forever).
 DEFAULT_MAX_TURNS = 1000
@@ -96,7 +102,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule variants, e.g. draw=end (as in RULES.md)"
     )
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-' for stdout)")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="also write the results as JSON to FILE ('-' for stdout); FILE's folder must exist and be writable "
+        "before the run starts, FILE is replaced at the end in one step, and if it cannot be written then the "
+        f"JSON goes to stdout instead (exit status {EXIT_NOT_WRITTEN})",
+    )
     p.add_argument(
         "--think-ms",
         type=float,
@@ -334,6 +346,48 @@ def parse_config(args: argparse.Namespace) -> Config:
     )
 
 
+def check_output(path: str | None) -> None:
+    """That the results can be written to ``--json path`` at the end, checked before the run: its
+    folder exists and takes a new file, and ``path`` is not a folder or a device ('-': stdout)."""
+    if path is None or path == "-":
+        return
+    if not path.strip():
+        raise TournamentError("--json needs a file name ('-' for stdout)")
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
+    if os.path.isdir(target):
+        raise TournamentError(f"--json {path!r} is a folder, not a file")
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise TournamentError(f"--json {path!r} is not a regular file (use '-' for stdout)")
+    if not os.path.exists(folder):
+        raise TournamentError(f"--json {path!r}: the folder {folder!r} does not exist")
+    if not os.path.isdir(folder):
+        raise TournamentError(f"--json {path!r}: {folder!r} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.remove(probe)
+    except OSError as exc:
+        raise TournamentError(f"--json {path!r}: cannot write in {folder!r}: {exc.strerror or exc}") from None
+
+
+def write_json(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` in one step: a temporary file in the same folder, then a rename
+    (a failure leaves the old file, if any, and no temporary file)."""
+    target = os.path.realpath(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+
+
 # ---------------------------------------------------------------------------------------- playing
 @dataclass
 class SeatRecord:
@@ -557,23 +611,32 @@ def format_table(summary: dict[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    """Check every option, play the tournament, print the table (and the JSON). Exit status 0;
+    2 for a bad option (one line on stderr, nothing started); 1 when ``--json FILE`` could not be
+    written at the end (the JSON is then printed on stdout after the table)."""
     try:
         cfg = parse_config(args)
+        check_output(args.json)
     except TournamentError as exc:
         print(f"kings-corners tournament: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     records = run(cfg, None if args.quiet else sys.stderr)
     summary = summarize(cfg, records)
     print(format_table(summary))
-    if args.json:
-        text = json.dumps(summary, indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            try:
-                with open(args.json, "w", encoding="utf-8") as fh:
-                    fh.write(text + "\n")
-            except OSError as exc:
-                print(f"kings-corners tournament: cannot write {args.json}: {exc.strerror}", file=sys.stderr)
-                return EXIT_BAD_INPUT
+    if not args.json:
+        return 0
+    text = json.dumps(summary, indent=2)
+    if args.json == "-":
+        print(text)
+        return 0
+    try:
+        write_json(args.json, text + "\n")
+    except OSError as exc:
+        reason = one_line(str(exc.strerror or exc))
+        print(
+            f"kings-corners tournament: cannot write {one_line(repr(args.json))}: {reason}; the JSON follows on stdout",
+            file=sys.stderr,
+        )
+        print(text)
+        return EXIT_NOT_WRITTEN
     return 0

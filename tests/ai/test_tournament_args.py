@@ -4,6 +4,11 @@ line on stderr, exit status 2, nothing on stdout, no process pool and no progres
 from __future__ import annotations
 
 import argparse
+import errno
+import json
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -129,6 +134,7 @@ def test_a_bad_argument_is_one_line_exit_2_and_nothing_starts(
         ([*GREEDY2, "--param", "expert.mar\ngin=1"], r"expert has no setting 'mar\ngin'"),
         ([*GREEDY2, "--param", "expert.margin=1\n2"], r"not '1\n2'"),
         ([*GREEDY2, "--rules", "col\nour=red"], r"unknown rule 'col\nour'"),
+        ([*GREEDY2, "--json", "/no/such\nfolder/x.json"], r"'/no/such\nfolder/x.json'"),
     ],
 )
 def test_user_text_is_escaped_so_the_error_stays_one_line(
@@ -155,6 +161,110 @@ def test_an_ai_that_refuses_its_settings_is_one_line_before_the_run(
 
 def test_a_setting_of_an_ai_not_seated_is_still_checked(no_work: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert "expert.margin" in _refused([*GREEDY2, "--param", "expert.margin=abc"], capsys)
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda d: str(d / "missing" / "r.json"), "does not exist"),
+        (lambda d: str(d), "is a folder, not a file"),
+        (lambda d: str(d / "afile" / "r.json"), "is not a folder"),
+        (lambda d: "", "--json needs a file name"),
+    ],
+)
+def test_the_json_path_is_checked_before_the_run(
+    make: Any, words: str, tmp_path: Path, no_work: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "afile").write_text("x")
+    line = _refused([*GREEDY2, "--json", make(tmp_path)], capsys)
+    assert line.startswith("kings-corners tournament: --json") and words in line
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs file permissions (not root)")
+def test_a_json_folder_that_cannot_be_written_is_refused_before_the_run(
+    tmp_path: Path, no_work: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        line = _refused([*GREEDY2, "--json", str(ro / "r.json")], capsys)
+    finally:
+        ro.chmod(0o700)
+    assert "cannot write in" in line and "Permission denied" in line
+    assert list(ro.iterdir()) == []
+
+
+def test_a_json_folder_that_refuses_a_new_file_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_work: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def denied(*_a: Any, **_k: Any) -> Any:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    line = _refused([*GREEDY2, "--json", str(tmp_path / "r.json")], capsys)
+    assert "cannot write in" in line and os.strerror(errno.EACCES) in line
+
+
+def test_a_device_is_not_a_json_file(no_work: None, capsys: pytest.CaptureFixture[str]) -> None:
+    if not os.path.exists(os.devnull) or os.path.isfile(os.devnull):
+        pytest.skip("no device file")
+    assert "not a regular file (use '-' for stdout)" in _refused([*GREEDY2, "--json", os.devnull], capsys)
+
+
+def test_the_json_file_is_replaced_in_one_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    out.write_text("old")
+    assert cli_main(["tournament", *GREEDY2, "--deals", "2", "--quiet", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["deals"] == 2 and data["rounds"] == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # no temporary file left
+    assert "95% CI" in capsys.readouterr().out
+
+
+def test_json_to_stdout_follows_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["tournament", *GREEDY2, "--deals", "2", "--quiet", "--json", "-"]) == 0
+    out = capsys.readouterr().out
+    table, brace, rest = out.partition("\n{")
+    assert "95% CI" in table
+    assert json.loads(brace.lstrip("\n") + rest)["rounds"] == 4
+
+
+def test_if_the_json_cannot_be_written_at_the_end_the_results_go_to_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def full(path: str, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tournament, "write_json", full)
+    out = tmp_path / "r.json"
+    code = cli_main(["tournament", *GREEDY2, "--deals", "3", "--quiet", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1
+    err = captured.err.splitlines()
+    assert len(err) == 1
+    assert "cannot write" in err[0] and "No space left on device" in err[0] and "stdout" in err[0]
+    table, _, rest = captured.out.partition("\n{")
+    assert "95% CI" in table
+    data = json.loads("{" + rest)
+    assert data["deals"] == 3 and data["rounds"] == 6
+    assert not out.exists()
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r.json"
+    out.write_text("old")
+
+    def broken(src: str, dst: str) -> None:
+        raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError):
+        tournament.write_json(str(out), "new")
+    assert out.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 
 def test_the_bounds_are_in_the_help_and_think_time_matches_the_app() -> None:
