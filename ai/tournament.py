@@ -4,7 +4,10 @@ Every deal is played once per rotation of the seats (both orders for two players
 rotation for three or four), so the luck of the cards and of the seat cancels out. Deals are
 spread over processes with ``--jobs``; each deal's seed, dealer and AI seeds come from ``--seed``
 and the deal's number only, so the results are the same whatever ``--jobs`` is (think times and
-timeouts aside: they are measured, and reported apart under ``timing``).
+timeouts aside: they are measured, and reported apart under ``timing``). The batches of deals are
+made as the workers need them and the results are counted as they come, so memory does not grow
+with ``--deals``. Every option is checked before anything starts (:func:`parse_config`,
+:func:`check_output`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import sys
 import tempfile
 import time
 import typing
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TextIO
@@ -59,6 +64,9 @@ PARAM_RANGES: dict[str, tuple[int | float, int | float]] = {
     "sim_nodes": (1, PARAM_MAX),
     "tolerance": (0, 1),
 }
+#: At most this many batches of deals per worker are submitted and not yet collected (the rest
+#: are made as the first ones are collected, so a big ``--deals`` costs no memory up front).
+IN_FLIGHT_PER_JOB = 4
 
 
 class TournamentError(ValueError):
@@ -471,7 +479,7 @@ def play_round(cfg: Config, deal: int, rotation: int) -> RoundRecord:
     return rec
 
 
-def play_deals(cfg: Config, deals: list[int]) -> list[RoundRecord]:
+def play_deals(cfg: Config, deals: Sequence[int]) -> list[RoundRecord]:
     """Every rotation of every deal in ``deals`` (run in a worker process)."""
     out = []
     for d in deals:
@@ -480,26 +488,57 @@ def play_deals(cfg: Config, deals: list[int]) -> list[RoundRecord]:
     return out
 
 
-def run(cfg: Config, progress: TextIO | None = None) -> list[RoundRecord]:
-    """All the rounds of the tournament, in deal and rotation order."""
-    chunk = max(1, min(10, cfg.deals // (cfg.jobs * 8) or 1))
-    batches = [list(range(i, min(cfg.deals, i + chunk))) for i in range(0, cfg.deals, chunk)]
+def chunk_size(deals: int, jobs: int) -> int:
+    """Deals per batch: about eight batches per worker, at most 10 deals each."""
+    return max(1, min(10, deals // (jobs * 8) or 1))
+
+
+def batches(deals: int, chunk: int) -> Iterator[range]:
+    """The deals ``0 .. deals - 1`` in consecutive batches of ``chunk``, made one at a time."""
+    for i in range(0, deals, chunk):
+        yield range(i, min(deals, i + chunk))
+
+
+def iter_records(cfg: Config, progress: TextIO | None = None) -> Iterator[RoundRecord]:
+    """All the rounds of the tournament, in deal and rotation order, whatever ``cfg.jobs`` is.
+
+    The batches are made lazily: with several jobs, at most ``IN_FLIGHT_PER_JOB`` batches per
+    worker are submitted and not yet collected, and they are collected in order."""
+    chunk = chunk_size(cfg.deals, cfg.jobs)
+    todo = batches(cfg.deals, chunk)
     bar = Progress(cfg.deals, progress)
-    results: dict[int, list[RoundRecord]] = {}
     if cfg.jobs == 1:
-        for b in batches:
-            results[b[0]] = play_deals(cfg, b)
+        for b in todo:
+            recs = play_deals(cfg, b)
             bar.update(len(b))
-    else:
-        ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        with ProcessPoolExecutor(max_workers=cfg.jobs, mp_context=ctx) as pool:
-            futures = {pool.submit(play_deals, cfg, b): b for b in batches}
-            for fut in as_completed(futures):
-                b = futures[fut]
-                results[b[0]] = fut.result()
-                bar.update(len(b))
+            yield from recs
+        bar.finish()
+        return
+    n_batches = -(-cfg.deals // chunk)
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    pool = ProcessPoolExecutor(max_workers=min(cfg.jobs, n_batches), mp_context=ctx)
+    try:
+        window: deque[tuple[range, Future[list[RoundRecord]]]] = deque()
+        for b in todo:
+            window.append((b, pool.submit(play_deals, cfg, b)))
+            if len(window) >= cfg.jobs * IN_FLIGHT_PER_JOB:
+                break
+        while window:
+            b, fut = window.popleft()
+            recs = fut.result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                window.append((nxt, pool.submit(play_deals, cfg, nxt)))
+            bar.update(len(b))
+            yield from recs
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     bar.finish()
-    return [rec for k in sorted(results) for rec in results[k]]
+
+
+def run(cfg: Config, progress: TextIO | None = None) -> list[RoundRecord]:
+    """All the rounds of the tournament as a list (:func:`iter_records` holds only a few batches)."""
+    return list(iter_records(cfg, progress))
 
 
 class Progress:
@@ -543,35 +582,62 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def summarize(cfg: Config, records: list[RoundRecord]) -> dict[str, Any]:
-    rounds = len(records)
-    blocks = sum(1 for r in records if r.winner is None)
+@dataclass
+class SeatTally:
+    """One seat entry's totals over the rounds seen so far."""
+
+    won: int = 0
+    penalty: int = 0
+    lost: int = 0
+    penalty_lost: int = 0
+    turns: int = 0
+    moves: int = 0
+    think_s: float = 0.0
+    max_think_s: float = 0.0
+    faults: int = 0
+
+
+def summarize(cfg: Config, records: Iterable[RoundRecord]) -> dict[str, Any]:
+    """The results, read from ``records`` in one pass (each round is dropped once counted)."""
+    tallies = [SeatTally() for _ in cfg.names]
+    rounds = blocks = capped = 0
+    for r in records:
+        rounds += 1
+        blocks += r.winner is None
+        capped += r.capped
+        for j, s in enumerate(r.seats):
+            t = tallies[j]
+            t.won += s.won
+            t.penalty += s.penalty
+            if r.winner is not None and r.winner != j:
+                t.lost += 1
+                t.penalty_lost += s.penalty
+            t.turns += s.turns
+            t.moves += s.moves
+            t.think_s += s.think_s
+            t.max_think_s = max(t.max_think_s, s.max_think_s)
+            t.faults += s.faults
     players: dict[str, Any] = {}
     timing: dict[str, Any] = {}
     for j, name in enumerate(cfg.names):
-        seats = [r.seats[j] for r in records]
-        won = sum(s.won for s in seats)
-        lost = [r.seats[j].penalty for r in records if r.winner is not None and r.winner != j]
-        turns = sum(s.turns for s in seats)
-        moves = sum(s.moves for s in seats)
-        think = sum(s.think_s for s in seats)
-        lo, hi = wilson(won, rounds)
+        t = tallies[j]
+        lo, hi = wilson(t.won, rounds)
         players[name] = {
             "kind": cfg.kinds[j],
             "params": dict(cfg.params[j]),
-            "rounds_won": won,
-            "win_rate": round(won / rounds, 4),
+            "rounds_won": t.won,
+            "win_rate": round(t.won / rounds, 4) if rounds else 0.0,
             "ci95": [round(lo, 4), round(hi, 4)],
-            "mean_penalty": round(sum(s.penalty for s in seats) / rounds, 3),
-            "rounds_lost": len(lost),
-            "mean_penalty_lost": round(sum(lost) / len(lost), 3) if lost else 0.0,
-            "turns": turns,
-            "moves_per_turn": round(moves / turns, 3) if turns else 0.0,
+            "mean_penalty": round(t.penalty / rounds, 3) if rounds else 0.0,
+            "rounds_lost": t.lost,
+            "mean_penalty_lost": round(t.penalty_lost / t.lost, 3) if t.lost else 0.0,
+            "turns": t.turns,
+            "moves_per_turn": round(t.moves / t.turns, 3) if t.turns else 0.0,
         }
         timing[name] = {
-            "mean_think_ms_per_turn": round(1000 * think / turns, 3) if turns else 0.0,
-            "max_think_ms_per_move": round(1000 * max((s.max_think_s for s in seats), default=0.0), 3),
-            "faults": sum(s.faults for s in seats),
+            "mean_think_ms_per_turn": round(1000 * t.think_s / t.turns, 3) if t.turns else 0.0,
+            "max_think_ms_per_move": round(1000 * t.max_think_s, 3),
+            "faults": t.faults,
         }
     return {
         "seats": list(cfg.names),
@@ -581,7 +647,7 @@ def summarize(cfg: Config, records: list[RoundRecord]) -> dict[str, Any]:
         "seed": cfg.seed,
         "rules": cfg.rules.changed(),
         "blocks": blocks,
-        "capped": sum(1 for r in records if r.capped),
+        "capped": capped,
         "players": players,
         "timing": timing,
     }
@@ -620,8 +686,7 @@ def main(args: argparse.Namespace) -> int:
     except TournamentError as exc:
         print(f"kings-corners tournament: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    records = run(cfg, None if args.quiet else sys.stderr)
-    summary = summarize(cfg, records)
+    summary = summarize(cfg, iter_records(cfg, None if args.quiet else sys.stderr))
     print(format_table(summary))
     if not args.json:
         return 0

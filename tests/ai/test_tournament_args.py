@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import json
 import os
 import tempfile
+from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,10 @@ from ai.tournament import (
     MAX_TURNS_RANGE,
     SEED_RANGE,
     THINK_MS_RANGE,
+    RoundRecord,
     add_arguments,
+    batches,
+    iter_records,
     parse_config,
     settings_of,
 )
@@ -43,7 +49,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def started(*_a: Any, **_k: Any) -> Any:
         raise AssertionError("the tournament started before every argument was checked")
 
-    for name in ("run", "play_deals", "play_round", "ProcessPoolExecutor", "Progress"):
+    for name in ("iter_records", "run", "play_deals", "play_round", "ProcessPoolExecutor", "Progress"):
         monkeypatch.setattr(tournament, name, started)
 
 
@@ -322,3 +328,69 @@ def test_settings_of_every_kind_come_from_the_constructors() -> None:
     assert ex["iterations"].type is int and ex["iterations"].optional
     assert ex["infer"].type is bool and not ex["infer"].optional
     assert set(la) < set(ex)
+
+
+def test_batches_are_made_lazily() -> None:
+    todo = batches(DEALS_RANGE[1], 10)
+    assert not isinstance(todo, list | tuple)
+    assert list(itertools.islice(todo, 3)) == [range(0, 10), range(10, 20), range(20, 30)]
+    assert [list(b) for b in batches(7, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
+
+
+def _played(records: list[RoundRecord]) -> list[tuple[Any, ...]]:
+    """Everything seeded in the records (think times are measured, not seeded)."""
+    return [
+        (r.deal, r.rotation, r.winner, r.capped, [(s.won, s.penalty, s.turns, s.moves, s.faults) for s in r.seats])
+        for r in records
+    ]
+
+
+class InlinePool:
+    """A stand-in process pool that runs each job when it is submitted, and counts how many were
+    submitted and not yet collected."""
+
+    outstanding = 0
+    most = 0
+    made = 0
+
+    def __init__(self, max_workers: int, mp_context: Any = None) -> None:
+        InlinePool.made += 1
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        fut: Future[Any] = Future()
+        fut.set_result(fn(*args))
+        InlinePool.outstanding += 1
+        InlinePool.most = max(InlinePool.most, InlinePool.outstanding)
+        real_result = fut.result
+
+        def result(timeout: float | None = None) -> Any:
+            InlinePool.outstanding -= 1
+            return real_result(timeout)
+
+        fut.result = result  # type: ignore[method-assign]
+        return fut
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def test_with_several_jobs_only_a_few_batches_are_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = parse_config(_namespace("--seats", "greedy,random", "--deals", "32", "--seed", "8"))
+    one = list(iter_records(cfg))
+    monkeypatch.setattr(tournament, "ProcessPoolExecutor", InlinePool)
+    InlinePool.outstanding = InlinePool.most = InlinePool.made = 0
+    two = replace(cfg, jobs=2)
+    got = list(iter_records(two))
+    assert InlinePool.made == 1
+    assert InlinePool.outstanding == 0
+    assert InlinePool.most == 2 * tournament.IN_FLIGHT_PER_JOB  # 16 batches of 2 deals, 8 at a time
+    assert _played(got) == _played(one)
+    assert [(r.deal, r.rotation) for r in got] == [(d, rot) for d in range(32) for rot in range(2)]
+
+
+def test_records_are_identical_for_one_and_two_processes() -> None:
+    cfg = parse_config(_namespace("--seats", "greedy,random,king-aware", "--deals", "10", "--seed", "21"))
+    one = list(iter_records(cfg))
+    two = list(iter_records(replace(cfg, jobs=2)))
+    assert len(one) == 10 * 3  # 10 batches of 1 deal, 8 in flight at first
+    assert _played(one) == _played(two)
