@@ -37,7 +37,8 @@ NAME_MAX = 16
 CONFIG_MAX_BYTES = 1 << 20
 #: Longest value quoted in a message, and longest message.
 QUOTE_MAX = 60
-MESSAGE_MAX = 400
+#: Longest reason quoted in a warning (the file's path and where it went are never cut).
+PROBLEM_MAX = 300
 THEME_MAX = 64
 OPPONENT_KEYS: tuple[str, ...] = ("name", "kind", "think_ms")
 
@@ -153,7 +154,7 @@ class Config:
             try:
                 kwargs["rules"] = Rules.from_dict(data["rules"])
             except (RulesError, TypeError) as exc:
-                raise ConfigError(one_line(str(exc))) from None
+                raise ConfigError(one_line(str(exc), PROBLEM_MAX)) from None
         if "opponents" in data:
             kwargs["opponents"] = _opponents_from(data["opponents"])
         cfg = cls(**kwargs)
@@ -186,12 +187,12 @@ def quote(value: Any, limit: int = QUOTE_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def one_line(text: str, limit: int = MESSAGE_MAX) -> str:
+def one_line(text: str, limit: int | None = None) -> str:
     """``text`` as one plain line: every non-printable character (newlines, escapes, other
-    control characters) written as its escape sequence, cut to ``limit`` characters."""
+    control characters) written as its escape sequence; cut to ``limit`` characters if given."""
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
 def think_ms_check(value: Any) -> None:
@@ -266,7 +267,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str
         return Config(), f"Settings {shown} is not a regular file; using defaults. It was left in place and is ignored."
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        return Config(), one_line(f"Could not read settings {shown} ({reason}); using defaults.")
+        return Config(), f"Could not read settings {shown} ({one_line(reason, PROBLEM_MAX)}); using defaults."
     try:
         if raw is None:
             raise ConfigError(f"it is larger than {CONFIG_MAX_BYTES // 1024} KiB")
@@ -288,7 +289,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str
     except Exception as exc:  # a bug we did not foresee: the file still must not stop the app
         problem = f"it could not be read ({type(exc).__name__})"
     kept = move_aside(p, ".bak")
-    return Config(), one_line(f"Settings file {shown} is invalid ({problem}); using defaults.{kept}")
+    return Config(), f"Settings file {shown} is invalid ({one_line(problem, PROBLEM_MAX)}); using defaults.{kept}"
 
 
 class NotRegularFile(OSError):
@@ -337,7 +338,7 @@ def move_aside(path: Path, suffix: str) -> str:
         aside = aside_path(path, suffix)
         os.replace(path, aside)
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        reason = one_line(exc.strerror or type(exc).__name__, PROBLEM_MAX)
         return f" It could not be moved aside ({reason}), so it was left in place and is ignored."
     return f" It was moved aside to {one_line(str(aside))}."
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from ai import AIPlayer, ai_kinds, make_player
 from kc_tui.config import (
+    PROBLEM_MAX,
     Config,
     ConfigError,
     NotRegularFile,
@@ -602,7 +603,7 @@ def load_or_quarantine(
         log.debug("the save %s could not be read", path, exc_info=True)
         problem = f"it could not be read ({type(exc).__name__})"
     kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-    return None, one_line(f"The saved match could not be resumed: {problem}.{kept}")
+    return None, f"The saved match could not be resumed: {one_line(problem, PROBLEM_MAX)}.{kept}"
 
 
 def parse_save_json(raw: bytes) -> Any:
