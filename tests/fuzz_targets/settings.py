@@ -1,0 +1,300 @@
+"""Fuzz target: the settings reader (``kc_tui.config.load_config``).
+
+* ``cases(rng, n)``: ``n`` settings files as bytes, from valid settings documents (written by
+  ``tomli_w`` as the app writes them, or as inline tables), mutated generically
+  (``tests.fuzzkit``) and in ways that know TOML: ``inf``/``nan``/``1e999`` floats, 5,000-digit
+  decimal and hex ints, dates, inline tables and arrays nested hundreds deep, markup and
+  control characters (escaped and raw) in strings, wrong types for every setting, unknown keys.
+  Some cases are left valid, so the usable path is checked too.
+* ``check(data, tmpdir)``: the contract, None when it holds, else what broke. The bytes are
+  written to a settings file and ``load_config`` is called. It must not raise; either there
+  is no warning, the returned Config validates, the file is in place and the Config survives
+  ``save_config``/``load_config`` unchanged; or the defaults come with a one-line printable
+  warning, the file is gone from its path and kept aside beside it with its bytes unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from kc_tui.config import AI_KIND_NAMES, CARD_STYLES, PACES, THEMES, Config, Opponent, load_config, save_config
+from kc_tui.engine import Rules
+from tests import fuzzkit
+
+SETTINGS_NAME = "settings.toml"
+
+
+def valid_settings(seed: int = 0) -> list[dict[str, Any]]:
+    """Valid settings documents (as ``Config.to_dict`` gives them), varied."""
+    rng = random.Random(seed)
+    docs = [Config().to_dict(), {}, {"pace": "fast"}, {"rules": {"target": 25}}]
+    names = ["Ada", "[b]Me[/b]", "Zoë ♥", "a" * 16, "[@click=app.quit]q"]
+    for k in range(12):
+        ops = tuple(
+            Opponent(rng.choice(names), rng.choice(AI_KIND_NAMES), rng.randrange(50, 10_001))
+            for _ in range(rng.randrange(1, 4))
+        )
+        rules = Rules(
+            target=rng.randrange(5, 501),
+            draw=rng.choice(["start", "end", "when_stuck"]),
+            scoring=rng.choice(["points", "chips"]),
+            chips_per_card=rng.random() < 0.5,
+        )
+        cfg = Config(
+            player_name=names[k % len(names)],
+            opponents=ops,
+            rules=rules,
+            pace=rng.choice(PACES),
+            card_style=rng.choice(CARD_STYLES),
+            four_colour=rng.random() < 0.5,
+            theme=rng.choice(THEMES),
+        )
+        docs.append(cfg.to_dict())
+    return docs
+
+
+# ---------------------------------------------------------------- TOML text, including what tomli_w will not write
+_RAW_TOML = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+
+
+def _toml_scalar(v: Any) -> str:
+    if isinstance(v, fuzzkit.RawJSON):  # huge ints and 1e999 are TOML too; NaN/Infinity are spelt nan/inf
+        return _RAW_TOML.get(str(v), str(v))
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return int.__repr__(v) if abs(v) < 10**4000 else hex(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if v is None:  # TOML has no null: an empty string stands in
+        return '""'
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+def toml_value(v: Any) -> str:
+    """``v`` as a TOML value (inline tables and arrays, any depth, written without recursion);
+    floats may be inf/nan and :class:`tests.fuzzkit.RawJSON` values are written as TOML."""
+    out: list[str] = []
+    stack: list[tuple[bool, Any]] = [(False, v)]
+    while stack:
+        raw, value = stack.pop()
+        if raw:
+            out.append(value)
+        elif isinstance(value, dict):
+            parts: list[tuple[bool, Any]] = [(True, "{")]
+            for i, (k, x) in enumerate(value.items()):
+                parts.append((True, (", " if i else "") + json.dumps(str(k), ensure_ascii=False) + " = "))
+                parts.append((False, x))
+            parts.append((True, "}"))
+            stack.extend(reversed(parts))
+        elif isinstance(value, list | tuple):
+            parts = [(True, "[")]
+            for i, x in enumerate(value):
+                if i:
+                    parts.append((True, ", "))
+                parts.append((False, x))
+            parts.append((True, "]"))
+            stack.extend(reversed(parts))
+        else:
+            out.append(_toml_scalar(value))
+    return "".join(out)
+
+
+def toml_text(doc: dict[str, Any]) -> str:
+    """The document as ``key = value`` lines (every table inline)."""
+    return "".join(f"{json.dumps(str(k), ensure_ascii=False)} = {toml_value(v)}\n" for k, v in doc.items())
+
+
+RAW_VALUES: tuple[str, ...] = (
+    "inf",
+    "-inf",
+    "+inf",
+    "nan",
+    "-nan",
+    "1e999",
+    "-1e999",
+    "9" * 5000,
+    "-" + "9" * 5000,
+    "0x" + "f" * 5000,
+    "0o" + "7" * 5000,
+    "0b" + "1" * 5000,
+    str(2**64),
+    "1979-05-27T07:32:00Z",
+    "1979-05-27",
+    "07:32:00",
+    "true",
+    "false",
+    "0",
+    "-1",
+    "1.5",
+    '""',
+    '" "',
+    '"\\u001b[31mred"',
+    '"\\u0000"',
+    '"\\u202e"',
+    '"a\\nb"',
+    '"[@click=app.quit]boom[/]"',
+    '"[link=http://x]y[/link]"',
+    '"[/]"',
+    "'''multi\nline'''",
+    "[]",
+    "[1]",
+    "[[]]",
+    '[{name = "X", kind = "greedy"}]',
+    "{}",
+    "[" * 500 + "]" * 500,
+    "[" * 300 + "]" * 300,
+    "{a = " * 500 + "1" + "}" * 500,
+    "{a = " * 200 + "1" + "}" * 200,
+    json.dumps("x" * 5000),
+)
+
+
+def _weird_value(rng: random.Random, like: Any) -> str:
+    options = list(RAW_VALUES)
+    if isinstance(like, str):
+        options += [json.dumps(like + "\u001b"), json.dumps(like.upper()), json.dumps(like * 2), json.dumps(like[1:])]
+    elif isinstance(like, int) and not isinstance(like, bool):
+        options += [str(like + d) for d in (-1000, -1, 1, 1000)] + [f"{like}.0", f'"{like}"']
+    return rng.choice(options)
+
+
+_MARK = "\u2063FUZZ\u2063"
+
+
+def _pick(doc: Any, rng: random.Random) -> tuple[tuple[Any, ...], Any]:
+    path: tuple[Any, ...] = ()
+    node = doc
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+        if not keys or (path and rng.random() < 0.35):
+            return path, node
+        key = rng.choice(keys)
+        path, node = (*path, key), node[key]
+
+
+def _with_raw_value(doc: dict[str, Any], rng: random.Random) -> str:
+    """TOML text of ``doc`` with one value (or a new key) replaced by a raw TOML value."""
+    doc = copy.deepcopy(doc)
+    if not doc or rng.random() < 0.15:
+        key = rng.choice(["player_name", "pace", "theme", "four_colour", "opponents", "rules", "colour", "\u001b"])
+        doc[key] = _MARK
+        like: Any = None
+    else:
+        path, like = _pick(doc, rng)
+        node: Any = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = _MARK
+    return toml_text(doc).replace(json.dumps(_MARK), _weird_value(rng, like), 1)
+
+
+def _raw_control(text: str, rng: random.Random) -> str:
+    """Raw control characters (not escaped) somewhere in the text."""
+    i = rng.randrange(len(text) + 1)
+    return text[:i] + rng.choice(["\u001b", "\u0000", "\r", "\u007f", "\u2028", "\ufeff", "\t"]) + text[i:]
+
+
+def _generic(text: str, doc: dict[str, Any], rng: random.Random) -> bytes:
+    """A generic mutation from tests.fuzzkit: of the document (written as TOML), of the bytes, or both."""
+    roll = rng.random()
+    if roll < 0.6:
+        data = toml_text(_as_table(fuzzkit.mutate_doc(doc, rng))).encode("utf-8", "surrogatepass")
+        return fuzzkit.mutate_bytes(data, rng) if roll < 0.15 else data
+    return fuzzkit.mutate_bytes(text.encode("utf-8"), rng)
+
+
+def _as_table(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def cases(rng: random.Random, n: int) -> Iterator[bytes]:
+    """``n`` settings files (bytes) to try; about one in ten is left valid."""
+    docs = valid_settings()
+    for _ in range(n):
+        doc = rng.choice(docs)
+        text = tomli_w.dumps(doc) if rng.random() < 0.6 else toml_text(doc)
+        kind = rng.random()
+        if kind < 0.1:
+            yield text.encode("utf-8")
+        elif kind < 0.55:
+            yield _with_raw_value(doc, rng).encode("utf-8", "surrogatepass")
+        elif kind < 0.65:
+            yield _raw_control(text, rng).encode("utf-8", "surrogatepass")
+        else:
+            yield _generic(text, doc, rng)
+
+
+# ---------------------------------------------------------------- the contract
+def check(data: bytes, tmpdir: Path) -> str | None:
+    """None when loading ``data`` as the settings keeps the contract (module docs), else what broke."""
+    folder = Path(tempfile.mkdtemp(dir=tmpdir))
+    try:
+        return _check_in(data, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_in(data: bytes, folder: Path) -> str | None:
+    path = folder / SETTINGS_NAME
+    path.write_bytes(data)
+    try:
+        cfg, warning = load_config(path)
+    except Exception as exc:
+        return f"load_config raised {type(exc).__name__}: {_cut(exc)}"
+    if not isinstance(cfg, Config):
+        return f"load_config gave {type(cfg).__name__}, not a Config"
+    if warning is None:
+        if not path.is_file() or path.read_bytes() != data:
+            return "usable settings were moved or changed by loading them"
+        step = "validate"
+        try:
+            cfg.validate()
+            step = "save_config"
+            again = folder / "again.toml"
+            save_config(cfg, again)
+            step = "load_config of the saved copy"
+            back, problem = load_config(again)
+        except Exception as exc:
+            return f"usable settings failed at {step}: {type(exc).__name__}: {_cut(exc)}"
+        if problem is not None or back != cfg:
+            return f"usable settings do not survive save_config/load_config ({problem!r})"
+        return None
+    if not isinstance(warning, str) or not warning:
+        return f"bad settings gave a warning that is not text: {warning!r}"
+    if not warning.isprintable():
+        return f"the warning is not one plain line: {warning!r}"
+    if cfg != Config():
+        return "bad settings did not give the defaults"
+    if path.exists():
+        return "a bad settings file was left at its path"
+    aside = [p for p in folder.iterdir() if p.name != SETTINGS_NAME]
+    if len(aside) != 1:
+        return f"expected one file kept aside, found {sorted(p.name for p in aside)}"
+    if aside[0].read_bytes() != data:
+        return "the file kept aside does not hold the original bytes"
+    if aside[0].name not in warning:
+        return f"the warning does not say where the file went: {warning!r}"
+    return None
+
+
+def _cut(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = "?"
+    return repr(text[:200])
