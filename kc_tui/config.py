@@ -151,8 +151,13 @@ class Config:
                 raise ConfigError(f"unknown setting {quote(key)}")
         kwargs: dict[str, Any] = {k: v for k, v in data.items() if k not in ("rules", "opponents")}
         if "rules" in data:
+            rules = data["rules"]
+            if isinstance(rules, dict):
+                for key, value in rules.items():
+                    if not isinstance(value, str | int):  # bools are ints; tables, arrays, floats, dates are wrong
+                        raise ConfigError(f"rule {quote(key)} must be a word, a whole number or true/false")
             try:
-                kwargs["rules"] = Rules.from_dict(data["rules"])
+                kwargs["rules"] = Rules.from_dict(rules)
             except (RulesError, TypeError) as exc:
                 raise ConfigError(one_line(str(exc), PROBLEM_MAX)) from None
         if "opponents" in data:
@@ -260,15 +265,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str
     p = config_path(path)
     shown = one_line(str(p))
     try:
-        raw = read_capped(p, CONFIG_MAX_BYTES)
-    except FileNotFoundError:
-        return Config(), None
-    except NotRegularFile:
-        return Config(), f"Settings {shown} is not a regular file; using defaults. It was left in place and is ignored."
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        return Config(), f"Could not read settings {shown} ({one_line(reason, PROBLEM_MAX)}); using defaults."
-    try:
+        try:
+            raw = read_capped(p, CONFIG_MAX_BYTES)
+        except FileNotFoundError:
+            return Config(), None
+        except NotRegularFile:
+            left = "It was left in place and is ignored."
+            return Config(), f"Settings {shown} is not a regular file; using defaults. {left}"
+        except OSError as exc:
+            raise ConfigError(f"it cannot be read: {exc.strerror or type(exc).__name__}") from None
         if raw is None:
             raise ConfigError(f"it is larger than {CONFIG_MAX_BYTES // 1024} KiB")
         try:

@@ -273,3 +273,23 @@ def test_from_dict_checks_exact_types() -> None:
     assert Config.from_dict({"opponents": [{"name": "A", "kind": "expert", "think_ms": 50}]}).opponents == (
         Opponent("A", "expert", 50),
     )
+
+
+def test_an_unreadable_file_is_reported_and_kept_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kc_tui.config as config_module
+
+    def refuse(path: Path, cap: int) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    path = _write('pace = "fast"')
+    monkeypatch.setattr(config_module, "read_capped", refuse)
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None and "Permission denied" in warning
+    assert not path.exists() and path.with_name(path.name + ".bak").read_text() == 'pace = "fast"'
+
+
+def test_a_nested_rule_value_is_named_plainly() -> None:
+    path = _write("[rules]\ntarget = " + "[" * 300 + "]" * 300)
+    cfg, warning = load_config()
+    assert cfg == Config() and warning is not None and "rule 'target' must be a word" in warning
+    assert not path.exists()

@@ -278,6 +278,8 @@ class Match:
         first_dealer = _int(d, "first_dealer", 0, n - 1)
         if "rules" not in d:
             raise MatchRecordError("'rules' is missing")
+        if isinstance(d["rules"], dict) and not all(isinstance(v, str | int) for v in d["rules"].values()):
+            raise MatchRecordError("every rule must be a word, a whole number or true/false")
         try:
             rules = Rules.from_dict(d["rules"])
         except (ValueError, TypeError) as exc:  # RulesError is a ValueError
