@@ -14,11 +14,24 @@ from kc_tui.engine import Move, PlayerView
 
 
 class AIPlayer(ABC):
-    """Base class of the AI opponents. Subclasses set ``kind`` and implement ``choose``."""
+    """Base class of the AI opponents. Subclasses implement ``choose``; a kind of AI offered by
+    :func:`ai.make_player` also declares what the app shows of it (see :class:`ai.KindInfo`) and
+    is decorated with :func:`ai.register`."""
 
+    #: The kind's name, as the settings, saves and command line write it (lower case, ``-``).
     kind: ClassVar[str] = ""
-    #: One line for menus and the settings screen.
+    #: The kind's name for display ("King-aware"); empty: made from ``kind``.
+    title: ClassVar[str] = ""
+    #: One line for menus and the settings screen ("plays every card it can").
     description: ClassVar[str] = ""
+    #: A default name for a player of this kind ("Kingsley"); empty: the title.
+    player_name: ClassVar[str] = ""
+    #: Whether the kind takes a think time: its constructor then accepts ``think_ms`` (ms a move).
+    takes_think_time: ClassVar[bool] = False
+    #: How strong the kind is: kinds are listed weakest (lowest) first.
+    strength: ClassVar[int] = 0
+    #: Whether the settings screen offers the kind for an opponent.
+    offered: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         self.seed = seed

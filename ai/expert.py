@@ -5,7 +5,7 @@ then deals the hidden cards again and again consistently with its view (every op
 size and the stock size as seen, :func:`~kc_tui.engine.determinize`), and on each deal plays every
 plan, lets each opponent answer with its own king-aware turn planner (on that opponent's cards
 only), and scores the position at the start of its own next turn with a logistic model of the
-chance to win the round (:mod:`ai._leaf`). With three or four players it plays on to the end of
+chance to win the round (:mod:`ai.leaf`). With three or four players it plays on to the end of
 the round instead (``horizon``; the leaf model, fitted heads-up, measured weaker there). All
 plans are scored on the same deals (common random numbers), so their differences are measured
 with little noise. It keeps lookahead's favourite unless another plan is better by more than
@@ -34,9 +34,9 @@ from kc_tui.engine import END, Move, PlayerView, Round, determinize
 from kc_tui.engine.cards import FULL_MASK, mask_of
 
 from . import register
-from ._leaf import win_chance
-from ._plan import KQ_MASK, HoldParams, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
+from .leaf import win_chance
 from .lookahead import LookaheadAI
+from .planning import KQ_MASK, HoldParams, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
 
 #: The value of a blocked round (R14: no one wins it).
 BLOCK_VALUE = 0.2
@@ -85,7 +85,12 @@ def inferred_absent(view: PlayerView) -> dict[int, int]:
 @register
 class ExpertAI(LookaheadAI):
     kind = "expert"
-    description = "searches its best plans on many guesses of the hidden cards, with the opponents' replies"
+    title = "Expert"
+    description = "searches, stronger with more time"
+    player_name = "Ace"
+    #: ``think_ms``: the most it takes a move (it stops sooner once its choice is settled).
+    takes_think_time = True
+    strength = 40
 
     def __init__(
         self,

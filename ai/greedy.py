@@ -5,14 +5,17 @@ from __future__ import annotations
 from kc_tui.engine import Move, PlayerView
 
 from . import register
-from ._plan import greedy_move
 from .base import AIPlayer
+from .planning import greedy_move
 
 
 @register
 class GreedyAI(AIPlayer):
     kind = "greedy"
-    description = "plays every card it can at once: kings to corners, pile moves, then the highest card"
+    title = "Greedy"
+    description = "plays every card it can"
+    player_name = "Greedy"
+    strength = 10
     #: The time a move may take before the fault fallback steps in (it takes well under 1 ms).
     budget_ms = 250.0
 

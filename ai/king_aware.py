@@ -13,14 +13,16 @@ from typing import Any
 from kc_tui.engine import Move, PlayerView
 
 from . import register
-from ._plan import EvalParams, HoldParams, Rulebits, State, enumerate_turn, opponents, rank_ends
-from .planning import PlanningAI
+from .planning import EvalParams, HoldParams, PlanningAI, Rulebits, State, enumerate_turn, opponents, rank_ends
 
 
 @register
 class KingAwareAI(PlanningAI):
     kind = "king-aware"
-    description = "plans its turn, holds kings and queens while it is safe, releases them in time"
+    title = "King-aware"
+    description = "holds kings for corners"
+    player_name = "Kingsley"
+    strength = 20
     budget_ms = 250.0
 
     def __init__(

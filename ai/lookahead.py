@@ -17,14 +17,17 @@ from kc_tui.engine import Move, PlayerView
 from kc_tui.engine.cards import cards_of
 
 from . import register
-from ._plan import Rulebits, State, greedy_turn, opponents, sim_apply, view_seed
 from .king_aware import KingAwareAI
+from .planning import Rulebits, State, greedy_turn, opponents, sim_apply, view_seed
 
 
 @register
 class LookaheadAI(KingAwareAI):
     kind = "lookahead"
-    description = "searches the orders of its whole turn and samples what the next player can answer"
+    title = "Lookahead"
+    description = "plans its whole turn"
+    player_name = "Lookout"
+    strength = 30
     budget_ms = 1000.0
 
     def __init__(

@@ -7,12 +7,17 @@ from typing import Any
 
 from kc_tui.engine import Move, PlayerView
 
+from . import register
 from .base import AIPlayer
 
 
+@register
 class RandomAI(AIPlayer):
     kind = "random"
-    description = "plays a random legal move (a baseline)"
+    title = "Random"
+    description = "plays a random legal move"
+    player_name = "Rando"
+    strength = 0
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         super().__init__(seed, **params)

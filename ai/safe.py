@@ -16,8 +16,8 @@ from typing import Any
 
 from kc_tui.engine import END, Move, PlayerView, move_str
 
-from ._plan import greedy_move
 from .base import AIPlayer
+from .planning import greedy_move
 
 log = logging.getLogger("ai.safe")
 
@@ -59,10 +59,6 @@ class SafePlayer(AIPlayer):
         self.fault_log: list[str] = []
         self._fallback_turn: tuple[int, int] | None = None  # (seat, turn number) on greedy
         self._pending: _Call | None = None
-
-    @property
-    def kind_name(self) -> str:
-        return self.inner.kind
 
     def new_round(self) -> None:
         self._fallback_turn = None

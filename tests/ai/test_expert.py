@@ -9,9 +9,9 @@ import time
 import pytest
 
 from ai import make_player
-from ai._leaf import FEATURES, WEIGHTS, features, win_chance
-from ai._plan import KQ_MASK
 from ai.expert import ExpertAI, inferred_absent
+from ai.leaf import FEATURES, WEIGHTS, features, win_chance
+from ai.planning import KQ_MASK
 from kc_tui.engine import END, Round, Rules, determinize
 
 from .helpers import VARIANTS, midround_positions

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from ai import make_player
-from ai._plan import greedy_move
 from ai.base import AIPlayer
+from ai.planning import greedy_move
 from ai.safe import SafePlayer
 from kc_tui.engine import END, Move, PlayerView, Round, Rules
 

@@ -1,7 +1,8 @@
 """The expert's leaf evaluation: the chance that the player about to move wins the round.
 
-A logistic model on a few features of the two hands and the table, fitted by ``python -m ai._fit_leaf``
-on positions from lookahead-against-lookahead rounds (heads-up, default rules), at the start of a
+A logistic model on a few features of the two hands and the table, fitted by
+``python tools/fit_leaf.py`` (a script of the repository, not part of the installed package) on
+positions from lookahead-against-lookahead rounds (heads-up, default rules), at the start of a
 turn (after its draw). With more opponents the chances against each are multiplied.
 """
 
@@ -11,7 +12,7 @@ import math
 
 from kc_tui.engine import KINGS_MASK, QUEENS_MASK
 
-from ._plan import Piles, open_mask
+from .planning import Piles, open_mask
 
 #: Names of the features, in order (``x`` the player to move, ``y`` an opponent).
 FEATURES = (
@@ -38,7 +39,7 @@ FEATURES = (
     "diff_stock_0",
 )
 
-#: Fitted weights (``python -m ai._fit_leaf``).
+#: Fitted weights (``python tools/fit_leaf.py``).
 WEIGHTS: tuple[float, ...] = (
     0.2110,
     -0.0686,
@@ -103,6 +104,7 @@ def features(hx: int, hy: int, piles: Piles, stock: int) -> list[float]:
 
 
 def logit(hx: int, hy: int, piles: Piles, stock: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The model's log-odds that ``hx``, to move, wins against the hand ``hy``."""
     return sum(w * f for w, f in zip(weights, features(hx, hy, piles, stock), strict=True))
 
 

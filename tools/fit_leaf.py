@@ -1,4 +1,8 @@
-"""Refit the expert's leaf model (:mod:`ai._leaf`): ``python -m ai._fit_leaf [ROUNDS]``.
+"""Refit the expert's leaf model (:mod:`ai.leaf`): ``python tools/fit_leaf.py [ROUNDS] [--jobs N]``.
+
+A development script of the repository, not part of the installed package: run it from a
+checkout where the project is installed (``pip install -e .``), or from the repository root as
+``python -m tools.fit_leaf``.
 
 Plays ``ROUNDS`` heads-up rounds (default 3000; lookahead against lookahead, and lookahead
 against king-aware in both seat orders, default rules), records every turn's start (after its
@@ -11,20 +15,22 @@ the position at the start of a turn says little about who wins the round).
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing
 import random
 import sys
 
+from ai import make_player
+from ai.leaf import FEATURES, features
 from kc_tui.engine import END, Round, Rules
-
-from . import make_player
-from ._leaf import FEATURES, features
 
 PAIRS = (("lookahead", "lookahead"), ("lookahead", "king-aware"), ("king-aware", "lookahead"))
 
 
 def play(k: int) -> list[tuple[list[float], int]]:
+    """The features of every turn's start in heads-up round ``k``, each with 1 if the player to
+    move won the round, else 0."""
     kinds = PAIRS[k % len(PAIRS)]
     r = Round.deal(2, Rules(), 1_000_000 + k, dealer=k % 2)
     players = [make_player(kinds[i], k * 2 + i) for i in range(2)]
@@ -41,6 +47,7 @@ def play(k: int) -> list[tuple[list[float], int]]:
 
 
 def fit(data: list[tuple[list[float], int]], lam: float = 1e-4, steps: int = 10) -> list[float]:
+    """Logistic regression weights by ``steps`` Newton steps with L2 penalty ``lam`` per row."""
     d = len(data[0][0])
     w = [0.0] * d
     for _ in range(steps):
@@ -73,6 +80,7 @@ def _sigmoid(z: float) -> float:
 
 
 def score(w: list[float], data: list[tuple[list[float], int]]) -> tuple[float, float]:
+    """(mean log loss, accuracy) of weights ``w`` on ``data``."""
     loss = hits = 0.0
     for x, y in data:
         p = min(max(_sigmoid(sum(a * b for a, b in zip(w, x, strict=True))), 1e-9), 1 - 1e-9)
@@ -81,10 +89,17 @@ def score(w: list[float], data: list[tuple[list[float], int]]) -> tuple[float, f
     return loss / len(data), hits / len(data)
 
 
-def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    with multiprocessing.Pool(2) as pool:
-        data = [row for rows in pool.map(play, range(rounds), chunksize=20) for row in rows]
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Refit the expert's leaf model (ai/leaf.py) and print the weights to paste into WEIGHTS."
+    )
+    parser.add_argument("rounds", nargs="?", type=int, default=3000, help="heads-up rounds to play (default 3000)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.jobs < 1:
+        parser.error("rounds and --jobs must be at least 1")
+    with multiprocessing.Pool(args.jobs) as pool:
+        data = [row for rows in pool.map(play, range(args.rounds), chunksize=20) for row in rows]
     random.Random(0).shuffle(data)
     cut = int(0.8 * len(data))
     w = fit(data[:cut])
