@@ -42,6 +42,7 @@ def test_the_cases_cover_both_outcomes(target: ModuleType, tmp_path: Path) -> No
     usable = 0
     n = 120
     for i, data in enumerate(target.cases(random.Random(7), n)):
+        assert "\u2063FUZZ".encode() not in data and b"\\u2063FUZZ" not in data, "a placeholder was left in"
         path = tmp_path / f"{i}.file"
         path.write_bytes(data)
         if target is saves:

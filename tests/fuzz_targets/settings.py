@@ -200,7 +200,7 @@ def _with_raw_value(doc: dict[str, Any], rng: random.Random) -> str:
         for key in path[:-1]:
             node = node[key]
         node[path[-1]] = _MARK
-    return toml_text(doc).replace(json.dumps(_MARK), _weird_value(rng, like), 1)
+    return toml_text(doc).replace(json.dumps(_MARK, ensure_ascii=False), _weird_value(rng, like), 1)
 
 
 def _raw_control(text: str, rng: random.Random) -> str:
