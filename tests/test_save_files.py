@@ -326,3 +326,34 @@ def test_a_resumed_save_round_trips_exactly(save: tuple[Path, dict[str, Any]]) -
     again = s.to_dict()
     assert json.dumps(again, allow_nan=False, sort_keys=True) == json.dumps(doc, sort_keys=True)
     assert position_dict(s.round, s.names) == {k: doc[k] for k in position_dict(s.round, s.names)}
+
+
+def test_saves_at_awkward_moments_resume_and_play_on(tmp_path: Path) -> None:
+    """A save with the round just over (not yet scored), and one with no human seat, both
+    resume and play on to the end of the match."""
+    path = tmp_path / "m.json"
+    s = MatchSession.from_config(_config().with_(rules=Config().rules.with_(target=10)), 6, save_path=path)
+    while not s.round_over:
+        if s.human_to_move:
+            s.play_human(s.legal_moves()[0])
+        else:
+            s.step_ai()
+    ended = MatchSession.load(path)
+    assert ended is not None and ended.round_over and not ended.can_undo
+    demo = MatchSession.all_ai(["greedy", "random", "king-aware"], Config().rules.with_(target=10), seed=3)
+    demo.step_ai()
+    path2 = tmp_path / "demo.json"
+    path2.write_text(json.dumps(demo.to_dict()), encoding="utf-8")
+    no_human = MatchSession.load(path2)
+    assert no_human is not None and no_human.human_seat is None
+    for resumed in (ended, no_human):
+        for _ in range(5000):
+            if resumed.match_over:
+                break
+            if resumed.round_over:
+                resumed.finish_round()
+            elif resumed.human_to_move:
+                assert resumed.play_human(resumed.legal_moves()[0]) is None
+            else:
+                resumed.step_ai()
+        assert resumed.match_over and resumed.winners
