@@ -262,3 +262,243 @@ def test_console_script_if_installed(tmp_path: Path) -> None:
     proc = subprocess.run([str(script), "check", path], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert "empty" in proc.stderr
+
+
+# ------------------------------------------------------------------ input that used to crash (real processes)
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "position.json"
+
+
+def _run_bytes(*argv: str | bytes, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The command in a real process, arguments as bytes where needed (non-UTF-8 file names)."""
+    import os
+
+    return subprocess.run(
+        [sys.executable.encode(), b"-m", b"kc_tui.cli", *(os.fsencode(a) for a in argv)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+def _one_line_exit_2(proc: subprocess.CompletedProcess[bytes], *words: bytes) -> bytes:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == b""
+    assert proc.stderr.endswith(b"\n") and proc.stderr.count(b"\n") == 1, proc.stderr
+    assert proc.stderr.startswith(b"kings-corners: ") and b"Traceback" not in proc.stderr
+    assert b"\r" not in proc.stderr
+    for w in words:
+        assert w in proc.stderr, (w, proc.stderr)
+    return proc.stderr
+
+
+def _with_extra(tmp_path: Path, raw_value: str, name: str = "pos.json") -> str:
+    text = EXAMPLE.read_text(encoding="utf-8").rstrip()
+    return _write(tmp_path, text[:-1] + ', "extra": ' + raw_value + "}\n", name)
+
+
+def test_huge_integer_in_a_file_is_one_line_not_a_ValueError_traceback(tmp_path: Path) -> None:
+    path = _with_extra(tmp_path, "9" * 5000)
+    for argv in (["check", path], ["moves", path], ["apply", path, "end"]):
+        _one_line_exit_2(_run_bytes(*argv), b"out of range")
+
+
+@pytest.mark.parametrize("raw", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_number_in_a_file_is_refused_so_apply_never_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], raw: str
+) -> None:
+    path = _with_extra(tmp_path, raw)
+    _assert_one_line_error(*_run(capsys, "apply", path, "end"), ["finite", path])
+
+
+def test_apply_output_is_strict_json_and_keeps_every_extra_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _with_extra(tmp_path, '{"_private": [1.5, -0.0, null], "deep": ' + "[" * 40 + "]" * 40 + "}")
+    code, out, err = _run(capsys, "apply", path, "end")
+    assert code == 0 and err == ""
+    doc = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in the output"))
+    assert doc["extra"]["_private"] == [1.5, -0.0, None]
+    assert json.dumps(doc["extra"]["deep"]) == "[" * 40 + "]" * 40
+
+
+def test_deep_nesting_in_an_extra_key_is_refused_with_the_limit_not_a_RecursionError(tmp_path: Path) -> None:
+    path = _with_extra(tmp_path, "[" * 500 + "]" * 500)
+    _one_line_exit_2(_run_bytes("apply", path, "end"), b"nested more than 64 deep")
+
+
+def test_dev_zero_is_refused_at_once_not_read_for_ever(tmp_path: Path) -> None:
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    _one_line_exit_2(_run_bytes("check", "/dev/zero"), b"/dev/zero", b"character device", b"regular file")
+
+
+def test_fifo_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for argv in (["check", str(fifo)], ["moves", str(fifo)], ["apply", str(fifo), "end"]):
+        _one_line_exit_2(_run_bytes(*argv), b"FIFO", b"regular file")  # the 60 s timeout would fail it
+
+
+def test_file_over_the_size_cap_is_refused_and_one_at_the_cap_is_read(tmp_path: Path) -> None:
+    from kc_tui.engine.position import MAX_BYTES
+
+    data = EXAMPLE.read_bytes()
+    at_cap = tmp_path / "at_cap.json"
+    at_cap.write_bytes(data + b" " * (MAX_BYTES - len(data)))
+    assert _run_bytes("check", str(at_cap)).returncode == 0
+    over = tmp_path / "over.json"
+    over.write_bytes(data + b" " * (MAX_BYTES + 1 - len(data)))
+    _one_line_exit_2(_run_bytes("check", str(over)), b"1 MiB")
+
+
+def test_non_utf8_file_name_is_shown_escaped_in_one_line(tmp_path: Path) -> None:
+    import os
+
+    folder = os.fsencode(tmp_path)
+    bad = folder + b"/bad\xffname.json"
+    try:
+        with open(bad, "wb") as f:
+            f.write(b"")
+    except OSError:
+        pytest.skip("this file system refuses non-UTF-8 names")
+    for env in (None, {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}):
+        err = _one_line_exit_2(_run_bytes("check", bad, env=env), b"bad\\xffname.json", b"empty")
+        assert b"\xff" not in err
+    # and a valid file under such a name: `check` prints the name on stdout, escaped
+    with open(bad, "wb") as f:
+        f.write(EXAMPLE.read_bytes())
+    proc = _run_bytes("check", bad, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert b"bad\\xffname.json: valid position" in proc.stdout and proc.stdout.count(b"\n") == 1
+
+
+@pytest.mark.parametrize("name", ["new\nline.json", "cr\rret.json", "esc\x1b[31m.json", "rtl\u202eevil.json"])
+def test_control_characters_in_a_file_name_stay_on_one_line(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    try:
+        path.write_text("")
+    except OSError:
+        pytest.skip("this file system refuses the name")
+    err = _one_line_exit_2(_run_bytes("check", str(path)), b"empty")
+    assert b"\x1b" not in err and "\u202e".encode() not in err
+    missing = _one_line_exit_2(_run_bytes("moves", str(tmp_path / ("no" + name))), b"no such file")
+    assert b"\x1b" not in missing
+
+
+def test_messages_are_escaped_in_process_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "apply", _write(tmp_path, _valid()), "play\x1b[31m 7H\u202e N\n")
+    _assert_one_line_error(code, out, err, ["cannot read move 1"])
+    assert "\x1b" not in err and "\u202e" not in err
+    code, out, err = _run(capsys, "check", str(tmp_path / "a\nb\x00c.json"))
+    _assert_one_line_error(code, out, err, ["a\\nb\\x00c.json"])
+
+
+# ------------------------------------------------------------------ argument errors: one line, exit 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["apply", "pos.json", "end", "--seed", "abc"], ["--seed", "0 to 18446744073709551615", "'abc'"]),
+        (["apply", "pos.json", "end", "--seed", "-1"], ["--seed", "0 to 18446744073709551615", "'-1'"]),
+        (["apply", "pos.json", "end", "--seed", "9" * 5000], ["--seed", "0 to 18446744073709551615", "..."]),
+        (["apply", "pos.json", "end", "--seed", str(2**64)], ["--seed", "0 to 18446744073709551615"]),
+        (["play", "--seed", "x"], ["--seed", "whole number"]),
+        (["demo", "--seed", "1e3"], ["--seed", "whole number"]),
+        (["check"], ["required", "file", "kings-corners check --help"]),
+        (["apply", "pos.json"], ["required", "MOVE"]),
+        (["frobnicate"], ["invalid choice", "'frobnicate'"]),
+        (["moves", "a.json", "--jsn"], ["unrecognized arguments", "--jsn"]),
+        (["--nope"], ["unrecognized arguments"]),
+        (["check", "a.json", "b\nc"], ["unrecognized arguments", "b\\nc"]),
+    ],
+)
+def test_argument_errors_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str]
+) -> None:
+    code, out, err = _run(capsys, *argv)
+    _assert_one_line_error(code, out, err, words)
+    assert "usage:" not in err
+    assert len(err) < 1100
+
+
+def test_the_largest_seed_is_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, _valid())
+    code, out, _ = _run(capsys, "apply", path, "end", "--seed", str(2**64 - 1))
+    assert code == 0 and json.loads(out)["to_move"] == 1
+
+
+def test_real_process_argument_errors_and_help(tmp_path: Path) -> None:
+    _one_line_exit_2(_run_bytes("apply", "--seed", "abc", "x.json", "end"), b"--seed")
+    _one_line_exit_2(_run_bytes("check"), b"required")
+    _one_line_exit_2(_run_bytes("nonsense"), b"invalid choice")
+    _one_line_exit_2(_run_bytes("apply", "x.json", "end", "--seed", "1" + "0" * 5000), b"--seed")
+    for argv in (["--help"], ["apply", "--help"], ["check", "-h"]):
+        proc = _run_bytes(*argv)
+        assert proc.returncode == 0 and proc.stderr == b""
+        assert proc.stdout.startswith(b"usage: kings-corners") and proc.stdout.count(b"\n") > 3
+
+
+# ------------------------------------------------------------------ strict types and kept keys through the commands
+
+
+def test_round_over_as_a_string_is_refused_not_taken_as_true(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = _valid()
+    doc["round_over"] = "false"
+    path = _write(tmp_path, doc)
+    for argv in (["check", path], ["moves", path], ["apply", path, "end"]):
+        _assert_one_line_error(*_run(capsys, *argv), ["'round_over' must be true or false", "'false'"])
+
+
+def test_underscore_keys_are_kept_by_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _valid()
+    doc["_names"] = ["a user key", "not the names"]
+    doc["_meta"] = {"from": "a bug report"}
+    code, out, _ = _run(capsys, "apply", _write(tmp_path, doc), "end")
+    res = json.loads(out)
+    assert code == 0
+    assert res["_names"] == ["a user key", "not the names"] and res["_meta"] == {"from": "a bug report"}
+    assert [p["name"] for p in res["players"]] == ["P0", "P1"]
+
+
+def _draw3_doc() -> dict[str, Any]:
+    """when_stuck + draw3, two idle turns so far; seat 0's last card goes out with side W empty
+    and draw3 takes the last two stock cards (the R14 scenario)."""
+    return position(
+        [["7H"], []],
+        {"N": ["8S"], "E": ["9H"], "S": ["9D"]},
+        stock=["2D", "3D"],
+        rest=1,
+        rules={"draw": "when_stuck", "out_with_open_side": "draw3"},
+        idle_turns=2,
+    )
+
+
+def test_R14_a_file_written_mid_turn_after_draw3_continues_like_one_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = _write(tmp_path, _draw3_doc(), "start.json")
+    code, mid_text, _ = _run(capsys, "apply", start, "play 7H N")
+    assert code == 0
+    mid = json.loads(mid_text)
+    assert mid["idle_turns"] == 2 and mid["stock"] == [] and mid["turn"]["moved"] is True
+    assert "round_over" not in mid
+    mid_path = _write(tmp_path, mid_text, "mid.json")
+    code, out, _ = _run(capsys, "check", mid_path)
+    assert code == 0 and "seat 0 to move" in out, "not blocked"
+    _, moves_mid, _ = _run(capsys, "moves", mid_path)
+    assert moves_mid.splitlines() and "end" in moves_mid.splitlines()
+    _, two_steps, _ = _run(capsys, "apply", mid_path, "end")
+    _, one_call, _ = _run(capsys, "apply", start, "play 7H N", "end")
+    assert two_steps == one_call
+    assert "round_over" not in json.loads(one_call) and json.loads(one_call)["idle_turns"] == 0
