@@ -710,3 +710,17 @@ def test_R14_read_back_continues_alike_in_every_variant() -> None:
 def test_R14_read_back_continues_alike_many_rounds(k: int, n: int, seed: int) -> None:
     """Every position of each round, continued to the round's end."""
     assert _check_read_back_continues(all_rule_combos()[k], n, seed, every=1.0, horizon=10_000) >= 1
+
+
+def test_the_documented_example_is_a_valid_position_and_the_readme_links_the_document() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    doc = (root / "docs" / "POSITION_FORMAT.md").read_text(encoding="utf-8")
+    example = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    r = load_position(example)
+    assert invariant_problems(r) == [] and r.n == 2
+    assert json.loads(example) == json.loads(_example_text()), "the same as examples/position.json"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert readme.count("(docs/POSITION_FORMAT.md)") >= 2
+    assert "`POSITION_FORMAT.md`" not in readme
