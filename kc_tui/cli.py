@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import stat
@@ -257,9 +258,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process (building it costs more than reading a position)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; a problem with the input is one line ``kings-corners: ...`` on stderr, exit 2."""
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
         if args.command is None:
