@@ -32,7 +32,8 @@ CARD_STYLES: tuple[str, ...] = ("symbols", "ascii")
 THEMES: tuple[str, ...] = ("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "tokyo-night")
 TARGET_RANGE = (5, 500)
 THINK_MS_RANGE = (50, 10_000)
-NAME_MAX = 16
+#: Long enough for a name like "[@click=app.quit]q[/]" (shown literally), short enough for the panels.
+NAME_MAX = 24
 #: The largest settings file read (bytes); a bigger one is treated as corrupt.
 CONFIG_MAX_BYTES = 1 << 20
 #: Longest value quoted in a message, and longest message.

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kc_tui.config import (
+    NAME_MAX,
     Config,
     ConfigError,
     Opponent,
@@ -91,7 +92,7 @@ def test_save_refuses_a_bad_config_and_writes_nothing() -> None:
 
 def test_field_checks_name_the_problem() -> None:
     assert name_problem("", "your name") == "your name cannot be empty"
-    assert name_problem("x" * 17, "your name") is not None
+    assert name_problem("x" * (NAME_MAX + 1), "your name") is not None
     assert name_problem("Ada", "your name") is None
     assert int_problem("25", "target", 5, 500) is None
     assert int_problem("4", "target", 5, 500) == "target must be from 5 to 500, not 4"

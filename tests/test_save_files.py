@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kc_tui.config import Config, Opponent
+from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, position_dict
 from kc_tui.session import SAVE_MAX_BYTES, MatchSession, SaveError, load_or_quarantine
 
@@ -102,7 +102,8 @@ def _edit(doc: dict[str, Any], change: str) -> str:
     elif change == "unknown seat field":
         doc["seats"][1]["colour"] = "red"
     elif change.startswith("name "):
-        bad: Any = {"name empty": "", "name long": "x" * 17, "name escape": "a\u001bb", "name int": 5}[change]
+        long = "x" * (NAME_MAX + 1)
+        bad: Any = {"name empty": "", "name long": long, "name escape": "a\u001bb", "name int": 5}[change]
         doc["seats"][0]["name"] = bad
         for p in doc["players"]:
             if p["name"] == human_name:

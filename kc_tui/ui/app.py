@@ -9,11 +9,13 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.notifications import SeverityLevel
 
 from kc_tui.config import Config
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.text import visible
 
 
 @dataclass(slots=True)
@@ -58,6 +60,21 @@ class KingsCornersApp(App[int]):
         self.mode = mode
         self.options = options or StartOptions()
         self._seed = self.options.seed
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast is plain text: messages quote names, kinds and paths, which are data
+        (``markup`` is ignored; the title is literal in Textual already)."""
+        super().notify(
+            visible(message, newlines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     # ------------------------------------------------------------------ start
     def on_mount(self) -> None:
@@ -138,7 +155,24 @@ class KingsCornersApp(App[int]):
 
     # ------------------------------------------------------------------ actions (menu and command palette)
     def action_new_game(self) -> None:
-        self.start_game()
+        """A new match; when one is saved (in play, or from an earlier session), ask first:
+        the new match would replace it."""
+        if not save_exists():
+            self.start_game()
+            return
+        from kc_tui.ui.dialogs.confirm import ResumeDialog
+
+        game = self.game
+
+        def done(choice: bool | None) -> None:
+            if choice is False:
+                self.start_game()
+            elif choice is True and game is None:
+                self.action_resume()
+            elif choice is True and game is not None and self.screen is not game:
+                self.show_game(game.session)
+
+        self.push_screen(ResumeDialog(self.saved_summary() or "cannot be read", replacing=True), done)
 
     def action_resume(self) -> None:
         saved, problem = load_or_quarantine(card_style=self.config.card_style)

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import Config, Opponent
+from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, Rules
 from kc_tui.session import MatchSession, load_or_quarantine
 from tests import fuzzkit
@@ -172,7 +172,8 @@ def _structural(doc: dict[str, Any], rng: random.Random) -> str:
     elif choice == 2:
         rng.choice(seats)["kind"] = rng.choice(["human", "expert", "nobody", "Human", "[red]x[/]", ""])
     elif choice == 3:
-        name = rng.choice(["", " ", "x" * 17, "a\nb", "\u001b[2J", "[@click=app.quit]q[/]", "\u202eevil", "ok"])
+        long = "x" * (NAME_MAX + 1)
+        name = rng.choice(["", " ", long, "a\nb", "\u001b[2J", "[@click=app.quit]q[/]", "\u202eevil", "ok"])
         i = rng.randrange(len(seats))
         old = seats[i]["name"]
         seats[i]["name"] = name

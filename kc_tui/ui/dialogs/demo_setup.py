@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from kc_tui.config import AI_KIND_NAMES, Config
+from kc_tui.ui.text import plain
 
 EMPTY = "-"
 SEATS = 4
@@ -98,7 +99,7 @@ class DemoSetupDialog(ModalScreen[list[str] | None]):
                     options.insert(0, ("(empty seat)", EMPTY))
                 value = start[i] if i < len(start) else EMPTY
                 with HorizontalGroup(classes="seat"):
-                    yield Label(f"Seat {i + 1}")
+                    yield Label(plain(f"Seat {i + 1}"))
                     yield Select(options, value=value, allow_blank=False, id=f"seat-{i}", compact=True)
             yield Static("", id="demo-error")
             with Horizontal(id="demo-buttons"):
@@ -121,7 +122,7 @@ class DemoSetupDialog(ModalScreen[list[str] | None]):
     def action_start(self) -> None:
         seats = self.seats()
         if not 2 <= len(seats) <= SEATS:
-            self.query_one("#demo-error", Static).update(f"A demo needs 2 to {SEATS} players.")
+            self.query_one("#demo-error", Static).update(plain(f"A demo needs 2 to {SEATS} players."))
             self.app.bell()
             return
         self.dismiss(seats)

@@ -15,6 +15,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.engine import RoundResult
 from kc_tui.session import MatchSession
+from kc_tui.ui.text import plain, rich_plain
 
 
 def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]]) -> Table:
@@ -36,7 +37,7 @@ def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int,
             else f"{pen}" + (f"  ({kings}×10 + {cards - kings})" if kings else "")
         )
         t.add_row(
-            Text(("▶ " if won else "  ") + name, style="bold green" if won else ""),
+            rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else ""),
             str(cards),
             str(kings) if kings else "·",
             penalty,
@@ -76,13 +77,13 @@ class RoundSummary(ModalScreen[None]):
         else:
             head = f"Round {res.number}: {s.names[res.winner]} went out!"
         with Vertical():
-            yield Static(head, id="title")
+            yield Static(plain(head), id="title")
             yield Static(round_table(s, res, self.hands), id="body")
             if s.match_over:
                 nxt = f"Someone reached {s.rules.target}: the match is over."
             else:
                 nxt = f"Target {s.rules.target}. Next round: {s.names[s.match.dealer]} deals."
-            yield Static(nxt, id="next")
+            yield Static(plain(nxt), id="next")
             yield Button("Continue", variant="primary", id="continue")
 
     def on_mount(self) -> None:
@@ -134,20 +135,20 @@ class MatchSummary(ModalScreen[str | None]):
         t = Table(box=None, padding=(0, 2), header_style="bold")
         t.add_column("Player")
         for res in s.results:
-            t.add_column(f"R{res.number}", justify="right", style="dim")
+            t.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim")
         t.add_column("Total", justify="right")
         for seat, name in enumerate(s.names):
             won = seat in s.winners
             cells = [str(res.penalties[seat]) for res in s.results]
             t.add_row(
-                Text(("▶ " if won else "  ") + name, style="bold green" if won else ""),
+                rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else ""),
                 *cells,
                 Text(str(s.totals[seat]), style="bold"),
             )
         unit = "chips" if s.rules.scoring == "chips" else f"points · target {s.rules.target} · lowest total wins"
         with Vertical():
-            yield Static(head, id="title")
-            yield Static(f"After {len(s.results)} rounds ({unit})", id="sub")
+            yield Static(plain(head), id="title")
+            yield Static(plain(f"After {len(s.results)} rounds ({unit})"), id="sub")
             yield Static(t, id="body")
             with Horizontal():
                 yield Button("Play again", variant="success", id="again")

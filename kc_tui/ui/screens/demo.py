@@ -27,6 +27,7 @@ from kc_tui.config import PACE_SECONDS, PACES, Config
 from kc_tui.engine import END, Move
 from kc_tui.session import AITurn, MatchSession, new_seed
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import MoveLog, OpponentPanel, Scoreboard, TableView
 
 #: The expert's think time in the demo, per pace: a fast demo keeps moving.
@@ -264,7 +265,7 @@ class DemoScreen(Screen[None]):
             return
         who = "blocked: no one went out" if result.winner is None else f"{s.names[result.winner]} went out"
         if PACE_SECONDS[self.pace]:
-            self.notify(f"Round {result.number}: {who}.", title="Demo", timeout=ROUND_PAUSE[self.pace] + 1)
+            self.notify(visible(f"Round {result.number}: {who}."), title="Demo", timeout=ROUND_PAUSE[self.pace] + 1)
         self._schedule(ROUND_PAUSE[self.pace])
 
     def _match_over(self) -> None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from kc_tui.session import save_exists
+from kc_tui.ui.text import plain
 
 TITLE = r"""
  _  ___                   ___
@@ -77,7 +78,7 @@ class MenuScreen(Screen[None]):
         resume = self.query_one("#resume", Button)
         resume.display = has_save
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
-        self.query_one("#saved", Static).update(f"Saved match: {summary}" if summary else "")
+        self.query_one("#saved", Static).update(plain(f"Saved match: {summary}" if summary else ""))
         (resume if has_save else self.query_one("#new_game", Button)).focus()
         self.refresh_bindings()
 

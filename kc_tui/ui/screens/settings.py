@@ -43,6 +43,7 @@ from kc_tui.engine import CHOICES, DESCRIPTIONS, Rules, RulesError, parse_card
 from kc_tui.engine.rules import INT_RANGES
 from kc_tui.session import KIND_NAMES, default_name
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.text import plain
 
 #: The word-valued house rules, in the order of RULES.md (scoring has its own section).
 HOUSE_RULES: tuple[str, ...] = ("layout_kings", "draw", "completed_piles", "kings_on_sides", "out_with_open_side")
@@ -153,7 +154,7 @@ class SettingsScreen(Screen[Config | None]):
             for i in range(3):
                 opp = cfg.opponents[i] if i < len(cfg.opponents) else self._default_opponent(i)
                 with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
-                    yield Label(f"Opponent {i + 1}", classes="label")
+                    yield Label(plain(f"Opponent {i + 1}"), classes="label")
                     yield Input(
                         opp.name,
                         id=f"opp-name-{i}",
@@ -176,8 +177,10 @@ class SettingsScreen(Screen[Config | None]):
                     )
                     yield Label("ms", classes="unit")
             yield Static(
-                " · ".join(KIND_HELP[k] for k in AI_KIND_NAMES)
-                + f". Think time ({lo}-{hi} ms): the expert's most per move.",
+                plain(
+                    " · ".join(KIND_HELP[k] for k in AI_KIND_NAMES)
+                    + f". Think time ({lo}-{hi} ms): the expert's most per move."
+                ),
                 classes="help",
             )
 
@@ -188,7 +191,7 @@ class SettingsScreen(Screen[Config | None]):
                 yield number_input(str(rules.target), "target", "the target score", (tlo, thi), 4)
                 yield Button("25", id="target-25", compact=True, classes="preset")
                 yield Button("50", id="target-50", compact=True, classes="preset")
-                yield Label(f"any whole number {tlo}-{thi}", classes="unit")
+                yield Label(plain(f"any whole number {tlo}-{thi}"), classes="unit")
             with HorizontalGroup(classes="row"):
                 yield Label(RULE_TITLES["scoring"], classes="label")
                 yield self._choice_select("scoring", rules.scoring)
@@ -217,7 +220,7 @@ class SettingsScreen(Screen[Config | None]):
                 yield Label("Hand size", classes="label")
                 hlo, hhi = INT_RANGES["hand_size"]
                 yield number_input(str(rules.hand_size), "hand_size", "the hand size", (hlo, hhi), 2)
-                yield Label(f"{DESCRIPTIONS['hand_size']} ({hlo}-{hhi}, usually 7)", classes="unit")
+                yield Label(plain(f"{DESCRIPTIONS['hand_size']} ({hlo}-{hhi}, usually 7)"), classes="unit")
 
             yield Static("Pace and looks", classes="section")
             with HorizontalGroup(classes="row"):
@@ -380,7 +383,7 @@ class SettingsScreen(Screen[Config | None]):
             first = next(iter(self._problems.values()))
             more = len(self._problems) - 1
             extra = f"  (+{more} more)" if more else ""
-            error.update(f"✗ {first[0].upper()}{first[1:]}.{extra}")
+            error.update(plain(f"✗ {first[0].upper()}{first[1:]}.{extra}"))
             error.add_class("bad")
         else:
             error.update("All settings are valid.  Ctrl+S saves them.")
@@ -452,12 +455,12 @@ class SettingsScreen(Screen[Config | None]):
             cfg = self.build_config()
             where = save_config(cfg, self.path)
         except ConfigError as exc:
-            error.update(f"✗ Not saved: {exc}.")
+            error.update(plain(f"✗ Not saved: {exc}."))
             error.add_class("bad")
             self.app.bell()
             return
         except OSError as exc:
-            error.update(f"✗ Could not save the settings: {exc.strerror or exc}.")
+            error.update(plain(f"✗ Could not save the settings: {exc.strerror or exc}."))
             error.add_class("bad")
             self.app.bell()
             return

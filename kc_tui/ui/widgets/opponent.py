@@ -9,6 +9,7 @@ from textual.widget import Widget
 
 from kc_tui.engine import Card
 from kc_tui.ui.cards import BACK_STYLE, CardLook
+from kc_tui.ui.text import plain, visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -44,7 +45,7 @@ class OpponentPanel(Widget):
         self.look = CardLook()
         self.target = 0
         self.dealer = False
-        self.border_title = name
+        self.border_title = plain(name)
 
     def on_mount(self) -> None:
         self.set_interval(0.12, self._spin)
@@ -72,13 +73,13 @@ class OpponentPanel(Widget):
         self.dealer = dealer
         self.cards, self.total, self.to_move, self.thinking = cards, total, to_move, thinking
         self.set_class(to_move, "-to-move")
-        self.border_title = f"▶ {self.player_name}" if to_move else self.player_name
+        self.border_title = plain(f"▶ {self.player_name}" if to_move else self.player_name)
         self.border_subtitle = "dealer" if dealer else ""
         self.refresh()
 
     def render(self) -> RenderableType:
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"{self.kind} ", "dim")
+        out.append(f"{visible(self.kind)} ", "dim")
         if self.reveal and self.hand:
             out.append_text(self.look.fan(self.hand))
         else:

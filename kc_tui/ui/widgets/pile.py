@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules
 from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook, label_width
+from kc_tui.ui.text import plain
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
 PLACE_KEYS: dict[int, str] = {7: "q", 0: "w", 4: "e", 3: "a", 1: "d", 6: "z", 2: "x", 5: "c"}
@@ -117,8 +118,8 @@ class PileView(Widget):
 
     def _set_titles(self) -> None:
         key = f" ({PLACE_KEYS[self.place]})" if self.show_keys else ""
-        self.border_title = f"{PLACES[self.place]}{key}"
-        self.border_subtitle = f"{len(self.pile)}" if len(self.pile) > 1 else ""
+        self.border_title = plain(f"{PLACES[self.place]}{key}")
+        self.border_subtitle = plain(str(len(self.pile)) if len(self.pile) > 1 else "")
 
     def set_pile(self, cards: tuple[Card, ...], look: CardLook | None = None, rules: Rules | None = None) -> None:
         if look is not None:

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from kc_tui.engine import RoundResult
+from kc_tui.ui.text import plain, rich_plain
 
 SHOW_ROUNDS = 4
 
@@ -53,7 +54,7 @@ class Scoreboard(Widget):
         grew = len(names) != len(self.names) or len(results) != len(self.results)
         self.names, self.results, self.totals = list(names), list(results), list(totals)
         self.target, self.round_number, self.chips = target, round_number, chips
-        self.border_title = "Chips" if chips else f"Score · target {target}"
+        self.border_title = plain("Chips" if chips else f"Score · target {target}")
         self.refresh(layout=grew)
 
     def render(self) -> RenderableType:
@@ -61,11 +62,11 @@ class Scoreboard(Widget):
         table.add_column("", no_wrap=True, overflow="ellipsis", ratio=3)
         shown = self.results[-SHOW_ROUNDS:]
         for res in shown:
-            table.add_column(f"R{res.number}", justify="right", style="dim")
+            table.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim")
         table.add_column("Tot", justify="right", style="bold")
         best = min(self.totals) if self.totals and not self.chips else None
         for seat, name in enumerate(self.names):
-            row: list[Text | str] = [name]
+            row: list[Text | str] = [rich_plain(name)]
             for res in shown:
                 value = res.chips_delta[seat] if self.chips else res.penalties[seat]
                 mark = "*" if res.winner == seat else ""
