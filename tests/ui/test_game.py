@@ -235,6 +235,7 @@ async def test_quit_and_resume_the_exact_position() -> None:
         game = await settle(pilot)
         s = game.session
         m = _first(s.legal_moves(), is_play)
+        piles_before = list(s.round.piles)
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
         await pilot.pause()
         saved = position(s)
@@ -258,7 +259,14 @@ async def test_quit_and_resume_the_exact_position() -> None:
         assert position(game.session) == saved
         assert game.session.log == log
         assert game.session.human_to_move
-        assert game.session.can_undo is False  # undo history is not part of the save
+        # The move played before quitting can still be taken back (issue 9: undo after resume).
+        assert game.session.can_undo
+        await pilot.press("u")
+        await pilot.pause()
+        assert play_card(m) in game.session.hand(0)
+        assert game.session.round.piles == piles_before
+        assert not game.session.can_undo
+        saved = position(game.session)  # the undo is saved too
 
     app3 = play_app(seed=99)  # `play` with a save offers to resume it
     async with app3.run_test(size=SIZE) as pilot:

@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from kc_tui.ui.text import plain
+
 CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{
@@ -58,33 +60,52 @@ class QuitDialog(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class ResumeDialog(ModalScreen[bool]):
-    """A match in progress was saved: resume it (True) or start a new one (False)."""
+class ResumeDialog(ModalScreen[bool | None]):
+    """A match in progress was saved: resume it (True) or start a new one (False).
+
+    With ``replacing`` (the player asked for a new game while a match is saved) the dialog
+    warns that a new match replaces the saved one, and Escape cancels (None) instead of resuming.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,enter", "answer(True)", "Resume"),
+        Binding("r", "answer(True)", "Resume"),
         Binding("n", "answer(False)", "New match"),
-        Binding("escape", "answer(True)", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
     ]
     DEFAULT_CSS = CSS.format(name="ResumeDialog")
 
-    def __init__(self, summary: str) -> None:
+    def __init__(self, summary: str, *, replacing: bool = False) -> None:
         super().__init__()
         self.summary = summary
+        self.replacing = replacing
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Resume your match?", classes="question")
-            yield Static(self.summary, classes="detail", id="summary")
+            if self.replacing:
+                yield Static("Start a new match?", classes="question")
+                yield Static(plain(f"Your saved match: {self.summary}"), classes="detail", id="summary")
+                yield Static("A new match replaces it.", classes="detail")
+            else:
+                yield Static("Resume your match?", classes="question")
+                yield Static(plain(self.summary), classes="detail", id="summary")
             with Horizontal():
                 yield Button("Resume (r)", variant="primary", id="yes")
-                yield Button("New match (n)", id="no")
+                yield Button("New match (n)", variant="warning" if self.replacing else "default", id="no")
+                if self.replacing:
+                    yield Button("Cancel (esc)", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        if event.button.id == "cancel":
+            self.action_cancel()
+        else:
+            self.dismiss(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+    def action_cancel(self) -> None:
+        """Escape: back where the player was (a plain resume dialog resumes)."""
+        self.dismiss(None if self.replacing else True)

@@ -18,6 +18,7 @@ from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
 from kc_tui.session import AITurn, MatchSession, suggest_move
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.text import plain
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -38,6 +39,10 @@ def too_small_text(width: int, height: int) -> Text:
         ("The game is paused and will be here, untouched, when it fits.", "italic"),
         justify="center",
     )
+
+
+#: The actions that still work while the terminal is too small (everything else is paused).
+ALWAYS = frozenset({"quit", "help"})
 
 
 class GameScreen(Screen[None]):
@@ -158,7 +163,7 @@ class GameScreen(Screen[None]):
 
     def say(self, text: str | Text, kind: str = "info") -> None:
         status = self.query_one("#status", Static)
-        status.update(Text(text) if isinstance(text, str) else text)  # plain: "[d]" is not markup
+        status.update(plain(text) if isinstance(text, str) else text)
         for k in ("info", "error", "hint", "ok"):
             status.set_class(k == kind, f"-{k}")
 
@@ -211,6 +216,8 @@ class GameScreen(Screen[None]):
         was = self.too_small
         self.too_small = small
         self.set_class(small, "-too-small")
+        if small != was:
+            self.refresh_bindings()
         if was and not small:
             self._schedule()
 
@@ -348,6 +355,8 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.too_small and action not in ALWAYS:
+            return False  # the game is paused behind the "enlarge the terminal" notice
         s = self.session
         mine = s.human_to_move and not self._summary_open
         if action == "end_turn":
@@ -364,6 +373,8 @@ class GameScreen(Screen[None]):
 
     def _my_turn_or_say(self) -> bool:
         s = self.session
+        if self.too_small:
+            return False  # paused: nothing on the table is visible
         if s.human_to_move and not self._summary_open:
             return True
         if s.round_over:
