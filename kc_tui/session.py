@@ -518,7 +518,7 @@ class MatchSession:
         """Write the save atomically (a no-op for sessions without a save path)."""
         if self.save_path is None or self.match.over:
             return
-        data = json.dumps(self.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
+        data = json.dumps(self.to_dict(), ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
         try:
             atomic_write(self.save_path, data)
         except OSError as exc:  # a full disk must not stop the game
