@@ -18,19 +18,21 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from kc_tui.engine import Rules, RulesError
+import ai
+from kc_tui.engine import VARIANTS, Rules, RulesError
+from kc_tui.engine.rules import TARGET
 
 APP_NAME = "kings-corners"
 ENV_CONFIG = "KINGS_CORNERS_CONFIG"
 ENV_DATA = "KINGS_CORNERS_DATA"
 
-AI_KIND_NAMES: tuple[str, ...] = ("greedy", "lookahead", "king-aware", "expert")
 PACES: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 #: Seconds between AI moves shown on screen, per pace.
 PACE_SECONDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.15, "instant": 0.0}
 CARD_STYLES: tuple[str, ...] = ("symbols", "ascii")
 THEMES: tuple[str, ...] = ("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "tokyo-night")
-TARGET_RANGE = (5, 500)
+#: The targets the settings and the app's command line accept (declared with the rule: ``TARGET``).
+TARGET_RANGE: tuple[int, int] = TARGET.settings_range
 THINK_MS_RANGE = (50, 10_000)
 #: Long enough for a name like "[@click=app.quit]q[/]" (shown literally), short enough for the panels.
 NAME_MAX = 24
@@ -44,19 +46,8 @@ THEME_MAX = 64
 OPPONENT_KEYS: tuple[str, ...] = ("name", "kind", "think_ms")
 
 
-#: A short label for every choice of every word-valued rule (settings screen, rules screen).
-CHOICE_LABELS: dict[str, dict[str, str]] = {
-    "layout_kings": {"to_corner": "a turned-up king goes to a corner", "stay": "kings stay where they fall"},
-    "draw": {
-        "start": "draw at the start of the turn",
-        "end": "draw after playing",
-        "when_stuck": "draw only when stuck",
-    },
-    "completed_piles": {"to_stock": "shuffled back into the stock", "stay": "stays on the table, closed"},
-    "kings_on_sides": {"allow": "a king may fill an empty side", "forbid": "kings only ever start corners"},
-    "out_with_open_side": {"end": "going out ends the round", "draw3": "draw 3 if a side is empty"},
-    "scoring": {"points": "penalty points to a target", "chips": "chips into a pot"},
-}
+#: A short label for every choice of every word-valued rule (read from the rules' declarations).
+CHOICE_LABELS: dict[str, dict[str, str]] = {v.key: {c.value: c.label for c in v.choices} for v in VARIANTS if v.choices}
 #: Names offered for new opponents, in seat order.
 DEFAULT_OPPONENT_NAMES: tuple[str, ...] = ("Greedy", "Kingsley", "Lena")
 #: Suggested think times (ms) for the strength of an opponent, weakest first.
@@ -65,6 +56,19 @@ STRENGTHS: dict[str, int] = {"quick": 200, "normal": 1000, "strong": 3000}
 
 class ConfigError(ValueError):
     """A setting has a value that is not allowed; the message says which and why."""
+
+
+def ai_kind_names() -> tuple[str, ...]:
+    """The AI kinds an opponent may be, weakest first: every kind of the AI registry
+    (:func:`ai.kinds`) that is offered. Read afresh on each call (a kind may be added)."""
+    return tuple(k.name for k in ai.kinds() if k.offered)
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``AI_KIND_NAMES``: :func:`ai_kind_names` (the registry is read when it is asked for)."""
+    if name == "AI_KIND_NAMES":
+        return ai_kind_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +80,9 @@ class Opponent:
 
     def validate(self) -> None:
         _check_name(self.name, "an opponent's name")
-        if self.kind not in AI_KIND_NAMES:
-            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {', '.join(AI_KIND_NAMES)}")
+        names = ai_kind_names()
+        if self.kind not in names:
+            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {', '.join(names)}")
         think_ms_check(self.think_ms)
 
 

@@ -40,7 +40,7 @@ from .moves import (
     target,
 )
 from .position import PositionError, dump_position, load_position, parse_position, position_dict
-from .rules import CHOICES, DESCRIPTIONS, Rules, RulesError
+from .rules import CHOICES, VARIANTS, Choice, Rules, RulesError, Variant, variant
 from .state import IllegalMove, Round, RoundOver, explain_illegal, generate_moves
 from .view import PlayerView, determinize
 
@@ -48,14 +48,15 @@ __all__ = [
     "ALL_CARDS",
     "CHOICES",
     "CORNERS",
-    "DESCRIPTIONS",
     "END",
     "KINGS_MASK",
     "PLACES",
     "QUEENS_MASK",
     "SIDES",
+    "VARIANTS",
     "Card",
     "CardError",
+    "Choice",
     "IllegalMove",
     "Match",
     "Move",
@@ -67,6 +68,7 @@ __all__ = [
     "RoundResult",
     "Rules",
     "RulesError",
+    "Variant",
     "card_str",
     "card_symbol",
     "cards_of",
@@ -98,4 +100,5 @@ __all__ = [
     "source",
     "suit_of",
     "target",
+    "variant",
 ]

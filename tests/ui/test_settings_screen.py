@@ -155,6 +155,8 @@ async def test_bad_input_is_refused_with_a_message_and_never_saved() -> None:
         assert not path.exists()
 
         await type_into(pilot, app, "player-name", "Bo")
+        screen.query_one("#opp-kind-0", Select).value = "expert"  # a kind that takes a think time
+        await pilot.pause()
         await type_into(pilot, app, "opp-think-0", "5")
         assert "think time" in error_text(app)
         await type_into(pilot, app, "opp-think-0", "300")

@@ -21,15 +21,13 @@ from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
+import ai
 from kc_tui.config import (
-    AI_KIND_NAMES,
     CARD_STYLES,
-    CHOICE_LABELS,
     DEFAULT_OPPONENT_NAMES,
     NAME_MAX,
     PACE_SECONDS,
     PACES,
-    TARGET_RANGE,
     THEMES,
     THINK_MS_RANGE,
     Config,
@@ -39,28 +37,18 @@ from kc_tui.config import (
     name_problem,
     save_config,
 )
-from kc_tui.engine import CHOICES, DESCRIPTIONS, Rules, RulesError, parse_card
-from kc_tui.engine.rules import INT_RANGES
-from kc_tui.session import KIND_NAMES, default_name
+from kc_tui.engine import VARIANTS, Rules, RulesError, Variant, parse_card
+from kc_tui.engine.rules import TARGET, Scoring
+from kc_tui.session import default_name
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
 
-#: The word-valued house rules, in the order of RULES.md (scoring has its own section).
-HOUSE_RULES: tuple[str, ...] = ("layout_kings", "draw", "completed_piles", "kings_on_sides", "out_with_open_side")
-RULE_TITLES: dict[str, str] = {
-    "layout_kings": "Kings in the layout",
-    "draw": "Drawing",
-    "completed_piles": "Completed piles",
-    "kings_on_sides": "Kings on sides",
-    "out_with_open_side": "Going out",
-    "scoring": "Scoring",
-}
-KIND_HELP: dict[str, str] = {
-    "greedy": "greedy: plays every card it can",
-    "lookahead": "lookahead: plans its whole turn",
-    "king-aware": "king-aware: holds kings for corners",
-    "expert": "expert: searches, stronger with more time",
-}
+#: The variants of the "Match" section (scoring), the others are house rules: both read from the
+#: rules' declarations, in their order.
+MATCH_RULES: tuple[Variant[Any], ...] = tuple(v for v in VARIANTS if v.rule.startswith(("R15", "R16")))
+HOUSE_RULES: tuple[Variant[Any], ...] = tuple(v for v in VARIANTS if v not in MATCH_RULES)
+#: The target score's presets.
+TARGET_PRESETS: tuple[int, ...] = (25, 50)
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
@@ -86,11 +74,16 @@ def int_check(what: str, lo: int, hi: int) -> Check:
     return Check(lambda v: int_problem(v, what, lo, hi))
 
 
-def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_length: int) -> Input:
+def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_length: int, classes: str = "") -> Input:
     """A compact whole-number field that checks itself as you type (``what`` names it in errors)."""
     lo, hi = bounds
     return Input(
-        value, id=id, max_length=max_length, validators=[int_check(what, lo, hi)], compact=True, classes="number"
+        value,
+        id=id,
+        max_length=max_length,
+        validators=[int_check(what, lo, hi)],
+        compact=True,
+        classes=f"number {classes}".strip(),
     )
 
 
@@ -151,6 +144,8 @@ class SettingsScreen(Screen[Config | None]):
                     classes="count",
                 )
             lo, hi = THINK_MS_RANGE
+            offered = [k for k in ai.kinds() if k.offered]
+            names = tuple(k.name for k in offered)
             for i in range(3):
                 opp = cfg.opponents[i] if i < len(cfg.opponents) else self._default_opponent(i)
                 with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
@@ -164,63 +159,29 @@ class SettingsScreen(Screen[Config | None]):
                         classes="name",
                     )
                     yield Select(
-                        [(k, k) for k in AI_KIND_NAMES],
-                        value=opp.kind if opp.kind in AI_KIND_NAMES else AI_KIND_NAMES[0],
+                        [(k, k) for k in names],
+                        value=opp.kind if opp.kind in names else names[0],
                         allow_blank=False,
                         id=f"opp-kind-{i}",
                         compact=True,
                         classes="kind",
                     )
-                    yield Label("think", classes="mini")
+                    yield Label("think", classes="mini think")
                     yield number_input(
-                        str(opp.think_ms), f"opp-think-{i}", f"opponent {i + 1}'s think time (ms)", (lo, hi), 5
+                        str(opp.think_ms), f"opp-think-{i}", f"opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
                     )
-                    yield Label("ms", classes="unit")
+                    yield Label("ms", classes="unit think")
+            timed = " or the ".join(k.name for k in offered if k.takes_think_time)
+            think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
             yield Static(
-                plain(
-                    " · ".join(KIND_HELP[k] for k in AI_KIND_NAMES)
-                    + f". Think time ({lo}-{hi} ms): the expert's most per move."
-                ),
+                plain(" · ".join(f"{k.name}: {k.description}" for k in offered) + "." + think_help),
                 classes="help",
             )
 
             yield Static("Match", classes="section")
-            tlo, thi = TARGET_RANGE
-            with HorizontalGroup(classes="row"):
-                yield Label("Target score", classes="label")
-                yield number_input(str(rules.target), "target", "the target score", (tlo, thi), 4)
-                yield Button("25", id="target-25", compact=True, classes="preset")
-                yield Button("50", id="target-50", compact=True, classes="preset")
-                yield Label(plain(f"any whole number {tlo}-{thi}"), classes="unit")
-            with HorizontalGroup(classes="row"):
-                yield Label(RULE_TITLES["scoring"], classes="label")
-                yield self._choice_select("scoring", rules.scoring)
-            yield Static(DESCRIPTIONS["scoring"], classes="desc")
-            with HorizontalGroup(classes="row chips", id="chips-row"):
-                yield Label("Starting chips", classes="label")
-                clo, chi = INT_RANGES["chips_start"]
-                yield number_input(str(rules.chips_start), "chips_start", "the starting stake", (clo, chi), 5)
-                yield Label("rounds", classes="mini")
-                rlo, rhi = INT_RANGES["chips_rounds"]
-                yield number_input(str(rules.chips_rounds), "chips_rounds", "the number of chips rounds", (rlo, rhi), 4)
-                yield Label("pay per card", classes="mini wide")
-                yield Switch(rules.chips_per_card, id="chips_per_card")
-            yield Static(
-                "Chips (R16): " + DESCRIPTIONS["chips_start"] + "; " + DESCRIPTIONS["chips_rounds"].split(": ", 1)[1],
-                classes="desc chips",
-            )
-
+            yield from self._variant_rows(MATCH_RULES, rules)
             yield Static("House rules", classes="section")
-            for key in HOUSE_RULES:
-                with HorizontalGroup(classes="row"):
-                    yield Label(RULE_TITLES[key], classes="label")
-                    yield self._choice_select(key, getattr(rules, key))
-                yield Static(DESCRIPTIONS[key], classes="desc")
-            with HorizontalGroup(classes="row"):
-                yield Label("Hand size", classes="label")
-                hlo, hhi = INT_RANGES["hand_size"]
-                yield number_input(str(rules.hand_size), "hand_size", "the hand size", (hlo, hhi), 2)
-                yield Label(plain(f"{DESCRIPTIONS['hand_size']} ({hlo}-{hhi}, usually 7)"), classes="unit")
+            yield from self._variant_rows(HOUSE_RULES, rules)
 
             yield Static("Pace and looks", classes="section")
             with HorizontalGroup(classes="row"):
@@ -265,10 +226,66 @@ class SettingsScreen(Screen[Config | None]):
             yield Button("Defaults", id="defaults")
         yield Footer()
 
-    def _choice_select(self, key: str, value: str) -> Select[str]:
-        default = getattr(Rules(), key)
-        options = [(f"{c}: {CHOICE_LABELS[key][c]}{' (default)' if c == default else ''}", c) for c in CHOICES[key]]
-        return Select(options, value=value, allow_blank=False, id=key, compact=True, classes="choice")
+    def _variant_rows(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
+        """A row for each variant (its title, its field and its explanation); the variants that
+        only matter with another's value share one row, shown only then."""
+        grouped = [v for v in variants if v.only_with is not None]
+        for v in variants:
+            if v.only_with is not None:
+                if v is grouped[0]:
+                    yield from self._grouped_row(tuple(grouped), rules)
+                continue
+            value = getattr(rules, v.key)
+            with HorizontalGroup(classes="row"):
+                yield Label(v.title, classes="label")
+                if v.choices:
+                    yield self._choice_select(v, value)
+                elif v.type is bool:  # pragma: no cover - every switch so far is a chips setting
+                    yield Switch(value, id=v.key)
+                else:
+                    lo, hi = v.settings_range
+                    yield self._number(v, value)
+                    if v.key == TARGET.key:
+                        for preset in TARGET_PRESETS:
+                            yield Button(str(preset), id=f"target-{preset}", compact=True, classes="preset")
+                        yield Label(plain(f"any whole number {lo}-{hi}"), classes="unit")
+                    else:
+                        yield Label(
+                            plain(f"{v.rule}: {v.explanation} ({lo}-{hi}, usually {v.default})"), classes="unit"
+                        )
+            if v.choices:
+                yield Static(plain(f"{v.rule}: {v.explanation}"), classes="desc")
+
+    def _grouped_row(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
+        _, value = variants[0].only_with or ("", "")
+        cls = value  # the chips settings: class "chips", row "chips-row"
+        with HorizontalGroup(classes=f"row {cls}", id=f"{cls}-row"):
+            for n, v in enumerate(variants):
+                if n == 0:
+                    yield Label(v.title, classes="label")
+                else:
+                    yield Label(v.title.lower(), classes="mini wide" if v.type is bool else "mini")
+                if v.type is bool:
+                    yield Switch(getattr(rules, v.key), id=v.key)
+                else:
+                    yield self._number(v, getattr(rules, v.key))
+        rule = variants[0].rule
+        yield Static(
+            plain(f"{value.capitalize()} ({rule}): " + "; ".join(v.explanation for v in variants)),
+            classes=f"desc {cls}",
+        )
+
+    @staticmethod
+    def _number(v: Variant[Any], value: int) -> Input:
+        lo, hi = v.settings_range
+        # One digit more than the largest value offered when narrower than the engine's range,
+        # so a value over it is typed and refused with a message.
+        width = len(str(hi)) + (1 if v.offered else 0)
+        return number_input(str(value), v.key, f"the {v.title.lower()}", (lo, hi), width)
+
+    def _choice_select(self, v: Variant[str], value: str) -> Select[str]:
+        options = [(f"{c.value}: {c.label}{' (default)' if c.value == v.default else ''}", c.value) for c in v.choices]
+        return Select(options, value=value, allow_blank=False, id=v.key, compact=True, classes="choice")
 
     @staticmethod
     def _default_opponent(i: int) -> Opponent:
@@ -278,7 +295,9 @@ class SettingsScreen(Screen[Config | None]):
     def on_mount(self) -> None:
         self._theme_before = self.app.theme
         self._show_opponent_rows(len(self.config.opponents))
-        self._show_chips(self.config.rules.scoring == "chips")
+        for i in range(3):
+            self._show_think(i)
+        self._show_chips(self.config.rules.scoring == Scoring.CHIPS)
         self.query_one("#player-name", Input).focus()
         self._refresh_error()
 
@@ -286,6 +305,19 @@ class SettingsScreen(Screen[Config | None]):
     def _show_opponent_rows(self, count: int) -> None:
         for i in range(3):
             self.query_one(f"#opponent-{i}").display = i < count
+
+    def _takes_think_time(self, i: int) -> bool:
+        kind = self.query_one(f"#opp-kind-{i}", Select).value
+        try:
+            return isinstance(kind, str) and ai.kind_info(kind).takes_think_time
+        except ai.UnknownKind:  # pragma: no cover - the list holds registered kinds only
+            return False
+
+    def _show_think(self, i: int) -> None:
+        """The think time of opponent ``i`` is shown only for a kind that takes one."""
+        shown = self._takes_think_time(i)
+        for w in self.query(f"#opponent-{i} .think"):
+            w.display = shown
 
     def _show_chips(self, chips: bool) -> None:
         for w in self.query(".chips"):
@@ -305,16 +337,19 @@ class SettingsScreen(Screen[Config | None]):
         kind = event.value
         if not isinstance(kind, str):
             return
+        self._show_think(i)
+        self._refresh_error()
+        player_names = {k.name: k.player_name for k in ai.kinds()}
         name_input = self.query_one(f"#opp-name-{i}", Input)
         base = name_input.value.strip().rstrip("0123456789").strip()
-        if base in KIND_NAMES.values() and not name_input.value.strip().startswith(KIND_NAMES.get(kind, "\0")):
+        if base in player_names.values() and not name_input.value.strip().startswith(player_names.get(kind, "\0")):
             taken = [self.query_one("#player-name", Input).value.strip()]
             taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
             name_input.value = default_name(kind, taken)
 
     @on(Select.Changed, "#scoring")
     def _scoring_changed(self, event: Select.Changed) -> None:
-        self._show_chips(event.value == "chips")
+        self._show_chips(event.value == Scoring.CHIPS)
         self._refresh_error()
 
     @on(Select.Changed, "#card_style")
@@ -356,12 +391,13 @@ class SettingsScreen(Screen[Config | None]):
         """Every bad field, by widget id, with what is wrong (only fields in use)."""
         out: dict[str, str] = {}
         count = self._count()
-        chips = self.query_one("#scoring", Select).value == "chips"
         for inp in self.query(Input):
             wid = inp.id or ""
             if wid.startswith(("opp-name-", "opp-think-")) and int(wid.rsplit("-", 1)[1]) >= count:
                 continue
-            if wid in ("chips_start", "chips_rounds") and not chips:
+            if wid.startswith("opp-think-") and not self._takes_think_time(int(wid.rsplit("-", 1)[1])):
+                continue
+            if not self._in_use(wid):
                 continue
             result = inp.validate(inp.value)
             if result is not None and not result.is_valid:
@@ -389,6 +425,14 @@ class SettingsScreen(Screen[Config | None]):
             error.update("All settings are valid.  Ctrl+S saves them.")
             error.remove_class("bad")
 
+    def _in_use(self, key: str) -> bool:
+        """Whether the rule ``key`` (any other id: True) matters with the other settings on screen."""
+        v = next((v for v in VARIANTS if v.key == key), None)
+        if v is None or v.only_with is None:
+            return True
+        other, value = v.only_with
+        return bool(self.query_one(f"#{other}", Select).value == value)
+
     def _count(self) -> int:
         value = self.query_one("#opponent-count", Select).value
         return value if isinstance(value, int) else 1
@@ -407,26 +451,28 @@ class SettingsScreen(Screen[Config | None]):
         if problems:
             raise ConfigError(next(iter(problems.values())))
         count = self._count()
+        old_opponents = self.config.opponents
         opponents = tuple(
             Opponent(
                 name=self._value(f"opp-name-{i}"),
                 kind=self._value(f"opp-kind-{i}"),
-                think_ms=int(self._value(f"opp-think-{i}")),
+                think_ms=self._think_ms(i, old_opponents[i] if i < len(old_opponents) else Opponent()),
             )
             for i in range(count)
         )
-        chips = self._value("scoring") == "chips"
         old = self.config.rules
+        changes: dict[str, Any] = {}
+        for v in VARIANTS:
+            value = self._value(v.key)
+            if v.bounds is not None:
+                # A number not in use (hidden, maybe not valid) keeps its old value.
+                changes[v.key] = int(value) if self._in_use(v.key) else getattr(old, v.key)
+            elif v.type is bool:
+                changes[v.key] = bool(value)
+            else:
+                changes[v.key] = value
         try:
-            rules = old.with_(
-                **{key: self._value(key) for key in HOUSE_RULES},
-                scoring=self._value("scoring"),
-                target=int(self._value("target")),
-                hand_size=int(self._value("hand_size")),
-                chips_start=int(self._value("chips_start")) if chips else old.chips_start,
-                chips_rounds=int(self._value("chips_rounds")) if chips else old.chips_rounds,
-                chips_per_card=bool(self._value("chips_per_card")),
-            )
+            rules = old.with_(**changes)
         except RulesError as exc:
             raise ConfigError(str(exc)) from None
         cfg = self.config.with_(
@@ -440,6 +486,14 @@ class SettingsScreen(Screen[Config | None]):
         )
         cfg.validate()
         return cfg
+
+    def _think_ms(self, i: int, old: Opponent) -> int:
+        """Opponent ``i``'s think time: the one on screen for a kind that takes one, else the
+        old one (the field is hidden and may hold anything)."""
+        text = self._value(f"opp-think-{i}")
+        if self._takes_think_time(i) or (text.isdigit() and int_problem(text, "", *THINK_MS_RANGE) is None):
+            return int(text)
+        return old.think_ms
 
     # ------------------------------------------------------------------ actions
     def action_save(self) -> None:
@@ -482,12 +536,12 @@ class SettingsScreen(Screen[Config | None]):
             self.query_one(f"#opp-name-{i}", Input).value = opp.name
             self.query_one(f"#opp-kind-{i}", Select).value = opp.kind
             self.query_one(f"#opp-think-{i}", Input).value = str(opp.think_ms)
-        r = d.rules
-        for key in (*HOUSE_RULES, "scoring"):
-            self.query_one(f"#{key}", Select).value = getattr(r, key)
-        for key in ("target", "hand_size", "chips_start", "chips_rounds"):
-            self.query_one(f"#{key}", Input).value = str(getattr(r, key))
-        self.query_one("#chips_per_card", Switch).value = r.chips_per_card
+        for v in VARIANTS:
+            widget = self.query_one(f"#{v.key}")
+            if isinstance(widget, Input):
+                widget.value = str(getattr(d.rules, v.key))
+            elif isinstance(widget, Select | Switch):
+                widget.value = getattr(d.rules, v.key)
         self.query_one("#pace", Select).value = d.pace
         self.query_one("#card_style", Select).value = d.card_style
         self.query_one("#four_colour", Switch).value = d.four_colour
