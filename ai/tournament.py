@@ -31,8 +31,9 @@ from functools import cache
 from typing import Any, TextIO
 
 from kc_tui.engine import END, Round, Rules, RulesError, penalty_of, round_seed
+from kc_tui.engine.rules import rules_help
 
-from . import ai_kinds, make_player
+from . import ai_kinds, make_player, normalize_kind
 from .safe import SafePlayer
 
 EXIT_BAD_INPUT = 2
@@ -86,8 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seats",
         required=True,
-        help="comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: random, greedy, king-aware, "
-        "lookahead, expert)",
+        help=f"comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: {', '.join(ai_kinds())})",
     )
     p.add_argument(
         "--deals",
@@ -108,7 +108,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"worker processes, {_span(JOBS_RANGE)} (results do not depend on it; default 1)",
     )
     p.add_argument(
-        "--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule variants, e.g. draw=end (as in RULES.md)"
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"rule variants, e.g. draw=end (as in RULES.md): {rules_help()}",
     )
     p.add_argument(
         "--json",
@@ -227,10 +231,6 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-def _kind_of(text: str) -> str:
-    return text.strip().lower().replace("_", "-")
-
-
 def _typed(s: Setting, text: str) -> Any:
     """The value of ``text`` for setting ``s``; ValueError saying what is expected."""
     low = text.strip().lower()
@@ -283,9 +283,9 @@ def parse_seats(text: str) -> list[str]:
             f"--seats needs 2 to 4 comma-separated AI kinds, not {len(raw)}: choose from {', '.join(known)}"
         )
     for k in raw:
-        if _kind_of(k) not in known:
+        if normalize_kind(k) not in known:
             raise TournamentError(f"unknown AI kind {k!r} in --seats: choose from {', '.join(known)}")
-    return [_kind_of(k) for k in raw]
+    return [normalize_kind(k) for k in raw]
 
 
 def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
@@ -302,7 +302,7 @@ def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     for item in args.param or []:
         lhs, sep, text = str(item).partition("=")
         kind_text, dot, key_text = lhs.strip().partition(".")
-        kind = _kind_of(kind_text)
+        kind = normalize_kind(kind_text)
         key = key_text.strip().lower().replace("-", "_")
         if not sep or not dot or not key or not kind:
             raise TournamentError(f"--param {item!r} must look like KIND.KEY=VALUE, e.g. lookahead.samples=12")

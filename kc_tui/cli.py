@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from kc_tui.args import CliError, kinds_help, target_help
 from kc_tui.engine import (
     IllegalMove,
     MoveError,
@@ -23,16 +24,14 @@ from kc_tui.engine import (
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
 
+__all__ = ["CliError", "build_parser", "main"]
+
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
 #: The seeds the command line accepts (64 bits, the width of the engine's generator).
 SEED_MAX = (1 << 64) - 1
 #: The longest message line written (longer ones are cut and end in "...").
 MAX_LINE = 1000
-
-
-class CliError(Exception):
-    """A problem to report as one line on stderr with exit code 2."""
 
 
 class UsageError(Exception):
@@ -217,16 +216,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="start a match against AI opponents")
     p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
-    p.add_argument("--opponents", help="comma-separated AI kinds, e.g. greedy,king-aware (1 to 3)")
-    p.add_argument("--target", type=int, help="target score (5 to 500)")
+    p.add_argument("--opponents", help=kinds_help("greedy,king-aware", 1, 3))
+    p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "play"))
 
     p = sub.add_parser("demo", help="watch AI players play each other")
-    p.add_argument("--seats", help="comma-separated AI kinds, 2 to 4, e.g. greedy,expert")
+    p.add_argument("--seats", help=kinds_help("greedy,expert", 2, 4))
     p.add_argument("--seed", type=seed_arg, help="seed of the match, 0 to 2**64-1")
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
-    p.add_argument("--target", type=int, help="target score (5 to 500)")
+    p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "demo"))
 

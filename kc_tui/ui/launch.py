@@ -5,36 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from kc_tui.config import AI_KIND_NAMES, TARGET_RANGE, Config, Opponent, config_path, load_config
+from kc_tui.args import CliError, check_target, parse_kinds
+from kc_tui.config import Config, Opponent, config_path, load_config
 from kc_tui.session import default_name
-
-
-def _known_kinds() -> set[str]:
-    from ai import ai_kinds
-
-    return set(AI_KIND_NAMES) | set(ai_kinds())
-
-
-def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
-    """AI kinds from comma text; CliError for an unknown kind or a bad count."""
-    from kc_tui.cli import CliError
-
-    kinds = [k.strip().lower().replace("_", "-") for k in text.split(",") if k.strip()]
-    known = _known_kinds()
-    for k in kinds:
-        if k not in known:
-            raise CliError(f"unknown AI kind {k!r}: choose from {', '.join(sorted(known))}")
-    if not lo <= len(kinds) <= hi:
-        raise CliError(f"choose {lo} to {hi} {what}, not {len(kinds)}")
-    return kinds
-
-
-def check_target(target: int | None) -> None:
-    from kc_tui.cli import CliError
-
-    lo, hi = TARGET_RANGE
-    if target is not None and not lo <= target <= hi:
-        raise CliError(f"target must be a whole number from {lo} to {hi}, not {target}")
 
 
 def build_app(mode: str, args: argparse.Namespace) -> object:
@@ -74,4 +47,4 @@ def launch(mode: str, args: argparse.Namespace) -> int:
     return int(code or 0)
 
 
-__all__ = ["Config", "build_app", "launch", "parse_kinds"]
+__all__ = ["CliError", "Config", "build_app", "check_target", "launch", "parse_kinds"]

@@ -11,7 +11,8 @@ from textual.containers import Horizontal, HorizontalGroup, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
-from kc_tui.config import AI_KIND_NAMES, Config
+from ai import ai_kinds
+from kc_tui.config import Config
 from kc_tui.ui.text import plain
 
 EMPTY = "-"
@@ -19,14 +20,8 @@ SEATS = 4
 
 
 def available_kinds() -> tuple[str, ...]:
-    """The AI kinds a demo can seat: the settings' kinds, plus any other the AI package has."""
-    try:
-        from ai import ai_kinds
-
-        extra = tuple(k for k in ai_kinds() if k not in AI_KIND_NAMES)
-    except Exception:  # pragma: no cover - the AI package is part of the install
-        extra = ()
-    return AI_KIND_NAMES + extra
+    """The AI kinds a demo can seat: every kind of the AI registry, weakest first."""
+    return ai_kinds()
 
 
 class DemoSetupDialog(ModalScreen[list[str] | None]):

@@ -7,7 +7,7 @@ every variant is marked "✓ active". Escape or q closes the screen.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.markdown import Markdown
 from textual.app import ComposeResult
@@ -16,17 +16,22 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from kc_tui.config import CHOICE_LABELS
 from kc_tui.data import rules_markdown
-from kc_tui.engine import CHOICES, Rules
+from kc_tui.engine import VARIANTS, Rules, Variant
+from kc_tui.engine.rules import HAND_SIZE, SCORING, Scoring
 
 ACTIVE = "**✓ active**"
-VARIANT_ORDER: tuple[tuple[str, str], ...] = (
-    ("layout_kings", "R3 Kings in the layout"),
-    ("draw", "R6 Drawing"),
-    ("kings_on_sides", "R11 Kings on empty sides"),
-    ("completed_piles", "R12 Completed piles"),
-    ("out_with_open_side", "R13 Going out with a side empty"),
+
+
+def _rule_number(v: Variant[Any]) -> int:
+    """The number of the rule a variant varies (``R11`` -> 11), to list them as RULES.md does."""
+    m = re.match(r"R(\d+)", v.rule)
+    return int(m.group(1)) if m else 0
+
+
+#: The word-valued variants of play (scoring has its own line), in the order of RULES.md.
+VARIANT_ORDER: tuple[Variant[str], ...] = tuple(
+    sorted((v for v in VARIANTS if v.choices and v is not SCORING), key=_rule_number)
 )
 
 
@@ -34,13 +39,13 @@ def settings_table(rules: Rules) -> str:
     """The active settings as a Markdown list, house rules (not the default) flagged."""
     default = Rules()
     rows: list[str] = []
-    for key, title in VARIANT_ORDER:
-        value = getattr(rules, key)
-        mark = "" if value == getattr(default, key) else " *(house rule)*"
-        rows.append(f"- **{title}:** `{value}`{mark}: {CHOICE_LABELS[key][value]}")
+    for v in VARIANT_ORDER:
+        value = getattr(rules, v.key)
+        mark = "" if value == getattr(default, v.key) else " *(house rule)*"
+        rows.append(f"- **{v.rule} {v.title}:** `{value}`{mark}: {v.label(value)}")
     size_mark = "" if rules.hand_size == default.hand_size else " *(house rule)*"
-    rows.append(f"- **R2 Hand size:** {rules.hand_size} cards{size_mark}")
-    if rules.scoring == "chips":
+    rows.append(f"- **{HAND_SIZE.rule} {HAND_SIZE.title}:** {rules.hand_size} cards{size_mark}")
+    if rules.scoring == Scoring.CHIPS:
         per_card = ", losers also pay per card left" if rules.chips_per_card else ""
         rows.append(
             f"- **R16 Scoring:** `chips` *(house rule)*: start with {rules.chips_start} chips, ante 1 a round"
@@ -63,9 +68,8 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 def mark_active(text: str, rules: Rules) -> str:
     """Append the active mark to the active choice of every variant named in ``text``."""
     inserts: list[int] = []
-    for key in CHOICES:
-        if key == "scoring":
-            continue
+    for v in VARIANT_ORDER:
+        key = v.key
         value = getattr(rules, key)
         for m in re.finditer(rf"Variant `{key}`", text):
             end = next((e for s, e in _blocks(text) if s <= m.start() < e), len(text))
@@ -73,7 +77,7 @@ def mark_active(text: str, rules: Rules) -> str:
             if hit >= 0:
                 inserts.append(hit + len(value) + 2)
     # R15 / R16: mark the scoring in use on its rule.
-    rule = "R16 Chips" if rules.scoring == "chips" else "R15 Penalty points"
+    rule = "R16 Chips" if rules.scoring == Scoring.CHIPS else "R15 Penalty points"
     hit = text.find(f"**{rule}**")
     if hit >= 0:
         inserts.append(hit + len(rule) + 4)
