@@ -81,15 +81,8 @@ def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000) -> N
 
 
 def _last_round_over(session: Any) -> bool:
-    """The round is over and scoring it ends the match."""
-    if not session.round_over:
-        return False
-    r = session.round
-    pen = r.penalties()
-    totals = list(session.totals)
-    for i, seat in enumerate(session.match.seats):
-        totals[seat] += pen[i]
-    return bool(max(totals) >= session.rules.target)
+    """The round is over and scoring it ends the match (the engine's own scoring says so)."""
+    return bool(session.round_over and session.match.finishing_ends_match())
 
 
 def _session(config: Config) -> Any:

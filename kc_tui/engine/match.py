@@ -3,10 +3,12 @@ points to a target (R15) or by chips (R16)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import rng as _rng
+from .cards import KINGS_MASK, penalty_of
 from .moves import END, Move
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from .state import Round
@@ -70,10 +72,28 @@ class RoundResult:
     chips_delta: tuple[int, ...]
     #: Every player's total after the round: points, or chips.
     totals: tuple[int, ...]
+    #: Cards left in every match seat's hand when the round ended (0 for a seat that sat out).
+    #: Derived from the replay, so not part of the record (:meth:`to_dict`).
+    cards_left: tuple[int, ...] = ()
+    #: Kings among them (R15: 10 points each). Derived from the replay like ``cards_left``.
+    kings_left: tuple[int, ...] = ()
 
     @property
     def blocked(self) -> bool:
         return self.winner is None
+
+    def penalty_parts(self, seat: int) -> tuple[int, int]:
+        """R15 for match seat ``seat``: (kings left, other cards left); the penalty is
+        ``KING_PENALTY`` a king plus 1 another card. (0, 0) when the result does not know the
+        hands (one read from a record)."""
+        if seat >= len(self.cards_left):
+            return (0, 0)
+        kings = self.kings_left[seat]
+        return (kings, self.cards_left[seat] - kings)
+
+    def record_equals(self, other: RoundResult) -> bool:
+        """The same result as far as a record says (the fields :meth:`to_dict` writes)."""
+        return self.to_dict() == other.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,6 +140,37 @@ class RoundResult:
             chips_delta=_ints(d, "chips_delta", n, -big, big),
             totals=_ints(d, "totals", n, -big, big),
         )
+
+
+#: R15: the penalty of a king left in hand (any other card costs 1).
+KING_PENALTY = 10
+
+
+def penalty_breakdown(hand: int) -> tuple[int, int, int]:
+    """R15 for a hand (a card mask): (cards left, kings among them, penalty points)."""
+    return (hand.bit_count(), (hand & KINGS_MASK).bit_count(), penalty_of(hand))
+
+
+def target_reached(points: Sequence[int], rules: Rules) -> bool:
+    """R15: a points match ends after the round in which any total reaches or passes the target."""
+    return any(t >= rules.target for t in points)
+
+
+def chips_match_over(out: Sequence[bool], rounds_played: int, rules: Rules) -> bool:
+    """R16: a chips match ends when at most one player still holds chips, or after
+    ``chips_rounds`` rounds."""
+    return sum(1 for o in out if not o) <= 1 or rounds_played >= rules.chips_rounds
+
+
+@dataclass(frozen=True, slots=True)
+class _Scores:
+    """Every score of a match after a round, computed without changing the match."""
+
+    penalties: tuple[int, ...]
+    points: tuple[int, ...]
+    chips: tuple[int, ...]
+    pot: int
+    out: tuple[bool, ...]
 
 
 def round_seed(match_seed: int, number: int) -> int:
@@ -188,25 +239,28 @@ class Match:
             raise ValueError("the round is not over yet")
         if self.over:
             raise ValueError("the match is over")
-        penalties = [0] * self.n
-        for i, s in enumerate(self.seats):
-            penalties[s] = r.penalties()[i]
+        scores = self._scores_after(r)
         winner = None if r.winner is None else self.seats[r.winner]
         before = list(self.chips)
-        if self.chips_scoring:
-            self._settle_chips(r, winner, penalties)
-        else:
-            for s in self.seats:
-                self.points[s] += penalties[s]
+        self.points = list(scores.points)
+        self.chips = list(scores.chips)
+        self.pot = scores.pot
+        self.out = list(scores.out)
         delta = tuple(self.chips[s] - before[s] for s in range(self.n)) if self.chips_scoring else (0,) * self.n
+        cards_left = [0] * self.n
+        kings_left = [0] * self.n
+        for i, s in enumerate(self.seats):
+            cards_left[s], kings_left[s], _ = penalty_breakdown(r.hands[i])
         result = RoundResult(
             number=self.number,
             dealer=self.dealer,
             seats=tuple(self.seats),
             winner=winner,
-            penalties=tuple(penalties),
+            penalties=scores.penalties,
             chips_delta=delta,
             totals=tuple(self.totals),
+            cards_left=tuple(cards_left),
+            kings_left=tuple(kings_left),
         )
         self.results.append(result)
         self.round_moves.append(self.replay_moves())
@@ -216,32 +270,56 @@ class Match:
             self.round = self._start_round()
         return result
 
-    def _settle_chips(self, r: Round, winner: int | None, penalties: list[int]) -> None:
+    def finishing_ends_match(self) -> bool:
+        """Whether scoring the round being played, once it is over, ends the match (R15/R16);
+        nothing is changed. False while the round goes on or after the match ended."""
+        if not self.round.over or self.over:
+            return False
+        scores = self._scores_after(self.round)
+        return self._ends(scores.points, scores.out, len(self.results) + 1)
+
+    def _scores_after(self, r: Round) -> _Scores:
+        """The scores once the finished round ``r`` is counted (R15/R16), the match unchanged."""
+        penalties = [0] * self.n
+        round_penalties = r.penalties()
         for i, s in enumerate(self.seats):
-            owed = r.fines[i]  # R16: one chip per turn ended without playing a card
-            if self.rules.chips_per_card and s != winner:
-                owed += penalties[s]
-            paid = min(owed, self.chips[s])
-            self.chips[s] -= paid
-            self.pot += paid
-        if winner is not None:  # after a block the pot stays for the next round
-            self.chips[winner] += self.pot
-            self.pot = 0
-        for s in self.seats:
-            if self.chips[s] <= 0:
-                self.out[s] = True  # cannot pay: out of the match (project choice)
+            penalties[s] = round_penalties[i]
+        points = list(self.points)
+        chips = list(self.chips)
+        pot = self.pot
+        out = list(self.out)
+        if self.chips_scoring:
+            winner = None if r.winner is None else self.seats[r.winner]
+            for i, s in enumerate(self.seats):
+                owed = r.fines[i]  # R16: one chip per turn ended without playing a card
+                if self.rules.chips_per_card and s != winner:
+                    owed += penalties[s]
+                paid = min(owed, chips[s])
+                chips[s] -= paid
+                pot += paid
+            if winner is not None:  # after a block the pot stays for the next round
+                chips[winner] += pot
+                pot = 0
+            for s in self.seats:
+                if chips[s] <= 0:
+                    out[s] = True  # cannot pay: out of the match (project choice)
+        else:
+            for s in self.seats:
+                points[s] += penalties[s]
+        return _Scores(tuple(penalties), tuple(points), tuple(chips), pot, tuple(out))
+
+    def _ends(self, points: Sequence[int], out: Sequence[bool], rounds_played: int) -> bool:
+        if self.chips_scoring:
+            return chips_match_over(out, rounds_played, self.rules)
+        return target_reached(points, self.rules)
 
     def _check_match_end(self) -> None:
-        if self.chips_scoring:
-            holders = [s for s in range(self.n) if not self.out[s]]
-            if len(holders) <= 1 or len(self.results) >= self.rules.chips_rounds:
-                self.over = True
-                best = max(self.chips)
-                self.winners = [s for s in range(self.n) if self.chips[s] == best]
-        elif any(t >= self.rules.target for t in self.points):
-            self.over = True
-            best = min(self.points)
-            self.winners = [s for s in range(self.n) if self.points[s] == best]
+        if not self._ends(self.points, self.out, len(self.results)):
+            return
+        self.over = True
+        totals = self.totals
+        best = max(totals) if self.chips_scoring else min(totals)
+        self.winners = [s for s in range(self.n) if totals[s] == best]
 
     def _next_dealer(self) -> int:
         for k in range(1, self.n + 1):
@@ -318,7 +396,9 @@ class Match:
             if len(results) != len(m.results):
                 raise MatchRecordError(f"{len(results)} round results recorded for {len(m.results)} rounds played")
             for k, (saved, replayed) in enumerate(zip(results, m.results, strict=True)):
-                if RoundResult.from_dict(saved, n) != replayed:
+                # A record holds no hands: compare what it records (cards_left and kings_left
+                # come from the replay).
+                if not RoundResult.from_dict(saved, n).record_equals(replayed):
                     raise MatchRecordError(f"the result of round {k + 1} differs from its replay")
         return m
 

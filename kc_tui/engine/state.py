@@ -1,4 +1,4 @@
-"""One round of Kings Corners: the state, its legal moves, and applying them.
+"""One round of Kings Corners: the state, its legal moves (from :mod:`.legal`), and applying them.
 
 The state is mutable (``apply`` changes it in place, like OpenSpiel's ``apply_action``);
 ``clone()`` is a cheap copy: hands are int masks, piles are tuples, the random generator
@@ -8,31 +8,30 @@ is one int and the history a shared linked list.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import rng as _rng
-from .cards import (
-    ALL_CARDS,
-    KINGS_MASK,
-    NEED,
-    Card,
-    card_str,
-    cards_of,
-    is_king,
-    is_red,
-    penalty_of,
-    rank_of,
-    sort_for_hand,
-)
+from .cards import ALL_CARDS, Card, card_str, cards_of, is_king, penalty_of, sort_for_hand
+from .legal import PILE_FULL, Pile, empty_place_takes, explain_illegal, generate_moves
 from .moves import END, MOVE_BASE, PLACES, Move, move_str
+from .player_view import PlayerView
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
-if TYPE_CHECKING:
-    from .view import PlayerView
+# The move rules live in .legal and the seat's view in .player_view (neither imports this module,
+# so there is no import cycle); their names stay importable from here.
+__all__ = [
+    "PILE_FULL",
+    "History",
+    "IllegalMove",
+    "Pile",
+    "PlayerView",
+    "Round",
+    "RoundOver",
+    "empty_place_takes",
+    "explain_illegal",
+    "generate_moves",
+]
 
-PILE_FULL = 13
-
-Pile = tuple[Card, ...]
 #: History as a shared linked list: (seat, move, previous) or None.
 History = tuple[int, Move, "History"] | None
 
@@ -43,136 +42,6 @@ class IllegalMove(ValueError):
 
 class RoundOver(IllegalMove):
     """No move can be made: the round has ended."""
-
-
-def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sides: bool, closed: bool) -> list[Move]:
-    """Every legal move for a player holding ``hand`` (a mask), ``END`` last.
-
-    ``kings_on_sides``: a king may fill an empty side (R11).  ``closed``: completed piles
-    stay on the table and may not move (R12 ``stay``).
-    """
-    out: list[Move] = []
-    append = out.append
-    empty_sides: list[int] = []
-    empty_corners: list[int] = []
-    bottoms = 0  # mask of the bottom cards of movable non-king piles
-    need_any = 0
-    for p in range(8):
-        pile = piles[p]
-        if not pile:
-            if p < 4:
-                empty_sides.append(p)
-            else:
-                empty_corners.append(p)
-            continue
-        need = NEED[pile[-1]]
-        need_any |= need
-        m = hand & need
-        while m:
-            low = m & -m
-            append(((low.bit_length() - 1) << 3) | p)
-            m ^= low
-        bottoms |= 1 << pile[0]
-    # R9: pile onto pile (the bottom card fits the other pile's top).
-    if bottoms & need_any:
-        for s in range(8):
-            pile = piles[s]
-            if pile and (need_any >> pile[0]) & 1:
-                b = pile[0]
-                for d in range(8):
-                    other = piles[d]
-                    if other and (NEED[other[-1]] >> b) & 1:
-                        append(MOVE_BASE + (s << 3) + d)
-    if empty_corners:
-        # R9: a king-based side pile to an empty corner; R10: a king from hand.
-        for s in range(4):
-            pile = piles[s]
-            if pile and pile[0] >= 48 and not (closed and len(pile) == PILE_FULL):
-                for d in empty_corners:
-                    append(MOVE_BASE + (s << 3) + d)
-        kings = hand & KINGS_MASK
-        while kings:
-            low = kings & -kings
-            c = low.bit_length() - 1
-            for d in empty_corners:
-                append((c << 3) | d)
-            kings ^= low
-    if empty_sides and hand:
-        # R11: any card (kings only when allowed) on an empty side.
-        m = hand if kings_on_sides else hand & ~KINGS_MASK
-        while m:
-            low = m & -m
-            c = (low.bit_length() - 1) << 3
-            for d in empty_sides:
-                append(c | d)
-            m ^= low
-    append(END)
-    return out
-
-
-def explain_illegal(
-    hand: int,
-    piles: list[Pile] | tuple[Pile, ...],
-    rules: Rules,
-    m: Move,
-    fmt: Callable[[Card], str] = card_str,
-) -> str | None:
-    """Why move ``m`` is illegal (one line naming the rule), or None when it is legal."""
-    if m == END:
-        return None
-    if not isinstance(m, int) or m < 0 or m > END:
-        return f"not a move: {m!r}"
-    if m < MOVE_BASE:
-        card, dst = m >> 3, m & 7
-        if card >= len(ALL_CARDS):
-            return f"not a move: {m!r}"
-        if not (hand >> card) & 1:
-            return f"{fmt(card)} is not in your hand"
-        pile = piles[dst]
-        place = PLACES[dst]
-        if not pile:
-            if dst >= 4:
-                if not is_king(card):
-                    return f"only a king can start the empty corner {place} (R10)"
-                return None
-            if is_king(card) and rules.kings_on_sides == "forbid":
-                return f"kings may not fill an empty side here; put {fmt(card)} in an empty corner (R11)"
-            return None
-        return _fit_reason(card, pile[-1], place, fmt, "R8")
-    src, dst = (m - MOVE_BASE) >> 3, m & 7
-    if src >= len(PLACES):
-        return f"not a move: {m!r}"
-    if src == dst:
-        return "a pile cannot move onto itself (R9)"
-    moving = piles[src]
-    if not moving:
-        return f"there is no pile at {PLACES[src]} to move (R9)"
-    if rules.completed_piles == "stay" and len(moving) == PILE_FULL:
-        return f"the completed pile at {PLACES[src]} is closed and stays where it is (R12)"
-    onto = piles[dst]
-    bottom = moving[0]
-    if not onto:
-        if dst < 4:
-            return f"a pile never moves onto an empty side; fill {PLACES[dst]} from your hand (R9)"
-        if src >= 4:
-            return "a corner pile stays in its corner (R9)"
-        if not is_king(bottom):
-            return f"only a pile that starts with a king may move to the empty corner {PLACES[dst]} (R9)"
-        return None
-    return _fit_reason(bottom, onto[-1], PLACES[dst], fmt, "R9")
-
-
-def _fit_reason(card: Card, top: Card, place: str, fmt: Callable[[Card], str], rule: str) -> str | None:
-    if (NEED[top] >> card) & 1:
-        return None
-    what = f"{fmt(card)} can't go on {fmt(top)} at {place}"
-    if rank_of(top) == 1:
-        return f"{what}: nothing is ever played on an ace ({rule})"
-    if rank_of(card) != rank_of(top) - 1:
-        return f"{what}: it must be exactly one rank lower ({rule})"
-    if is_red(card) == is_red(top):
-        return f"{what}: same colour ({rule})"
-    return f"{what} ({rule})"  # pragma: no cover - every misfit is one of the above
 
 
 class Round:
@@ -424,9 +293,28 @@ class Round:
 
     def view(self, seat: int) -> PlayerView:
         """Exactly what ``seat`` may see (R4)."""
-        from .view import PlayerView
-
-        return PlayerView.of(self, seat)
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is out of range for {self.n} players")
+        drawn = self.last_drawn[seat]
+        return PlayerView(
+            seat=seat,
+            n_players=self.n,
+            rules=self.rules,
+            hand_mask=self.hands[seat],
+            piles=tuple(self.piles),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            stock_size=len(self.stock),
+            to_move=self.to_move,
+            dealer=self.dealer,
+            idle_turns=self.idle_turns,
+            moved_this_turn=self.moved,
+            played_card_this_turn=self.played_card,
+            last_drawn=None if drawn < 0 else drawn,
+            seen_mask=self.seen,
+            history=tuple(self.history),
+            over=self.over,
+            winner=self.winner,
+        )
 
     # ------------------------------------------------------------------ moves
     def apply(self, m: Move) -> None:

@@ -14,12 +14,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.engine import RoundResult
+from kc_tui.engine.match import KING_PENALTY
 from kc_tui.session import MatchSession
 from kc_tui.ui.text import plain, rich_plain
 
 
-def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]]) -> Table:
-    """Each hand's penalty (kings 10), the totals and the target."""
+def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]] | None = None) -> Table:
+    """Each hand's penalty (kings 10), the totals and the target, as the engine scored them
+    (R15: ``result`` carries every seat's cards and kings left). ``hands`` is accepted for older
+    callers and not used."""
     chips = s.rules.scoring == "chips"
     t = Table(box=None, padding=(0, 2), expand=False, header_style="bold")
     t.add_column("Player")
@@ -28,13 +31,14 @@ def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int,
     t.add_column("Chips" if chips else "Penalty", justify="right")
     t.add_column("Total", justify="right")
     for seat, name in enumerate(s.names):
-        cards, kings = hands[seat] if seat < len(hands) else (0, 0)
+        cards = result.cards_left[seat] if seat < len(result.cards_left) else 0
+        kings, others = result.penalty_parts(seat)
         pen = result.penalties[seat]
         won = result.winner == seat
         penalty = (
             f"{result.chips_delta[seat]:+d}"
             if chips
-            else f"{pen}" + (f"  ({kings}×10 + {cards - kings})" if kings else "")
+            else f"{pen}" + (f"  ({kings}×{KING_PENALTY} + {others})" if kings else "")
         )
         t.add_row(
             rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else ""),
@@ -64,11 +68,15 @@ class RoundSummary(ModalScreen[None]):
     RoundSummary Button { width: 100%; }
     """
 
-    def __init__(self, session: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]]) -> None:
+    def __init__(
+        self, session: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]] | None = None
+    ) -> None:
+        """``hands`` (cards, kings per seat) is accepted for older callers and not used: the
+        engine's ``result`` carries them."""
         super().__init__()
         self.session = session
         self.result = result
-        self.hands = list(hands)
+        self.hands = None if hands is None else list(hands)
 
     def compose(self) -> ComposeResult:
         s, res = self.session, self.result

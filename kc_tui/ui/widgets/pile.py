@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules
+from kc_tui.engine.legal import empty_place_takes
 from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook, label_width
 from kc_tui.ui.text import plain
 
@@ -134,10 +135,8 @@ class PileView(Widget):
 
     @property
     def accepts(self) -> str:
-        """What an empty place takes (R10, R11)."""
-        if self.place >= 4:
-            return "K only"
-        return "any card but K" if self.rules.kings_on_sides == "forbid" else "any card"
+        """What an empty place takes (R10, R11), as the engine words it."""
+        return empty_place_takes(self.place, self.rules)
 
     def render(self) -> RenderableType:
         width = max(1, self.content_size.width)

@@ -1,0 +1,89 @@
+"""What one seat may see (R4): a frozen snapshot built from plain values.
+
+A :class:`PlayerView` holds no reference to the round it came from, so nothing reachable from it
+exposes a hidden card. The round builds it (``Round.view``); this module does not import the
+round, so that :mod:`.state` can use it without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .cards import FULL_MASK, Card, card_str, cards_of, sort_for_hand
+from .legal import Pile, explain_illegal, generate_moves
+from .moves import Move
+from .rules import Rules
+
+
+class _Viewable(Protocol):
+    """Anything that gives a seat's view (a round)."""
+
+    def view(self, seat: int) -> PlayerView: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    n_players: int
+    rules: Rules
+    hand_mask: int
+    piles: tuple[Pile, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    to_move: int
+    dealer: int
+    idle_turns: int
+    moved_this_turn: bool
+    played_card_this_turn: bool
+    #: The card this seat drew most recently, or None.
+    last_drawn: Card | None
+    #: Every card that has ever been face up on the table, as a mask.
+    seen_mask: int
+    #: Every move made this round, public to all: (seat, move), oldest first.
+    history: tuple[tuple[int, Move], ...]
+    over: bool
+    winner: int | None
+
+    @classmethod
+    def of(cls, r: _Viewable, seat: int) -> PlayerView:
+        """What ``seat`` of round ``r`` may see: ``r.view(seat)`` (the round builds it)."""
+        return r.view(seat)
+
+    @property
+    def hand(self) -> list[Card]:
+        """Own hand in display order."""
+        return sort_for_hand(cards_of(self.hand_mask))
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.over and self.to_move == self.seat
+
+    @property
+    def table_mask(self) -> int:
+        m = 0
+        for p in self.piles:
+            for c in p:
+                m |= 1 << c
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this seat cannot see: in the other hands or the stock."""
+        return FULL_MASK & ~self.hand_mask & ~self.table_mask
+
+    def legal_moves(self) -> list[Move]:
+        """This seat's legal moves when it is its turn (own hand and the piles decide them)."""
+        if not self.my_turn:
+            return []
+        return generate_moves(
+            self.hand_mask, self.piles, self.rules.kings_on_sides == "allow", self.rules.completed_piles == "stay"
+        )
+
+    def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:
+        if self.over:
+            return "the round is over"
+        if not self.my_turn:
+            return "it is not your turn"
+        return explain_illegal(self.hand_mask, self.piles, self.rules, m, fmt)
