@@ -235,8 +235,9 @@ async def test_a_settings_file_quoting_markup_warns_literally(kind: str) -> None
         assert app.config == Config()
         messages = [n.message for n in app._notifications]
         assert any(kind in m for m in messages), messages
-        # The toast wraps the message over lines with a bar at their left: compare without them.
-        assert kind.replace(" ", "") in re.sub(r"[\s▌]", "", screen_text(app))
+        # The toast wraps the message over lines with a bar at their left: compare without them
+        # (and wait for it to be drawn: a loaded machine can take a moment).
+        await wait_for(pilot, lambda: kind.replace(" ", "") in re.sub(r"[\s▌]", "", screen_text(app)))
         # Clicking every cell of the toast area does nothing but dismiss toasts.
         for y in range(SIZE[1] - 10, SIZE[1]):
             for x in range(SIZE[0] - 60, SIZE[0], 2):
