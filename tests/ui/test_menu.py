@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kc_tui.session import MatchSession
 from kc_tui.ui.screens.menu import MenuScreen
 
 from .gamekit import make_config, play_app, screen_text
+from .test_settings_app import wait_for
+
+
+async def footer_drawn(pilot: Any, words: str) -> str:
+    """The screen's text once the footer shows ``words`` (a loaded machine draws it late)."""
+    await wait_for(pilot, lambda: words in " ".join(screen_text(pilot.app).split()))
+    return screen_text(pilot.app)
 
 
 async def test_menu_buttons_show_their_keys_and_resume_only_with_a_save() -> None:
@@ -13,7 +22,7 @@ async def test_menu_buttons_show_their_keys_and_resume_only_with_a_save() -> Non
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause(0.2)
         assert isinstance(app.screen, MenuScreen)
-        text = screen_text(app)
+        text = await footer_drawn(pilot, "n New game")
         for label in ("New game  (n)", "Watch a demo  (d)", "Settings  (s)", "Rules  (r)", "Quit  (q)"):
             assert label in text
         assert "n New game" in " ".join(text.split()), "the footer shows the menu's keys"
@@ -25,6 +34,6 @@ async def test_menu_offers_resume_when_a_match_is_saved() -> None:
     app = play_app(mode="menu")
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause(0.2)
-        text = screen_text(app)
+        text = await footer_drawn(pilot, "n New game")
         assert "Resume match  (c)" in text
         assert "c Resume" in " ".join(text.split())
