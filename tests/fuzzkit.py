@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import json
 import math
+import pathlib
 import random
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -335,3 +338,42 @@ def cases(doc: Any, rng: random.Random, n: int) -> Iterator[bytes]:
         else:
             text = to_json_text(mutate_doc(doc, rng), rng).encode("utf-8", "surrogatepass")
             yield mutate_bytes(text, rng) if roll > 0.85 else text
+
+
+# ---------------------------------------------------------------- checking a loader's contract
+def in_fresh_folder(tmpdir: pathlib.Path | str, check: Callable[[pathlib.Path], str | None]) -> str | None:
+    """Run ``check`` in a new folder under ``tmpdir``, removed afterwards (whatever happens)."""
+    folder = pathlib.Path(tempfile.mkdtemp(dir=tmpdir))
+    try:
+        return check(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def kept_aside_problem(data: bytes, path: pathlib.Path, message: Any) -> str | None:
+    """What breaks the contract for a file its loader refused (None when all is kept): the
+    message is one plain line naming where the file went, the file is gone from ``path`` and
+    is the only other file in its folder, holding the original bytes."""
+    if not isinstance(message, str) or not message:
+        return f"a refused file gave no message ({message!r})"
+    if not message.isprintable():
+        return f"the message is not one plain line: {message!r}"
+    if path.exists():
+        return "a refused file was left at its path"
+    aside = [p for p in path.parent.iterdir() if p.name != path.name]
+    if len(aside) != 1:
+        return f"expected one file kept aside, found {sorted(p.name for p in aside)}"
+    if aside[0].read_bytes() != data:
+        return "the file kept aside does not hold the original bytes"
+    if aside[0].name not in message:
+        return f"the message does not say where the file went: {message!r}"
+    return None
+
+
+def cut(exc: BaseException) -> str:
+    """An exception's text, short and quoted (its ``str`` may itself fail)."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = "?"
+    return repr(text[:200])

@@ -19,8 +19,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import shutil
-import tempfile
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +28,7 @@ from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, Rules
 from kc_tui.session import MatchSession, load_or_quarantine
 from tests import fuzzkit
+from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
 
 SAVE_NAME = "current-match.json"
 
@@ -233,11 +232,7 @@ def cases(rng: random.Random, n: int) -> Iterator[bytes]:
 # ---------------------------------------------------------------- the contract
 def check(data: bytes, tmpdir: Path) -> str | None:
     """None when loading ``data`` as the save keeps the contract (module docs), else what broke."""
-    folder = Path(tempfile.mkdtemp(dir=tmpdir))
-    try:
-        return _check_in(data, folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    return in_fresh_folder(tmpdir, lambda folder: _check_in(data, folder))
 
 
 def _check_in(data: bytes, folder: Path) -> str | None:
@@ -246,27 +241,14 @@ def _check_in(data: bytes, folder: Path) -> str | None:
     try:
         session, message = load_or_quarantine(path)
     except Exception as exc:
-        return f"load_or_quarantine raised {type(exc).__name__}: {_cut(exc)}"
+        return f"load_or_quarantine raised {type(exc).__name__}: {cut(exc)}"
     if session is not None:
         if message is not None:
             return f"a usable save came with a message: {message!r}"
         if not path.is_file() or path.read_bytes() != data:
             return "a usable save was moved or changed by loading it"
         return _usable(session, folder)
-    if not isinstance(message, str) or not message:
-        return f"an unusable save gave no message ({message!r})"
-    if not message.isprintable():
-        return f"the message is not one plain line: {message!r}"
-    if path.exists():
-        return "an unusable save was left at its path"
-    aside = [p for p in folder.iterdir() if p.name != SAVE_NAME]
-    if len(aside) != 1:
-        return f"expected one file kept aside, found {sorted(p.name for p in aside)}"
-    if aside[0].read_bytes() != data:
-        return "the file kept aside does not hold the original bytes"
-    if aside[0].name not in message:
-        return f"the message does not say where the file went: {message!r}"
-    return None
+    return kept_aside_problem(data, path, message)
 
 
 def _usable(s: MatchSession, folder: Path) -> str | None:
@@ -293,7 +275,7 @@ def _usable(s: MatchSession, folder: Path) -> str | None:
             if resumed is None or json.dumps(resumed.to_dict()) != json.dumps(s.to_dict()):
                 return "the save written after playing on does not resume to the same match"
     except Exception as exc:
-        return f"a resumed session failed at {where[0]}: {type(exc).__name__}: {_cut(exc)}"
+        return f"a resumed session failed at {where[0]}: {type(exc).__name__}: {cut(exc)}"
     return None
 
 
@@ -329,10 +311,3 @@ def _play_on(s: MatchSession, rng: random.Random, step: list[str]) -> None:
             if not s.apply_ai_turn(turn, rng.choice(ms)):
                 raise AssertionError("a fresh AI turn was discarded")
 
-
-def _cut(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:
-        text = "?"
-    return repr(text[:200])

@@ -19,8 +19,6 @@ import copy
 import json
 import math
 import random
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ import tomli_w
 from kc_tui.config import AI_KIND_NAMES, CARD_STYLES, PACES, THEMES, Config, Opponent, load_config, save_config
 from kc_tui.engine import Rules
 from tests import fuzzkit
+from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
 
 SETTINGS_NAME = "settings.toml"
 
@@ -242,11 +241,7 @@ def cases(rng: random.Random, n: int) -> Iterator[bytes]:
 # ---------------------------------------------------------------- the contract
 def check(data: bytes, tmpdir: Path) -> str | None:
     """None when loading ``data`` as the settings keeps the contract (module docs), else what broke."""
-    folder = Path(tempfile.mkdtemp(dir=tmpdir))
-    try:
-        return _check_in(data, folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    return in_fresh_folder(tmpdir, lambda folder: _check_in(data, folder))
 
 
 def _check_in(data: bytes, folder: Path) -> str | None:
@@ -255,7 +250,7 @@ def _check_in(data: bytes, folder: Path) -> str | None:
     try:
         cfg, warning = load_config(path)
     except Exception as exc:
-        return f"load_config raised {type(exc).__name__}: {_cut(exc)}"
+        return f"load_config raised {type(exc).__name__}: {cut(exc)}"
     if not isinstance(cfg, Config):
         return f"load_config gave {type(cfg).__name__}, not a Config"
     if warning is None:
@@ -270,31 +265,11 @@ def _check_in(data: bytes, folder: Path) -> str | None:
             step = "load_config of the saved copy"
             back, problem = load_config(again)
         except Exception as exc:
-            return f"usable settings failed at {step}: {type(exc).__name__}: {_cut(exc)}"
+            return f"usable settings failed at {step}: {type(exc).__name__}: {cut(exc)}"
         if problem is not None or back != cfg:
             return f"usable settings do not survive save_config/load_config ({problem!r})"
         return None
-    if not isinstance(warning, str) or not warning:
-        return f"bad settings gave a warning that is not text: {warning!r}"
-    if not warning.isprintable():
-        return f"the warning is not one plain line: {warning!r}"
     if cfg != Config():
         return "bad settings did not give the defaults"
-    if path.exists():
-        return "a bad settings file was left at its path"
-    aside = [p for p in folder.iterdir() if p.name != SETTINGS_NAME]
-    if len(aside) != 1:
-        return f"expected one file kept aside, found {sorted(p.name for p in aside)}"
-    if aside[0].read_bytes() != data:
-        return "the file kept aside does not hold the original bytes"
-    if aside[0].name not in warning:
-        return f"the warning does not say where the file went: {warning!r}"
-    return None
+    return kept_aside_problem(data, path, warning)
 
-
-def _cut(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:
-        text = "?"
-    return repr(text[:200])
