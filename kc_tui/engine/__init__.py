@@ -20,7 +20,8 @@ from .cards import (
     sort_for_hand,
     suit_of,
 )
-from .match import Match, RoundResult, round_seed
+from .legal import empty_place_takes
+from .match import KING_PENALTY, Match, RoundResult, chips_match_over, penalty_breakdown, round_seed, target_reached
 from .moves import (
     CORNERS,
     END,
@@ -50,6 +51,7 @@ __all__ = [
     "CORNERS",
     "END",
     "KINGS_MASK",
+    "KING_PENALTY",
     "PLACES",
     "QUEENS_MASK",
     "SIDES",
@@ -72,8 +74,10 @@ __all__ = [
     "card_str",
     "card_symbol",
     "cards_of",
+    "chips_match_over",
     "determinize",
     "dump_position",
+    "empty_place_takes",
     "explain_illegal",
     "fits_on",
     "generate_moves",
@@ -90,6 +94,7 @@ __all__ = [
     "parse_move",
     "parse_place",
     "parse_position",
+    "penalty_breakdown",
     "penalty_of",
     "play",
     "play_card",
@@ -100,5 +105,6 @@ __all__ = [
     "source",
     "suit_of",
     "target",
+    "target_reached",
     "variant",
 ]
