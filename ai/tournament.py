@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from kc_tui.engine import END, Round, Rules, RulesError, penalty_of, round_seed
 from kc_tui.engine.rules import rules_help
 
-from . import ai_kinds, make_player, normalize_kind
+from . import ai_kinds, kind_info, make_player, normalize_kind
 from .safe import SafePlayer
 
 EXIT_BAD_INPUT = 2
@@ -125,14 +125,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--think-ms",
         type=float,
         default=None,
-        help=f"the expert's time budget per turn in ms, {_span(THINK_MS_RANGE)} as in the app's settings "
-        "(default 1000)",
+        help=f"the time budget per turn in ms of the kinds that take a think time (the expert), "
+        f"{_span(THINK_MS_RANGE)} as in the app's settings (default 1000)",
     )
     p.add_argument(
         "--iterations",
         type=int,
         default=None,
-        help=f"the expert searches this many deals a turn, {_span(ITERATIONS_RANGE)} (deterministic)",
+        help=f"the kinds that take a think time (the expert) search this many deals a turn instead, "
+        f"{_span(ITERATIONS_RANGE)} (deterministic)",
     )
     p.add_argument(
         "--param",
@@ -293,12 +294,16 @@ def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     range-checked (only the settings given: the rest keep the AI's defaults)."""
     known = ai_kinds()
     per_kind: dict[str, dict[str, Any]] = {k: {} for k in known}
+    # The searching kinds (those that take a think time, as declared in the registry).
+    searchers = [k for k in known if kind_info(k).takes_think_time]
     if args.think_ms is not None:
         _bounded("--think-ms", args.think_ms, THINK_MS_RANGE, "a finite number of ms")
-        per_kind["expert"]["think_ms"] = float(args.think_ms)
+        for k in searchers:
+            per_kind[k]["think_ms"] = float(args.think_ms)
     if args.iterations is not None:
         _bounded("--iterations", args.iterations, ITERATIONS_RANGE)
-        per_kind["expert"]["iterations"] = args.iterations
+        for k in searchers:
+            per_kind[k]["iterations"] = args.iterations
     for item in args.param or []:
         lhs, sep, text = str(item).partition("=")
         kind_text, dot, key_text = lhs.strip().partition(".")
