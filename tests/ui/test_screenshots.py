@@ -7,6 +7,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +60,25 @@ def test_unknown_screenshot_names_are_refused(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and "unknown screenshot 'nope'" in done.stderr
+
+
+def test_the_match_summary_shot_stops_at_the_round_that_ends_the_match() -> None:
+    """The script asks the engine whether scoring a finished round ends the match (R15): every
+    earlier round end says no, and finishing the round it stops at ends the match."""
+    from kc_tui.screenshots import _advance, _last_round_over, _session, shot_config
+
+    session = _session(shot_config())
+    earlier: list[bool] = []
+
+    def stop(s: Any) -> bool:
+        if s.round_over:
+            earlier.append(_last_round_over(s))
+        return _last_round_over(s)
+
+    _advance(session, stop)
+    assert earlier[-1] and not any(earlier[:-1])
+    assert not session.match_over
+    before = list(session.totals)
+    session.finish_round()
+    assert session.match_over
+    assert max(session.totals) >= session.rules.target > max(before)

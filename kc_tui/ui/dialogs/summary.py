@@ -13,8 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from kc_tui.engine import RoundResult
-from kc_tui.engine.match import KING_PENALTY
+from kc_tui.engine import KING_PENALTY, RoundResult
 from kc_tui.session import MatchSession
 from kc_tui.ui.text import plain, rich_plain
 

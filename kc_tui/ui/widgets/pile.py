@@ -10,8 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from kc_tui.engine import PLACES, Card, Rules
-from kc_tui.engine.legal import empty_place_takes
+from kc_tui.engine import PLACES, Card, Rules, empty_place_takes
 from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook, label_width
 from kc_tui.ui.text import plain
 
