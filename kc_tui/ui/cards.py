@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from kc_tui.engine import Card, card_str, card_symbol, is_red, suit_of
+from kc_tui.cardtext import card_formatter
+from kc_tui.engine import Card, is_red, suit_of
 
 FACE_BG = "#f4f1e8"
 BACK_STYLE = Style(color="#e8e8ff", bgcolor="#2a4d8f")
@@ -29,7 +30,7 @@ class CardLook:
         return cls(getattr(config, "card_style", "symbols"), bool(getattr(config, "four_colour", False)))
 
     def label(self, card: Card) -> str:
-        return card_str(card) if self.style == "ascii" else card_symbol(card)
+        return card_formatter(self.style)(card)
 
     def colour(self, card: Card) -> str:
         palette = FOUR_COLOUR if self.four_colour else TWO_COLOUR

@@ -318,6 +318,7 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
 
     class SlowAI(AIPlayer):
         kind = "greedy"
+        budget_ms = 5000.0  # slow but within its budget: the fallback (at 2x) does not step in
 
         def choose(self, view: Any) -> Move:
             time.sleep(3.0)

@@ -9,15 +9,14 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
 
-from kc_tui.config import PACE_SECONDS, Config
+from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
-from kc_tui.session import AITurn, MatchSession, suggest_move
+from kc_tui.session import MatchSession
+from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.hand import KEYS
@@ -45,7 +44,7 @@ def too_small_text(width: int, height: int) -> Text:
 ALWAYS = frozenset({"quit", "help"})
 
 
-class GameScreen(Screen[None]):
+class GameScreen(DrivenScreen):
     """One match. The human is the session's human seat; AIs move in worker threads."""
 
     CSS_PATH = "game.tcss"
@@ -68,18 +67,13 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, session: MatchSession, config: Config) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(TableDriver.for_config(config, session))
         self.config = config
         self.look = CardLook.of(config)
         self.selected_card: Card | None = None
         self.source_pile: int | None = None
         self.hint_move: Move | None = None
-        self.paused = False
-        self.thinking = False
         self.too_small = False
-        self._pending: tuple[MatchSession, AITurn, Move] | None = None
-        self._timer: Timer | None = None
         self._summary_open = False
         self._hint_busy = False
 
@@ -106,41 +100,36 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
         self.refresh_view()
-        self._schedule()
+        self.schedule()
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
         """Draw the whole table from the session (never from a worker)."""
         s = self.session
-        r = s.round
+        human = s.human_seat
+        snap = self.driver.snapshot(human)
         table = self.query_one(TableView)
-        table.show(r.piles, len(r.stock), round_number=s.round_number, look=self.look, rules=s.rules)
-        targets = self._targets()
+        table.show(snap.piles, snap.stock, round_number=snap.round_number, look=self.look, rules=s.rules)
         hint_places: set[int] = set()
         if self.hint_move is not None and self.hint_move != END:
             hint_places.add(target(self.hint_move))
-        table.highlight(targets, self.source_pile, hint_places)
-        human = s.human_seat
+        table.highlight(self._targets(), self.source_pile, hint_places)
         if human is not None:
-            rs = s.round_seat(human)
-            drawn = r.last_drawn[rs] if rs is not None and r.last_drawn[rs] >= 0 else None
-            hand = s.hand(human)
-            if drawn not in hand:
-                drawn = None
-            self.query_one(HandView).show(hand, drawn=drawn, selected=self.selected_card, look=self.look)
-        to_move = s.to_move if not r.over else None
+            hand = list(snap.seats[human].hand or ())
+            self.query_one(HandView).show(hand, drawn=snap.drawn, selected=self.selected_card, look=self.look)
         for panel in self.query(OpponentPanel):
+            seat = snap.seats[panel.seat]
             panel.show(
-                cards=s.hand_size(panel.seat),
-                total=s.totals[panel.seat],
-                target=s.rules.target,
-                to_move=panel.seat == to_move,
-                thinking=self.thinking and panel.seat == to_move,
-                dealer=panel.seat == s.match.dealer,
+                cards=seat.cards,
+                total=seat.total,
+                target=snap.target,
+                to_move=seat.to_move,
+                thinking=self.thinking and seat.to_move,
+                dealer=seat.dealer,
                 look=self.look,
             )
         self._show_scores()
-        self.query_one(MoveLog).sync(s.log)
+        self.query_one(MoveLog).sync(snap.log)
         self.refresh_bindings()
 
     def _show_scores(self) -> None:
@@ -150,7 +139,7 @@ class GameScreen(Screen[None]):
         if human is not None:
             turn = "your turn" if s.human_to_move else ""
             label = Text.assemble(
-                (s.names[human], "bold"), "\n", f"{s.totals[human]}/{s.rules.target} pts", "\n", (turn, "bold #ffd75f")
+                (s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", (turn, "bold #ffd75f")
             )
             self.query_one("#me-label", Static).update(label)
         for panel in self.query(OpponentPanel):
@@ -195,14 +184,10 @@ class GameScreen(Screen[None]):
             self.say(f"{s.names[s.to_move]} is playing…")
 
     def _targets(self) -> set[int]:
-        s = self.session
-        if not s.human_to_move:
-            return set()
-        legal = s.legal_moves()
         if self.selected_card is not None:
-            return {target(m) for m in legal if is_play(m) and play_card(m) == self.selected_card}
+            return self.driver.targets_for_card(self.selected_card)
         if self.source_pile is not None:
-            return {target(m) for m in legal if is_pile_move(m) and source(m) == self.source_pile}
+            return self.driver.targets_for_pile(self.source_pile)
         return set()
 
     # ------------------------------------------------------------------ size
@@ -219,120 +204,33 @@ class GameScreen(Screen[None]):
         if small != was:
             self.refresh_bindings()
         if was and not small:
-            self._schedule()
+            self.on_screen_resume()
 
-    # ------------------------------------------------------------------ the flow
-    def _schedule(self) -> None:
-        """After any change: show the round's end, or let the AI to move think."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        s = self.session
+    # ------------------------------------------------------------------ the flow (see DrivenScreen)
+    def may_advance(self) -> bool:
+        return self.is_current and not self.too_small and not self.paused and not self._summary_open
+
+    def schedule(self, delay: float | None = None) -> None:
+        """After any change: say whose turn it is, then show the round's end or let the AI think."""
         self._prompt()
-        if s.round_over:
-            if not self._summary_open:
-                delay = max(0.4, PACE_SECONDS.get(self.config.pace, 0.6)) if self.config.pace != "instant" else 0
-                self._timer = self.set_timer(delay, self._round_over) if delay else None
-                if not delay:
-                    self.call_later(self._round_over)
-            return
-        if s.ai_to_move and not self.thinking:
-            delay = PACE_SECONDS.get(self.config.pace, 0.6)
-            if delay:
-                self._timer = self.set_timer(delay, self._start_ai)
-            else:
-                self.call_later(self._start_ai)
+        super().schedule(delay)
 
-    @property
-    def _can_run(self) -> bool:
-        return self.is_current and not self.too_small and not self.paused
-
-    def _start_ai(self) -> None:
-        s = self.session
-        if not s.ai_to_move or self.thinking:
-            return
-        if not self._can_run:
-            return  # resumed by on_screen_resume / resize / unpause
-        turn = s.prepare_ai_turn()
-        self.thinking = True
-        self.refresh_view()
-        session = s
-
-        def think() -> tuple[MatchSession, AITurn, Move]:
-            # Runs in a thread: computes only, never touches a widget.
-            return session, turn, turn.think()
-
-        self.run_worker(think, name="ai", group="ai", thread=True, exit_on_error=False)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group == "ai":
-            if event.state == WorkerState.SUCCESS and worker.result is not None:
-                session, turn, m = worker.result
-                self.thinking = False
-                if session is not self.session:
-                    return  # a stale decision from another match
-                if self.paused or not self.is_current or self.too_small:
-                    self._pending = (session, turn, m)
-                    self.refresh_view()
-                    return
-                self._apply_ai(session, turn, m)
-            elif event.state == WorkerState.ERROR:
-                self.thinking = False
-                self.log.error(f"AI failed: {worker.error!r}")
-                s = self.session
-                if s.ai_to_move:
-                    turn = s.prepare_ai_turn()
-                    s.apply_ai_turn(turn, END)
-                self._after_change()
-            elif event.state == WorkerState.CANCELLED:
-                self.thinking = False
-        elif worker.group == "hint" and event.state == WorkerState.SUCCESS and worker.result is not None:
-            self._hint_busy = False
-            session, turn, m = worker.result
-            if session is self.session and turn.stamp == session.stamp and session.human_to_move:
-                self._show_hint(m)
-        elif worker.group == "hint" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self._hint_busy = False
-
-    def _apply_ai(self, session: MatchSession, turn: AITurn, m: Move) -> None:
-        if session.apply_ai_turn(turn, m):
-            self._after_change()
-        else:
-            self._schedule()  # stale: think again about the position as it is now
-
-    def _after_change(self) -> None:
+    def after_change(self) -> None:
         self.hint_move = None
         if not self.session.human_to_move:
             self.selected_card = None
             self.source_pile = None
-        self.refresh_view()
-        self._schedule()
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        if self._pending is not None and self._can_run:
-            pending, self._pending = self._pending, None
-            self._apply_ai(*pending)
-            return
-        if not self.thinking:
-            self._schedule()
+        super().after_change()
 
     # ------------------------------------------------------------------ round end
-    def _round_over(self) -> None:
-        if self._summary_open or not self.session.round_over:
-            return
-        if not self.is_current or self.too_small:
-            self._timer = self.set_timer(0.3, self._round_over)
-            return
+    def round_over_reached(self) -> None:
         from kc_tui.ui.dialogs.summary import RoundSummary
 
-        s = self.session
-        penalties_hands = [(s.hand_size(seat), _kings(s, seat)) for seat in range(s.n)]
-        result = s.finish_round()
+        ended = self.driver.finish_round()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
-        self.app.push_screen(RoundSummary(s, result, penalties_hands), self._round_summary_closed)
+        self.app.push_screen(RoundSummary(self.session, ended.result, ended.hands), self._round_summary_closed)
 
     def _round_summary_closed(self, _: object = None) -> None:
         s = self.session
@@ -344,7 +242,7 @@ class GameScreen(Screen[None]):
         self._summary_open = False
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
-        self._schedule()
+        self.schedule()
 
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app
@@ -419,7 +317,6 @@ class GameScreen(Screen[None]):
     def action_pile(self, place: int) -> None:
         if not self._my_turn_or_say():
             return
-        s = self.session
         if self.selected_card is not None:
             self._try(play(self.selected_card, place))
         elif self.source_pile is not None:
@@ -427,9 +324,8 @@ class GameScreen(Screen[None]):
                 self.action_clear()
             else:
                 self._try(move(self.source_pile, place))
-        elif not s.round.piles[place]:
-            what = "a king" if place >= 4 else "a card"
-            self.say(f"{PLACES[place]} is empty: pick {what} from your hand first (←→ or 1-9).", "info")
+        elif (why := self.driver.why_not_pick_up(place)) is not None:
+            self.say(why, "info")
         else:
             self.source_pile = place
             self.hint_move = None
@@ -437,7 +333,7 @@ class GameScreen(Screen[None]):
             self._prompt()
 
     def _try(self, m: Move) -> None:
-        reason = self.session.play_human(m)
+        reason = self.driver.play(m)
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
@@ -445,7 +341,7 @@ class GameScreen(Screen[None]):
         self.selected_card = None
         self.source_pile = None
         line = self.session.log[-1] if self.session.log else ""
-        self._after_change()
+        self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, ". Go on, or t to end your turn."), "ok")
 
@@ -453,13 +349,13 @@ class GameScreen(Screen[None]):
         if not self._my_turn_or_say():
             return
         self.selected_card = self.source_pile = None
-        self.session.play_human(END)
-        self._after_change()
+        self.driver.end_turn()
+        self.after_change()
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
             return
-        if self.session.undo():
+        if self.driver.undo():
             self.selected_card = self.source_pile = self.hint_move = None
             self.refresh_view()
             self.say("Took back your last move.", "ok")
@@ -469,18 +365,16 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
             return
-        s = self.session
-        turn = s.hint_turn()
         self._hint_busy = True
         self.say("Thinking of a hint…", "hint")
+        self.think(self.driver.hint_job())
 
-        def think() -> tuple[MatchSession, AITurn, Move]:
-            return s, turn, turn.think()
-
-        self.run_worker(think, name="hint", group="hint", thread=True, exit_on_error=False)
+    def hint_arrived(self, decision: Decision) -> None:
+        self._hint_busy = False
+        if self.driver.hint_ready(decision):
+            self._show_hint(decision.move)
 
     def _show_hint(self, m: Move) -> None:
-        s = self.session
         self.hint_move = m
         if is_play(m):
             self.selected_card, self.source_pile = play_card(m), None
@@ -489,7 +383,7 @@ class GameScreen(Screen[None]):
         else:
             self.selected_card = self.source_pile = None
         self.refresh_view()
-        text = suggest_move(s.round, m, self.look.label)
+        text = self.session.suggest(m)
         tail = "" if m == END else f": press {PLACE_KEYS[target(m)]}" if (is_play(m) or is_pile_move(m)) else ""
         if m == END:
             self.say(Text.assemble(("Hint: ", "bold"), "nothing worth playing, end your turn (t)."), "hint")
@@ -506,11 +400,8 @@ class GameScreen(Screen[None]):
         if self.paused:
             self._prompt()
             return
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            self._apply_ai(*pending)
-        else:
-            self._schedule()
+        if not self.release_held():
+            self.schedule()
 
     def action_rules(self) -> None:
         try:
@@ -551,12 +442,6 @@ class GameScreen(Screen[None]):
         """True while an AI is to move or thinking, or a round end is pending."""
         s = self.session
         return self.thinking or (s.ai_to_move and not self.paused) or (s.round_over and not self._summary_open)
-
-
-def _kings(s: MatchSession, seat: int) -> int:
-    from kc_tui.engine import is_king
-
-    return sum(1 for c in s.hand(seat) if is_king(c))
 
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "GameScreen", "RoundResult"]

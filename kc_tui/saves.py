@@ -1,0 +1,248 @@
+"""The save file of a match in progress: its format, writing it, and reading it back with every
+check (POSITION_FORMAT.md describes the keys). Plain Python.
+
+A save is the position of the current round plus the match history (``match``), the seats
+(``seats``) and the move log (``log``). Reading checks every field for its exact JSON type; the
+session replays the match from its seed and :func:`check_position` requires the replayed
+position to be exactly the saved one. Any problem is a :class:`SaveError` whose message says why.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kc_tui.config import (
+    PROBLEM_MAX,
+    ConfigError,
+    NotRegularFile,
+    atomic_write,
+    data_dir,
+    move_aside,
+    name_problem,
+    one_line,
+    quote,
+    read_capped,
+    think_ms_check,
+)
+from kc_tui.engine import Match, Round, position_dict
+from kc_tui.roster import Seat, known_kinds
+
+log = logging.getLogger(__name__)
+
+SAVE_NAME = "current-match.json"
+SAVE_FORMAT = "kings-corners/save/1"
+#: The move log lines a save keeps.
+LOG_KEEP = 400
+#: The largest save read (bytes); a bigger one is treated as corrupt.
+SAVE_MAX_BYTES = 16 << 20
+#: The longest line of the move log a save may hold.
+LOG_LINE_MAX = 500
+#: The keys a save has besides those of its position (POSITION_FORMAT.md).
+SAVE_KEYS = frozenset({"save_format", "match", "seats", "log"})
+SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
+
+
+class SaveError(Exception):
+    """A saved match could not be read; the message says why."""
+
+
+def default_save_path() -> Path:
+    """Where the match in progress is saved: ``data_dir()/current-match.json``."""
+    return data_dir() / SAVE_NAME
+
+
+def save_exists(path: Path | None = None) -> bool:
+    return (path or default_save_path()).is_file()
+
+
+def new_seed() -> int:
+    return int.from_bytes(os.urandom(4), "big")
+
+
+# ---------------------------------------------------------------------- writing
+def save_document(match: Match, seats: Sequence[Seat], log_lines: Sequence[str]) -> dict[str, Any]:
+    """The save of ``match`` (its current round's position, its history), its seats and log."""
+    names = [s.name for s in seats]
+    doc = position_dict(match.round, [names[s] for s in match.seats])
+    doc["save_format"] = SAVE_FORMAT
+    doc["match"] = match.to_dict()
+    doc["seats"] = [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in seats]
+    doc["log"] = list(log_lines[-LOG_KEEP:])
+    return doc
+
+
+def write_save(path: Path, doc: dict[str, Any]) -> None:
+    """Write ``doc`` to ``path`` atomically; a failure is logged, never raised (a full disk must
+    not stop the game)."""
+    data = json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
+    try:
+        atomic_write(path, data)
+    except OSError as exc:
+        log.error("could not save the match to %s: %s", path, exc)
+
+
+def delete_save(path: Path) -> None:
+    """Remove the save; a failure is logged (e.g. a read-only folder: the finished match must still end)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        log.error("could not remove the save %s: %s", path, exc)
+
+
+# ---------------------------------------------------------------------- reading
+def read_save_file(path: Path) -> Any:
+    """The JSON document saved at ``path``, or None when there is no file; :class:`SaveError`
+    when it cannot be read or is not plain JSON."""
+    try:
+        raw = read_capped(path, SAVE_MAX_BYTES)
+    except FileNotFoundError:
+        return None
+    except NotRegularFile:
+        raise SaveError("it is not a regular file") from None
+    except OSError as exc:
+        raise SaveError(f"cannot read it ({exc.strerror or type(exc).__name__})") from None
+    if raw is None:
+        raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
+    return parse_save_json(raw)
+
+
+def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
+    """The match (replayed from its record), seats and log of a save document; :class:`SaveError`
+    when any of them is unusable. The position is checked afterwards with :func:`check_position`."""
+    if not isinstance(doc, dict) or doc.get("save_format") != SAVE_FORMAT:
+        raise SaveError("it is not a Kings Corners save")
+    try:
+        match = Match.from_dict(doc.get("match"))
+    except ValueError as exc:  # MatchRecordError, RulesError, IllegalMove
+        raise SaveError(f"the match record does not replay ({exc})") from None
+    if match.over:
+        raise SaveError("the saved match is already over")
+    seats = seats_from(doc.get("seats"), match.n)
+    return match, seats, log_from(doc.get("log", []))
+
+
+def check_position(doc: dict[str, Any], r: Round, names: Sequence[str]) -> None:
+    """:class:`SaveError` unless the position saved in ``doc`` is exactly ``r`` (the replayed
+    round; ``names`` by round seat), JSON types included, and ``doc`` has no other keys."""
+    mine = position_dict(r, list(names))
+    for key in doc:
+        if key not in mine and key not in SAVE_KEYS:
+            raise SaveError(f"the saved position does not match its history ({quote(key)} differs)")
+    for key, value in mine.items():
+        if key not in doc or not _same(doc[key], value):
+            raise SaveError(f"the saved position does not match its history ({key} differs)")
+
+
+def quarantine(path: Path, problem: str) -> str:
+    """Move an unusable save aside to ``<name>.corrupt-<time>`` (never over an earlier one) and
+    return the message (one plain line) saying why and where it went, or that it was left in place."""
+    kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    return f"The saved match could not be resumed: {one_line(problem, PROBLEM_MAX)}.{kept}"
+
+
+def parse_save_json(raw: bytes) -> Any:
+    """The JSON document of a save's bytes; :class:`SaveError` for anything that is not plain
+    JSON (bad UTF-8, NaN/Infinity, numbers too long or too large, nesting too deep)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveError("it is not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise SaveError("it is not usable JSON: it is nested too deeply") from None
+    except ValueError:  # int(): more than 4,300 digits
+        raise SaveError("it is not usable JSON: a number is too long") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise SaveError(f"it is not usable JSON: {name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SaveError("it is not usable JSON: a number is too large")
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON, types included (``true`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def seats_from(data: Any, n: int) -> list[Seat]:
+    """The seats of a save: exactly ``n``, names as the settings allow, known kinds, think
+    times in range, at most one human."""
+    if not isinstance(data, list) or len(data) != n:
+        raise SaveError(f"the save must list exactly {n} seats")
+    seats: list[Seat] = []
+    kinds = known_kinds()
+    for i, d in enumerate(data):
+        what = f"seat {i + 1}"
+        if not isinstance(d, dict) or "name" not in d or "kind" not in d:
+            raise SaveError(f"{what} must be an object with a name and a kind")
+        for key in d:
+            if key not in SEAT_KEYS:
+                raise SaveError(f"{what} has an unknown field {quote(key)}")
+        problem = name_problem(d["name"], f"the name of {what}")
+        if problem is not None:
+            raise SaveError(problem)
+        kind = d["kind"]
+        if not isinstance(kind, str) or kind not in kinds:
+            raise SaveError(f"{what} has an unknown kind {quote(kind)}")
+        think_ms = d.get("think_ms", 1000)
+        try:
+            think_ms_check(think_ms)
+        except ConfigError as exc:
+            raise SaveError(f"{what}: {exc}") from None
+        seats.append(Seat(d["name"], kind, think_ms))
+    if sum(seat.is_human for seat in seats) > 1:
+        raise SaveError("the save has more than one human seat")
+    return seats
+
+
+def log_from(data: Any) -> list[str]:
+    """The move log of a save: at most LOG_KEEP lines of printable text."""
+    if not isinstance(data, list) or len(data) > LOG_KEEP:
+        raise SaveError(f"the log must be a list of at most {LOG_KEEP} lines")
+    for line in data:
+        if not isinstance(line, str) or len(line) > LOG_LINE_MAX or not line.isprintable():
+            raise SaveError("the log must hold lines of printable text")
+    return list(data)
+
+
+__all__ = [
+    "LOG_KEEP",
+    "SAVE_FORMAT",
+    "SAVE_MAX_BYTES",
+    "SaveError",
+    "check_position",
+    "default_save_path",
+    "delete_save",
+    "new_seed",
+    "parse_save_json",
+    "quarantine",
+    "read_document",
+    "read_save_file",
+    "save_document",
+    "save_exists",
+    "seats_from",
+    "write_save",
+]

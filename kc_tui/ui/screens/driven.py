@@ -1,0 +1,154 @@
+"""The one worker pattern between a screen and its :class:`~kc_tui.table.TableDriver`.
+
+:class:`DrivenScreen` is the base of the game and the demo screens. It waits the driver's pace,
+then runs the driver's :class:`~kc_tui.table.AIJob` in a thread worker that only posts a
+:class:`DrivenScreen.Decided` message (AI threads never touch a widget or the session); the
+decision is handed back to the driver on the UI thread. A decision for another table (a replaced
+game or demo) is dropped; one for an older position makes the AI think again. A decision that
+arrives while the screen cannot show it (covered by a dialog, paused, too small) is held back
+and applied when it can.
+
+Subclasses say when the table may advance (:meth:`may_advance`), what a round's end shows
+(:meth:`round_over_reached`) and how they redraw (:meth:`refresh_view`, :meth:`after_change`).
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+
+from kc_tui.session import MatchSession
+from kc_tui.table import AIJob, Decision, TableDriver
+
+
+class DrivenScreen(Screen[None]):
+    """A screen over a table driver: pacing timers, AI decisions in a thread worker, held decisions."""
+
+    class Decided(Message):
+        """An AI decision or a hint, posted from the worker thread."""
+
+        def __init__(self, decision: Decision) -> None:
+            super().__init__()
+            self.decision = decision
+
+    def __init__(self, driver: TableDriver) -> None:
+        super().__init__()
+        self.driver = driver
+        self.paused = False
+        self.thinking = False
+        self._held: Decision | None = None
+        self._timer: Timer | None = None
+
+    @property
+    def session(self) -> MatchSession:
+        return self.driver.session
+
+    # ------------------------------------------------------------------ for subclasses
+    def may_advance(self) -> bool:
+        """Whether the table may take its next step now (the screen is shown, not paused...)."""
+        return self.is_current and not self.paused
+
+    def round_over_reached(self) -> None:
+        """The round is over and the screen may show it (score it, show a summary...)."""
+
+    def refresh_view(self) -> None:
+        """Draw the table from the driver."""
+
+    def show_thinking(self) -> None:
+        """An AI started thinking (draw its sign)."""
+        self.refresh_view()
+
+    def after_change(self) -> None:
+        """A move was made: redraw and take the next step."""
+        self.refresh_view()
+        self.schedule()
+
+    def hint_arrived(self, decision: Decision) -> None:
+        """A hint job finished (it may be out of date: ask the driver)."""
+
+    # ------------------------------------------------------------------ the flow
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def schedule(self, delay: float | None = None) -> None:
+        """Take the table's next step after ``delay`` seconds (default: the driver's pace)."""
+        self.stop_timer()
+        if self.driver.match_over or self.thinking or not self.may_advance():
+            return  # resumed by whatever lets it advance again (unpause, resume, resize)
+        if delay is None:
+            delay = self.driver.next_delay()
+        if delay > 0:
+            self._timer = self.set_timer(delay, self.advance)
+        else:
+            self.call_later(self.advance)
+
+    def advance(self) -> None:
+        """One step: apply a held decision, show a round's end, or let the AI to move think."""
+        self._timer = None
+        driver = self.driver
+        if self.thinking or driver.match_over or not self.may_advance():
+            return
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._apply(held)
+        elif driver.round_over:
+            self.round_over_reached()
+        elif driver.ai_to_move:
+            self.think(driver.ai_job())
+
+    def think(self, job: AIJob) -> None:
+        """Run ``job`` in a thread worker; its decision comes back as a :class:`Decided` message."""
+        if not job.hint:
+            self.thinking = True
+            self.show_thinking()
+        self.run_worker(
+            lambda: self.post_message(self.Decided(job.run())),
+            name="hint" if job.hint else "ai",
+            group="hint" if job.hint else "ai",
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def on_driven_screen_decided(self, message: DrivenScreen.Decided) -> None:
+        decision = message.decision
+        if not self.driver.owns(decision):
+            return  # made for a table that has been replaced: never applied
+        if decision.hint:
+            self.hint_arrived(decision)
+            return
+        self.thinking = False
+        if not self.may_advance():
+            self._held = decision  # applied when the screen can show it
+            self.refresh_view()
+            return
+        self._apply(decision)
+
+    def _apply(self, decision: Decision) -> None:
+        if self.driver.decide(decision):
+            self.after_change()
+        else:
+            self.schedule()  # stale: think again about the position as it is now
+
+    def release_held(self) -> bool:
+        """Apply a held decision now if there is one and the screen may show it."""
+        if self._held is None or not self.may_advance():
+            return False
+        held, self._held = self._held, None
+        self._apply(held)
+        return True
+
+    def replace_driver(self, driver: TableDriver) -> None:
+        """Drive a new table: anything in flight for the old one is dropped."""
+        self.stop_timer()
+        self.workers.cancel_group(self, "ai")
+        self.workers.cancel_group(self, "hint")
+        self.driver = driver
+        self.thinking = False
+        self._held = None
+
+    def on_screen_resume(self) -> None:
+        if not self.release_held() and not self.thinking:
+            self.schedule()
