@@ -123,14 +123,14 @@ async def test_a_new_demo_never_applies_a_stale_decision() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")
         await wait_for(pilot, lambda: not demo.thinking, 10)
-        old_session, old_token = demo.session, demo._token
-        turn = old_session.prepare_ai_turn()
+        old_session, stale = demo.session, demo.driver.ai_job()
+        turn = stale.turn
         await pilot.press("a", "space")
         await pilot.pause()
         assert demo.session is not old_session and demo.seed != 9
         await wait_for(pilot, lambda: not demo.thinking, 10)
         new_history = len(demo.session.round.history)
-        demo.post_message(DemoScreen.Decided(old_token, old_session, turn, END))
+        demo.post_message(DemoScreen.Decided(stale.decided(END)))
         await pilot.pause(0.3)
         assert len(demo.session.round.history) == new_history
         assert len(old_session.round.history) == len(turn.view.history), "the old demo is left alone"

@@ -39,6 +39,7 @@ class DrivenScreen(Screen[None]):
         self.thinking = False
         self._held: Decision | None = None
         self._timer: Timer | None = None
+        self._stopped_table = 0
 
     @property
     def session(self) -> MatchSession:
@@ -114,8 +115,8 @@ class DrivenScreen(Screen[None]):
 
     def on_driven_screen_decided(self, message: DrivenScreen.Decided) -> None:
         decision = message.decision
-        if not self.driver.owns(decision):
-            return  # made for a table that has been replaced: never applied
+        if not self.driver.owns(decision) or self._stopped_table == self.driver.table_id:
+            return  # made for a table that has been replaced or stopped: never applied
         if decision.hint:
             self.hint_arrived(decision)
             return
@@ -140,14 +141,19 @@ class DrivenScreen(Screen[None]):
         self._apply(held)
         return True
 
-    def replace_driver(self, driver: TableDriver) -> None:
-        """Drive a new table: anything in flight for the old one is dropped."""
+    def stop(self) -> None:
+        """Stop the table: no next step, and nothing in flight or held is applied."""
         self.stop_timer()
         self.workers.cancel_group(self, "ai")
         self.workers.cancel_group(self, "hint")
-        self.driver = driver
         self.thinking = False
         self._held = None
+        self._stopped_table = self.driver.table_id
+
+    def replace_driver(self, driver: TableDriver) -> None:
+        """Drive a new table: anything in flight for the old one is dropped."""
+        self.stop()
+        self.driver = driver
 
     def on_screen_resume(self) -> None:
         if not self.release_held() and not self.thinking:
