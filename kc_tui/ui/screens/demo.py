@@ -119,24 +119,14 @@ class DemoScreen(DrivenScreen):
     def refresh_view(self) -> None:
         """Draw everything from the driver (main thread only)."""
         self._last_draw = time.monotonic()
-        s = self.session
         snap = self.driver.snapshot(None, open_hands=self.show_hands)
         self.query_one(TableView).show(snap.piles, snap.stock, round_number=snap.round_number, look=self.look)
         for panel in self.query(OpponentPanel):
-            seat = snap.seats[panel.seat]
             panel.reveal = self.show_hands
-            panel.show(
-                cards=seat.cards,
-                total=seat.total,
-                target=snap.target,
-                to_move=seat.to_move and not s.match_over,
-                thinking=self.thinking and seat.to_move,
-                dealer=seat.dealer,
-                hand=list(seat.hand) if seat.hand is not None else None,
-                look=self.look,
-            )
-            panel.set_class(seat.winner, "-winner")
-        self.query_one(Scoreboard).show(s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips)
+        self.show_seats(snap)
+        for panel in self.query(OpponentPanel):
+            panel.set_class(snap.seats[panel.seat].winner, "-winner")
+        self.show_scoreboard()
         self.query_one(MoveLog).sync(snap.log)
         self._show_status()
         self.refresh_bindings()
@@ -289,11 +279,6 @@ class DemoScreen(DrivenScreen):
     def _restart(self) -> None:
         self.refresh_view()
         self.schedule(0.3 if self.driver.ai_delay else 0.0)
-
-    def action_rules(self) -> None:
-        from kc_tui.ui.screens.rules import RulesScreen
-
-        self.app.push_screen(RulesScreen(self.session.rules))
 
     def action_leave(self) -> None:
         self.stop()  # nothing in flight is applied any more

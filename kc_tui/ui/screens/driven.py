@@ -19,7 +19,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from kc_tui.session import MatchSession
-from kc_tui.table import AIJob, Decision, TableDriver
+from kc_tui.table import AIJob, Decision, TableDriver, TableSnapshot
+from kc_tui.ui.cards import CardLook
+from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
 
 class DrivenScreen(Screen[None]):
@@ -31,6 +33,8 @@ class DrivenScreen(Screen[None]):
         def __init__(self, decision: Decision) -> None:
             super().__init__()
             self.decision = decision
+
+    look: CardLook
 
     def __init__(self, driver: TableDriver) -> None:
         super().__init__()
@@ -67,6 +71,31 @@ class DrivenScreen(Screen[None]):
 
     def hint_arrived(self, decision: Decision) -> None:
         """A hint job finished (it may be out of date: ask the driver)."""
+
+    # ------------------------------------------------------------------ drawing (shared)
+    def show_seats(self, snap: TableSnapshot) -> None:
+        """Every seat's panel from a snapshot: cards (or the hand, where it may be seen), score, turn."""
+        for panel in self.query(OpponentPanel):
+            seat = snap.seats[panel.seat]
+            panel.show(
+                cards=seat.cards,
+                total=seat.total,
+                target=snap.target,
+                to_move=seat.to_move,
+                thinking=self.thinking and seat.to_move,
+                dealer=seat.dealer,
+                hand=list(seat.hand) if seat.hand is not None else None,
+                look=self.look,
+            )
+
+    def show_scoreboard(self) -> None:
+        s = self.session
+        self.query_one(Scoreboard).show(s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips)
+
+    def action_rules(self) -> None:
+        from kc_tui.ui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.session.rules))
 
     # ------------------------------------------------------------------ the flow
     def stop_timer(self) -> None:

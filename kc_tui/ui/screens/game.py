@@ -117,17 +117,7 @@ class GameScreen(DrivenScreen):
         if human is not None:
             hand = list(snap.seats[human].hand or ())
             self.query_one(HandView).show(hand, drawn=snap.drawn, selected=self.selected_card, look=self.look)
-        for panel in self.query(OpponentPanel):
-            seat = snap.seats[panel.seat]
-            panel.show(
-                cards=seat.cards,
-                total=seat.total,
-                target=snap.target,
-                to_move=seat.to_move,
-                thinking=self.thinking and seat.to_move,
-                dealer=seat.dealer,
-                look=self.look,
-            )
+        self.show_seats(snap)
         self._show_scores()
         self.query_one(MoveLog).sync(snap.log)
         self.refresh_bindings()
@@ -146,9 +136,7 @@ class GameScreen(DrivenScreen):
             if panel.total != s.totals[panel.seat]:
                 panel.total = s.totals[panel.seat]
                 panel.refresh()
-        self.query_one(Scoreboard).show(
-            s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.rules.scoring == "chips"
-        )
+        self.show_scoreboard()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
         status = self.query_one("#status", Static)
@@ -402,14 +390,6 @@ class GameScreen(DrivenScreen):
             return
         if not self.release_held():
             self.schedule()
-
-    def action_rules(self) -> None:
-        try:
-            from kc_tui.ui.screens.rules import RulesScreen
-        except ImportError:
-            self.notify("The rules screen is not available yet.", severity="warning")
-            return
-        self.app.push_screen(RulesScreen(self.session.rules))
 
     def action_help(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
