@@ -152,10 +152,16 @@ async def shot_demo(pilot: Any) -> None:
 async def shot_settings(pilot: Any) -> None:
     from kc_tui.ui.screens.settings import SettingsScreen
 
+    from textual.widgets import Input
+
     app = pilot.app
     screen = SettingsScreen(app.config, None)
     app.push_screen(screen)
     await _wait(pilot, lambda: app.screen is screen)
+    # A blinking cursor would be caught on or off at random: keep it on for a stable picture.
+    for field in screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
 
 
 async def shot_rules(pilot: Any) -> None:
