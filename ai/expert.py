@@ -33,10 +33,10 @@ from typing import Any
 from kc_tui.engine import END, Move, PlayerView, Round, determinize
 from kc_tui.engine.cards import FULL_MASK, mask_of
 
-from . import register
 from .leaf import win_chance
 from .lookahead import LookaheadAI
 from .planning import KQ_MASK, HoldParams, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
+from .registry import register
 
 #: The value of a blocked round (R14: no one wins it).
 BLOCK_VALUE = 0.2

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from kc_tui.engine import Move, PlayerView
 
-from . import register
 from .base import AIPlayer
 from .planning import greedy_move
+from .registry import register
 
 
 @register

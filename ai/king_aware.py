@@ -12,8 +12,8 @@ from typing import Any
 
 from kc_tui.engine import Move, PlayerView
 
-from . import register
 from .planning import EvalParams, HoldParams, PlanningAI, Rulebits, State, enumerate_turn, opponents, rank_ends
+from .registry import register
 
 
 @register

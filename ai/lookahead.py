@@ -16,9 +16,9 @@ from typing import Any
 from kc_tui.engine import Move, PlayerView
 from kc_tui.engine.cards import cards_of
 
-from . import register
 from .king_aware import KingAwareAI
 from .planning import Rulebits, State, greedy_turn, opponents, sim_apply, view_seed
+from .registry import register
 
 
 @register

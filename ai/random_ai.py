@@ -7,8 +7,8 @@ from typing import Any
 
 from kc_tui.engine import Move, PlayerView
 
-from . import register
 from .base import AIPlayer
+from .registry import register
 
 
 @register

@@ -150,9 +150,9 @@ async def shot_demo(pilot: Any) -> None:
 
 
 async def shot_settings(pilot: Any) -> None:
-    from kc_tui.ui.screens.settings import SettingsScreen
-
     from textual.widgets import Input
+
+    from kc_tui.ui.screens.settings import SettingsScreen
 
     app = pilot.app
     screen = SettingsScreen(app.config, None)

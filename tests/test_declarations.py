@@ -253,11 +253,11 @@ def new_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     (folder / "lowest.py").write_text(textwrap.dedent(NEW_KIND))
     ai.kinds()  # the shipped kinds first, so the new module is found by a new discovery
     monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(folder)])
-    monkeypatch.setattr(ai, "_loaded", False)
+    monkeypatch.setattr(ai.registry, "_loaded", False)
     try:
         yield "lowest"
     finally:
-        ai._REGISTRY.pop("lowest", None)
+        ai.registry._REGISTRY.pop("lowest", None)
         sys.modules.pop("ai.lowest", None)
 
 

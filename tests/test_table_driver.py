@@ -142,10 +142,10 @@ FAULTS = [
 @pytest.fixture
 def registry() -> Iterator[dict[str, type[AIPlayer]]]:
     ai_pkg.kinds()  # every kind registered before one is replaced
-    saved = dict(ai_pkg._REGISTRY)
-    yield ai_pkg._REGISTRY
-    ai_pkg._REGISTRY.clear()
-    ai_pkg._REGISTRY.update(saved)
+    saved = dict(ai_pkg.registry._REGISTRY)
+    yield ai_pkg.registry._REGISTRY
+    ai_pkg.registry._REGISTRY.clear()
+    ai_pkg.registry._REGISTRY.update(saved)
 
 
 @pytest.mark.parametrize(("faulty", "reason"), FAULTS)

@@ -89,7 +89,7 @@ def test_register_refuses_a_class_without_its_own_metadata() -> None:
     for cls, words in ((NoDescription, "description"), (BadName, "lower case"), (InheritsAKind, "kind")):
         with pytest.raises(ValueError, match=words):
             register(cls)
-    assert not {"no-description", "Bad_Name", "bad-name"} & set(ai._REGISTRY)
+    assert not {"no-description", "Bad_Name", "bad-name"} & set(ai.registry._REGISTRY)
 
 
 def test_importing_ai_loads_no_searching_ai() -> None:
@@ -98,7 +98,7 @@ def test_importing_ai_loads_no_searching_ai() -> None:
 
     code = "import ai, sys; print(sorted(m for m in sys.modules if m.startswith('ai.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['ai.base', 'ai.random_ai']"
+    assert out.strip() == "['ai.base', 'ai.random_ai', 'ai.registry']"
 
 
 NEW_KIND = '''
@@ -128,11 +128,11 @@ def new_kind_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     (tmp_path / "lowest.py").write_text(textwrap.dedent(NEW_KIND))
     kinds()  # the shipped kinds are loaded first, so the new module is found by a new discovery
     monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(tmp_path)])
-    monkeypatch.setattr(ai, "_loaded", False)
+    monkeypatch.setattr(ai.registry, "_loaded", False)
     try:
         yield "lowest"
     finally:
-        ai._REGISTRY.pop("lowest", None)
+        ai.registry._REGISTRY.pop("lowest", None)
         sys.modules.pop("ai.lowest", None)
 
 

@@ -324,8 +324,8 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
             time.sleep(3.0)
             return END
 
-    monkeypatch.setitem(ai_pkg._REGISTRY, "greedy", SlowAI)
-    monkeypatch.setattr(ai_pkg, "_load_all", lambda: None)
+    monkeypatch.setitem(ai_pkg.registry._REGISTRY, "greedy", SlowAI)
+    monkeypatch.setattr(ai_pkg.registry, "_load_all", lambda: None)
     app = play_app(seed=SEED)
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)

@@ -47,10 +47,10 @@ class Illegal(AIPlayer):
 @pytest.fixture
 def registry() -> Iterator[dict[str, type[AIPlayer]]]:
     ai_pkg.kinds()
-    saved = dict(ai_pkg._REGISTRY)
-    yield ai_pkg._REGISTRY
-    ai_pkg._REGISTRY.clear()
-    ai_pkg._REGISTRY.update(saved)
+    saved = dict(ai_pkg.registry._REGISTRY)
+    yield ai_pkg.registry._REGISTRY
+    ai_pkg.registry._REGISTRY.clear()
+    ai_pkg.registry._REGISTRY.update(saved)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,131 @@
+"""The registry of AI kinds (re-exported by :mod:`ai`, which documents it).
+
+A module of its own so that the AI modules can import :func:`register` without importing the
+package that imports them (no import cycle).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .base import AIPlayer
+
+#: Every registered kind's class, by kind name.
+_REGISTRY: dict[str, type[AIPlayer]] = {}
+#: Modules of the package that define no kind (the machinery): never imported to discover kinds.
+_NOT_KINDS = frozenset({"base", "leaf", "planning", "registry", "safe", "tournament"})
+#: The package whose modules are the kinds.
+_PACKAGE = __name__.rpartition(".")[0]
+_loaded = False
+
+A = TypeVar("A", bound=type[AIPlayer])
+
+
+class UnknownKind(ValueError):
+    """No AI kind has this name."""
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """What the app shows of one AI kind, as its class declares it."""
+
+    #: The name settings, saves and the command line use: ``king-aware``.
+    name: str
+    #: The name for display: ``King-aware``.
+    title: str
+    #: One line for menus and the settings screen.
+    description: str
+    #: A default name for a player of the kind: ``Kingsley``.
+    player_name: str
+    #: Whether :func:`make_player` takes ``think_ms`` (ms a move) for the kind.
+    takes_think_time: bool
+    #: Kinds are listed by this, weakest (lowest) first.
+    strength: int
+    #: Whether the settings screen offers the kind for an opponent.
+    offered: bool
+
+    @classmethod
+    def of(cls, ai_class: type[AIPlayer]) -> KindInfo:
+        """The info an AI class declares. The title and player name are the class's own (not a
+        base kind's): when it sets none they are made from the kind."""
+        own = vars(ai_class)
+        title = own.get("title") or ai_class.kind.replace("-", " ").capitalize()
+        return cls(
+            name=ai_class.kind,
+            title=title,
+            description=ai_class.description,
+            player_name=own.get("player_name") or title,
+            takes_think_time=ai_class.takes_think_time,
+            strength=ai_class.strength,
+            offered=ai_class.offered,
+        )
+
+
+def normalize_kind(text: str) -> str:
+    """A kind's name as the registry spells it: stripped, lower case, ``_`` as ``-``."""
+    return text.strip().lower().replace("_", "-")
+
+
+def register(cls: A) -> A:
+    """Class decorator: make ``cls`` an AI kind (under ``cls.kind``). The class itself (not only a
+    base kind) must set ``kind``, spelled as :func:`normalize_kind` gives it, a one-line
+    ``description`` and its ``strength``; a kind registered again is replaced. ValueError otherwise."""
+    own = vars(cls)
+    missing = [attr for attr in ("kind", "description", "strength") if attr not in own]
+    if missing:
+        raise ValueError(f"{cls.__name__} must set its own {', '.join(missing)} to be an AI kind")
+    if not cls.kind or normalize_kind(cls.kind) != cls.kind:
+        raise ValueError(f"{cls.__name__}: kind {cls.kind!r} must be non-empty, lower case, words joined by '-'")
+    if not cls.description.strip() or "\n" in cls.description:
+        raise ValueError(f"{cls.__name__}: kind {cls.kind!r} needs a one-line description")
+    _REGISTRY[cls.kind] = cls
+    return cls
+
+
+def _load_all() -> None:
+    """Import, once, every module of the package that may define a kind, so the kinds register
+    themselves (modules named ``_...`` and those in ``_NOT_KINDS`` are skipped)."""
+    global _loaded
+    if _loaded:
+        return
+    package = importlib.import_module(_PACKAGE)
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name.startswith("_") or module.name in _NOT_KINDS or module.ispkg:
+            continue
+        importlib.import_module(f"{_PACKAGE}.{module.name}")
+    _loaded = True
+
+
+def kinds() -> tuple[KindInfo, ...]:
+    """Every registered kind, weakest first (then by name)."""
+    _load_all()
+    infos = (KindInfo.of(cls) for cls in _REGISTRY.values())
+    return tuple(sorted(infos, key=lambda k: (k.strength, k.name)))
+
+
+def ai_kinds() -> tuple[str, ...]:
+    """Every registered kind's name, weakest first."""
+    return tuple(k.name for k in kinds())
+
+
+def _class_of(kind: str) -> type[AIPlayer]:
+    _load_all()
+    cls = _REGISTRY.get(normalize_kind(kind))
+    if cls is None:
+        raise UnknownKind(f"unknown AI kind {kind!r}: choose one of {', '.join(ai_kinds())}")
+    return cls
+
+
+def kind_info(kind: str) -> KindInfo:
+    """The info of ``kind`` (any spelling :func:`normalize_kind` accepts); :class:`UnknownKind`
+    (a ValueError) for an unknown kind."""
+    return KindInfo.of(_class_of(kind))
+
+
+def make_player(kind: str, seed: int = 0, **params: Any) -> AIPlayer:
+    """An AI of ``kind`` (e.g. ``greedy``, ``King_Aware``) with ``seed`` and its keyword settings;
+    :class:`UnknownKind` (a ValueError) for an unknown kind."""
+    return _class_of(kind)(seed, **params)
