@@ -32,6 +32,7 @@ from typing import Any
 
 from kc_tui.engine import END, Move, PlayerView, Round, determinize
 from kc_tui.engine.cards import FULL_MASK, mask_of
+from kc_tui.engine.rules import Draw
 
 from .leaf import win_chance
 from .lookahead import LookaheadAI
@@ -70,7 +71,7 @@ def inferred_absent(view: PlayerView) -> dict[int, int]:
     unseen card other than a king or queen that fits a pile top now, or any such card when a side
     is empty, it would have played. Only the seat that played last is judged, and only when its
     hand has not changed since (the draw comes at the start of a turn or when stuck)."""
-    if view.moved_this_turn or view.over or not view.history or view.rules.draw == "end":
+    if view.moved_this_turn or view.over or not view.history or view.rules.draw == Draw.END:
         return {}
     prev = (view.seat - 1) % view.n_players
     seat, m = view.history[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kc_tui.engine import Move, PlayerView
+from kc_tui.engine.rules import CompletedPiles, KingsOnSides
 
 from .base import AIPlayer
 from .planning import greedy_move
@@ -21,4 +22,5 @@ class GreedyAI(AIPlayer):
 
     def choose(self, view: PlayerView) -> Move:
         rules = view.rules
-        return greedy_move(view.hand_mask, view.piles, rules.kings_on_sides == "allow", rules.completed_piles == "stay")
+        kings_on_sides = rules.kings_on_sides == KingsOnSides.ALLOW
+        return greedy_move(view.hand_mask, view.piles, kings_on_sides, rules.completed_piles == CompletedPiles.STAY)

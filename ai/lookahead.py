@@ -15,6 +15,7 @@ from typing import Any
 
 from kc_tui.engine import Move, PlayerView
 from kc_tui.engine.cards import cards_of
+from kc_tui.engine.rules import Draw
 
 from .king_aware import KingAwareAI
 from .planning import Rulebits, State, greedy_turn, opponents, sim_apply, view_seed
@@ -61,7 +62,7 @@ class LookaheadAI(KingAwareAI):
             return ranked[: max(1, self.top)]
         bits = Rulebits(view)
         nxt = opponents(view)[0]
-        take = view.hand_sizes[nxt] + (1 if view.rules.draw == "start" and view.stock_size else 0)
+        take = view.hand_sizes[nxt] + (1 if view.rules.draw == Draw.START and view.stock_size else 0)
         pool = cards_of(view.unseen_mask)
         take = min(take, len(pool))
         rng = random.Random(view_seed(self.seed, view))

@@ -31,6 +31,7 @@ from typing import Any
 from kc_tui.engine import CORNERS, END, KINGS_MASK, QUEENS_MASK, SIDES, Move, PlayerView, generate_moves
 from kc_tui.engine.cards import NEED
 from kc_tui.engine.moves import MOVE_BASE
+from kc_tui.engine.rules import CompletedPiles, KingsOnSides, OutWithOpenSide
 from kc_tui.engine.state import PILE_FULL, Pile
 
 from .base import AIPlayer
@@ -52,9 +53,9 @@ class Rulebits:
 
     def __init__(self, view: PlayerView) -> None:
         rules = view.rules
-        self.kos = rules.kings_on_sides == "allow"
-        self.closed = rules.completed_piles == "stay"
-        self.draw3 = rules.out_with_open_side == "draw3"
+        self.kos = rules.kings_on_sides == KingsOnSides.ALLOW
+        self.closed = rules.completed_piles == CompletedPiles.STAY
+        self.draw3 = rules.out_with_open_side == OutWithOpenSide.DRAW3
 
 
 def sim_apply(hand: int, piles: Piles, m: Move, closed: bool) -> tuple[int, PileTuple]:

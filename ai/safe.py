@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from kc_tui.engine import END, Move, PlayerView, move_str
+from kc_tui.engine.rules import CompletedPiles, KingsOnSides
 
 from .base import AIPlayer
 from .planning import greedy_move
@@ -79,7 +80,8 @@ class SafePlayer(AIPlayer):
     @staticmethod
     def _greedy(view: PlayerView) -> Move:
         rules = view.rules
-        return greedy_move(view.hand_mask, view.piles, rules.kings_on_sides == "allow", rules.completed_piles == "stay")
+        kings_on_sides = rules.kings_on_sides == KingsOnSides.ALLOW
+        return greedy_move(view.hand_mask, view.piles, kings_on_sides, rules.completed_piles == CompletedPiles.STAY)
 
     def choose(self, view: PlayerView) -> Move:
         if self._fallback_turn is not None:

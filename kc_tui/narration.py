@@ -23,6 +23,7 @@ from kc_tui.engine import (
     source,
     target,
 )
+from kc_tui.engine.rules import CompletedPiles
 
 
 class Narrator:
@@ -45,7 +46,7 @@ class Narrator:
         r.apply(m)
         if is_play(m) or is_pile_move(m):
             dst = target(m)
-            if not r.piles[dst] and r.rules.completed_piles == "to_stock":
+            if not r.piles[dst] and r.rules.completed_piles == CompletedPiles.TO_STOCK:
                 lines.append(f"The pile at {PLACES[dst]} ran from K to A and was shuffled into the stock (R12)")
         lines += self._draws(r, expected)
         if r.over:

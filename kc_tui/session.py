@@ -52,6 +52,7 @@ from kc_tui.engine import (
     source,
     target,
 )
+from kc_tui.engine.rules import Scoring
 from kc_tui.engine.state import PILE_FULL
 from kc_tui.narration import Narrator, describe_move, suggest_move
 from kc_tui.roster import (
@@ -247,7 +248,7 @@ class MatchSession:
     @property
     def chips(self) -> bool:
         """Whether totals are chips (R16) rather than points to a target (R15)."""
-        return self.rules.scoring == "chips"
+        return self.rules.scoring == Scoring.CHIPS
 
     def round_seat(self, seat: int) -> int | None:
         return self.match.round_seat(seat)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .cards import ALL_CARDS, KINGS_MASK, NEED, Card, card_str, is_king, is_red, rank_of
 from .moves import END, MOVE_BASE, PLACES, Move
-from .rules import Rules
+from .rules import CompletedPiles, KingsOnSides, Rules
 
 #: A K..A pile has 13 cards: it is complete (R12).
 PILE_FULL = 13
@@ -27,7 +27,7 @@ def empty_place_takes(place: int, rules: Rules) -> str:
         raise ValueError(f"place {place} is not one of the {len(PLACES)} places")
     if place >= 4:
         return "K only"
-    return "any card but K" if rules.kings_on_sides == "forbid" else "any card"
+    return "any card but K" if rules.kings_on_sides == KingsOnSides.FORBID else "any card"
 
 
 def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sides: bool, closed: bool) -> list[Move]:
@@ -120,7 +120,7 @@ def explain_illegal(
                 if not is_king(card):
                     return f"only a king can start the empty corner {place} (R10)"
                 return None
-            if is_king(card) and rules.kings_on_sides == "forbid":
+            if is_king(card) and rules.kings_on_sides == KingsOnSides.FORBID:
                 return f"kings may not fill an empty side here; put {fmt(card)} in an empty corner (R11)"
             return None
         return _fit_reason(card, pile[-1], place, fmt, "R8")
@@ -132,7 +132,7 @@ def explain_illegal(
     moving = piles[src]
     if not moving:
         return f"there is no pile at {PLACES[src]} to move (R9)"
-    if rules.completed_piles == "stay" and len(moving) == PILE_FULL:
+    if rules.completed_piles == CompletedPiles.STAY and len(moving) == PILE_FULL:
         return f"the completed pile at {PLACES[src]} is closed and stays where it is (R12)"
     onto = piles[dst]
     bottom = moving[0]

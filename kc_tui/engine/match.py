@@ -10,7 +10,7 @@ from typing import Any
 from . import rng as _rng
 from .cards import KINGS_MASK, penalty_of
 from .moves import END, Move
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 from .state import Round
 
 #: Seeds are unsigned 64-bit numbers.
@@ -205,7 +205,7 @@ class Match:
 
     @property
     def chips_scoring(self) -> bool:
-        return self.rules.scoring == "chips"
+        return self.rules.scoring == Scoring.CHIPS
 
     @property
     def number(self) -> int:

@@ -14,7 +14,7 @@ from typing import Protocol
 from .cards import FULL_MASK, Card, card_str, cards_of, sort_for_hand
 from .legal import Pile, explain_illegal, generate_moves
 from .moves import Move
-from .rules import Rules
+from .rules import CompletedPiles, KingsOnSides, Rules
 
 
 class _Viewable(Protocol):
@@ -78,7 +78,10 @@ class PlayerView:
         if not self.my_turn:
             return []
         return generate_moves(
-            self.hand_mask, self.piles, self.rules.kings_on_sides == "allow", self.rules.completed_piles == "stay"
+            self.hand_mask,
+            self.piles,
+            self.rules.kings_on_sides == KingsOnSides.ALLOW,
+            self.rules.completed_piles == CompletedPiles.STAY,
         )
 
     def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .cards import ALL_CARDS, NEED, CardError, card_str, cards_of, is_king, parse_card
 from .moves import PLACES
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, Rules, RulesError
 from .state import PILE_FULL, Pile, Round
 
 FORMAT = "kings-corners/position/1"
@@ -243,7 +243,7 @@ def parse_position(data: Any, seed: int = 0) -> Round:
                     f"pile {place}: {card_str(above)} cannot lie on {card_str(below)} "
                     "(each card one rank lower and the other colour, R8)"
                 )
-        if len(pile) == PILE_FULL and rules.completed_piles == "to_stock":
+        if len(pile) == PILE_FULL and rules.completed_piles == CompletedPiles.TO_STOCK:
             raise PositionError(f"pile {place} is complete (K to A) and should have gone to the stock (R12)")
         piles.append(pile)
 
@@ -293,7 +293,7 @@ def parse_position(data: Any, seed: int = 0) -> Round:
         if said != winner:
             why = f"player {winner}'s hand is empty (R13)" if winner is not None else "no hand is empty (a block, R14)"
             raise PositionError(f"'winner' is {show(said)}, but {why}")
-    if not ended and not drawn and (moved or drew) and rules.draw != "end":
+    if not ended and not drawn and (moved or drew) and rules.draw != Draw.END:
         raise PositionError("'turn' says the turn has begun, so its start-of-turn draw is made: 'drawn' must be true")
 
     # A round that has ended makes no draw and begins no turn.

@@ -15,7 +15,7 @@ from .cards import ALL_CARDS, Card, card_str, cards_of, is_king, penalty_of, sor
 from .legal import PILE_FULL, Pile, empty_place_takes, explain_illegal, generate_moves
 from .moves import END, MOVE_BASE, PLACES, Move, move_str
 from .player_view import PlayerView
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, KingsOnSides, LayoutKings, OutWithOpenSide, Rules
 
 # The move rules live in .legal and the seat's view in .player_view (neither imports this module,
 # so there is no import cycle); their names stay importable from here.
@@ -123,7 +123,7 @@ class Round:
         piles: list[Pile] = [(), (), (), (), (), (), (), ()]
         for side in range(4):  # R3
             piles[side] = (deck.pop(),)
-        if rules.layout_kings == "to_corner":
+        if rules.layout_kings == LayoutKings.TO_CORNER:
             corner = 4
             changed = True
             while changed:
@@ -168,8 +168,8 @@ class Round:
         r.seen = 0
         r.extra = {}
         r.player_meta = []
-        r._kos = rules.kings_on_sides == "allow"
-        r._closed = rules.completed_piles == "stay"
+        r._kos = rules.kings_on_sides == KingsOnSides.ALLOW
+        r._closed = rules.completed_piles == CompletedPiles.STAY
         return r
 
     @classmethod
@@ -378,7 +378,8 @@ class Round:
 
     def _hand_emptied(self, seat: int) -> None:
         """R13: going out ends the round, unless draw3 applies."""
-        if self.rules.out_with_open_side == "draw3" and self.stock and any(not self.piles[s] for s in range(4)):
+        side_open = any(not self.piles[s] for s in range(4))
+        if self.rules.out_with_open_side == OutWithOpenSide.DRAW3 and self.stock and side_open:
             for _ in range(3):
                 self._draw(seat)
             return
@@ -387,7 +388,7 @@ class Round:
 
     def _end_turn(self) -> None:
         seat = self.to_move
-        if self.rules.draw == "end":
+        if self.rules.draw == Draw.END:
             self._draw(seat)  # R6 end: everyone draws one after playing (or not)
         if not self.played_card:
             self.fines[seat] += 1  # R16: a turn without a card played from hand
@@ -413,9 +414,9 @@ class Round:
     def _begin_turn(self) -> None:
         seat = self.to_move
         draw = self.rules.draw
-        if draw == "start":
+        if draw == Draw.START:
             self._draw(seat)
-        elif draw == "when_stuck":
+        elif draw == Draw.WHEN_STUCK:
             while self.stock and len(generate_moves(self.hands[seat], self.piles, self._kos, self._closed)) == 1:
                 self._draw(seat)
         self.drawn = True

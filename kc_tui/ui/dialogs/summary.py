@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult
+from kc_tui.engine.rules import Scoring
 from kc_tui.session import MatchSession
 from kc_tui.ui.text import plain, rich_plain
 
@@ -22,7 +23,7 @@ def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int,
     """Each hand's penalty (kings 10), the totals and the target, as the engine scored them
     (R15: ``result`` carries every seat's cards and kings left). ``hands`` is accepted for older
     callers and not used."""
-    chips = s.rules.scoring == "chips"
+    chips = s.rules.scoring == Scoring.CHIPS
     t = Table(box=None, padding=(0, 2), expand=False, header_style="bold")
     t.add_column("Player")
     t.add_column("Cards left", justify="right")
@@ -152,7 +153,7 @@ class MatchSummary(ModalScreen[str | None]):
                 *cells,
                 Text(str(s.totals[seat]), style="bold"),
             )
-        unit = "chips" if s.rules.scoring == "chips" else f"points · target {s.rules.target} · lowest total wins"
+        unit = "chips" if s.rules.scoring == Scoring.CHIPS else f"points · target {s.rules.target} · lowest total wins"
         with Vertical():
             yield Static(plain(head), id="title")
             yield Static(plain(f"After {len(s.results)} rounds ({unit})"), id="sub")
