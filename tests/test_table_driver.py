@@ -5,16 +5,13 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 
 import pytest
 
-import ai as ai_pkg
 from ai.base import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import END, Move, PlayerView, Rules
+from kc_tui.engine import END, Rules
 from kc_tui.session import MatchSession
 from kc_tui.table import (
     AIFault,
@@ -25,6 +22,7 @@ from kc_tui.table import (
     TableDriver,
     TurnEnded,
 )
+from tests.ai.helpers import FAULTS
 
 
 def run_match(driver: TableDriver, limit: int = 20_000) -> None:
@@ -109,43 +107,8 @@ def test_stale_decisions_are_dropped() -> None:
     assert len(driver.session.round.history) == moves + 1
 
 
-class Raises(AIPlayer):
-    kind = "king-aware"
-
-    def choose(self, view: PlayerView) -> Move:
-        raise RuntimeError("boom")
 
 
-class Overruns(AIPlayer):
-    kind = "king-aware"
-    budget_ms = 20.0
-
-    def choose(self, view: PlayerView) -> Move:
-        time.sleep(0.5)
-        return END
-
-
-class Illegal(AIPlayer):
-    kind = "king-aware"
-
-    def choose(self, view: PlayerView) -> Move:
-        return 10**6
-
-
-FAULTS = [
-    (Raises, "it raised an error"),
-    (Overruns, "it ran out of time"),
-    (Illegal, "it chose an illegal move"),
-]
-
-
-@pytest.fixture
-def registry() -> Iterator[dict[str, type[AIPlayer]]]:
-    ai_pkg.kinds()  # every kind registered before one is replaced
-    saved = dict(ai_pkg.registry._REGISTRY)
-    yield ai_pkg.registry._REGISTRY
-    ai_pkg.registry._REGISTRY.clear()
-    ai_pkg.registry._REGISTRY.update(saved)
 
 
 @pytest.mark.parametrize(("faulty", "reason"), FAULTS)

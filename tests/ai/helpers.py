@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 from ai import make_player
 from ai.base import AIPlayer
-from kc_tui.engine import END, Round, Rules
+from kc_tui.engine import END, Move, PlayerView, Round, Rules
 
 #: Fast settings of the searching AIs, so thousands of turns stay quick.
 FAST: dict[str, dict[str, Any]] = {
@@ -53,3 +54,35 @@ def midround_positions(count: int, seed: int = 0, rules: Rules | None = None) ->
             out.append((r, r.to_move))
         k += 1
     return out
+
+
+# ---------------------------------------------------------------- faulty AIs (SafePlayer's three faults)
+class Raises(AIPlayer):
+    kind = "king-aware"
+
+    def choose(self, view: PlayerView) -> Move:
+        raise RuntimeError("boom")
+
+
+class Overruns(AIPlayer):
+    kind = "king-aware"
+    budget_ms = 20.0
+
+    def choose(self, view: PlayerView) -> Move:
+        time.sleep(0.5)
+        return END
+
+
+class Illegal(AIPlayer):
+    kind = "king-aware"
+
+    def choose(self, view: PlayerView) -> Move:
+        return 10**6
+
+
+#: Each faulty AI with the reason the move log gives for its fallback.
+FAULTS = [
+    (Raises, "it raised an error"),
+    (Overruns, "it ran out of time"),
+    (Illegal, "it chose an illegal move"),
+]

@@ -3,17 +3,14 @@ and the game show the same target under chips scoring."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-
 import pytest
 
-import ai as ai_pkg
 from ai.base import AIPlayer
 from kc_tui.config import Config
-from kc_tui.engine import END, Move, PlayerView, Rules
+from kc_tui.engine import Rules
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.widgets import OpponentPanel
+from tests.ai.helpers import FAULTS
 
 from .gamekit import make_config, play_app, screen_text, settle
 from .test_demo import Host
@@ -21,41 +18,11 @@ from .test_demo import Host
 SIZE = (120, 40)
 
 
-class Raises(AIPlayer):
-    kind = "king-aware"
-
-    def choose(self, view: PlayerView) -> Move:
-        raise RuntimeError("boom")
-
-
-class Overruns(AIPlayer):
-    kind = "king-aware"
-    budget_ms = 20.0
-
-    def choose(self, view: PlayerView) -> Move:
-        time.sleep(0.5)
-        return END
-
-
-class Illegal(AIPlayer):
-    kind = "king-aware"
-
-    def choose(self, view: PlayerView) -> Move:
-        return 10**6
-
-
-@pytest.fixture
-def registry() -> Iterator[dict[str, type[AIPlayer]]]:
-    ai_pkg.kinds()
-    saved = dict(ai_pkg.registry._REGISTRY)
-    yield ai_pkg.registry._REGISTRY
-    ai_pkg.registry._REGISTRY.clear()
-    ai_pkg.registry._REGISTRY.update(saved)
 
 
 @pytest.mark.parametrize(
     ("faulty", "reason"),
-    [(Raises, "it raised an error"), (Overruns, "it ran out of time"), (Illegal, "it chose an illegal move")],
+    FAULTS,
 )
 async def test_a_faulty_ai_falls_back_and_the_screen_says_so(
     registry: dict[str, type[AIPlayer]], faulty: type[AIPlayer], reason: str
