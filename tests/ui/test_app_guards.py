@@ -32,8 +32,7 @@ async def test_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         m = next(m for m in s.legal_moves() if is_play(m))
         index = s.hand(0).index(play_card(m))
         await pilot.resize_terminal(60, 20)
-        await pilot.pause(0.2)
-        assert game.too_small
+        await wait_for(pilot, lambda: game.too_small)
         before = position(s)
         log = list(s.log)
         # End turn, pick a card and play it, undo, hint: all ignored, unseen moves impossible.

@@ -119,7 +119,8 @@ async def test_the_corrupt_settings_warning_is_on_screen_at_start() -> None:
     # run_test hides toasts unless asked: this test is about what the player sees.
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.pause(0.5)
+        # Wait for the toast to be drawn (a loaded machine can take a moment), then read it.
+        await wait_for(pilot, lambda: "is invalid" in " ".join(screen_text(app).split()))
         text = " ".join(screen_text(app).split())
         assert "is invalid" in text and "using defaults" in text
 

@@ -251,7 +251,7 @@ async def test_a_toast_is_never_markup_even_when_asked() -> None:
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.notify(CLICK, title=BOLD, markup=True)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: CLICK in flat(screen_text(app)))
         text = flat(screen_text(app))
         assert CLICK in text and BOLD in text
 
