@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
-import textwrap
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -27,6 +25,7 @@ from kc_tui.engine import VARIANTS, Rules, RulesError, variant
 from kc_tui.engine.rules import CHOICES, INT_RANGES, TARGET
 from kc_tui.ui.screens.rules import VARIANT_ORDER, settings_table
 from kc_tui.ui.screens.settings import SettingsScreen
+from tests.ai.helpers import new_kind_module as add_kind_module
 
 SIZE = (100, 40)
 
@@ -224,41 +223,11 @@ async def test_the_think_time_is_shown_only_for_kinds_that_take_one() -> None:
 
 
 # ---------------------------------------------------------------------------- AI kinds
-NEW_KIND = '''
-"""``lowest``: plays the lowest legal move (a test kind, one module)."""
-
-from ai import register
-from ai.base import AIPlayer
-
-
-@register
-class LowestAI(AIPlayer):
-    kind = "lowest"
-    title = "Lowest"
-    description = "plays the lowest move"
-    player_name = "Lowell"
-    strength = 15
-
-    def choose(self, view):
-        return min(view.legal_moves())
-'''
-
-
 @pytest.fixture
 def new_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """One new module ``ai/lowest.py`` (in a folder added to the package's path) declaring one
-    offered kind; the registry forgets it afterwards."""
-    folder = tmp_path / "ai_extra"
-    folder.mkdir()
-    (folder / "lowest.py").write_text(textwrap.dedent(NEW_KIND))
-    ai.kinds()  # the shipped kinds first, so the new module is found by a new discovery
-    monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(folder)])
-    monkeypatch.setattr(ai.registry, "_loaded", False)
-    try:
-        yield "lowest"
-    finally:
-        ai.registry._REGISTRY.pop("lowest", None)
-        sys.modules.pop("ai.lowest", None)
+    """One new module ``ai/lowest.py`` declaring one offered kind."""
+    with add_kind_module(tmp_path / "ai_extra", monkeypatch, offered=True, player_name="Lowell") as kind:
+        yield kind
 
 
 async def test_a_new_kind_in_one_module_is_offered_in_settings(new_kind: str) -> None:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import sys
+import textwrap
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from ai import make_player
 from ai.base import AIPlayer
@@ -86,3 +93,46 @@ FAULTS = [
     (Overruns, "it ran out of time"),
     (Illegal, "it chose an illegal move"),
 ]
+
+
+# ---------------------------------------------------------------- a new AI kind in one module
+NEW_KIND = '''
+"""``lowest``: plays the lowest legal move (a test kind, one module)."""
+
+from ai import register
+from ai.base import AIPlayer
+
+
+@register
+class LowestAI(AIPlayer):
+    kind = "lowest"
+    title = "Lowest"
+    description = "plays the lowest move"{player_line}
+    strength = 15
+    offered = {offered}
+
+    def choose(self, view):
+        return min(view.legal_moves())
+'''
+
+
+@contextlib.contextmanager
+def new_kind_module(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, *, offered: bool, player_name: str | None = None
+) -> Iterator[str]:
+    """A new module ``ai/lowest.py`` (in ``folder``, added to the package's path) that declares
+    one kind, as adding a kind is done; the registry forgets it afterwards. Yields the kind."""
+    import ai
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "lowest.py").write_text(textwrap.dedent(NEW_KIND.format(
+        offered=offered, player_line=f"\n    player_name = {player_name!r}" if player_name else ""
+    )))
+    ai.kinds()  # the shipped kinds first, so the new module is found by a new discovery
+    monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(folder)])
+    monkeypatch.setattr(ai.registry, "_loaded", False)
+    try:
+        yield "lowest"
+    finally:
+        ai.registry._REGISTRY.pop("lowest", None)
+        sys.modules.pop("ai.lowest", None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import ai
 from ai import KindInfo, UnknownKind, ai_kinds, kind_info, kinds, make_player, normalize_kind, register
 from ai.base import AIPlayer
 from kc_tui.engine import Move, PlayerView, Round, Rules
+from tests.ai.helpers import new_kind_module as add_kind_module
 
 EXPECTED = ("random", "greedy", "king-aware", "lookahead", "expert")
 
@@ -101,39 +101,11 @@ def test_importing_ai_loads_no_searching_ai() -> None:
     assert out.strip() == "['ai.base', 'ai.random_ai', 'ai.registry']"
 
 
-NEW_KIND = '''
-"""``lowest``: plays the lowest legal move (a test kind, one module)."""
-
-from ai import register
-from ai.base import AIPlayer
-
-
-@register
-class LowestAI(AIPlayer):
-    kind = "lowest"
-    title = "Lowest"
-    description = "plays the lowest move"
-    strength = 15
-    offered = False
-
-    def choose(self, view):
-        return min(view.legal_moves())
-'''
-
-
 @pytest.fixture
 def new_kind_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A new module ``ai/lowest.py`` (in a folder added to the package's path) that defines one
-    kind; the registry forgets it afterwards."""
-    (tmp_path / "lowest.py").write_text(textwrap.dedent(NEW_KIND))
-    kinds()  # the shipped kinds are loaded first, so the new module is found by a new discovery
-    monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(tmp_path)])
-    monkeypatch.setattr(ai.registry, "_loaded", False)
-    try:
-        yield "lowest"
-    finally:
-        ai.registry._REGISTRY.pop("lowest", None)
-        sys.modules.pop("ai.lowest", None)
+    """A new module ``ai/lowest.py`` that defines one kind (not offered in Settings)."""
+    with add_kind_module(tmp_path, monkeypatch, offered=False) as kind:
+        yield kind
 
 
 def test_a_new_kind_is_one_new_module(new_kind_module: str) -> None:
