@@ -1,4 +1,4 @@
-"""``kings-corners tournament``: AI players measured over duplicate deals.
+"""``kings-corners tournament``: AI players measured over duplicate deals, by rounds or by matches.
 
 Every deal is played once per rotation of the seats (both orders for two players, every cyclic
 rotation for three or four), so the luck of the cards and of the seat cancels out. Deals are
@@ -8,6 +8,28 @@ timeouts aside: they are measured, and reported apart under ``timing``). The bat
 made as the workers need them and the results are counted as they come, so memory does not grow
 with ``--deals``. Every option is checked before anything starts (:func:`parse_config`,
 :func:`check_output`).
+
+With ``--matches N`` (instead of ``--deals``) whole matches are played to their end with
+:class:`kc_tui.engine.Match` (R15 points to the target, or R16 chips): match ``k``'s seed comes
+from ``--seed`` and ``k`` only, and each match seed is played once per cyclic rotation of the
+seats (seat entry ``j`` at match seat ``(j + rotation) % n``), so every rotation gets the same
+deals round after round as long as the same players are left in (duplicate deals). Each seat
+entry gets one AI per match (seeded from the seed, the match, the rotation and the entry), told
+of every new round. A match in which a round runs past ``--max-turns`` turns, or which is not
+over after :data:`MAX_MATCH_ROUNDS` rounds, is stopped and counted as *capped*: a win shared by
+every seat (``1/n`` each), left out of every per-round figure and of the mean final score.
+
+The match-mode results (:func:`summarize_matches`), per seat entry: ``matches_won`` (a win tied
+between ``k`` players gives ``1/k`` to each, so the wins add up to the matches played),
+``match_win_rate``, ``match_ci95``, ``mean_final_score`` (points, or chips), per-round means
+(penalty points, and in chips mode chips won) and ``rounds_won``; and per pair of entries the
+paired differences of win share and of the per-round figure. The intervals are normal
+approximations clustered by match seed (the rotations of one seed share their deals, so they are
+not independent): each seed gives one value (the seat's win share averaged over the seed's
+rotations, or a difference of two such values), and the interval is
+``mean ± 1.96 × sd / sqrt(seeds)`` with the sample standard deviation over seeds; a rate's interval
+is clipped to [0, 1]. With fewer than two seeds there is no spread to measure and the interval is
+``[null, null]``.
 """
 
 from __future__ import annotations
@@ -24,14 +46,15 @@ import tempfile
 import time
 import typing
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any, TextIO
 
-from kc_tui.engine import END, Round, Rules, RulesError, penalty_of, round_seed
-from kc_tui.engine.rules import rules_help
+from kc_tui.engine import END, Match, Round, Rules, RulesError, penalty_of, round_seed
+from kc_tui.engine.rules import Scoring, rules_help
 
 from . import ai_kinds, kind_info, make_player, normalize_kind
 from .safe import SafePlayer
@@ -43,9 +66,17 @@ EXIT_NOT_WRITTEN = 1
 #: A round longer than this many turns is stopped and counted as a block (it never happens with
 #: the shipped AIs under the default rules; it guards against two players passing forever).
 DEFAULT_MAX_TURNS = 1000
+#: The deals of a rounds tournament when neither ``--deals`` nor ``--matches`` is given.
+DEFAULT_DEALS = 200
+#: A match not over after this many rounds is stopped and counted as capped (a guard against a
+#: runaway match; a very high ``target`` could reach it).
+MAX_MATCH_ROUNDS = 1000
+#: The normal quantile of the 95% intervals of match mode.
+Z95 = 1.96
 
 # Bounds of the options, both ends included.
 DEALS_RANGE = (1, 1_000_000)
+MATCHES_RANGE = (1, 100_000)
 JOBS_RANGE = (1, 64)
 SEED_RANGE = (0, 2**64 - 1)
 MAX_TURNS_RANGE = (1, 100_000)
@@ -92,8 +123,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--deals",
         type=int,
-        default=200,
-        help=f"number of deals, {_span(DEALS_RANGE)} (each played once per rotation; default 200)",
+        default=None,
+        help=f"number of deals, {_span(DEALS_RANGE)} (each played once per rotation, single rounds; "
+        f"default {DEFAULT_DEALS} unless --matches is given)",
+    )
+    p.add_argument(
+        "--matches",
+        type=int,
+        default=None,
+        help=f"play whole matches instead of single rounds: this many match seeds, {_span(MATCHES_RANGE)}, each "
+        "played to the end of the match (R15 points to the target, or R16 chips: see --rules) once per rotation "
+        "of the seats with the same deals; reports matches won (a tied win shared, 1/k to each of k winners), "
+        "the win rate with a 95%% interval clustered by match seed, mean final score, penalty (or chips) per "
+        "round, and paired differences between the seats (not with --deals)",
     )
     p.add_argument(
         "--seed",
@@ -149,7 +191,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--max-turns",
         type=int,
         default=DEFAULT_MAX_TURNS,
-        help=f"stop a round after this many turns, {_span(MAX_TURNS_RANGE)} (default {DEFAULT_MAX_TURNS})",
+        help=f"stop a round after this many turns, {_span(MAX_TURNS_RANGE)} (default {DEFAULT_MAX_TURNS}); with "
+        "--matches the whole match is stopped and counted as capped",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -160,11 +203,18 @@ class Config:
     kinds: tuple[str, ...]
     names: tuple[str, ...]
     params: tuple[tuple[tuple[str, Any], ...], ...]
+    #: The deals of rounds mode (0 in match mode).
     deals: int
     seed: int
     jobs: int
     rules: Rules
     max_turns: int
+    #: The number of match seeds in match mode (``--matches``), None in rounds mode.
+    matches: int | None = None
+
+    @property
+    def match_mode(self) -> bool:
+        return self.matches is not None
 
 
 def seat_names(kinds: list[str]) -> list[str]:
@@ -329,7 +379,15 @@ def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 def parse_config(args: argparse.Namespace) -> Config:
     """Every option checked, nothing started: a :class:`TournamentError` names the first bad one."""
     kinds = parse_seats(args.seats)
-    _bounded("--deals", args.deals, DEALS_RANGE)
+    deals, matches = getattr(args, "deals", None), getattr(args, "matches", None)
+    if deals is not None and matches is not None:
+        raise TournamentError("--deals and --matches are alternatives (single rounds or whole matches): give one")
+    if matches is not None:
+        _bounded("--matches", matches, MATCHES_RANGE)
+        deals = 0
+    else:
+        deals = DEFAULT_DEALS if deals is None else deals
+        _bounded("--deals", deals, DEALS_RANGE)
     _bounded("--jobs", args.jobs, JOBS_RANGE)
     _bounded("--seed", args.seed, SEED_RANGE)
     _bounded("--max-turns", args.max_turns, MAX_TURNS_RANGE)
@@ -351,11 +409,12 @@ def parse_config(args: argparse.Namespace) -> Config:
         kinds=tuple(kinds),
         names=tuple(seat_names(kinds)),
         params=tuple(tuple(sorted(per_kind[k].items())) for k in kinds),
-        deals=args.deals,
+        deals=deals,
         seed=args.seed,
         jobs=args.jobs,
         rules=rules,
         max_turns=args.max_turns,
+        matches=matches,
     )
 
 
@@ -493,9 +552,130 @@ def play_deals(cfg: Config, deals: Sequence[int]) -> list[RoundRecord]:
     return out
 
 
-def chunk_size(deals: int, jobs: int) -> int:
-    """Deals per batch: about eight batches per worker, at most 10 deals each."""
-    return max(1, min(10, deals // (jobs * 8) or 1))
+@dataclass
+class MatchSeatRecord:
+    """One seat entry's results in one play of a match (one match seed in one rotation)."""
+
+    #: The match seat the entry sat at: ``(entry + rotation) % n``.
+    match_seat: int
+    #: Its total when the match ended: penalty points (R15), or chips (R16).
+    final: int
+    #: Its R15 penalties summed over the rounds it played (in chips mode too).
+    penalty: int
+    #: Chips mode: its final chips less ``chips_start`` (0 in points mode).
+    chips_won: int
+    rounds_won: int
+    turns: int
+    moves: int
+    think_s: float
+    max_think_s: float
+    faults: int
+
+
+@dataclass
+class MatchRecord:
+    """One match seed played to the end in one rotation of the seats."""
+
+    match: int
+    rotation: int
+    #: The rounds played to their end (a capped match's stopped round is not counted).
+    rounds: int
+    #: Stopped: a round ran past ``--max-turns`` turns, or the match past :data:`MAX_MATCH_ROUNDS`.
+    capped: bool
+    #: The seat entries tied for the win (empty when capped).
+    winners: list[int]
+    seats: list[MatchSeatRecord] = field(default_factory=list)
+
+
+def match_seed(seed: int, match: int) -> int:
+    """The seed of match number ``match`` (0, 1, ...): from ``--seed`` and ``match`` only."""
+    return round_seed(seed, match + 1)
+
+
+def play_match(cfg: Config, match: int, rotation: int) -> MatchRecord:
+    """Match ``match`` to its end with seat entry ``j`` at match seat ``(j + rotation) % n``."""
+    n = len(cfg.kinds)
+    m = Match(n, cfg.rules, match_seed(cfg.seed, match))
+    entry_at = [(s - rotation) % n for s in range(n)]  # match seat -> seat entry
+    seat_of = [(j + rotation) % n for j in range(n)]  # seat entry -> match seat
+    players: list[SafePlayer] = []
+    for s in range(n):
+        j = entry_at[s]
+        ai = make_player(cfg.kinds[j], player_seed(cfg.seed, match, rotation, j), **dict(cfg.params[j]))
+        players.append(SafePlayer(ai))
+    # Per match seat.
+    turns = [0] * n
+    moves = [0] * n
+    think = [0.0] * n
+    slowest = [0.0] * n
+    capped = False
+    while not m.over:
+        if len(m.results) >= MAX_MATCH_ROUNDS:
+            capped = True
+            break
+        for s in m.seats:
+            players[s].new_round()
+        r = m.round
+        round_turns = 0
+        while not r.over:
+            if round_turns >= cfg.max_turns:
+                capped = True
+                break
+            rs = r.to_move
+            s = m.match_seat(rs)
+            view = r.view(rs)  # the round inside the match builds the view
+            t0 = time.perf_counter()
+            mv = players[s].choose(view)
+            dt = time.perf_counter() - t0
+            think[s] += dt
+            slowest[s] = max(slowest[s], dt)
+            r.apply(mv)  # SafePlayer only ever returns a legal move
+            if mv == END:
+                turns[s] += 1
+                round_turns += 1
+            else:
+                moves[s] += 1
+                if r.over:
+                    turns[s] += 1  # the turn in which it went out
+        if capped:
+            break
+        m.finish_round()
+    totals = m.totals
+    chips = cfg.rules.scoring == Scoring.CHIPS
+    rec = MatchRecord(
+        match=match,
+        rotation=rotation,
+        rounds=len(m.results),
+        capped=capped,
+        winners=[] if capped else sorted(entry_at[s] for s in m.winners),
+    )
+    for j in range(n):
+        s = seat_of[j]
+        rec.seats.append(
+            MatchSeatRecord(
+                match_seat=s,
+                final=totals[s],
+                penalty=sum(res.penalties[s] for res in m.results),
+                chips_won=totals[s] - cfg.rules.chips_start if chips else 0,
+                rounds_won=sum(1 for res in m.results if res.winner == s),
+                turns=turns[s],
+                moves=moves[s],
+                think_s=think[s],
+                max_think_s=slowest[s],
+                faults=players[s].faults,
+            )
+        )
+    return rec
+
+
+def play_matches(cfg: Config, matches: Sequence[int]) -> list[MatchRecord]:
+    """Every rotation of every match seed in ``matches`` (run in a worker process)."""
+    return [play_match(cfg, k, rot) for k in matches for rot in range(len(cfg.kinds))]
+
+
+def chunk_size(deals: int, jobs: int, most: int = 10) -> int:
+    """Deals (or matches) per batch: about eight batches per worker, at most ``most`` each."""
+    return max(1, min(most, deals // (jobs * 8) or 1))
 
 
 def batches(deals: int, chunk: int) -> Iterator[range]:
@@ -504,28 +684,43 @@ def batches(deals: int, chunk: int) -> Iterator[range]:
         yield range(i, min(deals, i + chunk))
 
 
-def iter_records(cfg: Config, progress: TextIO | None = None) -> Iterator[RoundRecord]:
-    """All the rounds of the tournament, in deal and rotation order, whatever ``cfg.jobs`` is.
+#: Matches per batch at most: a match is several rounds, so fewer than deals.
+MATCH_CHUNK_MOST = 2
+
+#: A record of one batch's work: :class:`RoundRecord` or :class:`MatchRecord`.
+R = typing.TypeVar("R")
+
+
+def iter_batched(
+    cfg: Config,
+    total: int,
+    chunk: int,
+    work: Callable[[Config, range], list[R]],
+    unit: str,
+    progress: TextIO | None = None,
+) -> Iterator[R]:
+    """The records of ``work(cfg, batch)`` for the batches of ``0 .. total - 1``, in order,
+    whatever ``cfg.jobs`` is (``work`` must be a module-level function: it goes to the workers).
 
     The batches are made lazily: with several jobs, at most ``IN_FLIGHT_PER_JOB`` batches per
-    worker are submitted and not yet collected, and they are collected in order."""
-    chunk = chunk_size(cfg.deals, cfg.jobs)
-    todo = batches(cfg.deals, chunk)
-    bar = Progress(cfg.deals, progress)
+    worker are submitted and not yet collected, and they are collected in order. The progress
+    bar counts ``unit`` ("deals", "matches")."""
+    todo = batches(total, chunk)
+    bar = Progress(total, progress, unit)
     if cfg.jobs == 1:
         for b in todo:
-            recs = play_deals(cfg, b)
+            recs = work(cfg, b)
             bar.update(len(b))
             yield from recs
         bar.finish()
         return
-    n_batches = -(-cfg.deals // chunk)
+    n_batches = -(-total // chunk)
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     pool = ProcessPoolExecutor(max_workers=min(cfg.jobs, n_batches), mp_context=ctx)
     try:
-        window: deque[tuple[range, Future[list[RoundRecord]]]] = deque()
+        window: deque[tuple[range, Future[list[R]]]] = deque()
         for b in todo:
-            window.append((b, pool.submit(play_deals, cfg, b)))
+            window.append((b, pool.submit(work, cfg, b)))
             if len(window) >= cfg.jobs * IN_FLIGHT_PER_JOB:
                 break
         while window:
@@ -533,12 +728,26 @@ def iter_records(cfg: Config, progress: TextIO | None = None) -> Iterator[RoundR
             recs = fut.result()
             nxt = next(todo, None)
             if nxt is not None:
-                window.append((nxt, pool.submit(play_deals, cfg, nxt)))
+                window.append((nxt, pool.submit(work, cfg, nxt)))
             bar.update(len(b))
             yield from recs
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     bar.finish()
+
+
+def iter_records(cfg: Config, progress: TextIO | None = None) -> Iterator[RoundRecord]:
+    """All the rounds of the tournament, in deal and rotation order, whatever ``cfg.jobs`` is
+    (batches made lazily, a few in flight: :func:`iter_batched`)."""
+    return iter_batched(cfg, cfg.deals, chunk_size(cfg.deals, cfg.jobs), play_deals, "deals", progress)
+
+
+def iter_match_records(cfg: Config, progress: TextIO | None = None) -> Iterator[MatchRecord]:
+    """All the matches of a ``--matches`` tournament, in match and rotation order, whatever
+    ``cfg.jobs`` is (:func:`iter_batched`; the progress bar counts match seeds)."""
+    total = cfg.matches or 0
+    chunk = chunk_size(total, cfg.jobs, MATCH_CHUNK_MOST)
+    return iter_batched(cfg, total, chunk, play_matches, "matches", progress)
 
 
 def run(cfg: Config, progress: TextIO | None = None) -> list[RoundRecord]:
@@ -549,8 +758,9 @@ def run(cfg: Config, progress: TextIO | None = None) -> list[RoundRecord]:
 class Progress:
     """A plain-text progress bar on stderr, redrawn in place with ``\\r``."""
 
-    def __init__(self, total: int, out: TextIO | None) -> None:
+    def __init__(self, total: int, out: TextIO | None, unit: str = "deals") -> None:
         self.total = total
+        self.unit = unit
         self.done = 0
         self.out = out
         self.start = time.monotonic()
@@ -564,7 +774,7 @@ class Progress:
         elapsed = time.monotonic() - self.start
         eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
         self.out.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} deals"
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}"
             f"  {elapsed:6.1f} s  eta {eta:6.1f} s"
         )
         self.out.flush()
@@ -645,6 +855,7 @@ def summarize(cfg: Config, records: Iterable[RoundRecord]) -> dict[str, Any]:
             "faults": t.faults,
         }
     return {
+        "mode": "rounds",
         "seats": list(cfg.names),
         "deals": cfg.deals,
         "rounds": rounds,
@@ -681,6 +892,228 @@ def format_table(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------- match results
+@dataclass
+class Running:
+    """The mean and sample variance of values added one at a time (Welford's method)."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        d = x - self.mean
+        self.mean += d / self.n
+        self.m2 += d * (x - self.mean)
+
+    def ci95(self, lo: float = -math.inf, hi: float = math.inf, digits: int = 4) -> list[float | None]:
+        """``mean ± 1.96 × sd / sqrt(n)`` (sample sd), clipped to [lo, hi]; ``[None, None]``
+        with fewer than two values (no spread to measure)."""
+        if self.n < 2:
+            return [None, None]
+        half = Z95 * math.sqrt(max(0.0, self.m2) / (self.n - 1)) / math.sqrt(self.n)
+        return [round(max(lo, self.mean - half), digits), round(min(hi, self.mean + half), digits)]
+
+    def value(self, digits: int = 4) -> float | None:
+        return round(self.mean, digits) if self.n else None
+
+
+@dataclass
+class MatchTally:
+    """One seat entry's totals over the matches seen so far."""
+
+    #: Matches won, a tied win shared exactly (1/k to each of k winners, 1/n each when capped).
+    won: Fraction = field(default_factory=Fraction)
+    #: Plays of a match that ended (not capped): the per-round and final figures count only these.
+    finished: int = 0
+    final: int = 0
+    penalty: int = 0
+    chips_won: int = 0
+    rounds_won: int = 0
+    turns: int = 0
+    moves: int = 0
+    think_s: float = 0.0
+    max_think_s: float = 0.0
+    faults: int = 0
+
+
+def win_share(rec: MatchRecord, entry: int, n: int) -> Fraction:
+    """Seat entry ``entry``'s share of the win of one match: ``1/k`` if it is one of ``k`` tied
+    winners, 0 if not; ``1/n`` each when the match was capped."""
+    if rec.capped:
+        return Fraction(1, n)
+    return Fraction(1, len(rec.winners)) if entry in rec.winners else Fraction(0)
+
+
+def by_match(records: Iterable[MatchRecord]) -> Iterator[list[MatchRecord]]:
+    """The records in groups of one match seed (its rotations), as :func:`iter_match_records`
+    yields them: consecutive records with the same ``match``."""
+    group: list[MatchRecord] = []
+    for r in records:
+        if group and r.match != group[0].match:
+            yield group
+            group = []
+        group.append(r)
+    if group:
+        yield group
+
+
+def summarize_matches(cfg: Config, records: Iterable[MatchRecord]) -> dict[str, Any]:
+    """The results of a ``--matches`` tournament, read from ``records`` in one pass (one match
+    seed's rotations held at a time). Capped matches count as a win shared by every seat and are
+    left out of the per-round figures, ``rounds_won``, ``rounds_played`` and the mean final score.
+    The intervals are clustered by match seed (see the module docstring)."""
+    n = len(cfg.kinds)
+    chips = cfg.rules.scoring == Scoring.CHIPS
+    tallies = [MatchTally() for _ in cfg.names]
+    shares_by_seed = [Running() for _ in cfg.names]
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    share_diffs = {pair: Running() for pair in pairs}
+    round_diffs = {pair: Running() for pair in pairs}
+    played = capped = rounds = 0
+    for group in by_match(records):
+        seed_shares = [Fraction(0)] * n
+        seed_totals = [0] * n  # penalty points (or chips won) over the seed's finished plays
+        seed_rounds = 0
+        for r in group:
+            played += 1
+            capped += r.capped
+            if not r.capped:
+                rounds += r.rounds
+                seed_rounds += r.rounds
+            for j, s in enumerate(r.seats):
+                t = tallies[j]
+                share = win_share(r, j, n)
+                t.won += share
+                seed_shares[j] += share
+                t.turns += s.turns
+                t.moves += s.moves
+                t.think_s += s.think_s
+                t.max_think_s = max(t.max_think_s, s.max_think_s)
+                t.faults += s.faults
+                if r.capped:
+                    continue
+                t.finished += 1
+                t.final += s.final
+                t.penalty += s.penalty
+                t.chips_won += s.chips_won
+                t.rounds_won += s.rounds_won
+                seed_totals[j] += s.chips_won if chips else s.penalty
+        seed_rate = [float(x / len(group)) for x in seed_shares]  # averaged over the rotations
+        for j in range(n):
+            shares_by_seed[j].add(seed_rate[j])
+        for a, b in pairs:
+            share_diffs[(a, b)].add(seed_rate[a] - seed_rate[b])
+            if seed_rounds:  # a seed whose every play was capped has no per-round figure
+                round_diffs[(a, b)].add((seed_totals[a] - seed_totals[b]) / seed_rounds)
+    players: dict[str, Any] = {}
+    timing: dict[str, Any] = {}
+    for j, name in enumerate(cfg.names):
+        t = tallies[j]
+        p: dict[str, Any] = {
+            "kind": cfg.kinds[j],
+            "params": dict(cfg.params[j]),
+            "matches_won": round(float(t.won), 6),
+            "match_win_rate": round(float(t.won / played), 4) if played else 0.0,
+            "match_ci95": shares_by_seed[j].ci95(0.0, 1.0),
+            "mean_final_score": round(t.final / t.finished, 3) if t.finished else None,
+            "mean_penalty_per_round": round(t.penalty / rounds, 3) if rounds else None,
+        }
+        if chips:
+            p["mean_chips_per_round"] = round(t.chips_won / rounds, 3) if rounds else None
+        p["rounds_won"] = t.rounds_won
+        p["rounds_played"] = rounds
+        players[name] = p
+        timing[name] = {
+            "mean_think_ms_per_turn": round(1000 * t.think_s / t.turns, 3) if t.turns else 0.0,
+            "max_think_ms_per_move": round(1000 * t.max_think_s, 3),
+            "faults": t.faults,
+        }
+    pair_rows = []
+    for a, b in pairs:
+        sd, rd = share_diffs[(a, b)], round_diffs[(a, b)]
+        pair_rows.append(
+            {
+                "a": cfg.names[a],
+                "b": cfg.names[b],
+                "win_share_diff": {"mean": sd.value(), "ci95": sd.ci95(-1.0, 1.0), "seeds": sd.n},
+                "per_round_diff": {
+                    "of": "chips" if chips else "penalty",
+                    "mean": rd.value(3),
+                    "ci95": rd.ci95(digits=3),
+                    "seeds": rd.n,
+                },
+            }
+        )
+    out: dict[str, Any] = {
+        "mode": "matches",
+        "seats": list(cfg.names),
+        "matches": cfg.matches,
+        "rotations": n,
+        "matches_played": played,
+        "rounds": rounds,
+        "seed": cfg.seed,
+        "rules": cfg.rules.changed(),
+        "scoring": cfg.rules.scoring,
+    }
+    if chips:
+        out["chips_start"] = cfg.rules.chips_start
+        out["chips_rounds"] = cfg.rules.chips_rounds
+    else:
+        out["target"] = cfg.rules.target
+    out.update(capped=capped, players=players, pairs=pair_rows, timing=timing)
+    return out
+
+
+def _num(x: float | None, fmt: str) -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+def _interval(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> str:
+    lo, hi = ci
+    if lo is None or hi is None:
+        return "[n/a]"
+    return f"[{format(scale * lo, fmt)}, {format(scale * hi, fmt)}]"
+
+
+def format_match_table(summary: dict[str, Any]) -> str:
+    """The printed table of a ``--matches`` tournament, then the pairs block."""
+    chips = summary["scoring"] == Scoring.CHIPS
+    per_round = "chips/round" if chips else "pen/round"
+    key = "mean_chips_per_round" if chips else "mean_penalty_per_round"
+    if chips:
+        scoring = f"chips (start {summary['chips_start']}, at most {summary['chips_rounds']} rounds)"
+    else:
+        scoring = f"points to {summary['target']}"
+    head = (
+        f"{'seat':<14}{'won':>8}{'rate':>8}  {'95% CI':<15}{'mean final':>11}{per_round:>12}"
+        f"{'rounds won':>12}{'ms/turn':>10}{'faults':>8}"
+    )
+    lines = [
+        f"{summary['matches']} matches x {summary['rotations']} rotations = {summary['matches_played']} played, "
+        f"{summary['rounds']} rounds, seed {summary['seed']}, rules {summary['rules'] or 'default'}, "
+        f"scoring {scoring}; capped {summary['capped']}",
+        head,
+        "-" * len(head),
+    ]
+    for name, p in summary["players"].items():
+        t = summary["timing"][name]
+        lines.append(
+            f"{name:<14}{p['matches_won']:>8.1f}{100 * p['match_win_rate']:>7.1f}%  "
+            f"{_interval(p['match_ci95'], '.1f', 100):<15}{_num(p['mean_final_score'], '.2f'):>11}"
+            f"{_num(p[key], '.2f'):>12}{p['rounds_won']:>12}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
+        )
+    lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
+    for row in summary["pairs"]:
+        ws, pr = row["win_share_diff"], row["per_round_diff"]
+        lines.append(
+            f"  {row['a'] + ' - ' + row['b']:<28} win share {_num(ws['mean'], '+.3f')} {_interval(ws['ci95'], '+.3f')}"
+            f"   {per_round} {_num(pr['mean'], '+.2f')} {_interval(pr['ci95'], '+.2f')}"
+        )
+    return "\n".join(lines)
+
+
 def main(args: argparse.Namespace) -> int:
     """Check every option, play the tournament, print the table (and the JSON). Exit status 0;
     2 for a bad option (one line on stderr, nothing started); 1 when ``--json FILE`` could not be
@@ -691,8 +1124,13 @@ def main(args: argparse.Namespace) -> int:
     except TournamentError as exc:
         print(f"kings-corners tournament: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    summary = summarize(cfg, iter_records(cfg, None if args.quiet else sys.stderr))
-    print(format_table(summary))
+    bar = None if args.quiet else sys.stderr
+    if cfg.match_mode:
+        summary = summarize_matches(cfg, iter_match_records(cfg, bar))
+        print(format_match_table(summary))
+    else:
+        summary = summarize(cfg, iter_records(cfg, bar))
+        print(format_table(summary))
     if not args.json:
         return 0
     text = json.dumps(summary, indent=2)
