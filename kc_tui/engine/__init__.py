@@ -43,7 +43,7 @@ from .moves import (
 from .position import PositionError, dump_position, load_position, parse_position, position_dict
 from .rules import CHOICES, VARIANTS, Choice, Rules, RulesError, Variant, variant
 from .state import IllegalMove, Round, RoundOver, explain_illegal, generate_moves
-from .view import PlayerView, determinize
+from .view import PlayerView, Standing, determinize
 
 __all__ = [
     "ALL_CARDS",
@@ -70,6 +70,7 @@ __all__ = [
     "RoundResult",
     "Rules",
     "RulesError",
+    "Standing",
     "Variant",
     "card_str",
     "card_symbol",

@@ -10,6 +10,7 @@ from typing import Any
 from . import rng as _rng
 from .cards import KINGS_MASK, penalty_of
 from .moves import END, Move
+from .player_view import Standing
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 from .state import Round
 
@@ -224,7 +225,23 @@ class Match:
                 self.chips[s] -= paid
                 self.pot += paid
         dealer_index = self.seats.index(self.dealer)
-        return Round.deal(len(self.seats), self.rules, round_seed(self.seed, self.number), dealer_index)
+        r = Round.deal(len(self.seats), self.rules, round_seed(self.seed, self.number), dealer_index)
+        r.standing = self.standing()
+        return r
+
+    def standing(self) -> Standing:
+        """Where the match stands for the round being started or played, in its seats' order:
+        public information every player has (the totals, the target or the pot)."""
+        rules = self.rules
+        return Standing(
+            totals=tuple(self.totals[s] for s in self.seats),
+            chips=self.chips_scoring,
+            target=rules.target,
+            pot=self.pot,
+            rounds_played=len(self.results),
+            rounds_left=max(0, rules.chips_rounds - len(self.results) - 1) if self.chips_scoring else None,
+            chips_per_card=bool(rules.chips_per_card),
+        )
 
     def match_seat(self, round_seat: int) -> int:
         return self.seats[round_seat]
@@ -409,6 +426,7 @@ class Match:
         if not 0 <= n_moves <= len(moves):
             raise ValueError(f"the round has {len(moves)} moves, not {n_moves}")
         r = Round.deal(len(self.seats), self.rules, round_seed(self.seed, self.number), self.seats.index(self.dealer))
+        r.standing = self.round.standing
         for mv in moves[:n_moves]:
             r.apply(mv)
         return r

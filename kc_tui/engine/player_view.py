@@ -24,6 +24,28 @@ class _Viewable(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """Where the match stands as the round is played: public to every seat (R15/R16).
+
+    Every tuple is in the round's seat order (a seat out of a chips match plays no round)."""
+
+    #: Every seat's total before this round: penalty points (R15) or chips after the ante (R16).
+    totals: tuple[int, ...]
+    #: Whether the match is scored in chips (R16) rather than points (R15).
+    chips: bool
+    #: R15: the target that ends the match.
+    target: int
+    #: R16: the chips in the pot (the antes of this round and any pot left by a block).
+    pot: int = 0
+    #: Rounds finished before this one.
+    rounds_played: int = 0
+    #: R16: rounds left after this one before the match ends (None in points scoring).
+    rounds_left: int | None = None
+    #: R16: whether each loser also pays for the cards left in hand (``chips_per_card``).
+    chips_per_card: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     seat: int
     n_players: int
@@ -45,6 +67,10 @@ class PlayerView:
     history: tuple[tuple[int, Move], ...]
     over: bool
     winner: int | None
+    #: The match around the round (None for a round played alone, e.g. from a position file).
+    standing: Standing | None = None
+    #: R16: the chips each seat owes so far this round for turns ended without playing a card.
+    fines: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, r: _Viewable, seat: int) -> PlayerView:

@@ -14,7 +14,7 @@ from . import rng as _rng
 from .cards import ALL_CARDS, Card, card_str, cards_of, is_king, penalty_of, sort_for_hand
 from .legal import PILE_FULL, Pile, empty_place_takes, explain_illegal, generate_moves
 from .moves import END, MOVE_BASE, PLACES, Move, move_str
-from .player_view import PlayerView
+from .player_view import PlayerView, Standing
 from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, KingsOnSides, LayoutKings, OutWithOpenSide, Rules
 
 # The move rules live in .legal and the seat's view in .player_view (neither imports this module,
@@ -68,6 +68,7 @@ class Round:
         "rng",
         "rules",
         "seen",
+        "standing",
         "stock",
         "to_move",
         "winner",
@@ -96,6 +97,8 @@ class Round:
     extra: dict[str, Any]
     #: Per seat, the position file's player object without its hand (the name and any other keys).
     player_meta: list[dict[str, Any]]
+    #: The match around the round, public to all (set by :class:`~kc_tui.engine.Match`).
+    standing: Standing | None
     _kos: bool
     _closed: bool
 
@@ -168,6 +171,7 @@ class Round:
         r.seen = 0
         r.extra = {}
         r.player_meta = []
+        r.standing = None
         r._kos = rules.kings_on_sides == KingsOnSides.ALLOW
         r._closed = rules.completed_piles == CompletedPiles.STAY
         return r
@@ -241,6 +245,7 @@ class Round:
         r.seen = self.seen
         r.extra = self.extra
         r.player_meta = self.player_meta
+        r.standing = self.standing
         r._kos = self._kos
         r._closed = self._closed
         return r
@@ -314,6 +319,8 @@ class Round:
             history=tuple(self.history),
             over=self.over,
             winner=self.winner,
+            standing=self.standing,
+            fines=tuple(self.fines),
         )
 
     # ------------------------------------------------------------------ moves

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from . import rng as _rng
 from .cards import Card, cards_of
-from .player_view import PlayerView
+from .player_view import PlayerView, Standing
 from .state import Round
 
-__all__ = ["PlayerView", "determinize"]
+__all__ = ["PlayerView", "Standing", "determinize"]
 
 
 def determinize(view: PlayerView, seed: int, allowed: Callable[[int, Card], bool] | None = None) -> Round:
@@ -56,4 +56,7 @@ def determinize(view: PlayerView, seed: int, allowed: Callable[[int, Card], bool
     r.seen = view.seen_mask
     r.over = view.over
     r.winner = view.winner
+    r.standing = view.standing
+    if len(view.fines) == view.n_players:
+        r.fines = list(view.fines)
     return r
