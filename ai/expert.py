@@ -36,11 +36,10 @@ from kc_tui.engine.rules import Draw
 
 from .leaf import win_chance
 from .lookahead import LookaheadAI
-from .planning import KQ_MASK, HoldParams, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
+from .planning import KQ_MASK, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
 from .registry import register
+from .stakes import Stakes
 
-#: The value of a blocked round (R14: no one wins it).
-BLOCK_VALUE = 0.2
 #: Deals searched before the first test of :meth:`ExpertAI.settled`, and the least step between
 #: tests (the steps then grow by a quarter each time).
 SETTLE_FIRST = 32
@@ -105,7 +104,7 @@ class ExpertAI(LookaheadAI):
         horizon: int | None = None,
         infer: bool = True,
         settle: float = 2.0,
-        tolerance: float = 0.002,
+        tolerance: float = 0.01,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -136,11 +135,14 @@ class ExpertAI(LookaheadAI):
         self.infer = infer
         #: Stop early when settled with this many standard errors (0: always use the budget).
         self.settle = settle
-        #: A difference in the chance to win smaller than this does not matter.
+        #: A difference in value (points in the match, ``ai.stakes``) smaller than this does not
+        #: matter.
         self.tolerance = tolerance
-        self._hold = HoldParams(self.release_hand, self.release_stock, self.hold_cost, self.danger_size)
+        self._hold = self.hold_params()
         #: Deals searched on the last planned turn (for measurements).
         self.last_iterations = 0
+        #: The match seen from every seat of the turn being planned (for the simulated turns).
+        self._seat_stakes: list[Stakes] = []
 
     @property
     def budget_ms(self) -> float:  # type: ignore[override]
@@ -177,6 +179,8 @@ class ExpertAI(LookaheadAI):
         slowest = 0.0
         check = SETTLE_FIRST
         horizon = self.horizon_for(view.n_players)
+        stakes = Stakes.of(view)
+        self._seat_stakes = [stakes.for_seat(s) for s in range(view.n_players)]
         while True:
             if timed:
                 if time.perf_counter() + slowest > deadline:
@@ -190,7 +194,7 @@ class ExpertAI(LookaheadAI):
             t0 = time.perf_counter()
             deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1), allowed)
             for k, (_score, path, _state) in enumerate(ranked):
-                values[k].append(self._playout(deal.clone(), view.seat, path, bits, horizon))
+                values[k].append(self._playout(deal.clone(), view.seat, path, bits, horizon, stakes))
             it += 1
             slowest = max(slowest, time.perf_counter() - t0)
         self.last_iterations = it
@@ -226,14 +230,16 @@ class ExpertAI(LookaheadAI):
         return True
 
     def _sim_turn(self, r: Round, bits: Rulebits) -> None:
-        """The player to move plays a king-aware turn planned on its own cards only."""
+        """The player to move plays a king-aware turn planned on its own cards only (weighing
+        its kings in the match's terms, as the real planners do)."""
         seat = r.to_move
         hand = r.hands[seat]
         unseen = FULL_MASK & ~hand & ~mask_of(chain.from_iterable(r.piles))
         sizes = [r.hands[(seat + k) % r.n].bit_count() for k in range(1, r.n)]
         ends = enumerate_turn(hand, r.piles, bits.kos, bits.closed, self.sim_nodes)
-        path = rank_ends(ends, hand, unseen, sizes, len(r.stock), bits, self.weights, self._hold)[0][1]
-        for m in path:
+        stakes = self._seat_stakes[seat] if seat < len(self._seat_stakes) else None
+        ranked = rank_ends(ends, hand, unseen, sizes, len(r.stock), bits, self.weights, self._hold, stakes)
+        for m in ranked[0][1]:
             r.apply(m)
             if r.over:
                 return
@@ -245,10 +251,14 @@ class ExpertAI(LookaheadAI):
             return self.horizon
         return 1 if n_players == 2 else 0
 
-    def _playout(self, r: Round, me: int, path: tuple[Move, ...], bits: Rulebits, horizon: int) -> float:
+    def _playout(
+        self, r: Round, me: int, path: tuple[Move, ...], bits: Rulebits, horizon: int, stakes: Stakes
+    ) -> float:
         """Play ``path`` and end the turn, let the others play ``horizon`` turns each (0: to the
-        end of the round), then score the position at the start of our next turn: our chance to
-        win the round."""
+        end of the round), then score the position at the start of our next turn in the match's
+        terms (:class:`~ai.stakes.Stakes`): the round's outcome if it is over, or else, weighted
+        by the leaf model's chance that we win the round, our winning (the others keep their
+        hands) against the closest opponent's (we keep ours)."""
         for m in path:
             r.apply(m)
             if r.over:
@@ -265,8 +275,14 @@ class ExpertAI(LookaheadAI):
             self._sim_turn(r, bits)
             turns += 1
         if r.over:
-            if r.winner == me:
-                return 1.0
-            return BLOCK_VALUE if r.winner is None else 0.0
-        others = [r.hands[s] for s in range(r.n) if s != me]
-        return win_chance(r.hands[me], others, r.piles, len(r.stock))
+            return stakes.value(r.hands, r.winner, r.fines)
+        others = [s for s in range(r.n) if s != me]
+        p = win_chance(r.hands[me], [r.hands[s] for s in others], r.piles, len(r.stock))
+        hands = list(r.hands)
+        hands[me] = 0
+        if_won = stakes.value(hands, me, r.fines)
+        rival = min(others, key=lambda s: r.hands[s].bit_count())
+        hands = list(r.hands)
+        hands[rival] = 0
+        if_lost = stakes.value(hands, rival, r.fines)
+        return p * if_won + (1.0 - p) * if_lost

@@ -14,6 +14,7 @@ from kc_tui.engine import Move, PlayerView
 
 from .planning import EvalParams, HoldParams, PlanningAI, Rulebits, State, enumerate_turn, opponents, rank_ends
 from .registry import register
+from .stakes import Stakes
 
 
 @register
@@ -33,6 +34,9 @@ class KingAwareAI(PlanningAI):
         release_stock: int = 0,
         hold_cost: float = 50.0,
         danger_size: int = 2,
+        hold_risk: float = 1.0,
+        risk_weight: float = 1.0,
+        match_aware: bool = True,
         node_limit: int = 250,
         **params: Any,
     ) -> None:
@@ -45,6 +49,12 @@ class KingAwareAI(PlanningAI):
         self.hold_cost = hold_cost
         #: An opponent with this many cards or fewer is "close to going out".
         self.danger_size = danger_size
+        #: Kings and queens are held only while a king held risks less than this many points.
+        self.hold_risk = hold_risk
+        #: How much the risk of a king held weighs in the evaluation.
+        self.risk_weight = risk_weight
+        #: Whether the plans are weighed in the match's terms (False: the rounds-only planner).
+        self.match_aware = match_aware
         self.node_limit = node_limit
         self.weights = EvalParams()
         #: A ``time.perf_counter()`` time at which the turn search stops early (None: no limit).
@@ -55,8 +65,23 @@ class KingAwareAI(PlanningAI):
         bits = Rulebits(view)
         ends = enumerate_turn(view.hand_mask, view.piles, bits.kos, bits.closed, self.node_limit, self._deadline)
         sizes = [view.hand_sizes[s] for s in opponents(view)]
-        hp = HoldParams(self.release_hand, self.release_stock, self.hold_cost, self.danger_size)
-        return rank_ends(ends, view.hand_mask, view.unseen_mask, sizes, view.stock_size, bits, self.weights, hp)
+        stakes = Stakes.of(view) if self.match_aware else None
+        return rank_ends(
+            ends,
+            view.hand_mask,
+            view.unseen_mask,
+            sizes,
+            view.stock_size,
+            bits,
+            self.weights,
+            self.hold_params(),
+            stakes,
+        )
+
+    def hold_params(self) -> HoldParams:
+        return HoldParams(
+            self.release_hand, self.release_stock, self.hold_cost, self.danger_size, self.hold_risk, self.risk_weight
+        )
 
     def plan_turn(self, view: PlayerView, legal: list[Move]) -> tuple[Move, ...]:
         return self.score_ends(view)[0][1]

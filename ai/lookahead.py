@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kc_tui.engine import Move, PlayerView
+from kc_tui.engine import Move, PlayerView, penalty_of
 from kc_tui.engine.cards import cards_of
 from kc_tui.engine.rules import Draw
 
 from .king_aware import KingAwareAI
 from .planning import Rulebits, State, greedy_turn, opponents, sim_apply, view_seed
 from .registry import register
+from .stakes import Stakes
 
 
 @register
@@ -40,6 +41,8 @@ class LookaheadAI(KingAwareAI):
         samples: int = 6,
         shed_weight: float = 4.0,
         out_weight: float = 150.0,
+        out_penalty: float = 10.0,
+        replies: int = 3,
         **params: Any,
     ) -> None:
         super().__init__(seed, node_limit=node_limit, **params)
@@ -51,6 +54,12 @@ class LookaheadAI(KingAwareAI):
         self.shed_weight = shed_weight
         #: Cost of the next player going out (times the chance it does).
         self.out_weight = out_weight
+        #: Cost per penalty point left in our hand should the next player go out (times the
+        #: chance it does): what we would pay in the match (``Stakes``), 10 being one point.
+        self.out_penalty = out_penalty
+        #: How many of the next players reply in the samples (each plays a greedy turn on what
+        #: the one before left; the first to go out ends the sample).
+        self.replies = replies
 
     def plan_turn(self, view: PlayerView, legal: list[Move]) -> tuple[Move, ...]:
         return self.ranked_plans(view)[0][1]
@@ -61,31 +70,47 @@ class LookaheadAI(KingAwareAI):
         if len(ranked) == 1 or self.samples <= 0:
             return ranked[: max(1, self.top)]
         bits = Rulebits(view)
-        nxt = opponents(view)[0]
-        take = view.hand_sizes[nxt] + (1 if view.rules.draw == Draw.START and view.stock_size else 0)
+        opps = opponents(view)[: max(1, self.replies)]
+        extra = 1 if view.rules.draw == Draw.START else 0
         pool = cards_of(view.unseen_mask)
-        take = min(take, len(pool))
         rng = random.Random(view_seed(self.seed, view))
-        hands = []
+        # Each sample deals every replying opponent its hand (and its draw) from the unseen
+        # cards, no card twice.
+        deals: list[list[int]] = []
         for _ in range(self.samples):
-            m = 0
-            for c in rng.sample(pool, take):
-                m |= 1 << c
-            hands.append(m)
+            rest = pool[:]
+            rng.shuffle(rest)
+            hands: list[int] = []
+            for k, s in enumerate(opps):
+                take = min(len(rest), view.hand_sizes[s] + (extra if k < view.stock_size else 0))
+                m = 0
+                for c in rest[:take]:
+                    m |= 1 << c
+                rest = rest[take:]
+                hands.append(m)
+            deals.append(hands)
+        stakes = Stakes.of(view) if self.match_aware else None
         out: list[tuple[float, tuple[Move, ...], State]] = []
         for score, path, (h, piles) in ranked[: self.top]:
             if h:
-                shed = 0
+                out_cost = self.out_weight
+                if stakes is not None:
+                    out_cost += self.out_penalty * stakes.penalty_cost(penalty_of(h))
+                shed = 0.0
                 outs = 0
-                for oh in hands:
-                    line = greedy_turn(oh, piles, bits.kos, bits.closed)
-                    left = oh
+                for hands in deals:
                     p = piles
-                    for mv in line:
-                        left, p = sim_apply(left, p, mv, bits.closed)
-                    shed += oh.bit_count() - left.bit_count()
-                    outs += left == 0
-                score -= (self.shed_weight * shed + self.out_weight * outs) / len(hands)
+                    weight = 1.0
+                    for oh in hands:
+                        left = oh
+                        for mv in greedy_turn(oh, p, bits.kos, bits.closed):
+                            left, p = sim_apply(left, p, mv, bits.closed)
+                        shed += weight * (oh.bit_count() - left.bit_count())
+                        if not left:
+                            outs += 1
+                            break
+                        weight *= 0.5
+                score -= (self.shed_weight * shed + out_cost * outs) / len(deals)
             out.append((score, path, (h, piles)))
         out.sort(key=lambda t: (-t[0], len(t[1]), t[1]))
         return out

@@ -35,6 +35,7 @@ from kc_tui.engine.rules import CompletedPiles, KingsOnSides, OutWithOpenSide
 from kc_tui.engine.state import PILE_FULL, Pile
 
 from .base import AIPlayer
+from .stakes import Stakes
 
 PileTuple = tuple[Pile, ...]
 Piles = list[Pile] | tuple[Pile, ...]
@@ -259,15 +260,26 @@ def opponents(view: PlayerView) -> list[int]:
 class HoldParams:
     """King-aware's hoarding thresholds (see :class:`ai.king_aware.KingAwareAI`)."""
 
-    __slots__ = ("danger_size", "hold_cost", "release_hand", "release_stock")
+    __slots__ = ("danger_size", "hold_cost", "hold_risk", "release_hand", "release_stock", "risk_weight")
 
     def __init__(
-        self, release_hand: int = 1, release_stock: int = 0, hold_cost: float = 50.0, danger_size: int = 2
+        self,
+        release_hand: int = 1,
+        release_stock: int = 0,
+        hold_cost: float = 50.0,
+        danger_size: int = 2,
+        hold_risk: float = 1.0,
+        risk_weight: float = 1.0,
     ) -> None:
         self.release_hand = release_hand
         self.release_stock = release_stock
         self.hold_cost = hold_cost
         self.danger_size = danger_size
+        #: Kings and queens are held only while the cost of a king held (``Stakes.king_cost``,
+        #: in points) is below this, divided by the cube of the number of opponents.
+        self.hold_risk = hold_risk
+        #: How much that cost weighs against the other terms of the evaluation.
+        self.risk_weight = risk_weight
 
 
 def rank_ends(
@@ -279,13 +291,28 @@ def rank_ends(
     bits: Rulebits,
     w: EvalParams,
     hp: HoldParams,
+    stakes: Stakes | None = None,
 ) -> list[tuple[float, tuple[Move, ...], State]]:
     """King-aware's scores of the end-of-turn positions ``ends`` of a turn begun with ``hand``,
     best first (among equals the shorter path, then the move numbers: deterministic).
     ``unseen`` holds the cards the player cannot see; ``sizes`` the opponents' hand sizes in turn
-    order; ``stock`` the stock size."""
+    order; ``stock`` the stock size. With ``stakes`` (the match around the round) every king
+    kept costs what it risks in the match (:meth:`ai.stakes.Stakes.king_cost`), and kings and
+    queens are held only while that cost is below ``hp.hold_risk``."""
     smallest = min(sizes) if sizes else 0
     holding = smallest > hp.release_hand and stock > hp.release_stock
+    king_cost = 0.0
+    if stakes is not None:
+        # In the evaluation's units: a card is 10, about one penalty point.
+        # A king's cost is its nine points over a card's one: the hand counted a point a card.
+        cost = stakes.king_cost(hand.bit_count(), sizes)
+        # What holding gains (the others kept from a corner) is shared among the opponents,
+        # while the risk grows with each of them: heads-up a king is held while it risks less
+        # than ``hold_risk`` points, with two opponents an eighth of that, with three a 27th
+        # (measured against greedy at 2, 3 and 4 seats: holding pays heads-up, and at 3 or 4
+        # seats only while hardly anything is at risk; see the README).
+        holding = holding and cost < hp.hold_risk / max(1, len(sizes)) ** 3
+        king_cost = 10.0 * hp.risk_weight * cost
     close = smallest <= hp.danger_size
     unseen_kq = unseen & KQ_MASK
     held_kq = hand & KQ_MASK
@@ -294,6 +321,8 @@ def rank_ends(
         h, piles = state
         score = static_eval(h, piles, unseen, sizes, stock, bits, w)
         if h:
+            if king_cost:
+                score -= king_cost * (h & KINGS_MASK).bit_count()
             if holding:
                 # Each king or queen played now, while it is safe to hold, costs a little.
                 score -= hp.hold_cost * (held_kq & ~h).bit_count()
