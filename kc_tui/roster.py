@@ -107,7 +107,15 @@ def build_players(seats: Sequence[Seat], match_seed: int) -> dict[int, AIPlayer]
 
 
 def build_hinter(match_seed: int) -> AIPlayer:
-    """The AI that suggests the human's moves: the first available of :data:`HINT_KINDS`."""
+    """The AI that suggests the human's moves: the match-aware lookahead planner that never
+    ends a turn while a card can be shed at no risk (:class:`ai.hint.HintAI`), or else the first
+    available of :data:`HINT_KINDS`."""
+    try:
+        from ai.hint import HintAI
+    except ImportError:  # pragma: no cover - the hint ships with the package
+        pass
+    else:
+        return HintAI(match_seed + 7)
     for kind in HINT_KINDS:
         try:
             return make_player(kind, match_seed + 7)

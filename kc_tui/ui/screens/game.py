@@ -374,7 +374,14 @@ class GameScreen(DrivenScreen):
         text = self.session.suggest(m)
         tail = "" if m == END else f": press {PLACE_KEYS[target(m)]}" if (is_play(m) or is_pile_move(m)) else ""
         if m == END:
-            self.say(Text.assemble(("Hint: ", "bold"), "nothing worth playing, end your turn (t)."), "hint")
+            seat = self.session.human_seat
+            can_play = seat is not None and len(self.session.view(seat).legal_moves()) > 1
+            why = (
+                "keep your cards: every play you have would open a place for the others; end your turn (t)."
+                if can_play
+                else "nothing you hold can be played; end your turn (t)."
+            )
+            self.say(Text.assemble(("Hint: ", "bold"), why), "hint")
         else:
             self.say(Text.assemble(("Hint: ", "bold"), text, tail), "hint")
 
