@@ -487,6 +487,46 @@ def player_seed(seed: int, deal: int, rotation: int, entry: int) -> int:
     return round_seed(seed * 7919 + entry, deal * 5 + rotation + 1)
 
 
+@dataclass
+class TurnTally:
+    """Turns, moves and think times of each seat (numbered as the caller numbers them)."""
+
+    turns: list[int]
+    moves: list[int]
+    think: list[float]
+    slowest: list[float]
+
+    @classmethod
+    def zero(cls, n: int) -> TurnTally:
+        return cls([0] * n, [0] * n, [0.0] * n, [0.0] * n)
+
+
+def play_out(r: Round, players: Sequence[SafePlayer], seat_of: Sequence[int], tally: TurnTally, max_turns: int) -> bool:
+    """Play round ``r`` to its end, ``players[i]`` at round seat ``i``, counting into ``tally``
+    at ``seat_of[i]``; True when it was stopped after ``max_turns`` turns (capped)."""
+    round_turns = 0
+    while not r.over:
+        if round_turns >= max_turns:
+            return True
+        rs = r.to_move
+        s = seat_of[rs]
+        view = r.view(rs)  # the round (inside a match: with the match's standing) builds the view
+        t0 = time.perf_counter()
+        mv = players[rs].choose(view)
+        dt = time.perf_counter() - t0
+        tally.think[s] += dt
+        tally.slowest[s] = max(tally.slowest[s], dt)
+        r.apply(mv)  # SafePlayer only ever returns a legal move
+        if mv == END:
+            tally.turns[s] += 1
+            round_turns += 1
+        else:
+            tally.moves[s] += 1
+            if r.over:
+                tally.turns[s] += 1  # the turn in which it went out
+    return False
+
+
 def play_round(cfg: Config, deal: int, rotation: int) -> RoundRecord:
     """Deal ``deal`` with seat entry ``j`` at table seat ``(j + rotation) % n``."""
     n = len(cfg.kinds)
@@ -499,31 +539,9 @@ def play_round(cfg: Config, deal: int, rotation: int) -> RoundRecord:
         players.append(SafePlayer(ai))
     for p in players:
         p.new_round()
-    turns = [0] * n
-    moves = [0] * n
-    think = [0.0] * n
-    slowest = [0.0] * n
-    total_turns = 0
-    capped = False
-    while not r.over:
-        if total_turns >= cfg.max_turns:
-            capped = True
-            break
-        seat = r.to_move
-        view = r.view(seat)
-        t0 = time.perf_counter()
-        m = players[seat].choose(view)
-        dt = time.perf_counter() - t0
-        think[seat] += dt
-        slowest[seat] = max(slowest[seat], dt)
-        r.apply(m)  # SafePlayer only ever returns a legal move
-        if m == END:
-            turns[seat] += 1
-            total_turns += 1
-        else:
-            moves[seat] += 1
-            if r.over:
-                turns[seat] += 1  # the turn in which it went out
+    tally = TurnTally.zero(n)
+    capped = play_out(r, players, range(n), tally, cfg.max_turns)
+    turns, moves, think, slowest = tally.turns, tally.moves, tally.think, tally.slowest
     winner = None if capped or r.winner is None else entry_at[r.winner]
     rec = RoundRecord(deal=deal, rotation=rotation, winner=winner, capped=capped)
     seat_of = {entry_at[t]: t for t in range(n)}
@@ -603,11 +621,7 @@ def play_match(cfg: Config, match: int, rotation: int) -> MatchRecord:
         j = entry_at[s]
         ai = make_player(cfg.kinds[j], player_seed(cfg.seed, match, rotation, j), **dict(cfg.params[j]))
         players.append(SafePlayer(ai))
-    # Per match seat.
-    turns = [0] * n
-    moves = [0] * n
-    think = [0.0] * n
-    slowest = [0.0] * n
+    tally = TurnTally.zero(n)  # per match seat
     capped = False
     while not m.over:
         if len(m.results) >= MAX_MATCH_ROUNDS:
@@ -615,31 +629,11 @@ def play_match(cfg: Config, match: int, rotation: int) -> MatchRecord:
             break
         for s in m.seats:
             players[s].new_round()
-        r = m.round
-        round_turns = 0
-        while not r.over:
-            if round_turns >= cfg.max_turns:
-                capped = True
-                break
-            rs = r.to_move
-            s = m.match_seat(rs)
-            view = r.view(rs)  # the round inside the match builds the view
-            t0 = time.perf_counter()
-            mv = players[s].choose(view)
-            dt = time.perf_counter() - t0
-            think[s] += dt
-            slowest[s] = max(slowest[s], dt)
-            r.apply(mv)  # SafePlayer only ever returns a legal move
-            if mv == END:
-                turns[s] += 1
-                round_turns += 1
-            else:
-                moves[s] += 1
-                if r.over:
-                    turns[s] += 1  # the turn in which it went out
+        capped = play_out(m.round, [players[s] for s in m.seats], m.seats, tally, cfg.max_turns)
         if capped:
             break
         m.finish_round()
+    turns, moves, think, slowest = tally.turns, tally.moves, tally.think, tally.slowest
     totals = m.totals
     chips = cfg.rules.scoring == Scoring.CHIPS
     rec = MatchRecord(
