@@ -65,7 +65,7 @@ class KingAwareAI(PlanningAI):
         bits = Rulebits(view)
         ends = enumerate_turn(view.hand_mask, view.piles, bits.kos, bits.closed, self.node_limit, self._deadline)
         sizes = [view.hand_sizes[s] for s in opponents(view)]
-        stakes = Stakes.of(view) if self.match_aware else None
+        stakes = Stakes.for_planner(view) if self.match_aware else None
         return rank_ends(
             ends,
             view.hand_mask,
