@@ -3,12 +3,27 @@ worth is read in the match's terms (ai.stakes), and a king is shed or kept as th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ai import make_player
 from ai.hint import HintAI, free_plays
 from ai.stakes import Stakes, end_risk
-from kc_tui.engine import END, Match, Round, Rules, Standing, determinize, is_play, mask_of, parse_card, play, play_card
+from kc_tui.engine import (
+    END,
+    Match,
+    PlayerView,
+    Round,
+    Rules,
+    Standing,
+    determinize,
+    is_play,
+    mask_of,
+    parse_card,
+    play,
+    play_card,
+)
 from kc_tui.engine.moves import Move
 
 FAST = {"expert": {"iterations": 60}}
@@ -181,3 +196,37 @@ def test_the_hint_never_ends_the_turn_while_a_card_can_be_shed_for_free(monkeypa
 def test_the_hint_is_match_aware_and_sheds_the_king_before_an_opponent_goes_out() -> None:
     r = _position(4, ("KD", "7C", "2H"), [1, 6, 6], Standing((10, 10, 10, 10), False, 50))
     assert HintAI(7).choose(r.view(0)) != END
+
+
+def test_the_tournament_plays_matches_with_the_standing_in_every_view(registry: dict[str, Any]) -> None:
+    import argparse
+
+    from ai.greedy import GreedyAI
+    from ai.tournament import parse_config, play_match
+
+    seen: list[Standing | None] = []
+
+    class Watching(GreedyAI):
+        def choose(self, view: PlayerView) -> Move:
+            seen.append(view.standing)
+            return super().choose(view)
+
+    registry["greedy"] = Watching
+    args = argparse.Namespace(
+        seats="greedy,greedy",
+        deals=None,
+        matches=1,
+        seed=5,
+        jobs=1,
+        rules=["target=15"],
+        json=None,
+        think_ms=None,
+        iterations=None,
+        param=[],
+        max_turns=1000,
+        quiet=True,
+    )
+    rec = play_match(parse_config(args), 0, 0)
+    assert rec.rounds >= 2 and seen and all(st is not None for st in seen)
+    totals = {st.totals for st in seen if st is not None}
+    assert (0, 0) in totals and len(totals) >= 2  # the totals the AIs see move with the match
