@@ -39,6 +39,21 @@ VARIANTS: list[Rules] = [
 ]
 
 
+def turn_of(ai: AIPlayer, r: Round, limit: int = 60) -> list[Move]:
+    """The moves ``ai`` makes in the turn of the player to move of ``r`` (``END`` included; at
+    most ``limit``), played on a copy of ``r``."""
+    r = r.clone()
+    seat = r.to_move
+    out: list[Move] = []
+    while not r.over and r.to_move == seat and len(out) < limit:
+        m = ai.choose(r.view(seat))
+        out.append(m)
+        r.apply(m)
+        if m == END:
+            break
+    return out
+
+
 def fast_player(kind: str, seed: int) -> AIPlayer:
     return make_player(kind, seed, **FAST[kind])
 
@@ -125,9 +140,11 @@ def new_kind_module(
     import ai
 
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "lowest.py").write_text(textwrap.dedent(NEW_KIND.format(
-        offered=offered, player_line=f"\n    player_name = {player_name!r}" if player_name else ""
-    )))
+    (folder / "lowest.py").write_text(
+        textwrap.dedent(
+            NEW_KIND.format(offered=offered, player_line=f"\n    player_name = {player_name!r}" if player_name else "")
+        )
+    )
     ai.kinds()  # the shipped kinds first, so the new module is found by a new discovery
     monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(folder)])
     monkeypatch.setattr(ai.registry, "_loaded", False)

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from ai import make_player
-from kc_tui.engine import END, Move, Round, Rules, move_str, parse_move
+from kc_tui.engine import END, Round, Rules, move_str, parse_move
+from tests.ai.helpers import turn_of
 
 FIXTURE = Path(__file__).with_name("choices.json")
 #: The AI seed of every recorded turn.
@@ -71,17 +72,7 @@ def _round(pos: dict[str, Any]) -> Round:
 
 def play_turn(kind: str, r: Round) -> list[str]:
     """The moves a fresh AI of ``kind`` makes in the turn of the player to move (``end`` included)."""
-    ai = make_player(kind, AI_SEED, **SETTINGS[kind])
-    r = r.clone()
-    seat = r.to_move
-    out: list[Move] = []
-    while not r.over and r.to_move == seat and len(out) < 60:
-        m = ai.choose(r.view(seat))
-        out.append(m)
-        r.apply(m)
-        if m == END:
-            break
-    return [move_str(m) for m in out]
+    return [move_str(m) for m in turn_of(make_player(kind, AI_SEED, **SETTINGS[kind]), r)]
 
 
 def record() -> None:

@@ -25,6 +25,7 @@ from kc_tui.engine import (
     play_card,
 )
 from kc_tui.engine.moves import Move
+from tests.ai.helpers import turn_of
 
 FAST = {"expert": {"iterations": 60}}
 
@@ -35,17 +36,7 @@ def _mask(*cards: str) -> int:
 
 def _turn(kind: str, r: Round) -> list[Move]:
     """The moves a fresh AI of ``kind`` makes in the turn of the player to move."""
-    ai = make_player(kind, 3, **FAST.get(kind, {}))
-    r = r.clone()
-    seat = r.to_move
-    out: list[Move] = []
-    while not r.over and r.to_move == seat and len(out) < 40:
-        m = ai.choose(r.view(seat))
-        out.append(m)
-        r.apply(m)
-        if m == END:
-            break
-    return out
+    return turn_of(make_player(kind, 3, **FAST.get(kind, {})), r, limit=40)
 
 
 def _position(n: int, mine: tuple[str, ...], sizes: list[int], standing: Standing | None = None) -> Round:
