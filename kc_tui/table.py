@@ -149,6 +149,8 @@ class SeatSnapshot:
     dealer: bool
     winner: bool
     hand: tuple[Card, ...] | None
+    #: The seat's score as a label shows it ("12/50 pts", or "47 chips"): :meth:`TableDriver.score_text`.
+    score: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +168,8 @@ class TableSnapshot:
     seats: tuple[SeatSnapshot, ...]
     #: The card the viewer drew last, while it is in its hand (shown marked).
     drawn: Card | None = None
+    #: The chips in the pot under chips scoring (R16); None when scoring points.
+    pot: int | None = None
     log: tuple[str, ...] = field(default=())
 
 
@@ -362,6 +366,7 @@ class TableDriver:
                 dealer=i == s.match.dealer,
                 winner=i in winners,
                 hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
+                score=self.score_text(i),
             )
             for i, seat in enumerate(s.seats)
         )
@@ -375,6 +380,7 @@ class TableDriver:
             seats=seats,
             drawn=None if viewer is None else s.last_drawn(viewer),
             log=tuple(s.log),
+            pot=s.match.pot if s.chips else None,
         )
 
 
