@@ -20,7 +20,7 @@ from .cards import (
     sort_for_hand,
     suit_of,
 )
-from .legal import empty_place_takes
+from .legal import empty_place_takes, pile_takes
 from .match import KING_PENALTY, Match, RoundResult, chips_match_over, penalty_breakdown, round_seed, target_reached
 from .moves import (
     CORNERS,
@@ -97,6 +97,7 @@ __all__ = [
     "parse_position",
     "penalty_breakdown",
     "penalty_of",
+    "pile_takes",
     "play",
     "play_card",
     "position_dict",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import ALL_CARDS, KINGS_MASK, NEED, Card, card_str, is_king, is_red, rank_of
+from .cards import ACE, ALL_CARDS, KINGS_MASK, NEED, Card, card_str, is_king, is_red, rank_of
 from .moves import END, MOVE_BASE, PLACES, Move
 from .rules import CompletedPiles, KingsOnSides, Rules
 
@@ -28,6 +28,24 @@ def empty_place_takes(place: int, rules: Rules) -> str:
     if place >= 4:
         return "K only"
     return "any card but K" if rules.kings_on_sides == KingsOnSides.FORBID else "any card"
+
+
+#: Ranks as players write them, 1 (ace) .. 13 (king).
+RANK_WORDS: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 11)}
+
+
+def pile_takes(place: int, pile: Pile | list[Card], rules: Rules) -> str:
+    """What a place takes next, in a few words: for an empty place :func:`empty_place_takes`;
+    on a top card of rank r, a card of rank r - 1 in the other colour (R8), e.g. "red 7"; on
+    an ace, nothing (R12)."""
+    if not pile:
+        return empty_place_takes(place, rules)
+    top = pile[-1]
+    rank = rank_of(top)
+    if rank == ACE:
+        return "nothing (ends in A)"
+    colour = "black" if is_red(top) else "red"
+    return f"{colour} {RANK_WORDS[rank - 1]}"
 
 
 def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sides: bool, closed: bool) -> list[Move]:
