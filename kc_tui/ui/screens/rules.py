@@ -1,26 +1,35 @@
-"""The rules screen: RULES.md rendered as Markdown, with the table's active variants marked.
+"""The rules screen: a player's guide (GUIDE.md), then the exact rules (RULES.md), as Markdown.
 
-A table at the top lists the current settings; in the text below, the active choice of
-every variant is marked "✓ active". Escape or q closes the screen.
+The guide comes first: the aim, the table with a drawn example, a turn step by step, scoring and
+the keys. The exact rules follow, with the table's current settings on top and the active choice
+of every variant marked "✓ active"; they are RULES.md shown in a player's words (setting keys
+become the titles the Settings screen shows, the notes about the sources are left out), the rules
+themselves unchanged. ``t`` opens the contents and jumps to a heading; Escape or q closes.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
 
-from kc_tui.data import rules_markdown
+from kc_tui.data import guide_markdown, rules_markdown
 from kc_tui.engine import VARIANTS, Rules, Variant
-from kc_tui.engine.rules import HAND_SIZE, SCORING, Scoring
+from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
+from kc_tui.ui.text import plain
 
 ACTIVE = "**✓ active**"
+#: The heading of the second part of the screen.
+RULES_TITLE = "The exact rules"
+HOUSE_RULE = " *(house rule)*"
 
 
 def _rule_number(v: Variant[Any]) -> int:
@@ -33,30 +42,45 @@ def _rule_number(v: Variant[Any]) -> int:
 VARIANT_ORDER: tuple[Variant[str], ...] = tuple(
     sorted((v for v in VARIANTS if v.choices and v is not SCORING), key=_rule_number)
 )
+_BY_KEY: dict[str, Variant[Any]] = {v.key: v for v in VARIANTS}
 
 
 def settings_table(rules: Rules) -> str:
-    """The active settings as a Markdown list, house rules (not the default) flagged."""
+    """The active settings as a Markdown list in the words of the Settings screen, house rules
+    (not the default) flagged."""
     default = Rules()
     rows: list[str] = []
     for v in VARIANT_ORDER:
         value = getattr(rules, v.key)
-        mark = "" if value == getattr(default, v.key) else " *(house rule)*"
-        rows.append(f"- **{v.rule} {v.title}:** `{value}`{mark}: {v.label(value)}")
-    size_mark = "" if rules.hand_size == default.hand_size else " *(house rule)*"
-    rows.append(f"- **{HAND_SIZE.rule} {HAND_SIZE.title}:** {rules.hand_size} cards{size_mark}")
+        mark = "" if value == getattr(default, v.key) else HOUSE_RULE
+        rows.append(f"- **{v.title}** ({v.rule}): {v.label(value)}{mark}")
+    size_mark = "" if rules.hand_size == default.hand_size else HOUSE_RULE
+    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {rules.hand_size} cards{size_mark}")
     if rules.scoring == Scoring.CHIPS:
         per_card = ", losers also pay per card left" if rules.chips_per_card else ""
         rows.append(
-            f"- **R16 Scoring:** `chips` *(house rule)*: start with {rules.chips_start} chips, ante 1 a round"
-            f"{per_card}; at most {rules.chips_rounds} rounds, most chips wins"
+            f"- **{SCORING.title}** (R16): chips{HOUSE_RULE}: start with {rules.chips_start} chips, "
+            f"ante 1 a round{per_card}; at most {rules.chips_rounds} rounds, most chips wins"
         )
     else:
         rows.append(
-            f"- **R15 Scoring:** `points`, target **{rules.target}**: the match ends when a total reaches "
-            f"{rules.target}; the lowest total wins"
+            f"- **{SCORING.title}** (R15): penalty points, target **{rules.target}**: the match ends "
+            f"when a total reaches {rules.target}; the lowest total wins"
         )
     return "\n".join(rows)
+
+
+def house_rules(rules: Rules) -> list[str]:
+    """What a table plays differently from the standard game, in a few words each."""
+    default = Rules()
+    out = [v.label(getattr(rules, v.key)) for v in VARIANT_ORDER if getattr(rules, v.key) != getattr(default, v.key)]
+    if rules.hand_size != default.hand_size:
+        out.append(f"{rules.hand_size} cards a hand")
+    if rules.scoring == Scoring.CHIPS:
+        out.append(f"chips instead of points ({rules.chips_start} each)")
+    elif rules.target != default.target:
+        out.append(f"a target of {rules.target}")
+    return out
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -86,42 +110,218 @@ def mark_active(text: str, rules: Rules) -> str:
     return text
 
 
-def rules_document(rules: Rules) -> str:
+#: A note in brackets that is about RULES.md's sources, not the game: "(seeds 000–002)",
+#: "(003)", "*(project choice)*".
+_SOURCE_NOTE = re.compile(r"\bseeds?\b|\b00\d\b|\bsources?\b|project choice", flags=re.I)
+_BRACKETS = re.compile(r"[ \t]*\n?[ \t]*\*?\((?P<inner>[^()\n]*)\)\*?")
+
+
+def _drop_source_notes(text: str) -> str:
+    """Leave out the parts of bracketed notes that cite the sources or the project's choices;
+    a note left empty goes entirely (``(default, seeds 000–002)`` becomes ``(default)``)."""
+
+    def keep(m: re.Match[str]) -> str:
+        parts = re.split(r"[;,:]", m.group("inner"))
+        kept = [p.strip() for p in parts if not _SOURCE_NOTE.search(p)]
+        if len(kept) == len(parts):
+            return m.group(0)
+        return f" ({', '.join(kept)})" if kept else ""
+
+    return _BRACKETS.sub(keep, text)
+
+
+def _setting(v: Variant[Any], value: str) -> str:
+    """``key = value`` of RULES.md in a player's words: ``*Kings on sides: a king may ...*``."""
+    if v.choices and value in v.values:
+        return f"*{v.title}: {v.label(value)}*"
+    if v.type is bool:
+        return f"*{v.title}* {'on' if value == 'true' else 'off'}"
+    return f"*{v.title}* {value}"
+
+
+def player_words(text: str) -> str:
+    """RULES.md as players read it: setting keys become the titles the Settings screen shows,
+    the notes about the sources go, the rules stay word for word."""
+    text = _drop_source_notes(text)
+    text = text.replace("The screen may draw cards", "The screen draws cards")
+    text = text.replace("; an ASCII mode must exist.", " or in plain ASCII (Settings).")
+    text = text.replace("= true` (default false)", "= true` (default off)")
+
+    def variant_head(m: re.Match[str]) -> str:
+        v = _BY_KEY.get(m.group(1))
+        return m.group(0) if v is None else f"In Settings, **{v.title}**"
+
+    def setting(m: re.Match[str]) -> str:
+        v = _BY_KEY.get(m.group(1))
+        return m.group(0) if v is None else _setting(v, m.group(2))
+
+    def name(m: re.Match[str]) -> str:
+        v = _BY_KEY.get(m.group(1))
+        return m.group(0) if v is None else f"*{v.title}*"
+
+    text = re.sub(r"Variant `(\w+)`", variant_head, text)
+    text = re.sub(r"`(\w+) = (\w+)`", setting, text)
+    return re.sub(r"`(\w+)`", name, text)
+
+
+def defaults_list() -> str:
+    """Every setting's default in a player's words, in the order of RULES.md."""
+    rows = [f"- **Players** (R1): {MIN_PLAYERS} to {MAX_PLAYERS}"]
+    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {HAND_SIZE.default} cards")
+    rows += [f"- **{v.title}** ({v.rule}): {v.label(v.default)}" for v in VARIANT_ORDER]
+    rows.append(f"- **{SCORING.title}** ({SCORING.rule}): {SCORING.label(SCORING.default)}")
+    rows.append(f"- **{TARGET.title}** ({TARGET.rule}): {TARGET.default}")
+    for v in VARIANTS:
+        if v.only_with is not None:
+            value = ("yes" if v.default else "no") if v.type is bool else str(v.default)
+            rows.append(f"- **{v.title}** ({v.rule}, with chips): {value}")
+    return "\n".join(rows)
+
+
+def _replace_section(text: str, heading: str, body: str) -> str:
+    """``text`` with the section under ``## heading`` (up to the next heading) replaced."""
+    start = text.find(f"## {heading}\n")
+    if start < 0:
+        return text
+    end = text.find("\n## ", start + 1)
+    end = len(text) if end < 0 else end + 1
+    return f"{text[:start]}## {heading}\n\n{body}\n\n{text[end:]}"
+
+
+def guide_document(rules: Rules) -> str:
+    """GUIDE.md, with a note on the table's house rules under its title when there are any."""
+    text = guide_markdown().strip()
+    changes = house_rules(rules)
+    if not changes:
+        return text
+    title, _, rest = text.partition("\n")
+    note = (
+        f"> **Your table** plays with house rules: {'; '.join(changes)}. "
+        "This guide describes the standard game; the exact rules below say how yours differs."
+    )
+    return f"{title}\n\n{note}\n{rest}"
+
+
+def exact_rules(rules: Rules) -> str:
     """RULES.md for players: the settings table first, then the rules with marks."""
     text = rules_markdown()
     _, _, rest = text.partition("\n")
-    title = "# The rules of Kings Corners"
     # The opening paragraph is about the project's sources, not the game: start at the cards.
     cut = rest.find("## Cards and notation")
     body = rest[cut:] if cut >= 0 else rest
     body = body.replace(" (each is a test)", "")
+    body = _replace_section(body, "Defaults in one place", defaults_list())
     head = (
-        f"{title}\n\n## Your table\n\n{settings_table(rules)}\n\n"
+        f"# {RULES_TITLE}\n\n## Your table\n\n{settings_table(rules)}\n\n"
         f"Change these in **Settings**. In the rules below, {ACTIVE} marks the choice in use.\n\n"
     )
-    return head + mark_active(body, rules)
+    return head + player_words(mark_active(body, rules)).strip()
+
+
+def rules_document(rules: Rules) -> str:
+    """The whole screen as Markdown: the player's guide, then the exact rules."""
+    return f"{guide_document(rules)}\n\n{exact_rules(rules)}\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One headed part of the document: its heading's level (1 or 2), title and Markdown."""
+
+    level: int
+    title: str
+    markdown: str
+
+
+def sections(document: str) -> list[Section]:
+    """The document cut at its headings (``#`` and ``##``, never inside a code block)."""
+    out: list[Section] = []
+    lines: list[str] = []
+    level, title = 0, ""
+    fenced = False
+
+    def close() -> None:
+        if any(line.strip() for line in lines):
+            out.append(Section(level, title, "\n".join(lines).strip()))
+
+    for line in document.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        m = None if fenced else re.match(r"(#{1,2}) (.+)", line)
+        if m:
+            close()
+            lines, level, title = [], len(m.group(1)), re.sub(r"[*`]", "", m.group(2)).strip()
+        lines.append(line)
+    close()
+    return out
+
+
+class ContentsDialog(ModalScreen[int | None]):
+    """The headings of the rules screen; choosing one (Enter or a click) returns its index."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,t", "close", "Close")]
+    DEFAULT_CSS = """
+    ContentsDialog { align: center middle; }
+    ContentsDialog > Vertical {
+        width: 50; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $accent; background: $panel; padding: 0 1;
+    }
+    ContentsDialog #contents-title { text-style: bold; }
+    ContentsDialog #contents-foot { color: $text-muted; }
+    ContentsDialog OptionList { height: auto; max-height: 1fr; }
+    """
+
+    def __init__(self, parts: list[Section], current: int = 0) -> None:
+        super().__init__()
+        self.parts = parts
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        options = [
+            Option(plain(p.title, "bold") if p.level == 1 else plain(f"  {p.title}"), id=str(i))
+            for i, p in enumerate(self.parts)
+        ]
+        with Vertical():
+            yield Static("Contents", id="contents-title")
+            yield OptionList(*options, id="contents")
+            yield Static("Enter or a click jumps there · Esc closes", id="contents-foot")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = self.current
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class RulesScreen(Screen[None]):
-    """The rules of the game, with the active variants marked. Escape or q closes it.
+    """The player's guide, then the rules with the active variants marked. ``t`` shows the
+    contents; Escape or q closes the screen.
 
-    The text is drawn as one Rich Markdown renderable in a scrolling view: it opens at once
-    (a Markdown widget tree for the whole of RULES.md takes over a second to build)."""
+    Each headed part is one Rich Markdown renderable in a scrolling view: it opens at once
+    (a Markdown widget tree for the whole of RULES.md takes over a second to build), and a
+    heading of the contents is a widget to scroll to."""
 
     DEFAULT_CSS = """
     RulesScreen #rules-scroll {
         height: 1fr;
         padding: 0 2;
     }
-    RulesScreen #rules-text {
+    RulesScreen .rules-part {
         width: 1fr;
         max-width: 110;
+        margin-bottom: 1;
     }
     """
     TITLE = "Kings Corners"
-    SUB_TITLE = "Rules"
+    SUB_TITLE = "How to play · Rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
+        Binding("t", "contents", "Contents"),
         Binding("home", "top", "Top", show=False),
         Binding("end", "bottom", "End", show=False),
     ]
@@ -130,15 +330,43 @@ class RulesScreen(Screen[None]):
         super().__init__()
         self.rules = rules
         self.document = rules_document(rules)
+        self.parts = sections(self.document)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="♠")
         with VerticalScroll(id="rules-scroll"):
-            yield Static(Markdown(self.document, hyperlinks=False), id="rules-text")
+            for i, part in enumerate(self.parts):
+                yield Static(Markdown(part.markdown, hyperlinks=False), id=f"part-{i}", classes="rules-part")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#rules-scroll", VerticalScroll).focus()
+
+    def part(self, index: int) -> Static:
+        """The widget of the ``index``-th headed part."""
+        return self.query_one(f"#part-{index}", Static)
+
+    def current_part(self) -> int:
+        """The index of the part at the top of the view."""
+        y = self.query_one("#rules-scroll", VerticalScroll).scroll_y
+        current = 0
+        for i in range(len(self.parts)):
+            if self.part(i).virtual_region.y <= y:
+                current = i
+        return current
+
+    def goto(self, index: int) -> None:
+        """Scroll the ``index``-th part's heading to the top of the view (as far as it goes)."""
+        if 0 <= index < len(self.parts):
+            scroll = self.query_one("#rules-scroll", VerticalScroll)
+            scroll.scroll_to(y=self.part(index).virtual_region.y, animate=False)
+
+    def action_contents(self) -> None:
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.goto(index)
+
+        self.app.push_screen(ContentsDialog(self.parts, self.current_part()), chosen)
 
     def action_close(self) -> None:
         self.dismiss(None)
