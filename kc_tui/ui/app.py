@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from kc_tui.config import Config
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
@@ -75,6 +77,13 @@ class KingsCornersApp(App[int]):
         super().notify(
             visible(message, newlines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own commands, less its Quit: the menu's Quit (which asks during a game and
+        says the match is saved) is the one Quit in the palette."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
 
     # ------------------------------------------------------------------ start
     def on_mount(self) -> None:

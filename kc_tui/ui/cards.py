@@ -1,5 +1,10 @@
 """How cards look on screen: suit symbols (``10♥``) or ASCII (``TH``), red suits in red,
-optionally four colours (clubs green, diamonds blue). Every widget draws cards through here."""
+optionally four colours (clubs green, diamonds blue). Every widget draws cards through here.
+
+Cards are drawn as cards where there is room: a bordered face three lines high (:meth:`CardLook.face`),
+overlapped left to right so each card's rank and suit stay readable and the last card is whole
+(:func:`strip`); a card back for the stock and the opponents' hands. The ASCII card style draws the
+borders in ASCII too."""
 
 from __future__ import annotations
 
@@ -12,6 +17,15 @@ from kc_tui.cardtext import card_formatter
 from kc_tui.engine import Card, is_red, suit_of
 
 FACE_BG = "#f4f1e8"
+TOP_BG = "#ffffff"
+SELECTED_BG = "#ffe08a"
+EDGE = "#8a8578"
+FOLD_STYLE = Style(color="#555555", bgcolor=FACE_BG, italic=True)
+#: Box characters: top-left, horizontal, top-right, vertical, bottom-left, bottom-right.
+BOX = "┌─┐│└┘"
+ASCII_BOX = "+-+|++"
+#: Columns inside a whole card: the widest label ("10♥").
+INNER = 3
 BACK_STYLE = Style(color="#e8e8ff", bgcolor="#2a4d8f")
 #: Foreground per suit (clubs, diamonds, hearts, spades).
 TWO_COLOUR = ("#1b1b1b", "#c62828", "#c62828", "#1b1b1b")
@@ -58,6 +72,60 @@ class CardLook:
             out.append(self.label(c), self.style_of(c))
         return out
 
+    @property
+    def box(self) -> tuple[str, str, str, str, str, str]:
+        """Top-left, horizontal, top-right, vertical, bottom-left and bottom-right edges."""
+        b = ASCII_BOX if self.style == "ascii" else BOX
+        return (b[0], b[1], b[2], b[3], b[4], b[5])
+
+    def face(
+        self,
+        card: Card,
+        *,
+        whole: bool = True,
+        bg: str = FACE_BG,
+        key: str = "",
+        mark: str = "",
+        mark_style: Style | None = None,
+    ) -> list[Text]:
+        """A card three lines high: ``┌───┐`` / ``│10♥│`` / ``└───┘``. ``whole=False`` draws only its
+        left part, as a card half covered by the next (the label still whole); ``key`` is written
+        into the top edge and ``mark`` into the bottom one."""
+        tl, h, tr, v, bl, br = self.box
+        label = self.label(card)
+        inner = max(INNER, len(label)) if whole else len(label)
+        edge = Style(color=EDGE, bgcolor=bg)
+        key = key[:inner]
+        mark = mark[:inner]
+        top = Text(tl, edge)
+        top.append(key, Style(color="#1b1b1b", bgcolor=bg, bold=True))
+        top.append(h * (inner - len(key)) + (tr if whole else ""), edge)
+        mid = Text(v, edge)
+        mid.append(label.ljust(inner), Style(color=self.colour(card), bgcolor=bg, bold=True))
+        if whole:
+            mid.append(v, edge)
+        bottom = Text(bl, edge)
+        bottom.append(mark, (mark_style or Style()) + Style(bgcolor=bg))
+        bottom.append(h * (inner - len(mark)) + (br if whole else ""), edge)
+        return [top, mid, bottom]
+
+    def back(self) -> list[Text]:
+        """A face-down card, three lines high."""
+        tl, h, tr, v, bl, br = self.box
+        fill = "#" if self.style == "ascii" else "▒"
+        return [Text(a + b * INNER + c, BACK_STYLE) for a, b, c in ((tl, h, tr), (v, fill, v), (bl, h, br))]
+
+    def fold(self, hidden: int) -> list[Text]:
+        """The edge of ``hidden`` cards covered in the middle of a long pile: ``…5``."""
+        tl, h, _tr, v, bl, _br = self.box
+        text = f"…{hidden}"
+        edge = Style(color=EDGE, bgcolor=FACE_BG)
+        return [
+            Text(tl + h * len(text), edge),
+            Text.assemble((v, edge), (text, FOLD_STYLE)),
+            Text(bl + h * len(text), edge),
+        ]
+
     def plain(self, card: Card) -> Text:
         """A card in running text (log, messages): coloured, no face."""
         colour = self.colour(card) if is_red(card) or self.four_colour else None
@@ -66,3 +134,73 @@ class CardLook:
 
 def label_width(look: CardLook, cards: list[Card] | tuple[Card, ...], sep: int = 1) -> int:
     return sum(len(look.label(c)) for c in cards) + sep * max(0, len(cards) - 1)
+
+
+def _part_width(look: CardLook, part: Card | str) -> int:
+    """Columns of one part of a strip: a covered card, or a fold ("…n")."""
+    if isinstance(part, str):
+        return 1 + len(part)
+    return 1 + len(look.label(part))
+
+
+def strip(look: CardLook, cards: tuple[Card, ...], width: int, rows: int, *, top_bg: str = TOP_BG) -> list[Text]:
+    """A pile drawn as overlapped cards in at most ``rows`` rows of three lines, ``width``
+    columns each: oldest card first, each covered card showing its left edge and label, the
+    newest (top) card whole. A pile too long to fit keeps its bottom card and its newest cards;
+    the ones between are folded into ``…n``. Lines of one row are padded to one width. Returns []
+    when not even the top card fits."""
+    if not cards or rows <= 0:
+        return []
+    top = cards[-1]
+    whole_width = 2 + max(INNER, len(look.label(top)))
+    if width < whole_width:
+        return []
+    under = cards[:-1]
+    for hidden in range(len(under) + 1):
+        parts: list[Card | str]
+        if hidden == 0:
+            parts = list(under)
+        elif hidden == len(under):
+            parts = [f"…{hidden}"]
+        else:
+            parts = [under[0], f"…{hidden}", *under[1 + hidden :]]
+        laid = _wrap(look, parts, width - whole_width, width)
+        if len(laid) <= rows:
+            break
+    # Rows of even length: the narrowest width that needs no more rows (so the top card never
+    # stands alone on a last row).
+    narrow = width
+    while narrow > whole_width and len(_wrap(look, parts, narrow - 1 - whole_width, narrow - 1)) == len(laid):
+        narrow -= 1
+    laid = _wrap(look, parts, narrow - whole_width, narrow)
+    out: list[Text] = []
+    for i, row in enumerate(laid):
+        lines = [Text(), Text(), Text()]
+        for part in row:
+            drawn = look.fold(int(part[1:])) if isinstance(part, str) else look.face(part, whole=False)
+            for line, piece in zip(lines, drawn, strict=True):
+                line.append_text(piece)
+        if i == len(laid) - 1:
+            for line, piece in zip(lines, look.face(top, bg=top_bg), strict=True):
+                line.append_text(piece)
+        out.extend(lines)
+    wide = max(t.cell_len for t in out)
+    for t in out:
+        t.pad_right(wide - t.cell_len)
+    return out
+
+
+def _wrap(look: CardLook, parts: list[Card | str], last_room: int, width: int) -> list[list[Card | str]]:
+    """Parts into rows of ``width`` columns, the last row keeping ``last_room`` for the top card."""
+    rows: list[list[Card | str]] = [[]]
+    used = 0
+    for part in parts:
+        w = _part_width(look, part)
+        if used + w > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(part)
+        used += w
+    if used > last_room:
+        rows.append([])
+    return rows

@@ -88,3 +88,42 @@ async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
             game.action_pile(source(plays[0]))
             game.action_pile(target(plays[0]))
     raise AssertionError(f"never reached {dialog.__name__}")
+
+
+#: A mid-round table with long piles (11 and 10 cards), kings in three corners and a large hand
+#: for the human: the places, bottom card first (N E S W NE SE SW NW).
+LONG_PILES: tuple[tuple[str, ...], ...] = (
+    ("KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S"),
+    ("JC", "TD", "9C", "8D", "7C", "6D", "5C", "4D", "3C", "2D"),
+    (),
+    (),
+    ("KH", "QC"),
+    ("KD",),
+    (),
+    ("KC",),
+)
+#: Cards in the opponents' hands, by how many opponents there are.
+LONG_OPPONENTS = {1: (5,), 2: (1, 5), 3: (1, 4, 5)}
+LONG_HAND = 15
+
+
+def stage_long_piles(session: MatchSession) -> None:
+    """Rearrange the round being played into :data:`LONG_PILES`: the human (seat 0, to move)
+    holds :data:`LONG_HAND` cards, the opponents :data:`LONG_OPPONENTS`, the rest is the stock.
+    Every card is still in play exactly once."""
+    from kc_tui.engine import mask_of, parse_card
+
+    r = session.round
+    assert r.to_move == 0, "stage the table on the human's turn"
+    piles = [tuple(parse_card(c) for c in p) for p in LONG_PILES]
+    on_table = {c for p in piles for c in p}
+    rest = [c for c in range(52) if c not in on_table]
+    sizes = (LONG_HAND, *LONG_OPPONENTS[r.n - 1])
+    hands: list[int] = []
+    for size in sizes:
+        hands.append(mask_of(rest[:size]))
+        rest = rest[size:]
+    r.piles = piles
+    r.hands = hands
+    r.stock = rest
+    r.last_drawn = [-1] * r.n

@@ -1,4 +1,4 @@
-"""Yes/no dialogs: quit, and resume a saved match."""
+"""Yes/no dialogs: quit, leave a game for the menu, and resume a saved match."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ class QuitDialog(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay"),
     ]
     DEFAULT_CSS = CSS.format(name="QuitDialog")
+    QUESTION = "Quit Kings Corners?"
+    YES = "Quit (y)"
 
     def __init__(self, saved: bool = True) -> None:
         super().__init__()
@@ -39,7 +41,7 @@ class QuitDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Quit Kings Corners?", classes="question")
+            yield Static(self.QUESTION, classes="question")
             detail = (
                 "Your match is saved: choose Resume next time to carry on exactly here."
                 if self.saved
@@ -47,7 +49,7 @@ class QuitDialog(ModalScreen[bool]):
             )
             yield Static(detail, classes="detail")
             with Horizontal():
-                yield Button("Quit (y)", variant="error", id="yes")
+                yield Button(self.YES, variant="error", id="yes")
                 yield Button("Stay (n)", variant="primary", id="no")
 
     def on_mount(self) -> None:
@@ -58,6 +60,21 @@ class QuitDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class MenuDialog(QuitDialog):
+    """Leave this game for the main menu? (Asked only when the game is not saved.)"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+    DEFAULT_CSS = CSS.format(name="MenuDialog")
+    QUESTION = "Leave this game for the main menu?"
+    YES = "Leave (y)"
+
+    def __init__(self) -> None:
+        super().__init__(saved=False)
 
 
 class ResumeDialog(ModalScreen[bool | None]):

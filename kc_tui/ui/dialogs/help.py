@@ -16,14 +16,28 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
     ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
     ("click", "a card, then a pile: the same as the keys"),
-    ("t", "end your turn"),
+    ("t", "end your turn (with a card still picked: press t twice)"),
     ("u", "undo your last move this turn"),
     ("h", "hint: what the lookahead AI would do"),
     ("esc", "drop the selection"),
     ("p", "pause / resume the AI players"),
     ("r  or  F1", "the rules"),
     ("?", "this page"),
+    ("m", "back to the main menu (the match is saved: Resume carries on)"),
+    ("ctrl+p", "the command palette: every command by name"),
     ("ctrl+q", "quit (the match is saved after every move)"),
+)
+
+#: What the marks on the table mean.
+MARKS: tuple[tuple[str, str], ...] = (
+    ("┌──┌──┌───┐", "a pile: its cards overlap from the bottom one, the top card is whole"),
+    ("…9", "nine cards of a long pile folded away between its bottom and its newest cards"),
+    ("11 cards", "on a pile's border: how many cards it holds"),
+    ("next: red 7", "under a pile: what it takes next (a card one lower, the other colour)"),
+    ("╭┄┄┄╮ K / any", "an empty place: a corner takes a king; a side takes any card"),
+    ("▒▒▒", "cards face down: the stock, and the backs of an opponent's hand"),
+    ("┌1──┐ new", "your hand: the card's key on its top edge; the card you just drew"),
+    ("▶ Name", "whose turn it is; 'dealer' marks the dealer of the round"),
 )
 
 
@@ -36,6 +50,7 @@ class HelpDialog(ModalScreen[None]):
         border: thick $accent; background: $panel; padding: 1 2;
     }
     HelpDialog #title { text-style: bold; margin-bottom: 1; }
+    HelpDialog .subtitle { text-style: bold; margin: 1 0; }
     HelpDialog #foot { color: $text-muted; margin-top: 1; }
     """
 
@@ -45,9 +60,16 @@ class HelpDialog(ModalScreen[None]):
         t.add_column()
         for k, what in KEYS:
             t.add_row(k, what)
+        marks = Table(box=None, show_header=False, padding=(0, 2))
+        marks.add_column(style="bold", no_wrap=True)
+        marks.add_column()
+        for k, what in MARKS:
+            marks.add_row(k, what)
         with VerticalScroll():
             yield Static("Keys and mouse", id="title")
             yield Static(t)
+            yield Static("What the marks mean", classes="subtitle")
+            yield Static(marks)
             yield Static(
                 "Legal targets of what you picked are highlighted in green. "
                 "An illegal try is refused with the rule it breaks, and nothing changes. Esc closes.",

@@ -120,7 +120,9 @@ class DemoScreen(DrivenScreen):
         """Draw everything from the driver (main thread only)."""
         self._last_draw = time.monotonic()
         snap = self.driver.snapshot(None, open_hands=self.show_hands)
-        self.query_one(TableView).show(snap.piles, snap.stock, round_number=snap.round_number, look=self.look)
+        self.query_one(TableView).show(
+            snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look
+        )
         for panel in self.query(OpponentPanel):
             panel.reveal = self.show_hands
         self.show_seats(snap)

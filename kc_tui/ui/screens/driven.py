@@ -80,6 +80,7 @@ class DrivenScreen(Screen[None]):
             panel.show(
                 cards=seat.cards,
                 total=seat.total,
+                score=seat.score,
                 target=snap.target,
                 to_move=seat.to_move,
                 thinking=self.thinking and seat.to_move,

@@ -41,7 +41,7 @@ def too_small_text(width: int, height: int) -> Text:
 
 
 #: The actions that still work while the terminal is too small (everything else is paused).
-ALWAYS = frozenset({"quit", "help"})
+ALWAYS = frozenset({"quit", "help", "menu"})
 
 
 class GameScreen(DrivenScreen):
@@ -51,10 +51,10 @@ class GameScreen(DrivenScreen):
     AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "card(-1)", "Card", key_display="←→/1-9"),
+        Binding("left", "card(-1)", "Card", key_display="1-9"),
         Binding("right", "card(1)", "Card", show=False),
         *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
-        Binding("w", "pile(0)", "Pile", key_display="q w e a d z x c"),
+        Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
         *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
         Binding("t", "end_turn", "End turn"),
         Binding("u", "undo", "Undo"),
@@ -63,6 +63,7 @@ class GameScreen(DrivenScreen):
         Binding("escape", "clear", "Clear", show=False),
         Binding("r,f1", "rules", "Rules"),
         Binding("question_mark", "help", "Keys", key_display="?"),
+        Binding("m", "menu", "Menu"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -76,6 +77,8 @@ class GameScreen(DrivenScreen):
         self.too_small = False
         self._summary_open = False
         self._hint_busy = False
+        #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
+        self._end_asked = False
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -95,7 +98,7 @@ class GameScreen(DrivenScreen):
                 yield Static(id="me-label")
                 yield HandView(self.look, id="hand")
         yield Static(id="too-small")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
@@ -109,7 +112,7 @@ class GameScreen(DrivenScreen):
         human = s.human_seat
         snap = self.driver.snapshot(human)
         table = self.query_one(TableView)
-        table.show(snap.piles, snap.stock, round_number=snap.round_number, look=self.look, rules=s.rules)
+        table.show(snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look, rules=s.rules)
         hint_places: set[int] = set()
         if self.hint_move is not None and self.hint_move != END:
             hint_places.add(target(self.hint_move))
@@ -127,14 +130,15 @@ class GameScreen(DrivenScreen):
         s = self.session
         human = s.human_seat
         if human is not None:
-            turn = "your turn" if s.human_to_move else ""
-            label = Text.assemble(
-                (s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", (turn, "bold #ffd75f")
-            )
+            n = s.hand_size(human)
+            turn = ("your turn", "bold #ffd75f") if s.human_to_move else (f"{n} card{'s' if n != 1 else ''}", "dim")
+            label = Text.assemble((s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", turn)
+            label.no_wrap, label.overflow = True, "ellipsis"
             self.query_one("#me-label", Static).update(label)
         for panel in self.query(OpponentPanel):
-            if panel.total != s.totals[panel.seat]:
-                panel.total = s.totals[panel.seat]
+            score = self.driver.score_text(panel.seat)
+            if (panel.total, panel.score) != (s.totals[panel.seat], score):
+                panel.total, panel.score = s.totals[panel.seat], score
                 panel.refresh()
         self.show_scoreboard()
 
@@ -292,6 +296,7 @@ class GameScreen(DrivenScreen):
         self._select_card(None if card == self.selected_card else card)
 
     def _select_card(self, card: Card | None) -> None:
+        self._end_asked = False
         self.selected_card = card
         self.source_pile = None
         self.hint_move = None
@@ -336,6 +341,22 @@ class GameScreen(DrivenScreen):
     def action_end_turn(self) -> None:
         if not self._my_turn_or_say():
             return
+        picked = self.selected_card is not None or self.source_pile is not None
+        if picked and not self._end_asked:
+            # A card (or pile) is picked and not played: ending now is likely a slip of the key.
+            self._end_asked = True
+            what = (
+                self.look.label(self.selected_card)
+                if self.selected_card is not None
+                else f"the pile {PLACES[self.source_pile or 0]}"
+            )
+            self.say(
+                f"{what} is picked but not played. Press t again to end your turn anyway, "
+                "or pick where it goes (Esc cancels).",
+                "hint",
+            )
+            return
+        self._end_asked = False
         self.selected_card = self.source_pile = None
         self.driver.end_turn()
         self.after_change()
@@ -386,6 +407,7 @@ class GameScreen(DrivenScreen):
             self.say(Text.assemble(("Hint: ", "bold"), text, tail), "hint")
 
     def action_clear(self) -> None:
+        self._end_asked = False
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
         self._prompt()
@@ -402,6 +424,25 @@ class GameScreen(DrivenScreen):
         from kc_tui.ui.dialogs.help import HelpDialog
 
         self.app.push_screen(HelpDialog())
+
+    def action_menu(self) -> None:
+        """Back to the main menu. The match is saved after every move, so Resume carries on
+        exactly here; a game that is not saved asks first."""
+        from kc_tui.ui.dialogs.confirm import MenuDialog
+
+        if self.session.save_path is not None:
+            self._to_menu(True)
+        else:
+            self.app.push_screen(MenuDialog(), self._to_menu)
+
+    def _to_menu(self, ok: bool | None) -> None:
+        if not ok:
+            return
+        saved = self.session.save_path is not None and not self.session.match_over
+        self.stop()
+        self.app.pop_screen()
+        if saved:
+            self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
 
     def action_quit(self) -> None:
         from kc_tui.ui.dialogs.confirm import QuitDialog

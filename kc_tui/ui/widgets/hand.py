@@ -1,8 +1,11 @@
-"""A hand of cards: sorted, each card selectable (keys or mouse), the card just drawn marked."""
+"""A hand of cards, drawn as cards: sorted, each card selectable (keys or mouse), its key on its
+top edge, the card just drawn marked "new". A hand too wide for the row overlaps its cards (each
+still readable); one wider still scrolls, with a scroll bar showing that there is more."""
 
 from __future__ import annotations
 
 from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.containers import HorizontalScroll
@@ -10,7 +13,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from kc_tui.engine import Card
-from kc_tui.ui.cards import CardLook
+from kc_tui.ui.cards import FACE_BG, SELECTED_BG, CardLook
 
 KEYS = "1234567890"
 
@@ -24,9 +27,8 @@ class CardChip(Widget):
         height: 3;
         padding: 0;
     }
-    CardChip.-selected { background: $accent 40%; }
-    CardChip.-legal-none { opacity: 70%; }
-    CardChip:hover { background: $boost; }
+    CardChip.-covered { width: 4; }
+    CardChip:hover { tint: $accent 20%; }
     """
 
     def __init__(self, index: int) -> None:
@@ -46,16 +48,18 @@ class CardChip(Widget):
     def render(self) -> RenderableType:
         if self.card is None:
             return ""
-        key = KEYS[self.index] if self.index < len(KEYS) else " "
+        key = KEYS[self.index] if self.index < len(KEYS) else ""
         selected = self.has_class("-selected")
         mark = "▲▲▲" if selected else ("new" if self.new else "")
-        return Text.assemble(
-            (key, "bold" if selected else "dim"),
-            "\n",
-            self.look.chip(self.card, width=4),
-            "\n",
-            (mark, "bold #ffd75f" if selected else "italic #e0a030"),
+        lines = self.look.face(
+            self.card,
+            whole=not self.has_class("-covered"),
+            bg=SELECTED_BG if selected else FACE_BG,
+            key=key,
+            mark=mark,
+            mark_style=Style(color="#8a4b00", bold=True, italic=not selected),
         )
+        return Text("\n").join(lines)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -72,6 +76,7 @@ class HandView(HorizontalScroll):
         height: 4;
         scrollbar-size-horizontal: 1;
     }
+    HandView.-fits { scrollbar-size-horizontal: 0; }
     HandView > .empty { color: $text-muted; padding: 1 2; }
     """
 
@@ -112,6 +117,27 @@ class HandView(HorizontalScroll):
             elif chip.display:
                 chip.display = False
                 chip.card = None
+        self._fit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit()
+
+    @property
+    def overflowing(self) -> bool:
+        """Whether some cards are out of sight (the row scrolls, and shows its scroll bar)."""
+        return self.has_class("-overflow")
+
+    def _fit(self) -> None:
+        """Overlap the cards when the whole ones do not fit; scroll (with a bar) when even that
+        does not."""
+        n = len(self.cards)
+        width = self.size.width
+        covered = width > 0 and n * 5 > width
+        for i, chip in enumerate(self._chips[:n]):
+            chip.set_class(covered and i < n - 1, "-covered")
+        over = width > 0 and (n * 4 + 1 if covered else n * 5) > width
+        self.set_class(over, "-overflow")
+        self.set_class(not over, "-fits")
 
     def chip_for(self, card: Card) -> CardChip | None:
         for chip in self._chips:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 SHOW = 300
@@ -30,6 +31,7 @@ class MoveLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=16, id=id)
         self.border_title = "Moves"
         self._shown: list[str] = []
+        self._width = 0
 
     def sync(self, lines: Sequence[str]) -> None:
         n = len(self._shown)
@@ -42,6 +44,19 @@ class MoveLog(RichLog):
         for line in new:
             self.write(self._styled(line))
         self._shown.extend(new)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lines are wrapped when written: after a change of width, write them again so they
+        fill the new width (no cut lines, no sideways scrolling)."""
+        first = self._width == 0
+        super().on_resize(event)  # the first size known: RichLog writes what waited for it
+        if event.size.width == self._width:
+            return
+        self._width = event.size.width
+        if self._shown and not first:
+            self.clear()
+            for line in self._shown:
+                self.write(self._styled(line), scroll_end=True)
 
     @staticmethod
     def _styled(line: str) -> Text:

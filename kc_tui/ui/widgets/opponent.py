@@ -45,6 +45,7 @@ class OpponentPanel(Widget):
         self.look = CardLook()
         self.target = 0
         self.dealer = False
+        self.score = ""
         self.border_title = plain(name)
 
     def on_mount(self) -> None:
@@ -59,6 +60,7 @@ class OpponentPanel(Widget):
         *,
         cards: int,
         total: int,
+        score: str = "",
         target: int = 0,
         to_move: bool = False,
         thinking: bool = False,
@@ -66,11 +68,14 @@ class OpponentPanel(Widget):
         hand: list[Card] | None = None,
         look: CardLook | None = None,
     ) -> None:
+        """``score``: the total as the table words it ("12/50 pts", "47 chips"); without it the
+        total and ``target`` make one."""
         if look is not None:
             self.look = look
         self.hand = list(hand or [])
         self.target = target
         self.dealer = dealer
+        self.score = score or (f"{total}/{target} pts" if target else f"{total} pts")
         self.cards, self.total, self.to_move, self.thinking = cards, total, to_move, thinking
         self.set_class(to_move, "-to-move")
         self.border_title = plain(f"▶ {self.player_name}" if to_move else self.player_name)
@@ -78,19 +83,39 @@ class OpponentPanel(Widget):
         self.refresh()
 
     def render(self) -> RenderableType:
-        out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"{visible(self.kind)} ", "dim")
-        if self.reveal and self.hand:
-            out.append_text(self.look.fan(self.hand))
-        else:
-            out.append("▒" * min(self.cards, 12), BACK_STYLE)
-            if self.cards > 12:
-                out.append("…", BACK_STYLE)
-        out.append(f" {self.cards} card{'s' if self.cards != 1 else ''}", "bold")
-        score = f" · {self.total}" + (f"/{self.target}" if self.target else "") + " pts"
-        out.append(score)
+        """One line, fitted to the width by what matters most: the count of cards and the score
+        always; then whose turn it is; then the AI kind; then the backs (or the open hand)."""
+        width = self.content_size.width or 80
+        count = Text(f"{self.cards} card{'s' if self.cards != 1 else ''}", "bold")
+        essential = Text.assemble(count, " · ", self.score)
+        state: list[Text] = []
         if self.thinking:
-            out.append(f"  {SPINNER[self.frame % len(SPINNER)]} thinking…", "bold #e0a030")
+            state = [
+                Text(f"{SPINNER[self.frame % len(SPINNER)]} thinking…", "bold #e0a030"),
+                Text(SPINNER[self.frame % len(SPINNER)], "bold #e0a030"),
+            ]
         elif self.to_move:
-            out.append("  ◀ to play", "bold")
+            state = [Text("◀ to play", "bold"), Text("◀", "bold")]
+        kind = Text(visible(self.kind), "dim")
+        if self.reveal and self.hand:
+            cards = self.look.fan(self.hand)
+        else:
+            cards = Text("▒" * min(self.cards, 12) + ("…" if self.cards > 12 else ""), BACK_STYLE)
+        optional = [cards, kind]  # dropped in this order when there is no room
+        shown_state = next((t for t in state if essential.cell_len + 1 + t.cell_len <= width), None)
+        room = width - essential.cell_len - (shown_state.cell_len + 2 if shown_state else 0)
+        keep = [t for t in optional if t.cell_len]
+        while keep and sum(t.cell_len + 1 for t in keep) > room:
+            keep.pop(0)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if kind in keep:
+            out.append_text(kind)
+            out.append(" ")
+        if cards in keep:
+            out.append_text(cards)
+            out.append(" ")
+        out.append_text(essential)
+        if shown_state is not None:
+            out.append("  ")
+            out.append_text(shown_state)
         return out

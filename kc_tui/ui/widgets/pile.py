@@ -10,8 +10,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from kc_tui.engine import PLACES, Card, Rules, empty_place_takes
-from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook, label_width
+from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
+from kc_tui.ui.cards import FACE_BG, CardLook, label_width, strip
 from kc_tui.ui.text import plain
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
@@ -68,10 +68,6 @@ def compress(look: CardLook, cards: tuple[Card, ...], width: int, lines: int) ->
     return rows[:lines]
 
 
-def _folded(line: Text) -> bool:
-    return "…" in line.plain
-
-
 class PileView(Widget):
     """A place on the table. ``set_pile`` shows its cards; classes ``-target`` (a legal target
     of the selection), ``-source`` (the pile picked to move) and ``-hint`` highlight it.
@@ -119,7 +115,8 @@ class PileView(Widget):
     def _set_titles(self) -> None:
         key = f" ({PLACE_KEYS[self.place]})" if self.show_keys else ""
         self.border_title = plain(f"{PLACES[self.place]}{key}")
-        self.border_subtitle = plain(str(len(self.pile)) if len(self.pile) > 1 else "")
+        n = len(self.pile)
+        self.border_subtitle = plain(f"{n} card{'s' if n != 1 else ''}" if n else "")
 
     def set_pile(self, cards: tuple[Card, ...], look: CardLook | None = None, rules: Rules | None = None) -> None:
         if look is not None:
@@ -137,28 +134,63 @@ class PileView(Widget):
         """What an empty place takes (R10, R11), as the engine words it."""
         return empty_place_takes(self.place, self.rules)
 
+    @property
+    def takes(self) -> str:
+        """What the place takes next (its top card's need, or an empty place's), in words."""
+        return pile_takes(self.place, self.pile, self.rules)
+
     def render(self) -> RenderableType:
         width = max(1, self.content_size.width)
         height = max(1, self.content_size.height)
         if not self.pile:
-            return Text.assemble(("empty\n", "dim italic"), (self.accepts, "dim"), justify="center")
-        top = self.look.top(self.pile[-1])
-        under = self.pile[:-1]
-        # The pile fanned left to right, the top card last and in full; long piles wrap and,
-        # when even that does not fit, the middle is folded into "…n".
-        room = width - top.cell_len - 1
-        if not under:
-            lines = [top]
-        elif label_width(self.look, under) <= room:
-            lines = [Text.assemble(self.look.fan(under), " ", top)]
-        else:
-            lines = [*compress(self.look, under, width, max(1, height - 1)), top]
+            return self._render_empty(width, height)
+        # Cards drawn as cards, overlapped, in as many rows of three lines as there is room for;
+        # a line left over says what the pile takes next.
+        lines = strip(self.look, self.pile, width, height // 3)
+        if not lines:
+            lines = self._one_line(width, height)
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         for i, line in enumerate(lines):
             if i:
                 out.append("\n")
             out.append_text(line)
+        if height - len(lines) >= 1:
+            out.append_text(self._caption(width, f"next: {self.takes}", self.takes))
         return out
+
+    def _render_empty(self, width: int, height: int) -> Text:
+        """An empty place: a dashed outline with what it takes (K for a corner)."""
+        out = Text(justify="center", no_wrap=True, overflow="ellipsis")
+        inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
+        if height >= 3 and width >= 5:
+            dashed = ("+- -+", "¦", "+- -+") if self.look.style == "ascii" else ("╭┄┄┄╮", "┆", "╰┄┄┄╯")
+            out.append(dashed[0] + "\n", "dim")
+            out.append(dashed[1], "dim")
+            out.append(inside.center(3), "bold dim")
+            out.append(dashed[1] + "\n", "dim")
+            out.append(dashed[2], "dim")
+            if height >= 4:
+                out.append_text(self._caption(width, f"empty: {self.takes}", self.takes))
+        else:
+            out.append("empty\n", "dim italic")
+            out.append(self.takes, "dim")
+        return out
+
+    @staticmethod
+    def _caption(width: int, long: str, short: str) -> Text:
+        text = long if len(long) <= width else short
+        return Text("\n" + text, style="dim")
+
+    def _one_line(self, width: int, height: int) -> list[Text]:
+        """Cards as chips on one or two lines, for a place too small to draw them as cards."""
+        top = self.look.top(self.pile[-1])
+        under = self.pile[:-1]
+        room = width - top.cell_len - 1
+        if not under:
+            return [top]
+        if label_width(self.look, under) <= room:
+            return [Text.assemble(self.look.fan(under), " ", top)]
+        return [*compress(self.look, under, width, max(1, height - 1)), top]
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -166,7 +198,8 @@ class PileView(Widget):
 
 
 class StockView(Widget):
-    """The face-down stock with its count (in the middle of the table)."""
+    """The face-down stock with its count, the round, and the pot under chips scoring (in the
+    middle of the table)."""
 
     DEFAULT_CSS = """
     StockView {
@@ -179,13 +212,31 @@ class StockView(Widget):
 
     count: reactive[int] = reactive(0)
     round_number: reactive[int] = reactive(0)
+    pot: reactive[int | None] = reactive(None)
+
+    def __init__(self, look: CardLook | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.look = look or CardLook()
 
     def render(self) -> RenderableType:
-        if self.count:
-            backs = Text("▒▒▒▒", BACK_STYLE)
-            body = Text.assemble(backs, "\n", (f"stock {self.count}", "bold"), justify="center")
-        else:
-            body = Text.assemble(("    \n", ""), ("stock empty", "dim"), justify="center")
+        words = [f"stock {self.count}" if self.count else "stock empty"]
+        if self.pot is not None:
+            words.append(f"pot {self.pot}")
         if self.round_number:
-            body.append(f"\nround {self.round_number}", "dim")
-        return body
+            words.append(f"round {self.round_number}")
+        width = self.content_size.width
+        out = Text(justify="center", no_wrap=True, overflow="ellipsis")
+        side = max(len(w) for w in words)
+        if self.content_size.height >= 3 and width >= 6 + side:
+            # The back of a card with the words beside it.
+            card = self.look.back() if self.count else [Text(" " * 5)] * 3
+            for i, line in enumerate(card):
+                if i:
+                    out.append("\n")
+                out.append_text(line)
+                word = words[i] if i < len(words) else ""
+                out.append(" " + word.ljust(side), "bold" if i == 0 and self.count else "dim")
+            return out
+        for i, word in enumerate(words):
+            out.append(("\n" if i else "") + word, "bold" if i == 0 and self.count else "dim")
+        return out

@@ -44,7 +44,7 @@ class TableView(Grid):
     def compose(self) -> ComposeResult:
         for place in LAYOUT:
             if place is None:
-                yield StockView(id="stock")
+                yield StockView(self.look, id="stock")
             else:
                 yield PileView(place, look=self.look, rules=self.rules, show_keys=self.show_keys)
 
@@ -57,6 +57,7 @@ class TableView(Grid):
         stock_size: int,
         *,
         round_number: int = 0,
+        pot: int | None = None,
         look: CardLook | None = None,
         rules: Rules | None = None,
     ) -> None:
@@ -67,8 +68,10 @@ class TableView(Grid):
         for place, cards in enumerate(piles):
             self.pile_view(place).set_pile(tuple(cards), self.look, self.rules)
         stock = self.query_one(StockView)
+        stock.look = self.look
         stock.count = stock_size
         stock.round_number = round_number
+        stock.pot = pot
 
     def highlight(self, targets: Iterable[int] = (), source: int | None = None, hint: Iterable[int] = ()) -> None:
         targets, hints = set(targets), set(hint)
