@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Input, Select, Static, Switch
+from textual.color import Color
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets.select import InvalidSelectValueError
 
-from kc_tui.config import Config, Opponent, config_path, load_config, save_config
-from kc_tui.engine import Rules
+import ai
+from kc_tui.config import THINK_MS_RANGE, Config, Opponent, config_path, load_config, save_config
+from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import SettingsScreen
 
 SIZE = (100, 40)
@@ -209,3 +216,290 @@ async def test_a_save_that_fails_is_reported(tmp_path: Path) -> None:
         assert isinstance(app.screen, SettingsScreen)
         assert "Could not save" in error_text(app)
     assert app.results == []
+
+
+# ---------------------------------------------------------------------- issue 12: think time, Tab, focus,
+# messages, the random kind
+
+
+def shown(app: App[None], wid: str) -> bool:
+    """Whether the widget ``wid`` and every container around it are displayed."""
+    widget = app.screen.query_one(f"#{wid}")
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
+async def test_the_think_time_is_shown_only_for_kinds_that_take_one_and_kept_for_the_others() -> None:
+    path = config_path()
+    cfg = Config(opponents=(Opponent("Greedy", "greedy", 3000), Opponent("Ace", "expert", 2000)))
+    app = Host(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert not shown(app, "opp-think-0") and shown(app, "opp-think-1")
+        think_labels = screen.query("#opponent-0 .think")
+        assert len(think_labels) == 3, "the word 'think', the field and 'ms'"
+        kind = screen.query_one("#opp-kind-0", Select)
+        offered = [k for k in ai.kinds() if k.offered]
+        assert {k.takes_think_time for k in offered} == {True, False}, "the test needs both sorts of kind"
+        for k in [*offered, *reversed(offered)]:
+            kind.value = k.name
+            await pilot.pause()
+            assert shown(app, "opp-think-0") is k.takes_think_time, k.name
+            assert all(w.display is k.takes_think_time for w in think_labels), k.name
+        # A bad think time typed for the expert stops mattering once the kind ignores it.
+        kind.value = "expert"
+        await pilot.pause()
+        await type_into(pilot, app, "opp-think-0", "5")
+        assert "think time" in error_text(app)
+        kind.value = "greedy"
+        await pilot.pause()
+        assert "valid" in error_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = app.results[-1]
+    assert saved is not None
+    assert saved.opponents[0] == Opponent("Greedy", "greedy", 3000), "the saved think time is kept as it was"
+    assert saved.opponents[1].think_ms == 2000
+    assert "think_ms = 3000" in path.read_text(encoding="utf-8")
+    assert load_config()[0] == saved
+
+
+async def test_a_think_time_saved_for_a_kind_that_ignores_it_survives_an_untouched_save() -> None:
+    cfg = Config(opponents=(Opponent("Rando", "random", 7000),))
+    app = Host(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not shown(app, "opp-think-0")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results[-1] == cfg
+    assert load_config()[0] == cfg
+
+
+def controls(app: App[None]) -> list[str]:
+    return [w.id or "" for w in app.screen.focus_chain]
+
+
+async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_row() -> None:
+    cfg = Config(rules=Rules(scoring="chips"))  # the chips fields are in the chain too
+    app = Host(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        chain = controls(app)
+        assert all(isinstance(w, Input | Select | Switch | Button) for w in screen.focus_chain), chain
+        assert chain[:3] == ["player-name", "opponent-count", "opp-name-0"]
+        assert chain[-3:] == ["save", "cancel", "defaults"]
+        start = chain.index("target")
+        assert chain[start : start + 4] == ["target", "target-25", "target-50", "scoring"]
+        assert "chips_start" in chain and "chips_per_card" in chain
+        # Tab from the target goes through every control once, in order, and comes back.
+        screen.query_one("#target", Input).focus()
+        await pilot.pause()
+        seen = []
+        for _ in chain:
+            await pilot.press("tab")
+            await pilot.pause()
+            assert screen.focused is not None
+            seen.append(screen.focused.id)
+        assert seen == chain[start + 1 :] + chain[: start + 1]
+        # Shift+Tab walks the same controls backwards.
+        seen = []
+        for _ in chain:
+            await pilot.press("shift+tab")
+            await pilot.pause()
+            assert screen.focused is not None
+            seen.append(screen.focused.id)
+        assert seen == (chain[start:] + chain[:start])[::-1]
+        # A preset pressed with the keyboard sets the target and keeps the focus: Tab goes on.
+        screen.query_one("#target-25", Button).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.query_one("#target", Input).value == "25"
+        assert screen.focused is screen.query_one("#target-25", Button)
+        await pilot.press("tab")
+        assert screen.focused is screen.query_one("#target-50", Button)
+        await pilot.press("enter", "tab")
+        await pilot.pause()
+        assert screen.query_one("#target", Input).value == "50"
+        assert screen.focused is screen.query_one("#scoring", Select)
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        assert screen.focused is screen.query_one("#opp-kind-1", Select)
+
+
+async def test_the_body_still_scrolls_from_the_keyboard() -> None:
+    app = Host(Config())
+    async with app.run_test(size=(100, 24)) as pilot:
+        body = app.screen.query_one("#settings-body", VerticalScroll)
+        assert body.max_scroll_y > 0, "the screen is short enough to scroll"
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > 0
+
+
+def background_of(widget: Widget) -> Color:
+    """The colour behind the widget's text, as drawn (a select draws its value in a child)."""
+    if isinstance(widget, Select):
+        widget = widget.query_one("SelectCurrent")  # the select's face
+    return widget.background_colors[1]
+
+
+def distance(a: Color, b: Color) -> int:
+    return abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b)
+
+
+async def test_the_focused_control_stands_out() -> None:
+    app = Host(Config(rules=Rules(scoring="chips")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for wid in ("player-name", "opp-kind-0", "target", "target-25", "scoring", "chips_per_card", "four_colour"):
+            widget = screen.query_one(f"#{wid}")
+            label = widget.parent.query_one(".label", Label) if widget.parent else None
+            screen.query_one("#save", Button).focus()
+            await pilot.pause()
+            before, label_before = background_of(widget), label.styles.color if label else None
+            widget.focus()
+            await pilot.pause()
+            assert screen.focused is widget
+            after = background_of(widget)
+            # Textual's own focus tint is 5%: far too faint on a compact field.
+            assert distance(before, after) >= 60, f"{wid}: {before} -> {after}"
+            if label is not None:
+                assert label.styles.color != label_before, f"{wid}: its row's label marks the row"
+        save = screen.query_one("#save", Button)
+        screen.query_one("#cancel", Button).focus()
+        await pilot.pause()
+        before_save = background_of(save)
+        save.focus()
+        await pilot.pause()
+        assert distance(before_save, background_of(save)) >= 60
+
+
+#: Whatever is typed that is not a whole number in range, the field is refused with one message
+#: that names it and the numbers allowed.
+JUNK: tuple[str, ...] = (
+    "",
+    "   ",
+    "0",
+    "-1",
+    "+7",
+    "1e9",
+    "nan",
+    "inf",
+    "-inf",
+    "7.5",
+    "0x7",
+    "7_0",
+    "9" * 40,
+    "9" * 5000,
+    "[b]x[/b]",
+    "[@click=app.quit]q[/]",
+    "\x01\x1b[31m",
+    "7\n",
+    "²",
+    "٣",
+    "７",
+)
+
+
+def number_fields() -> list[tuple[str, str, tuple[int, int]]]:
+    """Every whole-number field: its id, its name in messages and its range (from the declarations)."""
+    fields = [(v.key, v.title, v.settings_range) for v in VARIANTS if v.bounds is not None]
+    fields += [(f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", THINK_MS_RANGE) for i in range(3)]
+    return fields
+
+
+async def test_every_number_field_refuses_junk_with_one_message_naming_the_range() -> None:
+    path = config_path()
+    experts = tuple(Opponent(f"Ace{i}", "expert") for i in range(3))
+    app = Host(Config(opponents=experts, rules=Rules(scoring="chips")))
+    fields = number_fields()
+    assert {f[0] for f in fields} >= {"target", "hand_size", "chips_start", "chips_rounds", "opp-think-0"}
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for wid, title, (lo, hi) in fields:
+            inp = screen.query_one(f"#{wid}", Input)
+            good = inp.value
+            message = f"✗ {title}: a whole number from {lo} to {hi}."
+            for text in (*JUNK, str(lo - 1), str(hi + 1), f"{hi}0"):
+                inp.value = text
+                await pilot.pause()
+                assert error_text(app) == message, (wid, text)
+                assert inp.has_class("-invalid"), (wid, text)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, SettingsScreen) and not path.exists(), wid
+            assert screen.focused is inp, "Save points at the bad field"
+            for text in (str(lo), str(hi), f"  {lo} ", f"0{lo}"):
+                inp.value = text
+                await pilot.pause()
+                assert "valid" in error_text(app), (wid, text)
+            inp.value = good
+            await pilot.pause()
+        # Typed key by key too: an empty field and 0 say the same thing.
+        await type_into(pilot, app, "hand_size", "")
+        assert error_text(app) == "✗ Hand size: a whole number from 1 to 10."
+        await type_into(pilot, app, "hand_size", "0")
+        assert error_text(app) == "✗ Hand size: a whole number from 1 to 10."
+        await type_into(pilot, app, "hand_size", " 7 ")
+        assert "valid" in error_text(app)
+        await type_into(pilot, app, "target", "0")
+        assert error_text(app) == "✗ Target score: a whole number from 5 to 500."
+        await type_into(pilot, app, "target", "50")
+        assert "valid" in error_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = app.results[-1]
+    assert saved is not None and saved.rules.hand_size == 7 and saved.target == 50
+    assert load_config()[0] == saved
+
+
+async def test_random_is_offered_weakest_first_and_hint_is_not() -> None:
+    app = Host(Config())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        kind = screen.query_one("#opp-kind-0", Select)
+        kind.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        overlay = kind.query_one(OptionList)  # the open list
+        options = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
+        assert options == [k.name for k in ai.kinds() if k.offered]
+        assert options[0] == "random" and "hint" not in options
+        await pilot.press("escape")
+        with pytest.raises(InvalidSelectValueError):
+            kind.value = "hint"
+        help_text = " ".join(str(w.render()) for w in screen.query(".help"))
+        assert "random: plays a random legal move" in help_text
+        assert "hint" not in help_text
+
+
+async def test_a_random_opponent_is_saved_and_read_back() -> None:
+    path = config_path()
+    app = Host(Config())
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#opp-kind-1", Select).value = "random"
+        await pilot.pause()
+        assert app.screen.query_one("#opp-name-1", Input).value == "Rando", "the kind's default name"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = app.results[-1]
+    assert saved is not None and saved.opponents[1] == Opponent("Rando", "random", 1000)
+    assert 'kind = "random"' in path.read_text(encoding="utf-8")
+    loaded, warning = load_config()
+    assert warning is None and loaded == saved
+    # Opened again, the screen shows the random opponent and saves it unchanged.
+    again = Host(loaded)
+    async with again.run_test(size=SIZE) as pilot:
+        assert again.screen.query_one("#opp-kind-1", Select).value == "random"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert again.results[-1] == loaded
+
+
+async def test_no_help_line_names_a_rule_twice() -> None:
+    app = Host(Config(rules=Rules(scoring="chips")))
+    async with app.run_test(size=SIZE):
+        texts = [str(w.render()) for w in app.screen.query("#settings-body Static, #settings-body Label")]
+        chips = [t for t in texts if t.startswith("Chips")]
+        assert chips and "R16" in chips[0]
+        for text in texts:
+            ids = re.findall(r"\bR\d+\b", text)
+            assert len(ids) == len(set(ids)), text

@@ -33,7 +33,6 @@ from kc_tui.config import (
     Config,
     ConfigError,
     Opponent,
-    int_problem,
     name_problem,
     save_config,
 )
@@ -70,12 +69,29 @@ def name_check(what: str) -> Check:
     return Check(lambda v: name_problem(v.strip(), what))
 
 
+def number_problem(text: str, what: str, lo: int, hi: int) -> str | None:
+    """Why ``text`` is not a whole number from ``lo`` to ``hi`` (spaces around it allowed), or
+    None when it is. Whatever is wrong (nothing typed, junk, a sign, a fraction, a number out of
+    range), the message is the same: ``what`` and the numbers allowed; the text typed is never
+    quoted. Only the digits 0-9 count (no control characters, no other digits), and a long one
+    is refused before it is read as a number."""
+    t = text.strip(" ")
+    ok = t.isascii() and t.isdigit() and len(t.lstrip("0")) <= len(str(hi)) and lo <= int(t) <= hi
+    return None if ok else f"{what}: a whole number from {lo} to {hi}"
+
+
+def number_value(text: str, lo: int, hi: int) -> int | None:
+    """The whole number ``text`` holds when :func:`number_problem` accepts it, else None."""
+    return int(text.strip(" ")) if number_problem(text, "", lo, hi) is None else None
+
+
 def int_check(what: str, lo: int, hi: int) -> Check:
-    return Check(lambda v: int_problem(v, what, lo, hi))
+    return Check(lambda v: number_problem(v, what, lo, hi))
 
 
 def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_length: int, classes: str = "") -> Input:
-    """A compact whole-number field that checks itself as you type (``what`` names it in errors)."""
+    """A compact whole-number field that checks itself as you type (``what`` names it in errors:
+    "Hand size: a whole number from 1 to 10")."""
     lo, hi = bounds
     return Input(
         value,
@@ -121,7 +137,9 @@ class SettingsScreen(Screen[Config | None]):
         cfg = self.config
         rules = cfg.rules
         yield Header(icon="♠")
-        with VerticalScroll(id="settings-body"):
+        # Not a stop of its own for Tab (focus there would be invisible): the keys that scroll it
+        # still reach it from the control focused inside, which it scrolls into view.
+        with VerticalScroll(id="settings-body", can_focus=False):
             yield Static("Players", classes="section")
             with HorizontalGroup(classes="row"):
                 yield Label("Your name", classes="label")
@@ -168,7 +186,7 @@ class SettingsScreen(Screen[Config | None]):
                     )
                     yield Label("think", classes="mini think")
                     yield number_input(
-                        str(opp.think_ms), f"opp-think-{i}", f"opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
+                        str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
                     )
                     yield Label("ms", classes="unit think")
             timed = " or the ".join(k.name for k in offered if k.takes_think_time)
@@ -281,7 +299,7 @@ class SettingsScreen(Screen[Config | None]):
         # One digit more than the largest value offered when narrower than the engine's range,
         # so a value over it is typed and refused with a message.
         width = len(str(hi)) + (1 if v.offered else 0)
-        return number_input(str(value), v.key, f"the {v.title.lower()}", (lo, hi), width)
+        return number_input(str(value), v.key, v.title, (lo, hi), width)
 
     def _choice_select(self, v: Variant[str], value: str) -> Select[str]:
         options = [(f"{c.value}: {c.label}{' (default)' if c.value == v.default else ''}", c.value) for c in v.choices]
@@ -370,9 +388,8 @@ class SettingsScreen(Screen[Config | None]):
 
     @on(Button.Pressed, ".preset")
     def _preset(self, event: Button.Pressed) -> None:
-        target = self.query_one("#target", Input)
-        target.value = str(event.button.label)
-        target.focus()
+        # The focus stays on the button (Tab goes on to the next control): the field shows the value.
+        self.query_one("#target", Input).value = str(event.button.label)
 
     @on(Button.Pressed, "#save")
     def _save_pressed(self) -> None:
@@ -488,12 +505,11 @@ class SettingsScreen(Screen[Config | None]):
         return cfg
 
     def _think_ms(self, i: int, old: Opponent) -> int:
-        """Opponent ``i``'s think time: the one on screen for a kind that takes one, else the
-        old one (the field is hidden and may hold anything)."""
-        text = self._value(f"opp-think-{i}")
-        if self._takes_think_time(i) or (text.isdigit() and int_problem(text, "", *THINK_MS_RANGE) is None):
-            return int(text)
-        return old.think_ms
+        """Opponent ``i``'s think time: the one on screen when it is a think time (always, for a
+        kind that takes one: the screen checked it), else the old one. The field of a kind that
+        ignores the think time is hidden and holds the saved value: it is kept as it was."""
+        shown = number_value(self._value(f"opp-think-{i}"), *THINK_MS_RANGE)
+        return old.think_ms if shown is None else shown
 
     # ------------------------------------------------------------------ actions
     def action_save(self) -> None:
