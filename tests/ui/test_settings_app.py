@@ -167,3 +167,34 @@ async def test_the_command_palette_opens_settings() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_a_random_opponent_chosen_in_settings_plays_the_next_game() -> None:
+    app = new_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        screen = app.screen
+        screen.query_one("#opponent-count", Select).value = 1
+        screen.query_one("#opp-kind-0", Select).value = "random"
+        screen.query_one("#pace", Select).value = "instant"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert [(o.name, o.kind) for o in app.config.opponents] == [("Rando", "random")]
+        assert load_config()[0] == app.config
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.game is not None and app.screen is app.game)
+        game: GameScreen = app.game
+        session = game.session
+        assert [s.kind for s in session.seats] == ["human", "random"]
+        # The human ends a turn: the random opponent takes its turn and it is the human's again.
+        await wait_for(pilot, lambda: session.human_to_move and not game.busy)
+        before = session.stamp
+        logged = len(session.log)
+        game.action_end_turn()
+        await wait_for(pilot, lambda: session.stamp[1] != before[1] or (session.human_to_move and not game.busy))
+        if session.stamp[1] == before[1]:
+            assert session.stamp[2] >= before[2] + 2, "the human's end and at least the opponent's end"
+        assert any("Rando" in line for line in session.log[logged:]), session.log[logged:]
