@@ -102,7 +102,7 @@ class OpponentPanel(Widget):
         else:
             cards = Text("▒" * min(self.cards, 12) + ("…" if self.cards > 12 else ""), BACK_STYLE)
         optional = [cards, kind]  # dropped in this order when there is no room
-        shown_state = next((t for t in state if essential.cell_len + 1 + t.cell_len <= width), None)
+        shown_state = next((t for t in state if essential.cell_len + 2 + t.cell_len <= width), None)
         room = width - essential.cell_len - (shown_state.cell_len + 2 if shown_state else 0)
         keep = [t for t in optional if t.cell_len]
         while keep and sum(t.cell_len + 1 for t in keep) > room:
