@@ -222,18 +222,6 @@ def name_problem(name: Any, what: str) -> str | None:
     return None
 
 
-def int_problem(text: str, what: str, lo: int, hi: int) -> str | None:
-    """Why ``text`` is not a whole number from ``lo`` to ``hi``, or None when it is."""
-    t = text.strip()
-    if not t:
-        return f"{what} cannot be empty: type a whole number from {lo} to {hi}"
-    if not t.isdigit():
-        return f"{what} must be a whole number from {lo} to {hi}, not {t!r}"
-    if not lo <= int(t) <= hi:
-        return f"{what} must be from {lo} to {hi}, not {int(t)}"
-    return None
-
-
 def _check_name(name: Any, what: str) -> None:
     if not isinstance(name, str):
         raise ConfigError(f"{what} must be text, not {quote(name)}")

@@ -12,7 +12,6 @@ from kc_tui.config import (
     ConfigError,
     Opponent,
     config_path,
-    int_problem,
     load_config,
     name_problem,
     save_config,
@@ -94,10 +93,6 @@ def test_field_checks_name_the_problem() -> None:
     assert name_problem("", "your name") == "your name cannot be empty"
     assert name_problem("x" * (NAME_MAX + 1), "your name") is not None
     assert name_problem("Ada", "your name") is None
-    assert int_problem("25", "target", 5, 500) is None
-    assert int_problem("4", "target", 5, 500) == "target must be from 5 to 500, not 4"
-    assert int_problem("abc", "target", 5, 500) is not None
-    assert int_problem("", "target", 5, 500) is not None
 
 
 # ---------------------------------------------------------------- whatever the file holds
