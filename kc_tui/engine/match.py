@@ -78,6 +78,16 @@ class RoundResult:
     cards_left: tuple[int, ...] = ()
     #: Kings among them (R15: 10 points each). Derived from the replay like ``cards_left``.
     kings_left: tuple[int, ...] = ()
+    #: The cards themselves (a card mask per match seat, 0 for a seat that sat out): what was
+    #: caught in every hand. Derived from the replay like ``cards_left``.
+    hands_left: tuple[int, ...] = ()
+    #: R16: the chips every match seat put in the pot at this round's deal (the ante). Derived.
+    ante: tuple[int, ...] = ()
+    #: R16: the turns every match seat ended without playing a card from hand. Derived.
+    fines: tuple[int, ...] = ()
+    #: R16: the pot when the round ended (antes, the pot carried from a block, fines, card
+    #: chips): the winner took it, or it stays after a block. Derived (0 in a record).
+    pot: int = 0
 
     @property
     def blocked(self) -> bool:
@@ -91,6 +101,15 @@ class RoundResult:
             return (0, 0)
         kings = self.kings_left[seat]
         return (kings, self.cards_left[seat] - kings)
+
+    def chips_won(self, seat: int) -> int:
+        """R16: the chips match seat ``seat`` took from the pot at the round's end."""
+        return self.pot if seat == self.winner else 0
+
+    def chips_paid(self, seat: int) -> int:
+        """R16: the chips match seat ``seat`` put in the pot during the round, its ante aside:
+        its fines (and, with ``chips_per_card``, its cards), what it could pay of them."""
+        return self.chips_won(seat) - self.chips_delta[seat]
 
     def record_equals(self, other: RoundResult) -> bool:
         """The same result as far as a record says (the fields :meth:`to_dict` writes)."""
@@ -172,6 +191,8 @@ class _Scores:
     chips: tuple[int, ...]
     pot: int
     out: tuple[bool, ...]
+    #: The pot when the round ended, before the winner took it (R16).
+    pot_end: int = 0
 
 
 def round_seed(match_seed: int, number: int) -> int:
@@ -202,6 +223,8 @@ class Match:
         self.over = False
         self.winners: list[int] = []
         self.seats: list[int] = []
+        #: R16: the chips every match seat put in the pot at the deal of the round being played.
+        self.ante: tuple[int, ...] = (0,) * n_players
         self.round: Round = self._start_round()
 
     @property
@@ -219,11 +242,14 @@ class Match:
 
     def _start_round(self) -> Round:
         self.seats = [s for s in range(self.n) if not self.out[s]]
+        ante = [0] * self.n
         if self.chips_scoring:  # R16: everyone antes one chip
             for s in self.seats:
                 paid = min(1, self.chips[s])
                 self.chips[s] -= paid
                 self.pot += paid
+                ante[s] = paid
+        self.ante = tuple(ante)
         dealer_index = self.seats.index(self.dealer)
         r = Round.deal(len(self.seats), self.rules, round_seed(self.seed, self.number), dealer_index)
         r.standing = self.standing()
@@ -242,6 +268,40 @@ class Match:
             rounds_left=max(0, rules.chips_rounds - len(self.results) - 1) if self.chips_scoring else None,
             chips_per_card=bool(rules.chips_per_card),
         )
+
+    # ------------------------------------------------------------------ what a player sees
+    def fines_paid(self) -> list[int]:
+        """R16: the chips every match seat has paid so far this round for turns ended without
+        playing a card from hand: its fines, as many as it holds chips for. Fines are counted
+        into ``chips`` and ``pot`` when the round is scored; a player sees them leave the stack
+        when the turn ends. All zero under points, between rounds and after the match."""
+        paid = [0] * self.n
+        if not self.chips_scoring or self.over:
+            return paid
+        for i, s in enumerate(self.seats):
+            paid[s] = min(self.round.fines[i], self.chips[s])
+        return paid
+
+    def live_chips(self) -> list[int]:
+        """Every player's total as shown during play: under chips scoring (R16) the stack with
+        this round's ante and the fines of the turns already ended taken out; the points (R15)
+        otherwise (the same as :attr:`totals`)."""
+        paid = self.fines_paid()
+        return [t - p for t, p in zip(self.totals, paid, strict=True)]
+
+    def live_pot(self) -> int:
+        """R16: the pot as shown during play: the antes, what a block left in it, and the
+        fines already paid this round. 0 under points."""
+        return self.pot + sum(self.fines_paid()) if self.chips_scoring else 0
+
+    def ante_after(self, number: int) -> tuple[int, ...]:
+        """R16: the chips every match seat anted at the deal that followed round ``number``
+        (all 0 when there was none: the match ended, or under points)."""
+        if number < len(self.results):
+            return self.results[number].ante
+        if number == len(self.results) and not self.over:
+            return self.ante
+        return (0,) * self.n
 
     def match_seat(self, round_seat: int) -> int:
         return self.seats[round_seat]
@@ -266,8 +326,12 @@ class Match:
         delta = tuple(self.chips[s] - before[s] for s in range(self.n)) if self.chips_scoring else (0,) * self.n
         cards_left = [0] * self.n
         kings_left = [0] * self.n
+        hands_left = [0] * self.n
+        fines = [0] * self.n
         for i, s in enumerate(self.seats):
             cards_left[s], kings_left[s], _ = penalty_breakdown(r.hands[i])
+            hands_left[s] = r.hands[i]
+            fines[s] = r.fines[i]
         result = RoundResult(
             number=self.number,
             dealer=self.dealer,
@@ -278,6 +342,10 @@ class Match:
             totals=tuple(self.totals),
             cards_left=tuple(cards_left),
             kings_left=tuple(kings_left),
+            hands_left=tuple(hands_left),
+            ante=self.ante,
+            fines=tuple(fines),
+            pot=scores.pot_end,
         )
         self.results.append(result)
         self.round_moves.append(self.replay_moves())
@@ -314,6 +382,7 @@ class Match:
                 paid = min(owed, chips[s])
                 chips[s] -= paid
                 pot += paid
+            pot_end = pot
             if winner is not None:  # after a block the pot stays for the next round
                 chips[winner] += pot
                 pot = 0
@@ -321,9 +390,10 @@ class Match:
                 if chips[s] <= 0:
                     out[s] = True  # cannot pay: out of the match (project choice)
         else:
+            pot_end = 0
             for s in self.seats:
                 points[s] += penalties[s]
-        return _Scores(tuple(penalties), tuple(points), tuple(chips), pot, tuple(out))
+        return _Scores(tuple(penalties), tuple(points), tuple(chips), pot, tuple(out), pot_end)
 
     def _ends(self, points: Sequence[int], out: Sequence[bool], rounds_played: int) -> bool:
         if self.chips_scoring:
