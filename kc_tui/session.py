@@ -235,7 +235,16 @@ class MatchSession:
 
     @property
     def totals(self) -> list[int]:
-        return self.match.totals
+        """Every player's total as the table shows it: the points (R15), or under chips scoring
+        (R16) the stack as it is now: this round's ante and the fines of the turns already
+        ended have left it (:meth:`Match.live_chips`). After the match: the final totals."""
+        return self.match.live_chips()
+
+    @property
+    def pot(self) -> int | None:
+        """R16: the chips in the pot now (the antes, a blocked round's pot, the fines paid so
+        far: :meth:`Match.live_pot`); None when scoring points."""
+        return self.match.live_pot() if self.chips else None
 
     @property
     def results(self) -> list[RoundResult]:
@@ -491,7 +500,57 @@ class MatchSession:
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
         scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
+        if self.chips:  # R16: stacks and the pot, no target
+            return f"Round {self.round_number} · chips: {scores} · pot {self.pot}"
         return f"Round {self.round_number} · {scores} · target {self.rules.target}"
+
+
+def names_joined(names: Sequence[str]) -> str:
+    """Names in a sentence: "Alice", "Alice and Bob", "Alice, Bob and Carol"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def match_end_text(s: MatchSession) -> str:
+    """Why the match ended and who won, naming them (plain text; names are data: show it with
+    the UI's text helpers). Points (R15): "Alice reached 52: the match is over. Bob wins with
+    31." Chips (R16): "The others are out of chips: Bob wins with 88 chips." or "The match is
+    over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. "" while
+    the match goes on."""
+    if not s.match_over:
+        return ""
+    totals, human = s.totals, s.human_seat
+
+    def who(seats: Sequence[int], with_totals: bool = False) -> str:
+        # The human is "you" (whatever their name): "Bob and you share the win", "You win".
+        if list(seats) == [human]:
+            return "You"
+        ordered = sorted(seats, key=lambda x: x == human)
+        parts = ["you" if x == human else s.names[x] for x in ordered]
+        if with_totals:
+            parts = [f"{p} ({totals[x]})" for p, x in zip(parts, ordered, strict=True)]
+        return names_joined(parts)
+
+    winners = s.winners
+    best = totals[winners[0]] if winners else 0
+    verb = "share the win" if len(winners) > 1 else "win" if winners == [human] else "wins"
+    if s.chips:
+        unit = "chips each" if len(winners) > 1 else "chip" if best == 1 else "chips"
+        win = f"{who(winners)} {verb} with {best} {unit}."
+        holding = sum(1 for out in s.match.out if not out)
+        if holding == 0:
+            return f"Everyone is out of chips: {win}"
+        if holding == 1:
+            return f"The others are out of chips: {win}"
+        played = len(s.results)
+        return f"The match is over after {played} round{'' if played == 1 else 's'}: {win}"
+    win = f"{who(winners)} {verb} with {best}."
+    reached = [seat for seat, t in enumerate(totals) if t >= s.rules.target]
+    if len(reached) == 1:
+        return f"{who(reached)} reached {totals[reached[0]]}: the match is over. {win}"
+    return f"{who(reached, with_totals=True)} reached {s.rules.target}: the match is over. {win}"
 
 
 def _hist_len(r: Round) -> int:

@@ -149,7 +149,8 @@ class SeatSnapshot:
     dealer: bool
     winner: bool
     hand: tuple[Card, ...] | None
-    #: The seat's score as a label shows it ("12/50 pts", or "47 chips"): :meth:`TableDriver.score_text`.
+    #: The seat's score as a label shows it ("12/50 pts", or "47 chips", the stack now):
+    #: :meth:`TableDriver.score_text`.
     score: str = ""
 
 
@@ -168,7 +169,8 @@ class TableSnapshot:
     seats: tuple[SeatSnapshot, ...]
     #: The card the viewer drew last, while it is in its hand (shown marked).
     drawn: Card | None = None
-    #: The chips in the pot under chips scoring (R16); None when scoring points.
+    #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
+    #: the fines paid so far this round); None when scoring points.
     pot: int | None = None
     log: tuple[str, ...] = field(default=())
 
@@ -335,9 +337,12 @@ class TableDriver:
         return 0 if self.session.chips else self.session.rules.target
 
     def score_text(self, seat: int) -> str:
-        """A seat's total for a label: "12/100 pts", or "70 chips"."""
+        """A seat's total for a label: "12/100 pts", or "70 chips" ("1 chip") under chips scoring, the
+        stack as it is now (R16: this round's ante and the fines paid so far have left it)."""
         total = self.session.totals[seat]
-        return f"{total} chips" if self.session.chips else f"{total}/{self.session.rules.target} pts"
+        if self.session.chips:
+            return "1 chip" if total == 1 else f"{total} chips"
+        return f"{total}/{self.session.rules.target} pts"
 
     def targets_for_card(self, card: Card) -> set[int]:
         return self.session.targets_for_card(card)
@@ -355,13 +360,14 @@ class TableDriver:
         r = s.round
         to_move = self.to_move
         winners = set(s.winners) if s.match_over else set()
+        totals = s.totals
         seats = tuple(
             SeatSnapshot(
                 seat=i,
                 name=seat.name,
                 kind=seat.kind,
                 cards=s.hand_size(i),
-                total=s.totals[i],
+                total=totals[i],
                 to_move=i == to_move,
                 dealer=i == s.match.dealer,
                 winner=i in winners,
@@ -380,7 +386,7 @@ class TableDriver:
             seats=seats,
             drawn=None if viewer is None else s.last_drawn(viewer),
             log=tuple(s.log),
-            pot=s.match.pot if s.chips else None,
+            pot=s.pot,
         )
 
 
