@@ -1,4 +1,12 @@
-"""The round summary and the match summary."""
+"""The round summary and the match summary.
+
+Under points (R15) the round summary shows what every hand caught (the cards, face up), its
+penalty and the totals against the target. Under chips (R16) it shows the cards caught, the
+chips each player paid during the round (fines, and cards with ``chips_per_card``), the pot
+won, the ante already taken for the next round and the stacks as the scoreboard shows them:
+a stack is the one shown at the round's deal, minus what was paid, plus the pot won, minus the
+next ante.
+"""
 
 from __future__ import annotations
 
@@ -13,45 +21,126 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from kc_tui.engine import KING_PENALTY, RoundResult
-from kc_tui.engine.rules import Scoring
-from kc_tui.session import MatchSession
+from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
+from kc_tui.session import MatchSession, match_end_text
+from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain, rich_plain
 
+#: The widest name column in the summaries (a longer name ends in "…").
+NAME_WIDTH = 16
+#: The width the summaries' tables may use (the dialog's 76 columns less border and padding).
+TABLE_WIDTH = 70
+#: The mark beside a round's number for the player who went out (as on the scoreboard).
+WENT_OUT = "*"
 
-def round_table(s: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]] | None = None) -> Table:
-    """Each hand's penalty (kings 10), the totals and the target, as the engine scored them
-    (R15: ``result`` carries every seat's cards and kings left). ``hands`` is accepted for older
-    callers and not used."""
-    chips = s.rules.scoring == Scoring.CHIPS
-    t = Table(box=None, padding=(0, 2), expand=False, header_style="bold")
-    t.add_column("Player")
-    t.add_column("Cards left", justify="right")
-    t.add_column("Kings", justify="right")
-    t.add_column("Chips" if chips else "Penalty", justify="right")
-    t.add_column("Total", justify="right")
+DOT = "·"
+
+
+def _signed(value: int, sign: str) -> str:
+    return f"{sign}{value}" if value else DOT
+
+
+def _delta(value: int) -> str:
+    """A change of chips: "+7", "-2", "0"."""
+    return f"{value:+d}" if value else "0"
+
+
+def _caught(look: CardLook, result: RoundResult, seat: int) -> Text:
+    """The cards left in ``seat``'s hand, face up; "went out" for the winner."""
+    if seat not in result.seats:
+        return Text("out of chips", style="dim")
+    if seat == result.winner:
+        return Text("went out", style="dim")
+    if seat < len(result.hands_left):
+        cards = sort_for_hand(cards_of(result.hands_left[seat]))
+        if cards:
+            return look.fan(cards)
+    n = result.cards_left[seat] if seat < len(result.cards_left) else 0
+    return Text(f"{n} cards" if n else DOT)
+
+
+def _name_cell(name: str, won: bool) -> Text:
+    return rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else "")
+
+
+def _table() -> Table:
+    t = Table(box=None, padding=(0, 1), pad_edge=False, expand=False, header_style="bold")
+    t.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
+    t.add_column("Caught", overflow="fold")
+    return t
+
+
+def round_table(
+    s: MatchSession,
+    result: RoundResult,
+    hands: Sequence[tuple[int, int]] | None = None,
+    *,
+    look: CardLook | None = None,
+) -> Table:
+    """Every hand's cards left and what the round did to the scores, as the engine scored them
+    (``result`` carries the hands). Points (R15): the penalty (kings 10) and the total. Chips
+    (R16): chips paid, the pot won, the next round's ante and the stack now. ``hands`` is
+    accepted for older callers and not used."""
+    look = look or CardLook()
+    t = _table()
+    if s.chips:
+        ante = s.match.ante_after(result.number)
+        with_ante = any(ante)
+        t.add_column("Paid", justify="right", no_wrap=True)
+        t.add_column("Won", justify="right", no_wrap=True)
+        if with_ante:
+            t.add_column("Ante", justify="right", no_wrap=True)
+        t.add_column("Chips", justify="right", no_wrap=True)
+        for seat, name in enumerate(s.names):
+            row: list[Text | str] = [_name_cell(name, result.winner == seat), _caught(look, result, seat)]
+            row += [_signed(result.chips_paid(seat), "-"), _signed(result.chips_won(seat), "+")]
+            if with_ante:
+                row.append(_signed(ante[seat], "-"))
+            row.append(Text(str(result.totals[seat] - ante[seat]), style="bold"))
+            t.add_row(*row)
+        return t
+    t.add_column("Penalty", justify="right", no_wrap=True)
+    t.add_column("Total", justify="right", no_wrap=True)
     for seat, name in enumerate(s.names):
-        cards = result.cards_left[seat] if seat < len(result.cards_left) else 0
         kings, others = result.penalty_parts(seat)
         pen = result.penalties[seat]
-        won = result.winner == seat
-        penalty = (
-            f"{result.chips_delta[seat]:+d}"
-            if chips
-            else f"{pen}" + (f"  ({kings}×{KING_PENALTY} + {others})" if kings else "")
-        )
+        penalty = f"{pen}" + (f" ({kings}×{KING_PENALTY}+{others})" if kings else "")
         t.add_row(
-            rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else ""),
-            str(cards),
-            str(kings) if kings else "·",
+            _name_cell(name, result.winner == seat),
+            _caught(look, result, seat),
             penalty,
             Text(str(result.totals[seat]), style="bold"),
         )
     return t
 
 
+def round_headline(s: MatchSession, result: RoundResult) -> str:
+    """ "Round 3: Alice went out!" (under chips: and what the pot held, or that it stays)."""
+    if result.winner is None:
+        head = f"Round {result.number}: blocked, no one went out"
+        if s.chips and result.pot:
+            head += f"; the pot ({result.pot} chips) stays"
+        return head
+    head = f"Round {result.number}: {s.names[result.winner]} went out"
+    if s.chips:
+        return f"{head} and takes the pot: {result.pot} chips"
+    return head + "!"
+
+
+def round_footer(s: MatchSession, result: RoundResult) -> str:
+    """What comes next: the match's end and its winner, or the next deal (and its ante)."""
+    if s.match_over:
+        return match_end_text(s)
+    dealer = s.names[s.match.dealer]
+    if not s.chips:
+        return f"Target {s.rules.target}. Next round: {dealer} deals."
+    pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
+    return f"Next round: {dealer} deals. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
+
+
 class RoundSummary(ModalScreen[None]):
-    """How the round ended: who went out, each hand's penalty, totals, target, next dealer."""
+    """How the round ended: who went out, the cards caught in every hand, the penalties or
+    chips, the totals, and the next deal or the match's end."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", "Continue"),
@@ -59,39 +148,39 @@ class RoundSummary(ModalScreen[None]):
     DEFAULT_CSS = """
     RoundSummary { align: center middle; }
     RoundSummary > Vertical {
-        width: 76; max-width: 95%; height: auto;
-        border: thick $accent; background: $panel; padding: 1 2;
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $panel; padding: 0 2; overflow-y: auto;
     }
-    RoundSummary #title { text-style: bold; width: 100%; content-align: center middle; }
+    RoundSummary #title { text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }
     RoundSummary #body { width: 100%; margin: 1 0; }
     RoundSummary #next { color: $text-muted; margin-bottom: 1; }
     RoundSummary Button { width: 100%; }
     """
 
     def __init__(
-        self, session: MatchSession, result: RoundResult, hands: Sequence[tuple[int, int]] | None = None
+        self,
+        session: MatchSession,
+        result: RoundResult,
+        hands: Sequence[tuple[int, int]] | None = None,
+        *,
+        look: CardLook | None = None,
     ) -> None:
         """``hands`` (cards, kings per seat) is accepted for older callers and not used: the
-        engine's ``result`` carries them."""
+        engine's ``result`` carries the hands. ``look``: how cards are drawn (default: the
+        app's settings)."""
         super().__init__()
         self.session = session
         self.result = result
         self.hands = None if hands is None else list(hands)
+        self.look = look
 
     def compose(self) -> ComposeResult:
         s, res = self.session, self.result
-        if res.winner is None:
-            head = f"Round {res.number}: blocked, no one went out"
-        else:
-            head = f"Round {res.number}: {s.names[res.winner]} went out!"
+        look = self.look or CardLook.of(getattr(self.app, "config", None))
         with Vertical():
-            yield Static(plain(head), id="title")
-            yield Static(round_table(s, res, self.hands), id="body")
-            if s.match_over:
-                nxt = f"Someone reached {s.rules.target}: the match is over."
-            else:
-                nxt = f"Target {s.rules.target}. Next round: {s.names[s.match.dealer]} deals."
-            yield Static(plain(nxt), id="next")
+            yield Static(plain(round_headline(s, res)), id="title")
+            yield Static(round_table(s, res, self.hands, look=look), id="body")
+            yield Static(plain(round_footer(s, res)), id="next")
             yield Button("Continue", variant="primary", id="continue")
 
     def on_mount(self) -> None:
@@ -106,8 +195,41 @@ class RoundSummary(ModalScreen[None]):
         self.dismiss(None)
 
 
+def match_table(s: MatchSession) -> tuple[Table, int]:
+    """Every player's rounds (the last ones that fit) and final total: penalties (R15) or chips
+    won or paid (R16, antes apart), a ``*`` by the number of who went out. Also how many early
+    rounds were left out."""
+    t = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
+    t.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
+
+    def cell(res: RoundResult, seat: int) -> str:
+        mark = WENT_OUT if res.winner == seat else ""
+        return mark + (_delta(res.chips_delta[seat]) if s.chips else str(res.penalties[seat]))
+
+    # Every column after the first takes its width and 2 spaces of padding.
+    room = TABLE_WIDTH - NAME_WIDTH - (len("Total") + 2)
+    shown: list[RoundResult] = []
+    for res in reversed(s.results):
+        width = max(len(f"R{res.number}"), *(len(cell(res, seat)) for seat in range(s.n))) + 2
+        if width > room:
+            break
+        room -= width
+        shown.insert(0, res)
+    for res in shown:
+        t.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim", no_wrap=True)
+    t.add_column("Total", justify="right", no_wrap=True)
+    for seat, name in enumerate(s.names):
+        t.add_row(
+            _name_cell(name, seat in s.winners),
+            *(cell(res, seat) for res in shown),
+            Text(str(s.totals[seat]), style="bold"),
+        )
+    return t, len(s.results) - len(shown)
+
+
 class MatchSummary(ModalScreen[str | None]):
-    """The winner(s), the final totals, and play again / main menu."""
+    """The winner(s) by name and why the match ended, every player's rounds and final total,
+    and play again / main menu."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "again", "Play again"),
@@ -116,13 +238,16 @@ class MatchSummary(ModalScreen[str | None]):
     DEFAULT_CSS = """
     MatchSummary { align: center middle; }
     MatchSummary > Vertical {
-        width: 76; max-width: 95%; height: auto;
-        border: thick $success; background: $panel; padding: 1 2;
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $success; background: $panel; padding: 0 2; overflow-y: auto;
     }
-    MatchSummary #title { text-style: bold; width: 100%; content-align: center middle; color: $success; }
-    MatchSummary #body { width: 100%; margin: 1 0; }
+    MatchSummary #title {
+        text-style: bold; width: 100%; content-align: center middle; color: $success; margin-top: 1;
+    }
+    MatchSummary #body { width: 100%; margin: 1 0 0 0; }
     MatchSummary #sub { color: $text-muted; width: 100%; content-align: center middle; }
-    MatchSummary Horizontal { height: auto; width: 100%; align-horizontal: center; }
+    MatchSummary #legend { color: $text-muted; width: 100%; margin-bottom: 1; }
+    MatchSummary Horizontal { height: auto; width: 100%; align-horizontal: center; margin-bottom: 1; }
     MatchSummary Button { margin: 0 1; }
     """
 
@@ -140,24 +265,18 @@ class MatchSummary(ModalScreen[str | None]):
             head = f"{names[0]} wins the match"
         else:
             head = f"A shared win: {' and '.join(names)}"
-        t = Table(box=None, padding=(0, 2), header_style="bold")
-        t.add_column("Player")
-        for res in s.results:
-            t.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim")
-        t.add_column("Total", justify="right")
-        for seat, name in enumerate(s.names):
-            won = seat in s.winners
-            cells = [str(res.penalties[seat]) for res in s.results]
-            t.add_row(
-                rich_plain(("▶ " if won else "  ") + name, style="bold green" if won else ""),
-                *cells,
-                Text(str(s.totals[seat]), style="bold"),
-            )
-        unit = "chips" if s.rules.scoring == Scoring.CHIPS else f"points · target {s.rules.target} · lowest total wins"
+        table, hidden = match_table(s)
+        if s.chips:
+            legend = f"{WENT_OUT} went out · a round: chips won or paid, antes apart"
+        else:
+            legend = f"{WENT_OUT} went out · penalty points · target {s.rules.target}, lowest total wins"
+        if hidden:
+            legend = f"Rounds 1–{hidden} not shown. " + legend
         with Vertical():
             yield Static(plain(head), id="title")
-            yield Static(plain(f"After {len(s.results)} rounds ({unit})"), id="sub")
-            yield Static(t, id="body")
+            yield Static(plain(match_end_text(s)), id="sub")
+            yield Static(table, id="body")
+            yield Static(plain(legend), id="legend")
             with Horizontal():
                 yield Button("Play again", variant="success", id="again")
                 yield Button("Main menu", id="menu")

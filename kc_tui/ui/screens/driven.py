@@ -90,8 +90,12 @@ class DrivenScreen(Screen[None]):
             )
 
     def show_scoreboard(self) -> None:
+        """The scoreboard from the session as the table shows it now: the points and the target
+        (R15), or the stacks and the pot with this round's ante and fines paid (R16)."""
         s = self.session
-        self.query_one(Scoreboard).show(s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips)
+        self.query_one(Scoreboard).show(
+            s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips, pot=s.pot
+        )
 
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen

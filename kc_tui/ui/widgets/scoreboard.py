@@ -1,10 +1,11 @@
-"""Penalties per round and totals against the target."""
+"""Every player's last few rounds and total: penalty points against the target (R15), or chips
+and the pot (R16)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
@@ -13,11 +14,23 @@ from kc_tui.engine import RoundResult
 from kc_tui.ui.text import plain, rich_plain
 
 SHOW_ROUNDS = 4
+#: The mark beside the number of the player who went out in a round, and what it means.
+WENT_OUT = "*"
+LEGEND = f"{WENT_OUT} went out"
+
+
+def board_title(*, chips: bool, target: int, pot: int | None) -> str:
+    """The scoreboard's title: "Score · target 50", or "Chips · pot 7" (R16)."""
+    if chips:
+        return "Chips" if pot is None else f"Chips · pot {pot}"
+    return f"Score · target {target}"
 
 
 class Scoreboard(Widget):
-    """``show(names, results, totals, target, round_number)``: one row per player, the last
-    few rounds' penalties, the total and the target."""
+    """``show(names, results, totals, target, round_number, chips=, pot=)``: one row per player,
+    the last few rounds and the total. Points (R15): each round's penalty, the total and the
+    target in the title. Chips (R16): each round's chips won or paid (the antes apart), the
+    stack now, and the pot in the title. A ``*`` marks who went out, explained underneath."""
 
     DEFAULT_CSS = """
     Scoreboard {
@@ -36,7 +49,8 @@ class Scoreboard(Widget):
         self.target = 50
         self.round_number = 1
         self.chips = False
-        self.border_title = "Score"
+        self.pot: int | None = None
+        self.border_title = board_title(chips=False, target=self.target, pot=None)
 
     def show(
         self,
@@ -47,14 +61,15 @@ class Scoreboard(Widget):
         round_number: int,
         *,
         chips: bool = False,
+        pot: int | None = None,
     ) -> None:
-        state = (list(names), list(results), list(totals), target, round_number, chips)
-        if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips):
+        state = (list(names), list(results), list(totals), target, round_number, chips, pot)
+        if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips, self.pot):
             return
         grew = len(names) != len(self.names) or len(results) != len(self.results)
         self.names, self.results, self.totals = list(names), list(results), list(totals)
-        self.target, self.round_number, self.chips = target, round_number, chips
-        self.border_title = plain("Chips" if chips else f"Score · target {target}")
+        self.target, self.round_number, self.chips, self.pot = target, round_number, chips, pot
+        self.border_title = plain(board_title(chips=chips, target=target, pot=pot))
         self.refresh(layout=grew)
 
     def render(self) -> RenderableType:
@@ -62,19 +77,24 @@ class Scoreboard(Widget):
         table.add_column("", no_wrap=True, overflow="ellipsis", ratio=3)
         shown = self.results[-SHOW_ROUNDS:]
         for res in shown:
-            table.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim")
-        table.add_column("Tot", justify="right", style="bold")
-        best = min(self.totals) if self.totals and not self.chips else None
+            table.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim", no_wrap=True)
+        table.add_column("Tot", justify="right", style="bold", no_wrap=True)
+        best: int | None = None
+        if self.totals and self.results:
+            best = max(self.totals) if self.chips else min(self.totals)
         for seat, name in enumerate(self.names):
             row: list[Text | str] = [rich_plain(name)]
             for res in shown:
-                value = res.chips_delta[seat] if self.chips else res.penalties[seat]
-                mark = "*" if res.winner == seat else ""
-                row.append(f"{value:+d}" if self.chips else f"{mark}{value}")
+                mark = WENT_OUT if res.winner == seat else ""
+                delta = res.chips_delta[seat]
+                value = (f"{delta:+d}" if delta else "0") if self.chips else str(res.penalties[seat])
+                row.append(f"{mark}{value}")
             total = self.totals[seat] if seat < len(self.totals) else 0
-            style = "bold green" if best is not None and total == best and len(self.results) else ""
+            style = "bold green" if best is not None and total == best else ""
             if not self.chips and total >= self.target * 0.8:
                 style = "bold red"
             row.append(Text(str(total), style=style))
             table.add_row(*row)
+        if any(res.winner is not None for res in shown):
+            return Group(table, Text(LEGEND, style="dim"))
         return table
