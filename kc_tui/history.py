@@ -42,15 +42,17 @@ What goes wrong
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import threading
 import time
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -111,18 +113,41 @@ CREATE TABLE rounds (
     moves BLOB NOT NULL,
     played_at TEXT NOT NULL,
     PRIMARY KEY (match_id, number)
-) WITHOUT ROWID;
+);
 """
 
-#: Version 2: the human's hints and undos in every round; an index for listing newest first.
+#: Version 2: the human's hints and undos in every round; the player's (the human seat's) results
+#: kept with every match (filled in from its rounds, so that the statistics read no round); an
+#: index for listing newest first.
 MIGRATE_V1_V2 = """
 ALTER TABLE rounds ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE rounds ADD COLUMN undos INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_seat INTEGER;
+ALTER TABLE matches ADD COLUMN player_size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_opponents TEXT NOT NULL DEFAULT '';
+ALTER TABLE matches ADD COLUMN player_total INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_won INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_margin INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_rounds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_rounds_won INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_penalty INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN player_undos INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX matches_newest ON matches(demo, started_at DESC, id DESC);
 """
 
-#: The script that takes a database from version ``v - 1`` to ``v``, by ``v``.
-MIGRATIONS: dict[int, str] = {1: SCHEMA_V1, 2: MIGRATE_V1_V2}
+
+def _backfill_v2(con: sqlite3.Connection) -> None:
+    """Version 2: the player's results of every match recorded before, from its rounds."""
+    for (match_id,) in con.execute("SELECT id FROM matches").fetchall():
+        _update_player(con, match_id)
+
+
+#: What takes a database from version ``v - 1`` to ``v``, by ``v``: a script, then a step in Python.
+MIGRATIONS: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
+    1: (SCHEMA_V1, None),
+    2: (MIGRATE_V1_V2, _backfill_v2),
+}
 
 #: The columns every table has at each version (how an existing file is recognized as ours).
 COLUMNS: dict[int, dict[str, frozenset[str]]] = {
@@ -147,7 +172,24 @@ COLUMNS: dict[int, dict[str, frozenset[str]]] = {
         ),
     },
 }
-COLUMNS[2] = {**COLUMNS[1], "rounds": COLUMNS[1]["rounds"] | {"hints", "undos"}}
+COLUMNS[2] = {
+    **COLUMNS[1],
+    "rounds": COLUMNS[1]["rounds"] | {"hints", "undos"},
+    "matches": COLUMNS[1]["matches"]
+    | {
+        "player_seat",
+        "player_size",
+        "player_opponents",
+        "player_total",
+        "player_won",
+        "player_margin",
+        "player_rounds",
+        "player_rounds_won",
+        "player_penalty",
+        "player_hints",
+        "player_undos",
+    },
+}
 
 
 class HistoryError(Exception):
@@ -256,10 +298,30 @@ def _ints_text(xs: Sequence[int]) -> str:
 
 
 def _moves_blob(moves: Sequence[int]) -> bytes:
+    if not all(_is_int(m) and 0 <= m <= MOVE_MAX for m in moves):
+        raise ValueError("a move is out of range")
     a = array("H", moves)
     if sys.byteorder == "big":  # pragma: no cover - stored little-endian everywhere
         a.byteswap()
     return a.tobytes()
+
+
+def _round_values(match_id: int, r: RoundRecord) -> tuple[Any, ...]:
+    """The values of a ``rounds`` row (in the order of ``_ROUND_COLUMNS``)."""
+    return (
+        match_id,
+        r.number,
+        r.dealer,
+        _ints_text(r.seats),
+        r.winner,
+        _ints_text(r.penalties),
+        _ints_text(r.chips_delta),
+        _ints_text(r.totals),
+        _moves_blob(r.moves),
+        r.hints,
+        r.undos,
+        _time_text(r.played_at),
+    )
 
 
 class _Bad(Exception):
@@ -277,18 +339,19 @@ def _int(x: object, what: str, lo: int = -_BIG, hi: int = _BIG) -> int:
     return x
 
 
+_INT_LIST = re.compile(r"\[(?:-?[0-9]{1,10}(?:,-?[0-9]{1,10})*)?\]")
+
+
 def _int_list(x: object, what: str, lo: int = -_BIG, hi: int = _BIG, n: int | None = None) -> tuple[int, ...]:
-    if not isinstance(x, str) or len(x) > 10_000:
+    """A list of ints as we write it (compact JSON, ``[1,-2,3]``), every one from ``lo`` to ``hi``."""
+    if not isinstance(x, str) or len(x) > 10_000 or _INT_LIST.fullmatch(x) is None:
         raise _Bad(f"{what} is not a list of numbers")
-    try:
-        xs = json.loads(x)
-    except ValueError:
-        raise _Bad(f"{what} is not a list of numbers") from None
-    if not isinstance(xs, list) or not all(_is_int(v) and lo <= v <= hi for v in xs):
+    xs = tuple(map(int, x[1:-1].split(","))) if len(x) > 2 else ()
+    if xs and not lo <= min(xs) <= max(xs) <= hi:
         raise _Bad(f"{what} is not a list of whole numbers from {lo} to {hi}")
     if n is not None and len(xs) != n:
         raise _Bad(f"{what} does not have {n} numbers")
-    return tuple(xs)
+    return xs
 
 
 def _time(x: object, what: str) -> datetime:
@@ -316,19 +379,29 @@ def _moves(x: object) -> tuple[int, ...]:
 def _rules(x: object) -> dict[str, Any]:
     if not isinstance(x, str):
         raise _Bad("the rules are not text")
+    cached = _RULES_SEEN.get(x)
+    if cached is not None:
+        return dict(cached)
     try:
         rules = json.loads(x)
     except ValueError:
         raise _Bad("the rules are not JSON") from None
     if not isinstance(rules, dict) or not all(isinstance(v, str | int) for v in rules.values()):
         raise _Bad("the rules are not a table of settings")
+    if len(_RULES_SEEN) < 256:
+        _RULES_SEEN[x] = dict(rules)
     return rules
+
+
+#: Rules read before, by their text (most matches share a few).
+_RULES_SEEN: dict[str, dict[str, Any]] = {}
 
 
 _MATCH_COLUMNS = "id, started_at, finished_at, demo, rules, seed, first_dealer, winners, totals"
 _ROUND_COLUMNS = (
     "match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at"
 )
+_ROUND_COLUMNS_NO_MOVES = _ROUND_COLUMNS.replace("moves", "NULL")
 
 
 def _match_from_row(row: Sequence[Any], seats: tuple[SeatInfo, ...]) -> MatchRecord:
@@ -463,8 +536,11 @@ def _migrate(con: sqlite3.Connection) -> None:
         if version == 0:
             con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         for v in range(version + 1, SCHEMA_VERSION + 1):
-            for statement in _statements(MIGRATIONS[v]):
+            script, step = MIGRATIONS[v]
+            for statement in _statements(script):
                 con.execute(statement)
+            if step is not None:
+                step(con)
             con.execute(f"PRAGMA user_version = {v}")
         con.execute("COMMIT")
     except BaseException:
@@ -673,6 +749,7 @@ class History:
                 "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
                 [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(seats)],
             )
+            _update_player(con, match_id)
             return match_id
 
     def record_round(self, match_id: int, record: RoundRecord) -> None:
@@ -680,29 +757,15 @@ class History:
         and make its totals the match's latest."""
         if self.read_only:
             return
-        if any(not 0 <= m <= MOVE_MAX for m in record.moves):
-            raise HistoryError(f"could not record round {record.number}: a move is out of range")
         with self._write(f"record round {record.number}") as con:
             if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
                 raise HistoryError(f"could not record round {record.number}: there is no match {match_id}")
             con.execute(
                 f"INSERT OR REPLACE INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id,
-                    record.number,
-                    record.dealer,
-                    _ints_text(record.seats),
-                    record.winner,
-                    _ints_text(record.penalties),
-                    _ints_text(record.chips_delta),
-                    _ints_text(record.totals),
-                    _moves_blob(record.moves),
-                    record.hints,
-                    record.undos,
-                    _time_text(record.played_at),
-                ),
+                _round_values(match_id, record),
             )
             con.execute("UPDATE matches SET totals = ? WHERE id = ?", (_ints_text(record.totals), match_id))
+            _update_player(con, match_id)
 
     def finish_match(
         self, match_id: int, *, winners: Sequence[int], totals: Sequence[int], finished_at: datetime | None = None
@@ -717,6 +780,43 @@ class History:
             )
             if cur.rowcount != 1:
                 raise HistoryError(f"could not record the end of the match: there is no match {match_id}")
+            _update_player(con, match_id)
+
+    def add_matches(self, records: Iterable[MatchRecord]) -> list[int]:
+        """Record whole matches (with their rounds) in one transaction, each under a new id (their
+        ``id`` is ignored): e.g. matches read from another history or an export. Their new ids."""
+        if self.read_only:
+            return []
+        ids: list[int] = []
+        with self._write("add the matches") as con:
+            for m in records:
+                cur = con.execute(
+                    "INSERT INTO matches (started_at, finished_at, demo, rules, seed, first_dealer, winners, totals)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        _time_text(m.started_at),
+                        None if m.finished_at is None else _time_text(m.finished_at),
+                        int(bool(m.demo)),
+                        json.dumps(dict(m.rules), separators=(",", ":"), allow_nan=False),
+                        str(int(m.seed)),
+                        m.first_dealer,
+                        _ints_text(m.winners),
+                        _ints_text(m.totals),
+                    ),
+                )
+                match_id = cur.lastrowid
+                assert match_id is not None
+                con.executemany(
+                    "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
+                    [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(m.seats)],
+                )
+                con.executemany(
+                    f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_round_values(match_id, r) for r in m.rounds],
+                )
+                _update_player(con, match_id)
+                ids.append(match_id)
+        return ids
 
     # ------------------------------------------------------------------ reading
     def _problem(self, text: str) -> None:
@@ -772,7 +872,7 @@ class History:
 
     def _rounds_of(self, ids: Sequence[int], moves: bool) -> dict[int, list[tuple[Any, ...]]]:
         out: dict[int, list[tuple[Any, ...]]] = {}
-        columns = _ROUND_COLUMNS if moves else _ROUND_COLUMNS.replace("moves", "NULL")
+        columns = _ROUND_COLUMNS if moves else _ROUND_COLUMNS_NO_MOVES
         if len(ids) > 500:  # most of the table: one pass over it is quicker than lookups
             wanted = set(ids)
             for row in self._query(f"SELECT {columns} FROM rounds ORDER BY match_id, number"):
@@ -808,6 +908,27 @@ class History:
     def count_matches(self, *, demos: bool = False) -> int:
         rows = self._query("SELECT COUNT(*) FROM matches WHERE demo = ?", (int(demos),))
         return int(rows[0][0]) if rows else 0
+
+    def summary(self, human: str = HUMAN) -> Summary:
+        """The player's statistics: :func:`summarize` of every match (demos left out), from the
+        results kept with each match (no round is read: quick with thousands of matches)."""
+        if human != HUMAN:  # the kept results are the "human" seat's
+            return summarize(self.matches(rounds=True), human)
+        combos: dict[tuple[tuple[str, ...], int], _Sums] = {}
+        seen = 0
+        for opponents, size, *sums in self._query(_SUMMARY_GROUPS_SQL):
+            combos[(tuple(opponents.split(_US)) if opponents else (), size)] = [int(x) for x in sums]
+            seen += sums[0]
+        points: list[MatchPoint] = []
+        for match_id, finished, total, won, margin in self._query(_SUMMARY_POINTS_SQL):
+            try:
+                points.append(MatchPoint(match_id, _time(finished, "its end"), total, bool(won), margin))
+            except _Bad as exc:
+                self._problem(f"match {quote_id(match_id)} was left out of the plots: {exc}")
+        counted = self._query(_SUMMARY_COUNT_SQL)
+        if counted and counted[0][0] > seen:
+            self._problem(f"{counted[0][0] - seen} matches could not be read and were left out of the statistics")
+        return _summary(combos, points)
 
     def _all(self) -> list[MatchRecord]:
         """Every match (demos too), oldest first, with its rounds and moves."""
@@ -930,6 +1051,10 @@ def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
         yield ids[i : i + size]
 
 
+def _replace_rounds(record: MatchRecord, rounds: tuple[RoundRecord, ...]) -> MatchRecord:
+    return dataclasses.replace(record, rounds=rounds)
+
+
 def _with_rounds(
     record: MatchRecord, rows: Sequence[Sequence[Any]], moves: bool, problem: Callable[[str], None]
 ) -> MatchRecord:
@@ -1049,58 +1174,211 @@ class _Tally:
         )
 
 
-def _chips(m: MatchRecord) -> bool:
-    return m.rules.get("scoring") == "chips"
+@dataclass(frozen=True, slots=True)
+class PlayerRounds:
+    """The player's rounds of one match, added up: played, won, penalties, hints, undos."""
+
+    rounds: int = 0
+    rounds_won: int = 0
+    penalty: int = 0
+    hints: int = 0
+    undos: int = 0
 
 
-def match_point(m: MatchRecord, seat: int) -> MatchPoint:
-    """The plot point of finished match ``m`` for the player at ``seat``."""
-    totals = m.totals
+def player_rounds(rounds: Iterable[RoundRecord], seat: int) -> PlayerRounds:
+    """What the player at match seat ``seat`` did in ``rounds`` (only the rounds it played count)."""
+    played = won = penalty = hints = undos = 0
+    for r in rounds:
+        if seat not in r.seats:
+            continue
+        played += 1
+        won += r.winner == seat
+        penalty += r.penalties[seat] if seat < len(r.penalties) else 0
+        hints += r.hints
+        undos += r.undos
+    return PlayerRounds(played, won, penalty, hints, undos)
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayerMatch:
+    """What the statistics need of one of the player's matches."""
+
+    id: int
+    finished_at: datetime | None
+    size: int
+    #: The opponents' kinds, each once, sorted.
+    opponents: tuple[str, ...]
+    #: The player's total, whether it won (a shared win counts), its margin (:class:`MatchPoint`).
+    total: int
+    won: bool
+    margin: int
+    rounds: PlayerRounds
+
+
+def _update_player(con: sqlite3.Connection, match_id: int) -> None:
+    """Work out the player's (the human seat's) results of match ``match_id`` into its ``player_*``
+    columns (version 2), as :func:`summarize` would from its record: what :meth:`History.summary`
+    reads. A match with no human seat, or one that cannot be read, gets ``player_seat`` NULL
+    (left out of the statistics); rounds that cannot be read are left out."""
+    row = con.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return
+    seat_rows = con.execute(
+        "SELECT position, name, kind, think_ms FROM seats WHERE match_id = ? ORDER BY position", (match_id,)
+    ).fetchall()
+    try:
+        if [p[0] for p in seat_rows] != list(range(len(seat_rows))):
+            raise _Bad("its seats are not numbered 0, 1, ...")
+        record = _match_from_row(row, tuple(_seat_from_row(*p[1:]) for p in seat_rows))
+    except _Bad:
+        con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
+        return
+    seat = record.human_seat()
+    if seat is None:
+        con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
+        return
+    rows = con.execute(f"SELECT {_ROUND_COLUMNS_NO_MOVES} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
+    rounds: list[RoundRecord] = []
+    for r in rows:
+        try:
+            rounds.append(_round_from_row(r, len(record.seats), with_moves=False))
+        except _Bad:
+            continue
+    pm = _player_match(_replace_rounds(record, tuple(rounds)), seat)
+    t = pm.rounds
+    con.execute(
+        "UPDATE matches SET player_seat = ?, player_size = ?, player_opponents = ?, player_total = ?,"
+        " player_won = ?, player_margin = ?, player_rounds = ?, player_rounds_won = ?, player_penalty = ?,"
+        " player_hints = ?, player_undos = ? WHERE id = ?",
+        (
+            seat,
+            pm.size,
+            _US.join(pm.opponents),
+            pm.total,
+            int(pm.won),
+            pm.margin,
+            t.rounds,
+            t.rounds_won,
+            t.penalty,
+            t.hints,
+            t.undos,
+            match_id,
+        ),
+    )
+
+
+#: Joins the opponents' kinds in ``player_opponents`` (the unit separator: never in a kind).
+_US = "\x1f"
+
+
+def _chips(rules: dict[str, Any]) -> bool:
+    return rules.get("scoring") == "chips"
+
+
+def _result(totals: Sequence[int], winners: Sequence[int], seat: int, chips: bool) -> tuple[int, bool, int]:
+    """The player's (total, won, margin) from a match's final totals and winners."""
     mine = totals[seat] if seat < len(totals) else 0
     others = [t for i, t in enumerate(totals) if i != seat]
     if not others:
         margin = 0
-    elif _chips(m):
+    elif chips:
         margin = mine - max(others)
     else:
         margin = min(others) - mine
-    return MatchPoint(m.id, m.finished_at, mine, seat in m.winners, margin)
+    return mine, seat in winners, margin
+
+
+def match_point(m: MatchRecord, seat: int) -> MatchPoint:
+    """The plot point of finished match ``m`` for the player at ``seat``."""
+    total, won, margin = _result(m.totals, m.winners, seat, _chips(m.rules))
+    return MatchPoint(m.id, m.finished_at, total, won, margin)
+
+
+def _player_match(m: MatchRecord, seat: int) -> _PlayerMatch:
+    total, won, margin = _result(m.totals, m.winners, seat, _chips(m.rules))
+    return _PlayerMatch(
+        id=m.id,
+        finished_at=m.finished_at,
+        size=len(m.seats),
+        opponents=tuple(sorted({s.kind for i, s in enumerate(m.seats) if i != seat})),
+        total=total,
+        won=won,
+        margin=margin,
+        rounds=player_rounds(m.rounds, seat),
+    )
+
+
+#: The player's matches whose kept results have their types (:meth:`History.summary`).
+_PLAYER_MATCHES = """
+FROM matches
+WHERE demo = 0 AND typeof(player_seat) = 'integer'
+    AND typeof(started_at) = 'text' AND typeof(finished_at) IN ('text', 'null')
+    AND typeof(player_size) = 'integer' AND typeof(player_opponents) = 'text'
+    AND typeof(player_total) = 'integer' AND typeof(player_won) = 'integer' AND typeof(player_margin) = 'integer'
+    AND typeof(player_rounds) = 'integer' AND typeof(player_rounds_won) = 'integer'
+    AND typeof(player_penalty) = 'integer' AND typeof(player_hints) = 'integer' AND typeof(player_undos) = 'integer'
+"""
+#: By (opponents, table size): the sums :func:`_summary` adds up.
+_SUMMARY_GROUPS_SQL = f"""
+SELECT player_opponents, player_size, COUNT(*), SUM(finished_at IS NOT NULL),
+    SUM(finished_at IS NOT NULL AND player_won != 0), SUM(player_rounds), SUM(player_rounds_won),
+    SUM(player_penalty), SUM(player_hints), SUM(player_undos)
+{_PLAYER_MATCHES}
+GROUP BY player_opponents, player_size
+"""
+#: The finished matches, in the order they ended.
+_SUMMARY_POINTS_SQL = f"""
+SELECT id, finished_at, player_total, player_won != 0, player_margin
+{_PLAYER_MATCHES} AND finished_at IS NOT NULL
+ORDER BY finished_at, started_at, id
+"""
+_SUMMARY_COUNT_SQL = "SELECT COUNT(*) FROM matches WHERE demo = 0 AND player_seat IS NOT NULL"
+
+#: The sums kept for one (opponents, table size): matches, finished, won, rounds, rounds won,
+#: penalty, hints, undos.
+_Sums = list[int]
 
 
 def summarize(matches: Sequence[MatchRecord], human: str = HUMAN) -> Summary:
     """The statistics of the player (the seat whose kind is ``human``) over ``matches`` (records
-    with their rounds, in any order). Demos and matches with no such seat are left out."""
-    mine = [m for m in matches if not m.demo and m.human_seat(human) is not None]
-    mine.sort(key=lambda m: (m.finished_at or m.started_at, m.started_at, m.id))
+    with their rounds, in any order). Demos and matches with no such seat are left out.
+    :meth:`History.summary` gives the same from the database without reading the rounds."""
+    combos: dict[tuple[tuple[str, ...], int], _Sums] = {}
+    points: list[MatchPoint] = []
+    for m in sorted(matches, key=lambda m: (m.finished_at or m.started_at, m.started_at, m.id)):
+        seat = m.human_seat(human)
+        if m.demo or seat is None:
+            continue
+        pm = _player_match(m, seat)
+        sums = combos.setdefault((pm.opponents, pm.size), [0] * 8)
+        finished = pm.finished_at is not None
+        r = pm.rounds
+        for i, x in enumerate((1, finished, finished and pm.won, r.rounds, r.rounds_won, r.penalty, r.hints, r.undos)):
+            sums[i] += x
+        if finished:
+            points.append(MatchPoint(pm.id, pm.finished_at, pm.total, pm.won, pm.margin))
+    return _summary(combos, points)
+
+
+def _summary(combos: dict[tuple[tuple[str, ...], int], _Sums], points: list[MatchPoint]) -> Summary:
+    """The statistics from the sums of every (opponents, table size) and the finished matches'
+    points in the order they ended."""
     overall = _Tally()
     groups: dict[tuple[str, int], _Tally] = {}
-    points: list[MatchPoint] = []
     unfinished = 0
+    for (opponents, size), (n, finished, won, rounds, rounds_won, penalty, hints, undos) in combos.items():
+        unfinished += n - finished
+        for t in [overall, *(groups.setdefault((k, size), _Tally()) for k in opponents)]:
+            t.matches += finished
+            t.matches_won += won
+            t.rounds += rounds
+            t.rounds_won += rounds_won
+            t.penalty_total += penalty
+            t.hints += hints
+            t.undos += undos
     streak = longest = 0
-    for m in mine:
-        seat = m.human_seat(human)
-        assert seat is not None
-        size = len(m.seats)
-        kinds = sorted({s.kind for i, s in enumerate(m.seats) if i != seat})
-        tallies = [overall] + [groups.setdefault((k, size), _Tally()) for k in kinds]
-        for r in m.rounds:
-            if seat not in r.seats:
-                continue
-            for t in tallies:
-                t.rounds += 1
-                t.rounds_won += r.winner == seat
-                t.penalty_total += r.penalties[seat] if seat < len(r.penalties) else 0
-                t.hints += r.hints
-                t.undos += r.undos
-        if m.finished_at is None:
-            unfinished += 1
-            continue
-        point = match_point(m, seat)
-        points.append(point)
-        for t in tallies:
-            t.matches += 1
-            t.matches_won += point.won
-        streak = streak + 1 if point.won else 0
+    for p in points:
+        streak = streak + 1 if p.won else 0
         longest = max(longest, streak)
     best = max(points, key=lambda p: (p.margin, p.won), default=None)
     worst = min(points, key=lambda p: (p.margin, p.won), default=None)

@@ -1,0 +1,182 @@
+"""Benchmark of the game history (a script, not collected by pytest), with 10,000 recorded matches:
+
+* recording a round (one transaction, as the game does after every round; target <= 10 ms):
+  the median and 95th percentile of ``--rounds`` rounds recorded into the full history;
+* (the Stats screen's first frame is measured by the screen's half of this script.)
+
+The history is filled by :func:`fill`: a few matches played by AIs through the engine with a fixed
+seed, copied under new ids until there are ``n_matches``.
+
+Run: ``python tests/benchmarks/bench_stats.py [--matches 10000] [--rounds 200] [--seed N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from kc_tui.history import History, MatchRecord, RoundRecord, SeatInfo
+
+#: The tables the played matches are made of: (the human's stand-in kind, opponents' kinds).
+TABLES: tuple[tuple[str, ...], ...] = (
+    ("greedy", "greedy"),
+    ("greedy", "king-aware"),
+    ("greedy", "greedy", "king-aware"),
+    ("greedy", "king-aware", "greedy", "greedy"),
+)
+
+
+def _isolate() -> Path:
+    tmp = Path(tempfile.mkdtemp(prefix="kc-bench-stats-"))
+    os.environ["KINGS_CORNERS_DATA"] = str(tmp / "data")
+    os.environ["KINGS_CORNERS_CONFIG"] = str(tmp / "settings.toml")
+    return tmp
+
+
+def play_match(kinds: Sequence[str], seed: int, *, demo: bool = False, max_moves: int = 20_000) -> MatchRecord:
+    """A match played to its end by AIs of ``kinds`` through the engine; seat 0 is recorded as the
+    human (unless ``demo``). Its record as :meth:`History.match` would give it (id 0)."""
+    import ai
+    from kc_tui.engine import Match, Rules
+
+    rules = Rules()
+    n = len(kinds)
+    m = Match(n, rules, seed)
+    players = [ai.make_player(k, seed * 31 + i) for i, k in enumerate(kinds)]
+    start = datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=seed % 100_000)
+    rounds: list[RoundRecord] = []
+    moves_made = 0
+    while not m.over:
+        for p in players:
+            p.new_round()
+        r = m.round
+        while not r.over:
+            rs = r.to_move
+            r.apply(players[m.match_seat(rs)].choose(r.view(rs)))
+            moves_made += 1
+            if moves_made > max_moves:
+                raise RuntimeError(f"match {seed} does not end")
+        res = m.finish_round()
+        rounds.append(
+            RoundRecord(
+                number=res.number,
+                dealer=res.dealer,
+                seats=res.seats,
+                winner=res.winner,
+                penalties=res.penalties,
+                chips_delta=res.chips_delta,
+                totals=res.totals,
+                moves=tuple(m.round_moves[-1]),
+                hints=(seed + res.number) % 3 if not demo else 0,
+                undos=(seed + res.number) % 2 if not demo else 0,
+                played_at=start + timedelta(minutes=3 * res.number),
+            )
+        )
+    seats = tuple(
+        SeatInfo("You", "human", None) if i == 0 and not demo else SeatInfo(k.capitalize(), k, 1000)
+        for i, k in enumerate(kinds)
+    )
+    return MatchRecord(
+        id=0,
+        started_at=start,
+        finished_at=rounds[-1].played_at,
+        demo=demo,
+        seats=seats,
+        rules=rules.to_dict(),
+        seed=seed,
+        first_dealer=m.first_dealer,
+        winners=tuple(m.winners),
+        totals=tuple(m.totals),
+        rounds=tuple(rounds),
+    )
+
+
+def fill(history: History, n_matches: int, *, seed: int = 7, played: int = 24, batch: int = 500) -> None:
+    """Record ``n_matches`` realistic matches: ``played`` matches played by greedy and king-aware
+    AIs with seeds from ``seed`` (one in ten a demo), copied under new ids and later times."""
+    base = [play_match(TABLES[i % len(TABLES)], seed + i, demo=i % 10 == 9) for i in range(min(played, n_matches))]
+    done = 0
+    while done < n_matches:
+        chunk = []
+        for k in range(done, min(done + batch, n_matches)):
+            m = base[k % len(base)]
+            shift = timedelta(hours=k)
+            chunk.append(
+                MatchRecord(
+                    id=0,
+                    started_at=m.started_at + shift,
+                    finished_at=None if m.finished_at is None else m.finished_at + shift,
+                    demo=m.demo,
+                    seats=m.seats,
+                    rules=m.rules,
+                    seed=m.seed,
+                    first_dealer=m.first_dealer,
+                    winners=m.winners,
+                    totals=m.totals,
+                    rounds=tuple(RoundRecord(**{**r.__dict__, "played_at": r.played_at + shift}) for r in m.rounds),
+                )
+            )
+        history.add_matches(chunk)
+        done += len(chunk)
+
+
+def _percentile(xs: Sequence[float], q: float) -> float:
+    ordered = sorted(xs)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def bench_record(history: History, rounds: int, seed: int) -> dict[str, float]:
+    """Record a new match's rounds one at a time (as the game does), ``rounds`` of them; ms each."""
+    m = play_match(TABLES[1], seed + 10_000)
+    times: list[float] = []
+    while len(times) < rounds:
+        match_id = history.start_match(
+            seats=m.seats, rules=m.rules, seed=m.seed, first_dealer=m.first_dealer, started_at=datetime.now(UTC)
+        )
+        for r in m.rounds:
+            t0 = time.perf_counter()
+            history.record_round(match_id, r)
+            times.append((time.perf_counter() - t0) * 1000)
+        history.finish_match(match_id, winners=m.winners, totals=m.totals)
+    return {
+        "record_round_ms_median": statistics.median(times),
+        "record_round_ms_p95": _percentile(times, 0.95),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    tmp = _isolate()
+    path = tmp / "history.sqlite3"
+    history, message = History.open(path)
+    assert message is None, message
+    t0 = time.perf_counter()
+    fill(history, args.matches, seed=args.seed)
+    fill_s = time.perf_counter() - t0
+    results: dict[str, float] = {"matches": history.count_matches() + history.count_matches(demos=True)}
+    results.update(bench_record(history, args.rounds, args.seed))
+    history.close()
+    print(f"history: {path} ({path.stat().st_size / 1e6:.1f} MB, filled in {fill_s:.1f} s)")
+    print(f"matches recorded: {results['matches']:.0f}")
+    print(
+        f"record_round_ms_median: {results['record_round_ms_median']:.2f}  "
+        f"record_round_ms_p95: {results['record_round_ms_p95']:.2f}  (target <= 10 ms a round)"
+    )
+    return results
+
+
+if __name__ == "__main__":
+    main()
