@@ -267,11 +267,11 @@ class MatchSummary(ModalScreen[str | None]):
             head = f"A shared win: {' and '.join(names)}"
         table, hidden = match_table(s)
         if s.chips:
-            legend = f"{WENT_OUT} went out · a round: chips won or paid, antes apart"
+            legend = f"{WENT_OUT} went out · chips won or paid, antes apart"
         else:
             legend = f"{WENT_OUT} went out · penalty points · target {s.rules.target}, lowest total wins"
         if hidden:
-            legend = f"Rounds 1–{hidden} not shown. " + legend
+            legend = f"Rounds 1–{hidden} not shown · " + legend
         with Vertical():
             yield Static(plain(head), id="title")
             yield Static(plain(match_end_text(s)), id="sub")
