@@ -21,6 +21,8 @@ from kc_tui.config import ENV_CONFIG, ENV_DATA, Config, Opponent
 from kc_tui.engine import END, Rules
 
 SIZE = (110, 36)
+#: Shots taken at another size than :data:`SIZE`.
+SIZES: dict[str, tuple[int, int]] = {"game-80x24": (80, 24)}
 SVG_FONT = "font-family: Fira Code, monospace;"
 PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
 SEED = 3
@@ -29,6 +31,7 @@ DEMO_SEED = 7
 SHOTS: tuple[tuple[str, str], ...] = (
     ("main-menu", "The main menu"),
     ("game", "A seeded game in progress: a card picked, its legal piles highlighted"),
+    ("game-80x24", "The same game in an 80×24 terminal, the smallest the table fits"),
     ("round-summary", "The round summary"),
     ("match-summary", "The match summary"),
     ("demo", "The AI demo with open hands"),
@@ -176,6 +179,7 @@ async def shot_rules(pilot: Any) -> None:
 DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "main-menu": shot_menu,
     "game": shot_game,
+    "game-80x24": shot_game,
     "round-summary": shot_round_summary,
     "match-summary": shot_match_summary,
     "demo": shot_demo,
@@ -220,7 +224,7 @@ def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True)
         os.environ[ENV_DATA] = str(Path(tmp) / "data")
         try:
             for name in names or [n for n, _ in SHOTS]:
-                svg = asyncio.run(take(name, out))
+                svg = asyncio.run(take(name, out, SIZES.get(name, SIZE)))
                 written.append(svg)
                 if png:
                     p = to_png(svg)
