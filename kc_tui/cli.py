@@ -1,4 +1,4 @@
-"""The ``kings-corners`` command: the app, the demo, the tournament and the position commands."""
+"""The ``kings-corners`` command: the app, the demo, the tournament, the statistics and the position commands."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from kc_tui.args import CliError, kinds_help, target_help
 from kc_tui.engine import (
@@ -23,6 +23,9 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
+
+if TYPE_CHECKING:
+    from kc_tui.history import History
 
 __all__ = ["CliError", "build_parser", "main"]
 
@@ -176,6 +179,157 @@ def cmd_apply(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- stats
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_history(path: str) -> None:
+    """:class:`CliError` unless ``path`` is a readable file that may be our history: a command
+    that reads must not start a new history over a mistyped name, nor (as the app does with a
+    damaged history) move someone's file aside."""
+    shown = show_path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise CliError(f"{shown}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{shown}: is a directory, not a history file") from None
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot open it ({exc.strerror or exc})") from None
+    except ValueError:
+        raise CliError(f"{shown}: not a usable file name") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise CliError(f"{shown}: is a directory, not a history file")
+        if not stat.S_ISREG(mode):
+            raise CliError(f"{shown}: is {_kind_of(mode)}; only regular files are read")
+        head = os.read(fd, len(SQLITE_HEADER))
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot read it ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if head and head != SQLITE_HEADER:
+        raise CliError(f"{shown}: not a Kings Corners history (not an SQLite database)")
+    if head and not _ours(path):
+        raise CliError(f"{shown}: not a Kings Corners history (another program's database, or damaged)")
+
+
+def _ours(path: str) -> bool:
+    """Whether the SQLite file at ``path`` is a history of ours (or still empty), read-only."""
+    import sqlite3
+    from pathlib import Path
+
+    from kc_tui.history import APPLICATION_ID
+
+    try:
+        con = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    except (sqlite3.Error, OSError, ValueError):
+        return False
+    try:
+        app = con.execute("PRAGMA application_id").fetchone()[0]
+        tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+    return bool(app == APPLICATION_ID or (app == 0 and tables == 0))
+
+
+def _open_output(target: str) -> TextIO:
+    """The file to export to (``-``: standard output); :class:`CliError` when it cannot be written."""
+    if target == "-":
+        return sys.stdout
+    shown = show_path(target)
+    try:
+        return open(target, "w", encoding="utf-8", newline="")  # closed by _write_export
+    except FileNotFoundError:
+        raise CliError(f"{shown}: cannot write it (no such folder)") from None
+    except IsADirectoryError:
+        raise CliError(f"{shown}: is a directory") from None
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot write it ({exc.strerror or exc})") from None
+    except ValueError:
+        raise CliError(f"{shown}: not a usable file name") from None
+
+
+def _write_export(target: str, write: Callable[[TextIO], object]) -> None:
+    out = _open_output(target)
+    try:
+        write(out)
+        out.flush()
+    except OSError as exc:
+        raise CliError(f"{show_path(target)}: cannot write it ({exc.strerror or exc})") from None
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """The player's statistics (the Stats screen's summary) as text; ``--json``/``--csv`` export
+    the whole history instead."""
+    from pathlib import Path
+
+    from kc_tui.history import History, default_history_path
+
+    if args.history is not None:
+        path = Path(args.history)
+        _check_history(args.history)
+    else:
+        path = default_history_path()
+        if not path.exists():  # nothing played yet: do not make a file to say so
+            _print_report(None)
+            return 0
+        _check_history(str(path))
+    history, message = History.open(path)
+    try:
+        if message and not history.read_only:  # moved aside, or not usable: nothing of it to show
+            raise CliError(message)
+        if message:  # written by a newer game: shown as far as it can be read
+            write_line(sys.stderr, f"{PROG}: {one_line(message)}")
+        if args.json is not None:
+            data = history.export_json()
+            _write_export(args.json, lambda out: out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n"))
+            _exported(args.json, f"{len(data)} matches")
+        elif args.csv is not None:
+            rows = history.export_rows()
+            _write_export(args.csv, lambda out: _write_csv(out, rows))
+            _exported(args.csv, f"{len(rows)} rounds")
+        else:
+            _print_report(history)
+    finally:
+        history.close()
+    return 0
+
+
+def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:
+    import csv
+
+    from kc_tui.history import EXPORT_COLUMNS
+
+    writer = csv.DictWriter(out, fieldnames=list(EXPORT_COLUMNS), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+
+
+def _exported(target: str, what: str) -> None:
+    if target != "-":
+        write_line(sys.stderr, f"{PROG}: wrote {what} to {show_path(target)}")
+
+
+def _print_report(history: History | None) -> None:
+    from kc_tui.history import Summary
+    from kc_tui.ui.stats_data import finished, player_matches, rating_view, report_lines
+
+    records = player_matches(history.matches()) if history is not None else []
+    summary = history.summary() if history is not None else Summary()
+    done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
+    lines = report_lines(summary, rating_view(done), {m.id: m for m in records}, len(records))
+    for line in lines:
+        write_line(sys.stdout, one_line(line))
+
+
 def seed_arg(text: str) -> int:
     """A ``--seed`` value: a whole number from 0 to :data:`SEED_MAX`."""
     t = text.strip()
@@ -237,6 +391,15 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         add_arguments(p)
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("stats", help="your results and rating from the game history; --json/--csv export it")
+    p.add_argument("--history", metavar="FILE", help="history file to read (default: the one the app keeps)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument(
+        "--json", nargs="?", const="-", metavar="FILE", help="export every match with its rounds as JSON (to FILE)"
+    )
+    out.add_argument("--csv", metavar="FILE", help="export one row per round as CSV to FILE ('-': standard output)")
+    p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("check", help="validate a position file")
     p.add_argument("file")

@@ -1,10 +1,11 @@
-"""The main menu: New game, Resume, Watch a demo, Settings, Rules, Quit."""
+"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
@@ -30,6 +31,7 @@ class MenuScreen(Screen[None]):
         Binding("n", "app.new_game", "New game"),
         Binding("c", "resume", "Resume"),
         Binding("d", "app.demo", "Demo"),
+        Binding("t", "app.stats", "Stats"),
         Binding("s", "app.settings", "Settings"),
         Binding("r", "app.rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
@@ -43,7 +45,10 @@ class MenuScreen(Screen[None]):
     MenuScreen #suits { width: 100%; content-align: center middle; margin-bottom: 1; }
     MenuScreen Button { width: 32; margin: 0 0 0 0; }
     MenuScreen #saved { color: $text-muted; width: 100%; content-align: center middle; margin: 1 0 0 0; }
+    MenuScreen.-short Button { margin: 0 0 1 0; }
     """
+    #: The rows the menu takes besides its buttons: the title, the suits, the saved line, the footer.
+    FRAME_ROWS = 11
 
     def compose(self) -> ComposeResult:
         with Vertical(id="box"):
@@ -59,6 +64,8 @@ class MenuScreen(Screen[None]):
             with Center():
                 yield Button("Watch a demo  (d)", id="demo")
             with Center():
+                yield Button("Statistics  (t)", id="stats")
+            with Center():
                 yield Button("Settings  (s)", id="settings")
             with Center():
                 yield Button("Rules  (r)", id="rules")
@@ -70,6 +77,18 @@ class MenuScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_menu()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_buttons()
+
+    def fit_buttons(self) -> None:
+        """Bordered buttons when they fit the terminal's height, compact ones (a line each) when
+        not (e.g. 80x24 with a saved match: seven buttons)."""
+        buttons = [b for b in self.query(Button) if b.display]
+        short = self.size.height < self.FRAME_ROWS + 3 * len(buttons)
+        self.set_class(short, "-short")
+        for b in buttons:
+            b.compact = short
+
     def on_screen_resume(self) -> None:
         self.refresh_menu()
 
@@ -80,6 +99,7 @@ class MenuScreen(Screen[None]):
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
         self.query_one("#saved", Static).update(plain(f"Saved match: {summary}" if summary else ""))
         (resume if has_save else self.query_one("#new_game", Button)).focus()
+        self.fit_buttons()
         self.refresh_bindings()
 
     async def action_resume(self) -> None:

@@ -1,0 +1,179 @@
+"""One past match from the history: its rounds (penalties, or chips won and lost, per round),
+the totals, who won, and a plot of every player's total over the rounds.
+
+Names are data: they reach the screen through :mod:`kc_tui.ui.text` (tables) or
+:func:`~kc_tui.ui.text.visible` (the plot's legend, which is drawn as ANSI text, not markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+from textual_plotext import PlotextPlot
+
+from kc_tui.history import MatchRecord
+from kc_tui.ui.stats_data import human_seat, is_chips, result, score_series, scoring_text, when
+from kc_tui.ui.text import plain, rich_plain, visible
+
+#: The widest name in the plot's legend and the table's header (a longer one ends in "…").
+NAME_WIDTH = 16
+DOT = "·"
+#: The mark beside the round's figure of the player who went out.
+WENT_OUT = "*"
+
+
+def short(name: str, width: int = NAME_WIDTH) -> str:
+    text = visible(name)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: The lines' colours, in order (plotext's names): the first line is the player's.
+COLORS: tuple[str, ...] = ("orange", "cyan", "green", "magenta", "blue", "red", "yellow", "gray")
+
+
+def whole_ticks(lo: float, hi: float, most: int = 8) -> list[int]:
+    """At most ``most`` + 1 whole-number ticks from ``lo`` to ``hi``, on a round step."""
+    span = max(1.0, hi - lo)
+    step = 1
+    for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 100_000):
+        step = s
+        if span / s <= most:
+            break
+    first = int(lo // step) * step
+    ticks = list(range(first, int(hi) + step, step))
+    return [t for t in ticks if lo - step < t <= hi + step] or [int(lo)]
+
+
+def draw_lines(
+    plot: PlotextPlot,
+    lines: Sequence[tuple[str, Sequence[float]]],
+    *,
+    title: str,
+    xlabel: str,
+    xs: Sequence[float] | None = None,
+) -> None:
+    """Draw ``lines`` (legend name, y values) on ``plot``, replacing what it showed; the axes
+    are marked in whole numbers."""
+    plt: Any = plot.plt
+    plt.clear_data()
+    plt.clear_figure()
+    plt.title(title)
+    plt.xlabel(xlabel)
+    all_x: list[float] = []
+    all_y: list[float] = []
+    for k, (name, ys) in enumerate(lines):
+        if not ys:
+            continue
+        x = list(xs) if xs is not None else list(range(len(ys)))
+        x = x[: len(ys)]
+        all_x += x
+        all_y += ys
+        plt.plot(x, list(ys), label=short(name), marker="hd", color=COLORS[k % len(COLORS)])
+    if all_x:
+        xt = whole_ticks(min(all_x), max(all_x), 10)
+        yt = whole_ticks(min(all_y), max(all_y), 6)
+        plt.xticks(xt, [str(t) for t in xt])
+        plt.yticks(yt, [str(t) for t in yt])
+    plot.refresh()
+
+
+def draw_match(plot: PlotextPlot, m: MatchRecord) -> None:
+    """Every player's total (chips: stack) after each round of ``m``, one line each."""
+    what = "Chips" if is_chips(m) else "Penalty points"
+    draw_lines(plot, score_series(m), title=f"Match #{m.id}: {what.lower()} after each round", xlabel="Round")
+
+
+def rounds_table(m: MatchRecord) -> Table:
+    """A row per round: each player's penalty (chips: chips won or lost), ``*`` for who went out;
+    then the totals."""
+    chips = is_chips(m)
+    me = human_seat(m)
+    t = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold")
+    t.add_column("Round", justify="right", no_wrap=True)
+    for seat, info in enumerate(m.seats):
+        head = Text.assemble(rich_plain(short(info.name)), ("\n" + ("you" if seat == me else info.kind), "dim"))
+        t.add_column(head, justify="right", no_wrap=True)
+    for r in m.rounds:
+        cells: list[Text] = [Text(str(r.number))]
+        for seat in range(len(m.seats)):
+            if seat not in r.seats:
+                cells.append(Text("out", style="dim"))
+                continue
+            values = r.chips_delta if chips else r.penalties
+            v = values[seat] if seat < len(values) else 0
+            if r.winner == seat:  # went out: no penalty (chips: the pot won)
+                cells.append(Text((f"{v:+d} " if chips else "") + WENT_OUT, style="bold"))
+            else:
+                cells.append(Text(((f"{v:+d}" if v else "0") if chips else (str(v) if v else DOT)) + "  "))
+        t.add_row(*cells)
+    t.add_section()
+    totals = [Text(str(v) + "  ", style="bold") for v in m.totals]
+    t.add_row(Text("Total", style="bold"), *totals)
+    return t
+
+
+def winners_text(m: MatchRecord) -> Text:
+    """"You won.", "You lost: Greedy won.", "You shared the win with Greedy.", "Won by ..." (a demo)."""
+    if not m.finished_at or not m.winners:
+        return Text("Unfinished: the match was left before its end.", style="dim")
+    me = human_seat(m)
+    others = ", ".join(m.seats[w].name for w in m.winners if 0 <= w < len(m.seats) and w != me)
+    outcome = result(m)
+    if me is None:
+        return Text.assemble(("Won by ", "bold"), rich_plain(others))
+    if outcome == "won":
+        return Text("You won.", style="bold green")
+    if outcome == "shared":
+        return Text.assemble(("You shared the win with ", "bold green"), rich_plain(others, "bold"), ".")
+    return Text.assemble(("You lost: ", "bold red"), rich_plain(others, "bold"), " won.")
+
+
+class MatchDetail(ModalScreen[None]):
+    """A past match: its rounds, totals and winner, and its score plot. Escape closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", "Close")]
+    DEFAULT_CSS = """
+    MatchDetail { align: center middle; }
+    MatchDetail > Vertical {
+        width: 100; max-width: 100%; height: 92%;
+        border: thick $accent; background: $panel; padding: 0 1;
+    }
+    MatchDetail #detail-title { text-style: bold; }
+    MatchDetail #detail-rules { color: $text-muted; }
+    MatchDetail #detail-rounds { height: auto; max-height: 45%; margin-top: 1; }
+    MatchDetail #detail-winner { margin: 1 0 0 0; }
+    MatchDetail #detail-plot { height: 1fr; min-height: 10; }
+    MatchDetail #detail-legend { color: $text-muted; }
+    """
+
+    def __init__(self, record: MatchRecord) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        m = self.record
+        n = len(m.rounds)
+        with Vertical():
+            yield Static(plain(f"Match #{m.id} · {when(m)} · {n} round{'' if n == 1 else 's'}"), id="detail-title")
+            yield Static(plain(f"Scoring: {scoring_text(m)} · seed {m.seed}"), id="detail-rules")
+            yield Static(winners_text(m), id="detail-winner")
+            with VerticalScroll(id="detail-rounds"):
+                yield Static(rounds_table(m) if m.rounds else Text("No round was finished.", style="dim"))
+            what = "chips won (+) or paid (-) each round" if is_chips(m) else "penalty points caught each round"
+            yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
+            yield PlotextPlot(id="detail-plot")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        draw_match(self.query_one("#detail-plot", PlotextPlot), self.record)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,339 @@
+"""The Stats screen: the player's rating, results per opponent kind and table size, streaks, the
+best and worst matches, plots, and every past match (Enter or a click opens one).
+
+The first frame is quick whatever the history holds: it counts the matches and lists the newest
+page of them; everything else (every match with its rounds, the summary, the rating after each
+match) is worked out in a thread, which posts :class:`StatsScreen.Loaded`; until then the screen
+says it is loading. The list loads further pages as the cursor nears its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from kc_tui.history import History, MatchRecord, Summary
+from kc_tui.ui.dialogs.match_detail import MatchDetail, draw_lines, draw_match
+from kc_tui.ui.stats_data import (
+    NO_RATING,
+    SUMMARY_HEADERS,
+    RatingView,
+    best_worst,
+    finished,
+    is_chips,
+    opponents,
+    player_matches,
+    rating_view,
+    result,
+    streak_text,
+    summary_rows,
+    totals_text,
+    when,
+)
+from kc_tui.ui.text import plain, rich_plain
+
+#: Matches listed per page.
+PAGE = 100
+#: Load the next page when the cursor is this close to the list's end.
+PAGE_AHEAD = 10
+NO_HISTORY = "The history is off or could not be opened, so there is nothing to show."
+EMPTY = (
+    "No matches yet.\n\nPlay a match: every round you finish is remembered here, with your results "
+    "against each kind of AI player, your streaks and your rating."
+)
+RESULT_STYLE = {"won": "bold green", "shared": "green", "lost": "red", "unfinished": "dim"}
+
+
+def short_scoring(m: MatchRecord) -> str:
+    return "chips" if is_chips(m) else f"points to {m.rules.get('target', '?')}"
+
+
+@dataclass(frozen=True)
+class StatsData:
+    """What the thread reads first: the summary, and the best and worst matches in words."""
+
+    summary: Summary
+    best_worst: list[tuple[str, str]]
+
+
+class MatchList(DataTable[Any]):
+    """The past matches, newest first: one click opens a match (as Enter does); Home and End go
+    to the first and the last row (the list has no columns to scroll to)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "scroll_top", "First", show=False),
+        Binding("end", "scroll_bottom", "Last", show=False),
+    ]
+
+    def on_click(self, event: events.Click) -> None:
+        # Runs before DataTable's own click handler, which moves the cursor to the clicked row and
+        # opens it only when the cursor was already there: open it the first time too.
+        row = event.style.meta.get("row")
+        if isinstance(row, int) and row >= 0 and row != self.cursor_row:
+            self.call_later(self.action_select_cursor)
+
+
+class StatsScreen(Screen[None]):
+    """Statistics from the game history; ``history`` None: the history is off or unusable."""
+
+    CSS_PATH = "stats.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "back", "Back"),
+        Binding("1", "show_tab('summary')", "Summary"),
+        Binding("2", "show_tab('plots')", "Plots"),
+        Binding("3", "show_tab('matches')", "Matches"),
+    ]
+
+    class Loaded(Message):
+        def __init__(self, data: StatsData) -> None:
+            super().__init__()
+            self.data = data
+
+    class Rated(Message):
+        def __init__(self, rating: RatingView) -> None:
+            super().__init__()
+            self.rating = rating
+
+    class Failed(Message):
+        def __init__(self, problem: str) -> None:
+            super().__init__()
+            self.problem = problem
+
+    class Page(Message):
+        def __init__(self, offset: int, records: list[MatchRecord]) -> None:
+            super().__init__()
+            self.offset = offset
+            self.records = records
+
+    class Chosen(Message):
+        def __init__(self, match_id: int, record: MatchRecord | None) -> None:
+            super().__init__()
+            self.match_id = match_id
+            self.record = record
+
+    def __init__(self, history: History | None) -> None:
+        super().__init__()
+        self.history = history
+        self.total = 0
+        self.data: StatsData | None = None
+        self.rating: RatingView | None = None
+        #: The listed matches, by row.
+        self.listed: list[MatchRecord] = []
+        self._paging = False
+        #: Why the statistics could not be worked out (shown instead of them), or "".
+        self.problem = ""
+        #: The match the Plots tab shows.
+        self.chosen: int | None = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static("Statistics", id="stats-title")
+        yield Static("", id="rating")
+        yield Static("", id="empty")
+        with TabbedContent(initial="summary", id="tabs"):
+            with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
+                yield Static("", id="summary-table")
+                yield Static("", id="streaks")
+                yield Static("", id="best-worst")
+            with TabPane("Plots", id="plots"), Vertical():
+                yield PlotextPlot(id="rating-plot")
+                yield PlotextPlot(id="match-plot")
+            with TabPane("Matches", id="matches"), Vertical():
+                table = MatchList(id="match-list", cursor_type="row", zebra_stripes=True)
+                for label in ("Date", "Opponents", "Result", "Totals", "Scoring"):
+                    table.add_column(label, key=label.lower())
+                yield table
+                yield Static("", id="list-foot")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        empty = self.query_one("#empty", Static)
+        tabs = self.query_one("#tabs", TabbedContent)
+        if self.history is None:
+            self.query_one("#rating", Static).update(NO_RATING)
+            empty.update(NO_HISTORY)
+            tabs.display = False
+            return
+        self.total = self.history.count_matches()
+        if not self.total:
+            self.query_one("#rating", Static).update(NO_RATING)
+            empty.update(EMPTY)
+            tabs.display = False
+            return
+        empty.display = False
+        self.query_one("#rating", Static).update(plain("Working out your rating…"))
+        self.query_one("#summary-table", Static).update(
+            plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…")
+        )
+        self.query_one("#summary-body").loading = True
+        self._add_page(0, self.history.matches(limit=PAGE))
+        self.load()
+
+    # ------------------------------------------------------------------ loading (threads)
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def load(self) -> None:
+        history = self.history
+        assert history is not None
+        try:
+            summary = history.summary()
+            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, history.match))))
+            records = player_matches(history.matches())
+            done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
+            self.post_message(self.Rated(rating_view(done)))
+        except Exception as exc:  # a bug must not take the app down: say so on the screen
+            self.post_message(self.Failed(f"The statistics could not be worked out: {exc}"))
+
+    @work(thread=True, exclusive=True, group="page", exit_on_error=False)
+    def load_page(self, offset: int) -> None:
+        assert self.history is not None
+        self.post_message(self.Page(offset, self.history.matches(limit=PAGE, offset=offset)))
+
+    @work(thread=True, exclusive=True, group="chosen", exit_on_error=False)
+    def load_match(self, match_id: int) -> None:
+        assert self.history is not None
+        self.post_message(self.Chosen(match_id, self.history.match(match_id)))
+
+    # ------------------------------------------------------------------ what the threads post
+    def on_stats_screen_loaded(self, message: Loaded) -> None:
+        self.data = data = message.data
+        body = self.query_one("#summary-body")
+        body.loading = False
+        self.query_one("#summary-table", Static).update(self._summary_table(data.summary))
+        self.query_one("#streaks", Static).update(plain(streak_text(data.summary)))
+        self.query_one("#best-worst", Static).update(self._best_worst(data))
+
+    def on_stats_screen_rated(self, message: Rated) -> None:
+        self.rating = message.rating
+        self.query_one("#rating", Static).update(plain(message.rating.line))
+        self._draw_rating(message.rating)
+
+    def on_stats_screen_failed(self, message: Failed) -> None:
+        self.problem = message.problem
+        self.query_one("#summary-body").loading = False
+        self.query_one("#rating", Static).update(plain(NO_RATING))
+        self.query_one("#summary-table", Static).update(plain(message.problem, "bold red"))
+
+    def on_stats_screen_page(self, message: Page) -> None:
+        self._paging = False
+        if message.offset == len(self.listed):
+            self._add_page(message.offset, message.records)
+
+    def on_stats_screen_chosen(self, message: Chosen) -> None:
+        if message.record is not None and message.match_id == self.chosen:
+            draw_match(self.query_one("#match-plot", PlotextPlot), message.record)
+
+    # ------------------------------------------------------------------ the parts
+    def _summary_table(self, summary: Summary) -> Table | Text:
+        rows = summary_rows(summary)
+        if not rows:
+            return Text("No finished match or round yet.", style="dim")
+        t = Table(
+            title="Your results by opponent and table size",
+            title_justify="left",
+            header_style="bold",
+            box=box.SIMPLE_HEAD,
+        )
+        for i, head in enumerate(SUMMARY_HEADERS):
+            t.add_column(head, justify="left" if i == 0 else "right", no_wrap=True)
+        for row in rows:
+            t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
+        return t
+
+    def _best_worst(self, data: StatsData) -> Text:
+        out = Text()
+        for label, line in data.best_worst:
+            out.append(label + ": ", style="bold")
+            out.append_text(rich_plain(line))
+            out.append("\n")
+        if data.summary.unfinished:
+            n = data.summary.unfinished
+            out.append(f"{n} unfinished match{'' if n == 1 else 'es'} (left before the end)", style="dim")
+        return out
+
+    def _draw_rating(self, rating: RatingView) -> None:
+        plot = self.query_one("#rating-plot", PlotextPlot)
+        if not rating.series:
+            draw_lines(plot, [], title="Your rating: play a match against the AI players", xlabel="Matches")
+            return
+        xs = [float(k) for k, _ in rating.series]
+        ys = [v for _, v in rating.series]
+        lo, hi = min(ys) - 150, max(ys) + 150
+        lines: list[tuple[str, Sequence[float]]] = [("You", ys)]
+        # The AI kinds near the player's rating, as flat lines to read it against.
+        for kind, value in rating.anchors:
+            if lo <= value <= hi:
+                lines.append((kind, [value] * len(xs)))
+        draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs)
+
+    def _add_page(self, offset: int, records: list[MatchRecord]) -> None:
+        table = self.query_one(MatchList)
+        first = not self.listed
+        self.listed.extend(records)
+        for m in records:
+            res = result(m)
+            table.add_row(
+                rich_plain(when(m)),
+                rich_plain(opponents(m)),
+                rich_plain(res, RESULT_STYLE.get(res, "")),
+                rich_plain(totals_text(m)),
+                rich_plain(short_scoring(m)),
+                key=str(m.id),
+            )
+        shown = len(self.listed)
+        more = "" if shown >= self.total else f" · {shown:,} listed, more as you scroll"
+        self.query_one("#list-foot", Static).update(
+            plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more} · Enter opens one")
+        )
+        if first and records:
+            self._choose(records[0])
+
+    def _choose(self, m: MatchRecord) -> None:
+        """Plot match ``m`` in the Plots tab (its rounds are read in a thread)."""
+        if m.id != self.chosen:
+            self.chosen = m.id
+            self.load_match(m.id)
+
+    # ------------------------------------------------------------------ events and actions
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        row = event.cursor_row
+        if 0 <= row < len(self.listed):
+            self._choose(self.listed[row])
+        if row >= len(self.listed) - PAGE_AHEAD and len(self.listed) < self.total and not self._paging:
+            self._paging = True
+            self.load_page(len(self.listed))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.open_match(event.cursor_row)
+
+    def open_match(self, row: int) -> None:
+        if self.history is None or not 0 <= row < len(self.listed):
+            return
+        record = self.history.match(self.listed[row].id)
+        if record is None:
+            self.app.notify("That match cannot be read any more.", severity="warning")
+            return
+        self.app.push_screen(MatchDetail(record))
+
+    def action_show_tab(self, tab: str) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        if not tabs.display:
+            return
+        tabs.active = tab
+        if tab == "matches":
+            self.query_one(MatchList).focus()
+
+    def action_back(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,290 @@
+"""What the Stats screen and ``kings-corners stats`` show, worked out from the history (plain
+Python: no Textual, so the command line imports it without starting the UI).
+
+"The player" is the seat whose kind is ``human``; demos (all AI) are left out of the player's
+statistics. A match's standing is read from its final totals: under points (R15) the lowest
+total is best, under chips (R16) the biggest stack; the rating is fitted on the player's result
+against every AI seat of every finished match (:func:`kc_tui.rating.pairwise`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime
+
+from kc_tui.history import GroupStats, MatchRecord, Summary
+
+HUMAN = "human"
+#: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
+RATING_POINTS = 120
+NO_RATING = "Play a match to get a rating"
+DASH = "–"
+
+#: The summary table's columns (the screen and the command line show the same).
+SUMMARY_HEADERS: tuple[str, ...] = (
+    "Opponent",
+    "Players",
+    "Matches",
+    "Won",
+    "Win %",
+    "Rounds",
+    "Won",
+    "Win %",
+    "Penalty/round",
+    "Hints/round",
+)
+
+
+def human_seat(m: MatchRecord) -> int | None:
+    """The player's seat in ``m`` (the first seat of kind ``human``), or None (a demo)."""
+    return next((i for i, s in enumerate(m.seats) if s.kind == HUMAN), None)
+
+
+def is_chips(m: MatchRecord) -> bool:
+    return str(m.rules.get("scoring", "points")) == "chips"
+
+
+def finished(m: MatchRecord) -> bool:
+    return m.finished_at is not None and bool(m.winners)
+
+
+def player_games(m: MatchRecord) -> list[tuple[str, float]]:
+    """The player's results in a finished match: (AI kind, score 1 / 0.5 / 0) against each AI seat."""
+    me = human_seat(m)
+    if me is None or m.demo or not finished(m) or len(m.totals) != len(m.seats):
+        return []
+    from kc_tui.rating import pairwise
+
+    out: dict[int, float] = {}
+    for i, j, score in pairwise([float(t) for t in m.totals], not is_chips(m)):
+        other, mine = (j, score) if i == me else (i, 1.0 - score) if j == me else (-1, 0.0)
+        if other >= 0 and other not in out and m.seats[other].kind != HUMAN:
+            out[other] = mine
+    return [(m.seats[k].kind, s) for k, s in sorted(out.items())]
+
+
+@dataclass(frozen=True)
+class RatingView:
+    """The player's rating now and over time (one point per sampled match, oldest first)."""
+
+    value: float | None = None
+    sd: float | None = None
+    words: str = ""
+    #: (number of rated matches played so far, rating after it)
+    series: tuple[tuple[int, float], ...] = ()
+    #: (AI kind, its rating), lowest first (the plot's reference lines)
+    anchors: tuple[tuple[str, float], ...] = ()
+    #: Why there is no rating although matches were played (the AI ratings cannot be read).
+    problem: str = ""
+
+    @property
+    def line(self) -> str:
+        if self.value is None or self.sd is None:
+            return self.problem or NO_RATING
+        return f"Your rating {self.value:.0f} ± {self.sd:.0f}: {self.words}"
+
+
+def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS) -> RatingView:
+    """The rating after the last match, and after up to ``points`` matches spread over the
+    history (a fit each: the line is drawn from them). Only games against rated AI kinds count."""
+    from kc_tui.rating import ai_anchors, player_rating, standing_words
+
+    try:
+        anchors = ai_anchors()
+    except (OSError, ValueError) as exc:
+        return RatingView(problem=f"No rating: the AI players' ratings cannot be read ({exc})")
+    per_match = [[g for g in player_games(m) if g[0] in anchors] for m in oldest_first]
+    per_match = [g for g in per_match if g]
+    if not per_match:
+        return RatingView()
+    n = len(per_match)
+    step = max(1, -(-n // points))
+    marks = sorted({*range(step, n + 1, step), n})
+    series: list[tuple[int, float]] = []
+    games: list[tuple[str, float]] = []
+    done = 0
+    last = None
+    for k in marks:
+        for g in per_match[done:k]:
+            games.extend(g)
+        done = k
+        last = player_rating(games, anchors)
+        series.append((k, last.value))
+    assert last is not None
+    ladder = sorted(((k, r.value) for k, r in anchors.items()), key=_second)
+    return RatingView(last.value, last.sd, standing_words(last, anchors), tuple(series), tuple(ladder))
+
+
+def _second(item: tuple[str, float]) -> float:
+    return item[1]
+
+
+# ---------------------------------------------------------------------------- one match in words
+def when(m: MatchRecord) -> str:
+    """The local date and time a match ended (or began, when it did not end)."""
+    t: datetime = m.finished_at or m.started_at
+    with suppress(ValueError, OverflowError, OSError):
+        t = t.astimezone()
+    return t.strftime("%Y-%m-%d %H:%M")
+
+
+def opponents(m: MatchRecord) -> str:
+    """The other seats: "Greedy (greedy), Kingsley (king-aware)"."""
+    me = human_seat(m)
+    return ", ".join(f"{s.name} ({s.kind})" for i, s in enumerate(m.seats) if i != me)
+
+
+def result(m: MatchRecord) -> str:
+    """Won, lost, shared or unfinished, from the player's seat (a demo: who won)."""
+    if not finished(m):
+        return "unfinished"
+    me = human_seat(m)
+    if me is None:
+        return "won by " + ", ".join(m.seats[w].name for w in m.winners if 0 <= w < len(m.seats))
+    if me in m.winners:
+        return "won" if len(m.winners) == 1 else "shared"
+    return "lost"
+
+
+def totals_text(m: MatchRecord) -> str:
+    """The final totals in seat order, "12 · 55 · 43" (chips: the stacks)."""
+    return " · ".join(str(t) for t in m.totals) if m.totals else DASH
+
+
+def scoring_text(m: MatchRecord) -> str:
+    if is_chips(m):
+        return f"chips, {m.rules.get('chips_start', '?')} each"
+    return f"points, target {m.rules.get('target', '?')}"
+
+
+def match_line(m: MatchRecord) -> str:
+    """One line about a match: "#12 2026-11-30 18:02 vs Greedy (greedy): won, 12 · 55"."""
+    return f"#{m.id} {when(m)} vs {opponents(m) or DASH}: {result(m)}, {totals_text(m)}"
+
+
+def score_series(m: MatchRecord) -> list[tuple[str, list[int]]]:
+    """Each seat's total after every round of ``m`` (chips: the stacks), for the score plot;
+    the start is round 0 (0 points, or the starting stacks)."""
+    start = int(m.rules.get("chips_start", 0)) if is_chips(m) else 0
+    out: list[tuple[str, list[int]]] = []
+    for seat, info in enumerate(m.seats):
+        line = [start]
+        for r in m.rounds:
+            line.append(r.totals[seat] if seat < len(r.totals) else line[-1])
+        out.append((info.name, line))
+    return out
+
+
+# ---------------------------------------------------------------------------- the summary
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else DASH
+
+
+def _avg(value: float, whole: int) -> str:
+    return f"{value:.2f}" if whole else DASH
+
+
+def kind_row(k: GroupStats) -> tuple[str, ...]:
+    return (
+        k.opponent,
+        str(k.table_size),
+        str(k.matches),
+        str(k.matches_won),
+        _pct(k.matches_won, k.matches),
+        str(k.rounds),
+        str(k.rounds_won),
+        _pct(k.rounds_won, k.rounds),
+        _avg(k.mean_penalty, k.rounds),
+        _avg(k.hints_per_round, k.rounds),
+    )
+
+
+def summary_rows(summary: Summary) -> list[tuple[str, ...]]:
+    """The table's rows: one per opponent kind and table size, then every match together
+    (when there is more than one group)."""
+    rows = [kind_row(k) for k in summary.groups]
+    if len(rows) > 1:
+        rows.append(("all", DASH, *kind_row(summary.overall)[2:]))
+    return rows
+
+
+def streak_text(summary: Summary) -> str:
+    def wins(n: int) -> str:
+        return "1 win" if n == 1 else f"{n} wins"
+
+    return f"Winning streak: {wins(summary.current_streak)} now, longest {wins(summary.longest_streak)}"
+
+
+def best_worst(summary: Summary, lookup: Callable[[int], MatchRecord | None]) -> list[tuple[str, str]]:
+    """("Best match", its line) and ("Worst match", its line), for those the summary names."""
+    out: list[tuple[str, str]] = []
+    for label, point in (("Best match", summary.best), ("Worst match", summary.worst)):
+        if point is None or (label == "Worst match" and summary.best == point):
+            continue
+        mid = point.match_id
+        m = lookup(mid)
+        out.append((label, match_line(m) if m is not None else f"#{mid}"))
+    return out
+
+
+def player_matches(matches: Sequence[MatchRecord]) -> list[MatchRecord]:
+    """The matches the player played (no demos)."""
+    return [m for m in matches if not m.demo and human_seat(m) is not None]
+
+
+def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A plain text table: the first column left, the others right aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+
+
+def report_lines(
+    summary: Summary,
+    rating: RatingView,
+    matches: Mapping[int, MatchRecord],
+    n_matches: int,
+) -> list[str]:
+    """The summary as text lines (``kings-corners stats``)."""
+    if not n_matches:
+        return ["No matches recorded yet: play a match and it is remembered here.", NO_RATING]
+    rounds = summary.overall.rounds
+    unfinished = f" ({summary.unfinished} unfinished)" if summary.unfinished else ""
+    lines = [f"Kings Corners: {n_matches} match{'' if n_matches == 1 else 'es'} played{unfinished}", rating.line, ""]
+    lines += table_text(SUMMARY_HEADERS, summary_rows(summary))
+    lines += ["", streak_text(summary)]
+    lines += [f"{label}: {text}" for label, text in best_worst(summary, matches.get)]
+    if not rounds:
+        lines.append("No finished round yet.")
+    return lines
+
+
+__all__ = [
+    "HUMAN",
+    "NO_RATING",
+    "SUMMARY_HEADERS",
+    "RatingView",
+    "best_worst",
+    "human_seat",
+    "is_chips",
+    "match_line",
+    "opponents",
+    "player_games",
+    "player_matches",
+    "rating_view",
+    "report_lines",
+    "result",
+    "score_series",
+    "scoring_text",
+    "streak_text",
+    "summary_rows",
+    "totals_text",
+    "when",
+]

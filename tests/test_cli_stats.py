@@ -1,0 +1,168 @@
+"""``kings-corners stats``: the summary as text, ``--json`` and ``--csv`` exports, and bad paths
+(one line on stderr, exit 2, the file left as it was)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import kc_tui.rating
+from kc_tui.cli import main
+from kc_tui.history import ENV_HISTORY, EXPORT_COLUMNS, History
+
+from .ui.test_stats_screen import ANCHORS, BOLD, full_history
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "settings.toml"))
+    monkeypatch.delenv(ENV_HISTORY, raising=False)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(kc_tui.rating, "ai_anchors", lambda: dict(ANCHORS))
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def history_file(tmp_path: Path) -> Path:
+    path = tmp_path / "h.sqlite3"
+    full_history(path).close()
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["stats", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_file: Path) -> None:
+    code, out, err = run(capsys, "--history", str(history_file))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Kings Corners: 6 matches played (1 unfinished)"
+    assert lines[1].startswith("Your rating ") and "±" in lines[1] and "lookahead (1180)" in lines[1]
+    header = next(line for line in lines if line.startswith("Opponent"))
+    assert header.split() == [
+        "Opponent",
+        "Players",
+        "Matches",
+        "Won",
+        "Win",
+        "%",
+        "Rounds",
+        "Won",
+        "Win",
+        "%",
+        "Penalty/round",
+        "Hints/round",
+    ]
+    rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["greedy"], ["all"])}
+    assert rows["greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
+    assert rows["all", "–"][2:4] == ["5", "4"]
+    assert "Winning streak: 3 wins now, longest 3 wins" in lines
+    assert any(line.startswith("Best match: #4 2026-03-04") for line in lines)
+    assert any(line.startswith("Worst match: #2") and "lost, 56 · 0" in line for line in lines)
+
+
+def test_stats_with_nothing_recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys)
+    assert code == 0 and err == ""
+    assert "No matches recorded yet" in out and "Play a match to get a rating" in out
+    assert not (tmp_path / "data" / "history.sqlite3").exists(), "reading makes no history file"
+    path = tmp_path / "empty.sqlite3"
+    History.open(path)[0].close()
+    code, out, _ = run(capsys, "--history", str(path))
+    assert code == 0 and "No matches recorded yet" in out
+
+
+def test_stats_reads_the_default_history(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    full_history(tmp_path / "data" / "history.sqlite3").close()
+    code, out, _ = run(capsys)
+    assert code == 0 and out.startswith("Kings Corners: 6 matches played")
+
+
+def test_json_export(capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path) -> None:
+    code, out, err = run(capsys, "--history", str(history_file), "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert [m["id"] for m in data] == [1, 2, 3, 4, 5, 6]
+    assert data[2]["seats"][2] == {"name": BOLD, "kind": "king-aware", "think_ms": 200}
+    assert [r["penalties"] for r in data[2]["rounds"]] == [[0, 12, 9], [8, 17, 0], [0, 30, 14]]
+    assert data[5]["finished_at"] is None
+    target = tmp_path / "out.json"
+    code, out, err = run(capsys, "--history", str(history_file), "--json", str(target))
+    assert code == 0 and out == "" and "wrote 6 matches" in err
+    assert json.loads(target.read_text(encoding="utf-8")) == data
+
+
+def test_csv_export(capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path) -> None:
+    target = tmp_path / "rounds.csv"
+    code, out, err = run(capsys, "--history", str(history_file), "--csv", str(target))
+    assert code == 0 and out == "" and "wrote 13 rounds" in err
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
+    assert len(rows) == 13 and list(rows[0]) == list(EXPORT_COLUMNS)
+    assert [(r["match_id"], r["round"]) for r in rows[:3]] == [("1", "1"), ("1", "2"), ("1", "3")]
+    assert json.loads(rows[5]["players"]) == ["You", "Greedy", BOLD]
+    code, out, _ = run(capsys, "--history", str(history_file), "--csv", "-")
+    assert code == 0 and out.splitlines()[0] == ",".join(EXPORT_COLUMNS) and len(out.splitlines()) == 14
+
+
+def test_json_and_csv_together_are_refused(capsys: pytest.CaptureFixture[str], history_file: Path) -> None:
+    code, out, err = run(capsys, "--history", str(history_file), "--json", "--csv", "x.csv")
+    assert code == 2 and out == ""
+    assert err.startswith("kings-corners: ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda p: p / "missing.sqlite3", "no such file"),
+        (lambda p: p / "no-folder" / "h.sqlite3", "no such file"),
+        (lambda p: p, "is a directory"),
+        (lambda p: _write(p / "junk", b"not a database at all"), "not a Kings Corners history"),
+        (lambda p: _other_db(p / "other.sqlite3"), "another program's database"),
+    ],
+)
+def test_bad_history_paths(capsys: pytest.CaptureFixture[str], tmp_path: Path, make: object, words: str) -> None:
+    path = make(tmp_path)  # type: ignore[operator]
+    before = path.read_bytes() if path.is_file() else None
+    code, out, err = run(capsys, "--history", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("kings-corners: ") and words in err and len(err.splitlines()) == 1
+    assert "Traceback" not in err
+    if before is not None:  # never moved aside or changed by a command that only reads
+        assert path.read_bytes() == before
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_bad_export_targets(capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path) -> None:
+    for argv, words in (
+        (["--csv", str(tmp_path / "nowhere" / "x.csv")], "no such folder"),
+        (["--json", str(tmp_path)], "is a directory"),
+    ):
+        code, out, err = run(capsys, "--history", str(history_file), *argv)
+        assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1, err
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def _other_db(path: Path) -> Path:
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE notes (x TEXT)")
+    con.commit()
+    con.close()
+    return path

@@ -1,0 +1,364 @@
+"""The Stats screen (issue 13): the empty state, a full history (rating, summary, plots, the list
+of matches), a match opened from the list, Escape, names shown literally; snapshots at 120x40."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.widgets import Button, DataTable, Static, TabbedContent
+
+import kc_tui.rating
+from kc_tui.engine import Rules
+from kc_tui.history import History, RoundRecord, SeatInfo
+from kc_tui.rating import Rating
+from kc_tui.session import MatchSession
+from kc_tui.ui.commands import MENU_COMMANDS
+from kc_tui.ui.dialogs.match_detail import MatchDetail
+from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
+from kc_tui.ui.stats_data import NO_RATING
+
+from .gamekit import make_config, play_app, screen_text
+
+SIZE = (120, 40)
+T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+BOLD = "[b]x[/b]"
+#: Fixed AI ratings, so the rating and its plot do not move with the shipped file.
+ANCHORS = {
+    "random": Rating("random", 620.0, 30.0),
+    "greedy": Rating("greedy", 1000.0, 0.0),
+    "king-aware": Rating("king-aware", 1090.0, 25.0),
+    "lookahead": Rating("lookahead", 1180.0, 25.0),
+    "expert": Rating("expert", 1290.0, 30.0),
+}
+
+
+@pytest.fixture(autouse=True)
+def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Times shown in UTC and fixed AI ratings, whatever the machine."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(kc_tui.rating, "ai_anchors", lambda: dict(ANCHORS))
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def record_match(
+    history: History,
+    opponents: Sequence[tuple[str, str]],
+    rounds: Sequence[tuple[int | None, Sequence[int]]],
+    *,
+    start: datetime = T0,
+    me: str = "You",
+    finish: bool = True,
+    target: int = 50,
+) -> int:
+    """Record a match of the player (seat 0) against ``opponents`` ((name, kind)); ``rounds``:
+    (who went out, every seat's penalty). The lowest total wins when ``finish``."""
+    seats = [SeatInfo(me, "human"), *(SeatInfo(name, kind, 200) for name, kind in opponents)]
+    n = len(seats)
+    match_id = history.start_match(
+        seats=seats, rules=Rules(target=target).to_dict(), seed=11, first_dealer=0, started_at=start
+    )
+    totals = [0] * n
+    for number, (winner, penalties) in enumerate(rounds, 1):
+        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+        history.record_round(
+            match_id,
+            RoundRecord(
+                number=number,
+                dealer=(number - 1) % n,
+                seats=tuple(range(n)),
+                winner=winner,
+                penalties=tuple(penalties),
+                chips_delta=(0,) * n,
+                totals=tuple(totals),
+                moves=(),
+                hints=number % 2,
+                undos=0,
+                played_at=start + timedelta(minutes=5 * number),
+            ),
+        )
+    if finish:
+        best = min(totals)
+        history.finish_match(
+            match_id,
+            winners=[i for i, t in enumerate(totals) if t == best],
+            totals=totals,
+            finished_at=start + timedelta(minutes=5 * len(rounds) + 1),
+        )
+    return match_id
+
+
+def full_history(path: Path) -> History:
+    """Six matches: won and lost against greedy heads-up, a three-seat table with a king-aware
+    opponent named like markup, and one left unfinished."""
+    history, message = History.open(path)
+    assert message is None
+    day = timedelta(days=1)
+    record_match(history, [("Greedy", "greedy")], [(0, [0, 14]), (1, [22, 0]), (0, [0, 40])], start=T0)
+    record_match(history, [("Greedy", "greedy")], [(1, [31, 0]), (1, [25, 0])], start=T0 + day)
+    record_match(
+        history,
+        [("Greedy", "greedy"), (BOLD, "king-aware")],
+        [(0, [0, 12, 9]), (2, [8, 17, 0]), (0, [0, 30, 14])],
+        start=T0 + 2 * day,
+    )
+    record_match(history, [("Kingsley", "king-aware")], [(0, [0, 27]), (0, [0, 26])], start=T0 + 3 * day)
+    record_match(history, [("Lucy", "lookahead")], [(1, [18, 0]), (0, [0, 35])], start=T0 + 4 * day)
+    record_match(history, [("Lucy", "lookahead")], [(1, [9, 0])], start=T0 + 5 * day, finish=False)
+    return history
+
+
+class Host(App[None]):
+    """An app that shows the Stats screen over a blank screen."""
+
+    def __init__(self, history: History | None) -> None:
+        super().__init__()
+        self.history = history
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen(self.history))
+
+
+async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
+    """Wait until the screen has worked out its statistics."""
+    screen = pilot.app.screen
+    assert isinstance(screen, StatsScreen)
+    waited = 0.0
+    while screen.history is not None and screen.total and screen.rating is None and not screen.problem:
+        assert waited < timeout, "the statistics did not load"
+        await pilot.pause(0.05)
+        waited += 0.05
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    assert not screen.problem, screen.problem
+    return screen
+
+
+def flat(app: App[Any]) -> str:
+    return " ".join(screen_text(app).split())  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- empty and off
+async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> None:
+    history, _ = History.open(tmp_path / "h.sqlite3")
+    app = Host(history)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        text = flat(app)
+        assert "No matches yet" in text and NO_RATING in text
+        assert not screen.query_one(TabbedContent).display
+        await pilot.press("3")  # no tabs to switch to: nothing happens
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+async def test_no_history_at_all() -> None:
+    app = Host(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "history is off or could not be opened" in flat(app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+# ---------------------------------------------------------------------------- a full history
+async def test_full_history_shows_rating_summary_streaks_and_matches(tmp_path: Path) -> None:
+    app = Host(full_history(tmp_path / "h.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        rating = str(screen.query_one("#rating", Static).render())
+        assert rating.startswith("Your rating ") and "±" in rating
+        assert any(w in rating for w in ("between", "above", "below", "level with"))
+        text = flat(app)
+        # One row per opponent kind and table size, and all of them together.
+        summary = screen.data
+        assert summary is not None
+        groups = {(g.opponent, g.table_size): g for g in summary.summary.groups}
+        assert set(groups) == {("greedy", 2), ("greedy", 3), ("king-aware", 2), ("king-aware", 3), ("lookahead", 2)}
+        assert groups["greedy", 2].matches == 2 and groups["greedy", 2].matches_won == 1
+        for words in ("greedy", "king-aware", "lookahead", "Penalty/round", "Hints/round", "Winning streak"):
+            assert words in text, words
+        assert "1 unfinished match" in text
+        assert "Best match: #4" in text  # 0 against 53: the widest margin
+        assert "Worst match: #2" in text
+        # The rating over time: one point per finished match against rated AIs.
+        assert screen.rating is not None
+        assert [k for k, _ in screen.rating.series] == [1, 2, 3, 4, 5]
+        # The list: every match, newest first.
+        await pilot.press("3")
+        await pilot.pause()
+        assert screen.query_one(TabbedContent).active == "matches"
+        table = screen.query_one(MatchList)
+        assert table.has_focus and table.row_count == 6
+        assert [m.id for m in screen.listed] == [6, 5, 4, 3, 2, 1]
+        text = flat(app)
+        assert "unfinished" in text and "won" in text and "lost" in text
+        assert BOLD + " (king-aware)" in text  # the name is shown as it is, not as bold markup
+
+
+async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
+    app = Host(full_history(tmp_path / "h.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("3", "down", "down", "down")  # match 3: the three-seat one
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, MatchDetail) and dialog.record.id == 3
+        assert len(dialog.record.rounds) == 3
+        text = flat(app)
+        assert BOLD in text  # literally, in the table's header and the plot's legend
+        assert "You won." in text
+        # Round by round: who went out is marked *, the others' penalties; the totals at the foot.
+        assert "1 * 12 9" in text and "2 8 17 *" in text and "3 * 30 14" in text
+        assert "Total 8 59 23" in text
+        assert "Match #3: penalty points after each round" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+async def test_a_click_on_a_row_opens_that_match(tmp_path: Path) -> None:
+    app = Host(full_history(tmp_path / "h.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        table = screen.query_one(MatchList)
+        await pilot.click(table, offset=(3, 2))  # header, then the first row, then the second
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, MatchDetail), app.screen
+        assert dialog.record.id == 5
+        assert "You won." in flat(app)
+
+
+async def test_the_plots_show_the_rating_and_the_chosen_match(tmp_path: Path) -> None:
+    app = Host(full_history(tmp_path / "h.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        text = flat(app)
+        assert "Your rating after each match" in text
+        assert "Match #6" in text  # the newest, until another is chosen in the list
+        await pilot.press("3", "down", "down", "down", "2")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.chosen == 3
+        text = flat(app)
+        assert "Match #3" in text and BOLD in text
+
+
+async def test_the_list_loads_more_as_the_cursor_nears_its_end(tmp_path: Path) -> None:
+    history, _ = History.open(tmp_path / "h.sqlite3")
+    n = PAGE + 15
+    for k in range(n):
+        record_match(
+            history, [("Greedy", "greedy")], [(k % 2, [0, 5] if k % 2 == 0 else [5, 0])], start=T0 + timedelta(hours=k)
+        )
+    app = Host(history)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        table = screen.query_one(DataTable)
+        assert table.row_count == PAGE
+        await pilot.press("3", "end")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if table.row_count == n:
+                break
+        assert table.row_count == n
+        assert [m.id for m in screen.listed] == list(range(n, 0, -1))
+        assert f"{n} matches, newest first" in flat(app)
+
+
+# ---------------------------------------------------------------------------- menu and palette
+def test_statistics_is_in_the_menu_and_the_palette() -> None:
+    assert ("Statistics", "stats") in [(t, a) for t, a, _ in MENU_COMMANDS]
+    assert any(b.action == "app.stats" for b in MenuScreen.BINDINGS if hasattr(b, "action"))
+
+
+async def test_the_menu_button_runs_the_apps_stats_action() -> None:
+    class MenuHost(App[None]):
+        opened = 0
+
+        def on_mount(self) -> None:
+            self.push_screen(MenuScreen())
+
+        def action_stats(self) -> None:
+            self.opened += 1
+
+    app = MenuHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#stats")
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.opened == 2
+        assert isinstance(app.screen.query_one("#stats"), Button)
+
+
+@pytest.mark.parametrize("saved", [False, True])
+async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
+    """Seven buttons (with Resume) do not fit 80x24 bordered: they become a line each, every one
+    whole on screen; at 100x40 they keep their borders."""
+    if saved:
+        MatchSession.from_config(make_config(), 5).save()
+    for size, compact in (((80, 24), True), ((100, 40), False)):
+        app = play_app(mode="menu")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.2)
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            buttons = [b for b in menu.query(Button) if b.display]
+            assert len(buttons) == (7 if saved else 6)
+            for b in buttons:
+                assert b.compact is compact
+                assert menu.region.contains_region(b.region), (size, b.id, b.region)
+            assert "Statistics  (t)" in screen_text(app)
+
+
+# ---------------------------------------------------------------------------- snapshots
+def test_snapshot_empty(snap_compare: Any, tmp_path: Path) -> None:
+    history, _ = History.open(tmp_path / "h.sqlite3")
+
+    async def run_before(pilot: Any) -> None:
+        await loaded(pilot)
+
+    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_full(snap_compare: Any, tmp_path: Path) -> None:
+    history = full_history(tmp_path / "h.sqlite3")
+
+    async def run_before(pilot: Any) -> None:
+        await loaded(pilot)
+
+    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_match_detail(snap_compare: Any, tmp_path: Path) -> None:
+    history = full_history(tmp_path / "h.sqlite3")
+
+    async def run_before(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("3", "down", "down", "down", "enter")
+        await pilot.pause()
+
+    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
