@@ -17,7 +17,12 @@ The schema
            chips_delta, totals, moves, played_at)              primary key (match_id, number)
 
 Version 2 (:data:`MIGRATE_V1_V2`) adds ``rounds.hints`` and ``rounds.undos`` (0 in rounds recorded
-before) and the index ``matches_newest`` (demo, started_at, id) for listing newest first. Times are
+before); the player's results kept with every match (``matches.player_seat``, ``player_size``,
+``player_opponents``, ``player_total``, ``player_won``, ``player_margin``, ``player_rounds``,
+``player_rounds_won``, ``player_penalty``, ``player_hints``, ``player_undos``: worked out from the
+match and its rounds whenever they are written, and for every match when migrating, so that
+:meth:`History.summary` reads no round); and the index ``matches_newest`` (demo, started_at, id)
+for listing newest first. Times are
 ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit); lists of ints (winners,
 totals, seats, penalties, chips_delta) are JSON text; ``moves`` is a BLOB of little-endian unsigned
 16-bit moves. A new file is made by running every migration from version 0, so a new database and
@@ -342,11 +347,21 @@ def _int(x: object, what: str, lo: int = -_BIG, hi: int = _BIG) -> int:
 _INT_LIST = re.compile(r"\[(?:-?[0-9]{1,10}(?:,-?[0-9]{1,10})*)?\]")
 
 
+#: Lists of numbers read before, by their text (totals and winners repeat).
+_INTS_SEEN: dict[str, tuple[int, ...]] = {}
+
+
 def _int_list(x: object, what: str, lo: int = -_BIG, hi: int = _BIG, n: int | None = None) -> tuple[int, ...]:
     """A list of ints as we write it (compact JSON, ``[1,-2,3]``), every one from ``lo`` to ``hi``."""
-    if not isinstance(x, str) or len(x) > 10_000 or _INT_LIST.fullmatch(x) is None:
+    if not isinstance(x, str):
         raise _Bad(f"{what} is not a list of numbers")
-    xs = tuple(map(int, x[1:-1].split(","))) if len(x) > 2 else ()
+    xs = _INTS_SEEN.get(x)
+    if xs is None:
+        if len(x) > 10_000 or _INT_LIST.fullmatch(x) is None:
+            raise _Bad(f"{what} is not a list of numbers")
+        xs = tuple(map(int, x[1:-1].split(","))) if len(x) > 2 else ()
+        if len(_INTS_SEEN) < 8192:
+            _INTS_SEEN[x] = xs
     if xs and not lo <= min(xs) <= max(xs) <= hi:
         raise _Bad(f"{what} is not a list of whole numbers from {lo} to {hi}")
     if n is not None and len(xs) != n:
@@ -361,7 +376,7 @@ def _time(x: object, what: str) -> datetime:
         when = datetime.fromisoformat(x)
     except ValueError:
         raise _Bad(f"{what} is not a time") from None
-    return _utc(when)
+    return when if when.tzinfo is UTC else _utc(when)
 
 
 def _moves(x: object) -> tuple[int, ...]:
@@ -397,15 +412,28 @@ def _rules(x: object) -> dict[str, Any]:
 _RULES_SEEN: dict[str, dict[str, Any]] = {}
 
 
-_MATCH_COLUMNS = "id, started_at, finished_at, demo, rules, seed, first_dealer, winners, totals"
+#: A match's row, its seats as a JSON list of [position, name, kind, think_ms] (values of other
+#: types given as null or "bad", so that no value makes the query fail: they are checked in Python).
+_MATCH_SELECT = """
+SELECT m.id, m.started_at, m.finished_at, m.demo, m.rules, m.seed, m.first_dealer, m.winners, m.totals,
+    (SELECT json_group_array(json_array(
+        s.position,
+        CASE WHEN typeof(s.name) = 'text' THEN s.name END,
+        CASE WHEN typeof(s.kind) = 'text' THEN s.kind END,
+        CASE WHEN typeof(s.think_ms) IN ('integer', 'null') THEN s.think_ms ELSE 'bad' END
+    )) FROM (SELECT * FROM seats WHERE seats.match_id = m.id ORDER BY position) s)
+FROM matches m
+"""
 _ROUND_COLUMNS = (
     "match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at"
 )
 _ROUND_COLUMNS_NO_MOVES = _ROUND_COLUMNS.replace("moves", "NULL")
 
 
-def _match_from_row(row: Sequence[Any], seats: tuple[SeatInfo, ...]) -> MatchRecord:
-    match_id, started, finished, demo, rules, seed, first_dealer, winners, totals = row
+def _match_from_row(row: Sequence[Any]) -> MatchRecord:
+    """A row of :data:`_MATCH_SELECT`, checked (:class:`_Bad` says what is wrong)."""
+    match_id, started, finished, demo, rules, seed, first_dealer, winners, totals, seat_list = row
+    seats = _seats(seat_list)
     n = len(seats)
     if not 1 <= n <= 8:
         raise _Bad("its seats are missing")
@@ -428,6 +456,31 @@ def _match_from_row(row: Sequence[Any], seats: tuple[SeatInfo, ...]) -> MatchRec
         winners=_int_list(winners, "its winners", 0, n - 1),
         totals=_int_list(totals, "its totals"),
     )
+
+
+def _seats(x: object) -> tuple[SeatInfo, ...]:
+    """A match's seats from their JSON list (see :data:`_MATCH_SELECT`)."""
+    if not isinstance(x, str):
+        raise _Bad("its seats are missing")
+    seen = _SEATS_SEEN.get(x)
+    if seen is not None:
+        return seen
+    try:
+        data = json.loads(x)
+    except ValueError:
+        raise _Bad("its seats are not readable") from None
+    if not isinstance(data, list) or [d[0] if isinstance(d, list) and d else None for d in data] != list(
+        range(len(data))
+    ):
+        raise _Bad("its seats are not numbered 0, 1, ...")
+    seats = tuple(_seat_from_row(*d[1:]) for d in data)
+    if len(_SEATS_SEEN) < 4096:
+        _SEATS_SEEN[x] = seats
+    return seats
+
+
+#: Seats read before, by their JSON text (a player meets the same tables again and again).
+_SEATS_SEEN: dict[str, tuple[SeatInfo, ...]] = {}
 
 
 def _seat_from_row(name: object, kind: object, think_ms: object) -> SeatInfo:
@@ -485,8 +538,13 @@ def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
         check_same_thread=False,  # guarded by History's lock
         uri=uri,
     )
+    con.text_factory = _text  # text that is not UTF-8 is read, not a failed query
     con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return con
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _version(con: sqlite3.Connection) -> tuple[int, int]:
@@ -836,32 +894,14 @@ class History:
                 self._problem(f"could not read the history: {_err(exc)}")
                 return []
 
-    def _seats_of(self, ids: Sequence[int]) -> dict[int, list[tuple[Any, ...]]]:
-        out: dict[int, list[tuple[Any, ...]]] = {}
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            rows = self._query(
-                f"SELECT match_id, position, name, kind, think_ms FROM seats WHERE match_id IN ({marks})"
-                " ORDER BY match_id, position",
-                chunk,
-            )
-            for row in rows:
-                out.setdefault(row[0], []).append(row[1:])
-        return out
-
     def _records(self, rows: Sequence[Any], *, rounds: bool, moves: bool) -> list[MatchRecord]:
         ids = [row[0] for row in rows]
-        seat_rows = self._seats_of(ids)
         round_rows = self._rounds_of(ids, moves) if rounds else {}
         out: list[MatchRecord] = []
         for row in rows:
             match_id = row[0]
             try:
-                positions = seat_rows.get(match_id, [])
-                if [p[0] for p in positions] != list(range(len(positions))):
-                    raise _Bad("its seats are not numbered 0, 1, ...")
-                seats = tuple(_seat_from_row(*p[1:]) for p in positions)
-                record = _match_from_row(row, seats)
+                record = _match_from_row(row)
             except _Bad as exc:
                 self._problem(f"match {quote_id(match_id)} was skipped: {exc}")
                 continue
@@ -894,14 +934,14 @@ class History:
         Their ``rounds`` are empty unless ``rounds`` is True (then without their moves: what
         :func:`summarize` needs; :meth:`match` gives a match with its moves)."""
         rows = self._query(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE demo = ? ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+            f"{_MATCH_SELECT} WHERE m.demo = ? ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
             (int(demos), -1 if limit is None else max(0, limit), max(0, offset)),
         )
         return self._records(rows, rounds=rounds, moves=False)
 
     def match(self, match_id: int) -> MatchRecord | None:
         """Match ``match_id`` with its rounds and their moves; None when there is none (or it is unreadable)."""
-        rows = self._query(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        rows = self._query(f"{_MATCH_SELECT} WHERE m.id = ?", (match_id,))
         records = self._records(rows, rounds=True, moves=True)
         return records[0] if records else None
 
@@ -932,7 +972,7 @@ class History:
 
     def _all(self) -> list[MatchRecord]:
         """Every match (demos too), oldest first, with its rounds and moves."""
-        rows = self._query(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY started_at, id")
+        rows = self._query(f"{_MATCH_SELECT} ORDER BY m.started_at, m.id")
         return self._records(rows, rounds=True, moves=True)
 
     def export_json(self) -> list[dict[str, Any]]:
@@ -1220,16 +1260,11 @@ def _update_player(con: sqlite3.Connection, match_id: int) -> None:
     columns (version 2), as :func:`summarize` would from its record: what :meth:`History.summary`
     reads. A match with no human seat, or one that cannot be read, gets ``player_seat`` NULL
     (left out of the statistics); rounds that cannot be read are left out."""
-    row = con.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    row = con.execute(f"{_MATCH_SELECT} WHERE m.id = ?", (match_id,)).fetchone()
     if row is None:
         return
-    seat_rows = con.execute(
-        "SELECT position, name, kind, think_ms FROM seats WHERE match_id = ? ORDER BY position", (match_id,)
-    ).fetchall()
     try:
-        if [p[0] for p in seat_rows] != list(range(len(seat_rows))):
-            raise _Bad("its seats are not numbered 0, 1, ...")
-        record = _match_from_row(row, tuple(_seat_from_row(*p[1:]) for p in seat_rows))
+        record = _match_from_row(row)
     except _Bad:
         con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
         return

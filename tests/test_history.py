@@ -473,12 +473,14 @@ def test_rows_with_garbage_are_skipped_and_reported(history: History, path: Path
     con.execute("UPDATE matches SET started_at = 42 WHERE id = ?", (ids[1],))
     con.execute("UPDATE seats SET name = x'00ff' WHERE match_id = ?", (ids[2],))
     con.execute("UPDATE matches SET rules = '[1,2' WHERE id = ?", (ids[3],))
+    con.execute("UPDATE seats SET name = CAST(x'ff41' AS TEXT) WHERE match_id = ? AND position = 0", (ids[4],))
     con.execute("UPDATE rounds SET penalties = '[1,' WHERE match_id = ? AND number = 2", (ids[5],))
     con.execute("UPDATE rounds SET moves = x'ffff' WHERE match_id = ? AND number = 3", (ids[5],))
     con.commit()
     con.close()
     listed = history.matches()
     assert sorted(m.id for m in listed) == [ids[4], ids[5]]
+    assert history.match(ids[4]).seats[0].name == "\ufffdA"  # type: ignore[union-attr]  # not UTF-8: read, not fatal
     assert len(history.problems) == 4
     assert any(f"match {ids[0]} was skipped: its seed" in p for p in history.problems)
     m = history.match(ids[5])

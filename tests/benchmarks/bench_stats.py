@@ -153,6 +153,24 @@ def bench_record(history: History, rounds: int, seed: int) -> dict[str, float]:
     }
 
 
+def bench_read(history: History, runs: int = 5) -> dict[str, float]:
+    """What the Stats screen reads (ms, median of ``runs``): the summary, the newest 50 matches,
+    every match (without rounds)."""
+    out: dict[str, float] = {}
+    for name, read in (
+        ("summary_ms", history.summary),
+        ("matches_50_ms", lambda: history.matches(limit=50)),
+        ("matches_all_ms", history.matches),
+    ):
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            read()
+            times.append((time.perf_counter() - t0) * 1000)
+        out[name] = statistics.median(times)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=10_000)
@@ -168,12 +186,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     fill_s = time.perf_counter() - t0
     results: dict[str, float] = {"matches": history.count_matches() + history.count_matches(demos=True)}
     results.update(bench_record(history, args.rounds, args.seed))
+    results.update(bench_read(history))
     history.close()
     print(f"history: {path} ({path.stat().st_size / 1e6:.1f} MB, filled in {fill_s:.1f} s)")
     print(f"matches recorded: {results['matches']:.0f}")
     print(
         f"record_round_ms_median: {results['record_round_ms_median']:.2f}  "
         f"record_round_ms_p95: {results['record_round_ms_p95']:.2f}  (target <= 10 ms a round)"
+    )
+    print(
+        f"summary_ms: {results['summary_ms']:.1f}  matches_50_ms: {results['matches_50_ms']:.1f}  "
+        f"matches_all_ms: {results['matches_all_ms']:.1f}"
     )
     return results
 
