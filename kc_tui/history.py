@@ -810,6 +810,32 @@ class History:
             _update_player(con, match_id)
             return match_id
 
+    def open_match(
+        self, *, seats: Sequence[SeatInfo], rules: dict[str, Any], seed: int, rounds_played: int
+    ) -> int | None:
+        """The id of the newest unfinished match with these seats, rules and seed and rounds 1 to
+        ``rounds_played`` recorded (a match resumed from its save goes on under its id); None when
+        there is none (or the history is read-only)."""
+        if self.read_only or not _is_int(seed) or not 0 <= seed <= SEED_MAX:
+            return None
+        rows = self._query(
+            f"{_MATCH_SELECT} WHERE m.finished_at IS NULL AND m.seed = ? ORDER BY m.started_at DESC, m.id DESC",
+            (str(seed),),
+        )
+        for row in rows:
+            try:
+                m = _match_from_row(row)
+            except _Bad:
+                continue
+            if m.seats != tuple(seats) or m.rules != dict(rules):
+                continue
+            numbers = [
+                r[0] for r in self._query("SELECT number FROM rounds WHERE match_id = ? ORDER BY number", (m.id,))
+            ]
+            if numbers == list(range(1, rounds_played + 1)):
+                return m.id
+        return None
+
     def record_round(self, match_id: int, record: RoundRecord) -> None:
         """Record a finished round of match ``match_id`` (again: it replaces the one with its number)
         and make its totals the match's latest."""

@@ -763,3 +763,19 @@ def test_the_summary_from_the_database_equals_summarize_of_the_records(history: 
     assert s == summarize(history.matches(rounds=True)) == summarize([m for m in full if m is not None])
     assert s.overall.matches == 3 and s.unfinished == 1 and s.overall.rounds > 4
     assert history.problems == []
+
+
+def test_a_resumed_match_is_found_to_go_on_under_its_id(history: History) -> None:
+    played = play(["greedy", "king-aware"], 6)
+    first = played.rounds[:2]
+    args = {"seats": played.seats, "rules": played.rules, "seed": played.seed}
+    assert history.open_match(**args, rounds_played=0) is None
+    match_id = record(history, dataclasses.replace(played, rounds=first), finish=False)
+    other = record(history, dataclasses.replace(played, rounds=first, seed=played.seed + 1), finish=False)
+    assert history.open_match(**args, rounds_played=2) == match_id
+    assert history.open_match(**args, rounds_played=1) is None  # its record is ahead of that save
+    assert history.open_match(**{**args, "seed": played.seed + 1}, rounds_played=2) == other
+    assert history.open_match(**{**args, "rules": {**played.rules, "target": 77}}, rounds_played=2) is None
+    history.record_round(match_id, played.rounds[2])
+    history.finish_match(match_id, winners=played.winners, totals=played.totals)
+    assert history.open_match(**args, rounds_played=3) is None  # finished: a new match
