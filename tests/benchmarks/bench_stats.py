@@ -171,6 +171,43 @@ def bench_read(history: History, runs: int = 5) -> dict[str, float]:
     return out
 
 
+def bench_screen(history: History, runs: int = 7) -> dict[str, float]:
+    """The Stats screen over the full history, in a headless app at 120x40 (ms, median of ``runs``):
+    its first frame (from pushing the screen to the first frame of it handed to the terminal: the
+    count, the newest page of matches listed, the summary loading; target <= 300 ms), and until
+    its thread has posted the summary and the rating (the screen complete)."""
+    import asyncio
+    from typing import Any
+
+    from textual.app import App
+
+    from kc_tui.ui.screens.stats import StatsScreen
+
+    async def once() -> tuple[float, float]:
+        app: App[None] = App()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            shown = asyncio.get_running_loop().create_future()
+            screen = StatsScreen(history)
+            display = app._display
+
+            def first_frame(on: Any, update: Any) -> None:
+                if on is screen and update is not None and not shown.done():
+                    shown.set_result(time.perf_counter())
+                display(on, update)
+
+            app._display = first_frame  # type: ignore[method-assign]
+            t0 = time.perf_counter()
+            await app.push_screen(screen)
+            first = await shown
+            while screen.rating is None and not screen.problem:
+                await asyncio.sleep(0.005)
+            return (first - t0) * 1000, (time.perf_counter() - t0) * 1000
+
+    frames, full = zip(*(asyncio.run(once()) for _ in range(runs)), strict=True)
+    return {"stats_first_frame_ms": statistics.median(frames), "stats_complete_ms": statistics.median(full)}
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=10_000)
@@ -187,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     results: dict[str, float] = {"matches": history.count_matches() + history.count_matches(demos=True)}
     results.update(bench_record(history, args.rounds, args.seed))
     results.update(bench_read(history))
+    results.update(bench_screen(history))
     history.close()
     print(f"history: {path} ({path.stat().st_size / 1e6:.1f} MB, filled in {fill_s:.1f} s)")
     print(f"matches recorded: {results['matches']:.0f}")
@@ -197,6 +235,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     print(
         f"summary_ms: {results['summary_ms']:.1f}  matches_50_ms: {results['matches_50_ms']:.1f}  "
         f"matches_all_ms: {results['matches_all_ms']:.1f}"
+    )
+    print(
+        f"stats_first_frame_ms: {results['stats_first_frame_ms']:.0f} (target <= 300 ms)  "
+        f"stats_complete_ms: {results['stats_complete_ms']:.0f}"
     )
     return results
 

@@ -16,13 +16,13 @@ from textual.widgets import Button, DataTable, Static, TabbedContent
 import kc_tui.rating
 from kc_tui.engine import Rules
 from kc_tui.history import History, RoundRecord, SeatInfo
-from kc_tui.rating import Rating
+from kc_tui.rating import Rating, player_rating
 from kc_tui.session import MatchSession
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
-from kc_tui.ui.stats_data import NO_RATING
+from kc_tui.ui.stats_data import NO_RATING, curve
 
 from .gamekit import make_config, play_app, screen_text
 
@@ -155,6 +155,7 @@ async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> Non
         screen = await loaded(pilot)
         text = flat(app)
         assert "No matches yet" in text and NO_RATING in text
+        assert "Summary" not in text and "esc Back" in text  # no tabs, nor their keys in the footer
         assert not screen.query_one(TabbedContent).display
         await pilot.press("3")  # no tabs to switch to: nothing happens
         await pilot.press("escape")
@@ -285,6 +286,25 @@ async def test_the_list_loads_more_as_the_cursor_nears_its_end(tmp_path: Path) -
         assert table.row_count == n
         assert [m.id for m in screen.listed] == list(range(n, 0, -1))
         assert f"{n} matches, newest first" in flat(app)
+
+
+def test_the_rating_curve_is_the_players_rating_after_each_match() -> None:
+    """The curve's quick fit (sums per kind) gives what kc_tui.rating.player_rating gives over
+    the games up to each point; the curve is thinned to at most ``points`` points, the last kept."""
+    per_match = [
+        [("greedy", 1.0)],
+        [("greedy", 0.0), ("expert", 0.5)],
+        [("lookahead", 1.0), ("king-aware", 1.0), ("greedy", 1.0)],
+        [("expert", 0.0)],
+        [("lookahead", 0.0)],
+    ]
+    values = {k: r.value for k, r in ANCHORS.items()}
+    got = curve(per_match, values)
+    assert [k for k, _ in got] == [1, 2, 3, 4, 5]
+    for k, value in got:
+        games = [g for m in per_match[:k] for g in m]
+        assert value == pytest.approx(player_rating(games, ANCHORS).value, abs=1e-6)
+    assert [k for k, _ in curve(per_match * 20, values, points=7)] == [15, 30, 45, 60, 75, 90, 100]
 
 
 # ---------------------------------------------------------------------------- menu and palette

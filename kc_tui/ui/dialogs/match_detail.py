@@ -121,7 +121,8 @@ def rounds_table(m: MatchRecord) -> Table:
 
 
 def winners_text(m: MatchRecord) -> Text:
-    """"You won.", "You lost: Greedy won.", "You shared the win with Greedy.", "Won by ..." (a demo)."""
+    """The outcome in words: "You won.", "You lost: Greedy won.", "You shared the win with Greedy."
+    or, in a demo, "Won by Greedy"."""
     if not m.finished_at or not m.winners:
         return Text("Unfinished: the match was left before its end.", style="dim")
     me = human_seat(m)

@@ -9,7 +9,7 @@ says it is loading. The list loads further pages as the cursor nears its end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -20,6 +20,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
@@ -148,10 +149,12 @@ class StatsScreen(Screen[None]):
                 yield Static("", id="summary-table")
                 yield Static("", id="streaks")
                 yield Static("", id="best-worst")
-            with TabPane("Plots", id="plots"), Vertical():
+            # The hidden tabs are built after the first frame (Lazy): it comes quicker.
+            with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
                 yield PlotextPlot(id="rating-plot")
                 yield PlotextPlot(id="match-plot")
-            with TabPane("Matches", id="matches"), Vertical():
+                yield Static("The match plotted is the one picked in the Matches tab (3).", id="plots-hint")
+            with TabPane("Matches", id="matches"), Lazy(Vertical(id="matches-body")):
                 table = MatchList(id="match-list", cursor_type="row", zebra_stripes=True)
                 for label in ("Date", "Opponents", "Result", "Totals", "Scoring"):
                     table.add_column(label, key=label.lower())
@@ -168,6 +171,7 @@ class StatsScreen(Screen[None]):
             tabs.display = False
             return
         self.total = self.history.count_matches()
+        self.refresh_bindings()
         if not self.total:
             self.query_one("#rating", Static).update(NO_RATING)
             empty.update(EMPTY)
@@ -180,7 +184,8 @@ class StatsScreen(Screen[None]):
         )
         self.query_one("#summary-body").loading = True
         self._add_page(0, self.history.matches(limit=PAGE))
-        self.load()
+        # The thread starts once the first frame is drawn: it would slow that frame down (the GIL).
+        self.call_after_refresh(self.load)
 
     # ------------------------------------------------------------------ loading (threads)
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
@@ -232,8 +237,16 @@ class StatsScreen(Screen[None]):
             self._add_page(message.offset, message.records)
 
     def on_stats_screen_chosen(self, message: Chosen) -> None:
-        if message.record is not None and message.match_id == self.chosen:
-            draw_match(self.query_one("#match-plot", PlotextPlot), message.record)
+        record = message.record
+        if record is not None and message.match_id == self.chosen:
+            self._when_built("#match-plot", lambda: draw_match(self.query_one("#match-plot", PlotextPlot), record))
+
+    def _when_built(self, selector: str, then: Callable[[], object], tries: int = 100) -> None:
+        """Run ``then`` once the widget ``selector`` (in a tab built after the first frame) is there."""
+        if self.query(selector):
+            then()
+        elif tries > 0:
+            self.call_after_refresh(self._when_built, selector, then, tries - 1)
 
     # ------------------------------------------------------------------ the parts
     def _summary_table(self, summary: Summary) -> Table | Text:
@@ -264,6 +277,9 @@ class StatsScreen(Screen[None]):
         return out
 
     def _draw_rating(self, rating: RatingView) -> None:
+        if not self.query("#rating-plot"):
+            self._when_built("#rating-plot", lambda: self._draw_rating(rating))
+            return
         plot = self.query_one("#rating-plot", PlotextPlot)
         if not rating.series:
             draw_lines(plot, [], title="Your rating: play a match against the AI players", xlabel="Matches")
@@ -279,6 +295,9 @@ class StatsScreen(Screen[None]):
         draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs)
 
     def _add_page(self, offset: int, records: list[MatchRecord]) -> None:
+        if not self.query(MatchList):
+            self._when_built("#match-list", lambda: self._add_page(offset, records))
+            return
         table = self.query_one(MatchList)
         first = not self.listed
         self.listed.extend(records)
@@ -327,13 +346,23 @@ class StatsScreen(Screen[None]):
             return
         self.app.push_screen(MatchDetail(record))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The tab keys only when there are tabs (not in the empty state)."""
+        if action == "show_tab":
+            return self.has_tabs
+        return True
+
+    @property
+    def has_tabs(self) -> bool:
+        return self.history is not None and self.total > 0
+
     def action_show_tab(self, tab: str) -> None:
-        tabs = self.query_one("#tabs", TabbedContent)
-        if not tabs.display:
+        if not self.has_tabs:
             return
+        tabs = self.query_one("#tabs", TabbedContent)
         tabs.active = tab
         if tab == "matches":
-            self.query_one(MatchList).focus()
+            self._when_built("#match-list", lambda: self.query_one(MatchList).focus())
 
     def action_back(self) -> None:
         self.dismiss(None)
