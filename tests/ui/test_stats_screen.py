@@ -253,10 +253,11 @@ async def test_the_plots_show_the_rating_and_the_chosen_match(tmp_path: Path) ->
     app = Host(full_history(tmp_path / "h.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
+        assert "Your rating after each match" in flat(app)  # under the summary
         await pilot.press("2")
         await pilot.pause()
         text = flat(app)
-        assert "Your rating after each match" in text
+        assert "How matches ended: ahead of the best opponent (+) or behind (-)" in text
         assert "Match #6" in text  # the newest, until another is chosen in the list
         await pilot.press("3", "down", "down", "down", "2")
         await app.workers.wait_for_complete()

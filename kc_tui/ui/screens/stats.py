@@ -48,6 +48,8 @@ from kc_tui.ui.text import plain, rich_plain
 
 #: Matches listed per page.
 PAGE = 100
+#: The most matches the margins plot shows (the latest).
+MARGIN_MATCHES = 200
 #: Load the next page when the cursor is this close to the list's end.
 PAGE_AHEAD = 10
 NO_HISTORY = "The history is off or could not be opened, so there is nothing to show."
@@ -145,13 +147,15 @@ class StatsScreen(Screen[None]):
         yield Static("", id="rating")
         yield Static("", id="empty")
         with TabbedContent(initial="summary", id="tabs"):
-            with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
-                yield Static("", id="summary-table")
-                yield Static("", id="streaks")
-                yield Static("", id="best-worst")
-            # The hidden tabs are built after the first frame (Lazy): it comes quicker.
+            # The plots and the hidden tabs are built after the first frame (Lazy): it comes quicker.
+            with TabPane("Summary", id="summary"), Vertical():
+                with VerticalScroll(id="summary-body"):
+                    yield Static("", id="summary-table")
+                    yield Static("", id="streaks")
+                    yield Static("", id="best-worst")
+                yield Lazy(PlotextPlot(id="rating-plot"))
             with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
-                yield PlotextPlot(id="rating-plot")
+                yield PlotextPlot(id="margin-plot")
                 yield PlotextPlot(id="match-plot")
                 yield Static("The match plotted is the one picked in the Matches tab (3).", id="plots-hint")
             with TabPane("Matches", id="matches"), Lazy(Vertical(id="matches-body")):
@@ -219,6 +223,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#summary-table", Static).update(self._summary_table(data.summary))
         self.query_one("#streaks", Static).update(plain(streak_text(data.summary)))
         self.query_one("#best-worst", Static).update(self._best_worst(data))
+        self._when_built("#margin-plot", lambda: self._draw_margins(data.summary))
 
     def on_stats_screen_rated(self, message: Rated) -> None:
         self.rating = message.rating
@@ -293,6 +298,23 @@ class StatsScreen(Screen[None]):
             if lo <= value <= hi:
                 lines.append((kind, [value] * len(xs)))
         draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs)
+
+    def _draw_margins(self, summary: Summary) -> None:
+        """How far ahead of the best opponent (+) or behind (-) each of the latest matches ended."""
+        points = summary.points[-MARGIN_MATCHES:]
+        first = len(summary.points) - len(points) + 1
+        xs = [float(first + k) for k in range(len(points))]
+        lines: list[tuple[str, Sequence[float]]] = []
+        if points:
+            lines = [("You", [float(p.margin) for p in points]), ("level", [0.0] * len(points))]
+        latest = f"the latest {len(points)} " if len(points) < len(summary.points) else ""
+        draw_lines(
+            self.query_one("#margin-plot", PlotextPlot),
+            lines,
+            title=f"How {latest}matches ended: ahead of the best opponent (+) or behind (-)",
+            xlabel="Match",
+            xs=xs,
+        )
 
     def _add_page(self, offset: int, records: list[MatchRecord]) -> None:
         if not self.query(MatchList):
