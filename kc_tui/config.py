@@ -99,6 +99,8 @@ class Config:
     pace: str = "normal"
     card_style: str = "symbols"
     four_colour: bool = False
+    #: Whether AI demos are recorded in the game history (marked as demos).
+    record_demos: bool = True
     theme: str = "textual-dark"
 
     @property
@@ -123,6 +125,8 @@ class Config:
             raise ConfigError(f"unknown card style {quote(self.card_style)}: choose one of {', '.join(CARD_STYLES)}")
         if not isinstance(self.four_colour, bool):
             raise ConfigError(f"four_colour must be true or false, not {quote(self.four_colour)}")
+        if not isinstance(self.record_demos, bool):
+            raise ConfigError(f"record_demos must be true or false, not {quote(self.record_demos)}")
         if (
             not isinstance(self.theme, str)
             or not self.theme.strip()
@@ -140,6 +144,7 @@ class Config:
             "pace": self.pace,
             "card_style": self.card_style,
             "four_colour": self.four_colour,
+            "record_demos": self.record_demos,
             "theme": self.theme,
             "rules": self.rules.to_dict(),
             "opponents": [{"name": o.name, "kind": o.kind, "think_ms": o.think_ms} for o in self.opponents],

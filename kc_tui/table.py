@@ -27,10 +27,13 @@ import itertools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
+from ai import kind_info
 from ai.safe import SafePlayer
 from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, Card, Move, RoundResult, Rules
+from kc_tui.history import History, HistoryError, RoundRecord, SeatInfo
 from kc_tui.narration import fault_reason
 from kc_tui.saves import new_seed
 from kc_tui.session import AITurn, MatchSession
@@ -179,16 +182,36 @@ class TableSnapshot:
 class TableDriver:
     """Runs one match (a :class:`MatchSession`) for its views. See the module docs."""
 
-    def __init__(self, session: MatchSession, pace: str = "normal") -> None:
+    def __init__(
+        self, session: MatchSession, pace: str = "normal", *, history: History | None = None, demo: bool = False
+    ) -> None:
         self.session = session
         self.pace = pace
         #: Identifies this table: decisions made for another table are never applied.
         self.table_id = next(_tables)
         self._listeners: list[Callable[[Event], None]] = []
+        #: Where every finished round and match is recorded (None: not recorded).
+        self.history = history
+        #: An all-AI table (recorded as a demo, apart from the player's games).
+        self.demo = demo
+        #: The match's id in the history, once its first round is recorded (or found, resumed).
+        self.history_match: int | None = None
+        #: Hints shown to the human and moves taken back this round (recorded with the round).
+        self.hints_this_round = 0
+        self.undos_this_round = 0
+        #: Why the history stopped recording (shown once by the view: it then sets it to None).
+        self.history_problem: str | None = None
 
     @classmethod
     def for_demo(
-        cls, kinds: Sequence[str], rules: Rules, seed: int | None, pace: str, *, card_style: str = "symbols"
+        cls,
+        kinds: Sequence[str],
+        rules: Rules,
+        seed: int | None,
+        pace: str,
+        *,
+        card_style: str = "symbols",
+        history: History | None = None,
     ) -> TableDriver:
         """An all-AI table (the demo): the expert thinks as long as the pace allows."""
         session = MatchSession.all_ai(
@@ -198,11 +221,11 @@ class TableDriver:
             think_ms=DEMO_THINK_MS.get(pace, DEMO_THINK_MS["normal"]),
             card_style=card_style,
         )
-        return cls(session, pace)
+        return cls(session, pace, history=history, demo=True)
 
     @classmethod
-    def for_config(cls, config: Config, session: MatchSession) -> TableDriver:
-        return cls(session, config.pace)
+    def for_config(cls, config: Config, session: MatchSession, history: History | None = None) -> TableDriver:
+        return cls(session, config.pace, history=history)
 
     # ------------------------------------------------------------------ listeners
     def listen(self, callback: Callable[[Event], None]) -> None:
@@ -291,8 +314,12 @@ class TableDriver:
         return True
 
     def hint_ready(self, decision: Decision) -> bool:
-        """Whether a hint still fits the position (it is the human's turn, nothing moved)."""
-        return decision.hint and self.is_current(decision) and self.session.human_to_move
+        """Whether a hint still fits the position (it is the human's turn, nothing moved): the
+        view shows it then, and it counts as a hint used this round."""
+        ready = decision.hint and self.is_current(decision) and self.session.human_to_move
+        if ready:
+            self.hints_this_round += 1
+        return ready
 
     # ------------------------------------------------------------------ the human
     def play(self, m: Move) -> str | None:
@@ -308,7 +335,10 @@ class TableDriver:
         return self.play(END)
 
     def undo(self) -> bool:
-        return self.session.undo()
+        undone = self.session.undo()
+        if undone:
+            self.undos_this_round += 1
+        return undone
 
     @property
     def can_undo(self) -> bool:
@@ -324,11 +354,63 @@ class TableDriver:
         """Score the round that is over and deal the next (unless the match is over)."""
         hands = tuple(self.session.hands_to_score())
         result = self.session.finish_round()
+        self._record(result)
         ended = RoundEnded(result, hands)
         self._emit(ended)
         if self.session.match_over:
             self._emit(MatchEnded(tuple(self.session.winners)))
         return ended
+
+    # ------------------------------------------------------------------ the history
+    def _record(self, result: RoundResult) -> None:
+        """Record the round just scored (and the match, when it ended) in the history. A history
+        that fails stops recording for this table and says why once (``history_problem``); the
+        game goes on."""
+        history, s = self.history, self.session
+        hints, undos = self.hints_this_round, self.undos_this_round
+        self.hints_this_round = self.undos_this_round = 0
+        if history is None or not history.kept:
+            return
+        m = s.match
+        try:
+            if self.history_match is None:
+                seats = tuple(self._seat_info(i) for i in range(s.n))
+                rules = s.rules.to_dict()
+                found = history.open_match(seats=seats, rules=rules, seed=m.seed, rounds_played=result.number - 1)
+                self.history_match = (
+                    found
+                    if found is not None
+                    else history.start_match(
+                        seats=seats, rules=rules, seed=m.seed, first_dealer=m.first_dealer, demo=self.demo
+                    )
+                )
+            history.record_round(
+                self.history_match,
+                RoundRecord(
+                    number=result.number,
+                    dealer=result.dealer,
+                    seats=result.seats,
+                    winner=result.winner,
+                    penalties=result.penalties,
+                    chips_delta=result.chips_delta,
+                    totals=result.totals,
+                    moves=tuple(m.round_moves[-1]),
+                    hints=hints,
+                    undos=undos,
+                    played_at=datetime.now(UTC),
+                ),
+            )
+            if s.match_over:
+                history.finish_match(self.history_match, winners=s.winners, totals=m.totals)
+        except HistoryError as exc:
+            log.warning("the history stopped recording: %s", exc)
+            self.history = None
+            self.history_problem = f"The game history could not record this round ({exc}). The game goes on."
+
+    def _seat_info(self, seat: int) -> SeatInfo:
+        info = self.session.seats[seat]
+        timed = not info.is_human and kind_info(info.kind).takes_think_time
+        return SeatInfo(info.name, info.kind, info.think_ms if timed else None)
 
     # ------------------------------------------------------------------ what the UI asks
     @property

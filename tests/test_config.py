@@ -264,6 +264,8 @@ def test_from_dict_checks_exact_types() -> None:
         Config.from_dict({"opponents": [{"name": "A", "kind": "greedy", "think_ms": 1e3}]})
     with pytest.raises(ConfigError, match="four_colour"):
         Config.from_dict({"four_colour": 1})
+    with pytest.raises(ConfigError, match="record_demos"):
+        Config.from_dict({"record_demos": "no"})
     with pytest.raises(ConfigError, match="target"):
         Config.from_dict({"rules": {"target": True}})
     assert Config.from_dict({"opponents": [{"name": "A", "kind": "expert", "think_ms": 50}]}).opponents == (

@@ -292,7 +292,6 @@ def test_the_shipped_ai_ratings_load_and_rate_every_offered_kind() -> None:
     assert any(k in words for k in anchors)
 
 
-@pytest.mark.xfail(strict=True, reason="pyproject's package-data ships *.tcss and *.md only: the lead adds *.json")
 def test_the_ai_ratings_file_is_package_data() -> None:
     with (ROOT / "pyproject.toml").open("rb") as f:
         globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]

@@ -14,6 +14,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from kc_tui.config import Config
+from kc_tui.history import History
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
@@ -62,6 +63,9 @@ class KingsCornersApp(App[int]):
         self.mode = mode
         self.options = options or StartOptions()
         self._seed = self.options.seed
+        #: Every finished round and match is recorded here (opened on mount; None before).
+        self.history: History | None = None
+        self._history_problem: str | None = None
 
     def notify(
         self,
@@ -88,6 +92,7 @@ class KingsCornersApp(App[int]):
     # ------------------------------------------------------------------ start
     def on_mount(self) -> None:
         self._apply_theme()
+        self.history, self._history_problem = History.open()
         self.push_screen(MenuScreen())
         # Toasts go on the screen shown when they are posted: wait until the menu is drawn.
         self.call_after_refresh(self._announce_warnings)
@@ -108,6 +113,8 @@ class KingsCornersApp(App[int]):
     def _announce_warnings(self) -> None:
         for w in self.options.warnings:
             self.notify(w, title="Settings", severity="warning", timeout=12)
+        if self._history_problem:
+            self.notify(self._history_problem, title="Game history", severity="warning", timeout=15)
 
     def _apply_theme(self) -> None:
         try:
@@ -151,7 +158,7 @@ class KingsCornersApp(App[int]):
             len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen)
         ):
             self.pop_screen()
-        screen = GameScreen(session, self.config)
+        screen = GameScreen(session, self.config, self.history)
         self.push_screen(screen)
         return screen
 
@@ -204,7 +211,7 @@ class KingsCornersApp(App[int]):
         if direct or self.options.seats:
             seats = self.options.seats or [o.kind for o in self.config.opponents] + ["greedy"]
             pace = self.options.pace or self.config.pace
-            self.push_screen(DemoScreen(seats, self.options.seed, pace, self.config))
+            self.push_screen(DemoScreen(seats, self.options.seed, pace, self.config, self.demo_history))
             return
         try:
             from kc_tui.ui.dialogs.demo_setup import DemoSetupDialog
@@ -214,9 +221,23 @@ class KingsCornersApp(App[int]):
 
         def chosen(seats: list[str] | None) -> None:
             if seats:
-                self.push_screen(DemoScreen(seats, None, self.config.pace, self.config))
+                self.push_screen(DemoScreen(seats, None, self.config.pace, self.config, self.demo_history))
 
         self.push_screen(DemoSetupDialog(self.config), chosen)
+
+    @property
+    def demo_history(self) -> History | None:
+        """Where demos are recorded: the history, unless the settings turn that off."""
+        return self.history if self.config.record_demos else None
+
+    def action_stats(self) -> None:
+        from kc_tui.ui.screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen(self.history))
+
+    def on_unmount(self) -> None:
+        if self.history is not None:
+            self.history.close()
 
     def action_settings(self) -> None:
         try:

@@ -73,6 +73,7 @@ async def test_every_setting_persists_across_a_restart() -> None:
         screen.query_one("#kings_on_sides", Select).value = "forbid"
         screen.query_one("#card_style", Select).value = "ascii"
         screen.query_one("#four_colour", Switch).value = True
+        screen.query_one("#record_demos", Switch).value = False
         screen.query_one("#pace", Select).value = "fast"
         screen.query_one("#theme", Select).value = "nord"
         await pilot.pause()
@@ -96,6 +97,7 @@ async def test_every_setting_persists_across_a_restart() -> None:
     assert loaded.rules.kings_on_sides == "forbid"
     assert loaded.card_style == "ascii"
     assert loaded.four_colour is True
+    assert loaded.record_demos is False
     assert loaded.pace == "fast"
     assert loaded.theme == "nord"
 

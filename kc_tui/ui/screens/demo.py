@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from kc_tui.config import PACES, Config
+from kc_tui.history import History
 from kc_tui.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
@@ -50,11 +51,15 @@ class DemoScreen(DrivenScreen):
         Binding("escape,q", "leave", "Back"),
     ]
 
-    def __init__(self, seats: list[str], seed: int | None, pace: str, config: Config) -> None:
+    def __init__(
+        self, seats: list[str], seed: int | None, pace: str, config: Config, history: History | None = None
+    ) -> None:
         if not 2 <= len(seats) <= 4:
             raise ValueError(f"a demo takes 2 to 4 AI players, not {len(seats)}")
         self.kinds = list(seats)
         self.config = config
+        #: Where the demo's rounds are recorded (marked as a demo), or None.
+        self.history = history
         super().__init__(self._new_driver(seed, pace if pace in PACES else "normal"))
         self.look = CardLook.of(config)
         self.show_hands = False
@@ -64,7 +69,9 @@ class DemoScreen(DrivenScreen):
         self._summary_open = False
 
     def _new_driver(self, seed: int | None, pace: str) -> TableDriver:
-        driver = TableDriver.for_demo(self.kinds, self.config.rules, seed, pace, card_style=self.config.card_style)
+        driver = TableDriver.for_demo(
+            self.kinds, self.config.rules, seed, pace, card_style=self.config.card_style, history=self.history
+        )
         self.seed = driver.session.match.seed
         return driver
 
@@ -182,6 +189,7 @@ class DemoScreen(DrivenScreen):
 
     def round_over_reached(self) -> None:
         ended = self.driver.finish_round()
+        self.tell_history_problem()
         s = self.session
         self.stepping = False
         self.refresh_view()

@@ -97,6 +97,12 @@ class DrivenScreen(Screen[None]):
             s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips, pot=s.pot
         )
 
+    def tell_history_problem(self) -> None:
+        """Say once that the game history stopped recording (the game goes on)."""
+        problem, self.driver.history_problem = self.driver.history_problem, None
+        if problem:
+            self.app.notify(problem, title="Game history", severity="warning", timeout=15)
+
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen
 

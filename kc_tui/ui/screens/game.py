@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
+from kc_tui.history import History
 from kc_tui.session import MatchSession
 from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
@@ -67,8 +68,8 @@ class GameScreen(DrivenScreen):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, session: MatchSession, config: Config) -> None:
-        super().__init__(TableDriver.for_config(config, session))
+    def __init__(self, session: MatchSession, config: Config, history: History | None = None) -> None:
+        super().__init__(TableDriver.for_config(config, session, history))
         self.config = config
         self.look = CardLook.of(config)
         self.selected_card: Card | None = None
@@ -219,10 +220,13 @@ class GameScreen(DrivenScreen):
         from kc_tui.ui.dialogs.summary import RoundSummary
 
         ended = self.driver.finish_round()
+        self.tell_history_problem()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
-        self.app.push_screen(RoundSummary(self.session, ended.result, ended.hands), self._round_summary_closed)
+        self.app.push_screen(
+            RoundSummary(self.session, ended.result, ended.hands, look=self.look), self._round_summary_closed
+        )
 
     def _round_summary_closed(self, _: object = None) -> None:
         s = self.session

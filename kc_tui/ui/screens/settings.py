@@ -237,6 +237,10 @@ class SettingsScreen(Screen[Config | None]):
                     compact=True,
                     classes="choice",
                 )
+            with HorizontalGroup(classes="row"):
+                yield Label("Record demos", classes="label")
+                yield Switch(cfg.record_demos, id="record_demos")
+                yield Static("keep AI demos in the game history (marked as demos)", classes="help")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button("Save", id="save", variant="primary")
@@ -499,6 +503,7 @@ class SettingsScreen(Screen[Config | None]):
             pace=self._value("pace"),
             card_style=self._value("card_style"),
             four_colour=bool(self._value("four_colour")),
+            record_demos=bool(self._value("record_demos")),
             theme=self._value("theme"),
         )
         cfg.validate()
@@ -561,5 +566,6 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#pace", Select).value = d.pace
         self.query_one("#card_style", Select).value = d.card_style
         self.query_one("#four_colour", Switch).value = d.four_colour
+        self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#theme", Select).value = d.theme
         self.notify("Defaults restored on screen; Save to keep them.", timeout=3)
