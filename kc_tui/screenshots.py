@@ -37,6 +37,7 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("demo", "The AI demo with open hands"),
     ("settings", "Settings"),
     ("rules", "The rules, with the active variants marked"),
+    ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
 )
 
 
@@ -176,6 +177,96 @@ async def shot_rules(pilot: Any) -> None:
     await _wait(pilot, lambda: app.screen is screen)
 
 
+#: The matches the statistics shot remembers: (opponents as (name, kind), the player's chance
+#: of going out in a round), oldest first: the player gets better, the opponents stronger.
+STATS_MATCHES: tuple[tuple[tuple[tuple[str, str], ...], float], ...] = (
+    ((("Greedy", "greedy"),), 0.45),
+    ((("Greedy", "greedy"),), 0.55),
+    ((("Greedy", "greedy"), ("Kingsley", "king-aware")), 0.35),
+    ((("Kingsley", "king-aware"),), 0.5),
+    ((("Greedy", "greedy"),), 0.65),
+    ((("Kingsley", "king-aware"),), 0.55),
+    ((("Lucy", "lookahead"),), 0.4),
+    ((("Greedy", "greedy"), ("Kingsley", "king-aware")), 0.45),
+    ((("Lucy", "lookahead"),), 0.5),
+    ((("Kingsley", "king-aware"),), 0.6),
+    ((("Lucy", "lookahead"), ("Kingsley", "king-aware")), 0.45),
+    ((("Lucy", "lookahead"),), 0.55),
+    ((("Exa", "expert"),), 0.4),
+    ((("Lucy", "lookahead"),), 0.6),
+    ((("Exa", "expert"),), 0.5),
+)
+
+
+def record_stats_history(history: Any, config: Config) -> None:
+    """Record :data:`STATS_MATCHES` (seeded, so the same every run) into ``history``: rounds
+    until a total reaches the target, the lowest total winning."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from kc_tui.history import RoundRecord, SeatInfo
+
+    rng = random.Random(SEED)
+    start = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
+    target = config.rules.target
+    for k, (opponents, skill) in enumerate(STATS_MATCHES):
+        seats = [SeatInfo(config.player_name, "human"), *(SeatInfo(n, kind, 300) for n, kind in opponents)]
+        n = len(seats)
+        began = start + timedelta(days=k, minutes=rng.randrange(90))
+        match_id = history.start_match(
+            seats=seats, rules=config.rules.to_dict(), seed=SEED + k, first_dealer=k % n, started_at=began
+        )
+        totals = [0] * n
+        number = 0
+        while max(totals) < target:
+            number += 1
+            winner = 0 if rng.random() < skill else rng.randrange(1, n)
+            penalties = [0 if i == winner else rng.choice((1, 2, 3, 5, 6, 8, 10, 12, 15)) for i in range(n)]
+            totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+            history.record_round(
+                match_id,
+                RoundRecord(
+                    number=number,
+                    dealer=(k + number - 1) % n,
+                    seats=tuple(range(n)),
+                    winner=winner,
+                    penalties=tuple(penalties),
+                    chips_delta=(0,) * n,
+                    totals=tuple(totals),
+                    moves=(),
+                    hints=rng.choice((0, 0, 0, 1, 2)),
+                    undos=rng.choice((0, 0, 1)),
+                    played_at=began + timedelta(minutes=4 * number),
+                ),
+            )
+        best = min(totals)
+        history.finish_match(
+            match_id,
+            winners=[i for i, t in enumerate(totals) if t == best],
+            totals=totals,
+            finished_at=began + timedelta(minutes=4 * number + 1),
+        )
+
+
+async def shot_stats(pilot: Any) -> None:
+    from kc_tui.history import History
+    from kc_tui.ui.screens.stats import StatsScreen
+
+    app = pilot.app
+    recorder, _ = History.open()  # the history in the run's data folder (the app's, if it keeps one)
+    try:
+        record_stats_history(recorder, app.config)
+    finally:
+        recorder.close()
+    history = getattr(app, "history", None)
+    if history is None:
+        history, _ = History.open()
+    screen = StatsScreen(history)
+    app.push_screen(screen)
+    await _wait(pilot, lambda: app.screen is screen and (screen.rating is not None or bool(screen.problem)))
+    await pilot.pause(0.3)
+
+
 DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "main-menu": shot_menu,
     "game": shot_game,
@@ -185,6 +276,7 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "demo": shot_demo,
     "settings": shot_settings,
     "rules": shot_rules,
+    "stats": shot_stats,
 }
 
 

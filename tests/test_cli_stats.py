@@ -70,7 +70,7 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
     rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["greedy"], ["all"])}
     assert rows["greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
     assert rows["all", "–"][2:4] == ["5", "4"]
-    assert "Winning streak: 3 wins now, longest 3 wins" in lines
+    assert "Winning streak now: 3 wins · longest: 3 wins" in lines
     assert any(line.startswith("Best match: #4 2026-03-04") for line in lines)
     assert any(line.startswith("Worst match: #2") and "lost, 56 · 0" in line for line in lines)
 

@@ -271,7 +271,8 @@ def streak_text(summary: Summary) -> str:
     def wins(n: int) -> str:
         return "1 win" if n == 1 else f"{n} wins"
 
-    return f"Winning streak: {wins(summary.current_streak)} now, longest {wins(summary.longest_streak)}"
+    now = wins(summary.current_streak) if summary.current_streak else "none"
+    return f"Winning streak now: {now} · longest: {wins(summary.longest_streak)}"
 
 
 def best_worst(summary: Summary, lookup: Callable[[int], MatchRecord | None]) -> list[tuple[str, str]]:

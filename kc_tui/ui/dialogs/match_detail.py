@@ -7,6 +7,7 @@ Names are data: they reach the screen through :mod:`kc_tui.ui.text` (tables) or
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -47,9 +48,9 @@ def whole_ticks(lo: float, hi: float, most: int = 8) -> list[int]:
         step = s
         if span / s <= most:
             break
-    first = int(lo // step) * step
-    ticks = list(range(first, int(hi) + step, step))
-    return [t for t in ticks if lo - step < t <= hi + step] or [int(lo)]
+    first = -(-math.ceil(lo) // step) * step
+    ticks = list(range(first, math.floor(hi) + 1, step))
+    return ticks or [round(lo)]
 
 
 def draw_lines(
@@ -59,9 +60,10 @@ def draw_lines(
     title: str,
     xlabel: str,
     xs: Sequence[float] | None = None,
+    colors: Sequence[str] = COLORS,
 ) -> None:
-    """Draw ``lines`` (legend name, y values) on ``plot``, replacing what it showed; the axes
-    are marked in whole numbers."""
+    """Draw ``lines`` (legend name, y values) on ``plot`` in ``colors`` (in turn), replacing what
+    it showed; the axes are marked in whole numbers."""
     plt: Any = plot.plt
     plt.clear_data()
     plt.clear_figure()
@@ -76,7 +78,7 @@ def draw_lines(
         x = x[: len(ys)]
         all_x += x
         all_y += ys
-        plt.plot(x, list(ys), label=short(name), marker="hd", color=COLORS[k % len(COLORS)])
+        plt.plot(x, list(ys), label=short(name), marker="hd", color=colors[k % len(colors)])
     if all_x:
         xt = whole_ticks(min(all_x), max(all_x), 10)
         yt = whole_ticks(min(all_y), max(all_y), 6)

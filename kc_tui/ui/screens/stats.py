@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from kc_tui.history import History, MatchRecord, Summary
-from kc_tui.ui.dialogs.match_detail import MatchDetail, draw_lines, draw_match
+from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
 from kc_tui.ui.stats_data import (
     NO_RATING,
     SUMMARY_HEADERS,
@@ -152,7 +152,6 @@ class StatsScreen(Screen[None]):
                 with VerticalScroll(id="summary-body"):
                     yield Static("", id="summary-table")
                     yield Static("", id="streaks")
-                    yield Static("", id="best-worst")
                 yield Lazy(PlotextPlot(id="rating-plot"))
             with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
                 yield PlotextPlot(id="margin-plot")
@@ -221,8 +220,7 @@ class StatsScreen(Screen[None]):
         body = self.query_one("#summary-body")
         body.loading = False
         self.query_one("#summary-table", Static).update(self._summary_table(data.summary))
-        self.query_one("#streaks", Static).update(plain(streak_text(data.summary)))
-        self.query_one("#best-worst", Static).update(self._best_worst(data))
+        self.query_one("#streaks", Static).update(self._streaks(data))
         self._when_built("#margin-plot", lambda: self._draw_margins(data.summary))
 
     def on_stats_screen_rated(self, message: Rated) -> None:
@@ -263,6 +261,7 @@ class StatsScreen(Screen[None]):
             title_justify="left",
             header_style="bold",
             box=box.SIMPLE_HEAD,
+            show_edge=False,
         )
         for i, head in enumerate(SUMMARY_HEADERS):
             t.add_column(head, justify="left" if i == 0 else "right", no_wrap=True)
@@ -270,16 +269,15 @@ class StatsScreen(Screen[None]):
             t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
         return t
 
-    def _best_worst(self, data: StatsData) -> Text:
-        out = Text()
+    def _streaks(self, data: StatsData) -> Text:
+        """The streaks, the best and worst matches, the unfinished ones: a line each."""
+        lines = [Text(streak_text(data.summary))]
         for label, line in data.best_worst:
-            out.append(label + ": ", style="bold")
-            out.append_text(rich_plain(line))
-            out.append("\n")
+            lines.append(Text.assemble((label + ": ", "bold"), rich_plain(line)))
         if data.summary.unfinished:
             n = data.summary.unfinished
-            out.append(f"{n} unfinished match{'' if n == 1 else 'es'} (left before the end)", style="dim")
-        return out
+            lines.append(Text(f"{n} unfinished match{'' if n == 1 else 'es'} (left before the end)", style="dim"))
+        return Text("\n").join(lines)
 
     def _draw_rating(self, rating: RatingView) -> None:
         if not self.query("#rating-plot"):
@@ -292,12 +290,12 @@ class StatsScreen(Screen[None]):
         xs = [float(k) for k, _ in rating.series]
         ys = [v for _, v in rating.series]
         lo, hi = min(ys) - 150, max(ys) + 150
-        lines: list[tuple[str, Sequence[float]]] = [("You", ys)]
-        # The AI kinds near the player's rating, as flat lines to read it against.
-        for kind, value in rating.anchors:
-            if lo <= value <= hi:
-                lines.append((kind, [value] * len(xs)))
-        draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs)
+        # The AI kinds near the player's rating, as flat lines to read it against; the player's
+        # line is drawn last, on top, in the first colour.
+        near = [(kind, [value] * len(xs)) for kind, value in rating.anchors if lo <= value <= hi]
+        lines: list[tuple[str, Sequence[float]]] = [*near, ("You", ys)]
+        colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
+        draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs, colors=colors)
 
     def _draw_margins(self, summary: Summary) -> None:
         """How far ahead of the best opponent (+) or behind (-) each of the latest matches ended."""
