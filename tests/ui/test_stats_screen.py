@@ -20,11 +20,12 @@ from kc_tui.rating import Rating, player_rating
 from kc_tui.session import MatchSession
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
+from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import NO_RATING, curve
 
-from .gamekit import make_config, play_app, screen_text
+from .gamekit import make_config, play_app, play_until, screen_text
 
 SIZE = (120, 40)
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -306,6 +307,27 @@ def test_the_rating_curve_is_the_players_rating_after_each_match() -> None:
         games = [g for m in per_match[:k] for g in m]
         assert value == pytest.approx(player_rating(games, ANCHORS).value, abs=1e-6)
     assert [k for k, _ in curve(per_match * 20, values, points=7)] == [15, 30, 45, 60, 75, 90, 100]
+
+
+async def test_a_match_played_on_screen_shows_in_the_stats() -> None:
+    """End to end: a short match played through the table, then Statistics from the app."""
+    app = play_app(config=make_config(rules=Rules(target=5)))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, MatchSummary)
+        assert app.history is not None
+        await app.run_action("stats")
+        screen = await loaded(pilot)
+        assert screen.total == 1 and len(screen.listed) == 1
+        m = screen.listed[0]
+        assert [s.kind for s in m.seats] == ["human", "greedy", "king-aware"] and m.finished_at is not None
+        data = screen.data
+        assert data is not None and data.summary.overall.matches == 1
+        assert {(g.opponent, g.table_size) for g in data.summary.groups} == {("greedy", 3), ("king-aware", 3)}
+        assert "Your rating " in flat(app)
+        await pilot.press("3", "enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, MatchDetail) and dialog.record.rounds
 
 
 # ---------------------------------------------------------------------------- menu and palette
