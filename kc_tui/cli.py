@@ -259,6 +259,8 @@ def _write_export(target: str, write: Callable[[TextIO], object]) -> None:
     try:
         write(out)
         out.flush()
+    except BrokenPipeError:
+        raise  # the reader stopped (``| head``): see cmd_stats
     except OSError as exc:
         raise CliError(f"{show_path(target)}: cannot write it ({exc.strerror or exc})") from None
     finally:
@@ -284,23 +286,34 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _check_history(str(path))
     history, message = History.open(path)
     try:
-        if message and not history.read_only:  # moved aside, or not usable: nothing of it to show
-            raise CliError(message)
-        if message:  # written by a newer game: shown as far as it can be read
-            write_line(sys.stderr, f"{PROG}: {one_line(message)}")
-        if args.json is not None:
-            data = history.export_json()
-            _write_export(args.json, lambda out: out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n"))
-            _exported(args.json, f"{len(data)} matches")
-        elif args.csv is not None:
-            rows = history.export_rows()
-            _write_export(args.csv, lambda out: _write_csv(out, rows))
-            _exported(args.csv, f"{len(rows)} rounds")
-        else:
-            _print_report(history)
+        _stats_output(args, history, message)
+    except BrokenPipeError:
+        # The reader of standard output stopped early (``kings-corners stats --csv - | head``):
+        # nothing went wrong here; later writes (and Python's own flush at exit) go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     finally:
         history.close()
     return 0
+
+
+def _stats_output(args: argparse.Namespace, history: History, message: str | None) -> None:
+    """Print the summary, or export the history (``--json``/``--csv``)."""
+    if message and not history.read_only:  # moved aside, or not usable: nothing of it to show
+        raise CliError(message)
+    if message:  # written by a newer game: shown as far as it can be read
+        write_line(sys.stderr, f"{PROG}: {one_line(message)}")
+    if args.json is not None:
+        data = history.export_json()
+        _write_export(args.json, lambda out: out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n"))
+        _exported(args.json, f"{len(data)} matches")
+    elif args.csv is not None:
+        rows = history.export_rows()
+        _write_export(args.csv, lambda out: _write_csv(out, rows))
+        _exported(args.csv, f"{len(rows)} rounds")
+    else:
+        _print_report(history)
 
 
 def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:

@@ -7,8 +7,11 @@ import csv
 import io
 import json
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -17,7 +20,7 @@ import kc_tui.rating
 from kc_tui.cli import main
 from kc_tui.history import ENV_HISTORY, EXPORT_COLUMNS, History
 
-from .ui.test_stats_screen import ANCHORS, BOLD, full_history
+from .ui.test_stats_screen import ANCHORS, BOLD, T0, full_history, record_match
 
 
 @pytest.fixture(autouse=True)
@@ -153,6 +156,25 @@ def test_bad_export_targets(capsys: pytest.CaptureFixture[str], history_file: Pa
     ):
         code, out, err = run(capsys, "--history", str(history_file), *argv)
         assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1, err
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
+    """``kings-corners stats --json | head``: the export stops quietly, exit 0, no traceback."""
+    history, _ = History.open(tmp_path / "big.sqlite3")
+    for k in range(150):
+        record_match(history, [("Greedy", "greedy")], [(0, [0, 9]), (1, [4, 0])], start=T0 + timedelta(hours=k))
+    history.close()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kc_tui.cli", "stats", "--history", str(tmp_path / "big.sqlite3"), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"[\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert err == ""
 
 
 def _write(path: Path, data: bytes) -> Path:
