@@ -30,7 +30,6 @@ from kc_tui.history import History, MatchRecord, Summary
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
 from kc_tui.ui.stats_data import (
     NO_RATING,
-    SUMMARY_HEADERS,
     RatingView,
     best_worst,
     finished,
@@ -48,6 +47,19 @@ from kc_tui.ui.text import plain, rich_plain
 
 #: Matches listed per page.
 PAGE = 100
+#: The summary table's columns (the command line's SUMMARY_HEADERS, shorter: the table fits 80 columns).
+SCREEN_HEADERS = (
+    "Opponent",
+    "Players",
+    "Matches",
+    "Won",
+    "%",
+    "Rounds",
+    "Won",
+    "%",
+    "Penalty\n/round",
+    "Hints\n/round",
+)
 #: The most matches the margins plot shows (the latest).
 MARGIN_MATCHES = 200
 #: Load the next page when the cursor is this close to the list's end.
@@ -148,10 +160,9 @@ class StatsScreen(Screen[None]):
         yield Static("", id="empty")
         with TabbedContent(initial="summary", id="tabs"):
             # The plots and the hidden tabs are built after the first frame (Lazy): it comes quicker.
-            with TabPane("Summary", id="summary"), Vertical():
-                with VerticalScroll(id="summary-body"):
-                    yield Static("", id="summary-table")
-                    yield Static("", id="streaks")
+            with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
+                yield Static("", id="summary-table")
+                yield Static("", id="streaks")
                 yield Lazy(PlotextPlot(id="rating-plot"))
             with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
                 yield PlotextPlot(id="margin-plot")
@@ -262,8 +273,10 @@ class StatsScreen(Screen[None]):
             header_style="bold",
             box=box.SIMPLE_HEAD,
             show_edge=False,
+            collapse_padding=True,
+            pad_edge=False,
         )
-        for i, head in enumerate(SUMMARY_HEADERS):
+        for i, head in enumerate(SCREEN_HEADERS):
             t.add_column(head, justify="left" if i == 0 else "right", no_wrap=True)
         for row in rows:
             t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
