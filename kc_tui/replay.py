@@ -463,7 +463,8 @@ class RoundReplay:
         return f"{total}/{self.rules.target} pts"
 
     def status_text(self) -> str:
-        """One line: "Round 3 · move 17 of 54 · Bob's turn" (or how the round ended)."""
+        """One line: "Round 3 · move 17 of 54 · Bob's turn" ("your turn" for the viewer's), or
+        how the round ended."""
         r = self._round_at(self._position)
         head = f"Round {self.round_number} · move {self._position} of {len(self.moves)}"
         if r.over:
@@ -471,7 +472,9 @@ class RoundReplay:
                 return f"{head} · blocked: no one went out"
             return f"{head} · {self.names[self.seats[r.winner]]} went out"
         tail = " · the deal" if self._position == 0 else ""
-        return f"{head}{tail} · {self.names[self.seats[r.to_move]]}'s turn"
+        seat = self.seats[r.to_move]
+        whose = "your turn" if seat == self.viewer else f"{self.names[seat]}'s turn"
+        return f"{head}{tail} · {whose}"
 
 
 def _deal_up_to(match: MatchRecord, by_number: dict[int, RoundRecord], round_number: int, rules: Rules) -> Match:

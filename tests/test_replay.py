@@ -261,8 +261,9 @@ def test_status_line_and_log_follow_the_position(matches: dict[str, MatchRecord]
         seen.append(len(lines))
         r = rp.round
         if not r.over:
-            name = m.seats[rec.seats[r.to_move]].name
-            assert rp.status_text() == f"Round 2 · move {k} of {len(rec.moves)} · {name}'s turn"
+            seat = rec.seats[r.to_move]
+            whose = "your turn" if seat == 0 else f"{m.seats[seat].name}'s turn"
+            assert rp.status_text() == f"Round 2 · move {k} of {len(rec.moves)} · {whose}"
     assert "went out" in rp.status_text() or "blocked" in rp.status_text()
     assert "went out and won the round" in rp.log_lines[-1] or "blocked" in rp.log_lines[-1]
     # Back again: the log is cut at the position.

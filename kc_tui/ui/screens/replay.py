@@ -1,0 +1,399 @@
+"""Looking back at a recorded round: the same table as the game, stepped by move or by turn, to
+the start or the end, or played at a pace; the move log follows the position.
+
+The screen is a view over :class:`~kc_tui.replay.RoundReplay` (every position, step and what the
+viewer may see is decided there). The viewer sees what they saw then: their own hand, the others'
+counts of cards; at the end of the round ``o`` opens every hand.
+
+Entry point for the other screens: :func:`open_replay` (``app``, a match id of the game history,
+a round number) loads the match and pushes the screen, or says in a toast why it cannot.
+
+``notes`` (optional): a remark per turn, keyed by the position where the turn starts
+(:attr:`RoundReplay.turn_starts`), shown on the note line while that turn is on the table (a
+review's marks, say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Static
+
+from kc_tui.config import PACES
+from kc_tui.engine import END, is_pile_move, is_play, source, target
+from kc_tui.history import HistoryError, MatchRecord
+from kc_tui.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.ui.cards import CardLook
+from kc_tui.ui.text import visible
+from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
+
+#: Seconds between moves when playing, per pace (the game's pace names; "instant" still shows
+#: every position for a moment).
+PACE_STEP: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.05}
+#: The buttons under the table: (id, label, action).
+CONTROLS: tuple[tuple[str, str, str], ...] = (
+    ("replay-start", "|◀ Start", "start"),
+    ("replay-turn-back", "◀◀ Turn", "turn(-1)"),
+    ("replay-back", "◀ Move", "step(-1)"),
+    ("replay-play", "▶ Play", "play"),
+    ("replay-forward", "Move ▶", "step(1)"),
+    ("replay-turn-forward", "Turn ▶▶", "turn(1)"),
+    ("replay-end", "End ▶|", "end"),
+    ("replay-hands", "Open hands", "hands"),
+)
+
+
+class ReplayScreen(Screen[None]):
+    """Round ``round_number`` of ``history_match`` (a record with its rounds) as match seat
+    ``viewer`` saw it (None: a spectator, who sees no hand until the end). Raises
+    :class:`~kc_tui.replay.ReplayError` when the record does not replay (see :func:`open_replay`)."""
+
+    CSS_PATH = "replay.tcss"
+    AUTO_FOCUS = ""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Move", key_display="←→"),
+        Binding("right", "step(1)", "Move", show=False),
+        Binding("shift+left,left_square_bracket", "turn(-1)", "Turn", key_display="[ ]"),
+        Binding("shift+right,right_square_bracket", "turn(1)", "Turn", show=False),
+        Binding("home", "start", "Start/End", key_display="Home End"),
+        Binding("end", "end", "End", show=False),
+        Binding("space", "play", "Play/Pause", key_display="space"),
+        Binding("plus,equals_sign", "faster", "Pace", key_display="+-"),
+        Binding("minus", "slower", "Slower", show=False),
+        Binding("o", "hands", "Hands"),
+        Binding("escape,q", "leave", "Back"),
+    ]
+
+    def __init__(
+        self,
+        history_match: MatchRecord,
+        round_number: int,
+        viewer: int | None,
+        *,
+        notes: Mapping[int, str] | None = None,
+        card_style: str = "symbols",
+        look: CardLook | None = None,
+        pace: str = "normal",
+    ) -> None:
+        super().__init__()
+        self.look = look or CardLook(card_style)
+        self.replay = RoundReplay.from_record(history_match, round_number, viewer, card_style=self.look.style)
+        self.record = history_match
+        self.viewer = viewer
+        self.notes: dict[int, str] = dict(notes or {})
+        self.pace = pace if pace in PACES else "normal"
+        self.playing = False
+        self._timer: Timer | None = None
+        #: A one-off message on the status line (a refusal), cleared by the next step.
+        self._message: tuple[str, str] | None = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        rp = self.replay
+        with Vertical(id="replay"):
+            with Horizontal(id="replay-seats"):
+                for seat, name in enumerate(rp.names):
+                    if seat != self.viewer:
+                        yield OpponentPanel(seat, name, rp.kinds[seat], id=f"replay-seat-{seat}")
+            with Horizontal(id="replay-middle"):
+                yield TableView(self.look, rp.rules, show_keys=False, id="replay-table")
+                with Vertical(id="replay-side"):
+                    yield Scoreboard(id="replay-score")
+                    yield MoveLog(id="replay-log")
+            yield Static(id="replay-status")
+            yield Static(id="replay-note")
+            if self.viewer is not None:
+                with Horizontal(id="replay-me"):
+                    yield Static(id="replay-me-label")
+                    yield HandView(self.look, id="replay-hand")
+            with Horizontal(id="replay-controls"):
+                for ident, label, _ in CONTROLS:
+                    button = Button(label, id=ident, compact=True)
+                    button.can_focus = False  # the arrow keys and space stay the replay's
+                    yield button
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one(MoveLog).min_width = 20
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ drawing
+    def refresh_view(self) -> None:
+        """Draw the position from the replay."""
+        rp = self.replay
+        snap = rp.snapshot()
+        table = self.query_one(TableView)
+        table.show(snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look)
+        table.highlight(hint=self._moved_places())
+        for panel in self.query(OpponentPanel):
+            seat = snap.seats[panel.seat]
+            panel.reveal = seat.hand is not None
+            panel.show(
+                cards=seat.cards,
+                total=seat.total,
+                score=seat.score if seat.playing else f"{seat.score} · out",
+                target=snap.target,
+                to_move=seat.to_move,
+                dealer=seat.dealer,
+                hand=list(seat.hand) if seat.hand is not None else None,
+                look=self.look,
+            )
+            panel.set_class(seat.winner, "-winner")
+        if self.viewer is not None:
+            me = snap.seats[self.viewer]
+            self.query_one(HandView).show(list(me.hand or ()), drawn=snap.drawn, look=self.look)
+            turn = ("to play", "bold #ffd75f") if me.to_move else ("", "")
+            if me.winner:
+                turn = ("went out", "bold green")
+            count = f"{me.cards} card{'s' if me.cards != 1 else ''}" if me.playing else "sat out"
+            label = Text.assemble((visible(me.name), "bold"), "\n", me.score, "\n", turn if turn[0] else (count, "dim"))
+            label.no_wrap, label.overflow = True, "ellipsis"
+            self.query_one("#replay-me-label", Static).update(label)
+        self.query_one(Scoreboard).show(
+            rp.names,
+            snap.results,
+            snap.totals,
+            rp.rules.target,
+            snap.round_number,
+            chips=snap.target == 0,
+            pot=snap.pot,
+        )
+        self.query_one(MoveLog).sync(rp.log_lines)
+        self._show_status(snap)
+        self._show_note(snap)
+        self._show_controls(snap)
+        self.refresh_bindings()
+
+    def _moved_places(self) -> set[int]:
+        """The places the move just made went to (and came from): marked on the table."""
+        rp = self.replay
+        if rp.position == 0:
+            return set()
+        mv = rp.moves[rp.position - 1]
+        if mv == END:
+            return set()
+        places = {target(mv)}
+        if is_pile_move(mv):
+            places.add(source(mv))
+        return places if is_play(mv) or is_pile_move(mv) else set()
+
+    def _show_status(self, snap: ReplaySnapshot) -> None:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if self.playing:
+            out.append(f"▶ {self.pace}", "bold green")
+        else:
+            out.append("■", "bold #e0a030")
+        out.append(" ")
+        out.append(visible(self.replay.status_text()))
+        out.append(f" · turn {snap.turn} of {snap.turns}", "dim")
+        if snap.hands_open:
+            out.append(" · hands open", "bold")
+        elif self.replay.may_open_hands:
+            out.append(" · o opens every hand", "dim")
+        status = self.query_one("#replay-status", Static)
+        kind = "info"
+        if self._message is not None:
+            text, kind = self._message
+            out = Text(no_wrap=True, overflow="ellipsis")
+            out.append(visible(text))
+        status.update(out)
+        for k in ("info", "error"):
+            status.set_class(k == kind, f"-{k}")
+        status.set_class(self.playing, "-playing")
+
+    def _show_note(self, snap: ReplaySnapshot) -> None:
+        """The review's note on the turn on the table, else the move that led here."""
+        note = self.notes.get(self.replay.turn_start)
+        line = self.query_one("#replay-note", Static)
+        line.set_class(note is not None, "-note")
+        if note is not None:
+            line.update(Text.assemble(("Note: ", "bold"), visible(note)))
+        elif snap.last_move is not None:
+            line.update(Text.assemble(("Last move: ", "dim"), visible(snap.last_move)))
+        else:
+            line.update(Text("The deal: nothing played yet. → steps, space plays.", "dim"))
+
+    def _show_controls(self, snap: ReplaySnapshot) -> None:
+        rp = self.replay
+        for ident, disabled in (
+            ("#replay-start", rp.at_start),
+            ("#replay-turn-back", rp.at_start),
+            ("#replay-back", rp.at_start),
+            ("#replay-forward", rp.at_end),
+            ("#replay-turn-forward", rp.at_end),
+            ("#replay-end", rp.at_end),
+        ):
+            self.query_one(ident, Button).disabled = disabled
+        self.query_one("#replay-play", Button).label = "‖ Pause" if self.playing else "▶ Play"
+        hands = self.query_one("#replay-hands", Button)
+        hands.label = "Hide hands" if snap.hands_open else "Open hands"
+
+    def say(self, text: str, kind: str = "error") -> None:
+        """A one-off message on the status line until the next step."""
+        self._message = (text, kind)
+        self._show_status(self.replay.snapshot())
+
+    # ------------------------------------------------------------------ actions
+    def _moved(self) -> None:
+        self._message = None
+        self.refresh_view()
+
+    def action_step(self, delta: int) -> None:
+        self._stop_playing()
+        if self.replay.step(delta):
+            self._moved()
+        else:
+            self._edge(delta)
+
+    def action_turn(self, direction: int) -> None:
+        self._stop_playing()
+        if self.replay.step_turn(direction):
+            self._moved()
+        else:
+            self._edge(direction)
+
+    def _edge(self, direction: int) -> None:
+        where = "This is the deal: nothing was played before it." if direction < 0 else "This is the round's end."
+        self.say(where, "info")
+
+    def action_start(self) -> None:
+        self._stop_playing()
+        self.replay.to_start()
+        self._moved()
+
+    def action_end(self) -> None:
+        self._stop_playing()
+        self.replay.to_end()
+        self._moved()
+
+    def action_play(self) -> None:
+        """Play from here at the pace (from the start again at the end), or pause."""
+        if self.playing:
+            self._stop_playing()
+            self.refresh_view()
+            return
+        if self.replay.at_end:
+            self.replay.to_start()
+        self.playing = True
+        self._message = None
+        self._start_timer()
+        self.refresh_view()
+
+    def _start_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_interval(PACE_STEP[self.pace], self._tick)
+
+    def _tick(self) -> None:
+        if not self.playing:
+            return
+        self.replay.step(1)
+        if self.replay.at_end:
+            self._stop_playing()
+        self._moved()
+
+    def _stop_playing(self) -> None:
+        self.playing = False
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _set_pace(self, step: int) -> None:
+        """One pace faster (``step`` 1) or slower (-1), within the game's paces."""
+        i = min(max(PACES.index(self.pace) + step, 0), len(PACES) - 1)
+        self.pace = PACES[i]
+        if self.playing:
+            self._start_timer()
+        self.say(f"Pace: {self.pace} (+ faster, - slower).", "info")
+
+    def action_faster(self) -> None:
+        self._set_pace(1)
+
+    def action_slower(self) -> None:
+        self._set_pace(-1)
+
+    def action_hands(self) -> None:
+        """Open every hand (at the end of the round only), or hide them again."""
+        rp = self.replay
+        if rp.hands_open:
+            rp.close_hands()
+            self._moved()
+            return
+        if rp.open_hands():
+            self._stop_playing()
+            self._moved()
+            return
+        if rp.finished:
+            self.say("The hands open at the end of the round: press End (or play to the end), then o.")
+        else:
+            self.say("This round was recorded without its end: the hands stay hidden.")
+        self.app.bell()
+
+    def action_leave(self) -> None:
+        self._stop_playing()
+        self.dismiss(None)
+
+    # ------------------------------------------------------------------ mouse
+    @on(Button.Pressed)
+    async def _button(self, event: Button.Pressed) -> None:
+        event.stop()
+        for ident, _, action in CONTROLS:
+            if event.button.id == ident:
+                await self.run_action(action)
+                return
+
+    @on(PileView.Clicked)
+    @on(HandView.CardClicked)
+    def _ignore_click(self, event: Message) -> None:
+        event.stop()  # nothing is played in a replay
+
+
+def open_replay(app: App[Any], match_id: int, round_number: int, *, notes: Mapping[int, str] | None = None) -> None:
+    """Show round ``round_number`` of match ``match_id`` of ``app.history`` as the player saw it
+    (the human seat's view; a demo is seen as a spectator), or say in a toast why it cannot be."""
+    history = getattr(app, "history", None)
+    if history is None:
+        _tell(app, "The game history is not available, so no round can be replayed.")
+        return
+    try:
+        record = history.match(match_id)
+    except HistoryError as exc:
+        _tell(app, f"The game history could not be read ({exc}).")
+        return
+    if record is None:
+        _tell(app, f"Match {match_id} is not in the game history.")
+        return
+    if not any(r.number == round_number for r in record.rounds):
+        _tell(app, f"Round {round_number} of this match was not recorded.")
+        return
+    config = getattr(app, "config", None)
+    try:
+        screen = ReplayScreen(
+            record,
+            round_number,
+            record.human_seat(),
+            notes=notes,
+            look=CardLook.of(config) if config is not None else None,
+            pace=getattr(config, "pace", "normal"),
+        )
+    except ReplayError as exc:
+        _tell(app, f"Round {round_number} cannot be replayed: {exc}")
+        return
+    app.push_screen(screen)
+
+
+def _tell(app: App[Any], message: str) -> None:
+    app.notify(visible(message), title="Replay", severity="warning", timeout=8, markup=False)
+
+
+__all__ = ["CONTROLS", "PACE_STEP", "ReplayScreen", "open_replay"]
