@@ -157,7 +157,7 @@ async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> Non
         text = flat(app)
         assert "No matches yet" in text and NO_RATING in text
         assert "Summary" not in text and "esc Back" in text  # no tabs, nor their keys in the footer
-        assert not screen.query_one(TabbedContent).display
+        assert not screen.query(TabbedContent)
         await pilot.press("3")  # no tabs to switch to: nothing happens
         await pilot.press("escape")
         await pilot.pause()

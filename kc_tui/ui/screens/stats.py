@@ -23,7 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane, Tabs
 from textual_plotext import PlotextPlot
 
 from kc_tui.history import History, MatchRecord, Summary
@@ -155,11 +155,18 @@ class StatsScreen(Screen[None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
+        # The count is one quick query: it says whether there is anything to show.
+        self.total = self.history.count_matches() if self.history is not None else 0
         yield Static("Statistics", id="stats-title")
-        yield Static("", id="rating")
-        yield Static("", id="empty")
-        with TabbedContent(initial="summary", id="tabs"):
-            # The plots and the hidden tabs are built after the first frame (Lazy): it comes quicker.
+        yield Static(NO_RATING if not self.total else "Working out your rating…", id="rating")
+        if not self.total:
+            yield Static(NO_HISTORY if self.history is None else EMPTY, id="empty")
+            yield Footer()
+            return
+        yield Static(plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…"), id="empty")
+        # The tabs are built after the first frame (Lazy), the plots and the hidden tabs after
+        # that: the first frame comes at once, whatever the history holds.
+        with Lazy(TabbedContent(initial="summary", id="tabs")):
             with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
                 yield Static("", id="summary-table")
                 yield Static("", id="streaks")
@@ -177,28 +184,20 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        empty = self.query_one("#empty", Static)
-        tabs = self.query_one("#tabs", TabbedContent)
-        if self.history is None:
-            self.query_one("#rating", Static).update(NO_RATING)
-            empty.update(NO_HISTORY)
-            tabs.display = False
-            return
-        self.total = self.history.count_matches()
-        self.refresh_bindings()
-        if not self.total:
-            self.query_one("#rating", Static).update(NO_RATING)
-            empty.update(EMPTY)
-            tabs.display = False
-            return
-        empty.display = False
-        self.query_one("#rating", Static).update(plain("Working out your rating…"))
+        if self.total:
+            self._when_built("#summary-body", self._start)
+
+    def _start(self) -> None:
+        """Once the tabs are built: the summary says it is loading, the list shows the newest
+        page, and the thread starts (after the next frame: it would slow it down, the GIL)."""
+        assert self.history is not None
+        self.query_one("#empty", Static).display = False
+        self.query_one("#tabs", TabbedContent).query_one(Tabs).focus()  # ← → switch tabs, as the digits do
         self.query_one("#summary-table", Static).update(
             plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…")
         )
         self.query_one("#summary-body").loading = True
         self._add_page(0, self.history.matches(limit=PAGE))
-        # The thread starts once the first frame is drawn: it would slow that frame down (the GIL).
         self.call_after_refresh(self.load)
 
     # ------------------------------------------------------------------ loading (threads)
@@ -391,6 +390,9 @@ class StatsScreen(Screen[None]):
 
     def action_show_tab(self, tab: str) -> None:
         if not self.has_tabs:
+            return
+        if not self.query("#tabs"):
+            self._when_built("#tabs", lambda: self.action_show_tab(tab))
             return
         tabs = self.query_one("#tabs", TabbedContent)
         tabs.active = tab
