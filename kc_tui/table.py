@@ -31,8 +31,9 @@ from datetime import UTC, datetime
 
 from ai import kind_info
 from ai.safe import SafePlayer
+from kc_tui.cardtext import CardFormat
 from kc_tui.config import PACE_SECONDS, Config
-from kc_tui.engine import END, Card, Move, RoundResult, Rules
+from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol
 from kc_tui.history import History, HistoryError, RoundRecord, SeatInfo
 from kc_tui.narration import fault_reason
 from kc_tui.saves import new_seed
@@ -107,6 +108,8 @@ class Decision:
     stamp: TableStamp
     fault: str | None = None
     hint: bool = False
+    #: A hint's plan and reason in words ("Hint: play 7♥ on 8♣ at N. It sheds 7♥ ..."), or None.
+    note: str | None = None
 
     @property
     def seat(self) -> int:
@@ -121,11 +124,17 @@ class AIJob:
     turn: AITurn
     stamp: TableStamp
     hint: bool = False
+    #: The card text of the hint's words (the player's card style).
+    fmt: CardFormat = card_symbol
 
     def run(self) -> Decision:
         player = self.turn.player
         faults = player.faults if isinstance(player, SafePlayer) else 0
         try:
+            advice = getattr(player, "advice", None) if self.hint else None
+            if advice is not None:
+                told = advice(self.turn.view, self.fmt)
+                return Decision(self.turn, told.move, self.stamp, None, True, told.line)
             m = self.turn.think()
         except Exception as exc:  # only an unwrapped AI (the hint) can raise: it ends the turn
             log.error("AI failed: %r", exc)
@@ -289,7 +298,7 @@ class TableDriver:
 
     def hint_job(self) -> AIJob:
         """A hint for the human to move, to compute off the UI thread."""
-        return AIJob(self.session.hint_turn(), self.stamp, hint=True)
+        return AIJob(self.session.hint_turn(), self.stamp, hint=True, fmt=self.session.fmt)
 
     def owns(self, decision: Decision) -> bool:
         """Whether ``decision`` was asked of this table (of any position)."""

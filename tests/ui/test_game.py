@@ -173,6 +173,28 @@ async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
             assert game.query_one(f"#pile-{PLACES[target(hint)].lower()}", PileView).has_class("-hint")
 
 
+async def test_the_hint_names_its_plan_and_says_why() -> None:
+    """Issue 14: the hint gives its plan and a reason from the planner's evaluation, whole on
+    screen (the status line grows for it), with the key that plays its first move."""
+    from ai.hint import HintAI
+
+    app = play_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await settle(pilot)
+        s = game.session
+        advice = HintAI(s.match.seed + 7).advice(s.view(0), s.fmt)
+        await pilot.press("h")
+        game = await settle(pilot)
+        status = game.query_one("#status")
+        text = str(status.render())
+        assert game.hint_move == advice.move
+        assert advice.text in text and advice.reason in text
+        assert text.startswith("Hint: ") and "Hint: Hint:" not in text
+        if advice.move != END:
+            assert f"Press {PLACE_KEYS[target(advice.move)]} to play it." in text
+        assert status.size.height >= 2 or len(text) <= status.size.width, "the reason is cut off"
+
+
 async def test_end_turn_the_ais_play_and_it_is_your_turn_again() -> None:
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:

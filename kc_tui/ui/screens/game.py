@@ -385,9 +385,9 @@ class GameScreen(DrivenScreen):
     def hint_arrived(self, decision: Decision) -> None:
         self._hint_busy = False
         if self.driver.hint_ready(decision):
-            self._show_hint(decision.move)
+            self._show_hint(decision.move, decision.note)
 
-    def _show_hint(self, m: Move) -> None:
+    def _show_hint(self, m: Move, note: str | None = None) -> None:
         self.hint_move = m
         if is_play(m):
             self.selected_card, self.source_pile = play_card(m), None
@@ -396,6 +396,11 @@ class GameScreen(DrivenScreen):
         else:
             self.selected_card = self.source_pile = None
         self.refresh_view()
+        if note is not None:
+            # The plan and why, from the planner's own evaluation; the keys that play its first move.
+            key = f" Press {PLACE_KEYS[target(m)]} to play it." if is_play(m) or is_pile_move(m) else ""
+            self.say(Text.assemble(("Hint: ", "bold"), note.removeprefix("Hint: "), key), "hint")
+            return
         text = self.session.suggest(m)
         tail = "" if m == END else f": press {PLACE_KEYS[target(m)]}" if (is_play(m) or is_pile_move(m)) else ""
         if m == END:

@@ -178,8 +178,9 @@ class PileView(Widget):
 
     @staticmethod
     def _caption(width: int, long: str, short: str) -> Text:
-        text = long if len(long) <= width else short
-        return Text("\n" + text, style="dim")
+        """The longest of ``long``, ``short`` and ``short`` without its bracket that fits."""
+        fits = [t for t in (long, short, short.split(" (")[0]) if len(t) <= width]
+        return Text("\n" + (fits[0] if fits else ""), style="dim")
 
     def _one_line(self, width: int, height: int) -> list[Text]:
         """Cards as chips on one or two lines, for a place too small to draw them as cards."""
