@@ -316,6 +316,21 @@ class RoundReplay:
         """The engine's round at this position (a copy: changing it changes nothing here)."""
         return self._round_at(self._position).clone()
 
+    def plan_rounds(self, position: int, plan: Sequence[Move]) -> list[Round]:
+        """The round at ``position`` and after each move of ``plan`` played from there (a plan
+        that another player could have played: a review's better plan). ReplayError when a move
+        is not legal there."""
+        r = self.round_at(position)
+        out = [r]
+        for i, mv in enumerate(plan):
+            r = r.clone()
+            try:
+                r.apply(mv)
+            except ValueError as exc:
+                raise ReplayError(f"move {i + 1} of the plan is not legal there ({exc})") from None
+            out.append(r)
+        return out
+
     def round_at(self, position: int) -> Round:
         """The engine's round after the first ``position`` moves (a copy)."""
         if not 0 <= position <= len(self.moves):
@@ -388,10 +403,12 @@ class RoundReplay:
     def match_seat(self, round_seat: int) -> int:
         return self.seats[round_seat]
 
-    def snapshot(self) -> ReplaySnapshot:
+    def snapshot(self, at: Round | None = None) -> ReplaySnapshot:
         """What the view draws at this position: the piles, the stock's size, every seat's count
-        of cards, the viewer's hand, and the other hands only when open."""
-        r = self._round_at(self._position)
+        of cards, the viewer's hand, and the other hands only when open. ``at``: another round
+        to draw in its place (a better plan played from this turn's start, say): its piles and
+        hands, with this position's scores."""
+        r = self._round_at(self._position) if at is None else at
         over = r.over
         to_move = None if over else self.seats[r.to_move]
         winner = None if not over or r.winner is None else self.seats[r.winner]

@@ -8,7 +8,7 @@ Names are data: they reach the screen through :mod:`kc_tui.ui.text` (tables) or
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -17,7 +17,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
 from textual_plotext import PlotextPlot
 
 from kc_tui.history import MatchRecord
@@ -142,7 +143,7 @@ def winners_text(m: MatchRecord) -> Text:
 class MatchDetail(ModalScreen[None]):
     """A past match: its rounds, totals and winner, and its score plot. Escape closes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
     DEFAULT_CSS = """
     MatchDetail { align: center middle; }
     MatchDetail > Vertical {
@@ -155,11 +156,14 @@ class MatchDetail(ModalScreen[None]):
     MatchDetail #detail-winner { margin: 1 0 0 0; }
     MatchDetail #detail-plot { height: 1fr; min-height: 10; }
     MatchDetail #detail-legend { color: $text-muted; }
+    MatchDetail #detail-replay { height: auto; max-height: 6; margin-top: 1; }
     """
 
-    def __init__(self, record: MatchRecord) -> None:
+    def __init__(self, record: MatchRecord, replay: Callable[[int], None] | None = None) -> None:
+        """``replay(round_number)``: replays a round (offered for every round when given)."""
         super().__init__()
         self.record = record
+        self.replay = replay
 
     def compose(self) -> ComposeResult:
         m = self.record
@@ -172,11 +176,24 @@ class MatchDetail(ModalScreen[None]):
                 yield Static(rounds_table(m) if m.rounds else Text("No round was finished.", style="dim"))
             what = "chips won (+) or paid (-) each round" if is_chips(m) else "penalty points caught each round"
             yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
+            if m.rounds and self.replay is not None:
+                yield OptionList(
+                    *[Option(f"Replay and review round {r.number}", id=str(r.number)) for r in m.rounds],
+                    id="detail-replay",
+                )
             yield PlotextPlot(id="detail-plot")
         yield Footer()
 
     def on_mount(self) -> None:
         draw_match(self.query_one("#detail-plot", PlotextPlot), self.record)
+        for rounds in self.query("#detail-replay").results(OptionList):
+            rounds.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter or a click on a round: replay it (the review is one key away there)."""
+        event.stop()
+        if event.option.id is not None and self.replay is not None:
+            self.replay(int(event.option.id))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,7 @@ next ante.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -144,6 +144,7 @@ class RoundSummary(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", "Continue"),
+        Binding("v", "replay", "Replay and review"),
     ]
     DEFAULT_CSS = """
     RoundSummary { align: center middle; }
@@ -164,15 +165,17 @@ class RoundSummary(ModalScreen[None]):
         hands: Sequence[tuple[int, int]] | None = None,
         *,
         look: CardLook | None = None,
+        replay: Callable[[], None] | None = None,
     ) -> None:
         """``hands`` (cards, kings per seat) is accepted for older callers and not used: the
         engine's ``result`` carries the hands. ``look``: how cards are drawn (default: the
-        app's settings)."""
+        app's settings). ``replay``: shows the round again (and its review), when it was recorded."""
         super().__init__()
         self.session = session
         self.result = result
         self.hands = None if hands is None else list(hands)
         self.look = look
+        self.replay = replay
 
     def compose(self) -> ComposeResult:
         s, res = self.session, self.result
@@ -182,6 +185,8 @@ class RoundSummary(ModalScreen[None]):
             yield Static(round_table(s, res, self.hands, look=look), id="body")
             yield Static(plain(round_footer(s, res)), id="next")
             yield Button("Continue", variant="primary", id="continue")
+            if self.replay is not None:
+                yield Button("Replay and review (v)", id="replay")
 
     def on_mount(self) -> None:
         for button in self.query(Button).results():
@@ -189,7 +194,14 @@ class RoundSummary(ModalScreen[None]):
             break
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
+        if event.button.id == "replay":
+            self.action_replay()
+        else:
+            self.dismiss(None)
+
+    def action_replay(self) -> None:
+        if self.replay is not None:
+            self.replay()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -234,6 +246,7 @@ class MatchSummary(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "again", "Play again"),
         Binding("m,escape", "menu", "Main menu"),
+        Binding("v", "rounds", "Replay a round"),
     ]
     DEFAULT_CSS = """
     MatchSummary { align: center middle; }
@@ -251,9 +264,11 @@ class MatchSummary(ModalScreen[str | None]):
     MatchSummary Button { margin: 0 1; }
     """
 
-    def __init__(self, session: MatchSession) -> None:
+    def __init__(self, session: MatchSession, rounds: Callable[[], None] | None = None) -> None:
+        """``rounds``: shows the match's rounds to replay and review (when it was recorded)."""
         super().__init__()
         self.session = session
+        self.rounds = rounds
 
     def compose(self) -> ComposeResult:
         s = self.session
@@ -279,6 +294,8 @@ class MatchSummary(ModalScreen[str | None]):
             yield Static(plain(legend), id="legend")
             with Horizontal():
                 yield Button("Play again", variant="success", id="again")
+                if self.rounds is not None:
+                    yield Button("Replay a round (v)", id="rounds")
                 yield Button("Main menu", id="menu")
 
     def on_mount(self) -> None:
@@ -286,7 +303,14 @@ class MatchSummary(ModalScreen[str | None]):
             button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "rounds":
+            self.action_rounds()
+            return
         self.dismiss("again" if event.button.id == "again" else "menu")
+
+    def action_rounds(self) -> None:
+        if self.rounds is not None:
+            self.rounds()
 
     def action_again(self) -> None:
         self.dismiss("again")

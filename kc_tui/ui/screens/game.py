@@ -18,6 +18,7 @@ from kc_tui.session import MatchSession
 from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
+from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.hand import KEYS
@@ -224,8 +225,11 @@ class GameScreen(DrivenScreen):
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
+        match_id, number = self.driver.history_match, ended.result.number
+        replay = None if match_id is None else lambda: open_replay(self.app, match_id, number)
         self.app.push_screen(
-            RoundSummary(self.session, ended.result, ended.hands, look=self.look), self._round_summary_closed
+            RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
+            self._round_summary_closed,
         )
 
     def _round_summary_closed(self, _: object = None) -> None:
@@ -233,12 +237,23 @@ class GameScreen(DrivenScreen):
         if s.match_over:
             from kc_tui.ui.dialogs.summary import MatchSummary
 
-            self.app.push_screen(MatchSummary(s), self._match_summary_closed)
+            self.app.push_screen(MatchSummary(s, self._show_rounds), self._match_summary_closed)
             return
         self._summary_open = False
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
         self.schedule()
+
+    def _show_rounds(self) -> None:
+        """The recorded match's rounds, each one to replay and review."""
+        from kc_tui.ui.dialogs.match_detail import MatchDetail
+
+        history, match_id = self.driver.history, self.driver.history_match
+        record = history.match(match_id) if history is not None and match_id is not None else None
+        if record is None:
+            self.app.notify("This match is not in the game history, so its rounds cannot be replayed.")
+            return
+        self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
 
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app

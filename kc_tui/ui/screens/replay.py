@@ -19,17 +19,20 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, ProgressBar, Static
+from textual.worker import get_current_worker
 
+from ai.review import RoundReview, TurnReview, match_turns, review_round
+from kc_tui.cardtext import card_formatter
 from kc_tui.config import PACES
-from kc_tui.engine import END, is_pile_move, is_play, source, target
+from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.history import HistoryError, MatchRecord
 from kc_tui.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.ui.cards import CardLook
@@ -39,6 +42,8 @@ from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreb
 #: Seconds between moves when playing, per pace (the game's pace names; "instant" still shows
 #: every position for a moment).
 PACE_STEP: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.05}
+#: The colour of each review mark.
+MARK_STYLE: dict[str, str] = {"good": "green", "inaccuracy": "#e0a030", "mistake": "red"}
 #: The buttons under the table: (id, label, action).
 CONTROLS: tuple[tuple[str, str, str], ...] = (
     ("replay-start", "|◀ Start", "start"),
@@ -49,6 +54,7 @@ CONTROLS: tuple[tuple[str, str, str], ...] = (
     ("replay-turn-forward", "Turn ▶▶", "turn(1)"),
     ("replay-end", "End ▶|", "end"),
     ("replay-hands", "Open hands", "hands"),
+    ("replay-review", "Review", "review"),
 )
 
 
@@ -71,6 +77,8 @@ class ReplayScreen(Screen[None]):
         Binding("plus,equals_sign", "faster", "Pace", key_display="+-"),
         Binding("minus", "slower", "Slower", show=False),
         Binding("o", "hands", "Hands"),
+        Binding("v", "review", "Review"),
+        Binding("b", "better", "Better plan"),
         Binding("escape,q", "leave", "Back"),
     ]
 
@@ -94,6 +102,14 @@ class ReplayScreen(Screen[None]):
         self.pace = pace if pace in PACES else "normal"
         self.playing = False
         self._timer: Timer | None = None
+        #: The review of the viewer's turns, once made (see :meth:`action_review`).
+        self.review: RoundReview | None = None
+        #: Each reviewed turn by the position where it starts.
+        self.reviewed: dict[int, TurnReview] = {}
+        self.reviewing = False
+        #: The better plan being shown: the rounds after each of its moves, and which is shown.
+        self._better: list[Round] | None = None
+        self._better_at = 0
         #: A one-off message on the status line (a refusal), cleared by the next step.
         self._message: tuple[str, str] | None = None
 
@@ -112,6 +128,7 @@ class ReplayScreen(Screen[None]):
                     yield MoveLog(id="replay-log")
             yield Static(id="replay-status")
             yield Static(id="replay-note")
+            yield ProgressBar(id="replay-progress", show_eta=False)
             if self.viewer is not None:
                 with Horizontal(id="replay-me"):
                     yield Static(id="replay-me-label")
@@ -131,7 +148,7 @@ class ReplayScreen(Screen[None]):
     def refresh_view(self) -> None:
         """Draw the position from the replay."""
         rp = self.replay
-        snap = rp.snapshot()
+        snap = rp.snapshot(self._better[self._better_at] if self._better is not None else None)
         table = self.query_one(TableView)
         table.show(snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look)
         table.highlight(hint=self._moved_places())
@@ -177,9 +194,15 @@ class ReplayScreen(Screen[None]):
     def _moved_places(self) -> set[int]:
         """The places the move just made went to (and came from): marked on the table."""
         rp = self.replay
-        if rp.position == 0:
+        if self._better is not None:
+            if self._better_at == 0:
+                return set()
+            turn = self._turn_review()
+            mv = turn.best_plan[self._better_at - 1] if turn is not None else END
+        elif rp.position == 0:
             return set()
-        mv = rp.moves[rp.position - 1]
+        else:
+            mv = rp.moves[rp.position - 1]
         if mv == END:
             return set()
         places = {target(mv)}
@@ -196,6 +219,11 @@ class ReplayScreen(Screen[None]):
         out.append(" ")
         out.append(visible(self.replay.status_text()))
         out.append(f" · turn {snap.turn} of {snap.turns}", "dim")
+        if self.reviewing:
+            out.append(" · reviewing… esc cancels", "bold #e0a030")
+        elif self.review is not None:
+            out.append(" · review: ", "bold")
+            out.append(visible(self.review.summary))
         if snap.hands_open:
             out.append(" · hands open", "bold")
         elif self.replay.may_open_hands:
@@ -216,7 +244,18 @@ class ReplayScreen(Screen[None]):
         note = self.notes.get(self.replay.turn_start)
         line = self.query_one("#replay-note", Static)
         line.set_class(note is not None, "-note")
-        if note is not None:
+        turn = self._turn_review()
+        for mark in MARK_STYLE:
+            line.set_class(turn is not None and turn.mark == mark, f"-{mark}")
+        if self._better is not None and turn is not None:
+            at, plan = self._better_at, turn.best_plan
+            head = "Better plan, the position before it" if at == 0 else f"Better plan, move {at} of {len(plan)}"
+            line.update(
+                Text.assemble((f"{head}: ", "bold"), visible(turn.best_text), ("  ←→ its moves · b or esc back", "dim"))
+            )
+        elif turn is not None:
+            line.update(self._review_line(turn))
+        elif note is not None:
             line.update(Text.assemble(("Note: ", "bold"), visible(note)))
         elif snap.last_move is not None:
             line.update(Text.assemble(("Last move: ", "dim"), visible(snap.last_move)))
@@ -250,6 +289,10 @@ class ReplayScreen(Screen[None]):
 
     def action_step(self, delta: int) -> None:
         self._stop_playing()
+        if self._better is not None:
+            self._better_at = min(max(self._better_at + delta, 0), len(self._better) - 1)
+            self.refresh_view()
+            return
         if self.replay.step(delta):
             self._moved()
         else:
@@ -257,6 +300,7 @@ class ReplayScreen(Screen[None]):
 
     def action_turn(self, direction: int) -> None:
         self._stop_playing()
+        self._better = None
         if self.replay.step_turn(direction):
             self._moved()
         else:
@@ -340,8 +384,121 @@ class ReplayScreen(Screen[None]):
         self.app.bell()
 
     def action_leave(self) -> None:
+        if self.reviewing:
+            self.workers.cancel_group(self, "review")
+            return
+        if self._better is not None:
+            self.action_better()
+            return
         self._stop_playing()
         self.dismiss(None)
+
+    # ------------------------------------------------------------------ the review
+    def _turn_review(self) -> TurnReview | None:
+        """The review of the turn on the table (the viewer's, once reviewed), or None."""
+        return self.reviewed.get(self.replay.turn_start)
+
+    @staticmethod
+    def _review_line(turn: TurnReview) -> Text:
+        words = {"good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake"}[turn.mark]
+        out = Text.assemble((f"{words}", f"bold {MARK_STYLE[turn.mark]}"))
+        if turn.forced:
+            out.append(": the only plan there was.")
+            return out
+        out.append(f" (about {turn.loss_text} lost): " if turn.mark != "good" else ": ")
+        out.append(visible(turn.why))
+        if turn.better_plan_exists:
+            out.append("  b shows the better plan", "dim")
+        return out
+
+    def action_review(self) -> None:
+        """Review the viewer's turns of this round against the expert (in a worker, with a
+        progress bar; esc cancels)."""
+        if self.reviewing:
+            return
+        if self.viewer is None:
+            self.say("A review looks at a player's own turns: this round was watched, not played.", "info")
+            return
+        rec = self.record
+        rounds = [r.moves for r in sorted(rec.rounds, key=lambda r: r.number)]
+        try:
+            turns = match_turns(
+                len(rec.seats),
+                Rules.from_dict(rec.rules),
+                rec.seed,
+                rec.first_dealer,
+                rounds,
+                self.replay.round_number,
+                self.viewer,
+            )
+        except ValueError as exc:
+            self.say(f"This round cannot be reviewed: {exc}")
+            return
+        if not turns:
+            self.say("You had no turn in this round: there is nothing to review.", "info")
+            return
+        self.reviewing = True
+        bar = self.query_one(ProgressBar)
+        bar.update(total=len(turns), progress=0)
+        bar.display = True
+        self._stop_playing()
+        self.refresh_view()
+        self._review(turns, [len(view.history) for view, _plan in turns], card_formatter(self.look.style))
+
+    @work(thread=True, exclusive=True, group="review")
+    def _review(self, turns: list[Any], starts: list[int], fmt: Any) -> None:
+        """The review itself, off the UI thread: it reports through messages only."""
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(self.ReviewProgress(done, total))
+
+        result = review_round(turns, progress=progress, cancelled=lambda: worker.is_cancelled, fmt=fmt)
+        self.post_message(self.ReviewDone(result, starts))
+
+    class ReviewProgress(Message):
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done, self.total = done, total
+
+    class ReviewDone(Message):
+        def __init__(self, review: RoundReview, starts: list[int]) -> None:
+            super().__init__()
+            self.review, self.starts = review, starts
+
+    def on_replay_screen_review_progress(self, message: ReviewProgress) -> None:
+        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+
+    def on_replay_screen_review_done(self, message: ReviewDone) -> None:
+        self.reviewing = False
+        self.query_one(ProgressBar).display = False
+        self.review = message.review
+        self.reviewed = {message.starts[t.index]: t for t in message.review.turns}
+        self.refresh_view()
+        if message.review.cancelled:
+            self.say(f"Review cancelled: {message.review.summary}", "info")
+
+    def action_better(self) -> None:
+        """Show the reviewed turn's better plan on the table, move by move (again: back)."""
+        if self._better is not None:
+            self._better = None
+            self.refresh_view()
+            return
+        turn = self._turn_review()
+        if turn is None:
+            self.say("Review the round first (v), then b on a marked turn shows the better plan.", "info")
+            return
+        if not turn.better_plan_exists:
+            self.say("This turn was as good as the expert's: there is no better plan to show.", "info")
+            return
+        try:
+            self._better = self.replay.plan_rounds(self.replay.turn_start, turn.best_plan)
+        except ReplayError as exc:
+            self.say(f"The better plan cannot be shown: {exc}")
+            return
+        self._stop_playing()
+        self._better_at = 0
+        self.refresh_view()
 
     # ------------------------------------------------------------------ mouse
     @on(Button.Pressed)

@@ -28,6 +28,7 @@ from textual_plotext import PlotextPlot
 
 from kc_tui.history import History, MatchRecord, Summary
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
+from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.stats_data import (
     NO_RATING,
     RatingView,
@@ -376,7 +377,7 @@ class StatsScreen(Screen[None]):
         if record is None:
             self.app.notify("That match cannot be read any more.", severity="warning")
             return
-        self.app.push_screen(MatchDetail(record))
+        self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The tab keys only when there are tabs (not in the empty state)."""
