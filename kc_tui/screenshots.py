@@ -32,6 +32,8 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("main-menu", "The main menu"),
     ("game", "A seeded game in progress: a card picked, its legal piles highlighted"),
     ("game-80x24", "The same game in an 80×24 terminal, the smallest the table fits"),
+    ("replay", "A recorded round replayed, as you saw it then: step by move or by turn"),
+    ("review", "The review: each of your turns marked against the expert, the better plan on the table"),
     ("round-summary", "The round summary"),
     ("match-summary", "The match summary"),
     ("demo", "The AI demo with open hands"),
@@ -65,12 +67,12 @@ async def _wait(pilot: Any, condition: Callable[[], bool], timeout: float = 30.0
     await pilot.pause(0.2)
 
 
-def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000) -> None:
+def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000, kind: str = "greedy") -> None:
     """Play moves until ``until(session)`` holds; the human's moves are the greedy AI's choice,
     so the position is the same on every run."""
     from kc_tui.session import build_ai
 
-    helper = build_ai("greedy", 99)
+    helper = build_ai(kind, 99)
     for _ in range(limit):
         if until(session):
             return
@@ -267,10 +269,50 @@ async def shot_stats(pilot: Any) -> None:
     await pilot.pause(0.3)
 
 
+async def _recorded_round(pilot: Any, kind: str = "greedy") -> Any:
+    """Play the seeded match's first round (the human's moves those of the AI ``kind``), record
+    it in the app's history through a table driver, and open its replay."""
+    from kc_tui.table import TableDriver
+    from kc_tui.ui.screens.replay import ReplayScreen, open_replay
+
+    app = pilot.app
+    session = _session(app.config)
+    _advance(session, lambda s: s.round_over, kind=kind)
+    driver = TableDriver(session, history=app.history)
+    driver.finish_round()
+    assert driver.history_match is not None, "the round was not recorded"
+    open_replay(app, driver.history_match, 1)
+    await _wait(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    return app.screen
+
+
+async def shot_replay(pilot: Any) -> None:
+    screen = await _recorded_round(pilot)
+    for _ in range(3):
+        screen.action_turn(1)
+    screen.action_step(1)
+    await pilot.pause(0.3)
+
+
+async def shot_review(pilot: Any) -> None:
+    screen = await _recorded_round(pilot, "random")  # a beginner's round: something to review
+    screen.action_review()
+    await _wait(pilot, lambda: not screen.reviewing, timeout=300)
+    worst = max(screen.reviewed.items(), key=lambda item: item[1].loss)
+    screen.replay.seek(worst[0])
+    screen.refresh_view()
+    if worst[1].better_plan_exists:
+        screen.action_better()
+        screen.action_step(1)
+    await pilot.pause(0.3)
+
+
 DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "main-menu": shot_menu,
     "game": shot_game,
     "game-80x24": shot_game,
+    "replay": shot_replay,
+    "review": shot_review,
     "round-summary": shot_round_summary,
     "match-summary": shot_match_summary,
     "demo": shot_demo,
