@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-import ai
 from kc_tui import history as hist
 from kc_tui.engine import Match, Rules
 from kc_tui.history import (
@@ -33,7 +32,7 @@ from kc_tui.history import (
     summarize,
 )
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+from .historykit import T0, play_recorded
 
 
 @pytest.fixture
@@ -56,49 +55,14 @@ def history(path: Path) -> Iterator[History]:
 # ---------------------------------------------------------------------- helpers
 def play(kinds: Sequence[str], seed: int, rules: Rules | None = None, *, human: int | None = 0) -> MatchRecord:
     """A match played to its end by AIs through the engine (seat ``human`` recorded as the human)."""
-    rules = rules or Rules()
-    m = Match(len(kinds), rules, seed)
-    players = [ai.make_player(k, seed * 7 + i) for i, k in enumerate(kinds)]
-    rounds: list[RoundRecord] = []
-    while not m.over:
-        for p in players:
-            p.new_round()
-        r = m.round
-        for _ in range(20_000):
-            if r.over:
-                break
-            rs = r.to_move
-            r.apply(players[m.match_seat(rs)].choose(r.view(rs)))
-        res = m.finish_round()
-        rounds.append(
-            RoundRecord(
-                number=res.number,
-                dealer=res.dealer,
-                seats=res.seats,
-                winner=res.winner,
-                penalties=res.penalties,
-                chips_delta=res.chips_delta,
-                totals=res.totals,
-                moves=tuple(m.round_moves[-1]),
-                hints=res.number % 2,
-                undos=res.number % 3,
-                played_at=T0 + timedelta(minutes=seed * 100 + res.number),
-            )
-        )
-    return MatchRecord(
-        id=0,
-        started_at=T0 + timedelta(minutes=seed * 100),
-        finished_at=rounds[-1].played_at,
-        demo=human is None,
-        seats=tuple(
-            SeatInfo("You", "human") if i == human else SeatInfo(k.title(), k, 500) for i, k in enumerate(kinds)
-        ),
-        rules=rules.to_dict(),
-        seed=seed,
-        first_dealer=m.first_dealer,
-        winners=tuple(m.winners),
-        totals=tuple(m.totals),
-        rounds=tuple(rounds),
+    return play_recorded(
+        kinds,
+        seed,
+        rules,
+        human=human,
+        start=T0 + timedelta(minutes=seed * 100),
+        hints=lambda n: n % 2,
+        undos=lambda n: n % 3,
     )
 
 

@@ -7,18 +7,16 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import ai
 from kc_tui.engine import END, Match, Round, Rules, cards_of, move_str, play, position_dict, sort_for_hand
-from kc_tui.history import History, MatchRecord, RoundRecord, SeatInfo
+from kc_tui.history import History, MatchRecord
 from kc_tui.replay import CHECKPOINT_EVERY, ReplayError, RoundReplay
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+from .historykit import play_recorded
 
 #: Rule sets the replays are checked under: the defaults, draws at the end of a turn with closed
 #: completed piles, and chips scoring with small stacks (players drop out, the seats change).
@@ -33,50 +31,7 @@ RULE_SETS = {
 def play_match(kinds: Sequence[str], seed: int, rules: Rules | None = None, *, human: int | None = 0) -> MatchRecord:
     """A match played to its end by AIs through the engine, recorded as the game records it
     (seat ``human`` recorded as the human; None: a demo)."""
-    rules = rules or Rules()
-    m = Match(len(kinds), rules, seed)
-    players = [ai.make_player(k, seed * 7 + i) for i, k in enumerate(kinds)]
-    rounds: list[RoundRecord] = []
-    while not m.over:
-        for p in players:
-            p.new_round()
-        r = m.round
-        for _ in range(20_000):
-            if r.over:
-                break
-            r.apply(players[m.match_seat(r.to_move)].choose(r.view(r.to_move)))
-        res = m.finish_round()
-        rounds.append(
-            RoundRecord(
-                number=res.number,
-                dealer=res.dealer,
-                seats=res.seats,
-                winner=res.winner,
-                penalties=res.penalties,
-                chips_delta=res.chips_delta,
-                totals=res.totals,
-                moves=tuple(m.round_moves[-1]),
-                hints=0,
-                undos=0,
-                played_at=T0 + timedelta(minutes=res.number),
-            )
-        )
-    seats = tuple(
-        SeatInfo("You", "human") if i == human else SeatInfo(f"{k.title()} {i}", k, 500) for i, k in enumerate(kinds)
-    )
-    return MatchRecord(
-        id=0,
-        started_at=T0,
-        finished_at=rounds[-1].played_at,
-        demo=human is None,
-        seats=seats,
-        rules=rules.to_dict(),
-        seed=seed,
-        first_dealer=m.first_dealer,
-        winners=tuple(m.winners),
-        totals=tuple(m.totals),
-        rounds=tuple(rounds),
-    )
+    return play_recorded(kinds, seed, rules, human=human, seat_name=lambda i, k: f"{k.title()} {i}")
 
 
 def store(path: Path, m: MatchRecord) -> int:

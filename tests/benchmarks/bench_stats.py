@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kc_tui.history import History, MatchRecord, RoundRecord, SeatInfo
+from kc_tui.history import History, MatchRecord, RoundRecord
 
 #: The tables the played matches are made of: (the human's stand-in kind, opponents' kinds).
 TABLES: tuple[tuple[str, ...], ...] = (
@@ -42,61 +42,22 @@ def _isolate() -> Path:
     return tmp
 
 
-def play_match(kinds: Sequence[str], seed: int, *, demo: bool = False, max_moves: int = 20_000) -> MatchRecord:
+def play_match(kinds: Sequence[str], seed: int, *, demo: bool = False) -> MatchRecord:
     """A match played to its end by AIs of ``kinds`` through the engine; seat 0 is recorded as the
     human (unless ``demo``). Its record as :meth:`History.match` would give it (id 0)."""
-    import ai
-    from kc_tui.engine import Match, Rules
+    from tests.historykit import play_recorded
 
-    rules = Rules()
-    n = len(kinds)
-    m = Match(n, rules, seed)
-    players = [ai.make_player(k, seed * 31 + i) for i, k in enumerate(kinds)]
-    start = datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=seed % 100_000)
-    rounds: list[RoundRecord] = []
-    moves_made = 0
-    while not m.over:
-        for p in players:
-            p.new_round()
-        r = m.round
-        while not r.over:
-            rs = r.to_move
-            r.apply(players[m.match_seat(rs)].choose(r.view(rs)))
-            moves_made += 1
-            if moves_made > max_moves:
-                raise RuntimeError(f"match {seed} does not end")
-        res = m.finish_round()
-        rounds.append(
-            RoundRecord(
-                number=res.number,
-                dealer=res.dealer,
-                seats=res.seats,
-                winner=res.winner,
-                penalties=res.penalties,
-                chips_delta=res.chips_delta,
-                totals=res.totals,
-                moves=tuple(m.round_moves[-1]),
-                hints=(seed + res.number) % 3 if not demo else 0,
-                undos=(seed + res.number) % 2 if not demo else 0,
-                played_at=start + timedelta(minutes=3 * res.number),
-            )
-        )
-    seats = tuple(
-        SeatInfo("You", "human", None) if i == 0 and not demo else SeatInfo(k.capitalize(), k, 1000)
-        for i, k in enumerate(kinds)
-    )
-    return MatchRecord(
-        id=0,
-        started_at=start,
-        finished_at=rounds[-1].played_at,
-        demo=demo,
-        seats=seats,
-        rules=rules.to_dict(),
-        seed=seed,
-        first_dealer=m.first_dealer,
-        winners=tuple(m.winners),
-        totals=tuple(m.totals),
-        rounds=tuple(rounds),
+    return play_recorded(
+        kinds,
+        seed,
+        human=None if demo else 0,
+        start=datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=seed % 100_000),
+        minutes_per_round=3,
+        player_seed=31,
+        hints=lambda n: 0 if demo else (seed + n) % 3,
+        undos=lambda n: 0 if demo else (seed + n) % 2,
+        seat_name=lambda _i, k: k.capitalize(),
+        think_ms=1000,
     )
 
 
