@@ -23,6 +23,16 @@ async def wait_for(pilot: Any, condition: Any, timeout: float = 120.0) -> None:
         assert waited < timeout, "timed out"
 
 
+async def replay_from_summary(pilot: Any) -> ReplayScreen:
+    """Play the round to its summary and open its replay with v."""
+    await play_until(pilot, RoundSummary)
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, ReplayScreen)
+    return screen
+
+
 def shown_piles(screen: ReplayScreen) -> tuple[tuple[int, ...], ...]:
     table = screen.query_one(TableView)
     return tuple(table.pile_view(p).pile for p in range(8))
@@ -64,11 +74,7 @@ async def test_the_round_summary_opens_the_replay_and_the_review_marks_every_tur
 async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
     app = play_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await play_until(pilot, RoundSummary)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await replay_from_summary(pilot)
         # Without a review, b says what to do first.
         await pilot.press("b")
         assert replay._better is None
@@ -102,11 +108,7 @@ async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
 async def test_esc_cancels_a_review_in_progress_and_stays() -> None:
     app = play_app(config=make_config(rules=Rules(hand_size=10)))
     async with app.run_test(size=(120, 40)) as pilot:
-        await play_until(pilot, RoundSummary)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
+        replay = await replay_from_summary(pilot)
         await pilot.press("v", "escape")
         await wait_for(pilot, lambda: not replay.reviewing)
         assert app.screen is replay, "esc during a review cancels it, it does not leave"
