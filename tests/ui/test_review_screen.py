@@ -4,6 +4,7 @@ shows the better plan on the table move by move."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kc_tui.engine import Rules
@@ -38,7 +39,15 @@ def shown_piles(screen: ReplayScreen) -> tuple[tuple[int, ...], ...]:
     return tuple(table.pile_view(p).pile for p in range(8))
 
 
-async def test_the_round_summary_opens_the_replay_and_the_review_marks_every_turn() -> None:
+async def test_the_round_summary_opens_the_replay_and_the_review_marks_every_turn(monkeypatch: Any) -> None:
+    seen: list[tuple[int, int, bool]] = []
+    shown = ReplayScreen.on_replay_screen_review_progress
+
+    def progress(self: ReplayScreen, message: Any) -> None:
+        shown(self, message)
+        seen.append((message.done, message.total, bool(self.query_one("#replay-progress").display)))
+
+    monkeypatch.setattr(ReplayScreen, "on_replay_screen_review_progress", progress)
     app = play_app()
     async with app.run_test(size=(120, 40)) as pilot:
         summary = await play_until(pilot, RoundSummary)
@@ -48,11 +57,12 @@ async def test_the_round_summary_opens_the_replay_and_the_review_marks_every_tur
         assert isinstance(replay, ReplayScreen)
         assert replay.replay.round_number == summary.result.number
         await pilot.press("v")
-        await pilot.pause()
-        assert replay.reviewing and replay.query_one("#replay-progress").display
         await wait_for(pilot, lambda: not replay.reviewing)
         review = replay.review
         assert review is not None and not review.cancelled and review.turns
+        # The progress bar showed every turn done, from the first to the last.
+        assert seen[0][0] == 0 and seen[-1][:2] == (len(review.turns), len(review.turns))
+        assert all(visible for _d, _t, visible in seen)
         assert not replay.query_one("#replay-progress").display
         # Every turn of the player's is reviewed, keyed where it starts on the replay.
         assert set(replay.reviewed) <= set(replay.replay.turn_starts)
@@ -105,7 +115,16 @@ async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
         assert shown_piles(replay) == recorded
 
 
-async def test_esc_cancels_a_review_in_progress_and_stays() -> None:
+async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> None:
+    import ai.review
+
+    reviewed = ai.review.review_turn
+
+    def slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)  # a review slower than the keys: esc arrives while it runs
+        return reviewed(*args, **kwargs)
+
+    monkeypatch.setattr(ai.review, "review_turn", slowly)
     app = play_app(config=make_config(rules=Rules(hand_size=10)))
     async with app.run_test(size=(120, 40)) as pilot:
         replay = await replay_from_summary(pilot)
@@ -113,8 +132,8 @@ async def test_esc_cancels_a_review_in_progress_and_stays() -> None:
         await wait_for(pilot, lambda: not replay.reviewing)
         assert app.screen is replay, "esc during a review cancels it, it does not leave"
         review = replay.review
-        assert review is not None
-        assert review.cancelled or len(review.turns) == review.total
+        assert review is not None and review.cancelled and len(review.turns) < review.total
+        assert "cancelled" in str(replay.query_one("#replay-status").render()).lower()
 
 
 async def test_the_match_summary_lists_the_rounds_to_replay() -> None:
