@@ -1,4 +1,4 @@
-"""Snapshot tests of the main menu, the settings screen and the demo (fixed size, seeded)."""
+"""Snapshot tests of the main menu, the settings screen, the demo and the review (fixed size, seeded)."""
 
 from __future__ import annotations
 
@@ -29,3 +29,9 @@ def test_settings_refusing_a_bad_target_snapshot(snap_compare: Any) -> None:
 
 def test_demo_with_open_hands_snapshot(snap_compare: Any) -> None:
     assert snap_compare(make_app(shot_config()), terminal_size=SIZE, run_before=DRIVERS["demo"])
+
+
+def test_review_with_the_better_plan_snapshot(snap_compare: Any) -> None:
+    """Issue 14: a beginner's round reviewed (deterministic deal counts, so the marks are the same
+    on every run), its costliest turn on the table with the better plan's first move."""
+    assert snap_compare(make_app(shot_config()), terminal_size=SIZE, run_before=DRIVERS["review"])

@@ -57,7 +57,7 @@ def check_readable(app: KingsCornersApp, game: GameScreen) -> None:
             n = len(pile)
             assert f"{n} card{'s' if n != 1 else ''}" in text
     assert f"stock {len(s.round.stock)}" in text
-    assert "Quit" in text and "Menu" in text, "the footer lost its Quit or Menu"
+    assert all(word in text for word in ("Quit", "Menu", "Keys")), "the footer lost Keys, Menu or Quit"
     if s.chips:
         assert "pts" not in text and "target" not in text.lower()
         assert f"pot {game.driver.snapshot(0).pot}" in text
@@ -189,6 +189,21 @@ async def test_m_asks_first_when_the_game_is_not_saved() -> None:
         await pilot.press("m", "y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_keys_page_explains_the_marks_on_the_table() -> None:
+    from kc_tui.ui.dialogs.help import HelpDialog
+
+    app = play_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpDialog)
+        text = screen_text(app)
+        for mark, meaning in (("…9", "folded away"), ("11 cards", "how many cards"), ("next: red 7", "takes next")):
+            assert mark in text and meaning in text, mark
+        assert "m" in text and "main menu" in text
 
 
 async def test_the_palette_offers_quit_once() -> None:
