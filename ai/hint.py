@@ -96,17 +96,20 @@ class HintAI(LookaheadAI):
         return free[0] if free else END
 
     def advice(self, view: PlayerView, fmt: CardFormat = card_symbol) -> Advice:
-        """The hint for ``view`` (the seat to move) with its plan and reason. Its first move is
-        the move :meth:`choose` gives; a free play replaces an early end (the plan is then that
-        one play: the rest is for the next hint). Pure but for the plan it remembers, like
-        :meth:`choose`."""
+        """The hint for ``view`` (the seat to move) with its plan for the rest of the turn and
+        the reason, planned afresh from ``view``: lookahead's plan, or a free play rather than
+        an early end (the plan is then that one play: the rest is for the next hint). Its move
+        is the one a fresh hint's :meth:`choose` gives. Pure: safe in a worker thread (one
+        call at a time per instance)."""
         legal = view.legal_moves()
         plan: tuple[Move, ...] = ()
         if len(legal) > 1:
-            first = self.choose(view)
-            if first != END:
-                planned = self.plan_turn(view, legal)
-                plan = planned if planned and planned[0] == first else (first,)
+            planned = self.plan_turn(view, legal)
+            if planned and planned[0] in legal:
+                plan = planned
+            else:
+                free = free_plays(view)
+                plan = (free[0],) if free else ()
         return Advice(plan[0] if plan else END, plan, describe_plan(view, plan, fmt), explain(view, plan, fmt))
 
 

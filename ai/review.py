@@ -2,14 +2,21 @@
 
 For each turn, the position at its start is seen as the player saw it (a
 :class:`~kc_tui.engine.PlayerView`, never the full round) and the expert's search
-(:class:`~ai.expert.ExpertAI`) is asked about it: its candidate whole-turn plans (lookahead's best
-few distinct end-of-turn positions) and the plan the player played (added when it is not among
-them) are each played on the same determinized deals as the expert's own search deals them
-(common random numbers, :func:`~kc_tui.engine.determinize` with the same seeds and inference),
-and scored in the match's terms (:class:`~ai.stakes.Stakes`: penalty points, one point of one's
-own worth -1 where the match stands; chips in a chips match). The turn's **loss** is the best
-plan's mean minus the played plan's, on the same deals; its standard error ``loss_se`` comes
-from the paired differences.
+(:class:`~ai.expert.ExpertAI`) is asked about it. Its candidate whole-turn plans (lookahead's best
+few distinct end-of-turn positions), the plan the player played (when it is not among them) and
+the played plan carried on as the planner would from where the player stopped, are each played
+on the same determinized deals as the expert's own search deals them (common random numbers,
+:func:`~kc_tui.engine.determinize` with the same seeds and inference), every deal to the end of
+the round (:data:`REVIEW_EXPERT`), the others' turns and the player's later ones planned by the
+expert's simulated king-aware players, and scored in the match's terms
+(:class:`~ai.stakes.Stakes`: penalty points, one point of one's own worth -1 where the match
+stands; chips in a chips match). The **best plan** is the one with the highest mean (among
+equals: the played plan, then the one that starts as the played one did the longest). The
+turn's **loss** is how much better the best plan does than the played one on the same deals,
+measured held out (:func:`held_out_loss`: the best picked on half the deals and compared on the
+other half, both ways round, so picking the best of several noisy means does not inflate it);
+``loss_se`` is its standard error from the paired differences. A turn whose played plan is the
+best loses 0.
 
 Marks (:data:`GOOD_LOSS`, :data:`MISTAKE_LOSS`, :data:`Z`), in points (or chips):
 
@@ -21,12 +28,18 @@ Marks (:data:`GOOD_LOSS`, :data:`MISTAKE_LOSS`, :data:`Z`), in points (or chips)
 A turn with a single possible plan (nothing to play, or only one end of turn) is ``good`` and
 ``forced`` without any deal.
 
-Budget: at most :data:`DEFAULT_ITERATIONS` deals a turn, a deterministic count (never the
+Budget: at most :data:`DEFAULT_ITERATIONS` (40) deals a turn, a deterministic count (never the
 clock, so a review does not depend on the machine's load), and fewer once the mark is settled:
 from :data:`~ai.expert.SETTLE_FIRST` deals on, at the expert's checkpoints, the review stops
-when no more deals could change the mark at two standard errors. About 0.1 to 2 seconds a turn
-on one core (heads-up turns are the quickest: the expert scores the position after one reply;
-with three or four players it plays each deal to the end of the round); most turns settle early.
+when no more deals could change the mark at two standard errors. Measured
+(tests/benchmarks/bench_review.py, 300 turns of AI matches at two and three seats, two reviews
+at once on two cores busy with other work, load 4): 1.35 s a turn on average, median 0.95 s,
+at most 5.6 s; heads-up turns are the slow ones (1.7 s on average: longer rounds to play out),
+three seats 0.5 s. On an idle core about half that. Calibration (the same benchmark): against
+what the better plan really gained on 40 fresh deals played out by the table's own AIs, the
+estimated loss is off by 1.4 points on average (mean absolute error; bias -0.04, of which the
+re-measurement's own noise is about 0.5) on the 186 turns where a better plan is shown, 0.8
+over all 300.
 
 Everything here is pure (no globals, a new expert per turn), so it runs in a worker thread:
 :func:`review_round` reports its progress and stops when asked. The hint's words
@@ -70,7 +83,12 @@ MISTAKE_LOSS = 2.0
 #: How many standard errors make a loss significant.
 Z = 2.0
 #: The most deals a turn is reviewed on (the default budget).
-DEFAULT_ITERATIONS = 96
+DEFAULT_ITERATIONS = 40
+#: The expert's settings for the review: every deal is played to the end of the round (at every
+#: table size; the game's expert scores heads-up deals after one reply with its leaf model,
+#: which overstated the losses against real play: tests/benchmarks/bench_review.py), and its
+#: five best candidates (with the played plan and the played plan carried on: seven at most).
+REVIEW_EXPERT: dict[str, Any] = {"horizon": 0, "candidates": 5}
 #: The better plan is named in ``why`` up to this many moves (the rest are counted; ``best_text``
 #: and ``best_plan`` hold them all).
 WHY_MOVES = 3
@@ -205,6 +223,22 @@ class _Reviewer(ExpertAI):
         return values
 
 
+def held_out_loss(values: list[list[float]], played: int) -> tuple[float, float]:
+    """The loss of the played plan and its standard error, free of the bias of picking the best
+    of several noisy means: the deals are split in two halves (even and odd), the best plan is
+    picked on one half and its paired difference to the played plan measured on the other, both
+    ways round; the mean and standard error of those differences."""
+    n = len(values[0])
+    diffs: list[float] = []
+    for pick, other in ((range(0, n, 2), range(1, n, 2)), (range(1, n, 2), range(0, n, 2))):
+        b = max(range(len(values)), key=lambda k: (sum(values[k][i] for i in pick), k == played))
+        diffs += [values[b][i] - values[played][i] for i in other]
+    m = len(diffs)
+    mean = sum(diffs) / m
+    var = sum((d - mean) ** 2 for d in diffs) / (m - 1) if m > 1 else 0.0
+    return mean, (var / m) ** 0.5
+
+
 def played_moves(view: PlayerView, plan: Sequence[Move]) -> tuple[Move, ...]:
     """``plan`` as reviewed: ``END`` dropped, cut where the hand empties (what follows a draw of
     three cards is a new decision), every move checked legal from ``view``. ValueError if not."""
@@ -243,7 +277,7 @@ def review_turn(
     if iterations < 2:
         raise ValueError("iterations must be at least 2")
     played = played_moves(view, played_plan)
-    reviewer = _Reviewer(seed, iterations=iterations, **(expert or {}))
+    reviewer = _Reviewer(seed, iterations=iterations, **{**REVIEW_EXPERT, **(expert or {})})
     plans: list[tuple[Move, ...]] = []
     ends: dict[State, int] = {}
     for _score, path, state in reviewer.ranked_plans(view)[: reviewer.candidates]:
@@ -291,7 +325,7 @@ def review_turn(
     # Among plans worth the same (e.g. every way of going out), the played one, else the one
     # that starts as the played one did the longest, else the expert's order.
     b = max(range(len(plans)), key=lambda k: (round(means[k], 9), k == p, _common(plans[k], played), -k))
-    loss, se = (0.0, 0.0) if b == p else paired(values[b], values[p])
+    loss, se = (0.0, 0.0) if b == p else held_out_loss(values, p)
     loss = max(0.0, loss)
     mark = mark_of(loss, se)
     best = plans[b]
@@ -472,9 +506,11 @@ __all__ = [
     "GOOD_LOSS",
     "MARKS",
     "MISTAKE_LOSS",
+    "REVIEW_EXPERT",
     "RoundReview",
     "TurnReview",
     "Z",
+    "held_out_loss",
     "mark_of",
     "match_turns",
     "played_moves",

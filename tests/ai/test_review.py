@@ -4,17 +4,19 @@ and the turns read from a recorded round."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
 
 from ai import make_player
-from ai.expert import ExpertAI
+from ai.expert import ExpertAI, paired
 from ai.hint import explain, plan_states
 from ai.review import (
     GOOD_LOSS,
     MISTAKE_LOSS,
     TurnReview,
+    held_out_loss,
     mark_of,
     match_turns,
     played_moves,
@@ -157,6 +159,25 @@ def test_the_played_plan_is_cut_where_the_hand_empties() -> None:
 )
 def test_marks_follow_the_documented_thresholds(loss: float, se: float, mark: str) -> None:
     assert mark_of(loss, se) == mark
+
+
+def test_the_held_out_loss_is_not_inflated_by_picking_the_best_of_noisy_plans() -> None:
+    rng = random.Random(1)
+    naives, helds = [], []
+    for _ in range(200):
+        # Six plans exactly as good as the played one (index 0), each with its own noise.
+        values = [[rng.gauss(0.0, 5.0) for _ in range(48)] for _ in range(7)]
+        means = [sum(v) / len(v) for v in values]
+        naives.append(paired(values[max(range(7), key=lambda k: means[k])], values[0])[0])
+        helds.append(held_out_loss(values, 0)[0])
+    # The best of seven noisy means looks better than it is; held out, it is not.
+    assert sum(naives) / 200 > 0.8
+    assert abs(sum(helds) / 200) < 0.3
+    # A plan truly three points better is found and measured.
+    values = [[rng.gauss(0.0, 2.0) for _ in range(48)] for _ in range(7)]
+    values[3] = [x + 3.0 for x in values[0]]
+    held, se = held_out_loss(values, 0)
+    assert held == pytest.approx(3.0, abs=2 * se + 1e-9)
 
 
 # ------------------------------------------------------------------ the round
