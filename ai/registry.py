@@ -16,7 +16,7 @@ from .base import AIPlayer
 #: Every registered kind's class, by kind name.
 _REGISTRY: dict[str, type[AIPlayer]] = {}
 #: Modules of the package that define no kind (the machinery): never imported to discover kinds.
-_NOT_KINDS = frozenset({"base", "leaf", "planning", "registry", "safe", "tournament"})
+_NOT_KINDS = frozenset({"base", "hint", "leaf", "planning", "registry", "review", "safe", "stakes", "tournament"})
 #: The package whose modules are the kinds.
 _PACKAGE = __name__.rpartition(".")[0]
 _loaded = False
