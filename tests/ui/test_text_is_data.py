@@ -238,10 +238,24 @@ async def test_a_settings_file_quoting_markup_warns_literally(kind: str) -> None
         # The toast wraps the message over lines with a bar at their left: compare without them
         # (and wait for it to be drawn: a loaded machine can take a moment).
         await wait_for(pilot, lambda: kind.replace(" ", "") in re.sub(r"[\s▌]", "", screen_text(app)))
-        # Clicking every cell of the toast area does nothing but dismiss toasts.
-        for y in range(SIZE[1] - 10, SIZE[1]):
-            for x in range(SIZE[0] - 60, SIZE[0], 2):
-                await pilot.click(offset=(x, y))
+        # Clicking every cell of the toasts does nothing but dismiss them (a click beside them
+        # would reach the menu's own buttons, Quit among them).
+        from textual.widgets._toast import Toast
+
+        cells = [
+            (x, y)
+            for toast in app.screen.query(Toast)
+            for y in range(toast.region.y, toast.region.bottom)
+            for x in range(toast.region.x, toast.region.right, 2)
+        ]
+        # The text first: a click on its middle, where a parsed link would be, before any other.
+        mid = [(t.region.x + t.region.width // 2, t.region.y + t.region.height // 2) for t in app.screen.query(Toast)]
+        cells.sort(key=lambda c: min(abs(c[0] - mx) + abs(c[1] - my) for mx, my in mid))
+        assert cells, "no toast on the screen"
+        for x, y in cells:
+            under, _ = app.screen.get_widget_at(x, y)
+            if isinstance(under, Toast) or any(isinstance(a, Toast) for a in under.ancestors):
+                await pilot.click(offset=(x, y))  # a toast's cell, while it is there
         await pilot.pause()
         assert app.is_running and app.return_code is None
 
@@ -261,4 +275,3 @@ def test_a_saved_session_summary_keeps_names_as_data() -> None:
     line = s.summary()
     assert ME in line and BOLD in line and CLICK in line
     assert isinstance(plain(line), Content) and plain(line).plain == line
-
