@@ -28,6 +28,20 @@ PLACE_NAMES: dict[int, str] = {
 }
 
 
+def centred(text: Text) -> Text:
+    """Every line of ``text`` centred on its longest, so that the block (aligned in its place as a
+    whole) keeps a card above the words under it in the middle."""
+    lines = text.split("\n")
+    wide = max((line.cell_len for line in lines), default=0)
+    for line in lines:
+        room = wide - line.cell_len
+        line.pad_left(room // 2)
+        line.pad_right(room - room // 2)
+    out = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
+    out.no_wrap, out.overflow = True, "ellipsis"
+    return out
+
+
 def compress(look: CardLook, cards: tuple[Card, ...], width: int, lines: int) -> list[Text]:
     """The cards under the top one, overlapped over up to ``lines`` lines of ``width``
     columns; a pile too long to fit keeps its bottom card and its newest cards, with
@@ -156,7 +170,7 @@ class PileView(Widget):
             out.append_text(line)
         if height - len(lines) >= 1:
             out.append_text(self._caption(width, f"next: {self.takes}", self.takes))
-        return out
+        return centred(out)
 
     def _render_empty(self, width: int, height: int) -> Text:
         """An empty place: a dashed outline with what it takes (K for a corner)."""
@@ -174,7 +188,7 @@ class PileView(Widget):
         else:
             out.append("empty\n", "dim italic")
             out.append(self.takes, "dim")
-        return out
+        return centred(out)
 
     @staticmethod
     def _caption(width: int, long: str, short: str) -> Text:
