@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.config import PROBLEM_MAX, data_dir, move_aside, one_line
+from kc_tui.engine import RoundResult
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +251,25 @@ class RoundRecord:
     undos: int
     #: When the round ended (UTC).
     played_at: datetime
+
+    @classmethod
+    def of_result(
+        cls, result: RoundResult, moves: Sequence[int], *, hints: int, undos: int, played_at: datetime
+    ) -> RoundRecord:
+        """The record of the engine's ``result`` for a round played with ``moves``."""
+        return cls(
+            number=result.number,
+            dealer=result.dealer,
+            seats=result.seats,
+            winner=result.winner,
+            penalties=result.penalties,
+            chips_delta=result.chips_delta,
+            totals=result.totals,
+            moves=tuple(moves),
+            hints=hints,
+            undos=undos,
+            played_at=played_at,
+        )
 
 
 @dataclass(frozen=True)

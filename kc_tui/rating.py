@@ -113,7 +113,7 @@ def pairwise(finish: Sequence[float], lower_is_better: bool) -> list[tuple[int, 
 
 
 # ---------------------------------------------------------------------------------------- fit
-def _expected(diff: float) -> float:
+def expected(diff: float) -> float:
     """P(win) for a rating difference ``diff`` (own minus other), without overflow."""
     x = C * diff
     if x >= 0:
@@ -187,7 +187,7 @@ class _Problem:
         diag = [0.0] * len(self.names)
         weights = []
         for a, b, n, s in self.pairs:
-            p = _expected(r[a] - r[b])
+            p = expected(r[a] - r[b])
             g = C * (s - n * p)
             w = C * C * n * p * (1.0 - p)
             grad[a] += g
@@ -299,7 +299,7 @@ def _sweeps(problem: _Problem, r: list[float]) -> list[float]:
             g = -problem.precision * (ri - problem.center)
             h = problem.precision
             for j, n, s in around[i]:
-                p = _expected(ri - r[j])
+                p = expected(ri - r[j])
                 g += C * (s - n * p)
                 h += C * C * n * p * (1.0 - p)
             step = g / h
@@ -312,7 +312,7 @@ def _sweeps(problem: _Problem, r: list[float]) -> list[float]:
         g, h = 0.0, 0.0
         for a, b, n, s in problem.pairs:
             if problem.fixed[a] != problem.fixed[b]:
-                p = _expected(r[a] - r[b])
+                p = expected(r[a] - r[b])
                 g += C * (s - n * p) * (1.0 if problem.fixed[b] else -1.0)
                 h += C * C * n * p * (1.0 - p)
         for i in problem.free:
@@ -383,7 +383,7 @@ def player_rating(games: Sequence[tuple[str, float]], anchors: Mapping[str, Rati
     info = 1.0 / (fitted.sd * fitted.sd)
     per_kind: dict[str, float] = {}
     for _player, kind, _result in rows:
-        p = _expected(fitted.value - values[kind])
+        p = expected(fitted.value - values[kind])
         per_kind[kind] = per_kind.get(kind, 0.0) + C * C * p * (1.0 - p)
     extra = 0.0
     for kind, w in per_kind.items():

@@ -395,19 +395,7 @@ class TableDriver:
                 )
             history.record_round(
                 self.history_match,
-                RoundRecord(
-                    number=result.number,
-                    dealer=result.dealer,
-                    seats=result.seats,
-                    winner=result.winner,
-                    penalties=result.penalties,
-                    chips_delta=result.chips_delta,
-                    totals=result.totals,
-                    moves=tuple(m.round_moves[-1]),
-                    hints=hints,
-                    undos=undos,
-                    played_at=datetime.now(UTC),
-                ),
+                RoundRecord.of_result(result, m.round_moves[-1], hints=hints, undos=undos, played_at=datetime.now(UTC)),
             )
             if s.match_over:
                 history.finish_match(self.history_match, winners=s.winners, totals=m.totals)

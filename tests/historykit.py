@@ -54,15 +54,9 @@ def play_recorded(
                 raise RuntimeError(f"match {seed} does not end")
         res = m.finish_round()
         rounds.append(
-            RoundRecord(
-                number=res.number,
-                dealer=res.dealer,
-                seats=res.seats,
-                winner=res.winner,
-                penalties=res.penalties,
-                chips_delta=res.chips_delta,
-                totals=res.totals,
-                moves=tuple(m.round_moves[-1]),
+            RoundRecord.of_result(
+                res,
+                m.round_moves[-1],
                 hints=hints(res.number),
                 undos=undos(res.number),
                 played_at=start + timedelta(minutes=minutes_per_round * res.number),

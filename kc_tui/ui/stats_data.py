@@ -9,13 +9,13 @@ against every AI seat of every finished match (:func:`kc_tui.rating.pairwise`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 
 from kc_tui.history import GroupStats, MatchRecord, Summary
+from kc_tui.rating import C, expected
 
 HUMAN = "human"
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
@@ -143,19 +143,6 @@ def curve(
     return out
 
 
-def _expected(diff: float) -> float:
-    """P(win) for a rating ``diff`` (own minus other), on the Elo scale, without overflow."""
-    x = _C * diff
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-#: d p / d R on the Elo scale (as :data:`kc_tui.rating.C`).
-_C = math.log(10.0) / 400.0
-
-
 def _mode(
     sums: Mapping[str, list[float]], anchors: Mapping[str, float], center: float, precision: float, r: float
 ) -> float:
@@ -164,9 +151,9 @@ def _mode(
         g = -precision * (r - center)
         h = precision
         for kind, (n, s) in sums.items():
-            p = _expected(r - anchors[kind])
-            g += _C * (s - n * p)
-            h += _C * _C * n * p * (1.0 - p)
+            p = expected(r - anchors[kind])
+            g += C * (s - n * p)
+            h += C * C * n * p * (1.0 - p)
         step = max(-400.0, min(400.0, g / h))
         r += step
         if abs(step) < 1e-7:
