@@ -36,7 +36,17 @@ from kc_tui.engine.rules import Draw
 
 from .leaf import win_chance
 from .lookahead import LookaheadAI
-from .planning import KQ_MASK, Rulebits, enumerate_turn, open_mask, rank_ends, view_seed
+from .planning import (
+    KQ_MASK,
+    ROLLOUT_TURN_LIMIT,
+    Rulebits,
+    enumerate_turn,
+    open_mask,
+    paired,
+    pick,
+    rank_ends,
+    view_seed,
+)
 from .registry import register
 from .stakes import Stakes
 
@@ -49,19 +59,6 @@ SETTLE_STEP = 16
 def next_check(check: int) -> int:
     """The deal count of the next :meth:`ExpertAI.settled` test after one at ``check``."""
     return max(check + SETTLE_STEP, int(check * 1.25))
-
-
-def paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean and standard error of the paired differences ``a - b`` (at least two pairs)."""
-    n = len(a)
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, (var / n) ** 0.5
-
-
-#: A playout is cut off (and scored as it stands) after this many turns.
-ROLLOUT_TURN_LIMIT = 400
 
 
 def inferred_absent(view: PlayerView) -> dict[int, int]:
@@ -203,15 +200,8 @@ class ExpertAI(LookaheadAI):
     @staticmethod
     def _pick(values: list[list[float]], margin: float) -> int:
         """Lookahead's favourite (index 0) unless another plan beats it on the same deals by
-        more than ``margin`` standard errors of the paired difference (the best such plan)."""
-        best, best_gain = 0, 0.0
-        if len(values[0]) < 2:
-            return 0
-        for k in range(1, len(values)):
-            mean, se = paired(values[k], values[0])
-            if mean > best_gain and mean > margin * se:
-                best, best_gain = k, mean
-        return best
+        more than ``margin`` standard errors of the paired difference (:func:`ai.planning.pick`)."""
+        return pick(values, margin)
 
     @classmethod
     def settled(cls, values: list[list[float]], margin: float, z: float, tolerance: float) -> bool:

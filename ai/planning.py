@@ -10,6 +10,8 @@ legal moves. This module offers:
 * the simulated state: :class:`Rulebits` (the rule settings a simulation needs) and
   :func:`sim_apply` (one move, R12 included);
 * greedy's priorities: :func:`greedy_move` and :func:`greedy_turn`;
+* playouts: :func:`greedy_playout` (a round played to its end by greedy players) and the
+  choice among plans scored on the same deals, :func:`paired` and :func:`pick`;
 * turn enumeration: :func:`enumerate_turn`, every distinct end-of-turn position reachable in one
   turn with a path of moves to it (:func:`distinct_moves` merges symmetric empty places);
 * evaluation: :func:`static_eval` (weights :class:`EvalParams`) and king-aware's
@@ -28,7 +30,7 @@ import time
 from abc import abstractmethod
 from typing import Any
 
-from kc_tui.engine import CORNERS, END, KINGS_MASK, QUEENS_MASK, SIDES, Move, PlayerView, generate_moves
+from kc_tui.engine import CORNERS, END, KINGS_MASK, QUEENS_MASK, SIDES, Move, PlayerView, Round, generate_moves
 from kc_tui.engine.cards import NEED
 from kc_tui.engine.moves import MOVE_BASE
 from kc_tui.engine.rules import CompletedPiles, KingsOnSides, OutWithOpenSide
@@ -142,6 +144,48 @@ def greedy_turn(hand: int, piles: Piles, kos: bool, closed: bool, limit: int = 6
         path.append(m)
         hand, p = sim_apply(hand, p, m, closed)
     return tuple(path)
+
+
+#: The most turns a playout plays before it gives up on the round (a guard; rounds end sooner).
+ROLLOUT_TURN_LIMIT = 400
+
+
+def greedy_playout(r: Round, bits: Rulebits) -> None:
+    """Play ``r`` to the end of the round (at most :data:`ROLLOUT_TURN_LIMIT` turns), every
+    player by greedy's priorities on its own cards; the engine applies every rule (draws, R12,
+    R14) along the way."""
+    turns = 0
+    while not r.over and turns < ROLLOUT_TURN_LIMIT:
+        seat = r.to_move
+        while True:
+            m = greedy_move(r.hands[seat], r.piles, bits.kos, bits.closed)
+            r.apply(m)
+            if m == END or r.over:
+                break
+        turns += 1
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences ``a - b`` (at least two pairs)."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def pick(values: list[list[float]], margin: float) -> int:
+    """Which of several plans scored on the same deals (``values[k]``: plan ``k``'s value on
+    each deal) to play: the favourite (index 0) unless another beats it by more than ``margin``
+    standard errors of the paired difference (then the best such plan)."""
+    best, best_gain = 0, 0.0
+    if len(values[0]) < 2:
+        return 0
+    for k in range(1, len(values)):
+        mean, se = paired(values[k], values[0])
+        if mean > best_gain and mean > margin * se:
+            best, best_gain = k, mean
+    return best
 
 
 def enumerate_turn(

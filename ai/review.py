@@ -69,9 +69,9 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.moves import MOVE_BASE
 
-from .expert import SETTLE_FIRST, ExpertAI, next_check, paired
+from .expert import SETTLE_FIRST, ExpertAI, next_check
 from .hint import cards_words, describe_plan, explain, plan_states
-from .planning import Rulebits, State, sim_apply, view_seed
+from .planning import Rulebits, State, paired, sim_apply, view_seed
 from .stakes import Stakes
 
 CardFormat = Callable[[Card], str]

@@ -22,8 +22,8 @@ FAST: dict[str, dict[str, Any]] = {
     "random": {},
     "greedy": {},
     "king-aware": {"node_limit": 120},
-    "lookahead": {"node_limit": 150, "samples": 2, "top": 3},
-    "expert": {"iterations": 2, "node_limit": 150, "samples": 2, "top": 3, "candidates": 3},
+    "lookahead": {"node_limit": 150, "samples": 2, "top": 3, "rollouts": 2},
+    "expert": {"iterations": 2, "node_limit": 150, "samples": 2, "top": 3, "rollouts": 2, "candidates": 3},
 }
 KINDS = tuple(FAST)
 

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 import pytest
 
 from ai import make_player
-from ai.expert import ExpertAI, paired
+from ai.expert import ExpertAI
 from ai.hint import explain, plan_states
+from ai.planning import paired
 from ai.review import (
     GOOD_LOSS,
     MISTAKE_LOSS,
