@@ -44,6 +44,7 @@ from .planning import (
     open_mask,
     paired,
     pick,
+    play_plan,
     rank_ends,
     view_seed,
 )
@@ -249,12 +250,7 @@ class ExpertAI(LookaheadAI):
         terms (:class:`~ai.stakes.Stakes`): the round's outcome if it is over, or else, weighted
         by the leaf model's chance that we win the round, our winning (the others keep their
         hands) against the closest opponent's (we keep ours)."""
-        for m in path:
-            r.apply(m)
-            if r.over:
-                break
-        if not r.over:
-            r.apply(END)
+        play_plan(r, path)
         cycles = 0
         turns = 0
         while not r.over and turns < ROLLOUT_TURN_LIMIT:

@@ -20,12 +20,22 @@ import random
 import time
 from typing import Any
 
-from kc_tui.engine import END, Move, PlayerView, determinize, penalty_of
+from kc_tui.engine import Move, PlayerView, determinize, penalty_of
 from kc_tui.engine.cards import cards_of
 from kc_tui.engine.rules import Draw
 
 from .king_aware import KingAwareAI
-from .planning import Rulebits, State, greedy_playout, greedy_turn, opponents, pick, sim_apply, view_seed
+from .planning import (
+    Rulebits,
+    State,
+    greedy_playout,
+    greedy_turn,
+    opponents,
+    pick,
+    play_plan,
+    sim_apply,
+    view_seed,
+)
 from .registry import register
 from .stakes import Stakes
 
@@ -155,12 +165,7 @@ class LookaheadAI(KingAwareAI):
             deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1))
             for k, (_score, path, _state) in enumerate(plans):
                 r = deal.clone()
-                for m in path:
-                    r.apply(m)
-                    if r.over:
-                        break
-                if not r.over:
-                    r.apply(END)
+                play_plan(r, path)
                 greedy_playout(r, bits)
                 values[k].append(stakes.value(r.hands, r.winner, r.fines) if r.over else 0.0)
         best = pick(values, self.rollout_margin)

@@ -10,8 +10,9 @@ legal moves. This module offers:
 * the simulated state: :class:`Rulebits` (the rule settings a simulation needs) and
   :func:`sim_apply` (one move, R12 included);
 * greedy's priorities: :func:`greedy_move` and :func:`greedy_turn`;
-* playouts: :func:`greedy_playout` (a round played to its end by greedy players) and the
-  choice among plans scored on the same deals, :func:`paired` and :func:`pick`;
+* playouts: :func:`play_plan` (a turn's plan on a round), :func:`greedy_playout` (a round
+  played to its end by greedy players) and the choice among plans scored on the same deals,
+  :func:`paired` and :func:`pick`;
 * turn enumeration: :func:`enumerate_turn`, every distinct end-of-turn position reachable in one
   turn with a path of moves to it (:func:`distinct_moves` merges symmetric empty places);
 * evaluation: :func:`static_eval` (weights :class:`EvalParams`) and king-aware's
@@ -148,6 +149,15 @@ def greedy_turn(hand: int, piles: Piles, kos: bool, closed: bool, limit: int = 6
 
 #: The most turns a playout plays before it gives up on the round (a guard; rounds end sooner).
 ROLLOUT_TURN_LIMIT = 400
+
+
+def play_plan(r: Round, path: tuple[Move, ...]) -> None:
+    """Play the turn plan ``path`` on ``r`` and end the turn (unless the round ends first)."""
+    for m in path:
+        r.apply(m)
+        if r.over:
+            return
+    r.apply(END)
 
 
 def greedy_playout(r: Round, bits: Rulebits) -> None:

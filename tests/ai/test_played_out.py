@@ -9,7 +9,7 @@ import time
 from ai import make_player
 from ai.lookahead import LookaheadAI
 from ai.planning import Rulebits, State, pick
-from kc_tui.engine import END, Move, Round, Rules, mask_of, parse_card, play
+from kc_tui.engine import END, Move, PlayerView, Round, Rules, mask_of, parse_card, play
 from tests.ai.helpers import midround_positions
 from tests.ai.test_choices_unchanged import _round, _rows
 
@@ -39,15 +39,20 @@ def _ranked_state(r: Round, path: tuple[Move, ...]) -> State:
     c = r.clone()
     for m in path:
         c.apply(m)
-    return (c.hands[0], c.piles)
+    return (c.hands[0], tuple(c.piles))
+
+
+def _favourite_plays_nothing() -> tuple[PlayerView, list[tuple[float, tuple[Move, ...], State]], tuple[Move, ...]]:
+    """The view of :func:`_three_seats_out_in_one`, a made-up ranking whose favourite ends the
+    turn at once while the other plan goes out, and that plan."""
+    r = _three_seats_out_in_one()
+    out_path = (play(parse_card("5H"), 0), play(parse_card("4S"), 0), play(parse_card("3H"), 0))
+    ranked = [(0.0, (), _ranked_state(r, ())), (-50.0, out_path, _ranked_state(r, out_path))]
+    return r.view(0), ranked, out_path
 
 
 def test_a_plan_that_goes_out_is_played_before_a_favourite_that_plays_nothing() -> None:
-    r = _three_seats_out_in_one()
-    view = r.view(0)
-    out_path = (play(parse_card("5H"), 0), play(parse_card("4S"), 0), play(parse_card("3H"), 0))
-    # A made-up ranking whose favourite ends the turn at once: the play-out must overrule it.
-    ranked = [(0.0, (), _ranked_state(r, ())), (-50.0, out_path, _ranked_state(r, out_path))]
+    view, ranked, out_path = _favourite_plays_nothing()
     ai = _lookahead(rollouts=8)
     got = ai.played_out(view, ranked, Rulebits(view))
     assert got[0][1] == out_path
@@ -55,19 +60,13 @@ def test_a_plan_that_goes_out_is_played_before_a_favourite_that_plays_nothing() 
 
 
 def test_a_margin_no_plan_can_beat_keeps_the_favourite() -> None:
-    r = _three_seats_out_in_one()
-    view = r.view(0)
-    out_path = (play(parse_card("5H"), 0), play(parse_card("4S"), 0), play(parse_card("3H"), 0))
-    ranked = [(0.0, (), _ranked_state(r, ())), (-50.0, out_path, _ranked_state(r, out_path))]
+    view, ranked, _out = _favourite_plays_nothing()
     ai = _lookahead(rollouts=8, rollout_margin=1e9)
     assert ai.played_out(view, ranked, Rulebits(view)) == ranked
 
 
 def test_a_deadline_already_past_plays_no_deal_and_keeps_the_favourite() -> None:
-    r = _three_seats_out_in_one()
-    view = r.view(0)
-    out_path = (play(parse_card("5H"), 0), play(parse_card("4S"), 0), play(parse_card("3H"), 0))
-    ranked = [(0.0, (), _ranked_state(r, ())), (-50.0, out_path, _ranked_state(r, out_path))]
+    view, ranked, _out = _favourite_plays_nothing()
     ai = _lookahead(rollouts=8)
     ai._deadline = time.perf_counter() - 1.0
     assert ai.played_out(view, ranked, Rulebits(view)) == ranked

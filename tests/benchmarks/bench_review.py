@@ -59,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ai import make_player
 from ai.base import AIPlayer
+from ai.planning import play_plan
 from ai.review import DEFAULT_ITERATIONS, played_moves, review_turn
 from ai.stakes import Stakes
 from kc_tui.engine import END, Match, Move, PlayerView, Round, Rules, determinize
@@ -123,12 +124,7 @@ def record(count: int, seed: int) -> list[Turn]:
 
 def play_out(r: Round, plan: tuple[Move, ...], kinds: tuple[str, ...], seats_seed: int, stakes: Stakes) -> float:
     """Play ``plan``, end the turn, and let the table's AI kinds play to the end of the round."""
-    for m in plan:
-        r.apply(m)
-        if r.over:
-            break
-    if not r.over:
-        r.apply(END)
+    play_plan(r, plan)
     players = [player(kind, seats_seed + 7919 + s) for s, kind in enumerate(kinds)]
     # A random player's choice without building its view (the view's history grows with the
     # round, and random rounds are long): the same move, from the same legal moves and generator.
