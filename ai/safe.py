@@ -1,7 +1,7 @@
 """The fault fallback: a wrapper that never lets an AI crash or stall a game.
 
 ``SafePlayer(inner)`` runs ``inner.choose(view)`` in a daemon thread and waits at most
-``timeout_factor`` x the AI's budget (2x by default). If the AI raises, overruns, or returns a
+``timeout_factor`` x the AI's budget (:data:`TIMEOUT_FACTOR`, 2x, by default). If the AI raises, overruns, or returns a
 move that is not legal in the view, the fault is logged and greedy plays instead for the rest
 of that turn. An AI that overran is not called again until its late call has finished (greedy
 keeps playing for it meanwhile), so it never runs twice at once.
@@ -23,6 +23,10 @@ from .planning import greedy_move
 log = logging.getLogger("ai.safe")
 
 DEFAULT_BUDGET_MS = 1000.0
+#: How many times its budget an AI may take before greedy plays for it. Read when a
+#: :class:`SafePlayer` is made, so a test suite can widen it: a game's moves then never depend on
+#: how busy the machine was (the fallback itself is tested with an explicit factor).
+TIMEOUT_FACTOR = 2.0
 
 
 def budget_of(ai: AIPlayer) -> float:
@@ -47,12 +51,17 @@ class SafePlayer(AIPlayer):
     description = "an AI with the greedy fallback"
 
     def __init__(
-        self, inner: AIPlayer, *, timeout_factor: float = 2.0, budget_ms: float | None = None, threaded: bool = True
+        self,
+        inner: AIPlayer,
+        *,
+        timeout_factor: float | None = None,
+        budget_ms: float | None = None,
+        threaded: bool = True,
     ) -> None:
         super().__init__(inner.seed)
         self.inner = inner
         self.budget_ms = budget_of(inner) if budget_ms is None else float(budget_ms)
-        self.timeout_factor = timeout_factor
+        self.timeout_factor = TIMEOUT_FACTOR if timeout_factor is None else float(timeout_factor)
         #: Run the AI in a thread so an overrun is cut off at 2x the budget. Without a thread an
         #: overrun is only noticed when the call returns (its move is then discarded).
         self.threaded = threaded

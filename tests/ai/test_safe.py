@@ -14,6 +14,8 @@ from ai.planning import greedy_move
 from ai.safe import SafePlayer
 from kc_tui.engine import END, Move, PlayerView, Round, Rules
 
+pytestmark = pytest.mark.real_ai_timeouts  # the fallback's own tests: the game's time limit
+
 
 class Raising(AIPlayer):
     kind = "raising"
@@ -86,6 +88,11 @@ def test_an_overrun_is_cut_off_at_twice_the_budget(caplog: pytest.LogCaptureFixt
     # The rest of the turn is greedy's: the slow AI is not asked again this turn.
     assert safe.choose(view) == _greedy(view)
     assert inner.calls == 1
+
+
+def test_the_game_allows_twice_the_budget_and_a_factor_can_be_given() -> None:
+    assert SafePlayer(Sleeping(1)).timeout_factor == 2.0
+    assert SafePlayer(Sleeping(1), timeout_factor=5).timeout_factor == 5.0
 
 
 def test_an_overrun_without_a_thread_is_caught_after_the_call() -> None:

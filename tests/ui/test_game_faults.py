@@ -18,8 +18,7 @@ from .test_demo import Host
 SIZE = (120, 40)
 
 
-
-
+@pytest.mark.real_ai_timeouts
 @pytest.mark.parametrize(
     ("faulty", "reason"),
     FAULTS,
