@@ -9,7 +9,8 @@ chance to win the round (:mod:`ai.leaf`). With three or four players it plays on
 the round instead (``horizon``; the leaf model, fitted heads-up, measured weaker there). All
 plans are scored on the same deals (common random numbers), so their differences are measured
 with little noise. It keeps lookahead's favourite unless another plan is better by more than
-``margin`` standard errors of the paired difference.
+``margin`` standard errors of the paired difference, and, thinking for a time, only once it has
+searched ``min_deals`` deals (a small budget at a table of four may not fit them).
 
 The deals use inference from the public history: an opponent that just ended its turn without
 playing a card that fitted a pile (kings and queens aside: planners hoard those) probably does
@@ -103,6 +104,7 @@ class ExpertAI(LookaheadAI):
         infer: bool = True,
         settle: float = 2.0,
         tolerance: float = 0.01,
+        min_deals: int = 8,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -117,6 +119,8 @@ class ExpertAI(LookaheadAI):
             raise ValueError("sim_nodes must be at least 1")
         if settle < 0 or tolerance < 0:
             raise ValueError("settle and tolerance must not be negative")
+        if min_deals < 2:
+            raise ValueError("min_deals must be at least 2")
         self.think_ms = float(think_ms)
         self.iterations = iterations
         self.candidates = candidates
@@ -136,6 +140,10 @@ class ExpertAI(LookaheadAI):
         #: A difference in value (points in the match, ``ai.stakes``) smaller than this does not
         #: matter.
         self.tolerance = tolerance
+        #: Fewer deals than this (a small budget at a big table) decide nothing: lookahead's
+        #: favourite is played. On two or three deals the standard error is a guess, and one of
+        #: five other plans often looks better by "one standard error" by chance alone.
+        self.min_deals = min_deals
         self._hold = self.hold_params()
         #: Deals searched on the last planned turn (for measurements).
         self.last_iterations = 0
@@ -196,6 +204,8 @@ class ExpertAI(LookaheadAI):
             it += 1
             slowest = max(slowest, time.perf_counter() - t0)
         self.last_iterations = it
+        if timed and it < self.min_deals:
+            return ranked[0][1]  # the budget ran out before the deals could say anything
         return ranked[self._pick(values, self.margin)][1]
 
     @staticmethod

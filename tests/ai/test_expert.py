@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
 import pytest
 
 from ai import make_player
 from ai.expert import ExpertAI, inferred_absent
 from ai.leaf import FEATURES, WEIGHTS, features, win_chance
-from ai.planning import KQ_MASK
-from kc_tui.engine import END, Round, Rules, determinize
+from ai.planning import KQ_MASK, State
+from kc_tui.engine import END, Move, PlayerView, Round, Rules, determinize
 
 from .helpers import VARIANTS, midround_positions
 
@@ -43,6 +44,59 @@ def test_the_whole_search_keeps_to_the_time_budget() -> None:
         times.append((time.perf_counter() - t0) * 1000)
     assert statistics.median(times) <= 1.1 * budget
     assert max(times) <= 2 * budget
+
+
+class _Clock:
+    """A stand-in for the expert's ``time`` module: every reading is 1 ms after the last."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+class _PlanThreeWins(ExpertAI):
+    """Every deal says the third plan is 10 points better than the others (with some noise)."""
+
+    last_ranked: list[tuple[float, tuple[Move, ...], State]]
+
+    def _playout(self, r: Round, me: int, path: tuple[Move, ...], *args: Any) -> float:
+        k = next(i for i, (_s, p, _st) in enumerate(self.last_ranked) if p == path)
+        return (10.0 if k == 2 else 0.0) + 0.1 * (r.hands[me] % 7)
+
+    def ranked_plans(self, view: PlayerView) -> list[tuple[float, tuple[Move, ...], State]]:
+        self.last_ranked = super().ranked_plans(view)
+        return self.last_ranked
+
+
+def test_a_timed_search_with_too_few_deals_plays_lookaheads_favourite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a budget that fits only a few deals the expert does not overrule lookahead on them
+    (``min_deals``); a budget that fits more lets the same evidence overrule it."""
+    import ai.expert as expert_module
+
+    position = next(
+        (r, seat)
+        for r, seat in midround_positions(40, seed=21)
+        if len(_PlanThreeWins(0).ranked_plans(r.view(seat))[:6]) >= 3
+    )
+    view = position[0].view(position[1])
+    choices = {}
+    for think_ms in (12.0, 200.0):
+        monkeypatch.setattr(expert_module, "time", _Clock())
+        ai = _PlanThreeWins(0, think_ms=think_ms, settle=0.0)
+        plan = ai.plan_turn(view, view.legal_moves())
+        ranked = [p for _s, p, _st in ai.last_ranked[: ai.candidates]]
+        choices[think_ms] = (ranked.index(plan), ai.last_iterations)
+    few, many = choices[12.0], choices[200.0]
+    assert 1 <= few[1] < 8 and few[0] == 0  # a few deals: lookahead's favourite
+    assert many[1] >= 8 and many[0] == 2  # enough deals: the plan they all favour
+
+
+def test_min_deals_must_be_at_least_two() -> None:
+    with pytest.raises(ValueError, match="min_deals"):
+        _expert(0, min_deals=1)
 
 
 def test_a_tiny_budget_still_answers_with_a_legal_move() -> None:
