@@ -1064,7 +1064,8 @@ def _num(x: float | None, fmt: str) -> str:
     return "n/a" if x is None else format(x, fmt)
 
 
-def _interval(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> str:
+def interval_text(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> str:
+    """A 95% interval as printed: "[lo, hi]" in ``fmt`` (times ``scale``), "[n/a]" when open."""
     lo, hi = ci
     if lo is None or hi is None:
         return "[n/a]"
@@ -1095,15 +1096,16 @@ def format_match_table(summary: dict[str, Any]) -> str:
         t = summary["timing"][name]
         lines.append(
             f"{name:<14}{p['matches_won']:>8.1f}{100 * p['match_win_rate']:>7.1f}%  "
-            f"{_interval(p['match_ci95'], '.1f', 100):<15}{_num(p['mean_final_score'], '.2f'):>11}"
+            f"{interval_text(p['match_ci95'], '.1f', 100):<15}{_num(p['mean_final_score'], '.2f'):>11}"
             f"{_num(p[key], '.2f'):>12}{p['rounds_won']:>12}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
         )
     lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
     for row in summary["pairs"]:
         ws, pr = row["win_share_diff"], row["per_round_diff"]
         lines.append(
-            f"  {row['a'] + ' - ' + row['b']:<28} win share {_num(ws['mean'], '+.3f')} {_interval(ws['ci95'], '+.3f')}"
-            f"   {per_round} {_num(pr['mean'], '+.2f')} {_interval(pr['ci95'], '+.2f')}"
+            f"  {row['a'] + ' - ' + row['b']:<28} win share {_num(ws['mean'], '+.3f')} "
+            f"{interval_text(ws['ci95'], '+.3f')}"
+            f"   {per_round} {_num(pr['mean'], '+.2f')} {interval_text(pr['ci95'], '+.2f')}"
         )
     return "\n".join(lines)
 

@@ -83,3 +83,21 @@ def test_the_command_prints_the_pooled_lines_and_refuses_bad_files(
     assert "cannot read it as JSON" in capsys.readouterr().err
     assert main([str(a)]) == 2
     assert "at least two runs" in capsys.readouterr().err
+
+
+def test_settings_that_differ_between_runs_are_noted_not_refused() -> None:
+    a, b = _run(1, (80, 120), -0.2, 0.1), _run(2, (90, 110), -0.2, 0.1)
+    for run, params in ((a, {"rollouts": 24}), (b, {})):
+        run["players"]["greedy"]["params"] = {}
+        run["players"]["lookahead"]["params"] = params
+    got = pool([a, b])
+    assert got["notes"] == ['lookahead\'s settings differ between the runs (seed 1: {"rollouts": 24}; seed 2: {})']
+    assert "note: lookahead's settings differ" in main_output([a, b])
+    b["players"]["lookahead"]["params"] = {"rollouts": 24}
+    assert pool([a, b])["notes"] == []
+
+
+def main_output(runs: list[dict[str, Any]]) -> str:
+    from tools.pool_matches import report
+
+    return report(pool(runs))

@@ -8,8 +8,10 @@ and scoring, and should come from different ``--seed`` values (the same seed giv
 match seeds, which would be counted twice). Matches won are added up; each pair's differences
 (win share and per-round figure) are averaged with the runs weighted by their match seeds, and
 their standard errors (read back from each run's 95% interval, clustered by match seed) are
-combined the same way. Prints one line per seat and per pair; exit 2 with one line on stderr for
-a file that cannot be pooled.
+combined the same way. Prints one line per seat and per pair, and a note for every seat whose
+settings (``--think-ms``, ``--iterations``, ``--param``: each player's ``params``) differ between
+runs (a setting given in one run may be the other's default, so it is said, not refused); exit 2
+with one line on stderr for a file that cannot be pooled.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from ai.tournament import interval_text
 
 Z = 1.96
 
@@ -68,6 +72,14 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             acc = players.setdefault(name, {"won": 0.0, "played": 0.0})
             acc["won"] += _number(p.get("matches_won"), f"{name} matches_won")
             acc["played"] += _number(run.get("matches_played"), "matches_played")
+    notes = []
+    for name in players:
+        settings = [run["players"][name].get("params", {}) for run in runs]
+        if any(x != settings[0] for x in settings):
+            shown = "; ".join(
+                f"seed {seed}: {json.dumps(x, sort_keys=True)}" for seed, x in zip(seeds, settings, strict=True)
+            )
+            notes.append(f"{name}'s settings differ between the runs ({shown})")
     pairs = []
     for i, pair in enumerate(first["pairs"]):
         out: dict[str, Any] = {"a": pair["a"], "b": pair["b"]}
@@ -83,7 +95,7 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             se = math.sqrt(sum((s * n / total) ** 2 for _m, s, n in parts))
             out[key] = {"mean": mean, "ci95": [mean - Z * se, mean + Z * se], "seeds": total}
         pairs.append(out)
-    return {"seats": first["seats"], "seeds": seeds, "players": players, "pairs": pairs}
+    return {"seats": first["seats"], "seeds": seeds, "players": players, "pairs": pairs, "notes": notes}
 
 
 def report(pooled: dict[str, Any]) -> str:
@@ -93,9 +105,10 @@ def report(pooled: dict[str, Any]) -> str:
     for pair in pooled["pairs"]:
         w, r = pair["win_share_diff"], pair["per_round_diff"]
         lines.append(
-            f"  {pair['a']} - {pair['b']}: win share {w['mean']:+.3f} [{w['ci95'][0]:+.3f}, {w['ci95'][1]:+.3f}]"
-            f"   per round {r['mean']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]   ({w['seeds']} match seeds)"
+            f"  {pair['a']} - {pair['b']}: win share {w['mean']:+.3f} {interval_text(w['ci95'], '+.3f')}"
+            f"   per round {r['mean']:+.3f} {interval_text(r['ci95'], '+.3f')}   ({w['seeds']} match seeds)"
         )
+    lines += [f"note: {note}" for note in pooled.get("notes", [])]
     return "\n".join(lines)
 
 
