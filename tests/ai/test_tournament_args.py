@@ -90,6 +90,11 @@ EXPERT = ["--seats", "greedy,expert"]
         ([*EXPERT, "--param", "expert.iterations=0"], "expert.iterations must be a whole number from 1 to 100000"),
         ([*EXPERT, "--param", "expert.tolerance=2"], "expert.tolerance must be a finite number from 0 to 1"),
         ([*EXPERT, "--param", "expert.horizon=-1"], "expert.horizon must be a whole number from 0"),
+        ([*EXPERT, "--param", "expert.min_deals=nan"], "expert.min_deals must be a whole number from 0"),
+        ([*EXPERT, "--param", "expert.min_deals=1e999"], "expert.min_deals must be a whole number from 0"),
+        ([*EXPERT, "--param", "expert.min_deals=[x]"], "expert.min_deals must be a whole number from 0"),
+        ([*EXPERT, "--param", "expert.min_deals=8\x07"], "expert.min_deals must be a whole number from 0"),
+        ([*EXPERT, "--param", "expert.min_deals=1"], "min_deals must be at least 2"),
         (
             [*EXPERT, "--param", "expert.horizon=soon"],
             "expert.horizon must be a whole number from 0 to 1000000 or none",
