@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tools.pool_matches import PoolError, main, pool
+from tools.pool_matches import PoolError, main, pool, report
 
 
 def _run(seed: int, won: tuple[float, float], diff: float, half: float, seeds: int = 100) -> dict[str, Any]:
@@ -92,12 +92,18 @@ def test_settings_that_differ_between_runs_are_noted_not_refused() -> None:
         run["players"]["lookahead"]["params"] = params
     got = pool([a, b])
     assert got["notes"] == ['lookahead\'s settings differ between the runs (seed 1: {"rollouts": 24}; seed 2: {})']
-    assert "note: lookahead's settings differ" in main_output([a, b])
+    assert "note: lookahead's settings differ" in report(pool([a, b]))
     b["players"]["lookahead"]["params"] = {"rollouts": 24}
     assert pool([a, b])["notes"] == []
 
 
-def main_output(runs: list[dict[str, Any]]) -> str:
-    from tools.pool_matches import report
-
-    return report(pool(runs))
+def test_a_file_of_another_shape_gets_one_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(_run(1, (80, 120), -0.2, 0.1)))
+    odd = _run(2, (90, 110), -0.2, 0.1)
+    odd["players"]["greedy"] = ["[bold]not a player[/]"]
+    b.write_text(json.dumps(odd))
+    assert main([str(a), str(b)]) == 2
+    assert capsys.readouterr().err.startswith("pool_matches: ")

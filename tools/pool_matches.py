@@ -124,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
                 raise PoolError(f"{path}: cannot read it as JSON ({type(e).__name__})") from e
         print(report(pool(runs)))
-    except (PoolError, KeyError, TypeError) as e:
+    except (PoolError, KeyError, TypeError, AttributeError) as e:  # a file of another shape
         print(f"pool_matches: {e}", file=sys.stderr)
         return 2
     return 0
