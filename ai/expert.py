@@ -45,6 +45,7 @@ from .planning import (
     open_mask,
     paired,
     pick,
+    play_greedy_turn,
     play_plan,
     rank_ends,
     view_seed,
@@ -56,6 +57,8 @@ from .stakes import Stakes
 #: tests (the steps then grow by a quarter each time).
 SETTLE_FIRST = 32
 SETTLE_STEP = 16
+#: How the simulated players can play in the search (``sim``).
+SIMS = ("king-aware", "greedy")
 
 
 def next_check(check: int) -> int:
@@ -105,6 +108,7 @@ class ExpertAI(LookaheadAI):
         settle: float = 2.0,
         tolerance: float = 0.01,
         min_deals: int = 8,
+        sim: str = "king-aware",
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -121,6 +125,8 @@ class ExpertAI(LookaheadAI):
             raise ValueError("settle and tolerance must not be negative")
         if min_deals < 2:
             raise ValueError("min_deals must be at least 2")
+        if sim not in SIMS:
+            raise ValueError(f"sim must be one of {', '.join(SIMS)}, not {sim!r}")
         self.think_ms = float(think_ms)
         self.iterations = iterations
         self.candidates = candidates
@@ -144,6 +150,10 @@ class ExpertAI(LookaheadAI):
         #: favourite is played. On two or three deals the standard error is a guess, and one of
         #: five other plans often looks better by "one standard error" by chance alone.
         self.min_deals = min_deals
+        #: How the simulated players play their turns in the search: ``king-aware`` (its
+        #: match-aware turn planner, ``sim_nodes`` positions) or ``greedy`` (about a seventh of
+        #: the cost, so a small budget at a big table searches several times more deals).
+        self.sim = sim
         self._hold = self.hold_params()
         #: Deals searched on the last planned turn (for measurements).
         self.last_iterations = 0
@@ -232,7 +242,11 @@ class ExpertAI(LookaheadAI):
 
     def _sim_turn(self, r: Round, bits: Rulebits) -> None:
         """The player to move plays a king-aware turn planned on its own cards only (weighing
-        its kings in the match's terms, as the real planners do)."""
+        its kings in the match's terms, as the real planners do), or with ``sim="greedy"`` a
+        greedy turn."""
+        if self.sim == "greedy":
+            play_greedy_turn(r, bits)
+            return
         seat = r.to_move
         hand = r.hands[seat]
         unseen = FULL_MASK & ~hand & ~mask_of(chain.from_iterable(r.piles))

@@ -166,13 +166,19 @@ def greedy_playout(r: Round, bits: Rulebits) -> None:
     R14) along the way."""
     turns = 0
     while not r.over and turns < ROLLOUT_TURN_LIMIT:
-        seat = r.to_move
-        while True:
-            m = greedy_move(r.hands[seat], r.piles, bits.kos, bits.closed)
-            r.apply(m)
-            if m == END or r.over:
-                break
+        play_greedy_turn(r, bits)
         turns += 1
+
+
+def play_greedy_turn(r: Round, bits: Rulebits) -> None:
+    """The player to move plays one turn on ``r`` by greedy's priorities on its own cards, and
+    ends it (unless the round ends first)."""
+    seat = r.to_move
+    while True:
+        m = greedy_move(r.hands[seat], r.piles, bits.kos, bits.closed)
+        r.apply(m)
+        if m == END or r.over:
+            return
 
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:

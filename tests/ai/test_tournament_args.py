@@ -95,6 +95,8 @@ EXPERT = ["--seats", "greedy,expert"]
         ([*EXPERT, "--param", "expert.min_deals=[x]"], "expert.min_deals must be a whole number from 0"),
         ([*EXPERT, "--param", "expert.min_deals=8\x07"], "expert.min_deals must be a whole number from 0"),
         ([*EXPERT, "--param", "expert.min_deals=1"], "min_deals must be at least 2"),
+        ([*EXPERT, "--param", "expert.sim=[red]x\x07"], "sim must be one of king-aware, greedy, not '[red]x\\x07'"),
+        ([*EXPERT, "--param", "expert.sim=Greedy"], "sim must be one of king-aware, greedy"),
         (
             [*EXPERT, "--param", "expert.horizon=soon"],
             "expert.horizon must be a whole number from 0 to 1000000 or none",
