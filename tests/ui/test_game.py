@@ -248,7 +248,10 @@ async def test_a_match_to_the_target_and_play_again() -> None:
         assert not (data_dir() / "current-match.json").exists()  # nothing left to resume
         await pilot.press("a")
         game = await settle(pilot)
-        assert game.session is not s and game.session.round_number == 1
+        # A fresh match (on a new, random seed): at most its first round played, since that
+        # round can end before the human's first turn (an AI may go out at once).
+        new = game.session
+        assert new is not s and len(new.results) <= 1 and new.round_number <= 2
 
 
 async def test_quit_and_resume_the_exact_position() -> None:
