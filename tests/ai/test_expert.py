@@ -240,7 +240,7 @@ def test_sim_greedy_plays_the_simulated_turns_as_the_greedy_ai_would() -> None:
     assert differ >= 1
 
 
-def test_sim_greedy_searches_more_deals_in_the_same_budget_and_answers_legally() -> None:
+def test_sim_greedy_costs_less_a_deal_and_answers_legally_and_deterministically() -> None:
     """At four seats a greedy-simulated deal costs a fraction of a king-aware one: with a fixed
     count both answer legally and deterministically; the greedy search is the cheaper."""
     costs: dict[str, float] = {}
