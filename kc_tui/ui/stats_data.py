@@ -107,6 +107,27 @@ def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS
     return RatingView(last.value, last.sd, standing_words(last, anchors), tuple(series), tuple(ladder))
 
 
+#: AI kinds rated closer than this share of the plot's rating range are drawn as one line: a
+#: terminal plot would draw them on the same row, one over the other.
+SAME_ROW = 1 / 30
+
+
+def reference_lines(anchors: Sequence[tuple[str, float]], lo: float, hi: float) -> list[tuple[str, float]]:
+    """The flat lines the rating plot reads the player's rating against: the AI kinds rated from
+    ``lo`` to ``hi`` (``anchors`` lowest first), those within :data:`SAME_ROW` of the range of
+    the previous one joined into one line ("greedy / king-aware", at their mean rating)."""
+    gap = (hi - lo) * SAME_ROW
+    groups: list[list[tuple[str, float]]] = []
+    for kind, value in anchors:
+        if not lo <= value <= hi:
+            continue
+        if groups and value - groups[-1][-1][1] < gap:
+            groups[-1].append((kind, value))
+        else:
+            groups.append([(kind, value)])
+    return [(" / ".join(k for k, _ in g), sum(v for _, v in g) / len(g)) for g in groups]
+
+
 def curve(
     per_match: Sequence[Sequence[tuple[str, float]]], anchors: Mapping[str, float], points: int = RATING_POINTS
 ) -> list[tuple[int, float]]:

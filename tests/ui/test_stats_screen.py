@@ -23,7 +23,7 @@ from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
-from kc_tui.ui.stats_data import NO_RATING, curve
+from kc_tui.ui.stats_data import NO_RATING, curve, reference_lines
 
 from .gamekit import make_config, play_app, play_until, screen_text
 
@@ -307,6 +307,25 @@ def test_the_rating_curve_is_the_players_rating_after_each_match() -> None:
         games = [g for m in per_match[:k] for g in m]
         assert value == pytest.approx(player_rating(games, ANCHORS).value, abs=1e-6)
     assert [k for k, _ in curve(per_match * 20, values, points=7)] == [15, 30, 45, 60, 75, 90, 100]
+
+
+def test_ai_kinds_rated_within_a_plot_row_are_one_reference_line() -> None:
+    """Kinds rated a few points apart would be drawn on the same row of the plot, one hiding the
+    other: they are one line named after both, at their mean; kinds out of range are left out."""
+    anchors = [("random", 102.0), ("greedy", 1000.0), ("king-aware", 1006.0), ("lookahead", 1045.0), ("expert", 1048.0)]
+    assert reference_lines(anchors, 900.0, 1200.0) == [
+        ("greedy / king-aware", 1003.0),
+        ("lookahead / expert", 1046.5),
+    ]
+    # A narrower range (a plot row of fewer points) keeps them apart.
+    assert reference_lines(anchors, 990.0, 1060.0) == [
+        ("greedy", 1000.0),
+        ("king-aware", 1006.0),
+        ("lookahead", 1045.0),
+        ("expert", 1048.0),
+    ]
+    assert reference_lines(anchors, 0.0, 200.0) == [("random", 102.0)]
+    assert reference_lines(anchors, 1100.0, 1300.0) == []
 
 
 async def test_a_match_played_on_screen_shows_in_the_stats() -> None:

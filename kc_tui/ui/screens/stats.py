@@ -38,6 +38,7 @@ from kc_tui.ui.stats_data import (
     opponents,
     player_matches,
     rating_view,
+    reference_lines,
     result,
     streak_text,
     summary_rows,
@@ -305,7 +306,7 @@ class StatsScreen(Screen[None]):
         lo, hi = min(ys) - 150, max(ys) + 150
         # The AI kinds near the player's rating, as flat lines to read it against; the player's
         # line is drawn last, on top, in the first colour.
-        near = [(kind, [value] * len(xs)) for kind, value in rating.anchors if lo <= value <= hi]
+        near = [(kinds, [value] * len(xs)) for kinds, value in reference_lines(rating.anchors, lo, hi)]
         lines: list[tuple[str, Sequence[float]]] = [*near, ("You", ys)]
         colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
         draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs, colors=colors)
