@@ -110,12 +110,14 @@ def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS
 #: AI kinds rated closer than this share of the plot's rating range are drawn as one line: a
 #: terminal plot would draw them on the same row, one over the other.
 SAME_ROW = 1 / 30
+#: The legend width of the rating plot: two kinds' names joined ("king-aware/lookahead").
+REFERENCE_WIDTH = 21
 
 
 def reference_lines(anchors: Sequence[tuple[str, float]], lo: float, hi: float) -> list[tuple[str, float]]:
     """The flat lines the rating plot reads the player's rating against: the AI kinds rated from
     ``lo`` to ``hi`` (``anchors`` lowest first), those within :data:`SAME_ROW` of the range of
-    the previous one joined into one line ("greedy / king-aware", at their mean rating)."""
+    the previous one joined into one line ("greedy/king-aware", at their mean rating)."""
     gap = (hi - lo) * SAME_ROW
     groups: list[list[tuple[str, float]]] = []
     for kind, value in anchors:
@@ -125,7 +127,7 @@ def reference_lines(anchors: Sequence[tuple[str, float]], lo: float, hi: float) 
             groups[-1].append((kind, value))
         else:
             groups.append([(kind, value)])
-    return [(" / ".join(k for k, _ in g), sum(v for _, v in g) / len(g)) for g in groups]
+    return [("/".join(k for k, _ in g), sum(v for _, v in g) / len(g)) for g in groups]
 
 
 def curve(

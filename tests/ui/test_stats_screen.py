@@ -14,6 +14,7 @@ from textual.app import App
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
 import kc_tui.rating
+from ai import ai_kinds
 from kc_tui.engine import Rules
 from kc_tui.history import History, RoundRecord, SeatInfo
 from kc_tui.rating import Rating, player_rating
@@ -23,7 +24,7 @@ from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
-from kc_tui.ui.stats_data import NO_RATING, curve, reference_lines
+from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 
 from .gamekit import make_config, play_app, play_until, screen_text
 
@@ -314,8 +315,8 @@ def test_ai_kinds_rated_within_a_plot_row_are_one_reference_line() -> None:
     other: they are one line named after both, at their mean; kinds out of range are left out."""
     anchors = [("random", 102.0), ("greedy", 1000.0), ("king-aware", 1006.0), ("lookahead", 1045.0), ("expert", 1048.0)]
     assert reference_lines(anchors, 900.0, 1200.0) == [
-        ("greedy / king-aware", 1003.0),
-        ("lookahead / expert", 1046.5),
+        ("greedy/king-aware", 1003.0),
+        ("lookahead/expert", 1046.5),
     ]
     # A narrower range (a plot row of fewer points) keeps them apart.
     assert reference_lines(anchors, 990.0, 1060.0) == [
@@ -326,6 +327,9 @@ def test_ai_kinds_rated_within_a_plot_row_are_one_reference_line() -> None:
     ]
     assert reference_lines(anchors, 0.0, 200.0) == [("random", 102.0)]
     assert reference_lines(anchors, 1100.0, 1300.0) == []
+    # The legend shows any two kinds' joined names whole.
+    names = ai_kinds()
+    assert all(len(f"{a}/{b}") <= REFERENCE_WIDTH for a in names for b in names)
 
 
 async def test_a_match_played_on_screen_shows_in_the_stats() -> None:

@@ -62,9 +62,10 @@ def draw_lines(
     xlabel: str,
     xs: Sequence[float] | None = None,
     colors: Sequence[str] = COLORS,
+    label_width: int = NAME_WIDTH,
 ) -> None:
     """Draw ``lines`` (legend name, y values) on ``plot`` in ``colors`` (in turn), replacing what
-    it showed; the axes are marked in whole numbers."""
+    it showed; the axes are marked in whole numbers and legend names cut to ``label_width``."""
     plt: Any = plot.plt
     plt.clear_data()
     plt.clear_figure()
@@ -79,7 +80,7 @@ def draw_lines(
         x = x[: len(ys)]
         all_x += x
         all_y += ys
-        plt.plot(x, list(ys), label=short(name), marker="hd", color=colors[k % len(colors)])
+        plt.plot(x, list(ys), label=short(name, label_width), marker="hd", color=colors[k % len(colors)])
     if all_x:
         xt = whole_ticks(min(all_x), max(all_x), 10)
         yt = whole_ticks(min(all_y), max(all_y), 6)

@@ -31,6 +31,7 @@ from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw
 from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.stats_data import (
     NO_RATING,
+    REFERENCE_WIDTH,
     RatingView,
     best_worst,
     finished,
@@ -309,7 +310,15 @@ class StatsScreen(Screen[None]):
         near = [(kinds, [value] * len(xs)) for kinds, value in reference_lines(rating.anchors, lo, hi)]
         lines: list[tuple[str, Sequence[float]]] = [*near, ("You", ys)]
         colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
-        draw_lines(plot, lines, title="Your rating after each match", xlabel="Matches played", xs=xs, colors=colors)
+        draw_lines(
+            plot,
+            lines,
+            title="Your rating after each match",
+            xlabel="Matches played",
+            xs=xs,
+            colors=colors,
+            label_width=REFERENCE_WIDTH,
+        )
 
     def _draw_margins(self, summary: Summary) -> None:
         """How far ahead of the best opponent (+) or behind (-) each of the latest matches ended."""
