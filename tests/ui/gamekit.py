@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, is_play, play_card, position_dict, source, target
@@ -16,6 +17,19 @@ from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 SEED = 3
+
+
+async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -> None:
+    """Click the button ``selector`` as a person does: once it has come back up from the last
+    click. Textual's :class:`~textual.widgets.Button` ignores a click while it shows the "pressed"
+    effect (its ``-active`` class, 0.2 s), so clicks in quick succession on one button would
+    otherwise count once or more depending on how fast the machine is."""
+    button = pilot.app.screen.query_one(selector, Button)
+    waited = 0.0
+    while button.has_class("-active") and waited < timeout:
+        await pilot.pause(0.02)
+        waited += 0.02
+    await pilot.click(selector)
 
 
 def make_config(**changes: Any) -> Config:

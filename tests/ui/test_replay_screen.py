@@ -20,7 +20,7 @@ from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 
 from ..test_replay import direct_round, play_match, store
-from .gamekit import make_config, screen_text
+from .gamekit import click_button, make_config, screen_text
 
 SIZE = (120, 40)
 #: The round replayed on screen (of the match played with seed 11 by three AIs, seat 0 "You").
@@ -130,7 +130,7 @@ async def test_the_buttons_step_too(recorded: int, match: MatchRecord) -> None:
         screen = await opened(pilot, recorded)
         assert screen.query_one("#replay-back", Button).disabled
         for _ in range(3):
-            await pilot.click("#replay-forward")
+            await click_button(pilot, "#replay-forward")
         assert screen.replay.position == 3
         shows(screen, direct_round(match, ROUND, 3), match)
         await pilot.click("#replay-back")
