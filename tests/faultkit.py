@@ -1,0 +1,116 @@
+"""Faults made for real, for the fault tests: a full disk and SQLite locks held by another process.
+
+- :func:`small_disk`: a real tmpfs of 256 KiB mounted on a fresh folder (the tests run as root in
+  CI; elsewhere the test is skipped). :func:`fill` takes its last free byte; removing the file it
+  returns gives the space back.
+- :func:`lock_held`: a second process holding the write lock (``BEGIN IMMEDIATE``, as the sqlite3
+  shell or DB Browser do while editing) or an exclusive lock (``locking_mode=EXCLUSIVE``, which
+  keeps readers out too) on a database until the block ends.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+#: The program run by :func:`lock_held`: it takes the lock, says "ready", and keeps the lock until
+#: its standard input closes.
+_HOLDER = r"""
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+if sys.argv[2] == "exclusive":
+    con.execute("PRAGMA locking_mode = EXCLUSIVE")
+    con.execute("BEGIN EXCLUSIVE")
+    con.execute("SELECT count(*) FROM sqlite_master").fetchall()
+else:
+    con.execute("BEGIN IMMEDIATE")
+print("ready", flush=True)
+sys.stdin.read()
+con.execute("ROLLBACK")
+con.close()
+"""
+
+
+@cache
+def can_mount() -> bool:
+    """Whether this process may mount a tmpfs (root, with a working ``mount``)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return False
+    folder = tempfile.mkdtemp(prefix="kc-mount-probe-")
+    try:
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", folder], capture_output=True, timeout=10
+        )
+        if done.returncode != 0:
+            return False
+        subprocess.run(["umount", folder], capture_output=True, timeout=10)
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        os.rmdir(folder)
+
+
+@contextmanager
+def small_disk(size: str = "256k") -> Iterator[Path]:
+    """A real file system of ``size`` mounted on a new folder (skips the test where it cannot be)."""
+    if not can_mount():
+        pytest.skip("a real full disk needs root to mount a tmpfs (the tests run as root in CI)")
+    folder = Path(tempfile.mkdtemp(prefix="kc-small-disk-"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], check=True, timeout=10)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, timeout=10)
+        os.rmdir(folder)
+
+
+def fill(folder: Path) -> Path:
+    """Write a file in ``folder`` until its file system is full; the file (remove it to free the space)."""
+    filler = folder / "filler"
+    with open(filler, "ab", buffering=0) as f:
+        for size in (65536, 4096, 512, 1):  # big blocks first, then down to the last byte
+            try:
+                while True:
+                    f.write(b"\0" * size)
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+    return filler
+
+
+@contextmanager
+def lock_held(db: Path, kind: Literal["write", "exclusive"] = "write") -> Iterator[subprocess.Popen[str]]:
+    """Another process holding ``kind`` lock on the SQLite database ``db`` for the block."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(db), kind],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        if line.strip() != "ready":
+            child.kill()
+            raise RuntimeError(f"the lock holder did not start: {child.stderr.read() if child.stderr else ''}")
+        yield child
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
