@@ -14,6 +14,8 @@ import logging
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +45,53 @@ LOG_KEEP = 400
 SAVE_MAX_BYTES = 16 << 20
 #: The longest line of the move log a save may hold.
 LOG_LINE_MAX = 500
-#: The keys a save has besides those of its position (POSITION_FORMAT.md).
-SAVE_KEYS = frozenset({"save_format", "match", "seats", "log"})
+#: The keys a save has besides those of its position (POSITION_FORMAT.md); ``record`` is optional.
+SAVE_KEYS = frozenset({"save_format", "match", "seats", "log", "record"})
 SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
+RECORD_KEYS = frozenset({"uid", "started_at", "rounds"})
+ROUND_NOTE_KEYS = frozenset({"hints", "undos", "played_at"})
+#: The format of a finished match waiting for the game history (a file of the outbox).
+PENDING_FORMAT = "kings-corners/pending-record/1"
+PENDING_KEYS = frozenset({"save_format", "match", "seats", "record", "demo"})
+#: The most hints or undos a round may note.
+COUNT_MAX = 10**6
+
+
+@dataclass(frozen=True, slots=True)
+class RoundNote:
+    """What the history keeps of a finished round besides its moves: the human's hints and undos,
+    and when it ended."""
+
+    hints: int = 0
+    undos: int = 0
+    played_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(slots=True)
+class RecordInfo:
+    """How a match is known to the game history: ``uid`` names it there (so that recording it
+    again changes nothing), when it started, and a :class:`RoundNote` for every finished round."""
+
+    uid: str = field(default_factory=lambda: os.urandom(16).hex())
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    rounds: list[RoundNote] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uid": self.uid,
+            "started_at": self.started_at.isoformat(),
+            "rounds": [
+                {"hints": n.hints, "undos": n.undos, "played_at": n.played_at.isoformat()} for n in self.rounds
+            ],
+        }
 
 
 class SaveError(Exception):
     """A saved match could not be read; the message says why."""
+
+
+class SaveUnreadable(SaveError):
+    """The save could not be read from the disk (the file may be sound: it is left as it is)."""
 
 
 def default_save_path() -> Path:
@@ -66,35 +108,95 @@ def new_seed() -> int:
 
 
 # ---------------------------------------------------------------------- writing
-def save_document(match: Match, seats: Sequence[Seat], log_lines: Sequence[str]) -> dict[str, Any]:
-    """The save of ``match`` (its current round's position, its history), its seats and log."""
+def save_document(
+    match: Match, seats: Sequence[Seat], log_lines: Sequence[str], record: RecordInfo | None = None
+) -> dict[str, Any]:
+    """The save of ``match`` (its current round's position, its history), its seats, log and record."""
     names = [s.name for s in seats]
     doc = position_dict(match.round, [names[s] for s in match.seats])
     doc["save_format"] = SAVE_FORMAT
     doc["match"] = match.to_dict()
     doc["seats"] = [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in seats]
     doc["log"] = list(log_lines[-LOG_KEEP:])
+    if record is not None:
+        doc["record"] = record.to_dict()
     return doc
 
 
-def write_save(path: Path, doc: dict[str, Any]) -> None:
-    """Write ``doc`` to ``path`` atomically; a failure is logged, never raised (a full disk must
-    not stop the game)."""
+def write_save(path: Path, doc: dict[str, Any]) -> str | None:
+    """Write ``doc`` to ``path`` atomically. None when it is on disk; else why not, in one plain
+    line (the file keeps what it held before). Never raises: a full disk must not stop the game."""
     data = json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
     try:
         atomic_write(path, data)
     except OSError as exc:
-        log.error("could not save the match to %s: %s", path, exc)
+        problem = os_problem(exc)
+        log.error("could not save the match to %s: %s", path, problem)
+        return problem
+    return None
 
 
-def delete_save(path: Path) -> None:
-    """Remove the save; a failure is logged (e.g. a read-only folder: the finished match must still end)."""
+def os_problem(exc: OSError) -> str:
+    """Why a file operation failed, in a few plain words."""
+    return one_line(exc.strerror or str(exc) or type(exc).__name__, PROBLEM_MAX)
+
+
+def delete_save(path: Path, uid: str | None = None) -> None:
+    """Remove the save; with ``uid``, only while it is still the save of that match (a new match
+    may have been saved there since). A failure is logged (e.g. a read-only folder: the finished
+    match must still end)."""
     try:
+        saved = _saved_uid(path) if uid is not None else None
+        if saved is not None and saved != uid:
+            return
         path.unlink()
     except FileNotFoundError:
         pass
     except OSError as exc:
         log.error("could not remove the save %s: %s", path, exc)
+
+
+def _saved_uid(path: Path) -> str | None:
+    """The uid of the match saved at ``path`` (None when it has none or cannot be read)."""
+    try:
+        doc = read_save_file(path)
+    except SaveError:
+        return None
+    record = doc.get("record") if isinstance(doc, dict) else None
+    uid = record.get("uid") if isinstance(record, dict) else None
+    return uid if isinstance(uid, str) else None
+
+
+# ---------------------------------------------------------------------- finished matches waiting
+def pending_document(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bool) -> dict[str, Any]:
+    """A match the history has not recorded yet, as a file of the outbox: enough to record it
+    (its record replays every round), nothing of a position."""
+    return {
+        "save_format": PENDING_FORMAT,
+        "match": match.to_dict(),
+        "seats": [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in seats],
+        "record": record.to_dict(),
+        "demo": demo,
+    }
+
+
+def read_pending(doc: Any) -> tuple[Match, list[Seat], RecordInfo, bool]:
+    """The match, seats, record and demo mark of an outbox file's document; :class:`SaveError`
+    when any of them is unusable."""
+    if not isinstance(doc, dict) or doc.get("save_format") != PENDING_FORMAT:
+        raise SaveError("it is not a Kings Corners match waiting for the history")
+    for key in doc:
+        if key not in PENDING_KEYS:
+            raise SaveError(f"it has an unknown field {quote(key)}")
+    try:
+        match = Match.from_dict(doc.get("match"))
+    except ValueError as exc:
+        raise SaveError(f"the match record does not replay ({exc})") from None
+    seats = seats_from(doc.get("seats"), match.n)
+    demo = doc.get("demo")
+    if not isinstance(demo, bool):
+        raise SaveError("its demo mark must be true or false")
+    return match, seats, record_from(doc.get("record"), len(match.results)), demo
 
 
 # ---------------------------------------------------------------------- reading
@@ -106,9 +208,9 @@ def read_save_file(path: Path) -> Any:
     except FileNotFoundError:
         return None
     except NotRegularFile:
-        raise SaveError("it is not a regular file") from None
+        raise SaveUnreadable("it is not a regular file") from None
     except OSError as exc:
-        raise SaveError(f"cannot read it ({exc.strerror or type(exc).__name__})") from None
+        raise SaveUnreadable(f"it cannot be read ({os_problem(exc)})") from None
     if raw is None:
         raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
     return parse_save_json(raw)
@@ -127,6 +229,51 @@ def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
         raise SaveError("the saved match is already over")
     seats = seats_from(doc.get("seats"), match.n)
     return match, seats, log_from(doc.get("log", []))
+
+
+def read_record(doc: dict[str, Any], rounds: int) -> RecordInfo:
+    """The record of a save document whose match has ``rounds`` finished rounds. A save written
+    before records were kept has none: the match gets a new uid (the history finds it by its
+    seats, rules and seed) and notes of no hints or undos."""
+    if "record" not in doc:
+        return RecordInfo(rounds=[RoundNote() for _ in range(rounds)])
+    return record_from(doc["record"], rounds)
+
+
+def record_from(data: Any, rounds: int) -> RecordInfo:
+    """A :class:`RecordInfo` from its JSON, checked: a uid of 32 hex digits, times, and exactly
+    one note for each of the ``rounds`` finished rounds."""
+    if not isinstance(data, dict) or set(data) != RECORD_KEYS:
+        raise SaveError("its record must have a uid, a start time and the rounds' notes")
+    uid = data["uid"]
+    if not isinstance(uid, str) or len(uid) != 32 or any(c not in "0123456789abcdef" for c in uid):
+        raise SaveError("its record's uid must be 32 hexadecimal digits")
+    notes = data["rounds"]
+    if not isinstance(notes, list) or len(notes) != rounds:
+        raise SaveError(f"its record must note exactly the {rounds} finished rounds")
+    out: list[RoundNote] = []
+    for i, note in enumerate(notes):
+        if not isinstance(note, dict) or set(note) != ROUND_NOTE_KEYS:
+            raise SaveError(f"the note of round {i + 1} must have hints, undos and a time")
+        for key in ("hints", "undos"):
+            value = note[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= COUNT_MAX:
+                raise SaveError(f"the {key} of round {i + 1} must be a whole number from 0 to {COUNT_MAX}")
+        out.append(RoundNote(note["hints"], note["undos"], _time_from(note["played_at"], f"round {i + 1}'s time")))
+    return RecordInfo(uid, _time_from(data["started_at"], "its start"), out)
+
+
+def _time_from(value: Any, what: str) -> datetime:
+    """A time in UTC from ISO 8601 text with its offset."""
+    if not isinstance(value, str) or len(value) > 40:
+        raise SaveError(f"{what} must be a time")
+    try:
+        when = datetime.fromisoformat(value)
+        if when.tzinfo is None:
+            raise ValueError
+        return when.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise SaveError(f"{what} must be a time with its offset") from None
 
 
 def check_position(doc: dict[str, Any], r: Round, names: Sequence[str]) -> None:
@@ -230,16 +377,24 @@ def log_from(data: Any) -> list[str]:
 
 __all__ = [
     "LOG_KEEP",
+    "PENDING_FORMAT",
     "SAVE_FORMAT",
     "SAVE_MAX_BYTES",
+    "RecordInfo",
+    "RoundNote",
     "SaveError",
+    "SaveUnreadable",
     "check_position",
     "default_save_path",
     "delete_save",
     "new_seed",
+    "os_problem",
     "parse_save_json",
+    "pending_document",
     "quarantine",
     "read_document",
+    "read_pending",
+    "read_record",
     "read_save_file",
     "save_document",
     "save_exists",

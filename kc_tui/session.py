@@ -71,7 +71,10 @@ from kc_tui.saves import (
     LOG_KEEP,
     SAVE_FORMAT,
     SAVE_MAX_BYTES,
+    RecordInfo,
+    RoundNote,
     SaveError,
+    SaveUnreadable,
     check_position,
     default_save_path,
     delete_save,
@@ -79,6 +82,7 @@ from kc_tui.saves import (
     parse_save_json,
     quarantine,
     read_document,
+    read_record,
     read_save_file,
     save_document,
     save_exists,
@@ -116,12 +120,20 @@ class MatchSession:
         save_path: Path | None = None,
         card_style: str = "symbols",
         log_lines: Sequence[str] = (),
+        record: RecordInfo | None = None,
     ) -> None:
         if len(seats) != match.n:
             raise ValueError(f"{len(seats)} seats for a match of {match.n} players")
         self.match = match
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.save_path = save_path
+        #: How the game history knows this match: its uid and a note of every finished round.
+        self.record = record or RecordInfo(rounds=[RoundNote() for _ in match.results])
+        #: Why the last save failed (one plain line), None while the file holds the position shown.
+        self.save_problem: str | None = None
+        #: Keep the save once the match is over (the table removes it when the history has the
+        #: match); by default a finished match's save is removed at once.
+        self.keep_save_at_end = False
         self.fmt = card_formatter(card_style)
         self.narrator = Narrator(match, self.names, [s.is_human for s in self.seats], self.fmt)
         self.log: list[str] = list(log_lines)
@@ -446,14 +458,17 @@ class MatchSession:
             self._write(line)
 
     # ------------------------------------------------------------------ rounds
-    def finish_round(self) -> RoundResult:
-        """Score the finished round and start the next (unless the match is over). The save is
-        updated; a finished match's save is removed (there is nothing left to resume)."""
+    def finish_round(self, *, hints: int = 0, undos: int = 0) -> RoundResult:
+        """Score the finished round (noting the human's ``hints`` and ``undos`` in it for the
+        history) and start the next (unless the match is over). The save is updated; a finished
+        match's save is removed (there is nothing left to resume) unless ``keep_save_at_end``."""
         result = self.match.finish_round()
+        self.record.rounds.append(RoundNote(hints, undos))
         if self.match.over:
             self._write(self.narrator.match_over(self.match.winners))
             self.generation += 1
-            self.delete_save()
+            if not self.keep_save_at_end:
+                self.delete_save()
         else:
             self._round_started()
             self.save()
@@ -463,17 +478,24 @@ class MatchSession:
     def to_dict(self) -> dict[str, Any]:
         """The save: the position of the current round (POSITION_FORMAT.md) plus the match
         history under ``match`` and the seats (names and kinds) under ``seats``."""
-        return save_document(self.match, self.seats, self.log)
+        return save_document(self.match, self.seats, self.log, self.record)
+
+    @property
+    def saved(self) -> bool:
+        """Whether the save on disk holds the position shown (False for a session never saved)."""
+        return self.save_path is not None and self.save_problem is None
 
     def save(self) -> None:
-        """Write the save atomically (a no-op for sessions without a save path)."""
+        """Write the save atomically (a no-op for sessions without a save path). A failure is
+        kept in ``save_problem`` (cleared by the next save that works)."""
         if self.save_path is None or self.match.over:
             return
-        write_save(self.save_path, self.to_dict())
+        self.save_problem = write_save(self.save_path, self.to_dict())
 
     def delete_save(self) -> None:
+        """Remove this match's save (a newer match's save there is left alone)."""
         if self.save_path is not None:
-            delete_save(self.save_path)
+            delete_save(self.save_path, self.record.uid)
 
     @classmethod
     def from_dict(cls, doc: Any, *, save_path: Path | None = None, card_style: str = "symbols") -> MatchSession:
@@ -481,7 +503,8 @@ class MatchSession:
         field is checked for its exact JSON type; the match is replayed from its seed and the
         replayed position must be exactly the saved one."""
         match, seats, log_lines = read_document(doc)
-        s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines)
+        record = read_record(doc, len(match.results))
+        s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines, record=record)
         for ai in s.players.values():
             ai.new_round()
         check_position(doc, s.round, [s.names[x] for x in match.seats])
@@ -571,6 +594,10 @@ def load_or_quarantine(
     path = path or default_save_path()
     try:
         return MatchSession.load(path, card_style=card_style), None
+    except SaveUnreadable as exc:
+        message = f"The saved match could not be resumed: {exc}. It was left in place, as it is."
+        log.warning("%s", message)
+        return None, message
     except SaveError as exc:
         problem = str(exc)
     except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app

@@ -27,16 +27,15 @@ import itertools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
-from ai import kind_info
 from ai.safe import SafePlayer
 from kc_tui.cardtext import CardFormat
 from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol
-from kc_tui.history import History, HistoryError, RoundRecord, SeatInfo
+from kc_tui.history import History
 from kc_tui.narration import fault_reason
-from kc_tui.saves import new_seed
+from kc_tui.recorder import Recorder, match_sync
+from kc_tui.saves import new_seed, pending_document
 from kc_tui.session import AITurn, MatchSession
 
 log = logging.getLogger(__name__)
@@ -192,24 +191,43 @@ class TableDriver:
     """Runs one match (a :class:`MatchSession`) for its views. See the module docs."""
 
     def __init__(
-        self, session: MatchSession, pace: str = "normal", *, history: History | None = None, demo: bool = False
+        self,
+        session: MatchSession,
+        pace: str = "normal",
+        *,
+        history: History | None = None,
+        recorder: Recorder | None = None,
+        demo: bool = False,
     ) -> None:
         self.session = session
         self.pace = pace
         #: Identifies this table: decisions made for another table are never applied.
         self.table_id = next(_tables)
         self._listeners: list[Callable[[Event], None]] = []
-        #: Where every finished round and match is recorded (None: not recorded).
-        self.history = history
+        #: Records every finished round and match (None: not recorded). A ``history`` without a
+        #: recorder is recorded into at once, on the caller's thread.
+        self.recorder = recorder if recorder is not None or history is None else Recorder(history)
+        #: The view tells the recorder's problems itself when the recorder is its own (threaded).
+        self._tells_problems = recorder is None
+        if self.recorder is not None and session.save_path is not None:
+            session.keep_save_at_end = True  # removed once the history has the finished match
         #: An all-AI table (recorded as a demo, apart from the player's games).
         self.demo = demo
-        #: The match's id in the history, once its first round is recorded (or found, resumed).
-        self.history_match: int | None = None
         #: Hints shown to the human and moves taken back this round (recorded with the round).
         self.hints_this_round = 0
         self.undos_this_round = 0
-        #: Why the history stopped recording (shown once by the view: it then sets it to None).
+        #: Why the history could not record yet (shown once by the view: it then sets it to None).
         self.history_problem: str | None = None
+
+    @property
+    def history(self) -> History | None:
+        """The history this table records in (for reading), once open."""
+        return self.recorder.history if self.recorder is not None else None
+
+    @property
+    def history_match(self) -> int | None:
+        """The match's id in the history, once any of it is recorded."""
+        return self.recorder.match_id(self.session.record.uid) if self.recorder is not None else None
 
     @classmethod
     def for_demo(
@@ -220,7 +238,7 @@ class TableDriver:
         pace: str,
         *,
         card_style: str = "symbols",
-        history: History | None = None,
+        recorder: Recorder | None = None,
     ) -> TableDriver:
         """An all-AI table (the demo): the expert thinks as long as the pace allows."""
         session = MatchSession.all_ai(
@@ -230,11 +248,11 @@ class TableDriver:
             think_ms=DEMO_THINK_MS.get(pace, DEMO_THINK_MS["normal"]),
             card_style=card_style,
         )
-        return cls(session, pace, history=history, demo=True)
+        return cls(session, pace, recorder=recorder, demo=True)
 
     @classmethod
-    def for_config(cls, config: Config, session: MatchSession, history: History | None = None) -> TableDriver:
-        return cls(session, config.pace, history=history)
+    def for_config(cls, config: Config, session: MatchSession, recorder: Recorder | None = None) -> TableDriver:
+        return cls(session, config.pace, recorder=recorder)
 
     # ------------------------------------------------------------------ listeners
     def listen(self, callback: Callable[[Event], None]) -> None:
@@ -362,8 +380,10 @@ class TableDriver:
     def finish_round(self) -> RoundEnded:
         """Score the round that is over and deal the next (unless the match is over)."""
         hands = tuple(self.session.hands_to_score())
-        result = self.session.finish_round()
-        self._record(result)
+        hints, undos = self.hints_this_round, self.undos_this_round
+        self.hints_this_round = self.undos_this_round = 0
+        result = self.session.finish_round(hints=hints, undos=undos)
+        self._record()
         ended = RoundEnded(result, hands)
         self._emit(ended)
         if self.session.match_over:
@@ -371,43 +391,25 @@ class TableDriver:
         return ended
 
     # ------------------------------------------------------------------ the history
-    def _record(self, result: RoundResult) -> None:
-        """Record the round just scored (and the match, when it ended) in the history. A history
-        that fails stops recording for this table and says why once (``history_problem``); the
-        game goes on."""
-        history, s = self.history, self.session
-        hints, undos = self.hints_this_round, self.undos_this_round
-        self.hints_this_round = self.undos_this_round = 0
-        if history is None or not history.kept:
+    def _record(self) -> None:
+        """Hand the match as it is now (every finished round) to the recorder; once the history
+        has a finished match, its save goes. What cannot be recorded yet waits (and is said once
+        by the view: ``history_problem``); the game goes on."""
+        rec, s = self.recorder, self.session
+        if rec is None:
             return
-        m = s.match
-        try:
-            if self.history_match is None:
-                seats = tuple(self._seat_info(i) for i in range(s.n))
-                rules = s.rules.to_dict()
-                found = history.open_match(seats=seats, rules=rules, seed=m.seed, rounds_played=result.number - 1)
-                self.history_match = (
-                    found
-                    if found is not None
-                    else history.start_match(
-                        seats=seats, rules=rules, seed=m.seed, first_dealer=m.first_dealer, demo=self.demo
-                    )
-                )
-            history.record_round(
-                self.history_match,
-                RoundRecord.of_result(result, m.round_moves[-1], hints=hints, undos=undos, played_at=datetime.now(UTC)),
+        done = s.delete_save if s.match_over and s.keep_save_at_end else None
+        rec.submit(
+            match_sync(s.match, s.seats, s.record, self.demo),
+            document=pending_document(s.match, s.seats, s.record, self.demo),
+            done=done,
+        )
+        problem = rec.status.problem
+        if self._tells_problems and problem is not None:
+            self.history_problem = (
+                f"The game history could not record this round yet ({problem}): it is kept and tried again."
+                " The game goes on."
             )
-            if s.match_over:
-                history.finish_match(self.history_match, winners=s.winners, totals=m.totals)
-        except HistoryError as exc:
-            log.warning("the history stopped recording: %s", exc)
-            self.history = None
-            self.history_problem = f"The game history could not record this round ({exc}). The game goes on."
-
-    def _seat_info(self, seat: int) -> SeatInfo:
-        info = self.session.seats[seat]
-        timed = not info.is_human and kind_info(info.kind).takes_think_time
-        return SeatInfo(info.name, info.kind, info.think_ms if timed else None)
 
     # ------------------------------------------------------------------ what the UI asks
     @property

@@ -10,11 +10,15 @@ from typing import Any, ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from kc_tui.config import Config
-from kc_tui.history import History
+from kc_tui import datalock
+from kc_tui.config import Config, data_dir
+from kc_tui.history import History, default_history_path
+from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync
+from kc_tui.saves import pending_document
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
@@ -41,8 +45,26 @@ def _menu_commands() -> type[Provider] | None:
     return MenuCommands
 
 
+#: How long a screen that reads the history waits for it to open at start-up (seconds).
+HISTORY_OPEN_WAIT = 3.0
+#: How long quitting waits for the recorder to record what is waiting (the rest stays in the outbox).
+RECORDER_CLOSE_WAIT = 1.0
+
+
+class RecorderChanged(Message):
+    """The recorder's status changed (posted from its thread)."""
+
+    def __init__(self, status: RecorderStatus) -> None:
+        super().__init__()
+        self.status = status
+
+
 class KingsCornersApp(App[int]):
-    """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo)."""
+    """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo).
+
+    The window that holds the data folder's lock saves the match and records the history (in the
+    recorder's thread: the UI never waits on SQLite); another window on the same folder only
+    looks (``look_only`` says why)."""
 
     TITLE = "Kings Corners"
     COMMANDS = App.COMMANDS | {p for p in (_menu_commands(),) if p is not None}
@@ -63,9 +85,16 @@ class KingsCornersApp(App[int]):
         self.mode = mode
         self.options = options or StartOptions()
         self._seed = self.options.seed
-        #: Every finished round and match is recorded here (opened on mount; None before).
-        self.history: History | None = None
+        #: Records every finished round and match (started on mount; None in a window that only looks).
+        self.recorder: Recorder | None = None
+        #: Why this window only looks (another window holds the data folder), or None.
+        self.look_only: str | None = None
+        self._lock: datalock.DataLock | None = None
+        self._read_history: History | None = None
+        self._history_set = False
         self._history_problem: str | None = None
+        #: The recorder's problem last told (so that each is said once).
+        self._told_problem: str | None = None
 
     def notify(
         self,
@@ -82,6 +111,17 @@ class KingsCornersApp(App[int]):
             visible(message, newlines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
+    @property
+    def history(self) -> History | None:
+        """The game history for reading (waiting briefly while it opens at start-up); None when off."""
+        if self._history_set or self.recorder is None:
+            return self._read_history
+        return self.recorder.wait_open(HISTORY_OPEN_WAIT)
+
+    @history.setter
+    def history(self, value: History | None) -> None:
+        self._read_history, self._history_set = value, True
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's own commands, less its Quit: the menu's Quit (which asks during a game and
         says the match is saved) is the one Quit in the palette."""
@@ -92,16 +132,26 @@ class KingsCornersApp(App[int]):
     # ------------------------------------------------------------------ start
     def on_mount(self) -> None:
         self._apply_theme()
-        self.history, self._history_problem = History.open()
+        self._lock, self.look_only = datalock.acquire(data_dir())
+        if self.look_only is None:
+            self.recorder = Recorder(opener=History.open, outbox=default_outbox())
+            self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
+            self.recorder.start()
+        else:
+            self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
         self.push_screen(MenuScreen())
         # Toasts go on the screen shown when they are posted: wait until the menu is drawn.
         self.call_after_refresh(self._announce_warnings)
         problem: str | None = None
         saved: MatchSession | None = None
-        if save_exists():
+        if self.look_only is None and save_exists():
             saved, problem = load_or_quarantine(card_style=self.config.card_style)
         if problem:
             self.notify(problem, title="Saved match", severity="error", timeout=15)
+        if saved is not None:
+            self._record_saved(saved)
+        if self.look_only is not None:
+            return
         if self.mode == "play":
             if saved is not None:
                 self._offer_resume(saved)
@@ -113,8 +163,48 @@ class KingsCornersApp(App[int]):
     def _announce_warnings(self) -> None:
         for w in self.options.warnings:
             self.notify(w, title="Settings", severity="warning", timeout=12)
-        if self._history_problem:
-            self.notify(self._history_problem, title="Game history", severity="warning", timeout=15)
+        if self.look_only:
+            self.notify(self.look_only, title="Another window", severity="warning", timeout=20)
+
+    def _open_to_read(self) -> None:
+        """A window that only looks reads the history as it is (never writing it)."""
+        try:
+            self._read_history = History.open_read_only(default_history_path())
+        except Exception as exc:  # HistoryError, or a bug: this window shows no history then
+            self._read_history = None
+            self.call_from_thread(
+                self.notify, f"The game history cannot be shown: {exc}", title="Game history", severity="warning"
+            )
+
+    def _record_saved(self, saved: MatchSession) -> None:
+        """Record the rounds of a saved match the history may not have yet (the game was ended
+        before it could record them): recording is idempotent, so nothing is recorded twice."""
+        if self.recorder is not None and saved.results:
+            doc = pending_document(saved.match, saved.seats, saved.record, False)
+            self.recorder.submit(match_sync(saved.match, saved.seats, saved.record, False), document=doc)
+
+    def on_recorder_changed(self, event: RecorderChanged) -> None:
+        """Say once what the history could not record and why, and when all of it is recorded."""
+        status, recorder = event.status, self.recorder
+        if recorder is None:
+            return
+        if status.opened and not self._history_problem and recorder.open_message:
+            self._history_problem = recorder.open_message
+            self.notify(recorder.open_message, title="Game history", severity="warning", timeout=15)
+        if status.problem is not None and status.problem != self._told_problem:
+            self._told_problem = status.problem
+            rounds = "1 finished round waits" if status.waiting == 1 else f"{status.waiting} finished rounds wait"
+            kept = "kept on disk, and will be" if status.on_disk else "not kept on disk either, but will be"
+            self.notify(
+                f"The game history cannot record yet ({status.problem}): {rounds}, {kept} recorded when it can"
+                " while the game is open. The game goes on.",
+                title="Game history",
+                severity="warning",
+                timeout=15,
+            )
+        elif status.problem is None and self._told_problem is not None and status.waiting == 0:
+            self._told_problem = None
+            self.notify("The game history has recorded every round that was waiting.", title="Game history")
 
     def _apply_theme(self) -> None:
         try:
@@ -135,7 +225,7 @@ class KingsCornersApp(App[int]):
 
     def can_resume(self) -> bool:
         """Whether a saved match exists (the command palette offers Resume only then)."""
-        return save_exists()
+        return self.look_only is None and save_exists()
 
     def saved_summary(self) -> str | None:
         """One line about the saved match (for the menu), or None."""
@@ -158,7 +248,7 @@ class KingsCornersApp(App[int]):
             len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen)
         ):
             self.pop_screen()
-        screen = GameScreen(session, self.config, self.history)
+        screen = GameScreen(session, self.config, self.recorder)
         self.push_screen(screen)
         return screen
 
@@ -173,6 +263,8 @@ class KingsCornersApp(App[int]):
     def action_new_game(self) -> None:
         """A new match; when one is saved (in play, or from an earlier session), ask first:
         the new match would replace it."""
+        if self._only_looking():
+            return
         if not save_exists():
             self.start_game()
             return
@@ -190,7 +282,15 @@ class KingsCornersApp(App[int]):
 
         self.push_screen(ResumeDialog(self.saved_summary() or "cannot be read", replacing=True), done)
 
+    def _only_looking(self) -> bool:
+        """Say so when this window only looks (another holds the data folder)."""
+        if self.look_only is not None:
+            self.notify(self.look_only, title="Another window", severity="warning", timeout=12)
+        return self.look_only is not None
+
     def action_resume(self) -> None:
+        if self._only_looking():
+            return
         saved, problem = load_or_quarantine(card_style=self.config.card_style)
         if problem:
             self.notify(problem, title="Saved match", severity="error", timeout=15)
@@ -211,7 +311,7 @@ class KingsCornersApp(App[int]):
         if direct or self.options.seats:
             seats = self.options.seats or [o.kind for o in self.config.opponents] + ["greedy"]
             pace = self.options.pace or self.config.pace
-            self.push_screen(DemoScreen(seats, self.options.seed, pace, self.config, self.demo_history))
+            self.push_screen(DemoScreen(seats, self.options.seed, pace, self.config, self.demo_recorder))
             return
         try:
             from kc_tui.ui.dialogs.demo_setup import DemoSetupDialog
@@ -221,14 +321,14 @@ class KingsCornersApp(App[int]):
 
         def chosen(seats: list[str] | None) -> None:
             if seats:
-                self.push_screen(DemoScreen(seats, None, self.config.pace, self.config, self.demo_history))
+                self.push_screen(DemoScreen(seats, None, self.config.pace, self.config, self.demo_recorder))
 
         self.push_screen(DemoSetupDialog(self.config), chosen)
 
     @property
-    def demo_history(self) -> History | None:
-        """Where demos are recorded: the history, unless the settings turn that off."""
-        return self.history if self.config.record_demos else None
+    def demo_recorder(self) -> Recorder | None:
+        """What records demos: the recorder, unless the settings turn that off."""
+        return self.recorder if self.config.record_demos else None
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen
@@ -236,8 +336,13 @@ class KingsCornersApp(App[int]):
         self.push_screen(StatsScreen(self.history))
 
     def on_unmount(self) -> None:
-        if self.history is not None:
-            self.history.close()
+        """Record what waits (briefly; the rest stays in the outbox for next time), then let go."""
+        if self.recorder is not None:
+            self.recorder.close(RECORDER_CLOSE_WAIT)
+        if self._read_history is not None:
+            self._read_history.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def action_settings(self) -> None:
         try:

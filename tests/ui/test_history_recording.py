@@ -104,7 +104,7 @@ async def test_demos_are_recorded_as_demos_unless_the_setting_is_off() -> None:
             await pilot.pause()
             from kc_tui.ui.screens.demo import DemoScreen
 
-            demo = DemoScreen(["greedy", "greedy"], 5, "instant", config, app.demo_history)
+            demo = DemoScreen(["greedy", "greedy"], 5, "instant", config, app.demo_recorder)
             app.push_screen(demo)
             for _ in range(600):
                 await pilot.pause(0.05)
@@ -125,7 +125,7 @@ async def test_a_failing_history_is_reported_once_and_the_game_goes_on(monkeypat
     def broken(*_: Any, **__: Any) -> None:
         raise HistoryError("could not record the round: disk I/O error")
 
-    monkeypatch.setattr(History, "record_round", broken)
+    monkeypatch.setattr(History, "sync_match", broken)
     notes: list[str] = []
     app = play_app(config=make_config(rules=Rules(target=5)))
     monkeypatch.setattr(app, "notify", lambda message, **_: notes.append(message))

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from kc_tui.recorder import RecorderStatus
 from kc_tui.ui.text import plain
 
 CSS = """
@@ -25,7 +26,8 @@ CSS = """
 
 
 class QuitDialog(ModalScreen[bool]):
-    """Quit? The match is saved after every move, so nothing is lost."""
+    """Quit? The match is saved after every move, so nothing is lost; when the last save failed
+    (``problem``) or the history could not record yet (``unrecorded``), the dialog says so."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,ctrl+q", "answer(True)", "Quit"),
@@ -35,19 +37,40 @@ class QuitDialog(ModalScreen[bool]):
     QUESTION = "Quit Kings Corners?"
     YES = "Quit (y)"
 
-    def __init__(self, saved: bool = True) -> None:
+    def __init__(
+        self, saved: bool = True, problem: str | None = None, unrecorded: RecorderStatus | None = None
+    ) -> None:
         super().__init__()
         self.saved = saved
+        self.problem = problem
+        self.unrecorded = unrecorded
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.QUESTION, classes="question")
-            detail = (
-                "Your match is saved: choose Resume next time to carry on exactly here."
-                if self.saved
-                else "This game is not saved."
-            )
-            yield Static(detail, classes="detail")
+            if not self.saved:
+                detail = "This game is not saved."
+            elif self.problem is not None:
+                detail = (
+                    f"Your match is NOT saved: {self.problem}. Quitting now loses the moves since the last save;"
+                    " Resume would go back there."
+                )
+            else:
+                detail = "Your match is saved: choose Resume next time to carry on exactly here."
+            yield Static(plain(detail), classes="detail", id="saved")
+            waiting = self.unrecorded
+            if waiting is not None:
+                why = waiting.problem or "still being recorded"
+                fate = (
+                    "they are kept on disk and recorded next time."
+                    if waiting.on_disk
+                    else "they could not be kept on disk either, so quitting now loses them."
+                )
+                yield Static(
+                    plain(f"The game history has not recorded the last rounds yet ({why}): {fate}"),
+                    classes="detail",
+                    id="unrecorded",
+                )
             with Horizontal():
                 yield Button(self.YES, variant="error", id="yes")
                 yield Button("Stay (n)", variant="primary", id="no")

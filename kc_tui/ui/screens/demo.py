@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from kc_tui.config import PACES, Config
-from kc_tui.history import History
+from kc_tui.recorder import Recorder
 from kc_tui.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
@@ -52,14 +52,14 @@ class DemoScreen(DrivenScreen):
     ]
 
     def __init__(
-        self, seats: list[str], seed: int | None, pace: str, config: Config, history: History | None = None
+        self, seats: list[str], seed: int | None, pace: str, config: Config, recorder: Recorder | None = None
     ) -> None:
         if not 2 <= len(seats) <= 4:
             raise ValueError(f"a demo takes 2 to 4 AI players, not {len(seats)}")
         self.kinds = list(seats)
         self.config = config
         #: Where the demo's rounds are recorded (marked as a demo), or None.
-        self.history = history
+        self.recorder = recorder
         super().__init__(self._new_driver(seed, pace if pace in PACES else "normal"))
         self.look = CardLook.of(config)
         self.show_hands = False
@@ -70,7 +70,7 @@ class DemoScreen(DrivenScreen):
 
     def _new_driver(self, seed: int | None, pace: str) -> TableDriver:
         driver = TableDriver.for_demo(
-            self.kinds, self.config.rules, seed, pace, card_style=self.config.card_style, history=self.history
+            self.kinds, self.config.rules, seed, pace, card_style=self.config.card_style, recorder=self.recorder
         )
         self.seed = driver.session.match.seed
         return driver

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
-from kc_tui.history import History
+from kc_tui.recorder import Recorder
 from kc_tui.session import MatchSession
 from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
@@ -69,8 +69,8 @@ class GameScreen(DrivenScreen):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, session: MatchSession, config: Config, history: History | None = None) -> None:
-        super().__init__(TableDriver.for_config(config, session, history))
+    def __init__(self, session: MatchSession, config: Config, recorder: Recorder | None = None) -> None:
+        super().__init__(TableDriver.for_config(config, session, recorder))
         self.config = config
         self.look = CardLook.of(config)
         self.selected_card: Card | None = None
@@ -81,6 +81,8 @@ class GameScreen(DrivenScreen):
         self._hint_busy = False
         #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
         self._end_asked = False
+        #: The save problem last told (each is said once, and so is its end).
+        self._told_save: str | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -126,6 +128,24 @@ class GameScreen(DrivenScreen):
         self._show_scores()
         self.query_one(MoveLog).sync(snap.log)
         self.refresh_bindings()
+        self._tell_save()
+
+    def _tell_save(self) -> None:
+        """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
+        problem = self.session.save_problem
+        if problem == self._told_save:
+            return
+        if problem is not None:
+            self.app.notify(
+                f"The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                " since the last save.",
+                title="Saved match",
+                severity="error",
+                timeout=20,
+            )
+        else:
+            self.app.notify("The match is saved again.", title="Saved match")
+        self._told_save = problem
 
     def _show_scores(self) -> None:
         """Totals everywhere they appear: the scoreboard, the opponents' panels, your label."""
@@ -225,8 +245,8 @@ class GameScreen(DrivenScreen):
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
-        match_id, number = self.driver.history_match, ended.result.number
-        replay = None if match_id is None else lambda: open_replay(self.app, match_id, number)
+        number = ended.result.number
+        replay = None if self.driver.recorder is None else lambda: self._replay_round(number)
         self.app.push_screen(
             RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
             self._round_summary_closed,
@@ -248,12 +268,40 @@ class GameScreen(DrivenScreen):
         """The recorded match's rounds, each one to replay and review."""
         from kc_tui.ui.dialogs.match_detail import MatchDetail
 
-        history, match_id = self.driver.history, self.driver.history_match
+        match_id = self._recorded_match(len(self.session.results))
+        history = self.driver.history
         record = history.match(match_id) if history is not None and match_id is not None else None
         if record is None:
-            self.app.notify("This match is not in the game history, so its rounds cannot be replayed.")
+            if match_id is not None:
+                self.app.notify("This match is not in the game history, so its rounds cannot be replayed.")
             return
         self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
+
+    def _replay_round(self, number: int) -> None:
+        match_id = self._recorded_match(number)
+        if match_id is not None:
+            open_replay(self.app, match_id, number)
+
+    def _recorded_match(self, rounds: int) -> int | None:
+        """The match's id in the history once its first ``rounds`` rounds are there (waiting a
+        moment for the recorder); else None, and the player is told why."""
+        recorder = self.driver.recorder
+        if recorder is None:
+            self.app.notify("This match is not recorded in the game history, so its rounds cannot be replayed.")
+            return None
+        uid = self.session.record.uid
+        if not recorder.recorded(uid, rounds):
+            recorder.flush(0.5)
+        match_id = recorder.match_id(uid)
+        if match_id is None or not recorder.recorded(uid, rounds):
+            why = recorder.status.problem or "it is still being recorded"
+            self.app.notify(
+                f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can.",
+                title="Replay",
+                severity="warning",
+            )
+            return None
+        return match_id
 
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app
@@ -462,11 +510,18 @@ class GameScreen(DrivenScreen):
     def _to_menu(self, ok: bool | None) -> None:
         if not ok:
             return
-        saved = self.session.save_path is not None and not self.session.match_over
+        s = self.session
         self.stop()
         self.app.pop_screen()
-        if saved:
-            self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
+        if s.save_path is not None and not s.match_over:
+            if s.saved:
+                self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
+            else:
+                self.app.notify(
+                    f"Your match is not saved ({s.save_problem}): Resume would go back to the last save.",
+                    title="Main menu",
+                    severity="error",
+                )
 
     def action_quit(self) -> None:
         from kc_tui.ui.dialogs.confirm import QuitDialog
@@ -475,7 +530,16 @@ class GameScreen(DrivenScreen):
             if ok:
                 self.app.exit()
 
-        self.app.push_screen(QuitDialog(saved=self.session.save_path is not None), done)
+        s, recorder = self.session, self.driver.recorder
+        waiting = recorder.status if recorder is not None else None
+        self.app.push_screen(
+            QuitDialog(
+                saved=s.save_path is not None,
+                problem=s.save_problem,
+                unrecorded=waiting if waiting is not None and waiting.waiting else None,
+            ),
+            done,
+        )
 
     # ------------------------------------------------------------------ mouse
     @on(HandView.CardClicked)
