@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from kc_tui.args import CliError, kinds_help, target_help
@@ -180,113 +183,125 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- stats
-#: The first bytes of every SQLite database file.
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def _check_history(path: str) -> None:
-    """:class:`CliError` unless ``path`` is a readable file that may be our history: a command
-    that reads must not start a new history over a mistyped name, nor (as the app does with a
-    damaged history) move someone's file aside."""
-    shown = show_path(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise CliError(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{shown}: is a directory, not a history file") from None
-    except OSError as exc:
-        raise CliError(f"{shown}: cannot open it ({exc.strerror or exc})") from None
-    except ValueError:
-        raise CliError(f"{shown}: not a usable file name") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise CliError(f"{shown}: is a directory, not a history file")
-        if not stat.S_ISREG(mode):
-            raise CliError(f"{shown}: is {_kind_of(mode)}; only regular files are read")
-        head = os.read(fd, len(SQLITE_HEADER))
-    except OSError as exc:
-        raise CliError(f"{shown}: cannot read it ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
-    if head and head != SQLITE_HEADER:
-        raise CliError(f"{shown}: not a Kings Corners history (not an SQLite database)")
-    if head and not _ours(path):
-        raise CliError(f"{shown}: not a Kings Corners history (another program's database, or damaged)")
-
-
-def _ours(path: str) -> bool:
-    """Whether the SQLite file at ``path`` is a history of ours (or still empty), read-only."""
-    import sqlite3
-    from pathlib import Path
-
-    from kc_tui.history import APPLICATION_ID
+def _check_history(path: Path) -> History:
+    """The history at ``path`` opened for reading only (:meth:`History.open_read_only`): nothing
+    is created, written, migrated or moved; :class:`CliError` (one line) when it cannot be read."""
+    from kc_tui.history import History, HistoryError
 
     try:
-        con = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
-    except (sqlite3.Error, OSError, ValueError):
-        return False
-    try:
-        app = con.execute("PRAGMA application_id").fetchone()[0]
-        tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    except sqlite3.Error:
-        return False
-    finally:
-        con.close()
-    return bool(app == APPLICATION_ID or (app == 0 and tables == 0))
+        return History.open_read_only(path)
+    except HistoryError as exc:
+        raise CliError(str(exc)) from None
 
 
-def _open_output(target: str) -> TextIO:
-    """The file to export to (``-``: standard output); :class:`CliError` when it cannot be written."""
+def _ours(target: str, read: Path) -> str | None:
+    """What of the files the command reads ``target`` is (the history ``read``, its -wal, -shm or
+    -journal, through links too), or None when it is none of them."""
+    names = {"": "the history it reads", "-wal": "the history's -wal file", "-shm": "the history's -shm file"}
+    names["-journal"] = "the history's -journal file"
+    target_real = os.path.realpath(target)
+    for end, what in names.items():
+        for candidate in {str(read) + end, os.path.realpath(read) + end}:
+            try:
+                if os.path.samefile(target, candidate):
+                    return what
+            except (OSError, ValueError):
+                pass
+            if target_real == os.path.realpath(candidate):
+                return what
+    return None
+
+
+def _open_output(target: str) -> tuple[TextIO, str | None]:
+    """Where the export goes: ``-`` standard output; a FIFO or a device written as it is; else a
+    new temporary file beside ``target`` (its real path, through links), made the target by
+    :func:`_write_export` once whole. The stream and the temporary file's path (None when
+    writing in place); :class:`CliError` when it cannot be written."""
     if target == "-":
-        return sys.stdout
+        return sys.stdout, None
+    from kc_tui.history import reason
+
     shown = show_path(target)
     try:
-        return open(target, "w", encoding="utf-8", newline="")  # closed by _write_export
+        st = os.stat(target)
     except FileNotFoundError:
-        raise CliError(f"{shown}: cannot write it (no such folder)") from None
-    except IsADirectoryError:
-        raise CliError(f"{shown}: is a directory") from None
+        st = None
+    except (OSError, ValueError) as exc:
+        detail = reason(exc) if isinstance(exc, OSError) else "not a usable file name"
+        raise CliError(f"cannot write {shown}: {detail}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise CliError(f"{shown}: is a directory")
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):  # /dev/stdout, a named pipe: in place
+            return open(target, "w", encoding="utf-8", newline=""), None  # closed by _write_export
+        real = os.path.realpath(target)
+        folder = os.path.dirname(real) or "."
+        if not os.path.isdir(folder):
+            raise CliError(f"cannot write {shown}: no such folder")
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise CliError(f"{shown}: cannot write it ({exc.strerror or exc})") from None
+        raise CliError(f"cannot write {shown}: {reason(exc)}") from None
     except ValueError:
         raise CliError(f"{shown}: not a usable file name") from None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~mask)
+        return os.fdopen(fd, "w", encoding="utf-8", newline=""), tmp
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
 
 
 def _write_export(target: str, write: Callable[[TextIO], object]) -> None:
-    out = _open_output(target)
+    """Write the export with ``write``: to a regular file atomically (a temporary file in the
+    same folder, flushed to the disk, then renamed over the target; removed on any failure, so
+    that a full disk never leaves half a file), to standard output or a FIFO as it goes."""
+    from kc_tui.history import reason
+
+    out, tmp = _open_output(target)
     try:
         write(out)
         out.flush()
+        if tmp is not None:
+            os.fsync(out.fileno())
+            out.close()
+            os.replace(tmp, os.path.realpath(target))
+            tmp = None
     except BrokenPipeError:
         raise  # the reader stopped (``| head``): see cmd_stats
     except OSError as exc:
-        raise CliError(f"{show_path(target)}: cannot write it ({exc.strerror or exc})") from None
+        raise CliError(f"cannot write {show_path(target)}: {reason(exc)}") from None
     finally:
         if out is not sys.stdout:
-            out.close()
+            with contextlib.suppress(OSError):
+                out.close()
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """The player's statistics (the Stats screen's summary) as text; ``--json``/``--csv`` export
-    the whole history instead."""
-    from pathlib import Path
+    the whole history instead. The history is only read (:meth:`History.open_read_only`); an
+    export is never written over a file the command reads."""
+    from kc_tui.history import default_history_path
 
-    from kc_tui.history import History, default_history_path
-
-    if args.history is not None:
-        path = Path(args.history)
-        _check_history(args.history)
-    else:
-        path = default_history_path()
-        if not path.exists():  # nothing played yet: do not make a file to say so
-            _print_report(None)
-            return 0
-        _check_history(str(path))
-    history, message = History.open(path)
+    path = Path(args.history) if args.history is not None else default_history_path()
+    target = args.json if args.json is not None else args.csv
+    if target is not None and target != "-":
+        what = _ours(target, path)
+        if what is not None:
+            raise CliError(f"{show_path(target)}: is {what}; the export is written to another file")
+    history: History | None = None
+    if args.history is not None or os.path.lexists(path):
+        history = _check_history(path)
+    elif target is None:  # nothing played yet (and no file is made to say so)
+        _print_report(None)
+        return 0
     try:
-        _stats_output(args, history, message)
+        _stats_output(args, history)
     except BrokenPipeError:
         # The reader of standard output stopped early (``kings-corners stats --csv - | head``):
         # nothing went wrong here; later writes (and Python's own flush at exit) go nowhere.
@@ -294,26 +309,37 @@ def cmd_stats(args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     finally:
-        history.close()
+        if history is not None:
+            history.close()
     return 0
 
 
-def _stats_output(args: argparse.Namespace, history: History, message: str | None) -> None:
-    """Print the summary, or export the history (``--json``/``--csv``)."""
-    if message and not history.read_only:  # moved aside, or not usable: nothing of it to show
-        raise CliError(message)
-    if message:  # written by a newer game: shown as far as it can be read
-        write_line(sys.stderr, f"{PROG}: {one_line(message)}")
+def _stats_output(args: argparse.Namespace, history: History | None) -> None:
+    """Print the summary, or export the history (``--json``/``--csv``; nothing recorded: none)."""
     if args.json is not None:
-        data = history.export_json()
+        data = history.export_json() if history is not None else []
         _write_export(args.json, lambda out: out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n"))
         _exported(args.json, f"{len(data)} matches")
     elif args.csv is not None:
-        rows = history.export_rows()
+        rows = history.export_rows() if history is not None else []
         _write_export(args.csv, lambda out: _write_csv(out, rows))
         _exported(args.csv, f"{len(rows)} rounds")
     else:
         _print_report(history)
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """``value`` safe in a spreadsheet: text starting with a formula character
+    (:data:`FORMULA_START`) gets a single quote before it, as OWASP advises. Every text cell is
+    treated so, numeric-looking text too (``"-2+3"`` becomes ``"'-2+3"``); numbers stay numbers
+    (an int such as -1 is written ``-1``), and lists of numbers are JSON text starting ``[``."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:
@@ -323,7 +349,7 @@ def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:
 
     writer = csv.DictWriter(out, fieldnames=list(EXPORT_COLUMNS), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
 
 
 def _exported(target: str, what: str) -> None:

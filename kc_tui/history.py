@@ -22,37 +22,63 @@ before); the player's results kept with every match (``matches.player_seat``, ``
 ``player_rounds_won``, ``player_penalty``, ``player_hints``, ``player_undos``: worked out from the
 match and its rounds whenever they are written, and for every match when migrating, so that
 :meth:`History.summary` reads no round); and the index ``matches_newest`` (demo, started_at, id)
-for listing newest first. Times are
-ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit); lists of ints (winners,
+for listing newest first. Version 3 (:data:`MIGRATE_V2_V3`) adds ``matches.uid``, the random
+token the game names a match by (unique when set: :meth:`History.sync_match` finds the match by
+it). Times are ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit); lists of ints (winners,
 totals, seats, penalties, chips_delta) are JSON text; ``moves`` is a BLOB of little-endian unsigned
 16-bit moves. A new file is made by running every migration from version 0, so a new database and
 one migrated from any earlier version have the same schema.
 
 What goes wrong
 ---------------
-* A file that is not our database (random bytes, a damaged or truncated SQLite file, another
-  program's SQLite file, a file that cannot be opened) is moved aside to
-  ``<name>.corrupt-<time>`` and a new one started; :meth:`History.open` says so in its message.
+Each kind of fault is met once, where it belongs:
+
+* What is at the path is looked at before SQLite opens it. A missing file, or an empty one, is
+  made a new history. A directory, a link to nothing, a file that cannot be read, a file that is
+  not an SQLite database and another program's database are left exactly as they are: the
+  history lives in memory for the session and the one-line message of :meth:`History.open` says
+  what was found.
+* A file is set aside (to ``<name>.corrupt-<time>``, with its -wal and -shm, never over an earlier
+  one) and a new history started only when it is provably ours and provably damaged: its header
+  carries :data:`APPLICATION_ID` and SQLite finds it damaged (``SQLITE_CORRUPT``,
+  ``SQLITE_NOTADB``, ``PRAGMA quick_check``) or our tables are missing; and only when it is the
+  app's own file, ``data_dir()/history.sqlite3``. A file the user named
+  (``$KINGS_CORNERS_HISTORY``, a path given to :meth:`History.open`) is never moved or rewritten.
+* SQLite errors are read by their codes (:func:`fault`: a full disk, an I/O error, a read-only
+  file or folder, a lock held by another program, damage) into one reason in plain words, for
+  opening and for writing alike. A file that cannot be written is left as it is: its games are
+  copied into memory when they can be read, and this session's games are kept there only.
+* Opening never waits on another process: reading has a busy timeout of
+  :data:`READ_TIMEOUT_MS`, and a migration that needs the write lock while another program holds
+  it is done on an in-memory copy for reading and on the file at the first write. Reads and
+  writes have their own connections and locks, so a write waiting for the lock (up to
+  :data:`BUSY_TIMEOUT_MS`) never holds up a read.
 * A file written by a newer version of the game (``user_version`` above :data:`SCHEMA_VERSION`)
   is never changed: it is opened read-only (what can be read of it is shown) and this session's
   games are not recorded (recording calls do nothing); the message says so.
-* When no file can be used at the path (a directory is there, the folder cannot be written, the
-  database stays locked), the history lives in memory for the session; the message says so.
-* Writes are transactions (WAL, a busy timeout of 5 s): two app windows recording at once lose
-  nothing. A recording call that fails raises :class:`HistoryError` (one plain line); the game
-  goes on without it.
-* Reading never raises: a row with values that are not what the schema says is skipped and a line
-  saying so is added to :attr:`History.problems` (and logged); a query that fails does the same.
+* :meth:`History.open_read_only` (the ``stats`` command) never creates, writes, migrates or moves
+  anything: an earlier version is migrated in a copy in memory; anything it cannot read is a
+  :class:`HistoryError`.
+* Writes are transactions (WAL): two app windows recording at once lose nothing. A recording call
+  that fails raises :class:`HistoryError` (one plain line) and changes nothing; the game goes on.
+* Reading never raises: text and blobs are cut to their longest sensible size in SQL, and every
+  value is checked in Python (types, ranges, times, the rules against the engine's declarations,
+  names as the settings allow them). A row with a value that is not what the schema says is
+  skipped and a line saying so is added to :attr:`History.problems` (and logged); a query that
+  fails does the same.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import logging
 import os
 import re
+import secrets
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -64,19 +90,34 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import PROBLEM_MAX, data_dir, move_aside, one_line
+from kc_tui.config import NAME_MAX, PROBLEM_MAX, data_dir, name_problem, one_line
 from kc_tui.engine import RoundResult
+from kc_tui.engine.rules import RulesError, variant
 
 log = logging.getLogger(__name__)
 
 #: The schema's version, kept in ``PRAGMA user_version``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id`` of our databases: "KCHI" (Kings Corners HIstory).
 APPLICATION_ID = 0x4B434849
 ENV_HISTORY = "KINGS_CORNERS_HISTORY"
 HISTORY_NAME = "history.sqlite3"
 #: How long a write waits for another process's transaction (ms).
 BUSY_TIMEOUT_MS = 5000
+#: How long a read (and opening) waits for another process's lock (ms).
+READ_TIMEOUT_MS = 200
+#: The first bytes of every SQLite database file, and the size of its header.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SQLITE_HEADER_SIZE = 100
+#: The longest text read from a column (longer values are not what the schema says).
+TEXT_MAX = 1000
+#: The longest rules text, seat kind and moves blob (bytes) read.
+RULES_MAX = 4096
+KIND_MAX = 40
+MOVES_MAX = 1 << 20
+#: The times a record may hold (a clock set to 1970 is possible; the years past 9000 are not).
+TIME_MIN = datetime(1970, 1, 1, tzinfo=UTC)
+TIME_MAX = datetime(9000, 1, 1, tzinfo=UTC)
 #: The human's kind (as :mod:`kc_tui.roster` spells it).
 HUMAN = "human"
 #: The largest move the engine makes (``END``); moves are stored as 16-bit numbers.
@@ -143,8 +184,16 @@ CREATE INDEX matches_newest ON matches(demo, started_at DESC, id DESC);
 """
 
 
+#: Version 3: the match's uid, the token the game names it by (:meth:`History.sync_match`).
+MIGRATE_V2_V3 = """
+ALTER TABLE matches ADD COLUMN uid TEXT;
+CREATE UNIQUE INDEX matches_uid ON matches(uid) WHERE uid IS NOT NULL;
+"""
+
+
 def _backfill_v2(con: sqlite3.Connection) -> None:
-    """Version 2: the player's results of every match recorded before, from its rounds."""
+    """Version 2: the player's results of every match recorded before, from its rounds (a match
+    that cannot be read is left out of the statistics: :func:`_update_player`)."""
     for (match_id,) in con.execute("SELECT id FROM matches").fetchall():
         _update_player(con, match_id)
 
@@ -153,6 +202,7 @@ def _backfill_v2(con: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
     1: (SCHEMA_V1, None),
     2: (MIGRATE_V1_V2, _backfill_v2),
+    3: (MIGRATE_V2_V3, None),
 }
 
 #: The columns every table has at each version (how an existing file is recognized as ours).
@@ -196,6 +246,7 @@ COLUMNS[2] = {
         "player_undos",
     },
 }
+COLUMNS[3] = {**COLUMNS[2], "matches": COLUMNS[2]["matches"] | {"uid"}}
 
 
 class HistoryError(Exception):
@@ -204,6 +255,10 @@ class HistoryError(Exception):
 
 class _NotOurs(Exception):
     """The file is not a database of ours (the message says why)."""
+
+
+class _Damaged(Exception):
+    """The file is ours and damaged (the message says how)."""
 
 
 class _Newer(Exception):
@@ -304,6 +359,36 @@ class MatchRecord:
         return None
 
 
+@dataclass(frozen=True)
+class MatchSync:
+    """Everything known of a match being played, for :meth:`History.sync_match`: calling it again
+    with the same or a later state records what is new, once."""
+
+    #: A random token naming the match (:func:`new_uid`: 32 hex characters).
+    uid: str
+    seats: tuple[SeatInfo, ...]
+    rules: dict[str, Any]
+    seed: int
+    first_dealer: int
+    demo: bool
+    started_at: datetime
+    #: Every finished round so far, numbered 1 to k in order.
+    rounds: tuple[RoundRecord, ...]
+    #: The latest totals.
+    totals: tuple[int, ...]
+    #: Set once the match is over.
+    winners: tuple[int, ...] | None = None
+    finished_at: datetime | None = None
+
+
+_UID = re.compile(r"[0-9a-f]{32}")
+
+
+def new_uid() -> str:
+    """A new match uid: 32 random hex characters."""
+    return secrets.token_hex(16)
+
+
 # ---------------------------------------------------------------------- encoding
 def _utc(when: datetime | None) -> datetime:
     """``when`` in UTC (now when None); a naive time is taken as UTC."""
@@ -390,17 +475,21 @@ def _int_list(x: object, what: str, lo: int = -_BIG, hi: int = _BIG, n: int | No
 
 
 def _time(x: object, what: str) -> datetime:
-    if not isinstance(x, str):
+    """A time as we write it (ISO 8601), in UTC, from :data:`TIME_MIN` to :data:`TIME_MAX`."""
+    if not isinstance(x, str) or len(x) > 64:
         raise _Bad(f"{what} is not a time")
     try:
         when = datetime.fromisoformat(x)
-    except ValueError:
+        when = when if when.tzinfo is UTC else _utc(when)
+    except (ValueError, OverflowError):
         raise _Bad(f"{what} is not a time") from None
-    return when if when.tzinfo is UTC else _utc(when)
+    if not TIME_MIN <= when < TIME_MAX:
+        raise _Bad(f"{what} is not a time from {TIME_MIN.year} to {TIME_MAX.year}")
+    return when
 
 
 def _moves(x: object) -> tuple[int, ...]:
-    if not isinstance(x, bytes) or len(x) % 2:
+    if not isinstance(x, bytes) or len(x) % 2 or len(x) > MOVES_MAX:
         raise _Bad("the moves are not a list of moves")
     a = array("H")
     a.frombytes(x)
@@ -412,42 +501,86 @@ def _moves(x: object) -> tuple[int, ...]:
 
 
 def _rules(x: object) -> dict[str, Any]:
-    if not isinstance(x, str):
+    """The rules as ``Rules.to_dict()`` wrote them: every known setting with a value its
+    declaration (:mod:`kc_tui.engine.rules`) allows; a setting of a newer game (unknown here) is
+    kept when it is a word, a whole number or a switch."""
+    if not isinstance(x, str) or len(x) > RULES_MAX:
         raise _Bad("the rules are not text")
     cached = _RULES_SEEN.get(x)
     if cached is not None:
         return dict(cached)
     try:
         rules = json.loads(x)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise _Bad("the rules are not JSON") from None
-    if not isinstance(rules, dict) or not all(isinstance(v, str | int) for v in rules.values()):
+    if not isinstance(rules, dict):
         raise _Bad("the rules are not a table of settings")
+    for key, value in rules.items():
+        _rule_check(key, value)
     if len(_RULES_SEEN) < 256:
         _RULES_SEEN[x] = dict(rules)
     return rules
+
+
+def _rule_check(key: str, value: object) -> None:
+    """:class:`_Bad` unless ``value`` may be the setting ``key``."""
+    try:
+        v = variant(key)
+    except RulesError:  # a setting of a newer game
+        if len(key) > 64 or not key.isprintable():
+            raise _Bad("a rule's name is not a name") from None
+        if isinstance(value, str) and len(value) <= 64 and value.isprintable():
+            return
+        if isinstance(value, bool) or (isinstance(value, int) and -(2**63) <= value < 2**63):
+            return
+        raise _Bad(f"the rule {one_line(key)} is not a word, a number or a switch") from None
+    try:
+        v.check(value)
+    except RulesError as exc:
+        raise _Bad(f"its rules are not valid ({one_line(str(exc), 120)})") from None
 
 
 #: Rules read before, by their text (most matches share a few).
 _RULES_SEEN: dict[str, dict[str, Any]] = {}
 
 
+def _cap(column: str, most: int = TEXT_MAX) -> str:
+    """SQL for ``column`` with text or a blob longer than ``most`` given as ``'too long'`` (which
+    no check accepts), so that a huge value never reaches Python."""
+    return (
+        f"CASE WHEN typeof({column}) IN ('text', 'blob') AND length({column}) > {most}"
+        f" THEN 'too long' ELSE {column} END"
+    )
+
+
 #: A match's row, its seats as a JSON list of [position, name, kind, think_ms] (values of other
-#: types given as null or "bad", so that no value makes the query fail: they are checked in Python).
-_MATCH_SELECT = """
-SELECT m.id, m.started_at, m.finished_at, m.demo, m.rules, m.seed, m.first_dealer, m.winners, m.totals,
+#: types, and text too long for its field, given as null or "bad", so that no value makes the query
+#: fail: they are checked in Python).
+_MATCH_SELECT = f"""
+SELECT m.id, {_cap("m.started_at")}, {_cap("m.finished_at")}, m.demo, {_cap("m.rules", RULES_MAX)},
+    {_cap("m.seed")}, m.first_dealer, {_cap("m.winners")}, {_cap("m.totals")},
     (SELECT json_group_array(json_array(
-        s.position,
-        CASE WHEN typeof(s.name) = 'text' THEN s.name END,
-        CASE WHEN typeof(s.kind) = 'text' THEN s.kind END,
+        CASE WHEN typeof(s.position) = 'integer' THEN s.position END,
+        CASE WHEN typeof(s.name) = 'text' AND length(s.name) <= {NAME_MAX} THEN s.name END,
+        CASE WHEN typeof(s.kind) = 'text' AND length(s.kind) <= {KIND_MAX} THEN s.kind END,
         CASE WHEN typeof(s.think_ms) IN ('integer', 'null') THEN s.think_ms ELSE 'bad' END
-    )) FROM (SELECT * FROM seats WHERE seats.match_id = m.id ORDER BY position) s)
+    )) FROM (SELECT * FROM seats WHERE seats.match_id = m.id ORDER BY position LIMIT 9) s)
 FROM matches m
 """
 _ROUND_COLUMNS = (
     "match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at"
 )
-_ROUND_COLUMNS_NO_MOVES = _ROUND_COLUMNS.replace("moves", "NULL")
+#: The columns of a round as read (text and blobs cut to their sizes, see :func:`_cap`).
+_ROUND_SELECT = (
+    f"match_id, number, dealer, {_cap('seats')}, winner, {_cap('penalties')}, {_cap('chips_delta')},"
+    f" {_cap('totals')}, {_cap('moves', MOVES_MAX)}, hints, undos, {_cap('played_at')}"
+)
+_ROUND_SELECT_NO_MOVES = (
+    f"match_id, number, dealer, {_cap('seats')}, winner, {_cap('penalties')}, {_cap('chips_delta')},"
+    f" {_cap('totals')}, NULL, hints, undos, {_cap('played_at')}"
+)
+#: What reading a row may raise besides :class:`_Bad` when a value is not what the schema says.
+_UNREADABLE = (_Bad, ValueError, TypeError, OverflowError, RecursionError, IndexError, KeyError)
 
 
 def _match_from_row(row: Sequence[Any]) -> MatchRecord:
@@ -489,11 +622,11 @@ def _seats(x: object) -> tuple[SeatInfo, ...]:
         data = json.loads(x)
     except ValueError:
         raise _Bad("its seats are not readable") from None
-    if not isinstance(data, list) or [d[0] if isinstance(d, list) and d else None for d in data] != list(
+    if not isinstance(data, list) or [d[0] if isinstance(d, list) and len(d) == 4 else None for d in data] != list(
         range(len(data))
     ):
         raise _Bad("its seats are not numbered 0, 1, ...")
-    seats = tuple(_seat_from_row(*d[1:]) for d in data)
+    seats = tuple(_seat_from_row(d[1], d[2], d[3]) for d in data)
     if len(_SEATS_SEEN) < 4096:
         _SEATS_SEEN[x] = seats
     return seats
@@ -506,6 +639,11 @@ _SEATS_SEEN: dict[str, tuple[SeatInfo, ...]] = {}
 def _seat_from_row(name: object, kind: object, think_ms: object) -> SeatInfo:
     if not isinstance(name, str) or not isinstance(kind, str):
         raise _Bad("a seat's name or kind is not text")
+    problem = name_problem(name, "a seat's name")
+    if problem is not None:
+        raise _Bad(problem)
+    if not kind or len(kind) > KIND_MAX or not kind.isprintable() or _US in kind:
+        raise _Bad("a seat's kind is not a kind")
     if think_ms is not None:
         think_ms = _int(think_ms, "a seat's think time", 0, 10**7)
     return SeatInfo(name, kind, think_ms)
@@ -533,34 +671,237 @@ def _round_from_row(row: Sequence[Any], n: int, with_moves: bool) -> RoundRecord
     )
 
 
-def _err(exc: BaseException) -> str:
-    """A one-line reason for a failure."""
+# ---------------------------------------------------------------------- checks before writing
+def _checked_time(what: str, when: object, label: str) -> datetime:
+    """``when`` in UTC (now when None), checked to read back (:func:`_time`)."""
+    try:
+        if when is None:
+            return _utc(None)
+        if not isinstance(when, datetime):
+            raise _Bad(f"{label} is not a time")
+        utc = _utc(when)
+        _time(_time_text(utc), label)
+    except _UNREADABLE as exc:
+        raise HistoryError(f"could not {what}: {exc}") from None
+    return utc
+
+
+def _checked_ints(what: str, xs: object, label: str, lo: int, hi: int) -> str:
+    """The text of the list of ints ``xs``, checked to read back (:func:`_int_list`)."""
+    try:
+        if not isinstance(xs, Sequence) or isinstance(xs, str | bytes):
+            raise _Bad(f"{label} is not a list of numbers")
+        text = _ints_text(xs)
+        _int_list(text, label, lo, hi)
+    except _UNREADABLE as exc:
+        raise HistoryError(f"could not {what}: {exc}") from None
+    return text
+
+
+def _checked_round(what: str, r: object, n: int) -> tuple[Any, ...]:
+    """The values of round ``r`` of a match of ``n`` seats (``_round_values``), checked to read
+    back (:func:`_round_from_row`): what is recorded can always be read."""
+    try:
+        if not isinstance(r, RoundRecord):
+            raise _Bad("it is not a round")
+        values = _round_values(0, r)
+        _round_from_row(values, n, True)
+    except _UNREADABLE as exc:
+        raise HistoryError(f"could not {what}: {exc}") from None
+    return values
+
+
+def _match_problem(what: str, seats: object, rules: object, seed: object, first_dealer: object) -> str:
+    """The rules' text of a match to record, every value checked to read back;
+    :class:`HistoryError` saying what is wrong."""
+    if not isinstance(seats, Sequence) or not 1 <= len(seats) <= 8 or not all(isinstance(s, SeatInfo) for s in seats):
+        raise HistoryError(f"could not {what}: it needs its seats")
+    if not _is_int(seed) or not 0 <= seed <= SEED_MAX:  # type: ignore[operator]
+        raise HistoryError(f"could not {what}: its seed is not a 64-bit number")
+    if not _is_int(first_dealer) or not 0 <= first_dealer < len(seats):  # type: ignore[operator]
+        raise HistoryError(f"could not {what}: its first dealer is not one of its seats")
+    try:
+        for s in seats:
+            _seat_from_row(s.name, s.kind, s.think_ms)
+        if not isinstance(rules, dict):
+            raise _Bad("its rules are not a table of settings")
+        text = json.dumps(dict(rules), separators=(",", ":"), allow_nan=False)
+        _rules(text)
+    except _UNREADABLE as exc:
+        raise HistoryError(f"could not {what}: {exc}") from None
+    return text
+
+
+def _insert_match(
+    con: sqlite3.Connection,
+    uid: str | None,
+    seats: Sequence[SeatInfo],
+    rules_text: str,
+    seed: int,
+    first_dealer: int,
+    demo: bool,
+    started: datetime,
+) -> int:
+    """Insert a match (unfinished, totals 0) and its seats; its id."""
+    cur = con.execute(
+        "INSERT INTO matches (uid, started_at, demo, rules, seed, first_dealer, totals) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (uid, _time_text(started), int(bool(demo)), rules_text, str(seed), first_dealer, _ints_text([0] * len(seats))),
+    )
+    match_id = cur.lastrowid
+    assert match_id is not None
+    con.executemany(
+        "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
+        [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(seats)],
+    )
+    _update_player(con, match_id)
+    return match_id
+
+
+def _find_sync(con: sqlite3.Connection, sync: MatchSync, n: int) -> int | None:
+    """The id of the match ``sync`` is about: the one with its uid, else one recorded before uids
+    (no uid, unfinished, the same seats, rules and seed, rounds 1 to j recorded with j at most
+    the rounds of ``sync``), which is given the uid; None when there is none."""
+    row = con.execute("SELECT id FROM matches WHERE uid = ?", (sync.uid,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    seats, rules = tuple(sync.seats), dict(sync.rules)
+    rows = con.execute(
+        f"{_MATCH_SELECT} WHERE m.uid IS NULL AND m.finished_at IS NULL AND m.seed = ?"
+        " ORDER BY m.started_at DESC, m.id DESC",
+        (str(sync.seed),),
+    ).fetchall()
+    for row in rows:
+        try:
+            m = _match_from_row(row)
+        except _UNREADABLE:
+            continue
+        if m.seats != seats or m.rules != rules or len(m.seats) != n:
+            continue
+        numbers = [r[0] for r in con.execute("SELECT number FROM rounds WHERE match_id = ? ORDER BY number", (m.id,))]
+        if numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= len(sync.rounds):
+            con.execute("UPDATE matches SET uid = ? WHERE id = ?", (sync.uid, m.id))
+            return m.id
+    return None
+
+
+# ---------------------------------------------------------------------- what went wrong
+@dataclass(frozen=True)
+class Fault:
+    """What an error met reading or writing the history means: ``kind`` (``"full"``, ``"locked"``,
+    ``"readonly"``, ``"denied"``, ``"io"``, ``"damaged"``, ``"missing"``, ``"cantopen"`` or
+    ``"other"``) and the reason in plain words (``"the disk is full"``)."""
+
+    kind: str
+    words: str
+
+    @property
+    def unwritable(self) -> bool:
+        """Whether the file may be readable but cannot be written (a full disk, a read-only file...)."""
+        return self.kind in ("full", "readonly", "denied", "io", "cantopen")
+
+
+_WORDS = {
+    "full": "the disk is full",
+    "locked": "the history is locked by another program",
+    "readonly": "the file or its folder is read-only",
+    "denied": "permission is denied",
+    "io": "the disk reported an input/output error",
+    "damaged": "the file is damaged",
+    "missing": "the file or its folder does not exist",
+    "cantopen": "the file cannot be opened",
+}
+_ERRNO_KINDS = {
+    errno.ENOSPC: "full",
+    errno.EDQUOT: "full",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "readonly",
+    errno.EIO: "io",
+    errno.ENOENT: "missing",
+    errno.ENOTDIR: "missing",
+}
+
+
+def _folder_fault(folder: Path | None) -> str | None:
+    """The kind of fault the folder shows (a read-only or full file system, a missing folder), if any."""
+    if folder is None:
+        return None
+    try:
+        st = os.statvfs(folder)
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError):
+        return None
+    if st.f_flag & os.ST_RDONLY:
+        return "readonly"
+    if st.f_bavail == 0:
+        return "full"
+    return None
+
+
+def fault(exc: BaseException, folder: Path | None = None) -> Fault:
+    """What ``exc`` means, from SQLite's error code (``sqlite_errorname``) or the OS's errno; an
+    I/O error or a file that cannot be opened is told apart by looking at ``folder`` (the
+    history's folder): a full disk or a read-only file system say so."""
+    kind = "other"
     if isinstance(exc, sqlite3.Error):
-        text = str(exc) or getattr(exc, "sqlite_errorname", "") or type(exc).__name__
-    elif isinstance(exc, OSError):
-        text = exc.strerror or type(exc).__name__
-    else:
-        text = str(exc) or type(exc).__name__
-    return one_line(text, PROBLEM_MAX)
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        text = str(exc)
+        if name == "SQLITE_FULL" or (not name and "disk is full" in text):
+            kind = "full"
+        elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or (not name and "locked" in text):
+            kind = "locked"
+        elif name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB" or (not name and "malformed" in text):
+            kind = "damaged"
+        elif name.startswith("SQLITE_READONLY") or (not name and "readonly" in text):
+            kind = _folder_fault(folder) or "readonly"
+        elif name == "SQLITE_PERM" or name.startswith("SQLITE_AUTH"):
+            kind = "denied"
+        elif name.startswith("SQLITE_IOERR"):
+            kind = _folder_fault(folder) or "io"
+        elif name.startswith("SQLITE_CANTOPEN") or (not name and "unable to open" in text):
+            kind = _folder_fault(folder) or "cantopen"
+        if kind == "other":
+            return Fault(kind, one_line(text or name or type(exc).__name__, PROBLEM_MAX))
+        return Fault(kind, _WORDS[kind])
+    if isinstance(exc, OSError):
+        kind = _ERRNO_KINDS.get(exc.errno or 0, "other")
+        if kind == "other":
+            return Fault(kind, one_line((exc.strerror or type(exc).__name__).lower(), PROBLEM_MAX))
+        return Fault(kind, _WORDS[kind])
+    return Fault(kind, one_line(str(exc) or type(exc).__name__, PROBLEM_MAX))
 
 
-def _busy(exc: BaseException) -> bool:
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc)
+def reason(exc: BaseException, folder: Path | None = None) -> str:
+    """Why ``exc`` happened, in plain words (:func:`fault`)."""
+    return fault(exc, folder).words
 
 
 # ---------------------------------------------------------------------- opening
-def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
+#: What every message about a file left alone ends with.
+_LEFT = "It was left as it is; this session's games are kept in memory only."
+
+
+def _connect(target: str, *, uri: bool = False, timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     con = sqlite3.connect(
         target,
-        timeout=BUSY_TIMEOUT_MS / 1000,
+        timeout=timeout_ms / 1000,
         isolation_level=None,  # transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
-        check_same_thread=False,  # guarded by History's lock
+        check_same_thread=False,  # guarded by History's locks
         uri=uri,
     )
-    con.text_factory = _text  # text that is not UTF-8 is read, not a failed query
-    con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        con.text_factory = _text  # text that is not UTF-8 is read, not a failed query
+        con.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+    except BaseException:
+        con.close()
+        raise
     return con
+
+
+def _file_uri(path: Path, mode: str) -> str:
+    """The SQLite URI of ``path`` opened with ``mode`` (``ro``, ``rw``, ``rwc``)."""
+    return f"{path.absolute().as_uri()}?mode={mode}"
 
 
 def _text(data: bytes) -> str:
@@ -576,39 +917,53 @@ def _version(con: sqlite3.Connection) -> tuple[int, int]:
 
 def _tables(con: sqlite3.Connection) -> dict[str, frozenset[str]]:
     names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return {name: frozenset(r[1] for r in con.execute(f'PRAGMA table_info("{name}")')) for name in names}
+    return {
+        name: frozenset(r[0] for r in con.execute("SELECT name FROM pragma_table_info(?)", (name,))) for name in names
+    }
 
 
 def _check_ours(con: sqlite3.Connection) -> int:
-    """The schema version of the database, checked to be ours; :class:`_NotOurs` when it is not,
-    :class:`_Newer` when a newer game wrote it. An empty database is version 0."""
+    """The schema version of the database, checked to be ours: :class:`_NotOurs` when it is
+    another program's, :class:`_Damaged` when it is ours with tables missing, :class:`_Newer`
+    when a newer game wrote it. An empty database is version 0."""
     app, version = _version(con)
     tables = _tables(con)
     if app == 0 and version == 0 and not tables:
         return 0  # a new (or empty) file
     if app != APPLICATION_ID:
-        raise _NotOurs("it is not a Kings Corners history (another program's database)")
+        raise _NotOurs("another program's database")
     if version > SCHEMA_VERSION:
         raise _Newer(version)
     if version not in COLUMNS:
-        raise _NotOurs(f"it has an unknown schema version {version}")
+        raise _Damaged(f"it has an unknown schema version {version}")
     for table, columns in COLUMNS[version].items():
         if not columns <= tables.get(table, frozenset()):
-            raise _NotOurs(f"its table {table} is not as version {version} has it")
+            raise _Damaged(f"its table {table} is not as version {version} has it")
     return version
 
 
 def _integrity(con: sqlite3.Connection) -> None:
-    """:class:`_NotOurs` unless SQLite finds the file sound (``PRAGMA quick_check``)."""
+    """:class:`_Damaged` unless SQLite finds the file sound (``PRAGMA quick_check``)."""
     rows = con.execute("PRAGMA quick_check(1)").fetchall()
     if rows != [("ok",)]:
-        raise _NotOurs(f"it is damaged ({one_line(str(rows[0][0]) if rows else 'no answer', 120)})")
+        raise _Damaged(f"SQLite finds it damaged: {one_line(str(rows[0][0]) if rows else 'no answer', 120)}")
 
 
-def _migrate(con: sqlite3.Connection) -> None:
+def _migrate(con: sqlite3.Connection, *, wait: bool = True) -> None:
     """Bring the database up to SCHEMA_VERSION, one version at a time, in one transaction (another
-    process may be migrating the same file: the version is read again once the lock is held)."""
-    con.execute("BEGIN IMMEDIATE")
+    process may be migrating the same file: the version is read again once the lock is held).
+    With ``wait`` False, a write lock held elsewhere is an SQLite "busy" error at once. Does
+    nothing, taking no lock, when the database is current."""
+    if _check_ours(con) == SCHEMA_VERSION:
+        return
+    if wait:
+        con.execute("BEGIN IMMEDIATE")
+    else:
+        con.execute("PRAGMA busy_timeout = 0")
+        try:
+            con.execute("BEGIN IMMEDIATE")
+        finally:
+            con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     try:
         version = _check_ours(con)
         if version == 0:
@@ -622,7 +977,8 @@ def _migrate(con: sqlite3.Connection) -> None:
             con.execute(f"PRAGMA user_version = {v}")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        with suppress(sqlite3.Error):
+            con.execute("ROLLBACK")
         raise
 
 
@@ -632,35 +988,6 @@ def _statements(script: str) -> Iterator[str]:
             yield part.strip()
 
 
-def _open_file(path: Path) -> tuple[sqlite3.Connection, bool]:
-    """A connection to our database at ``path``, migrated; (connection, read_only). Raises
-    :class:`_NotOurs` or sqlite3/OS errors when the file cannot be used."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and not path.is_file():
-        raise IsADirectoryError(21, "it is not a regular file")
-    con = _connect(str(path))
-    try:
-        try:
-            version = _check_ours(con)
-        except _Newer:
-            con.close()
-            ro = _connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-            ro.execute("PRAGMA query_only = 1")
-            return ro, True
-        if version > 0:
-            _integrity(con)
-        mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":  # pragma: no cover - e.g. a file system without shared memory
-            log.warning("the history %s is not in WAL mode (%s)", path, mode)
-        con.execute("PRAGMA synchronous = NORMAL")
-        con.execute("PRAGMA foreign_keys = ON")
-        _migrate(con)
-        return con, False
-    except BaseException:
-        con.close()
-        raise
-
-
 def _memory() -> sqlite3.Connection:
     con = _connect(":memory:")
     con.execute("PRAGMA foreign_keys = ON")
@@ -668,16 +995,176 @@ def _memory() -> sqlite3.Connection:
     return con
 
 
+def _head(path: Path) -> bytes:
+    """The first :data:`SQLITE_HEADER_SIZE` bytes of the file (never blocking on a FIFO)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        return os.read(fd, SQLITE_HEADER_SIZE)
+    finally:
+        os.close(fd)
+
+
+def _header_ours(head: bytes) -> bool:
+    """Whether an SQLite header carries our application_id (a big-endian u32 at offset 68)."""
+    return (
+        len(head) >= SQLITE_HEADER_SIZE
+        and head.startswith(SQLITE_MAGIC)
+        and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+    )
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _side_files(path: Path) -> list[Path]:
+    return [path.with_name(path.name + extra) for extra in ("-wal", "-shm", "-journal")]
+
+
+def _is_app_file(path: Path) -> bool:
+    """Whether ``path`` is the app's own history, ``data_dir()/history.sqlite3`` (while no
+    ``$KINGS_CORNERS_HISTORY`` names another): the only file ever set aside."""
+    if os.environ.get(ENV_HISTORY):
+        return False
+    try:
+        return os.path.abspath(path) == os.path.abspath(data_dir() / HISTORY_NAME)
+    except (OSError, ValueError):
+        return False
+
+
+def _set_aside(path: Path) -> Path:
+    """Move the damaged file and its -wal, -shm and -journal to ``<name>.corrupt-<time>`` (with
+    the same endings), never over an earlier file; where it went. OSError when it cannot be."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    k = 0
+    while True:
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}" + (f".{k}" if k else ""))
+        if not any(os.path.lexists(p) for p in (aside, *_side_files(aside))):
+            break
+        k += 1
+    _rename_new(path, aside)
+    for side, to in zip(_side_files(path), _side_files(aside), strict=True):
+        if os.path.lexists(side):
+            _rename_new(side, to)
+    return aside
+
+
+def _rename_new(src: Path, dst: Path) -> None:
+    """Rename ``src`` to ``dst``, which must not exist (a hard link then an unlink where links
+    work, so that nothing is ever overwritten)."""
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(dst):
+            raise FileExistsError(errno.EEXIST, "the name is taken", str(dst)) from None
+        os.rename(src, dst)
+        return
+    os.unlink(src)
+
+
+def _snapshot(path: Path) -> sqlite3.Connection | None:
+    """A copy in memory of a WAL database that no one has open (no -wal beside it), read from its
+    bytes without opening it in SQLite (which would make a -wal and a -shm beside it); None when
+    it is in use (then SQLite must read it) or changed while it was read."""
+    wal = path.with_name(path.name + "-wal")
+    journal = path.with_name(path.name + "-journal")
+    before = os.stat(path)
+    if os.path.lexists(wal) or os.path.lexists(journal):
+        return None
+    data = bytearray(path.read_bytes())
+    after = os.stat(path)
+    if (
+        os.path.lexists(wal)
+        or (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns)
+        or len(data) != after.st_size
+    ):
+        return None
+    if len(data) >= SQLITE_HEADER_SIZE and data[18:20] == b"\x02\x02":
+        data[18:20] = b"\x01\x01"  # a copy in memory has no WAL: read it as a rollback database
+    con = _connect(":memory:", timeout_ms=READ_TIMEOUT_MS)
+    try:
+        con.deserialize(bytes(data))
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _read_copy(path: Path) -> sqlite3.Connection:
+    """A copy in memory of the database at ``path``, made without writing anything there."""
+    snap = _snapshot(path)
+    if snap is not None:
+        return snap
+    src = _connect(_file_uri(path, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
+    try:
+        mem = _connect(":memory:", timeout_ms=READ_TIMEOUT_MS)
+        try:
+            src.backup(mem)
+        except BaseException:
+            mem.close()
+            raise
+        return mem
+    finally:
+        src.close()
+
+
+def _current_copy(con: sqlite3.Connection) -> sqlite3.Connection:
+    """``con`` migrated to the current schema: itself when it is current, else a copy in memory
+    migrated there (the file is not touched)."""
+    if _check_ours(con) == SCHEMA_VERSION:
+        return con
+    mem = _connect(":memory:", timeout_ms=READ_TIMEOUT_MS)
+    try:
+        con.backup(mem)
+        mem.execute("PRAGMA foreign_keys = ON")
+        _migrate(mem)
+    except BaseException:
+        mem.close()
+        raise
+    con.close()
+    return mem
+
+
 # ---------------------------------------------------------------------- the history
 class History:
-    """The game history in one SQLite file (see the module's doc). Open it with :meth:`open`."""
+    """The game history in one SQLite file (see the module's doc). Open it with :meth:`open`, or
+    :meth:`open_read_only` for a command that only reads.
 
-    def __init__(self, con: sqlite3.Connection, path: Path | None, *, read_only: bool = False) -> None:
-        self._con: sqlite3.Connection | None = con
-        self._lock = threading.RLock()
+    Reads use their own connection (a busy timeout of :data:`READ_TIMEOUT_MS`) and lock; writes a
+    second connection (:data:`BUSY_TIMEOUT_MS`) and lock, so that the UI thread reads while a
+    write from another thread waits for another program's lock."""
+
+    def __init__(
+        self,
+        con: sqlite3.Connection,
+        path: Path | None,
+        *,
+        read_only: bool = False,
+        writer: sqlite3.Connection | None = None,
+        file_reader: sqlite3.Connection | None = None,
+    ) -> None:
+        """``con`` reads (and writes too when no ``writer`` is given); ``file_reader``: the file's
+        reading connection while ``con`` is a migrated copy in memory (the file is migrated at the
+        first write, then read through ``file_reader``)."""
+        self._reader: sqlite3.Connection | None = con
+        self._read_lock = threading.RLock()
+        self._writer: sqlite3.Connection | None = None if read_only else (writer or con)
+        self._write_lock = self._read_lock if writer is None else threading.RLock()
+        self._file_reader = file_reader
         #: The file, or None when the history lives in memory for this session.
         self.path = path
-        #: True for a file written by a newer game: shown, never written (recording does nothing).
+        #: True when nothing is recorded: a file written by a newer game, or read for a command
+        #: that only reads (:meth:`open_read_only`).
         self.read_only = read_only
         #: One plain line for every row skipped or query failed while reading (the first few).
         self.problems: list[str] = []
@@ -690,74 +1177,228 @@ class History:
     # ------------------------------------------------------------------ opening
     @classmethod
     def open(cls, path: Path | None = None) -> tuple[History, str | None]:
-        """Open (create or migrate) the history at ``path`` (default: :func:`default_history_path`).
-        A file that cannot be read as our database is moved aside (``<name>.corrupt-<time>``) and a
-        new one started; the second value is a one-line message for the player then (None
-        otherwise). Never raises for a bad file: at worst the history lives in memory."""
+        """Open (create or migrate) the history at ``path`` (default: :func:`default_history_path`);
+        the second value is a one-line message for the player when the file could not be used as
+        it is (None otherwise). See "What goes wrong" in the module's doc. Never raises, and never
+        waits on another program's lock: at worst the history lives in memory."""
         p = Path(path) if path is not None else default_history_path()
-        shown = one_line(str(p))
         try:
-            con, read_only = _open_file(p)
-        except _NotOurs as exc:
-            return cls._start_again(p, str(exc))
-        except sqlite3.Error as exc:
-            if _busy(exc):
-                return cls._in_memory(f"History {shown} is busy ({_err(exc)}), so this session's games are not kept.")
-            return cls._start_again(p, f"it cannot be read ({_err(exc)})")
-        except OSError as exc:
-            if p.exists() and not p.is_file():
-                return cls._in_memory(
-                    f"History {shown} is not a regular file, so it was left in place and this session's games"
-                    " are not kept."
-                )
-            if p.exists():
-                return cls._start_again(p, f"it cannot be opened ({_err(exc)})")
-            return cls._in_memory(
-                f"History {shown} cannot be created ({_err(exc)}), so this session's games are not kept."
-            )
-        if read_only:
-            _, version = _version(con)
-            message = (
-                f"History {shown} was written by a newer version of Kings Corners (schema {version}, this one"
-                f" knows {SCHEMA_VERSION}): it is shown as it is and this session's games are not recorded."
-            )
-            return cls(con, p, read_only=True), message
-        return cls(con, p), None
+            return cls._open(p)
+        except Exception as exc:  # the last guard: the app starts whatever is at the path
+            log.exception("the history %s could not be opened", p)
+            return cls._in_memory(f"History {one_line(str(p))} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
 
     @classmethod
-    def _start_again(cls, path: Path, problem: str) -> tuple[History, str | None]:
-        """Move the unusable file aside (with its -wal and -shm) and start a new one there."""
-        suffix = f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
-        kept = move_aside(path, suffix)
-        shown = one_line(str(path))
-        message = f"History {shown} could not be used: {one_line(problem, PROBLEM_MAX)}.{kept}"
-        log.warning("%s", message)
-        if path.exists():  # left in place: nothing can be recorded there
-            return cls._in_memory(message + " This session's games are not kept.")
-        for extra in ("-wal", "-shm"):
-            side = path.with_name(path.name + extra)
-            if side.exists():
-                move_aside(side, suffix)
+    def _open(cls, p: Path) -> tuple[History, str | None]:
+        shown = one_line(str(p))
         try:
-            con, _ = _open_file(path)
-        except (sqlite3.Error, OSError, _NotOurs, _Newer) as exc:
-            return cls._in_memory(
-                f"{message} A new history cannot be started ({_err(exc)}); this session's games are not kept."
+            st: os.stat_result | None = os.lstat(p)
+        except FileNotFoundError:
+            st = None
+        except (OSError, ValueError) as exc:  # e.g. a file where a folder of the path should be
+            return cls._in_memory(f"History {shown} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            try:
+                st = os.stat(p)
+            except FileNotFoundError:
+                target = one_line(os.readlink(p))
+                return cls._in_memory(f"History {shown} is a link to {target}, which does not exist. {_LEFT}")
+            except OSError as exc:
+                return cls._in_memory(f"History {shown} is a link that cannot be followed ({reason(exc)}). {_LEFT}")
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            return cls._in_memory(f"History {shown} is {_kind_of(st.st_mode)}, not a regular file. {_LEFT}")
+        if st is None or st.st_size == 0:
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                return cls._in_memory(
+                    f"History {shown} cannot be created: {reason(exc, p.parent)}; this session's games are kept"
+                    " in memory only."
+                )
+            return cls._open_file(p, b"", new=True)
+        try:
+            head = _head(p)
+        except OSError as exc:
+            return cls._in_memory(f"History {shown} cannot be read: {reason(exc, p.parent)}. {_LEFT}")
+        if not head.startswith(SQLITE_MAGIC):
+            return cls._in_memory(f"History {shown} is not a Kings Corners history (not an SQLite database). {_LEFT}")
+        return cls._open_file(p, head, new=False)
+
+    @classmethod
+    def _open_file(cls, p: Path, head: bytes, *, new: bool) -> tuple[History, str | None]:
+        """Open the file at ``p`` (``new``: missing or empty; else its header is ``head``)."""
+        shown = one_line(str(p))
+        try:
+            reader = _connect(_file_uri(p, "rwc" if new else "rw"), uri=True, timeout_ms=READ_TIMEOUT_MS)
+        except sqlite3.Error as exc:
+            return cls._unusable(p, fault(exc, p.parent), new=new)
+        writer: sqlite3.Connection | None = None
+        try:
+            version = _check_ours(reader)
+            if version > 0:
+                _integrity(reader)
+            mode = str(reader.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+            if mode != "wal":
+                mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+                if mode != "wal":  # pragma: no cover - e.g. a file system without shared memory
+                    log.warning("the history %s is not in WAL mode (%s)", p, mode)
+            writer = _connect(_file_uri(p, "rw"), uri=True)
+            writer.execute("PRAGMA synchronous = NORMAL")
+            writer.execute("PRAGMA foreign_keys = ON")
+            if version < SCHEMA_VERSION:
+                try:
+                    _migrate(writer, wait=False)
+                except sqlite3.Error as exc:
+                    if fault(exc).kind != "locked":
+                        raise
+                    # Another program holds the write lock: read a migrated copy, migrate the
+                    # file at the first write.
+                    log.info("the history %s is migrated at the first write (it is locked now)", p)
+                    copy = _current_copy(reader)
+                    return cls(copy, p, writer=writer, file_reader=reader), None
+            return cls(reader, p, writer=writer), None
+        except _Newer as exc:
+            if writer is not None:
+                writer.close()
+            reader.execute("PRAGMA query_only = 1")
+            message = (
+                f"History {shown} was written by a newer version of Kings Corners (schema {exc.args[0]}, this one"
+                f" knows {SCHEMA_VERSION}): it is shown as it is and this session's games are not recorded."
             )
-        return cls(con, path), message + " A new history was started."
+            return cls(reader, p, read_only=True), message
+        except BaseException as exc:
+            for con in (reader, writer):
+                if con is not None:
+                    con.close()
+            if isinstance(exc, _NotOurs):
+                return cls._in_memory(f"History {shown} is not a Kings Corners history ({exc}). {_LEFT}")
+            if isinstance(exc, _Damaged):
+                return cls._damaged(p, head, str(exc))
+            if isinstance(exc, sqlite3.Error):
+                f = fault(exc, p.parent)
+                if f.kind == "damaged":
+                    return cls._damaged(p, head, f"SQLite reports: {one_line(str(exc), 120)}")
+                return cls._unusable(p, f, new=new)
+            raise
+
+    @classmethod
+    def _damaged(cls, p: Path, head: bytes, detail: str) -> tuple[History, str | None]:
+        """A damaged file: set aside and a new one started when it is provably ours and the
+        app's own; else left as it is."""
+        shown = one_line(str(p))
+        if not (_header_ours(head) and _is_app_file(p)):
+            return cls._in_memory(f"History {shown} is damaged ({detail}). {_LEFT}")
+        try:
+            aside = _set_aside(p)
+        except OSError as exc:
+            return cls._in_memory(
+                f"History {shown} is damaged ({detail}) and cannot be set aside ({reason(exc)}). {_LEFT}"
+            )
+        said = f"History {shown} is damaged ({detail}): it was set aside as {one_line(aside.name)}"
+        log.warning("%s", said)
+        h, problem = cls._open_file(p, b"", new=True)
+        if problem is not None:
+            return h, f"{said}. {problem}"
+        return h, f"{said} and a new history was started."
+
+    @classmethod
+    def _unusable(cls, p: Path, f: Fault, *, new: bool) -> tuple[History, str | None]:
+        """A file that cannot be used for ``f``: left as it is, its games copied into memory when
+        they can be read."""
+        shown = one_line(str(p))
+        if f.kind == "locked":
+            return cls._in_memory(f"History {shown} is locked by another program. {_LEFT}")
+        if new:
+            return cls._in_memory(
+                f"History {shown} cannot be created: {f.words}; this session's games are kept in memory only."
+            )
+        what = "cannot be written" if f.unwritable else "cannot be used"
+        message = f"History {shown} {what}: {f.words}. {_LEFT}"
+        log.warning("%s", message)
+        try:
+            copy = _current_copy(_read_copy(p))
+            copy.execute("PRAGMA foreign_keys = ON")
+        except Exception as exc:  # it cannot be read either: an empty history
+            log.info("the history %s cannot be copied into memory: %s", p, reason(exc))
+            return cls(_memory(), None), message
+        return cls(copy, None), message
 
     @classmethod
     def _in_memory(cls, message: str) -> tuple[History, str | None]:
         log.warning("%s", message)
         return cls(_memory(), None), message
 
-    def close(self) -> None:
-        with self._lock:
-            if self._con is not None:
+    @classmethod
+    def open_read_only(cls, path: Path) -> History:
+        """The history at ``path`` for reading only (the ``stats`` command): nothing is created,
+        written, migrated on disk or moved, and recording does nothing. An earlier version is
+        migrated in a copy in memory; a newer one is read as it is. :class:`HistoryError` (one
+        plain line naming the file) when it is missing, not ours, damaged, locked or unreadable."""
+        p = Path(path)
+        shown = one_line(str(p))
+        try:
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
                 try:
-                    self._con.close()
-                finally:
-                    self._con = None
+                    st = os.stat(p)
+                except FileNotFoundError:
+                    raise HistoryError(
+                        f"{shown}: is a link to {one_line(os.readlink(p))}, which does not exist"
+                    ) from None
+        except FileNotFoundError:
+            raise HistoryError(f"{shown}: no such file") from None
+        except (OSError, ValueError) as exc:
+            raise HistoryError(
+                f"{shown}: cannot be read ({reason(exc) if isinstance(exc, OSError) else exc})"
+            ) from None
+        if stat.S_ISDIR(st.st_mode):
+            raise HistoryError(f"{shown}: is a directory, not a history file")
+        if not stat.S_ISREG(st.st_mode):
+            raise HistoryError(f"{shown}: is {_kind_of(st.st_mode)}; only regular files are read")
+        if st.st_size == 0 and not os.path.lexists(p.with_name(p.name + "-wal")):
+            return cls(_memory(), p, read_only=True)  # a history not yet written to
+        try:
+            head = _head(p)
+        except OSError as exc:
+            raise HistoryError(f"{shown}: cannot be read ({reason(exc, p.parent)})") from None
+        if st.st_size and not head.startswith(SQLITE_MAGIC):
+            raise HistoryError(f"{shown}: not a Kings Corners history (not an SQLite database)")
+        con: sqlite3.Connection | None = None
+        try:
+            con = _snapshot(p) or _connect(_file_uri(p, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
+            version = _check_ours(con)
+            if version > 0:
+                _integrity(con)
+            con.execute("PRAGMA query_only = 0")
+            con = _current_copy(con)
+            con.execute("PRAGMA query_only = 1")
+        except _Newer:
+            assert con is not None
+            con.execute("PRAGMA query_only = 1")
+        except BaseException as exc:
+            if con is not None:
+                con.close()
+            if isinstance(exc, _NotOurs):
+                raise HistoryError(f"{shown}: not a Kings Corners history ({exc})") from None
+            if isinstance(exc, _Damaged):
+                raise HistoryError(f"{shown}: the history is damaged ({exc})") from None
+            if isinstance(exc, sqlite3.Error | OSError):
+                f = fault(exc, p.parent)
+                if f.kind == "locked":
+                    raise HistoryError(f"{shown}: locked by another program") from None
+                if f.kind == "damaged":
+                    raise HistoryError(f"{shown}: the history is damaged ({one_line(str(exc), 120)})") from None
+                raise HistoryError(f"{shown}: cannot be read ({f.words})") from None
+            raise
+        return cls(con, p, read_only=True)
+
+    def close(self) -> None:
+        with self._write_lock, self._read_lock:
+            cons = {id(c): c for c in (self._reader, self._writer, self._file_reader) if c is not None}
+            self._reader = self._writer = self._file_reader = None
+            for con in cons.values():
+                with suppress(sqlite3.Error):
+                    con.close()
 
     def __enter__(self) -> History:
         return self
@@ -766,17 +1407,36 @@ class History:
         self.close()
 
     # ------------------------------------------------------------------ recording
+    def _reason(self, exc: BaseException) -> str:
+        return reason(exc, None if self.path is None else self.path.parent)
+
+    def _finish_migration(self, con: sqlite3.Connection, what: str) -> None:
+        """Migrate the file (opened while another program held its lock), then read it."""
+        try:
+            _migrate(con)
+        except sqlite3.Error as exc:
+            raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
+        except (_NotOurs, _Damaged, _Newer):
+            raise HistoryError(f"could not {what}: the history file was changed by another program") from None
+        with self._read_lock:
+            copy, self._reader, self._file_reader = self._reader, self._file_reader, None
+            if copy is not None:
+                copy.close()
+
     @contextmanager
     def _write(self, what: str) -> Iterator[sqlite3.Connection]:
-        """One write transaction; any failure is a :class:`HistoryError` saying ``what`` failed."""
-        with self._lock:
-            con = self._con
+        """One write transaction (after any pending migration); any failure is a
+        :class:`HistoryError` saying ``what`` failed and why, and changes nothing."""
+        with self._write_lock:
+            con = self._writer
             if con is None:
-                raise HistoryError(f"could not {what}: the history is closed")
+                raise HistoryError(f"could not {what}: the history is {'read-only' if self.read_only else 'closed'}")
+            if self._file_reader is not None:
+                self._finish_migration(con, what)
             try:
                 con.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise HistoryError(f"could not {what}: {_err(exc)}") from None
+                raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
             try:
                 yield con
                 con.execute("COMMIT")
@@ -785,8 +1445,8 @@ class History:
                     con.execute("ROLLBACK")
                 if isinstance(exc, HistoryError):
                     raise
-                if isinstance(exc, sqlite3.Error | ValueError | TypeError | OverflowError):
-                    raise HistoryError(f"could not {what}: {_err(exc)}") from None
+                if isinstance(exc, sqlite3.Error | _UNREADABLE):
+                    raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
                 raise
 
     def start_match(
@@ -800,33 +1460,59 @@ class History:
         started_at: datetime | None = None,
     ) -> int:
         """Record a new match; its id (0 when the history is read-only: nothing is recorded)."""
-        n = len(seats)
-        if not 1 <= n <= 8 or not all(isinstance(s, SeatInfo) for s in seats):
-            raise HistoryError("could not record the match: it needs its seats")
-        if not _is_int(seed) or not 0 <= seed <= SEED_MAX:
-            raise HistoryError("could not record the match: its seed is not a 64-bit number")
-        if not _is_int(first_dealer) or not 0 <= first_dealer < n:
-            raise HistoryError("could not record the match: its first dealer is not one of its seats")
+        rules_text = _match_problem("record the match", seats, rules, seed, first_dealer)
         if self.read_only:
             return 0
         with self._write("record the match") as con:
-            cur = con.execute(
-                "INSERT INTO matches (started_at, demo, rules, seed, first_dealer, totals) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    _time_text(_utc(started_at)),
-                    int(bool(demo)),
-                    json.dumps(dict(rules), separators=(",", ":"), allow_nan=False),
-                    str(seed),
-                    first_dealer,
-                    _ints_text([0] * n),
-                ),
-            )
-            match_id = cur.lastrowid
-            assert match_id is not None
+            return _insert_match(con, None, seats, rules_text, seed, first_dealer, demo, _utc(started_at))
+
+    def sync_match(self, sync: MatchSync) -> int:
+        """Record what is new of a match being played, in one transaction: the match (found by its
+        uid; else a match recorded before uids, unfinished, with the same seats, rules and seed
+        and rounds 1 to j recorded, j at most the rounds given, is given the uid; else a new one),
+        every round whose number is not recorded yet (one recorded is never replaced), the
+        totals, and the end when ``winners`` is given. Runs any pending migration first. The
+        match's id (0 when the history is read-only: nothing is recorded). :class:`HistoryError`
+        (one plain line) on any failure, the database unchanged."""
+        what = "record the match"
+        if not isinstance(sync, MatchSync):
+            raise HistoryError(f"could not {what}: it is not a match")
+        if not isinstance(sync.uid, str) or _UID.fullmatch(sync.uid) is None:
+            raise HistoryError(f"could not {what}: its uid is not 32 hex characters")
+        rules_text = _match_problem(what, sync.seats, sync.rules, sync.seed, sync.first_dealer)
+        n = len(sync.seats)
+        started = _checked_time(what, sync.started_at, "its start")
+        finished = None if sync.finished_at is None else _checked_time(what, sync.finished_at, "its end")
+        rounds = tuple(sync.rounds)
+        for k, r in enumerate(rounds, 1):
+            if not isinstance(r, RoundRecord) or r.number != k:
+                raise HistoryError(f"could not {what}: its rounds are not numbered 1 to {len(rounds)}")
+        round_values = [_checked_round(f"record round {r.number}", r, n) for r in rounds]
+        totals_text = _checked_ints(what, sync.totals, "its totals", -_BIG, _BIG)
+        winners_text = None if sync.winners is None else _checked_ints(what, sync.winners, "its winners", 0, n - 1)
+        if self.read_only:
+            return 0
+        with self._write(what) as con:
+            match_id = _find_sync(con, sync, n)
+            if match_id is None:
+                match_id = _insert_match(
+                    con, sync.uid, sync.seats, rules_text, sync.seed, sync.first_dealer, sync.demo, started
+                )
+            have = {row[0] for row in con.execute("SELECT number FROM rounds WHERE match_id = ?", (match_id,))}
             con.executemany(
-                "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(seats)],
+                f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, *values[1:])
+                    for r, values in zip(rounds, round_values, strict=True)
+                    if r.number not in have
+                ],
             )
+            con.execute("UPDATE matches SET totals = ? WHERE id = ?", (totals_text, match_id))
+            if winners_text is not None:
+                con.execute(
+                    "UPDATE matches SET finished_at = COALESCE(finished_at, ?), winners = ? WHERE id = ?",
+                    (_time_text(finished if finished is not None else _utc(None)), winners_text, match_id),
+                )
             _update_player(con, match_id)
             return match_id
 
@@ -845,7 +1531,7 @@ class History:
         for row in rows:
             try:
                 m = _match_from_row(row)
-            except _Bad:
+            except _UNREADABLE:
                 continue
             if m.seats != tuple(seats) or m.rules != dict(rules):
                 continue
@@ -861,14 +1547,17 @@ class History:
         and make its totals the match's latest."""
         if self.read_only:
             return
-        with self._write(f"record round {record.number}") as con:
+        what = f"record round {quote_id(getattr(record, 'number', None))}"
+        with self._write(what) as con:
+            row = con.execute("SELECT (SELECT count(*) FROM seats WHERE match_id = ?)", (match_id,)).fetchone()
             if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise HistoryError(f"could not record round {record.number}: there is no match {match_id}")
+                raise HistoryError(f"could not {what}: there is no match {match_id}")
+            values = _checked_round(what, record, int(row[0]))
             con.execute(
                 f"INSERT OR REPLACE INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                _round_values(match_id, record),
+                (match_id, *values[1:]),
             )
-            con.execute("UPDATE matches SET totals = ? WHERE id = ?", (_ints_text(record.totals), match_id))
+            con.execute("UPDATE matches SET totals = ? WHERE id = ?", (values[7], match_id))
             _update_player(con, match_id)
 
     def finish_match(
@@ -877,13 +1566,17 @@ class History:
         """Record the end of match ``match_id``: its winners (match seats) and final totals."""
         if self.read_only:
             return
-        with self._write("record the end of the match") as con:
+        what = "record the end of the match"
+        when = _checked_time(what, _utc(finished_at) if finished_at is not None else _utc(None), "its end")
+        totals_text = _checked_ints(what, totals, "its totals", -_BIG, _BIG)
+        winners_text = _checked_ints(what, winners, "its winners", 0, 7)
+        with self._write(what) as con:
             cur = con.execute(
                 "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?",
-                (_time_text(_utc(finished_at)), _ints_text(winners), _ints_text(totals), match_id),
+                (_time_text(when), winners_text, totals_text, match_id),
             )
             if cur.rowcount != 1:
-                raise HistoryError(f"could not record the end of the match: there is no match {match_id}")
+                raise HistoryError(f"could not {what}: there is no match {match_id}")
             _update_player(con, match_id)
 
     def add_matches(self, records: Iterable[MatchRecord]) -> list[int]:
@@ -892,31 +1585,25 @@ class History:
         if self.read_only:
             return []
         ids: list[int] = []
-        with self._write("add the matches") as con:
+        what = "add the matches"
+        with self._write(what) as con:
             for m in records:
-                cur = con.execute(
-                    "INSERT INTO matches (started_at, finished_at, demo, rules, seed, first_dealer, winners, totals)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rules_text = _match_problem(what, m.seats, m.rules, m.seed, m.first_dealer)
+                started = _checked_time(what, m.started_at, "its start")
+                n = len(m.seats)
+                match_id = _insert_match(con, None, m.seats, rules_text, m.seed, m.first_dealer, m.demo, started)
+                con.execute(
+                    "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?",
                     (
-                        _time_text(m.started_at),
-                        None if m.finished_at is None else _time_text(m.finished_at),
-                        int(bool(m.demo)),
-                        json.dumps(dict(m.rules), separators=(",", ":"), allow_nan=False),
-                        str(int(m.seed)),
-                        m.first_dealer,
-                        _ints_text(m.winners),
-                        _ints_text(m.totals),
+                        None if m.finished_at is None else _time_text(_checked_time(what, m.finished_at, "its end")),
+                        _checked_ints(what, m.winners, "its winners", 0, n - 1),
+                        _checked_ints(what, m.totals, "its totals", -_BIG, _BIG),
+                        match_id,
                     ),
-                )
-                match_id = cur.lastrowid
-                assert match_id is not None
-                con.executemany(
-                    "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
-                    [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(m.seats)],
                 )
                 con.executemany(
                     f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [_round_values(match_id, r) for r in m.rounds],
+                    [(match_id, *_checked_round(f"add round {r.number}", r, n)[1:]) for r in m.rounds],
                 )
                 _update_player(con, match_id)
                 ids.append(match_id)
@@ -930,14 +1617,15 @@ class History:
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of a query; none (and a problem noted) when it fails."""
-        with self._lock:
-            if self._con is None:
+        with self._read_lock:
+            con = self._reader
+            if con is None:
                 self._problem("the history is closed")
                 return []
             try:
-                return self._con.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                self._problem(f"could not read the history: {_err(exc)}")
+                return con.execute(sql, params).fetchall()
+            except (sqlite3.Error, OverflowError, MemoryError) as exc:
+                self._problem(f"could not read the history: {self._reason(exc)}")
                 return []
 
     def _records(self, rows: Sequence[Any], *, rounds: bool, moves: bool) -> list[MatchRecord]:
@@ -948,8 +1636,8 @@ class History:
             match_id = row[0]
             try:
                 record = _match_from_row(row)
-            except _Bad as exc:
-                self._problem(f"match {quote_id(match_id)} was skipped: {exc}")
+            except _UNREADABLE as exc:
+                self._problem(f"match {quote_id(match_id)} was skipped: {_said(exc)}")
                 continue
             if rounds:
                 record = _with_rounds(record, round_rows.get(match_id, []), moves, self._problem)
@@ -958,7 +1646,7 @@ class History:
 
     def _rounds_of(self, ids: Sequence[int], moves: bool) -> dict[int, list[tuple[Any, ...]]]:
         out: dict[int, list[tuple[Any, ...]]] = {}
-        columns = _ROUND_COLUMNS if moves else _ROUND_COLUMNS_NO_MOVES
+        columns = _ROUND_SELECT if moves else _ROUND_SELECT_NO_MOVES
         if len(ids) > 500:  # most of the table: one pass over it is quicker than lookups
             wanted = set(ids)
             for row in self._query(f"SELECT {columns} FROM rounds ORDER BY match_id, number"):
@@ -1003,7 +1691,10 @@ class History:
         combos: dict[tuple[tuple[str, ...], int], _Sums] = {}
         seen = 0
         for opponents, size, *sums in self._query(_SUMMARY_GROUPS_SQL):
-            combos[(tuple(opponents.split(_US)) if opponents else (), size)] = [int(x) for x in sums]
+            kinds = tuple(opponents.split(_US)) if opponents else ()
+            if not all(k and len(k) <= KIND_MAX and k.isprintable() for k in kinds):
+                continue  # counted as not read below
+            combos[(kinds, size)] = [int(x) for x in sums]
             seen += sums[0]
         points: list[MatchPoint] = []
         for match_id, finished, total, won, margin in self._query(_SUMMARY_POINTS_SQL):
@@ -1012,7 +1703,7 @@ class History:
             except _Bad as exc:
                 self._problem(f"match {quote_id(match_id)} was left out of the plots: {exc}")
         counted = self._query(_SUMMARY_COUNT_SQL)
-        if counted and counted[0][0] > seen:
+        if counted and _is_int(counted[0][0]) and counted[0][0] > seen:
             self._problem(f"{counted[0][0] - seen} matches could not be read and were left out of the statistics")
         return _summary(combos, points)
 
@@ -1132,6 +1823,11 @@ def quote_id(x: object) -> str:
     return str(x) if _is_int(x) else "?"
 
 
+def _said(exc: BaseException) -> str:
+    """What is wrong with a value, from what reading it raised."""
+    return str(exc) if isinstance(exc, _Bad) else f"a value cannot be read ({type(exc).__name__})"
+
+
 def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
     for i in range(0, len(ids), size):
         yield ids[i : i + size]
@@ -1149,8 +1845,8 @@ def _with_rounds(
     for row in rows:
         try:
             rounds.append(_round_from_row(row, n, moves))
-        except _Bad as exc:
-            problem(f"round {quote_id(row[1])} of match {record.id} was skipped: {exc}")
+        except _UNREADABLE as exc:
+            problem(f"round {quote_id(row[1])} of match {record.id} was skipped: {_said(exc)}")
     return MatchRecord(
         id=record.id,
         started_at=record.started_at,
@@ -1311,19 +2007,19 @@ def _update_player(con: sqlite3.Connection, match_id: int) -> None:
         return
     try:
         record = _match_from_row(row)
-    except _Bad:
+    except _UNREADABLE:
         con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
         return
     seat = record.human_seat()
     if seat is None:
         con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
         return
-    rows = con.execute(f"SELECT {_ROUND_COLUMNS_NO_MOVES} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
+    rows = con.execute(f"SELECT {_ROUND_SELECT_NO_MOVES} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
     rounds: list[RoundRecord] = []
     for r in rows:
         try:
             rounds.append(_round_from_row(r, len(record.seats), with_moves=False))
-        except _Bad:
+        except _UNREADABLE:
             continue
     pm = _player_match(_replace_rounds(record, tuple(rounds)), seat)
     t = pm.rounds
@@ -1389,15 +2085,24 @@ def _player_match(m: MatchRecord, seat: int) -> _PlayerMatch:
     )
 
 
-#: The player's matches whose kept results have their types (:meth:`History.summary`).
-_PLAYER_MATCHES = """
+#: The player's matches whose kept results have their types and are in their ranges (what
+#: :func:`_update_player` writes; sums of up to 10**9 matches of them cannot overflow), for
+#: :meth:`History.summary`.
+_PLAYER_MATCHES = f"""
 FROM matches
-WHERE demo = 0 AND typeof(player_seat) = 'integer'
-    AND typeof(started_at) = 'text' AND typeof(finished_at) IN ('text', 'null')
-    AND typeof(player_size) = 'integer' AND typeof(player_opponents) = 'text'
-    AND typeof(player_total) = 'integer' AND typeof(player_won) = 'integer' AND typeof(player_margin) = 'integer'
-    AND typeof(player_rounds) = 'integer' AND typeof(player_rounds_won) = 'integer'
-    AND typeof(player_penalty) = 'integer' AND typeof(player_hints) = 'integer' AND typeof(player_undos) = 'integer'
+WHERE demo = 0 AND typeof(player_seat) = 'integer' AND player_seat BETWEEN 0 AND 7
+    AND typeof(started_at) = 'text' AND length(started_at) <= 64
+    AND (finished_at IS NULL OR (typeof(finished_at) = 'text' AND length(finished_at) <= 64))
+    AND typeof(player_size) = 'integer' AND player_size BETWEEN 1 AND 8
+    AND typeof(player_opponents) = 'text' AND length(player_opponents) <= {8 * (KIND_MAX + 1)}
+    AND typeof(player_total) = 'integer' AND player_total BETWEEN -{_BIG} AND {_BIG}
+    AND typeof(player_won) = 'integer' AND player_won IN (0, 1)
+    AND typeof(player_margin) = 'integer' AND player_margin BETWEEN -{2 * _BIG} AND {2 * _BIG}
+    AND typeof(player_rounds) = 'integer' AND player_rounds BETWEEN 0 AND {_BIG}
+    AND typeof(player_rounds_won) = 'integer' AND player_rounds_won BETWEEN 0 AND player_rounds
+    AND typeof(player_penalty) = 'integer' AND player_penalty BETWEEN 0 AND {_BIG}
+    AND typeof(player_hints) = 'integer' AND player_hints BETWEEN 0 AND {_BIG}
+    AND typeof(player_undos) = 'integer' AND player_undos BETWEEN 0 AND {_BIG}
 """
 #: By (opponents, table size): the sums :func:`_summary` adds up.
 _SUMMARY_GROUPS_SQL = f"""
@@ -1480,18 +2185,24 @@ __all__ = [
     "ENV_HISTORY",
     "EXPORT_COLUMNS",
     "MIGRATIONS",
+    "READ_TIMEOUT_MS",
     "SCHEMA_V1",
     "SCHEMA_VERSION",
+    "Fault",
     "GroupStats",
     "History",
     "HistoryError",
     "MatchPoint",
     "MatchRecord",
+    "MatchSync",
     "RoundRecord",
     "SeatInfo",
     "Summary",
     "default_history_path",
+    "fault",
     "match_json",
+    "new_uid",
+    "reason",
     "round_row",
     "summarize",
 ]

@@ -222,6 +222,8 @@ def _database_at(p: Path, version: int) -> None:
             " played_at) VALUES (7, ?, 0, '[0,1]', ?, ?, '[0,0]', ?, ?, ?)",
             (number, winner, pens, totals, bytes([1, 0, 0, 4]), T0.isoformat()),
         )
+    if version >= 2:  # the game of version 2 kept the player's results with every match it wrote
+        hist._update_player(con, 7)
     con.close()
 
 
@@ -320,85 +322,72 @@ BAD_FILES = {
 }
 
 
+#: The files that are provably ours and provably damaged: the only ones ever set aside.
+OURS_DAMAGED = {"truncated", "ours without a table", "ours with its version wiped"}
+
+
 @pytest.mark.parametrize("kind", list(BAD_FILES))
-def test_a_file_that_is_not_a_usable_history_is_moved_aside_and_a_new_one_started(path: Path, kind: str) -> None:
+def test_a_file_the_user_named_is_left_exactly_as_it_is(path: Path, kind: str) -> None:
     path.parent.mkdir(parents=True)
     BAD_FILES[kind](path)
     before = path.read_bytes()
+    listing = sorted(p.name for p in path.parent.iterdir())
     h, message = History.open(path)
     assert message is not None and "\n" not in message
-    assert "moved aside" in message and "new history was started" in message
-    (aside,) = path.parent.glob("history.sqlite3.corrupt-*")
-    assert aside.read_bytes() == before
-    assert h.kept and h.path == path
+    assert "It was left as it is; this session's games are kept in memory only." in message
+    assert not h.kept and h.path is None
     checked_works(h)
-    assert h.count_matches() == 1
     h.close()
-    h, message = History.open(path)  # the new file is a good one
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == listing
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_only_the_apps_own_damaged_file_is_set_aside_and_a_new_one_started(path: Path, kind: str) -> None:
+    own = default_history_path()
+    own.parent.mkdir(parents=True)
+    BAD_FILES[kind](own)
+    before = own.read_bytes()
+    h, message = History.open()
+    assert message is not None and "\n" not in message
+    if kind not in OURS_DAMAGED:
+        assert "left as it is" in message and not h.kept
+        assert own.read_bytes() == before and not list(own.parent.glob("*.corrupt-*"))
+        h.close()
+        return
+    assert "damaged" in message and "set aside" in message and "new history was started" in message
+    (aside,) = own.parent.glob("history.sqlite3.corrupt-*[0-9]")
+    assert aside.read_bytes() == before
+    assert h.kept and h.path == own
+    checked_works(h)
+    h.close()
+    h, message = History.open()  # the new file is a good one
     assert message is None and h.count_matches() == 1
     h.close()
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs file permissions that apply")
-def test_a_file_that_cannot_be_read_is_moved_aside(path: Path) -> None:
-    h, _ = History.open(path)
-    h.close()
-    for extra in ("-wal", "-shm"):
-        path.with_name(path.name + extra).unlink(missing_ok=True)
-    path.chmod(0)
-    try:
-        h, message = History.open(path)
-        assert message is not None and "moved aside" in message
-        checked_works(h)
+def test_a_file_set_aside_never_replaces_an_earlier_one(path: Path) -> None:
+    own = default_history_path()
+    own.parent.mkdir(parents=True)
+    texts = []
+    for k in range(3):
+        _ours_without_rounds(own)
+        texts.append(own.read_bytes())
+        h, message = History.open()
+        assert message is not None and "set aside" in message
         h.close()
-    finally:
-        for p in path.parent.iterdir():
-            p.chmod(0o600)
-
-
-def test_a_file_sqlite_cannot_open_is_moved_aside(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a file without read permission is when the tests run as root (permissions do not apply)."""
-    h, _ = History.open(path)
-    h.close()
-    real = hist._connect
-    calls: list[str] = []
-
-    def refuse_first(target: str, *, uri: bool = False) -> sqlite3.Connection:
-        calls.append(target)
-        if len(calls) == 1:
-            raise sqlite3.OperationalError("unable to open database file")
-        return real(target, uri=uri)
-
-    monkeypatch.setattr(hist, "_connect", refuse_first)
-    h, message = History.open(path)
-    assert message is not None and "unable to open database file" in message and "moved aside" in message
-    assert h.kept
-    checked_works(h)
-    h.close()
-    assert len(list(path.parent.glob("history.sqlite3.corrupt-*"))) == 1
-
-
-def test_a_busy_file_is_left_alone_and_the_history_kept_in_memory(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    h, _ = History.open(path)
-    h.close()
-
-    def locked(con: sqlite3.Connection) -> None:
-        raise sqlite3.OperationalError("database is locked")
-
-    monkeypatch.setattr(hist, "_integrity", locked)
-    h, message = History.open(path)
-    assert message is not None and "busy" in message and not h.kept
-    assert not list(path.parent.glob("*.corrupt-*"))
-    monkeypatch.undo()
-    checked_works(h)
-    h.close()
+        own.unlink()
+        for side in own.parent.glob("history.sqlite3-*"):
+            side.unlink()
+    kept = sorted(p.read_bytes() for p in own.parent.glob("history.sqlite3.corrupt-*") if not p.name.endswith(("-wal", "-shm")))
+    assert kept == sorted(texts)
 
 
 def test_a_directory_at_the_path_is_left_alone_and_the_history_kept_in_memory(path: Path) -> None:
     path.mkdir(parents=True)
     (path / "inside").write_text("x")
     h, message = History.open(path)
-    assert message is not None and "not a regular file" in message and "not kept" in message
+    assert message is not None and "is a directory, not a regular file" in message and "memory only" in message
     assert h.path is None and not h.kept
     checked_works(h)
     h.close()
