@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -123,10 +124,15 @@ def save_document(
     return doc
 
 
-def write_save(path: Path, doc: dict[str, Any]) -> str | None:
+def save_bytes(doc: dict[str, Any]) -> bytes:
+    """A save document as the file holds it."""
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
+
+
+def write_save(path: Path, doc: dict[str, Any] | bytes) -> str | None:
     """Write ``doc`` to ``path`` atomically. None when it is on disk; else why not, in one plain
     line (the file keeps what it held before). Never raises: a full disk must not stop the game."""
-    data = json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
+    data = doc if isinstance(doc, bytes) else save_bytes(doc)
     try:
         atomic_write(path, data)
     except OSError as exc:
@@ -134,6 +140,96 @@ def write_save(path: Path, doc: dict[str, Any]) -> str | None:
         log.error("could not save the match to %s: %s", path, problem)
         return problem
     return None
+
+
+class SaveWriter:
+    """Writes saves in a thread of its own, so that a slow or failing disk never holds up the game.
+    The newest save asked for wins (an older one still waiting is dropped); a removal waits for
+    the writes asked for before it. :attr:`problem` is why the last write failed (None once one
+    works); :attr:`pending` whether a write asked for is not on disk yet; listeners hear every
+    change (from the writer's thread)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        #: What waits: (path, bytes) to write, or (path, uid) to remove; in order, one write at most.
+        self._queue: list[tuple[str, Path, bytes | str | None]] = []
+        self._busy = False
+        self._problem: str | None = None
+        self._closing = False
+        self._listeners: list[Callable[[str | None], object]] = []
+        self._thread = threading.Thread(target=self._run, name="save-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def problem(self) -> str | None:
+        with self._cond:
+            return self._problem
+
+    @property
+    def pending(self) -> bool:
+        with self._cond:
+            return self._busy or any(kind == "write" for kind, _, _ in self._queue)
+
+    def listen(self, callback: Callable[[str | None], object]) -> None:
+        """``callback(problem)`` after every write (from the writer's thread)."""
+        self._listeners.append(callback)
+
+    def write(self, path: Path, data: bytes) -> None:
+        with self._cond:
+            self._queue = [job for job in self._queue if not (job[0] == "write" and job[1] == path)]
+            self._queue.append(("write", path, data))
+            self._cond.notify_all()
+
+    def delete(self, path: Path, uid: str | None) -> None:
+        with self._cond:
+            self._queue.append(("delete", path, uid))
+            self._cond.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for what was asked to be done; whether it is."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while self._queue or self._busy:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return True
+
+    def close(self, timeout: float = 2.0) -> bool:
+        """Finish what waits (up to ``timeout`` seconds) and stop; whether all of it was done."""
+        done = self.flush(timeout)
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        return done
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closing:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                kind, path, payload = self._queue.pop(0)
+                self._busy = True
+            problem: str | None = None
+            if kind == "write":
+                assert isinstance(payload, bytes)
+                problem = write_save(path, payload)
+            else:
+                delete_save(path, payload if isinstance(payload, str) else None)
+            with self._cond:
+                self._busy = False
+                if kind == "write":
+                    self._problem = problem
+                self._cond.notify_all()
+            if kind == "write":
+                for callback in list(self._listeners):
+                    try:
+                        callback(problem)
+                    except Exception:
+                        log.exception("a save listener failed")
 
 
 def os_problem(exc: OSError) -> str:
@@ -384,6 +480,7 @@ __all__ = [
     "RoundNote",
     "SaveError",
     "SaveUnreadable",
+    "SaveWriter",
     "check_position",
     "default_save_path",
     "delete_save",
@@ -396,6 +493,7 @@ __all__ = [
     "read_pending",
     "read_record",
     "read_save_file",
+    "save_bytes",
     "save_document",
     "save_exists",
     "seats_from",

@@ -75,6 +75,7 @@ from kc_tui.saves import (
     RoundNote,
     SaveError,
     SaveUnreadable,
+    SaveWriter,
     check_position,
     default_save_path,
     delete_save,
@@ -84,6 +85,7 @@ from kc_tui.saves import (
     read_document,
     read_record,
     read_save_file,
+    save_bytes,
     save_document,
     save_exists,
     write_save,
@@ -129,8 +131,9 @@ class MatchSession:
         self.save_path = save_path
         #: How the game history knows this match: its uid and a note of every finished round.
         self.record = record or RecordInfo(rounds=[RoundNote() for _ in match.results])
-        #: Why the last save failed (one plain line), None while the file holds the position shown.
-        self.save_problem: str | None = None
+        #: Writes the save in a thread of its own (None: written at once, on the caller's thread).
+        self.writer: SaveWriter | None = None
+        self._save_problem: str | None = None
         #: Keep the save once the match is over (the table removes it when the history has the
         #: match); by default a finished match's save is removed at once.
         self.keep_save_at_end = False
@@ -157,15 +160,18 @@ class MatchSession:
         seed: int | None = None,
         *,
         save_path: Path | bool | None = True,
+        writer: SaveWriter | None = None,
     ) -> MatchSession:
         """A new match: the human (``config.player_name``) at seat 0 against ``config.opponents``.
-        ``save_path=True`` saves to :func:`default_save_path`; ``None``/``False`` never saves."""
+        ``save_path=True`` saves to :func:`default_save_path`; ``None``/``False`` never saves;
+        ``writer`` writes the saves in its thread."""
         seats = [Seat(config.player_name, HUMAN)] + [Seat(o.name, o.kind, o.think_ms) for o in config.opponents]
         if seed is None:
             seed = new_seed()
         match = Match(len(seats), config.rules, seed)
         path = default_save_path() if save_path is True else (save_path or None)
         s = cls(match, seats, save_path=path, card_style=config.card_style)
+        s.writer = writer
         s._round_started()
         s.save()
         return s
@@ -481,20 +487,37 @@ class MatchSession:
         return save_document(self.match, self.seats, self.log, self.record)
 
     @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed (one plain line); None once the file holds a save of now."""
+        return self.writer.problem if self.writer is not None else self._save_problem
+
+    @property
     def saved(self) -> bool:
-        """Whether the save on disk holds the position shown (False for a session never saved)."""
-        return self.save_path is not None and self.save_problem is None
+        """Whether the save on disk holds the position shown (False for a session never saved,
+        or while the last save is still being written)."""
+        if self.save_path is None or self.save_problem is not None:
+            return False
+        return self.writer is None or not self.writer.pending
 
     def save(self) -> None:
-        """Write the save atomically (a no-op for sessions without a save path). A failure is
-        kept in ``save_problem`` (cleared by the next save that works)."""
+        """Write the save atomically (a no-op for sessions without a save path): through the
+        writer's thread when there is one. A failure is kept in ``save_problem`` (cleared by the
+        next save that works)."""
         if self.save_path is None or self.match.over:
             return
-        self.save_problem = write_save(self.save_path, self.to_dict())
+        data = save_bytes(self.to_dict())
+        if self.writer is not None:
+            self.writer.write(self.save_path, data)
+        else:
+            self._save_problem = write_save(self.save_path, data)
 
     def delete_save(self) -> None:
         """Remove this match's save (a newer match's save there is left alone)."""
-        if self.save_path is not None:
+        if self.save_path is None:
+            return
+        if self.writer is not None:
+            self.writer.delete(self.save_path, self.record.uid)
+        else:
             delete_save(self.save_path, self.record.uid)
 
     @classmethod

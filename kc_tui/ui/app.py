@@ -18,8 +18,9 @@ from kc_tui import datalock
 from kc_tui.config import Config, data_dir
 from kc_tui.history import History, default_history_path
 from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync
-from kc_tui.saves import pending_document
+from kc_tui.saves import SaveWriter, pending_document
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
+from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
@@ -47,6 +48,8 @@ def _menu_commands() -> type[Provider] | None:
 
 #: How long a screen that reads the history waits for it to open at start-up (seconds).
 HISTORY_OPEN_WAIT = 3.0
+#: How long quitting waits for the last save to be written.
+SAVE_CLOSE_WAIT = 5.0
 #: How long quitting waits for the recorder to record what is waiting (the rest stays in the outbox).
 RECORDER_CLOSE_WAIT = 1.0
 
@@ -57,6 +60,10 @@ class RecorderChanged(Message):
     def __init__(self, status: RecorderStatus) -> None:
         super().__init__()
         self.status = status
+
+
+class SaveChanged(Message):
+    """A save was written, or failed (posted from the save writer's thread)."""
 
 
 class KingsCornersApp(App[int]):
@@ -87,6 +94,8 @@ class KingsCornersApp(App[int]):
         self._seed = self.options.seed
         #: Records every finished round and match (started on mount; None in a window that only looks).
         self.recorder: Recorder | None = None
+        #: Writes the match's save after every move, off the UI thread (None in a window that only looks).
+        self.saver: SaveWriter | None = None
         #: Why this window only looks (another window holds the data folder), or None.
         self.look_only: str | None = None
         self._lock: datalock.DataLock | None = None
@@ -137,6 +146,8 @@ class KingsCornersApp(App[int]):
             self.recorder = Recorder(opener=History.open, outbox=default_outbox())
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
             self.recorder.start()
+            self.saver = SaveWriter()
+            self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
         self.push_screen(MenuScreen())
@@ -182,6 +193,11 @@ class KingsCornersApp(App[int]):
         if self.recorder is not None and saved.results:
             doc = pending_document(saved.match, saved.seats, saved.record, False)
             self.recorder.submit(match_sync(saved.match, saved.seats, saved.record, False), document=doc)
+
+    def on_save_changed(self, _event: SaveChanged) -> None:
+        game = self.game
+        if game is not None:
+            game.tell_save()
 
     def on_recorder_changed(self, event: RecorderChanged) -> None:
         """Say once what the history could not record and why, and when all of it is recorded."""
@@ -240,7 +256,7 @@ class KingsCornersApp(App[int]):
         """A new match with the current settings (the first one may use --seed)."""
         if seed is None:
             seed, self._seed = self._seed, None
-        session = MatchSession.from_config(self.config, seed)
+        session = MatchSession.from_config(self.config, seed, writer=self.saver)
         return self.show_game(session)
 
     def show_game(self, session: MatchSession) -> GameScreen:
@@ -248,6 +264,8 @@ class KingsCornersApp(App[int]):
             len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen)
         ):
             self.pop_screen()
+        if session.save_path is not None and session.writer is None:
+            session.writer = self.saver
         screen = GameScreen(session, self.config, self.recorder)
         self.push_screen(screen)
         return screen
@@ -336,7 +354,10 @@ class KingsCornersApp(App[int]):
         self.push_screen(StatsScreen(self.history))
 
     def on_unmount(self) -> None:
-        """Record what waits (briefly; the rest stays in the outbox for next time), then let go."""
+        """Finish writing the save, record what waits (briefly; the rest stays in the outbox for next
+        time), then let go."""
+        if self.saver is not None:
+            self.saver.close(SAVE_CLOSE_WAIT)
         if self.recorder is not None:
             self.recorder.close(RECORDER_CLOSE_WAIT)
         if self._read_history is not None:
@@ -369,8 +390,10 @@ class KingsCornersApp(App[int]):
         self.push_screen(RulesScreen(game.session.rules if game else self.config.rules))
 
     async def action_quit(self) -> None:
+        """Quit; during a match (whatever is on top of its table) the game asks first and says
+        whether the match is saved."""
         game = self.game
-        if game is not None and self.screen is game:
+        if game is not None and not game.session.match_over and not isinstance(self.screen, QuitDialog):
             game.action_quit()
             return
         self.exit(0)

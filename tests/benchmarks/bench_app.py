@@ -2,6 +2,9 @@
 
 * time from launch to the first frame of a seeded match (target <= 1 s): each launch is a
   fresh process (imports included) with the default settings, headless; median of ``--runs``;
+* the same with the game history write-locked by another process (as the sqlite3 shell or DB
+  Browser hold it while editing), launches taken in turn with the unlocked ones in the same run:
+  within 10% of the unlocked figure (the UI never waits on SQLite);
 * peak memory while the app's demo screen plays a seeded AI-vs-AI match to its end at top
   speed (target <= 150 MB resident).
 
@@ -20,10 +23,34 @@ import sys
 import tempfile
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
 def _isolate() -> None:
+    """A data folder and settings of the run's own (a child keeps its parent's)."""
+    if os.environ.get("KC_BENCH_ISOLATED"):
+        return
     tmp = tempfile.mkdtemp(prefix="kc-bench-")
     os.environ["KINGS_CORNERS_DATA"] = os.path.join(tmp, "data")
     os.environ["KINGS_CORNERS_CONFIG"] = os.path.join(tmp, "settings.toml")
+    os.environ["KC_BENCH_ISOLATED"] = "1"
+
+
+def _first_frames(seed: int, runs: int) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """First frames unlocked and with the history write-locked by another process, taken in turn."""
+    from kc_tui.history import History, default_history_path
+    from tests.faultkit import lock_held
+
+    History.open(default_history_path())[0].close()
+    plain: list[dict[str, float]] = []
+    locked: list[dict[str, float]] = []
+    for _ in range(runs):
+        plain.append(_child("first_frame", seed))
+        with lock_held(default_history_path(), "write"):
+            locked.append(_child("first_frame", seed))
+    return plain, locked
 
 
 async def _first_frame(seed: int) -> dict[str, float]:
@@ -93,13 +120,18 @@ def main() -> int:
         print(json.dumps(asyncio.run(_demo_match(args.seed))))
         return 0
 
-    runs = [_child("first_frame", args.seed) for _ in range(args.runs)]
+    runs, locked = _first_frames(args.seed, args.runs)
     wall = statistics.median(r["wall"] for r in runs) * 1000
     cpu = statistics.median(r["cpu"] for r in runs) * 1000
     print(f"first_frame_ms_median: {wall:.0f}")
     print(f"first_frame_cpu_ms_median: {cpu:.0f}")
     print(f"first_frame_ms_max: {max(r['wall'] for r in runs) * 1000:.0f}")
     print(f"first_frame_target_met: {'yes' if wall <= 1000 else 'no'} (target <= 1000 ms)")
+    wall_locked = statistics.median(r["wall"] for r in locked) * 1000
+    ratio = wall_locked / wall
+    print(f"first_frame_history_locked_ms_median: {wall_locked:.0f}")
+    print(f"first_frame_history_locked_ratio: {ratio:.2f}")
+    print(f"first_frame_history_locked_target_met: {'yes' if ratio <= 1.10 else 'no'} (target: within 10%)")
     print(f"load_average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     demo = _child("demo", args.seed)
     print(f"demo_match_rounds: {demo['rounds']:.0f} (finished: {bool(demo['over'])})")

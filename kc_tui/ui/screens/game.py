@@ -27,6 +27,8 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
 
+#: How long the quit dialog waits for the last move's save before it says whether it is on disk.
+QUIT_SAVE_WAIT = 0.3
 #: The smallest terminal the table fits in.
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -128,9 +130,9 @@ class GameScreen(DrivenScreen):
         self._show_scores()
         self.query_one(MoveLog).sync(snap.log)
         self.refresh_bindings()
-        self._tell_save()
+        self.tell_save()
 
-    def _tell_save(self) -> None:
+    def tell_save(self) -> None:
         """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
         problem = self.session.save_problem
         if problem == self._told_save:
@@ -531,11 +533,13 @@ class GameScreen(DrivenScreen):
                 self.app.exit()
 
         s, recorder = self.session, self.driver.recorder
+        if s.writer is not None:
+            s.writer.flush(QUIT_SAVE_WAIT)  # the last move's save is usually on disk by now
         waiting = recorder.status if recorder is not None else None
         self.app.push_screen(
             QuitDialog(
                 saved=s.save_path is not None,
-                problem=s.save_problem,
+                problem=s.save_problem or (None if s.saved else "the last move is still being written"),
                 unrecorded=waiting if waiting is not None and waiting.waiting else None,
             ),
             done,
