@@ -39,7 +39,11 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
         if getattr(args, "seats", None):
             options.seats = parse_kinds(args.seats, "seats", 2, 4)
         options.pace = getattr(args, "pace", None)
-    return KingsCornersApp(config, path, mode, options)
+    from kc_tui.ui.text import use_ascii
+
+    app = KingsCornersApp(config, path, mode, options)
+    use_ascii(app)  # a terminal that cannot show suits and box drawing: everything in ASCII
+    return app
 
 
 #: The signals that end the app as quitting does (the terminal put back as it was): ``kill``'s
