@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from kc_tui.cardtext import card_formatter
+from kc_tui.cardtext import ascii_only, card_formatter
 from kc_tui.engine import Card, is_red, suit_of
 
 FACE_BG = "#f4f1e8"
@@ -42,6 +42,11 @@ class CardLook:
     @classmethod
     def of(cls, config: object) -> CardLook:
         return cls(getattr(config, "card_style", "symbols"), bool(getattr(config, "four_colour", False)))
+
+    @property
+    def ascii(self) -> bool:
+        """Cards in ASCII: the 'ascii' style, or a terminal that cannot show suits."""
+        return self.style == "ascii" or ascii_only()
 
     def label(self, card: Card) -> str:
         return card_formatter(self.style)(card)
@@ -75,7 +80,7 @@ class CardLook:
     @property
     def box(self) -> tuple[str, str, str, str, str, str]:
         """Top-left, horizontal, top-right, vertical, bottom-left and bottom-right edges."""
-        b = ASCII_BOX if self.style == "ascii" else BOX
+        b = ASCII_BOX if self.ascii else BOX
         return (b[0], b[1], b[2], b[3], b[4], b[5])
 
     def face(
@@ -112,7 +117,7 @@ class CardLook:
     def back(self) -> list[Text]:
         """A face-down card, three lines high."""
         tl, h, tr, v, bl, br = self.box
-        fill = "#" if self.style == "ascii" else "▒"
+        fill = "#" if self.ascii else "▒"
         return [Text(a + b * INNER + c, BACK_STYLE) for a, b, c in ((tl, h, tr), (v, fill, v), (bl, h, br))]
 
     def fold(self, hidden: int) -> list[Text]:

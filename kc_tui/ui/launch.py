@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
 
 from kc_tui.args import CliError, check_target, parse_kinds
 from kc_tui.config import Config, Opponent, config_path, load_config
@@ -34,7 +39,51 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
         if getattr(args, "seats", None):
             options.seats = parse_kinds(args.seats, "seats", 2, 4)
         options.pace = getattr(args, "pace", None)
-    return KingsCornersApp(config, path, mode, options)
+    from kc_tui.ui.text import use_ascii
+
+    app = KingsCornersApp(config, path, mode, options)
+    use_ascii(app)  # a terminal that cannot show suits and box drawing: everything in ASCII
+    return app
+
+
+#: The signals that end the app as quitting does (the terminal put back as it was): ``kill``'s
+#: default, and the terminal closing.
+EXIT_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def exit_on_signals(app: Any, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """While the block runs ``app`` on ``loop``: SIGTERM and SIGHUP call ``app.exit()`` from the
+    loop, so Textual leaves the alternate screen and turns mouse reporting off before the
+    process ends (the match in play is saved after every move already)."""
+    installed: list[signal.Signals] = []
+    for sig in EXIT_SIGNALS:
+        with suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread; Windows
+            loop.add_signal_handler(sig, app.exit)
+            installed.append(sig)
+    try:
+        yield
+    finally:
+        for sig in installed:
+            with suppress(Exception):
+                loop.remove_signal_handler(sig)
+
+
+def run(app: Any) -> int:
+    """Run ``app`` on an event loop of its own, ended cleanly by SIGTERM or SIGHUP; its return code."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        with exit_on_signals(app, loop):
+            app.run(loop=loop)
+    finally:
+        with suppress(Exception):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        asyncio.set_event_loop(None)
+        loop.close()
+    return int(app.return_code or 0)
 
 
 def launch(mode: str, args: argparse.Namespace) -> int:
@@ -42,9 +91,7 @@ def launch(mode: str, args: argparse.Namespace) -> int:
     from kc_tui.ui.app import KingsCornersApp
 
     assert isinstance(app, KingsCornersApp)
-    app.run()
-    code = app.return_code
-    return int(code or 0)
+    return run(app)
 
 
 __all__ = ["CliError", "Config", "build_app", "check_target", "launch", "parse_kinds"]

@@ -13,16 +13,123 @@ package goes through one of these helpers instead:
 Control characters (escape sequences, newlines, bidi overrides) are shown as visible escapes,
 so a file cannot move the cursor, recolour the terminal or split a line.
 ``tests/ui/test_text_is_data.py`` checks that the UI never formats text into markup by hand.
+
+Terminals that cannot show the UI's glyphs (:func:`kc_tui.cardtext.ascii_only`) get
+:class:`AsciiFilter` (:func:`use_ascii` adds it to an app): every line Textual draws, of every
+widget, has its box drawing, suits, arrows and blocks turned into ASCII look-alikes of the same
+width, and any other character the terminal's encoding cannot hold into ``?``.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
+from typing import Any
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.text import Text
+from textual.color import Color
 from textual.content import Content
+from textual.filter import LineFilter
 
-__all__ = ["fill", "plain", "rich_plain", "visible"]
+from kc_tui.cardtext import ascii_only, terminal_encoding
+
+__all__ = ["AsciiFilter", "as_ascii", "fill", "plain", "rich_plain", "use_ascii", "visible"]
+
+#: ASCII look-alikes (one cell each, as the glyphs they stand for) of the glyphs the UI and
+#: Textual's widgets draw; box drawing is worked out from the characters' names.
+LOOK_ALIKES: dict[str, str] = {
+    **dict(zip("♠♥♦♣♤♡♢♧", "SHDCSHDC", strict=True)),
+    **dict.fromkeys("▶►▸▷❯›→⟶⇒", ">"),
+    **dict.fromkeys("◀◄◂◁❮‹←⟵⇐", "<"),
+    **dict.fromkeys("▲△↑⬆˄", "^"),
+    **dict.fromkeys("▼▽↓⬇˅", "v"),
+    **dict.fromkeys("░▒▓█■▪◼", "#"),
+    **dict.fromkeys("▔▀", "-"),
+    "▁": "_",
+    **dict.fromkeys("▂▃▄▅▆▇", " "),
+    **dict.fromkeys("▏▎▍▌▋▊▉▐▕‖¦", "|"),
+    **dict.fromkeys("·•●◆◇○◉∙⋅", "*"),
+    "…": ".",
+    **dict.fromkeys("–—‒―−", "-"),
+    "±": "+",
+    **dict.fromkeys("✓✔", "v"),
+    **dict.fromkeys("✗✘×", "x"),
+    "⏎": "<",
+    "\xa0": " ",
+    **{chr(c): "*" for c in range(0x2800, 0x2900)},  # braille: spinners
+}
+
+
+def _box(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    if "DIAGONAL" in name:
+        return "X" if "CROSS" in name else "/" if "UPPER RIGHT" in name else "\\"
+    horizontal = "HORIZONTAL" in name or name.endswith(("LEFT", "RIGHT"))
+    vertical = "VERTICAL" in name or name.endswith(("UP", "DOWN"))
+    if "AND" in name or "ARC" in name or (horizontal and vertical):
+        return "+"
+    return "-" if horizontal else "|" if vertical else "+"
+
+
+_TABLE: dict[int, str] = {
+    **{c: _box(chr(c)) for c in range(0x2500, 0x2580)},
+    **{ord(k): v for k, v in LOOK_ALIKES.items()},
+}
+
+
+@lru_cache(maxsize=4096)
+def as_ascii(text: str, encoding: str = "ascii") -> str:
+    """``text`` with every glyph ``encoding`` cannot hold turned into a look-alike of the same
+    width (:data:`LOOK_ALIKES`, box drawing) or ``?`` (one a cell)."""
+    out = []
+    for ch in text:
+        if ch.isascii() or _fits(ch, encoding):
+            out.append(ch)
+            continue
+        alike = _TABLE.get(ord(ch))
+        out.append(alike if alike is not None else "?" * max(1, cell_len(ch)))
+    return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _fits(ch: str, encoding: str) -> bool:
+    try:
+        ch.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class AsciiFilter(LineFilter):
+    """Draws every line with only what the terminal's ``encoding`` can show (:func:`as_ascii`)."""
+
+    def __init__(self, encoding: str = "ascii", enabled: bool = True) -> None:
+        super().__init__(enabled)
+        self.encoding = encoding
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        out: list[Segment] = []
+        for seg in segments:
+            text = seg.text
+            if seg.control or text.isascii():
+                out.append(seg)
+            else:
+                out.append(Segment(as_ascii(text, self.encoding), seg.style, seg.control))
+        return out
+
+
+def use_ascii(app: Any) -> bool:
+    """Draw ``app`` in ASCII when the terminal cannot show its glyphs (:func:`ascii_only`): adds
+    :class:`AsciiFilter` to the app's line filters, and the class ``-ascii`` to it. Whether it did."""
+    if not ascii_only():
+        return False
+    filters: list[LineFilter] = app._filters
+    if not any(isinstance(f, AsciiFilter) for f in filters):
+        filters.append(AsciiFilter(terminal_encoding()))
+    app.add_class("-ascii")
+    return True
 
 
 def _escape(ch: str) -> str:

@@ -41,6 +41,7 @@ from kc_tui.engine.rules import TARGET, Scoring
 from kc_tui.session import default_name
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
+from kc_tui.ui.widgets.name_input import NameInput
 
 #: The variants of the "Match" section (scoring), the others are house rules: both read from the
 #: rules' declarations, in their order.
@@ -143,7 +144,7 @@ class SettingsScreen(Screen[Config | None]):
             yield Static("Players", classes="section")
             with HorizontalGroup(classes="row"):
                 yield Label("Your name", classes="label")
-                yield Input(
+                yield NameInput(
                     cfg.player_name,
                     id="player-name",
                     max_length=NAME_MAX,
@@ -151,6 +152,7 @@ class SettingsScreen(Screen[Config | None]):
                     compact=True,
                     classes="name",
                 )
+            yield Static("", id="player-name-note", classes="name-note")
             with HorizontalGroup(classes="row"):
                 yield Label("Opponents", classes="label")
                 yield Select(
@@ -168,7 +170,7 @@ class SettingsScreen(Screen[Config | None]):
                 opp = cfg.opponents[i] if i < len(cfg.opponents) else self._default_opponent(i)
                 with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
                     yield Label(plain(f"Opponent {i + 1}"), classes="label")
-                    yield Input(
+                    yield NameInput(
                         opp.name,
                         id=f"opp-name-{i}",
                         max_length=NAME_MAX,
@@ -189,6 +191,7 @@ class SettingsScreen(Screen[Config | None]):
                         str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
                     )
                     yield Label("ms", classes="unit think")
+                yield Static("", id=f"opp-name-{i}-note", classes="name-note")
             timed = " or the ".join(k.name for k in offered if k.takes_think_time)
             think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
             yield Static(
@@ -327,6 +330,21 @@ class SettingsScreen(Screen[Config | None]):
     def _show_opponent_rows(self, count: int) -> None:
         for i in range(3):
             self.query_one(f"#opponent-{i}").display = i < count
+            self._show_note(f"opp-name-{i}")
+
+    def _show_note(self, field_id: str) -> None:
+        """The line under name field ``field_id`` saying what its last edit cut (hidden when
+        nothing was, or the field's row is hidden)."""
+        field = self.query_one(f"#{field_id}", NameInput)
+        note = self.query_one(f"#{field_id}-note", Static)
+        note.update(plain(field.note))
+        row = field.parent
+        note.display = bool(field.note) and (row is None or bool(getattr(row, "display", True)))
+
+    @on(NameInput.Noted)
+    def _name_noted(self, event: NameInput.Noted) -> None:
+        if event.field.id:
+            self._show_note(event.field.id)
 
     def _takes_think_time(self, i: int) -> bool:
         kind = self.query_one(f"#opp-kind-{i}", Select).value
@@ -550,6 +568,8 @@ class SettingsScreen(Screen[Config | None]):
     def action_defaults(self) -> None:
         """Put every field back to its default (nothing is saved until Save)."""
         d = Config()
+        for field in self.query(NameInput):
+            field.clear_note()
         self.query_one("#player-name", Input).value = d.player_name
         self.query_one("#opponent-count", Select).value = len(d.opponents)
         for i in range(3):

@@ -34,6 +34,7 @@ from kc_tui.ui.stats_data import (
     REFERENCE_WIDTH,
     RatingView,
     best_worst,
+    clamp,
     finished,
     is_chips,
     opponents,
@@ -41,6 +42,9 @@ from kc_tui.ui.stats_data import (
     rating_view,
     reference_lines,
     result,
+    rule_int,
+    safe_record,
+    safe_summary,
     streak_text,
     summary_rows,
     totals_text,
@@ -76,7 +80,7 @@ RESULT_STYLE = {"won": "bold green", "shared": "green", "lost": "red", "unfinish
 
 
 def short_scoring(m: MatchRecord) -> str:
-    return "chips" if is_chips(m) else f"points to {m.rules.get('target', '?')}"
+    return "chips" if is_chips(m) else f"points to {rule_int(m.rules, 'target')}"
 
 
 @dataclass(frozen=True)
@@ -131,10 +135,14 @@ class StatsScreen(Screen[None]):
             self.problem = problem
 
     class Page(Message):
-        def __init__(self, offset: int, records: list[MatchRecord]) -> None:
+        """The matches from row ``offset`` of the list query on (``PAGE`` rows asked for: fewer
+        records when some could not be read), and how many matches there are now."""
+
+        def __init__(self, offset: int, records: list[MatchRecord], total: int) -> None:
             super().__init__()
             self.offset = offset
             self.records = records
+            self.total = total
 
     class Chosen(Message):
         def __init__(self, match_id: int, record: MatchRecord | None) -> None:
@@ -148,8 +156,12 @@ class StatsScreen(Screen[None]):
         self.total = 0
         self.data: StatsData | None = None
         self.rating: RatingView | None = None
-        #: The listed matches, by row.
+        #: The listed matches, by row, and their ids.
         self.listed: list[MatchRecord] = []
+        self._ids: set[int] = set()
+        #: The row of the list query the next page starts at: the rows asked for so far, which
+        #: counts those that could not be read (and were not listed).
+        self.next_offset = 0
         self._paging = False
         #: Why the statistics could not be worked out (shown instead of them), or "".
         self.problem = ""
@@ -200,7 +212,7 @@ class StatsScreen(Screen[None]):
             plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…")
         )
         self.query_one("#summary-body").loading = True
-        self._add_page(0, self.history.matches(limit=PAGE))
+        self._add_page(0, self.history.matches(limit=PAGE), self.total)
         self.call_after_refresh(self.load)
 
     # ------------------------------------------------------------------ loading (threads)
@@ -209,23 +221,28 @@ class StatsScreen(Screen[None]):
         history = self.history
         assert history is not None
         try:
-            summary = history.summary()
-            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, history.match))))
-            records = player_matches(history.matches())
+            summary = safe_summary(history.summary())
+            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, self._record))))
+            records = player_matches([safe_record(m) for m in history.matches()])
             done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
             self.post_message(self.Rated(rating_view(done)))
         except Exception as exc:  # a bug must not take the app down: say so on the screen
             self.post_message(self.Failed(f"The statistics could not be worked out: {exc}"))
 
+    def _record(self, match_id: int) -> MatchRecord | None:
+        """Match ``match_id`` with its rounds, fit to show (:func:`safe_record`), or None."""
+        record = self.history.match(match_id) if self.history is not None else None
+        return None if record is None else safe_record(record)
+
     @work(thread=True, exclusive=True, group="page", exit_on_error=False)
     def load_page(self, offset: int) -> None:
         assert self.history is not None
-        self.post_message(self.Page(offset, self.history.matches(limit=PAGE, offset=offset)))
+        records = self.history.matches(limit=PAGE, offset=offset)
+        self.post_message(self.Page(offset, records, self.history.count_matches()))
 
     @work(thread=True, exclusive=True, group="chosen", exit_on_error=False)
     def load_match(self, match_id: int) -> None:
-        assert self.history is not None
-        self.post_message(self.Chosen(match_id, self.history.match(match_id)))
+        self.post_message(self.Chosen(match_id, self._record(match_id)))
 
     # ------------------------------------------------------------------ what the threads post
     def on_stats_screen_loaded(self, message: Loaded) -> None:
@@ -249,8 +266,8 @@ class StatsScreen(Screen[None]):
 
     def on_stats_screen_page(self, message: Page) -> None:
         self._paging = False
-        if message.offset == len(self.listed):
-            self._add_page(message.offset, message.records)
+        if message.offset == self.next_offset:
+            self._add_page(message.offset, message.records, message.total)
 
     def on_stats_screen_chosen(self, message: Chosen) -> None:
         record = message.record
@@ -303,7 +320,7 @@ class StatsScreen(Screen[None]):
             draw_lines(plot, [], title="Your rating: play a match against the AI players", xlabel="Matches")
             return
         xs = [float(k) for k, _ in rating.series]
-        ys = [v for _, v in rating.series]
+        ys = [float(clamp(v)) for _, v in rating.series]
         lo, hi = min(ys) - 150, max(ys) + 150
         # The AI kinds near the player's rating, as flat lines to read it against; the player's
         # line is drawn last, on top, in the first colour.
@@ -327,7 +344,7 @@ class StatsScreen(Screen[None]):
         xs = [float(first + k) for k in range(len(points))]
         lines: list[tuple[str, Sequence[float]]] = []
         if points:
-            lines = [("You", [float(p.margin) for p in points]), ("level", [0.0] * len(points))]
+            lines = [("You", [float(clamp(p.margin)) for p in points]), ("level", [0.0] * len(points))]
         latest = f"the latest {len(points)} " if len(points) < len(summary.points) else ""
         draw_lines(
             self.query_one("#margin-plot", PlotextPlot),
@@ -337,14 +354,22 @@ class StatsScreen(Screen[None]):
             xs=xs,
         )
 
-    def _add_page(self, offset: int, records: list[MatchRecord]) -> None:
+    def _add_page(self, offset: int, records: list[MatchRecord], total: int) -> None:
+        """List the page of the list query from row ``offset`` (``PAGE`` rows asked for): a
+        match already listed is skipped (a match recorded since, by this or another window,
+        pushes older rows down the query); the next page starts ``PAGE`` rows on."""
         if not self.query(MatchList):
-            self._when_built("#match-list", lambda: self._add_page(offset, records))
+            self._when_built("#match-list", lambda: self._add_page(offset, records, total))
             return
         table = self.query_one(MatchList)
         first = not self.listed
-        self.listed.extend(records)
-        for m in records:
+        self.next_offset = offset + PAGE
+        self.total = max(total, len(self.listed))
+        for m in map(safe_record, records):
+            if m.id in self._ids:
+                continue
+            self._ids.add(m.id)
+            self.listed.append(m)
             res = result(m)
             table.add_row(
                 rich_plain(when(m)),
@@ -355,12 +380,24 @@ class StatsScreen(Screen[None]):
                 key=str(m.id),
             )
         shown = len(self.listed)
-        more = "" if shown >= self.total else f" · {shown:,} listed, more as you scroll"
+        more = f" · {shown:,} listed, more as you scroll" if self.more else ""
         self.query_one("#list-foot", Static).update(
             plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more} · Enter opens one")
         )
-        if first and records:
-            self._choose(records[0])
+        if first and self.listed:
+            self._choose(self.listed[0])
+        self._page_ahead(table.cursor_row)
+
+    @property
+    def more(self) -> bool:
+        """Whether the list query has rows not asked for yet."""
+        return self.next_offset < self.total
+
+    def _page_ahead(self, row: int) -> None:
+        """Load the next page when row ``row`` is near the list's end and there is more."""
+        if row >= len(self.listed) - PAGE_AHEAD and self.more and not self._paging:
+            self._paging = True
+            self.load_page(self.next_offset)
 
     def _choose(self, m: MatchRecord) -> None:
         """Plot match ``m`` in the Plots tab (its rounds are read in a thread)."""
@@ -373,9 +410,7 @@ class StatsScreen(Screen[None]):
         row = event.cursor_row
         if 0 <= row < len(self.listed):
             self._choose(self.listed[row])
-        if row >= len(self.listed) - PAGE_AHEAD and len(self.listed) < self.total and not self._paging:
-            self._paging = True
-            self.load_page(len(self.listed))
+        self._page_ahead(row)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.open_match(event.cursor_row)
@@ -383,7 +418,7 @@ class StatsScreen(Screen[None]):
     def open_match(self, row: int) -> None:
         if self.history is None or not 0 <= row < len(self.listed):
             return
-        record = self.history.match(self.listed[row].id)
+        record = self._record(self.listed[row].id)
         if record is None:
             self.app.notify("That match cannot be read any more.", severity="warning")
             return

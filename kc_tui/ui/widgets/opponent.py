@@ -100,7 +100,8 @@ class OpponentPanel(Widget):
         if self.reveal and self.hand:
             cards = self.look.fan(self.hand)
         else:
-            cards = Text("▒" * min(self.cards, 12) + ("…" if self.cards > 12 else ""), BACK_STYLE)
+            back, more = ("#", "+") if self.look.ascii else ("▒", "…")
+            cards = Text(back * min(self.cards, 12) + (more if self.cards > 12 else ""), BACK_STYLE)
         optional = [cards, kind]  # dropped in this order when there is no room
         shown_state = next((t for t in state if essential.cell_len + 2 + t.cell_len <= width), None)
         room = width - essential.cell_len - (shown_state.cell_len + 2 if shown_state else 0)

@@ -177,7 +177,7 @@ class PileView(Widget):
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
         if height >= 3 and width >= 5:
-            dashed = ("+- -+", "¦", "+- -+") if self.look.style == "ascii" else ("╭┄┄┄╮", "┆", "╰┄┄┄╯")
+            dashed = ("+- -+", "¦", "+- -+") if self.look.ascii else ("╭┄┄┄╮", "┆", "╰┄┄┄╯")
             out.append(dashed[0] + "\n", "dim")
             out.append(dashed[1], "dim")
             out.append(inside.center(3), "bold dim")
