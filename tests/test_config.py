@@ -1,7 +1,10 @@
-"""The settings model: TOML round trip, where the file lives, bad files never crash."""
+"""The settings model: TOML round trip, where the file lives, bad files never crash; the app's
+own file is kept aside when bad, a file named by the user is never moved or written over."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -10,8 +13,11 @@ from kc_tui.config import (
     NAME_MAX,
     Config,
     ConfigError,
+    NotASettingsFile,
     Opponent,
     config_path,
+    default_config_path,
+    is_default_config_path,
     load_config,
     name_problem,
     save_config,
@@ -21,7 +27,10 @@ from kc_tui.engine import Rules
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "cfg" / "settings.toml"))
+    """The app's own settings file (the default path) in a fresh folder; no $KINGS_CORNERS_CONFIG."""
+    monkeypatch.delenv("KINGS_CORNERS_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    assert (tmp_path / "cfg") in config_path().parents and is_default_config_path(config_path())
     return tmp_path
 
 
@@ -44,7 +53,8 @@ def test_missing_file_means_defaults_without_a_warning() -> None:
     assert load_config() == (Config(), None)
 
 
-def test_explicit_path_beats_the_environment(tmp_path: Path) -> None:
+def test_explicit_path_beats_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "env" / "settings.toml"))
     explicit = tmp_path / "elsewhere.toml"
     save_config(Config(player_name="Exp"), explicit)
     assert load_config(explicit)[0].player_name == "Exp"
@@ -215,8 +225,6 @@ def test_a_directory_in_place_of_the_file_is_reported_and_left_alone() -> None:
 
 
 def test_a_pipe_in_place_of_the_file_does_not_hang() -> None:
-    import os
-
     if not hasattr(os, "mkfifo"):
         pytest.skip("no named pipes here")
     path = config_path()
@@ -227,8 +235,6 @@ def test_a_pipe_in_place_of_the_file_does_not_hang() -> None:
 
 
 def test_a_file_that_cannot_be_moved_aside_is_left_and_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
-
     def refuse(src: object, dst: object) -> None:
         raise PermissionError(13, "Permission denied")
 
@@ -237,7 +243,7 @@ def test_a_file_that_cannot_be_moved_aside_is_left_and_ignored(monkeypatch: pyte
     for _ in range(2):  # every later launch says it again, and never crashes
         cfg, warning = load_config()
         assert cfg == Config() and warning is not None
-        assert "left in place and is ignored" in warning and "Permission denied" in warning
+        assert "left in place and is ignored" in warning and "(permission denied)" in warning
         assert path.read_text() == "pace = 1"
 
 
@@ -282,7 +288,7 @@ def test_an_unreadable_file_is_reported_and_kept_aside(monkeypatch: pytest.Monke
     path = _write('pace = "fast"')
     monkeypatch.setattr(config_module, "read_capped", refuse)
     cfg, warning = load_config()
-    assert cfg == Config() and warning is not None and "Permission denied" in warning
+    assert cfg == Config() and warning is not None and "cannot be read: permission denied" in warning
     assert not path.exists() and path.with_name(path.name + ".bak").read_text() == 'pace = "fast"'
 
 
@@ -291,3 +297,149 @@ def test_a_nested_rule_value_is_named_plainly() -> None:
     cfg, warning = load_config()
     assert cfg == Config() and warning is not None and "rule 'target' must be a word" in warning
     assert not path.exists()
+
+
+# ---------------------------------------------------------------- a file named by the user is never ours
+BASHRC = b'# ~/.bashrc\n[ -z "$PS1" ] && return\nexport PATH="$HOME/bin:$PATH"\nalias ll=\'ls -l\'\n'
+JUNK = bytes(range(256)) * 4 + b"\x00\xff\xfe"
+NOT_SETTINGS = pytest.mark.parametrize("content", [BASHRC, JUNK, b"pace = 1\n"], ids=["bashrc", "binary", "bad-value"])
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _named(tmp_path: Path, content: bytes, how: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str | None]:
+    """A file named by the user (``--config FILE`` or $KINGS_CORNERS_CONFIG) holding ``content``;
+    the path and the argument to pass (None: read from the environment)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    path = home / ".bashrc"
+    path.write_bytes(content)
+    if how == "env":
+        monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(path))
+        return path, None
+    return path, str(path)
+
+
+@NOT_SETTINGS
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_a_named_file_that_is_not_settings_is_left_as_it_is(
+    content: bytes, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, arg = _named(tmp_path, content, how, monkeypatch)
+    before = _sha(path)
+    for _ in range(2):  # every launch says so again, and leaves it
+        cfg, warning = load_config(arg)
+        assert cfg == Config()
+        assert warning is not None and warning.isprintable()
+        assert warning.startswith(f"Settings file {path} is not a settings file (")
+        assert warning.endswith(
+            "): it was left as it is and the defaults are used; settings changed now are not saved to it."
+        )
+        assert _sha(path) == before
+        assert sorted(p.name for p in path.parent.iterdir()) == [".bashrc"], "nothing was added beside it"
+
+
+@NOT_SETTINGS
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_saving_over_a_named_file_that_is_not_settings_is_refused(
+    content: bytes, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, arg = _named(tmp_path, content, how, monkeypatch)
+    before = _sha(path)
+    load_config(arg)
+    with pytest.raises(NotASettingsFile) as refused:
+        save_config(Config(player_name="Ada"), arg)
+    assert isinstance(refused.value, ConfigError)
+    message = str(refused.value)
+    assert message.isprintable()
+    assert message.startswith(f"{path} is not a settings file (")
+    assert message.endswith("so it was left as it is and the settings were not written to it")
+    assert _sha(path) == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [".bashrc"]
+
+
+@pytest.mark.parametrize(
+    "content", [None, b"", b"\n  \n", b'pace = "fast"\n'], ids=["missing", "empty", "blank", "valid"]
+)
+def test_saving_over_a_named_file_is_allowed_when_missing_empty_or_settings(
+    content: bytes | None, tmp_path: Path
+) -> None:
+    path = tmp_path / "mine.toml"
+    if content is not None:
+        path.write_bytes(content)
+    assert save_config(Config(player_name="Ada"), path) == path
+    assert load_config(path) == (Config(player_name="Ada"), None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.toml"]
+
+
+def test_a_named_file_that_cannot_be_read_is_left_and_never_written_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kc_tui.config as config_module
+
+    path = tmp_path / "mine.toml"
+    path.write_bytes(b'pace = "fast"\n')
+
+    def refuse(path: Path, cap: int) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(config_module, "read_capped", refuse)
+    cfg, warning = load_config(path)
+    assert cfg == Config() and warning is not None and "cannot be read: permission denied" in warning
+    assert "left as it is" in warning
+    with pytest.raises(NotASettingsFile, match="cannot be read: permission denied"):
+        save_config(Config(), path)
+    assert path.read_bytes() == b'pace = "fast"\n'
+
+
+def test_a_named_broken_link_is_left_and_never_written_through(tmp_path: Path) -> None:
+    link = tmp_path / "settings.toml"
+    link.symlink_to(tmp_path / "gone" / "real.toml")
+    cfg, warning = load_config(link)
+    assert cfg == Config() and warning is not None and warning.isprintable()
+    assert "is a link to" in warning and "which does not exist" in warning and "not saved to it" in warning
+    with pytest.raises(NotASettingsFile, match="which does not exist"):
+        save_config(Config(), link)
+    assert link.is_symlink() and not (tmp_path / "gone").exists()
+
+
+def test_a_named_folder_is_left_and_saving_to_it_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "settings.toml"
+    folder.mkdir()
+    cfg, warning = load_config(folder)
+    assert cfg == Config() and warning is not None and "not a regular file" in warning and "not saved to it" in warning
+    with pytest.raises(NotASettingsFile, match="not a regular file"):
+        save_config(Config(), folder)
+    assert folder.is_dir() and list(folder.iterdir()) == []
+
+
+def test_a_link_to_a_settings_file_is_written_through_and_kept(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "kc.toml"
+    real.parent.mkdir()
+    real.write_text('pace = "fast"\n')
+    link = tmp_path / "settings.toml"
+    link.symlink_to(real)
+    save_config(Config(pace="slow"), link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert load_config(real) == (Config(pace="slow"), None)
+
+
+def test_the_default_path_named_explicitly_is_still_the_apps_own(tmp_path: Path) -> None:
+    path = _write(BASHRC)
+    assert path == default_config_path()
+    cfg, warning = load_config(str(path))  # the app passes the resolved path on
+    assert cfg == Config() and warning is not None and "moved aside" in warning
+    assert path.with_name(path.name + ".bak").read_bytes() == BASHRC
+    save_config(Config(pace="fast"), path)
+    assert load_config(path) == (Config(pace="fast"), None)
+
+
+def test_a_named_file_under_a_file_is_missing_and_saving_says_why(tmp_path: Path) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    assert load_config(blocker / "settings.toml") == (Config(), None)
+    with pytest.raises(OSError, match=f"the folder {blocker} is a file, not a folder"):
+        save_config(Config(), blocker / "settings.toml")
+    assert blocker.read_text() == "x"

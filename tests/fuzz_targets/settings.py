@@ -7,10 +7,14 @@
   control characters (escaped and raw) in strings, wrong types for every setting, unknown keys.
   Some cases are left valid, so the usable path is checked too.
 * ``check(data, tmpdir)``: the contract, None when it holds, else what broke. The bytes are
-  written to a settings file and ``load_config`` is called. It must not raise; either there
-  is no warning, the returned Config validates, the file is in place and the Config survives
-  ``save_config``/``load_config`` unchanged; or the defaults come with a one-line printable
-  warning, the file is gone from its path and kept aside beside it with its bytes unchanged.
+  written to a settings file and ``load_config`` is called, twice: once on a file named by the
+  user (``--config FILE``) and once on the app's own file (the default path, pointed into a
+  fresh folder). It must not raise. Either there is no warning, the returned Config validates,
+  the file is in place and the Config survives ``save_config``/``load_config`` unchanged (saved
+  over the named file itself); or the defaults come with a one-line printable warning and:
+  the named file is left byte for byte as it was, nothing is added beside it, and
+  ``save_config`` over it refuses (``NotASettingsFile``) and writes nothing; the app's own file
+  is gone from its path and kept aside beside it with its bytes unchanged.
 """
 
 from __future__ import annotations
@@ -18,14 +22,28 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from kc_tui.config import AI_KIND_NAMES, CARD_STYLES, PACES, THEMES, Config, Opponent, load_config, save_config
+from kc_tui.config import (
+    AI_KIND_NAMES,
+    CARD_STYLES,
+    ENV_CONFIG,
+    PACES,
+    THEMES,
+    Config,
+    NotASettingsFile,
+    Opponent,
+    default_config_path,
+    load_config,
+    save_config,
+)
 from kc_tui.engine import Rules
 from tests import fuzzkit
 from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
@@ -241,35 +259,102 @@ def cases(rng: random.Random, n: int) -> Iterator[bytes]:
 # ---------------------------------------------------------------- the contract
 def check(data: bytes, tmpdir: Path) -> str | None:
     """None when loading ``data`` as the settings keeps the contract (module docs), else what broke."""
-    return in_fresh_folder(tmpdir, lambda folder: _check_in(data, folder))
+    named = in_fresh_folder(tmpdir, lambda folder: _check_named(data, folder))
+    if named is not None:
+        return f"a file named by the user: {named}"
+    ours = in_fresh_folder(tmpdir, lambda folder: _check_ours(data, folder))
+    return None if ours is None else f"the app's own file: {ours}"
 
 
-def _check_in(data: bytes, folder: Path) -> str | None:
-    path = folder / SETTINGS_NAME
-    path.write_bytes(data)
+@contextmanager
+def default_settings_in(folder: Path) -> Iterator[Path | None]:
+    """The app's own settings file moved into ``folder`` for the block ($XDG_CONFIG_HOME, which
+    platformdirs reads on Linux; $KINGS_CORNERS_CONFIG unset); None where that does not move it."""
+    saved = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", ENV_CONFIG)}
+    os.environ["XDG_CONFIG_HOME"] = str(folder)
+    os.environ.pop(ENV_CONFIG, None)
+    try:
+        path = default_config_path()
+        yield path if folder in path.parents else None
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _usable_problem(cfg: Config, path: Path, data: bytes, folder: Path) -> str | None:
+    if not path.is_file() or path.read_bytes() != data:
+        return "usable settings were moved or changed by loading them"
+    step = "validate"
+    try:
+        cfg.validate()
+        step = "save_config"
+        save_config(cfg, path)
+        step = "load_config of the saved file"
+        back, problem = load_config(path)
+    except Exception as exc:
+        return f"usable settings failed at {step}: {type(exc).__name__}: {cut(exc)}"
+    if problem is not None or back != cfg:
+        return f"usable settings do not survive save_config/load_config ({problem!r})"
+    others = sorted(p.name for p in folder.iterdir() if p != path)
+    if others:
+        return f"saving left other files beside the settings: {others}"
+    return None
+
+
+def _loaded(path: Path | None) -> tuple[Config, str | None] | str:
     try:
         cfg, warning = load_config(path)
     except Exception as exc:
         return f"load_config raised {type(exc).__name__}: {cut(exc)}"
     if not isinstance(cfg, Config):
         return f"load_config gave {type(cfg).__name__}, not a Config"
-    if warning is None:
-        if not path.is_file() or path.read_bytes() != data:
-            return "usable settings were moved or changed by loading them"
-        step = "validate"
-        try:
-            cfg.validate()
-            step = "save_config"
-            again = folder / "again.toml"
-            save_config(cfg, again)
-            step = "load_config of the saved copy"
-            back, problem = load_config(again)
-        except Exception as exc:
-            return f"usable settings failed at {step}: {type(exc).__name__}: {cut(exc)}"
-        if problem is not None or back != cfg:
-            return f"usable settings do not survive save_config/load_config ({problem!r})"
-        return None
-    if cfg != Config():
+    if warning is not None and cfg != Config():
         return "bad settings did not give the defaults"
-    return kept_aside_problem(data, path, warning)
+    return cfg, warning
 
+
+def _check_named(data: bytes, folder: Path) -> str | None:
+    path = folder / SETTINGS_NAME
+    path.write_bytes(data)
+    got = _loaded(path)
+    if isinstance(got, str):
+        return got
+    cfg, warning = got
+    if warning is None:
+        return _usable_problem(cfg, path, data, folder)
+    if not isinstance(warning, str) or not warning.isprintable():
+        return f"the warning is not one plain line: {warning!r}"
+    if "left as it is" not in warning:
+        return f"the warning does not say the file was left as it is: {warning!r}"
+    try:
+        save_config(Config(), path)
+    except NotASettingsFile:
+        pass
+    except Exception as exc:
+        return f"saving over a refused named file raised {type(exc).__name__}: {cut(exc)}"
+    else:
+        return "saving over a refused named file wrote over it"
+    if not path.is_file() or path.read_bytes() != data:
+        return "a refused named file was changed"
+    others = sorted(p.name for p in folder.iterdir() if p != path)
+    if others:
+        return f"files were added beside a refused named file: {others}"
+    return None
+
+
+def _check_ours(data: bytes, folder: Path) -> str | None:
+    with default_settings_in(folder) as path:
+        if path is None:
+            return None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        got = _loaded(None)
+        if isinstance(got, str):
+            return got
+        cfg, warning = got
+        if warning is None:
+            return _usable_problem(cfg, path, data, path.parent)
+        return kept_aside_problem(data, path, warning)

@@ -90,7 +90,16 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
         assert not any(sym in text for sym in "♠♥♦♣"), "no suit symbols in the ASCII style"
 
 
-async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used() -> None:
+def apps_own_file(monkeypatch: Any, tmp_path: Any) -> None:
+    """The settings at the app's own path (the default, in ``tmp_path``), not one named by the user."""
+    import platformdirs
+
+    monkeypatch.delenv("KINGS_CORNERS_CONFIG", raising=False)
+    monkeypatch.setattr(platformdirs, "user_config_dir", lambda *args, **kwargs: str(tmp_path / "config"))
+
+
+async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(monkeypatch: Any, tmp_path: Any) -> None:
+    apps_own_file(monkeypatch, tmp_path)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("player_name = [unclosed\n", encoding="utf-8")
@@ -111,7 +120,8 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used() -
     assert load_config() == (Config(), None)
 
 
-async def test_the_corrupt_settings_warning_is_on_screen_at_start() -> None:
+async def test_the_corrupt_settings_warning_is_on_screen_at_start(monkeypatch: Any, tmp_path: Any) -> None:
+    apps_own_file(monkeypatch, tmp_path)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("player_name = [unclosed\n", encoding="utf-8")

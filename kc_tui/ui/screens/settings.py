@@ -33,6 +33,7 @@ from kc_tui.config import (
     Config,
     ConfigError,
     Opponent,
+    describe_os_error,
     name_problem,
     save_config,
 )
@@ -553,7 +554,7 @@ class SettingsScreen(Screen[Config | None]):
             self.app.bell()
             return
         except OSError as exc:
-            error.update(plain(f"✗ Could not save the settings: {exc.strerror or exc}."))
+            error.update(plain(f"✗ Could not save the settings: {describe_os_error(exc)}."))
             error.add_class("bad")
             self.app.bell()
             return
