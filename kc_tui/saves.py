@@ -26,6 +26,7 @@ from kc_tui.config import (
     NotRegularFile,
     atomic_write,
     data_dir,
+    describe_os_error,
     move_aside,
     name_problem,
     one_line,
@@ -233,8 +234,8 @@ class SaveWriter:
 
 
 def os_problem(exc: OSError) -> str:
-    """Why a file operation failed, in a few plain words."""
-    return one_line(exc.strerror or str(exc) or type(exc).__name__, PROBLEM_MAX)
+    """Why a file operation failed, in a few plain words ("the disk is full")."""
+    return one_line(describe_os_error(exc), PROBLEM_MAX)
 
 
 def delete_save(path: Path, uid: str | None = None) -> None:
