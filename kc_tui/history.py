@@ -1072,19 +1072,28 @@ def _rename_new(src: Path, dst: Path) -> None:
     os.unlink(src)
 
 
-def _snapshot(path: Path) -> sqlite3.Connection | None:
-    """A copy in memory of a WAL database that no one has open (no -wal beside it), read from its
-    bytes without opening it in SQLite (which would make a -wal and a -shm beside it); None when
-    it is in use (then SQLite must read it) or changed while it was read."""
-    wal = path.with_name(path.name + "-wal")
-    journal = path.with_name(path.name + "-journal")
+def _wal_size(path: Path) -> int | None:
+    """The size of the database's -wal file, None when there is none."""
+    try:
+        return os.stat(path.with_name(path.name + "-wal")).st_size
+    except FileNotFoundError:
+        return None
+
+
+def _snapshot(path: Path, *, empty_wal: bool = False) -> sqlite3.Connection | None:
+    """A copy in memory of a database no one has open (no -wal beside it; with ``empty_wal`` an
+    empty one is allowed too), read from its bytes without opening it in SQLite (which would make
+    a -wal and a -shm beside it); None when it may be in use (then SQLite must read it, minding
+    the locks) or it changed while it was read."""
+    if os.path.lexists(path.with_name(path.name + "-journal")):
+        return None
     before = os.stat(path)
-    if os.path.lexists(wal) or os.path.lexists(journal):
+    if _wal_size(path) not in ((None, 0) if empty_wal else (None,)):
         return None
     data = bytearray(path.read_bytes())
     after = os.stat(path)
     if (
-        os.path.lexists(wal)
+        _wal_size(path) not in ((None, 0) if empty_wal else (None,))
         or (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns)
         or len(data) != after.st_size
     ):
@@ -1101,8 +1110,9 @@ def _snapshot(path: Path) -> sqlite3.Connection | None:
 
 
 def _read_copy(path: Path) -> sqlite3.Connection:
-    """A copy in memory of the database at ``path``, made without writing anything there."""
-    snap = _snapshot(path)
+    """A copy in memory of the database at ``path``, made without writing anything there (an
+    empty -wal, as SQLite leaves when it cannot size the -shm on a full disk, holds nothing)."""
+    snap = _snapshot(path, empty_wal=True)
     if snap is not None:
         return snap
     src = _connect(_file_uri(path, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
@@ -1118,9 +1128,9 @@ def _read_copy(path: Path) -> sqlite3.Connection:
         src.close()
 
 
-def _current_copy(con: sqlite3.Connection) -> sqlite3.Connection:
+def _current_copy(con: sqlite3.Connection, *, keep: bool = False) -> sqlite3.Connection:
     """``con`` migrated to the current schema: itself when it is current, else a copy in memory
-    migrated there (the file is not touched)."""
+    migrated there (the file is not touched; ``con`` is closed then unless ``keep``)."""
     if _check_ours(con) == SCHEMA_VERSION:
         return con
     mem = _connect(":memory:", timeout_ms=READ_TIMEOUT_MS)
@@ -1131,7 +1141,8 @@ def _current_copy(con: sqlite3.Connection) -> sqlite3.Connection:
     except BaseException:
         mem.close()
         raise
-    con.close()
+    if not keep:
+        con.close()
     return mem
 
 
@@ -1254,7 +1265,7 @@ class History:
                     # Another program holds the write lock: read a migrated copy, migrate the
                     # file at the first write.
                     log.info("the history %s is migrated at the first write (it is locked now)", p)
-                    copy = _current_copy(reader)
+                    copy = _current_copy(reader, keep=True)
                     return cls(copy, p, writer=writer, file_reader=reader), None
             return cls(reader, p, writer=writer), None
         except _Newer as exc:
@@ -1445,7 +1456,7 @@ class History:
                     con.execute("ROLLBACK")
                 if isinstance(exc, HistoryError):
                     raise
-                if isinstance(exc, sqlite3.Error | _UNREADABLE):
+                if isinstance(exc, (sqlite3.Error, *_UNREADABLE)):
                     raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
                 raise
 
