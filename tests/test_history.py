@@ -370,7 +370,7 @@ def test_a_file_set_aside_never_replaces_an_earlier_one(path: Path) -> None:
     own = default_history_path()
     own.parent.mkdir(parents=True)
     texts = []
-    for k in range(3):
+    for _ in range(3):
         _ours_without_rounds(own)
         texts.append(own.read_bytes())
         h, message = History.open()
@@ -379,7 +379,9 @@ def test_a_file_set_aside_never_replaces_an_earlier_one(path: Path) -> None:
         own.unlink()
         for side in own.parent.glob("history.sqlite3-*"):
             side.unlink()
-    kept = sorted(p.read_bytes() for p in own.parent.glob("history.sqlite3.corrupt-*") if not p.name.endswith(("-wal", "-shm")))
+    kept = sorted(
+        p.read_bytes() for p in own.parent.glob("history.sqlite3.corrupt-*") if not p.name.endswith(("-wal", "-shm"))
+    )
     assert kept == sorted(texts)
 
 
