@@ -1,8 +1,10 @@
 """Every game remembered (issue 13): finished rounds and matches kept in SQLite. Plain Python.
 
 The file is ``data_dir()/history.sqlite3``, or the path in ``$KINGS_CORNERS_HISTORY``. A match is
-recorded as it is played: :meth:`History.start_match` when it is dealt, :meth:`History.record_round`
-after every round, :meth:`History.finish_match` at its end. A record holds enough to replay every
+recorded as it is played: :meth:`History.sync_match` with everything known of it (its uid, seats,
+rules, seed, every finished round, the totals, the winners once over) records what is new, once,
+however often it is called; :meth:`History.start_match`, :meth:`History.record_round` and
+:meth:`History.finish_match` record one step each. A record holds enough to replay every
 round exactly: the seats, the rules, the seed, the first dealer and every round's moves (the
 engine's ``Move`` ints).
 
@@ -1250,8 +1252,12 @@ class History:
                 _integrity(reader)
             mode = str(reader.execute("PRAGMA journal_mode").fetchone()[0]).lower()
             if mode != "wal":
-                mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
-                if mode != "wal":  # pragma: no cover - e.g. a file system without shared memory
+                try:
+                    mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+                except sqlite3.Error as exc:  # another program reads it now: next time
+                    if fault(exc).kind != "locked":
+                        raise
+                if mode != "wal":
                     log.warning("the history %s is not in WAL mode (%s)", p, mode)
             writer = _connect(_file_uri(p, "rw"), uri=True)
             writer.execute("PRAGMA synchronous = NORMAL")

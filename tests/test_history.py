@@ -275,6 +275,10 @@ def test_a_file_from_a_newer_version_is_shown_read_only_and_never_changed(path: 
     h.close()
     assert path.read_bytes() == before
     assert not list(path.parent.glob("*.corrupt-*"))
+    ro = History.open_read_only(path)  # the command that only reads reads it as it is too
+    assert ro.read_only and [m.id for m in ro.matches()] == [match_id]
+    ro.close()
+    assert path.read_bytes() == before
 
 
 # ---------------------------------------------------------------------- files that cannot be used
