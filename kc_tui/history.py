@@ -846,6 +846,8 @@ def fault(exc: BaseException, folder: Path | None = None) -> Fault:
     I/O error or a file that cannot be opened is told apart by looking at ``folder`` (the
     history's folder): a full disk or a read-only file system say so."""
     kind = "other"
+    if isinstance(exc, UnicodeDecodeError):  # SQLite's message names a damaged schema's bytes
+        return Fault("damaged", _WORDS["damaged"])
     if isinstance(exc, sqlite3.Error):
         name = getattr(exc, "sqlite_errorname", "") or ""
         text = str(exc)
@@ -1291,7 +1293,7 @@ class History:
                 return cls._in_memory(f"History {shown} is not a Kings Corners history ({exc}). {_LEFT}")
             if isinstance(exc, _Damaged):
                 return cls._damaged(p, head, str(exc))
-            if isinstance(exc, sqlite3.Error):
+            if isinstance(exc, sqlite3.Error | UnicodeDecodeError):
                 f = fault(exc, p.parent)
                 if f.kind == "damaged":
                     return cls._damaged(p, head, f"SQLite reports: {one_line(str(exc), 120)}")
@@ -1399,10 +1401,12 @@ class History:
                 raise HistoryError(f"{shown}: not a Kings Corners history ({exc})") from None
             if isinstance(exc, _Damaged):
                 raise HistoryError(f"{shown}: the history is damaged ({exc})") from None
-            if isinstance(exc, sqlite3.Error | OSError):
+            if isinstance(exc, sqlite3.Error | OSError | UnicodeDecodeError):
                 f = fault(exc, p.parent)
                 if f.kind == "locked":
                     raise HistoryError(f"{shown}: locked by another program") from None
+                if f.kind == "damaged" and not _header_ours(head):
+                    raise HistoryError(f"{shown}: not a Kings Corners history (a damaged SQLite file)") from None
                 if f.kind == "damaged":
                     raise HistoryError(f"{shown}: the history is damaged ({one_line(str(exc), 120)})") from None
                 raise HistoryError(f"{shown}: cannot be read ({f.words})") from None
@@ -1641,7 +1645,7 @@ class History:
                 return []
             try:
                 return con.execute(sql, params).fetchall()
-            except (sqlite3.Error, OverflowError, MemoryError) as exc:
+            except (sqlite3.Error, UnicodeDecodeError, OverflowError, MemoryError) as exc:
                 self._problem(f"could not read the history: {self._reason(exc)}")
                 return []
 

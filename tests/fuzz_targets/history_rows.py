@@ -292,10 +292,14 @@ def cases(rng: random.Random, n: int) -> Iterator[bytes]:
 
 # ---------------------------------------------------------------- the contract
 def _ids(data: bytes) -> list[int]:
-    con = _load(data)
+    """The match ids in ``data`` (none when it cannot be read)."""
+    try:
+        con = _load(data)
+    except (sqlite3.Error, ValueError):
+        return []
     try:
         return [int(r[0]) for r in con.execute("SELECT id FROM matches")]
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):  # a damaged page: SQLite's message may not be UTF-8
         return []
     finally:
         con.close()
