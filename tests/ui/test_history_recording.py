@@ -136,7 +136,7 @@ async def test_a_failing_history_is_reported_once_and_the_game_goes_on(monkeypat
     assert len(problems) == 1 and "disk I/O error" in problems[0] and "goes on" in problems[0]
 
 
-async def test_an_unreadable_history_file_is_kept_aside_and_the_game_starts(tmp_path: Path) -> None:
+async def test_a_history_file_that_is_not_ours_is_left_as_it_is_and_the_game_starts(tmp_path: Path) -> None:
     path = default_history_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"not a database at all" * 100)
@@ -146,5 +146,6 @@ async def test_an_unreadable_history_file_is_kept_aside_and_the_game_starts(tmp_
     async with app.run_test(size=(120, 40)) as pilot:
         game = await settle(pilot)
         assert game.session.human_to_move
-    assert any("could not be used" in n for n in notes), notes
-    assert any(p.name.startswith(path.name + ".corrupt-") for p in path.parent.iterdir())
+    assert any("not a Kings Corners history" in n and "left as it is" in n for n in notes), notes
+    assert path.read_bytes() == b"not a database at all" * 100
+    assert not any(".corrupt-" in p.name for p in path.parent.iterdir())
