@@ -1,8 +1,10 @@
 """Every game remembered (issue 13): finished rounds and matches kept in SQLite. Plain Python.
 
 The file is ``data_dir()/history.sqlite3``, or the path in ``$KINGS_CORNERS_HISTORY``. A match is
-recorded as it is played: :meth:`History.start_match` when it is dealt, :meth:`History.record_round`
-after every round, :meth:`History.finish_match` at its end. A record holds enough to replay every
+recorded as it is played: :meth:`History.sync_match` with everything known of it (its uid, seats,
+rules, seed, every finished round, the totals, the winners once over) records what is new, once,
+however often it is called; :meth:`History.start_match`, :meth:`History.record_round` and
+:meth:`History.finish_match` record one step each. A record holds enough to replay every
 round exactly: the seats, the rules, the seed, the first dealer and every round's moves (the
 engine's ``Move`` ints).
 
@@ -844,6 +846,8 @@ def fault(exc: BaseException, folder: Path | None = None) -> Fault:
     I/O error or a file that cannot be opened is told apart by looking at ``folder`` (the
     history's folder): a full disk or a read-only file system say so."""
     kind = "other"
+    if isinstance(exc, UnicodeDecodeError):  # SQLite's message names a damaged schema's bytes
+        return Fault("damaged", _WORDS["damaged"])
     if isinstance(exc, sqlite3.Error):
         name = getattr(exc, "sqlite_errorname", "") or ""
         text = str(exc)
@@ -1072,19 +1076,28 @@ def _rename_new(src: Path, dst: Path) -> None:
     os.unlink(src)
 
 
-def _snapshot(path: Path) -> sqlite3.Connection | None:
-    """A copy in memory of a WAL database that no one has open (no -wal beside it), read from its
-    bytes without opening it in SQLite (which would make a -wal and a -shm beside it); None when
-    it is in use (then SQLite must read it) or changed while it was read."""
-    wal = path.with_name(path.name + "-wal")
-    journal = path.with_name(path.name + "-journal")
+def _wal_size(path: Path) -> int | None:
+    """The size of the database's -wal file, None when there is none."""
+    try:
+        return os.stat(path.with_name(path.name + "-wal")).st_size
+    except FileNotFoundError:
+        return None
+
+
+def _snapshot(path: Path, *, empty_wal: bool = False) -> sqlite3.Connection | None:
+    """A copy in memory of a database no one has open (no -wal beside it; with ``empty_wal`` an
+    empty one is allowed too), read from its bytes without opening it in SQLite (which would make
+    a -wal and a -shm beside it); None when it may be in use (then SQLite must read it, minding
+    the locks) or it changed while it was read."""
+    if os.path.lexists(path.with_name(path.name + "-journal")):
+        return None
     before = os.stat(path)
-    if os.path.lexists(wal) or os.path.lexists(journal):
+    if _wal_size(path) not in ((None, 0) if empty_wal else (None,)):
         return None
     data = bytearray(path.read_bytes())
     after = os.stat(path)
     if (
-        os.path.lexists(wal)
+        _wal_size(path) not in ((None, 0) if empty_wal else (None,))
         or (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns)
         or len(data) != after.st_size
     ):
@@ -1101,8 +1114,9 @@ def _snapshot(path: Path) -> sqlite3.Connection | None:
 
 
 def _read_copy(path: Path) -> sqlite3.Connection:
-    """A copy in memory of the database at ``path``, made without writing anything there."""
-    snap = _snapshot(path)
+    """A copy in memory of the database at ``path``, made without writing anything there (an
+    empty -wal, as SQLite leaves when it cannot size the -shm on a full disk, holds nothing)."""
+    snap = _snapshot(path, empty_wal=True)
     if snap is not None:
         return snap
     src = _connect(_file_uri(path, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
@@ -1118,9 +1132,9 @@ def _read_copy(path: Path) -> sqlite3.Connection:
         src.close()
 
 
-def _current_copy(con: sqlite3.Connection) -> sqlite3.Connection:
+def _current_copy(con: sqlite3.Connection, *, keep: bool = False) -> sqlite3.Connection:
     """``con`` migrated to the current schema: itself when it is current, else a copy in memory
-    migrated there (the file is not touched)."""
+    migrated there (the file is not touched; ``con`` is closed then unless ``keep``)."""
     if _check_ours(con) == SCHEMA_VERSION:
         return con
     mem = _connect(":memory:", timeout_ms=READ_TIMEOUT_MS)
@@ -1131,7 +1145,8 @@ def _current_copy(con: sqlite3.Connection) -> sqlite3.Connection:
     except BaseException:
         mem.close()
         raise
-    con.close()
+    if not keep:
+        con.close()
     return mem
 
 
@@ -1239,8 +1254,12 @@ class History:
                 _integrity(reader)
             mode = str(reader.execute("PRAGMA journal_mode").fetchone()[0]).lower()
             if mode != "wal":
-                mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
-                if mode != "wal":  # pragma: no cover - e.g. a file system without shared memory
+                try:
+                    mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+                except sqlite3.Error as exc:  # another program reads it now: next time
+                    if fault(exc).kind != "locked":
+                        raise
+                if mode != "wal":
                     log.warning("the history %s is not in WAL mode (%s)", p, mode)
             writer = _connect(_file_uri(p, "rw"), uri=True)
             writer.execute("PRAGMA synchronous = NORMAL")
@@ -1254,7 +1273,7 @@ class History:
                     # Another program holds the write lock: read a migrated copy, migrate the
                     # file at the first write.
                     log.info("the history %s is migrated at the first write (it is locked now)", p)
-                    copy = _current_copy(reader)
+                    copy = _current_copy(reader, keep=True)
                     return cls(copy, p, writer=writer, file_reader=reader), None
             return cls(reader, p, writer=writer), None
         except _Newer as exc:
@@ -1274,7 +1293,7 @@ class History:
                 return cls._in_memory(f"History {shown} is not a Kings Corners history ({exc}). {_LEFT}")
             if isinstance(exc, _Damaged):
                 return cls._damaged(p, head, str(exc))
-            if isinstance(exc, sqlite3.Error):
+            if isinstance(exc, sqlite3.Error | UnicodeDecodeError):
                 f = fault(exc, p.parent)
                 if f.kind == "damaged":
                     return cls._damaged(p, head, f"SQLite reports: {one_line(str(exc), 120)}")
@@ -1382,10 +1401,12 @@ class History:
                 raise HistoryError(f"{shown}: not a Kings Corners history ({exc})") from None
             if isinstance(exc, _Damaged):
                 raise HistoryError(f"{shown}: the history is damaged ({exc})") from None
-            if isinstance(exc, sqlite3.Error | OSError):
+            if isinstance(exc, sqlite3.Error | OSError | UnicodeDecodeError):
                 f = fault(exc, p.parent)
                 if f.kind == "locked":
                     raise HistoryError(f"{shown}: locked by another program") from None
+                if f.kind == "damaged" and not _header_ours(head):
+                    raise HistoryError(f"{shown}: not a Kings Corners history (a damaged SQLite file)") from None
                 if f.kind == "damaged":
                     raise HistoryError(f"{shown}: the history is damaged ({one_line(str(exc), 120)})") from None
                 raise HistoryError(f"{shown}: cannot be read ({f.words})") from None
@@ -1445,7 +1466,7 @@ class History:
                     con.execute("ROLLBACK")
                 if isinstance(exc, HistoryError):
                     raise
-                if isinstance(exc, sqlite3.Error | _UNREADABLE):
+                if isinstance(exc, (sqlite3.Error, *_UNREADABLE)):
                     raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
                 raise
 
@@ -1624,7 +1645,7 @@ class History:
                 return []
             try:
                 return con.execute(sql, params).fetchall()
-            except (sqlite3.Error, OverflowError, MemoryError) as exc:
+            except (sqlite3.Error, UnicodeDecodeError, OverflowError, MemoryError) as exc:
                 self._problem(f"could not read the history: {self._reason(exc)}")
                 return []
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import sqlite3
@@ -188,3 +189,155 @@ def _other_db(path: Path) -> Path:
     con.commit()
     con.close()
     return path
+
+
+# ---------------------------------------------------------------------- a command that only reads
+def _state(folder: Path) -> dict[str, str]:
+    """Every file in ``folder`` (not below) by name, with the sha256 of its bytes."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _damage_a_page(path: Path) -> None:
+    """Overwrite one page in the middle of the file (the header, and so the file's id, kept)."""
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    middle = (len(data) // page // 2) * page
+    data[middle : middle + page] = b"\xa5" * page
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_history_is_said_and_left_byte_for_byte(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "backup.sqlite3"
+    history, _ = History.open(path)
+    for k in range(200):
+        record_match(history, [("Greedy", "greedy")], [(0, [0, 9]), (1, [4, 0])], start=T0 + timedelta(hours=k))
+    history.close()
+    _damage_a_page(path)
+    before = _state(tmp_path)
+    for argv in ([], ["--json"], ["--csv", str(tmp_path / "out.csv")]):
+        code, out, err = run(capsys, "--history", str(path), *argv)
+        assert code == 2 and out == "", err
+        assert err.startswith(f"kings-corners: {path}: the history is damaged") and len(err.splitlines()) == 1
+        assert "Traceback" not in err
+        assert _state(tmp_path) == before
+
+
+def test_a_history_variable_naming_a_text_file_leaves_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, not a history\n")
+    monkeypatch.setenv(ENV_HISTORY, str(notes))
+    before = _state(tmp_path)
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err == f"kings-corners: {notes}: not a Kings Corners history (not an SQLite database)\n"
+    assert _state(tmp_path) == before
+
+
+def test_stats_read_an_earlier_version_without_changing_it(
+    capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path
+) -> None:
+    con = sqlite3.connect(history_file, isolation_level=None)
+    con.execute("DROP INDEX matches_uid")
+    con.execute("ALTER TABLE matches DROP COLUMN uid")
+    con.execute("PRAGMA user_version = 2")
+    con.close()
+    before = _state(tmp_path)
+    code, out, err = run(capsys, "--history", str(history_file))
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "Kings Corners: 6 matches played (1 unfinished)"
+    assert _state(tmp_path) == before
+
+
+def test_stats_of_a_clean_history_leave_its_folder_as_it_was(
+    capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path
+) -> None:
+    before = _state(tmp_path)
+    code, _, _ = run(capsys, "--history", str(history_file), "--json")
+    assert code == 0
+    assert _state(tmp_path) == before  # no -wal or -shm made beside it
+
+
+def test_an_export_with_nothing_recorded_is_empty(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "--json")
+    assert code == 0 and json.loads(out) == []
+    assert not (tmp_path / "data").exists()
+
+
+# ---------------------------------------------------------------------- export targets
+@pytest.mark.parametrize(
+    "target",
+    [
+        lambda h: h,
+        lambda h: h.with_name(h.name + "-wal"),
+        lambda h: h.with_name(h.name + "-shm"),
+        lambda h: h.with_name(h.name + "-journal"),
+        lambda h: _link(h.with_name("link.csv"), h),
+        lambda h: h.parent / "." / h.name,
+    ],
+    ids=["the history", "its -wal", "its -shm", "its -journal", "a link to it", "another spelling"],
+)
+@pytest.mark.parametrize("flag", ["--csv", "--json"])
+def test_an_export_is_never_written_over_the_history(
+    capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path, target: object, flag: str
+) -> None:
+    out_path = target(history_file)  # type: ignore[operator]
+    before = _state(tmp_path)
+    code, out, err = run(capsys, "--history", str(history_file), flag, str(out_path))
+    assert code == 2 and out == ""
+    assert "the export is written to another file" in err and len(err.splitlines()) == 1
+    assert _state(tmp_path) == before
+
+
+def _link(link: Path, to: Path) -> Path:
+    link.symlink_to(to)
+    return link
+
+
+def test_an_export_replaces_the_old_one_whole(
+    capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    code, _, err = run(capsys, "--history", str(history_file), "--json", str(target))
+    assert code == 0 and "wrote 6 matches" in err
+    assert len(json.loads(target.read_text())) == 6
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+FORMULAS = ['=HYPERLINK("//x.io","y")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\tTab", "\rReturn"]
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    history, _ = History.open(path)
+    for k, name in enumerate(FORMULAS[:4]):
+        record_match(history, [(name, "greedy")], [(1, [9, 0])], start=T0 + timedelta(hours=k))
+    history.close()
+    code, out, _ = run(capsys, "--history", str(path), "--csv", "-")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    names = sorted(r["winner_name"] for r in rows)
+    assert names == sorted("'" + f for f in FORMULAS[:4])  # read back by the csv module, quote first
+    for row in rows:
+        for column, cell in row.items():
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (column, cell)
+    chips = [json.loads(r["chips_delta"]) for r in rows]
+    assert all(isinstance(c, list) for c in chips)  # lists of numbers stay JSON lists
+    assert [int(r["round"]) for r in rows] == [1, 1, 1, 1]
+
+
+def test_csv_cell_prefixes_text_and_keeps_numbers() -> None:
+    from kc_tui.cli import csv_cell
+
+    assert csv_cell("-1") == "'-1"  # text that looks like a number is text: neutralised too
+    assert csv_cell(-1) == -1
+    assert csv_cell("[-1,2]") == "[-1,2]"
+    assert csv_cell("\tx") == "'\tx" and csv_cell("\rx") == "'\rx"
+    assert csv_cell("Ann") == "Ann" and csv_cell("") == ""

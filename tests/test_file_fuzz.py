@@ -1,8 +1,9 @@
-"""A quick fuzz run of the save and settings readers (fixed seeds, a few seconds): no file,
-however damaged, may crash them, and every unusable file is reported and kept aside.
+"""A quick fuzz run of the save, settings and history readers (fixed seeds, a few seconds): no
+file, however damaged, may crash them; every unusable save or settings file is reported and kept
+aside, and no history row crashes a reader or is changed by a command that only reads.
 
-The contract is in ``tests/fuzz_targets/saves.py`` and ``tests/fuzz_targets/settings.py``; for a
-long run call their ``cases``/``check`` directly with a larger ``n``.
+The contracts are in ``tests/fuzz_targets/saves.py``, ``settings.py`` and ``history_rows.py``; for
+a long run use ``tests/benchmarks/fuzz_files.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from types import ModuleType
 
 import pytest
 
-from tests.fuzz_targets import saves, settings
+from tests.fuzz_targets import history_rows, saves, settings
 
 CASES = 250
+#: History cases are slower (each opens two histories and runs every reader): a few seconds.
+HISTORY_CASES = 60
 
 
 def _violations(target: ModuleType, seed: int, n: int, tmp_path: Path) -> list[str]:
@@ -65,3 +68,32 @@ def test_check_reports_a_reader_that_crashes(tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr(saves, "load_or_quarantine", lambda path: (None, "The saved match could not be resumed."))
     assert "left at its path" in (saves.check(b"{}", tmp_path) or "")
+
+
+def test_no_history_row_breaks_a_reader(tmp_path: Path) -> None:
+    problems = _violations(history_rows, 20250101, HISTORY_CASES, tmp_path)
+    assert not problems, f"{len(problems)} violations, first: " + "\n".join(problems[:5])
+
+
+def test_the_history_check_reports_a_reader_that_crashes_or_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history check itself can fail: a reader that raises, or a read-only open that writes."""
+    data = next(history_rows.cases(random.Random(1), 1))
+    assert history_rows.check(data, tmp_path) is None
+
+    def crash(self: object, *args: object, **kwargs: object) -> object:
+        raise IndexError("boom")
+
+    with monkeypatch.context() as m:
+        m.setattr(history_rows.History, "summary", crash)
+        assert "summary() raised IndexError" in (history_rows.check(data, tmp_path) or "")
+
+    real = history_rows.History.open_read_only
+
+    def writes(path: Path) -> object:
+        path.with_name(path.name + "-wal").write_bytes(b"")
+        return real(path)
+
+    monkeypatch.setattr(history_rows.History, "open_read_only", staticmethod(writes))
+    assert "changed the file or its folder" in (history_rows.check(data, tmp_path) or "")

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import json
 import multiprocessing
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +275,10 @@ def test_a_file_from_a_newer_version_is_shown_read_only_and_never_changed(path: 
     h.close()
     assert path.read_bytes() == before
     assert not list(path.parent.glob("*.corrupt-*"))
+    ro = History.open_read_only(path)  # the command that only reads reads it as it is too
+    assert ro.read_only and [m.id for m in ro.matches()] == [match_id]
+    ro.close()
+    assert path.read_bytes() == before
 
 
 # ---------------------------------------------------------------------- files that cannot be used
@@ -370,7 +376,7 @@ def test_a_file_set_aside_never_replaces_an_earlier_one(path: Path) -> None:
     own = default_history_path()
     own.parent.mkdir(parents=True)
     texts = []
-    for k in range(3):
+    for _ in range(3):
         _ours_without_rounds(own)
         texts.append(own.read_bytes())
         h, message = History.open()
@@ -379,7 +385,9 @@ def test_a_file_set_aside_never_replaces_an_earlier_one(path: Path) -> None:
         own.unlink()
         for side in own.parent.glob("history.sqlite3-*"):
             side.unlink()
-    kept = sorted(p.read_bytes() for p in own.parent.glob("history.sqlite3.corrupt-*") if not p.name.endswith(("-wal", "-shm")))
+    kept = sorted(
+        p.read_bytes() for p in own.parent.glob("history.sqlite3.corrupt-*") if not p.name.endswith(("-wal", "-shm"))
+    )
     assert kept == sorted(texts)
 
 
@@ -732,3 +740,210 @@ def test_a_resumed_match_is_found_to_go_on_under_its_id(history: History) -> Non
     history.record_round(match_id, played.rounds[2])
     history.finish_match(match_id, winners=played.winners, totals=played.totals)
     assert history.open_match(**args, rounds_played=3) is None  # finished: a new match
+
+
+# ---------------------------------------------------------------------- rows that crashed readers
+#: Values found to crash a reader, each set in the first of two matches: (table, column, value).
+CRASHERS: dict[str, tuple[str, str, object]] = {
+    "a start before year 1 in UTC": ("matches", "started_at", "0001-01-01T00:00:00+05:00"),
+    "an end after year 9999 in UTC": ("matches", "finished_at", "9999-12-31T23:00:00-05:00"),
+    "rules nested 100,000 deep": ("matches", "rules", '{"a":' * 100_000 + "1" + "}" * 100_000),
+    "a rule of the wrong type": ("matches", "rules", '{"scoring":"chips","chips_start":"x"}'),
+    "a rule out of its range": ("matches", "rules", '{"target":-5}'),
+    "a 10 MB seat name": ("seats", "name", "x" * 10_000_000),
+    "a seat name with control characters": ("seats", "name", "Ann\x1b[31m"),
+    "a huge margin": ("matches", "player_margin", 9 * 10**18),
+    "a huge round count": ("matches", "player_rounds", 2**62),
+    "a seat position that is a blob": ("seats", "position", b"\x00\x01"),
+}
+
+
+def _tamper(p: Path, match_id: int, table: str, column: str, value: object) -> None:
+    con = sqlite3.connect(p)
+    key = "id" if table == "matches" else "match_id"
+    extra = " AND position = 0" if table == "seats" else ""
+    con.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?{extra}", (value, match_id))
+    con.commit()
+    con.close()
+
+
+def _every_reader(h: History) -> None:
+    """Run every reader of ``h`` (each must return, never raise)."""
+    h.matches(rounds=True)
+    h.matches(demos=True)
+    for m in h.matches():
+        h.match(m.id)
+    h.summary()
+    h.count_matches()
+    h.export_json()
+    h.export_rows()
+    h.open_match(seats=[SeatInfo("Ann", "human")], rules={}, seed=1, rounds_played=0)
+
+
+@pytest.mark.parametrize("kind", list(CRASHERS))
+def test_a_row_that_crashed_a_reader_is_skipped_with_a_problem_line(history: History, path: Path, kind: str) -> None:
+    table, column, value = CRASHERS[kind]
+    bad = record(history, made(0, ["human", "greedy"], [rnd(1, [0, 1], 0, [0, 4])], winners=[0], totals=[0, 4]))
+    good = record(history, made(0, ["human", "greedy"], [rnd(1, [0, 1], 1, [3, 0])], winners=[1], totals=[3, 0]))
+    _tamper(path, bad, table, column, value)
+    for h in (history, History.open_read_only(path)):
+        start = time.perf_counter()
+        _every_reader(h)
+        assert time.perf_counter() - start < 2
+        summary = h.summary()
+        if column.startswith("player_"):  # the match is listed; its kept results are left out
+            assert summary.overall.matches == 1 and summary.overall.penalty_total == 3
+            assert any("left out of the statistics" in p for p in h.problems)
+        else:
+            assert [m.id for m in h.matches()] == [good]
+            assert any(f"match {bad} was skipped" in p for p in h.problems), h.problems
+            assert h.match(good) is not None and h.match(bad) is None
+        assert all("\n" not in p and len(p) <= 300 for p in h.problems)
+    m = history.match(good)
+    assert m is not None and m.rounds[0].penalties == (3, 0)
+
+
+@pytest.mark.parametrize("kind", [k for k in CRASHERS if not CRASHERS[k][1].startswith("player_")])
+def test_the_upgrade_of_a_version_1_file_survives_a_row_that_crashed_it(path: Path, kind: str) -> None:
+    table, column, value = CRASHERS[kind]
+    _database_at(path, 1)
+    _tamper(path, 7, table, column, value)
+    ro = History.open_read_only(path)  # migrated in memory, the file untouched
+    _every_reader(ro)
+    ro.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 1
+    h, message = History.open(path)
+    assert message is None and h.kept
+    _every_reader(h)
+    assert h.matches() == [] and h.summary().overall.matches == 0
+    checked_works(h)
+    h.close()
+
+
+def test_rules_keep_a_newer_games_settings_and_check_the_known_ones(history: History, path: Path) -> None:
+    ids = [record(history, made(0, ["human", "greedy"], [rnd(1, [0, 1], 0, [0, 4])])) for _ in range(3)]
+    con = sqlite3.connect(path)
+    con.execute("UPDATE matches SET rules = ? WHERE id = ?", ('{"target":30,"jokers":"two","wild":true}', ids[0]))
+    con.execute("UPDATE matches SET rules = ? WHERE id = ?", ('{"hand_size":1.5}', ids[1]))
+    con.execute("UPDATE matches SET rules = ? WHERE id = ?", ('{"draw":"sometimes"}', ids[2]))
+    con.commit()
+    con.close()
+    assert [m.id for m in history.matches()] == [ids[0]]
+    assert history.match(ids[0]).rules == {"target": 30, "jokers": "two", "wild": True}  # type: ignore[union-attr]
+    assert sum("rules are not valid" in p for p in history.problems) == 2
+
+
+# ---------------------------------------------------------------------- recording with sync_match
+def _sync(uid: str, rounds: int, *, over: bool = False, seed: int = 5) -> hist.MatchSync:
+    done = tuple(rnd(k, [0, 1], k % 2, [k % 2, (k + 1) % 2]) for k in range(1, rounds + 1))
+    return hist.MatchSync(
+        uid=uid,
+        seats=(SeatInfo("Ann", "human"), SeatInfo("Bob", "greedy", 500)),
+        rules=Rules().to_dict(),
+        seed=seed,
+        first_dealer=0,
+        demo=False,
+        started_at=T0,
+        rounds=done,
+        totals=(rounds, rounds),
+        winners=(0,) if over else None,
+        finished_at=T0 + timedelta(hours=1) if over else None,
+    )
+
+
+def test_sync_match_records_each_round_once_however_often_it_is_called(history: History, path: Path) -> None:
+    uid = hist.new_uid()
+    assert len(uid) == 32 and int(uid, 16) >= 0
+    first = history.sync_match(_sync(uid, 0))
+    for k in (1, 1, 3, 2, 3):  # again, longer, an older (shorter) state: nothing is recorded twice
+        assert history.sync_match(_sync(uid, k)) == first
+    m = history.match(first)
+    assert m is not None and [r.number for r in m.rounds] == [1, 2, 3] and not m.finished
+    assert history.sync_match(_sync(uid, 4, over=True)) == first
+    assert history.sync_match(_sync(uid, 4, over=True)) == first
+    m = history.match(first)
+    assert m is not None and m.finished and m.winners == (0,) and m.totals == (4, 4)
+    assert m.finished_at == T0 + timedelta(hours=1) and len(m.rounds) == 4
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT count(*) FROM rounds").fetchone()[0] == 4
+    assert con.execute("SELECT uid FROM matches").fetchall() == [(uid,)]
+    con.close()
+    assert history.count_matches() == 1 and history.summary().overall.rounds == 4
+
+
+def test_sync_match_adopts_a_match_recorded_before_uids(history: History) -> None:
+    old = _sync("0" * 32, 2)
+    match_id = history.start_match(seats=old.seats, rules=old.rules, seed=5, first_dealer=0, started_at=T0)
+    for r in old.rounds:
+        history.record_round(match_id, r)
+    other = history.start_match(seats=old.seats, rules=old.rules, seed=6, first_dealer=0, started_at=T0)
+    uid = hist.new_uid()
+    assert history.sync_match(_sync(uid, 1)) != match_id  # it has more rounds than the sync: not it
+    assert history.sync_match(_sync(hist.new_uid(), 3)) == match_id
+    assert [r.number for r in history.match(match_id).rounds] == [1, 2, 3]  # type: ignore[union-attr]
+    assert history.match(other) is not None and history.count_matches() == 3
+
+
+def test_sync_match_refuses_what_it_cannot_record_and_changes_nothing(history: History, path: Path) -> None:
+    good = _sync(hist.new_uid(), 2)
+    history.sync_match(good)
+    before = hashlib.sha256(path.read_bytes()).hexdigest(), history.export_json()
+    bad = [
+        dataclasses.replace(good, uid="not hex"),
+        dataclasses.replace(good, rounds=good.rounds[1:]),
+        dataclasses.replace(good, rounds=(*good.rounds, dataclasses.replace(good.rounds[0], number=3, moves=(5000,)))),
+        dataclasses.replace(good, seats=(SeatInfo("x" * 500, "human"), good.seats[1])),
+        dataclasses.replace(good, rules={"chips_start": "x"}),
+        dataclasses.replace(good, started_at=datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5)))),
+        dataclasses.replace(good, winners=(7,)),
+        dataclasses.replace(good, seed=-1),
+    ]
+    for sync in bad:
+        with pytest.raises(HistoryError) as caught:
+            history.sync_match(sync)
+        assert str(caught.value).startswith("could not ") and "\n" not in str(caught.value)
+    assert history.export_json() == before[1]
+
+
+def test_sync_match_on_a_read_only_history_records_nothing(path: Path) -> None:
+    h, _ = History.open(path)
+    h.sync_match(_sync(hist.new_uid(), 1))
+    h.close()
+    ro = History.open_read_only(path)
+    assert ro.sync_match(_sync(hist.new_uid(), 1)) == 0
+    assert ro.count_matches() == 1
+    ro.close()
+
+
+def test_sync_match_runs_the_pending_migration_of_a_version_2_file(path: Path) -> None:
+    _database_at(path, 2)
+    h, message = History.open(path)
+    assert message is None
+    match_id = h.sync_match(_sync(hist.new_uid(), 1))
+    assert h.match(match_id) is not None and h.match(7) is not None
+    h.close()
+    assert schema(path) == schema(_fresh(path.parent / "fresh.sqlite3"))
+
+
+def _fresh(p: Path) -> Path:
+    h, _ = History.open(p)
+    h.close()
+    return p
+
+
+def test_reason_reads_sqlite_error_codes_into_plain_words(tmp_path: Path) -> None:
+    def error(name: str) -> sqlite3.Error:
+        exc = sqlite3.OperationalError("x")
+        exc.sqlite_errorname = name
+        return exc
+
+    assert hist.reason(error("SQLITE_FULL")) == "the disk is full"
+    assert hist.reason(error("SQLITE_BUSY")) == "the history is locked by another program"
+    assert hist.reason(error("SQLITE_LOCKED_SHAREDCACHE")) == "the history is locked by another program"
+    assert hist.reason(error("SQLITE_READONLY_DBMOVED"), tmp_path) == "the file or its folder is read-only"
+    assert hist.reason(error("SQLITE_IOERR_WRITE"), tmp_path) == "the disk reported an input/output error"
+    assert hist.reason(error("SQLITE_CORRUPT")) == "the file is damaged"
+    assert hist.reason(error("SQLITE_NOTADB")) == "the file is damaged"
+    assert hist.reason(error("SQLITE_PERM")) == "permission is denied"
+    assert hist.reason(OSError(28, "No space left on device")) == "the disk is full"
+    assert hist.reason(OSError(13, "Permission denied")) == "permission is denied"

@@ -1,4 +1,4 @@
-"""Fuzz every file the program reads: position files, saved matches, settings (issue 9).
+"""Fuzz every file the program reads: position files, saved matches, settings (issue 9), history rows.
 
 Each target (``tests/fuzz_targets/<kind>.py``) makes damaged files from valid ones (wrong
 types, huge and non-finite numbers, deep nesting, markup and control characters in every
@@ -7,7 +7,9 @@ string, truncation, byte flips) and checks the contract for each:
 - positions: ``check``/``moves``/``apply`` exit 2 with one line on stderr and nothing on
   stdout, or exit 0 with valid strict JSON that reads back;
 - saves and settings: the loader never raises; an unusable file is reported in one line and
-  kept aside, a usable one loads and round-trips.
+  kept aside, a usable one loads and round-trips;
+- history rows: no value in any column makes a history reader raise or take over 2 s, and the
+  read-only open changes no file.
 
     python tests/benchmarks/fuzz_files.py                # 20,000 cases, seed 0
     python tests/benchmarks/fuzz_files.py --cases 2000 --seed 7 --kinds saves
@@ -30,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-KINDS = ("positions", "saves", "settings")
+KINDS = ("positions", "saves", "settings", "history_rows")
 
 
 def run_kind(kind: str, n: int, seed: int, show: int) -> tuple[int, list[str]]:
