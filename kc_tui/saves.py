@@ -82,9 +82,7 @@ class RecordInfo:
         return {
             "uid": self.uid,
             "started_at": self.started_at.isoformat(),
-            "rounds": [
-                {"hints": n.hints, "undos": n.undos, "played_at": n.played_at.isoformat()} for n in self.rounds
-            ],
+            "rounds": [{"hints": n.hints, "undos": n.undos, "played_at": n.played_at.isoformat()} for n in self.rounds],
         }
 
 

@@ -178,7 +178,9 @@ def test_a_full_disk_is_said_and_the_rounds_are_recorded_when_space_is_back(tmp_
         history.close()
 
 
-def test_a_bug_in_recording_is_a_problem_that_waits_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_in_recording_is_a_problem_that_waits_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "history.sqlite3"
     history = new_history(path)
     calls: list[int] = []
