@@ -7,7 +7,8 @@ processes (a script, not collected by pytest):
 Faults are made for real: a full disk is a 256 KiB tmpfs (root only: otherwise those scenarios
 say "skipped"), a lock is a second process holding SQLite's write or exclusive lock, a second
 window is a second app process, a read-only folder is a tmpfs remounted read-only, a signal or
-a terminal's encoding is the real app on a pseudo-terminal. Each scenario checks three things and prints one line:
+a terminal's encoding is the real app on a pseudo-terminal. Each scenario checks three things
+and prints one line:
 
 - crashed: a child ended with a traceback, a signal or an unexpected exit code;
 - untruthful: a message that should have been said was not (or said "saved" when nothing was);
@@ -33,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -356,7 +357,7 @@ def scenario(name: str) -> Callable[[Callable[[Scene], None]], Callable[[Scene],
     return add
 
 
-def _record_a_match(s: Scene, target: int = 15) -> Ran:
+def _record_a_match(s: Scene, target: int = 3) -> Ran:
     ran = s.app("a whole match", target=target, steps=[["until", "match"]])
     return ran
 
@@ -438,7 +439,9 @@ def _lock_round_end(s: Scene) -> None:
 
     s.app("make the history", mode="menu", steps=[["wait", 0.5]])
     with lock_held(s.history, "write"):
-        ran = s.app("a round with the history locked", steps=[["until", "round"], ["wait_note", "cannot record", 8]])
+        ran = s.app(
+            "a round with the history locked", target=3, steps=[["until", "round"], ["wait_note", "cannot record", 8]]
+        )
         s.says("the waiting round", ran, "cannot record yet", "locked")
         lag = float(ran.result.get("max_loop_lag_s", 0))
         if lag > 0.5:
@@ -524,7 +527,7 @@ def _config_bashrc(s: Scene) -> None:
 
 @scenario("two windows on one data folder: one writer, one match recorded")
 def _two_windows(s: Scene) -> None:
-    s.app("start a match", steps=[["moves", 1]])
+    s.app("start a match", target=3, steps=[["moves", 1]])
     plan = s.folder / "first.json"
     plan.write_text(json.dumps({"mode": "menu", "steps": [["resume"], ["until", "match"], ["wait", 1.0]]}))
     first = subprocess.Popen(
@@ -547,15 +550,17 @@ def _two_windows(s: Scene) -> None:
 
 @scenario("CSV export neutralises formulas in names")
 def _csv_injection(s: Scene) -> None:
-    from kc_tui.history import History, SeatInfo
+    from kc_tui.history import History, HistoryError, SeatInfo
 
     s.data.mkdir(parents=True, exist_ok=True)
     h, _ = History.open(s.history)
     bad = ['=HYPERLINK("//x.io","y")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\tTab", "\rCR"]
     for i, name in enumerate(bad):
-        h.start_match(
-            seats=(SeatInfo(name, "human"), SeatInfo("Greedy", "greedy", 500)), rules={}, seed=i, first_dealer=0
-        )
+        # A name the history refuses (a control character) never reaches a CSV.
+        with suppress(HistoryError):
+            h.start_match(
+                seats=(SeatInfo(name, "human"), SeatInfo("Greedy", "greedy", 500)), rules={}, seed=i, first_dealer=0
+            )
     h.close()
     out = s.folder / "out.csv"
     s.cli("stats --csv", "stats", "--csv", str(out))
