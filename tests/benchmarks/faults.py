@@ -96,7 +96,8 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
         import html
         import re
 
-        return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+        svg = re.sub(r"<style.*?</style>", "", app.export_screenshot(), flags=re.S)
+        return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
     lag = {"max": 0.0}
 
@@ -922,7 +923,7 @@ def _read_only_folder(s: Scene) -> None:
         if disk is None:
             s.outcome.skipped = "needs root for a tmpfs"
             return
-            s.data = disk / "data"
+        s.data = disk / "data"
         s.env["KINGS_CORNERS_DATA"] = str(s.data)
         s.app("start a match", steps=[["moves", 1]])
         _add_matches(s.history, 3)
@@ -1036,7 +1037,7 @@ def _full_damaged(s: Scene) -> None:
         if disk is None:
             s.outcome.skipped = "needs root for a tmpfs"
             return
-            s.data = disk / "data"
+        s.data = disk / "data"
         s.env["KINGS_CORNERS_DATA"] = str(s.data)
         _add_matches(s.history, 40)
         # A rollback journal, not WAL: SQLite reads it without making a -shm (which a full disk
@@ -1077,7 +1078,7 @@ def _locked_and_full(s: Scene) -> None:
         if disk is None:
             s.outcome.skipped = "needs root for a tmpfs"
             return
-            s.data = disk / "data"
+        s.data = disk / "data"
         s.env["KINGS_CORNERS_DATA"] = str(s.data)
         s.app("make the history", mode="menu", steps=[["wait", 0.5]])
         mark, go = s.folder / "told", s.folder / "go"
