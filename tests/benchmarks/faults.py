@@ -6,7 +6,9 @@ processes (a script, not collected by pytest):
 
 Faults are made for real: a full disk is a 256 KiB tmpfs (root only: otherwise those scenarios
 say "skipped"), a lock is a second process holding SQLite's write or exclusive lock, a second
-window is a second app process. Each scenario checks three things and prints one line:
+window is a second app process, a read-only folder is a tmpfs remounted read-only, a signal or
+a terminal's encoding is the real app on a pseudo-terminal. Each scenario checks three things
+and prints one line:
 
 - crashed: a child ended with a traceback, a signal or an unexpected exit code;
 - untruthful: a message that should have been said was not (or said "saved" when nothing was);
@@ -32,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,9 @@ if str(ROOT) not in sys.path:
 # ---------------------------------------------------------------------- the child: the app, headless
 async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
     """Run the app headless through ``plan`` (steps below); what it said and showed."""
-    from kc_tui.config import Config, load_config
+    from textual import events
+
+    from kc_tui.config import load_config
     from kc_tui.engine import END, Rules, is_play, play_card, source, target
     from kc_tui.ui.app import KingsCornersApp, StartOptions
     from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -92,7 +96,8 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
         import html
         import re
 
-        return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+        svg = re.sub(r"<style.*?</style>", "", app.export_screenshot(), flags=re.S)
+        return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
     lag = {"max": 0.0}
 
@@ -147,6 +152,26 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
                 out["stats"] = text()
             elif kind == "screen":
                 out["screen"] = text()
+            elif kind == "action":  # ["action", name]: app.action_<name>(), e.g. settings
+                getattr(app, f"action_{step[1]}")()
+                await pilot.pause(0.5)
+            elif kind == "press":  # ["press", key, ...]
+                for key in step[1:]:
+                    await pilot.press(key)
+                    await pilot.pause(0.2)
+            elif kind == "paste":  # ["paste", selector, length]: a paste of ``length`` characters
+                widget = app.screen.query_one(step[1])
+                widget.focus()
+                widget.post_message(events.Paste("x" * int(step[2])))
+                await pilot.pause(0.5)
+            elif kind == "value":  # ["value", selector]: the widget's value, in out["values"]
+                out.setdefault("values", {})[step[1]] = str(getattr(app.screen.query_one(step[1]), "value", ""))
+            elif kind == "mark":  # ["mark", path]: tell the parent this step was reached
+                Path(step[1]).write_text("reached")
+            elif kind == "wait_file":  # ["wait_file", path, seconds]: until the parent says go on
+                end = time.monotonic() + step[2]
+                while time.monotonic() < end and not Path(step[1]).exists():
+                    await pilot.pause(0.05)
         game = app.game
         if game is not None:
             s = game.session
@@ -170,6 +195,17 @@ def _child_main(plan_path: str) -> int:
 
 
 # ---------------------------------------------------------------------- the parent
+QUICK_SETTINGS = '[[opponents]]\nname = "Greedy"\nkind = "greedy"\nthink_ms = 50\n'
+
+
+def quick(s: Scene) -> None:
+    """Unless the scenario wrote settings of its own: one Greedy opponent that thinks 50 ms (a
+    round takes a few seconds)."""
+    settings = Path(s.env["KINGS_CORNERS_CONFIG"])
+    if not settings.exists() and settings.parent.is_dir():
+        settings.write_text(QUICK_SETTINGS)
+
+
 @dataclass
 class Outcome:
     name: str
@@ -213,6 +249,7 @@ class Scene:
             self.outcome.crashed.append(f"{what}: exit {code} {last[:200]}")
 
     def app(self, what: str, **plan: Any) -> Ran:
+        quick(self)
         plan_file = self.folder / f"plan-{len(self.outcome.crashed)}-{time.monotonic_ns()}.json"
         plan_file.write_text(json.dumps(plan))
         done = subprocess.run(
@@ -321,7 +358,7 @@ def scenario(name: str) -> Callable[[Callable[[Scene], None]], Callable[[Scene],
     return add
 
 
-def _record_a_match(s: Scene, target: int = 15) -> Ran:
+def _record_a_match(s: Scene, target: int = 3) -> Ran:
     ran = s.app("a whole match", target=target, steps=[["until", "match"]])
     return ran
 
@@ -403,7 +440,9 @@ def _lock_round_end(s: Scene) -> None:
 
     s.app("make the history", mode="menu", steps=[["wait", 0.5]])
     with lock_held(s.history, "write"):
-        ran = s.app("a round with the history locked", steps=[["until", "round"], ["wait_note", "cannot record", 8]])
+        ran = s.app(
+            "a round with the history locked", target=3, steps=[["until", "round"], ["wait_note", "cannot record", 8]]
+        )
         s.says("the waiting round", ran, "cannot record yet", "locked")
         lag = float(ran.result.get("max_loop_lag_s", 0))
         if lag > 0.5:
@@ -489,7 +528,7 @@ def _config_bashrc(s: Scene) -> None:
 
 @scenario("two windows on one data folder: one writer, one match recorded")
 def _two_windows(s: Scene) -> None:
-    s.app("start a match", steps=[["moves", 1]])
+    s.app("start a match", target=3, steps=[["moves", 1]])
     plan = s.folder / "first.json"
     plan.write_text(json.dumps({"mode": "menu", "steps": [["resume"], ["until", "match"], ["wait", 1.0]]}))
     first = subprocess.Popen(
@@ -506,19 +545,23 @@ def _two_windows(s: Scene) -> None:
     s.says("the second window", second, "Another Kings Corners window")
     if second.result.get("rounds_finished"):
         s.outcome.untruthful.append("the second window resumed the match the first holds")
-    result = next((json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")), {})
+    result: dict[str, Any] = next((json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")), {})
     s.once_each("two windows", int(result.get("rounds_finished", 0)))
 
 
 @scenario("CSV export neutralises formulas in names")
 def _csv_injection(s: Scene) -> None:
-    from kc_tui.history import History, SeatInfo
+    from kc_tui.history import History, HistoryError, SeatInfo
 
     s.data.mkdir(parents=True, exist_ok=True)
     h, _ = History.open(s.history)
     bad = ['=HYPERLINK("//x.io","y")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\tTab", "\rCR"]
     for i, name in enumerate(bad):
-        h.start_match(seats=(SeatInfo(name, "human"), SeatInfo("Greedy", "greedy", 500)), rules={}, seed=i, first_dealer=0)
+        # A name the history refuses (a control character) never reaches a CSV.
+        with suppress(HistoryError):
+            h.start_match(
+                seats=(SeatInfo(name, "human"), SeatInfo("Greedy", "greedy", 500)), rules={}, seed=i, first_dealer=0
+            )
     h.close()
     out = s.folder / "out.csv"
     s.cli("stats --csv", "stats", "--csv", str(out))
@@ -562,6 +605,520 @@ def _bad_rows(s: Scene) -> None:
             s.outcome.untruthful.append(f"row {i}: the readers took {took:.0f} s")
 
 
+# ---------------------------------------------------------------------- helpers of the scenarios below
+def _recorded_matches(count: int, start_minute: int = 0) -> list[Any]:
+    """``count`` finished matches as the game records them (one played, then copied at later times)."""
+    import dataclasses
+    from datetime import timedelta
+
+    from kc_tui.engine import Rules
+    from tests.historykit import T0, play_recorded
+
+    rec = play_recorded(["greedy", "greedy"], 5, Rules(target=15))
+    out = []
+    for i in range(start_minute, start_minute + count):
+        at = T0 + timedelta(minutes=10 * i)
+        rounds = tuple(dataclasses.replace(r, played_at=at) for r in rec.rounds)
+        out.append(dataclasses.replace(rec, started_at=at, finished_at=at, rounds=rounds))
+    return out
+
+
+def _add_matches(path: Path, count: int) -> None:
+    from kc_tui.history import History
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    h, message = History.open(path)
+    assert message is None, message
+    h.add_matches(_recorded_matches(count))
+    h.close()
+
+
+def _load_save(s: Scene) -> tuple[int, str]:
+    """(rounds finished in the save, "" or why it does not load), read by the game's own loader."""
+    code = (
+        "import json, sys\n"
+        "from kc_tui.session import MatchSession\n"
+        "try:\n"
+        "    m = MatchSession.load()\n"
+        "except Exception as exc:\n"
+        "    print(json.dumps([-1, f'{type(exc).__name__}: {exc}'])); sys.exit()\n"
+        "print(json.dumps([-1, 'no save'] if m is None else [len(m.results), '']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=s.env, timeout=60)
+    s._check("loading the save", done.returncode, done.stderr, (0,))
+    try:
+        n, why = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return -1, done.stderr.strip()[-200:]
+    return int(n), str(why)
+
+
+@dataclass
+class Tty:
+    """The real app on a pseudo-terminal: everything it wrote, how it ended."""
+
+    output: bytes
+    code: int | None
+    seconds_to_exit: float | None
+
+
+def on_pty(
+    s: Scene,
+    args: list[str],
+    drive: Callable[[int, Callable[[], bytes], subprocess.Popen[bytes]], None],
+    env: dict[str, str] | None = None,
+    size: tuple[int, int] = (40, 120),
+) -> Tty:
+    """Run ``python -m kc_tui.cli *args`` on a pseudo-terminal of ``size`` (rows, columns);
+    ``drive(master, output, proc)`` types at it and may signal it; then wait for its end."""
+    import fcntl
+    import struct
+    import termios
+    import threading
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[0], size[1], 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kc_tui.cli", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env={**s.env, "TERM": "xterm-256color", "COLUMNS": str(size[1]), "LINES": str(size[0]), **(env or {})},
+        start_new_session=True,
+        cwd=s.folder,
+    )
+    os.close(slave)
+    got = bytearray()
+    lock = threading.Lock()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with lock:
+                got.extend(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def output() -> bytes:
+        with lock:
+            return bytes(got)
+
+    t_end: float | None = None
+    try:
+        drive(master, output, proc)
+        t = time.perf_counter()
+        try:
+            proc.wait(timeout=15)
+            t_end = time.perf_counter() - t
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    finally:
+        reader.join(timeout=5)
+        os.close(master)
+    return Tty(output(), proc.returncode, t_end)
+
+
+def wait_for(output: Callable[[], bytes], needle: bytes, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if needle in output():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+#: What Textual writes to turn mouse reporting on (each turned off with ``l`` in place of ``h``).
+MOUSE_ON = (b"\x1b[?1000h", b"\x1b[?1003h", b"\x1b[?1015h", b"\x1b[?1006h")
+
+
+def left_cleanly(s: Scene, what: str, tty: Tty) -> None:
+    """Crashed on a traceback in the output; untruthful unless the output ends by leaving the
+    alternate screen with mouse reporting off."""
+    out = tty.output
+    if b"Traceback" in out:
+        tail = out[out.rfind(b"Traceback") :][:300].decode("ascii", "replace")
+        s.outcome.crashed.append(f"{what}: a traceback on the terminal: {tail!r}")
+    leave = out.rfind(b"\x1b[?1049l")
+    if leave < 0 or leave < out.rfind(b"\x1b[?1049h"):
+        s.outcome.untruthful.append(f"{what}: the output does not end by leaving the alternate screen")
+    for on in MOUSE_ON:
+        at = out.rfind(on)
+        if at >= 0 and out.rfind(on[:-1] + b"l") < at:
+            s.outcome.untruthful.append(f"{what}: mouse reporting {on!r} left on")
+
+
+def _v1_history(path: Path) -> None:
+    """A history as version 1 of the game left it: match 7 sound (two rounds), match 8 with a bad
+    row (its totals are not JSON, a round's penalties a word)."""
+    from datetime import UTC, datetime, timedelta
+
+    from kc_tui import history as hist
+    from kc_tui.engine import Rules
+
+    t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute(f"PRAGMA application_id = {hist.APPLICATION_ID}")
+    con.executescript(hist.MIGRATIONS[1][0])
+    con.execute("PRAGMA user_version = 1")
+    rules = json.dumps(Rules().to_dict())
+    for mid, totals in ((7, "[3,101]"), (8, "three")):
+        con.execute(
+            "INSERT INTO matches (id, started_at, finished_at, demo, rules, seed, first_dealer, winners, totals)"
+            " VALUES (?, ?, ?, 0, ?, '42', 1, '[0]', ?)",
+            (
+                mid,
+                (t0 + timedelta(days=mid)).isoformat(),
+                (t0 + timedelta(days=mid, hours=1)).isoformat(),
+                rules,
+                totals,
+            ),
+        )
+        con.execute("INSERT INTO seats VALUES (?, 0, 'Ann', 'human', NULL)", (mid,))
+        con.execute("INSERT INTO seats VALUES (?, 1, 'Bob', 'expert', 3000)", (mid,))
+        for number, winner, pens, tot in ((1, 0, "[0,60]", "[0,60]"), (2, 1, "[3,0]", "[3,60]")):
+            con.execute(
+                "INSERT INTO rounds (match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves,"
+                " played_at) VALUES (?, ?, 0, '[0,1]', ?, ?, '[0,0]', ?, ?, ?)",
+                (mid, number, winner, pens if mid == 7 else "lots", tot, bytes([1, 0, 0, 4]), t0.isoformat()),
+            )
+    con.close()
+
+
+def _ids(path: Path) -> list[int]:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in con.execute("SELECT id FROM matches ORDER BY id")]
+    finally:
+        con.close()
+
+
+def _all_said(ran: Ran) -> str:
+    return "\n".join(
+        [*map(str, ran.result.get("notes", [])), ran.err, ran.out]
+        + [str(ran.result.get(k, "")) for k in ("quit_dialog", "stats", "screen")]
+    )
+
+
+# ---------------------------------------------------------------------- the scenarios added
+@scenario("kill -9 while a round waits for a locked history: recorded once after")
+def _kill_waiting(s: Scene) -> None:
+    from tests.faultkit import lock_held
+
+    s.app("make the history", mode="menu", steps=[["wait", 0.5]])
+    mark = s.folder / "waiting"
+    plan = s.folder / "kill.json"
+    steps = [["until", "round"], ["wait_note", "cannot record", 10], ["mark", str(mark)], ["wait", 60]]
+    plan.write_text(json.dumps({"target": 15, "steps": steps}))
+    with lock_held(s.history, "write"):
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--child", str(plan)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=s.env,
+        )
+        end = time.monotonic() + 90
+        while time.monotonic() < end and not mark.exists() and child.poll() is None:
+            time.sleep(0.1)
+        reached = mark.exists()
+        child.kill()
+        _, err = child.communicate(timeout=30)
+        if not reached:
+            s.outcome.crashed.append(f"the app never said the round waits: {err.decode(errors='replace')[-200:]}")
+            return
+        outbox = sorted((s.data / "outbox").glob("*.json")) if (s.data / "outbox").is_dir() else []
+        in_save, why = _load_save(s)
+        s.lost(f"the waiting round is in neither the outbox nor the save ({why})", bool(outbox) or in_save >= 1)
+        s.lost("the round was recorded while the history was locked", not s.rounds())
+    after = s.app("launch once the lock is gone", mode="menu", steps=[["wait", 2.0], ["resume"], ["moves", 3]])
+    rounds_then = len(s.rounds())
+    s.lost(f"the next launch recorded {rounds_then} rounds, not 1", rounds_then == 1)
+    finished = int(after.result.get("rounds_finished", 0))
+    s.lost(f"Resume did not continue the match ({finished} rounds finished)", finished >= 1)
+    s.once_each("after kill -9", finished)
+    left = list((s.data / "outbox").glob("*.json")) if (s.data / "outbox").is_dir() else []
+    s.lost(f"the outbox still holds {len(left)} recorded matches", not left)
+    s.saved_matches_screen("after kill -9", after)
+
+
+@scenario("Stats Matches to the end while another process records")
+def _stats_paging_live(s: Scene) -> None:
+    _add_matches(s.history, 240)
+    newest = sqlite3.connect(s.history)
+    newest.execute("UPDATE matches SET rules = 'not json' WHERE id = (SELECT max(id) FROM matches)")
+    newest.commit()
+    newest.close()
+    writer_code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from kc_tui.history import History\n"
+        "from tests.benchmarks.faults import _recorded_matches\n"
+        "h, _ = History.open(Path(sys.argv[1]))\n"
+        "n, end = 0, time.monotonic() + 12\n"
+        "while time.monotonic() < end:\n"
+        "    h.add_matches(_recorded_matches(1, 1000 + n)); n += 1; time.sleep(0.05)\n"
+        "h.close(); print(n)\n"
+    )
+    writer = subprocess.Popen(
+        [sys.executable, "-c", writer_code, str(s.history)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=s.env,
+        cwd=ROOT,
+    )
+    keys = ["3", "end", "pagedown", "pagedown", "end", "pageup", "end", "end", "home", "end"]
+    ran = s.app("Stats, scrolled to the end", mode="menu", steps=[["stats", *keys], ["wait", 1.0], ["screen"]])
+    out, err = writer.communicate(timeout=60)
+    s._check("the other process", writer.returncode, err, (0,))
+    s.says("the list's foot", ran, "newest first")
+    written = int(out.strip() or 0)
+    total = len(_ids(s.history))
+    s.lost(f"{total} matches in the history, {240 + written} recorded", total == 240 + written)
+    s.outcome.note = f"{written} matches recorded meanwhile"
+
+
+@scenario("version-1 history with a bad row at the default path")
+def _v1_bad_row(s: Scene) -> None:
+    _v1_history(s.history)
+    for i in (1, 2):
+        ran = s.app(f"launch {i}", mode="menu", steps=[["wait", 1.0], ["stats"]])
+        for n in ran.result.get("notes", []):
+            if "damaged" in n.lower() or "set aside" in n.lower():
+                s.outcome.untruthful.append(f"launch {i}: a bad row called damage: {n[:160]}")
+    stats = s.cli("stats", "stats", codes=(0,))
+    s.says("stats", stats, "Bob")
+    aside = list(s.data.glob("history.sqlite3.corrupt-*"))
+    s.lost(f"the history was set aside: {[p.name for p in aside]}", not aside)
+    s.lost("the sound match 7 is gone", s.history.exists() and 7 in _ids(s.history))
+
+
+@scenario("history is a dangling symlink: said so, nothing made at its target")
+def _dangling_link(s: Scene) -> None:
+    s.data.mkdir(parents=True)
+    target = s.folder / "elsewhere" / "history.sqlite3"
+    target.parent.mkdir()
+    s.history.symlink_to(target)
+    ran = s.app("play with the history a dangling link", steps=[["moves", 2], ["stats"]])
+    s.says("the app", ran, "link", "does not exist")
+    stats = s.cli("stats", "stats")
+    s.says("stats", stats, "link", "does not exist")
+    for what, said in (("the app", _all_said(ran)), ("stats", stats.out + stats.err)):
+        if "no matches recorded yet" in said.lower():
+            s.outcome.untruthful.append(f"{what} said 'No matches recorded yet' of a link to nothing")
+    s.lost(f"something was made at the link's target: {os.listdir(target.parent)}", not os.listdir(target.parent))
+    s.lost("the link was replaced", s.history.is_symlink() and os.readlink(s.history) == str(target))
+
+
+@scenario("read-only data folder: cannot save, cannot record, stats calls it sound")
+def _read_only_folder(s: Scene) -> None:
+    with small_disk() as disk:
+        if disk is None:
+            s.outcome.skipped = "needs root for a tmpfs"
+            return
+        s.data = disk / "data"
+        s.env["KINGS_CORNERS_DATA"] = str(s.data)
+        s.app("start a match", steps=[["moves", 1]])
+        _add_matches(s.history, 3)
+        before = tree(s.data)
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True, timeout=10)
+        try:
+            ran = s.app(
+                "play on a read-only folder",
+                mode="menu",
+                steps=[["wait", 1.0], ["resume"], ["moves", 2], ["quit_dialog"]],
+            )
+            s.says("the save", ran, "could not be saved")
+            s.says("the history", ran, "history", "read-only")
+            stats = s.cli("stats on a read-only folder", "stats", codes=(0,))
+        finally:
+            subprocess.run(["mount", "-o", "remount,rw", str(disk)], capture_output=True, timeout=10)
+        said = _all_said(ran) + stats.out + stats.err
+        if "readonly database" in said.lower():
+            s.outcome.untruthful.append("SQLite's words 'attempt to write a readonly database' were shown")
+        for word in ("damaged", "another program"):
+            if word in (stats.out + stats.err).lower():
+                s.outcome.untruthful.append(f"stats called the sound history {word!r}: {stats.err.strip()[:160]}")
+        s.lost(f"stats lost the matches: {stats.out.strip()[:120]!r}", "No matches" not in stats.out)
+        s.lost("files changed on a read-only folder", tree(s.data) == before)
+
+
+@scenario("SIGTERM on a terminal: leaves the screen as it was, the save loads")
+def _sigterm_pty(s: Scene) -> None:
+    import signal
+
+    s.app("start a match", steps=[["moves", 2]])
+    save = s.data / "current-match.json"
+    before = sha(save)
+
+    def drive(_master: int, output: Callable[[], bytes], proc: subprocess.Popen[bytes]) -> None:
+        if not wait_for(output, b"\x1b[?1049h", 20):
+            s.outcome.crashed.append(f"the app never drew: {output()[-200:]!r}")
+        time.sleep(2.0)  # the menu drawn
+        proc.send_signal(signal.SIGTERM)
+
+    tty = on_pty(s, [], drive)
+    if tty.seconds_to_exit is None or tty.seconds_to_exit > 5:
+        s.outcome.crashed.append(f"SIGTERM: still running after {tty.seconds_to_exit or 15:.1f} s")
+    elif tty.code != 0:
+        s.outcome.crashed.append(f"SIGTERM: exit {tty.code}")
+    left_cleanly(s, "SIGTERM", tty)
+    n, why = _load_save(s)
+    s.lost(f"the save does not load after SIGTERM: {why}", n >= 0 and not why)
+    s.lost("the save changed with no move played", sha(save) == before)
+    if tty.seconds_to_exit is not None:
+        s.outcome.note = f"exited {tty.seconds_to_exit * 1000:.0f} ms after SIGTERM"
+
+
+@scenario("a terminal that is not UTF-8: everything drawn in ASCII")
+def _non_utf8_pty(s: Scene) -> None:
+    env = {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    s.env.pop("KINGS_CORNERS_ASCII", None)
+
+    def drive(master: int, output: Callable[[], bytes], _proc: subprocess.Popen[bytes]) -> None:
+        if not wait_for(output, b"\x1b[?1049h", 20):
+            s.outcome.crashed.append(f"the app never drew: {output()[-200:]!r}")
+        time.sleep(2.0)
+        os.write(master, b"n")  # New game
+        time.sleep(4.0)
+        os.write(master, b"\x11")  # ctrl+q: the quit dialog
+        time.sleep(1.0)
+        os.write(master, b"y")
+
+    tty = on_pty(s, [], drive, env=env)
+    if tty.seconds_to_exit is None:
+        s.outcome.crashed.append("the app did not quit on ctrl+q, y")
+    elif tty.code != 0:
+        s.outcome.crashed.append(f"exit {tty.code}")
+    left_cleanly(s, "not UTF-8", tty)
+    out = tty.output
+    for escape in (b"\\u2502", b"\\u2665", b"\\u2660", b"\\u25"):
+        if escape in out:
+            at = out.find(escape)
+            s.outcome.untruthful.append(f"the screen shows the escape {escape.decode()}: {out[at - 40 : at + 40]!r}")
+            break
+    try:
+        out.decode("ascii")
+    except UnicodeDecodeError as exc:
+        s.outcome.untruthful.append(f"the output is not ASCII: {out[exc.start - 20 : exc.start + 20]!r}")
+    if b"Greedy" not in out:
+        s.outcome.untruthful.append("the game's table was never drawn")
+
+
+@scenario("a 10,000-character paste into a name field keeps 24")
+def _long_paste(s: Scene) -> None:
+    from kc_tui.config import NAME_MAX
+
+    fields = ["#player-name", "#opp-name-0"]
+    steps: list[list[Any]] = [["action", "settings"]]
+    for f in fields:
+        steps += [["paste", f, 10_000], ["value", f]]
+    steps += [["screen"], ["press", "escape"]]
+    ran = s.app("paste into Settings", mode="menu", steps=steps)
+    values = ran.result.get("values", {})
+    for f in fields:
+        n = len(values.get(f, ""))
+        s.lost(f"{f} keeps {n} characters, not {NAME_MAX}", n == NAME_MAX)
+    s.says("the note", str(ran.result.get("screen", "")), "10,000", f"at most {NAME_MAX}")
+
+
+@scenario("full disk while a damaged history is set aside: said, nothing lost")
+def _full_damaged(s: Scene) -> None:
+    from tests.faultkit import fill
+
+    with small_disk() as disk:
+        if disk is None:
+            s.outcome.skipped = "needs root for a tmpfs"
+            return
+        s.data = disk / "data"
+        s.env["KINGS_CORNERS_DATA"] = str(s.data)
+        _add_matches(s.history, 40)
+        # A rollback journal, not WAL: SQLite reads it without making a -shm (which a full disk
+        # refuses), so that the damage is found and the file set aside.
+        con = sqlite3.connect(s.history)
+        con.execute("PRAGMA journal_mode = DELETE")
+        con.close()
+        data = bytearray(s.history.read_bytes())
+        for page in range(1, len(data) // 4096):  # every page but the schema's: a bad page type
+            data[page * 4096] = 0x77
+        s.history.write_bytes(bytes(data))
+        con = sqlite3.connect(f"file:{s.history}?mode=ro", uri=True)
+        try:
+            check = con.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            check = [(str(exc),)]
+        finally:
+            con.close()
+        assert check != [("ok",)], "the history was not damaged"
+        damaged = sha(s.history)
+        filler = fill(disk)
+        ran = s.app("a round on a full disk", steps=[["until", "round"], ["wait", 1.0], ["quit_dialog"]])
+        said = _all_said(ran)
+        s.says("the history", ran, "damaged")
+        if "memory only" not in said and "NOT kept on disk" not in said.replace("not kept", "NOT kept"):
+            s.outcome.untruthful.append(f"nothing said the rounds are not kept on disk: {said[:300]!r}")
+        s.says("the quit dialog", str(ran.result.get("quit_dialog", "")), "NOT saved")
+        kept = [p for p in s.data.iterdir() if p.is_file() and sha(p) == damaged]
+        s.lost("the damaged history is gone (neither left nor set aside)", bool(kept))
+        filler.unlink()
+
+
+@scenario("history locked and disk full: rounds said not kept, recorded after")
+def _locked_and_full(s: Scene) -> None:
+    from tests.faultkit import fill, lock_held
+
+    with small_disk() as disk:
+        if disk is None:
+            s.outcome.skipped = "needs root for a tmpfs"
+            return
+        s.data = disk / "data"
+        s.env["KINGS_CORNERS_DATA"] = str(s.data)
+        s.app("make the history", mode="menu", steps=[["wait", 0.5]])
+        mark, go = s.folder / "told", s.folder / "go"
+        plan = s.folder / "full.json"
+        steps = [
+            ["until", "round"],
+            ["wait_note", "cannot record", 10],
+            ["quit_dialog"],
+            ["mark", str(mark)],
+            ["wait_file", str(go), 60],
+            ["wait_note", "recorded every round", 20],
+        ]
+        plan.write_text(json.dumps({"target": 15, "steps": steps}))
+        with lock_held(s.history, "write"):
+            filler = fill(disk)
+            child = subprocess.Popen(
+                [sys.executable, __file__, "--child", str(plan)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=s.env,
+            )
+            end = time.monotonic() + 90
+            while time.monotonic() < end and not mark.exists() and child.poll() is None:
+                time.sleep(0.1)
+            filler.unlink()
+        go.write_text("go")
+        out, err = child.communicate(timeout=120)
+        s._check("the app", child.returncode, err, (0,))
+        result: dict[str, Any] = next(
+            (json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")), {}
+        )
+        ran = Ran(child.returncode, out, err, result)
+        s.says("the waiting rounds", ran, "cannot record yet", "not kept on disk")
+        s.says("the quit dialog", str(result.get("quit_dialog", "")), "quitting now loses them")
+        s.says("once recorded", ran, "recorded every round")
+        s.once_each("locked and full", int(result.get("rounds_finished", 0)))
+        s.saved_matches_screen("locked and full", ran)
+
+
 # ---------------------------------------------------------------------- running
 def run(name: str, body: Callable[[Scene], None]) -> Outcome:
     outcome = Outcome(name)
@@ -590,7 +1147,9 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         o = run(name, body)
         ran += 1
-        verdict = "skipped: " + o.skipped if o.skipped else ("ok" if not (o.lost or o.crashed or o.untruthful) else "FAIL")
+        verdict = (
+            "skipped: " + o.skipped if o.skipped else ("ok" if not (o.lost or o.crashed or o.untruthful) else "FAIL")
+        )
         print(f"{name}: {verdict} ({time.perf_counter() - t:.1f} s){' · ' + o.note if o.note else ''}", flush=True)
         for kind in ("lost", "crashed", "untruthful"):
             for what in getattr(o, kind):
