@@ -212,8 +212,10 @@ class KingsCornersApp(App[int]):
             rounds = "1 finished round waits" if status.waiting == 1 else f"{status.waiting} finished rounds wait"
             kept = "kept on disk, and will be" if status.on_disk else "not kept on disk either, but will be"
             self.notify(
-                f"The game history cannot record yet ({status.problem}): {rounds}, {kept} recorded when it can"
-                " while the game is open. The game goes on.",
+                visible(
+                    f"The game history cannot record yet ({status.problem}): {rounds}, {kept} recorded when it"
+                    " can while the game is open. The game goes on."
+                ),
                 title="Game history",
                 severity="warning",
                 timeout=15,

@@ -19,7 +19,7 @@ from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.replay import open_replay
-from kc_tui.ui.text import plain
+from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -139,8 +139,10 @@ class GameScreen(DrivenScreen):
             return
         if problem is not None:
             self.app.notify(
-                f"The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
-                " since the last save.",
+                visible(
+                    f"The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                    " since the last save."
+                ),
                 title="Saved match",
                 severity="error",
                 timeout=20,
@@ -298,7 +300,7 @@ class GameScreen(DrivenScreen):
         if match_id is None or not recorder.recorded(uid, rounds):
             why = recorder.status.problem or "it is still being recorded"
             self.app.notify(
-                f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can.",
+                visible(f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can."),
                 title="Replay",
                 severity="warning",
             )
@@ -520,7 +522,7 @@ class GameScreen(DrivenScreen):
                 self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
             else:
                 self.app.notify(
-                    f"Your match is not saved ({s.save_problem}): Resume would go back to the last save.",
+                    visible(f"Your match is not saved ({s.save_problem}): Resume would go back to the last save."),
                     title="Main menu",
                     severity="error",
                 )
