@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
@@ -28,27 +29,30 @@ if ROOT not in sys.path:
 
 
 def _isolate() -> None:
-    """A data folder and settings of the run's own (a child keeps its parent's)."""
-    if os.environ.get("KC_BENCH_ISOLATED"):
-        return
+    """A data folder and settings of this launch's own (every launch starts as a new player's)."""
     tmp = tempfile.mkdtemp(prefix="kc-bench-")
     os.environ["KINGS_CORNERS_DATA"] = os.path.join(tmp, "data")
     os.environ["KINGS_CORNERS_CONFIG"] = os.path.join(tmp, "settings.toml")
-    os.environ["KC_BENCH_ISOLATED"] = "1"
 
 
 def _first_frames(seed: int, runs: int) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-    """First frames unlocked and with the history write-locked by another process, taken in turn."""
-    from kc_tui.history import History, default_history_path
+    """First frames of fresh data folders holding a history, unlocked and write-locked by
+    another process, taken in turn."""
+    from kc_tui.history import History
     from tests.faultkit import lock_held
 
-    History.open(default_history_path())[0].close()
     plain: list[dict[str, float]] = []
     locked: list[dict[str, float]] = []
     for _ in range(runs):
-        plain.append(_child("first_frame", seed))
-        with lock_held(default_history_path(), "write"):
-            locked.append(_child("first_frame", seed))
+        for results, lock in ((plain, False), (locked, True)):
+            _isolate()
+            path = Path(os.environ["KINGS_CORNERS_DATA"]) / "history.sqlite3"
+            History.open(path)[0].close()
+            if not lock:
+                results.append(_child("first_frame", seed))
+                continue
+            with lock_held(path, "write"):
+                results.append(_child("first_frame", seed))
     return plain, locked
 
 
@@ -111,8 +115,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--child", choices=["first_frame", "demo"], help=argparse.SUPPRESS)
     args = parser.parse_args()
-    _isolate()
-    if args.child == "first_frame":
+    if args.child == "first_frame":  # a child uses the data folder its parent made for it
         print(json.dumps(asyncio.run(_first_frame(args.seed))))
         return 0
     if args.child == "demo":
@@ -132,6 +135,7 @@ def main() -> int:
     print(f"first_frame_history_locked_ratio: {ratio:.2f}")
     print(f"first_frame_history_locked_target_met: {'yes' if ratio <= 1.10 else 'no'} (target: within 10%)")
     print(f"load_average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    _isolate()
     demo = _child("demo", args.seed)
     print(f"demo_match_rounds: {demo['rounds']:.0f} (finished: {bool(demo['over'])})")
     print(f"demo_match_seconds: {demo['seconds']:.1f}")
