@@ -1,4 +1,4 @@
-"""Every game remembered (issue 13): finished rounds and matches kept in SQLite. Plain Python.
+"""Every game remembered: finished rounds and matches kept in SQLite. Plain Python.
 
 The file is ``data_dir()/history.sqlite3``, or the path in ``$KINGS_CORNERS_HISTORY``. A match is
 recorded as it is played: :meth:`History.sync_match` with everything known of it (its uid, seats,

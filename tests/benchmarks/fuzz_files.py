@@ -1,4 +1,4 @@
-"""Fuzz every file the program reads: position files, saved matches, settings (issue 9), history rows.
+"""Fuzz every file the program reads: position files, saved matches, settings, history rows.
 
 Each target (``tests/fuzz_targets/<kind>.py``) makes damaged files from valid ones (wrong
 types, huge and non-finite numbers, deep nesting, markup and control characters in every

@@ -1,4 +1,4 @@
-"""Every game remembered (issue 13): a match played on the screen is in the history with every
+"""Every game remembered: a match played on the screen is in the history with every
 move, its rounds replay from the record to the recorded penalties; hints and undos are counted;
 a resumed match goes on under the same record; demos are marked (and can be left out); a
 history that fails never stops the game."""
