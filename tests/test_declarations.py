@@ -1,5 +1,5 @@
 """Every rule variant and every AI kind is declared once, and the settings, the rules screen, the
-command line and the tournament all read those declarations (issue 10)."""
+command line and the tournament all read those declarations."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hints that say why (issue 14): the plan named move by move in the move log's words, and a short
+"""Hints that say why: the plan named move by move in the move log's words, and a short
 reason from the planner's evaluation (what it sheds, what it keeps and why, what it leaves open),
 on constructed positions."""
 

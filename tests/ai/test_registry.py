@@ -28,7 +28,7 @@ def test_the_kinds_weakest_first_each_with_its_metadata() -> None:
         assert isinstance(k, KindInfo)
         assert k.title and k.description and k.player_name
         assert "\n" not in k.description and len(k.description) <= 60
-        assert k.offered  # every kind is offered in Settings, random included (issue 12)
+        assert k.offered  # every kind is offered in Settings, random included
         assert kind_info(k.name) == k
         assert make_player(k.name, 1).kind == k.name
     assert len({k.player_name for k in infos}) == len(infos)

@@ -1,4 +1,4 @@
-"""The review of a round against the expert (issue 14): constructed positions where one plan is
+"""The review of a round against the expert: constructed positions where one plan is
 clearly worse are marked, the expert's own plan is not, the round's summary, progress and cancel,
 and the turns read from a recorded round."""
 

@@ -10,7 +10,7 @@
 * ``legal_moves_us``, ``clone_us``, ``apply_us``, ``view_us``, ``deal_us``: the median over
   mid-round positions (decisions 25%..75% of the way through random 4-player rounds).
 
-Targets (issue 2, one core): random_4p_rounds_per_s >= 1500, legal_moves_us <= 5, clone_us <= 5.
+Targets (one core): random_4p_rounds_per_s >= 1500, legal_moves_us <= 5, clone_us <= 5.
 """
 
 from __future__ import annotations

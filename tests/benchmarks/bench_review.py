@@ -1,4 +1,4 @@
-"""How well the review's estimated loss matches what the better plan really gains (issue 14).
+"""How well the review's estimated loss matches what the better plan really gains.
 
     python tests/benchmarks/bench_review.py [--turns 300] [--samples 40] [--jobs 1] [--seed 1]
 

@@ -2,7 +2,7 @@
 
     python tests/benchmarks/skill_ceiling.py [--know all|hands] [tournament options ...]
 
-for example, the 4-seat table of issue 11 with the oracle in the expert's seat:
+for example, the 4-seat table with the oracle in the expert's seat:
 
     python tests/benchmarks/skill_ceiling.py --know all --seats greedy,king-aware,lookahead,oracle \\
         --matches 150 --seed 114 --jobs 1 --iterations 2 --param oracle.margin=0 --quiet

@@ -115,7 +115,7 @@ def _set(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, An
         pytest.param(("results", 0, "penalties", 0), 10**5000, id="huge-penalty"),
         (("rules",), {"target": 1e999}),
         (("rules",), {"target": [[[[1]]]]}),
-        (("rules",), {"hand_size": 10}),  # another deal: the recorded moves no longer replay
+        (("rules",), {"hand_size": 10}),  # another deal: the recorded moves do not replay
         (("extra",), 1),
     ],
 )

@@ -1,4 +1,4 @@
-"""Nothing lost by accident (issue 9): keys do nothing while the game is paused behind the
+"""Nothing lost by accident: keys do nothing while the game is paused behind the
 "enlarge the terminal" notice, and a new game never silently replaces a saved match."""
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
 
 
 async def test_the_hint_names_its_plan_and_says_why() -> None:
-    """Issue 14: the hint gives its plan and a reason from the planner's evaluation, whole on
+    """The hint gives its plan and a reason from the planner's evaluation, whole on
     screen (the status line grows for it), with the key that plays its first move."""
     from ai.hint import HintAI
 
@@ -284,7 +284,7 @@ async def test_quit_and_resume_the_exact_position() -> None:
         assert position(game.session) == saved
         assert game.session.log == log
         assert game.session.human_to_move
-        # The move played before quitting can still be taken back (issue 9: undo after resume).
+        # The move played before quitting can still be taken back: undo works after a resume.
         assert game.session.can_undo
         await pilot.press("u")
         await pilot.pause()

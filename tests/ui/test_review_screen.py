@@ -1,4 +1,4 @@
-"""The replay opened from the game's summaries, and the review on the replay (issue 14): a
+"""The replay opened from the game's summaries, and the review on the replay: a
 review runs in a worker with a progress bar, can be cancelled, marks the player's turns, and
 shows the better plan on the table move by move."""
 

@@ -32,6 +32,6 @@ def test_demo_with_open_hands_snapshot(snap_compare: Any) -> None:
 
 
 def test_review_with_the_better_plan_snapshot(snap_compare: Any) -> None:
-    """Issue 14: a beginner's round reviewed (deterministic deal counts, so the marks are the same
+    """A beginner's round reviewed (deterministic deal counts, so the marks are the same
     on every run), its costliest turn on the table with the better plan's first move."""
     assert snap_compare(make_app(shot_config()), terminal_size=SIZE, run_before=DRIVERS["review"])

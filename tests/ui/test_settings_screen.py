@@ -220,7 +220,7 @@ async def test_a_save_that_fails_is_reported(tmp_path: Path) -> None:
     assert app.results == []
 
 
-# ---------------------------------------------------------------------- issue 12: think time, Tab, focus,
+# ---------------------------------------------------------------------- think time, Tab, focus,
 # messages, the random kind
 
 

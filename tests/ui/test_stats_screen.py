@@ -1,4 +1,4 @@
-"""The Stats screen (issue 13): the empty state, a full history (rating, summary, plots, the list
+"""The Stats screen: the empty state, a full history (rating, summary, plots, the list
 of matches), a match opened from the list, Escape, names shown literally; snapshots at 120x40."""
 
 from __future__ import annotations

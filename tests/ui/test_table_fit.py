@@ -86,7 +86,7 @@ async def test_a_hand_wider_than_the_row_overlaps_then_scrolls_with_a_bar() -> N
         assert len(chips) == LONG_HAND
         assert all(c.has_class("-covered") for c in chips[:-1]) and not chips[-1].has_class("-covered")
         assert not hand.overflowing  # 15 overlapped cards fit in 80 columns
-        # Four more cards: they no longer fit, and the row says so with its scroll bar.
+        # Four more cards: they do not fit, and the row says so with its scroll bar.
         s = game.session
         extra = s.round.stock[:4]
         s.round.stock = s.round.stock[4:]

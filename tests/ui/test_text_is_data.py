@@ -1,5 +1,5 @@
 """Text from a player or a file is data: names, kinds and messages appear literally everywhere,
-are never parsed as markup, and can never trigger an action (issue 9)."""
+are never parsed as markup, and can never trigger an action."""
 
 from __future__ import annotations
 
