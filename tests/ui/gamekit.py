@@ -91,17 +91,22 @@ async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
             await pilot.pause()
             app.screen.action_close()
             continue
-        s = game.session
-        plays = [m for m in s.legal_moves() if m != END]
-        if not plays:
-            game.action_end_turn()
-        elif is_play(plays[0]):
-            game._select_card(play_card(plays[0]))
-            game.action_pile(target(plays[0]))
-        else:
-            game.action_pile(source(plays[0]))
-            game.action_pile(target(plays[0]))
+        first_move(game)
     raise AssertionError(f"never reached {dialog.__name__}")
+
+
+def first_move(game: GameScreen) -> None:
+    """The human's first legal move through the screen's key actions (a card or a pile; else
+    the end of the turn), as a beginner plays."""
+    plays = [m for m in game.session.legal_moves() if m != END]
+    if not plays:
+        game.action_end_turn()
+    elif is_play(plays[0]):
+        game._select_card(play_card(plays[0]))
+        game.action_pile(target(plays[0]))
+    else:
+        game.action_pile(source(plays[0]))
+        game.action_pile(target(plays[0]))
 
 
 #: A mid-round table with long piles (11 and 10 cards), kings in three corners and a large hand

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kc_tui.engine import END, Rules, is_play, play_card, source, target
+from kc_tui.engine import Rules
 from kc_tui.history import History, default_history_path
 from kc_tui.saves import default_save_path
 from kc_tui.ui.app import KingsCornersApp
@@ -21,27 +21,13 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 from ..faultkit import fill, lock_held, small_disk
-from .gamekit import make_config, play_app, play_until, screen_text, settle
+from .gamekit import first_move, make_config, play_app, play_until, screen_text, settle
 
 
 def listen(app: KingsCornersApp) -> list[str]:
     notes: list[str] = []
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
     return notes
-
-
-def one_move(game: GameScreen) -> None:
-    """The human's first legal move (a card or a pile; else the end of the turn)."""
-    s = game.session
-    plays = [m for m in s.legal_moves() if m != END]
-    if not plays:
-        game.action_end_turn()
-    elif is_play(plays[0]):
-        game._select_card(play_card(plays[0]))
-        game.action_pile(target(plays[0]))
-    else:
-        game.action_pile(source(plays[0]))
-        game.action_pile(target(plays[0]))
 
 
 def saved_position(path: Path) -> dict[str, Any]:
@@ -81,7 +67,7 @@ async def test_a_full_disk_mid_match_is_said_at_once_and_quit_says_the_match_is_
             assert saved_position(save) == shown_position(game)
             before = save.read_bytes()
             filler = fill(disk)
-            one_move(game)
+            first_move(game)
             game = await settle(pilot)
             note = await wait_for_note(pilot, notes, "could not be saved")
             assert "\n" not in note and "quitting now loses" in note
@@ -95,7 +81,7 @@ async def test_a_full_disk_mid_match_is_said_at_once_and_quit_says_the_match_is_
             await pilot.press("n")
             filler.unlink()
             game = await settle(pilot)
-            one_move(game)
+            first_move(game)
             game = await settle(pilot)
             await wait_for_note(pilot, notes, "saved again")
             assert game.session.saved and saved_position(save) == shown_position(game)
