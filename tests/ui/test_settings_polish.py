@@ -315,6 +315,7 @@ async def test_pgdn_in_an_open_list_moves_in_the_list() -> None:
         theme = screen.query_one("#theme", Select)
         theme.focus()
         await pilot.pause()
+        await pilot.wait_for_scheduled_animations()  # the fields scroll the theme into view
         at = body.scroll_y
         await pilot.press("enter")  # open the list of themes
         await pilot.pause()
