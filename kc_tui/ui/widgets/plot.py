@@ -76,8 +76,15 @@ class LegendPlot(PlotextPlot):
     def render(self) -> RenderResult:
         width, height = self.size.width, self.size.height
         header = self.header(width) if width else []
-        if not header or height <= len(header) + FRAME_ROWS:
-            return super().render()
+        while header and height <= len(header) + FRAME_ROWS:
+            header.pop()  # a short plot keeps its title before its legend
+        if not header:
+            # Too short for lines of its own: the title goes back into the plot (the legend goes).
+            self.plt.title(self.title or None)
+            try:
+                return super().render()
+            finally:
+                self.plt.title(None)
         rows = height - len(header)
         self.plt.plotsize(width, rows)
         self.plt._set_size(width, rows)
