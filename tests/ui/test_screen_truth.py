@@ -50,11 +50,6 @@ def three_opponents(**changes: Any) -> Config:
 
 
 # ---------------------------------------------------------------------- 1. the round's end
-@pytest.mark.xfail(
-    strict=True,
-    reason="the hand's label is drawn by kc_tui/ui/screens/game.py (_show_scores), which counts the"
-    " next deal once the round is scored: the fix there is described in this branch's report",
-)
 async def test_the_label_behind_the_summary_counts_the_hand_that_ended_the_round() -> None:
     app = play_app()
     async with app.run_test(size=(120, 40)) as pilot:
