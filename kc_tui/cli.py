@@ -30,7 +30,7 @@ from kc_tui.engine.state import Round
 if TYPE_CHECKING:
     from kc_tui.history import History
 
-__all__ = ["CliError", "build_parser", "main"]
+__all__ = ["CliError", "build_parser", "main", "version"]
 
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
@@ -392,6 +392,20 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return code
 
 
+def version() -> str:
+    """The installed distribution's version (its metadata), else the package's own (a source tree
+    that is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version(PROG)
+    except PackageNotFoundError:
+        from kc_tui import __version__
+
+        return __version__
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (see :func:`main`), for every subcommand too."""
 
@@ -405,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Kings Corners in the terminal. With no command, opens the app on its main menu.",
     )
     parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("play", help="start a match against AI opponents")

@@ -185,6 +185,9 @@ async def test_the_settings_screen_has_one_field_per_declared_variant() -> None:
             if v.bounds is None:
                 continue
             lo, hi = v.settings_range
+            # The field on screen and checked: the target score with points, the others with chips.
+            screen.query_one("#scoring", Select).value = "points" if v.key == "target" else "chips"
+            await pilot.pause()
             inp = screen.query_one(f"#{v.key}", Input)
             for text, ok in ((str(lo), True), (str(hi), True), (str(lo - 1), False), (str(hi + 1), False)):
                 inp.value = text

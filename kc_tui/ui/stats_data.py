@@ -244,15 +244,19 @@ def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS
 #: AI kinds rated closer than this share of the plot's rating range are drawn as one line: a
 #: terminal plot would draw them on the same row, one over the other.
 SAME_ROW = 1 / 30
-#: The legend width of the rating plot: two kinds' names joined ("king-aware/lookahead").
-REFERENCE_WIDTH = 21
+#: The legend width of the rating plot: every kind's name joined ("greedy/king-aware/...").
+REFERENCE_WIDTH = 48
 
 
-def reference_lines(anchors: Sequence[tuple[str, float]], lo: float, hi: float) -> list[tuple[str, float]]:
+def reference_lines(
+    anchors: Sequence[tuple[str, float]], lo: float, hi: float, *, rows: int | None = None
+) -> list[tuple[str, float]]:
     """The flat lines the rating plot reads the player's rating against: the AI kinds rated from
-    ``lo`` to ``hi`` (``anchors`` lowest first), those within :data:`SAME_ROW` of the range of
-    the previous one joined into one line ("greedy/king-aware", at their mean rating)."""
-    gap = (hi - lo) * SAME_ROW
+    ``lo`` to ``hi`` (``anchors`` lowest first), those within a row of the plot's ``rows``
+    (default: :data:`SAME_ROW` of the range) of the previous one joined into one line
+    ("greedy/king-aware", at their mean rating): two lines in one row would be drawn one over
+    the other."""
+    gap = (hi - lo) / rows if rows else (hi - lo) * SAME_ROW
     groups: list[list[tuple[str, float]]] = []
     for kind, value in anchors:
         if not lo <= value <= hi:

@@ -16,7 +16,7 @@ from textual.widgets.select import InvalidSelectValueError
 import ai
 from kc_tui.config import THINK_MS_RANGE, Config, Opponent, config_path, load_config, save_config
 from kc_tui.engine import VARIANTS, Rules
-from kc_tui.ui.screens.settings import SettingsScreen
+from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 
 SIZE = (100, 40)
 
@@ -187,6 +187,9 @@ async def test_cancel_keeps_the_old_settings_and_theme() -> None:
         assert app.theme == "dracula"  # previewed
         await pilot.press("escape")
         await pilot.pause()
+        assert isinstance(app.screen, DiscardDialog), "changes on screen: asked first"
+        await pilot.press("y")
+        await pilot.pause()
         assert app.theme == theme
     assert app.results == [None]
     assert load_config()[0] == before
@@ -281,7 +284,7 @@ def controls(app: App[None]) -> list[str]:
 
 
 async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_row() -> None:
-    cfg = Config(rules=Rules(scoring="chips"))  # the chips fields are in the chain too
+    cfg = Config()  # points scoring: the target row is in the chain, the chips fields are not
     app = Host(cfg)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -291,7 +294,7 @@ async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_ro
         assert chain[-3:] == ["save", "cancel", "defaults"]
         start = chain.index("target")
         assert chain[start : start + 4] == ["target", "target-25", "target-50", "scoring"]
-        assert "chips_start" in chain and "chips_per_card" in chain
+        assert "chips_start" not in chain and "chips_per_card" not in chain
         # Tab from the target goes through every control once, in order, and comes back.
         screen.query_one("#target", Input).focus()
         await pilot.pause()
@@ -416,7 +419,10 @@ async def test_every_number_field_refuses_junk_with_one_message_naming_the_range
     assert {f[0] for f in fields} >= {"target", "hand_size", "chips_start", "chips_rounds", "opp-think-0"}
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
+        scoring = screen.query_one("#scoring", Select)
         for wid, title, (lo, hi) in fields:
+            scoring.value = "points" if wid == "target" else "chips"  # the field applies, on screen
+            await pilot.pause()
             inp = screen.query_one(f"#{wid}", Input)
             good = inp.value
             message = f"✗ {title}: a whole number from {lo} to {hi}."
@@ -442,6 +448,7 @@ async def test_every_number_field_refuses_junk_with_one_message_naming_the_range
         assert error_text(app) == "✗ Hand size: a whole number from 1 to 10."
         await type_into(pilot, app, "hand_size", " 7 ")
         assert "valid" in error_text(app)
+        scoring.value = "points"
         await type_into(pilot, app, "target", "0")
         assert error_text(app) == "✗ Target score: a whole number from 5 to 500."
         await type_into(pilot, app, "target", "50")

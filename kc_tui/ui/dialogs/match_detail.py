@@ -24,6 +24,7 @@ from textual_plotext import PlotextPlot
 from kc_tui.history import MatchRecord
 from kc_tui.ui.stats_data import human_seat, is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
+from kc_tui.ui.widgets.plot import LegendPlot
 
 #: The widest name in the plot's legend and the table's header (a longer one ends in "…").
 NAME_WIDTH = 16
@@ -65,14 +66,19 @@ def draw_lines(
     label_width: int = NAME_WIDTH,
 ) -> None:
     """Draw ``lines`` (legend name, y values) on ``plot`` in ``colors`` (in turn), replacing what
-    it showed; the axes are marked in whole numbers and legend names cut to ``label_width``."""
+    it showed; the axes are marked in whole numbers and legend names cut to ``label_width``. A
+    :class:`LegendPlot` shows the title and legend above the plot, where they cover no line or
+    tick."""
     plt: Any = plot.plt
     plt.clear_data()
     plt.clear_figure()
-    plt.title(title)
+    own_legend = isinstance(plot, LegendPlot)
+    if not own_legend:
+        plt.title(title)
     plt.xlabel(xlabel)
     all_x: list[float] = []
     all_y: list[float] = []
+    legend: list[tuple[str, str]] = []
     for k, (name, ys) in enumerate(lines):
         if not ys:
             continue
@@ -80,12 +86,17 @@ def draw_lines(
         x = x[: len(ys)]
         all_x += x
         all_y += ys
-        plt.plot(x, list(ys), label=short(name, label_width), marker="hd", color=colors[k % len(colors)])
+        color = colors[k % len(colors)]
+        label = short(name, label_width)
+        legend.append((label, color))
+        plt.plot(x, list(ys), label=None if own_legend else label, marker="hd", color=color)
     if all_x:
         xt = whole_ticks(min(all_x), max(all_x), 10)
         yt = whole_ticks(min(all_y), max(all_y), 6)
         plt.xticks(xt, [str(t) for t in xt])
         plt.yticks(yt, [str(t) for t in yt])
+    if isinstance(plot, LegendPlot):
+        plot.set_legend(title, legend)
     plot.refresh()
 
 
@@ -182,7 +193,7 @@ class MatchDetail(ModalScreen[None]):
                     *[Option(f"Replay and review round {r.number}", id=str(r.number)) for r in m.rounds],
                     id="detail-replay",
                 )
-            yield PlotextPlot(id="detail-plot")
+            yield LegendPlot(id="detail-plot")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -2,10 +2,10 @@
 
 Under points (R15) the round summary shows what every hand caught (the cards, face up), its
 penalty and the totals against the target. Under chips (R16) it shows the cards caught, the
-chips each player paid during the round (fines, and cards with ``chips_per_card``), the pot
-won, the ante already taken for the next round and the stacks as the scoreboard shows them:
-a stack is the one shown at the round's deal, minus what was paid, plus the pot won, minus the
-next ante.
+stack each player had at the round's deal (its ante taken), the chips paid during the round
+(fines, and cards with ``chips_per_card``), the pot won, the ante already taken for the next
+round and the stacks as the scoreboard shows them: on every row the start, minus what was paid,
+plus the pot won, minus the next ante, is the stack shown.
 """
 
 from __future__ import annotations
@@ -34,6 +34,16 @@ TABLE_WIDTH = 70
 WENT_OUT = "*"
 
 DOT = "·"
+
+
+def is_you(name: str) -> bool:
+    """The player is named "You" (the default): the verbs after the name agree with it."""
+    return name.strip().casefold() == "you"
+
+
+def verb(name: str, third: str, second: str) -> str:
+    """``name`` and its verb: "Ana deals", "You deal"."""
+    return f"{name} {second if is_you(name) else third}"
 
 
 def _signed(value: int, sign: str) -> str:
@@ -79,13 +89,15 @@ def round_table(
 ) -> Table:
     """Every hand's cards left and what the round did to the scores, as the engine scored them
     (``result`` carries the hands). Points (R15): the penalty (kings 10) and the total. Chips
-    (R16): chips paid, the pot won, the next round's ante and the stack now. ``hands`` is
-    accepted for older callers and not used."""
+    (R16): the stack at the round's deal, chips paid, the pot won, the next round's ante and the
+    stack now, so that every row adds up as shown. ``hands`` is accepted for older callers and
+    not used."""
     look = look or CardLook()
     t = _table()
     if s.chips:
         ante = s.match.ante_after(result.number)
         with_ante = any(ante)
+        t.add_column("Start", justify="right", no_wrap=True)
         t.add_column("Paid", justify="right", no_wrap=True)
         t.add_column("Won", justify="right", no_wrap=True)
         if with_ante:
@@ -93,6 +105,7 @@ def round_table(
         t.add_column("Chips", justify="right", no_wrap=True)
         for seat, name in enumerate(s.names):
             row: list[Text | str] = [_name_cell(name, result.winner == seat), _caught(look, result, seat)]
+            row.append(str(start_stack(result, seat)))
             row += [_signed(result.chips_paid(seat), "-"), _signed(result.chips_won(seat), "+")]
             if with_ante:
                 row.append(_signed(ante[seat], "-"))
@@ -114,6 +127,12 @@ def round_table(
     return t
 
 
+def start_stack(result: RoundResult, seat: int) -> int:
+    """R16: ``seat``'s stack as the table showed it at the round's deal (its ante taken): the
+    stack after the round less what the round changed it by."""
+    return result.totals[seat] - result.chips_delta[seat]
+
+
 def round_headline(s: MatchSession, result: RoundResult) -> str:
     """ "Round 3: Alice went out!" (under chips: and what the pot held, or that it stays)."""
     if result.winner is None:
@@ -121,9 +140,10 @@ def round_headline(s: MatchSession, result: RoundResult) -> str:
         if s.chips and result.pot:
             head += f"; the pot ({result.pot} chips) stays"
         return head
-    head = f"Round {result.number}: {s.names[result.winner]} went out"
+    name = s.names[result.winner]
+    head = f"Round {result.number}: {name} went out"
     if s.chips:
-        return f"{head} and takes the pot: {result.pot} chips"
+        return f"{head} and {'take' if is_you(name) else 'takes'} the pot: {result.pot} chips"
     return head + "!"
 
 
@@ -131,11 +151,11 @@ def round_footer(s: MatchSession, result: RoundResult) -> str:
     """What comes next: the match's end and its winner, or the next deal (and its ante)."""
     if s.match_over:
         return match_end_text(s)
-    dealer = s.names[s.match.dealer]
+    deals = verb(s.names[s.match.dealer], "deals", "deal")
     if not s.chips:
-        return f"Target {s.rules.target}. Next round: {dealer} deals."
+        return f"Target {s.rules.target}. Next round: {deals}."
     pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
-    return f"Next round: {dealer} deals. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
+    return f"Next round: {deals}. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
 
 
 class RoundSummary(ModalScreen[None]):
@@ -156,6 +176,7 @@ class RoundSummary(ModalScreen[None]):
     RoundSummary #body { width: 100%; margin: 1 0; }
     RoundSummary #next { color: $text-muted; margin-bottom: 1; }
     RoundSummary Button { width: 100%; }
+    RoundSummary #replay { height: 1; margin-top: 1; }
     """
 
     def __init__(
@@ -186,7 +207,7 @@ class RoundSummary(ModalScreen[None]):
             yield Static(plain(round_footer(s, res)), id="next")
             yield Button("Continue", variant="primary", id="continue")
             if self.replay is not None:
-                yield Button("Replay and review (v)", id="replay")
+                yield Button("Replay and review (v)", id="replay", compact=True)
 
     def on_mount(self) -> None:
         for button in self.query(Button).results():

@@ -31,6 +31,9 @@ from kc_tui.ui.widgets import MoveLog, OpponentPanel, Scoreboard, TableView
 
 #: Rows the demo needs besides the seats (header, table, status, footer) for full-size seats.
 COMFORT_ROWS = 21
+#: Rows a full-size seat takes: its border and its line, and a line of cards when hands are open.
+SEAT_ROWS = 3
+OPEN_SEAT_ROWS = 4
 #: At the instant pace the table is redrawn at most this often (seconds).
 REDRAW_EVERY = 0.3
 
@@ -115,8 +118,10 @@ class DemoScreen(DrivenScreen):
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        """In a short terminal the seats shrink to two lines each so the table keeps its room."""
-        self.set_class(height < COMFORT_ROWS + 3 * self.session.n, "-compact")
+        """In a short terminal the seats shrink to two lines each so the table keeps its room
+        (an open hand then shares its seat's one line)."""
+        rows = OPEN_SEAT_ROWS if self.show_hands else SEAT_ROWS
+        self.set_class(height < COMFORT_ROWS + rows * self.session.n, "-compact")
 
     def _update_title(self) -> None:
         vs = " vs ".join(self.session.names)
@@ -270,7 +275,9 @@ class DemoScreen(DrivenScreen):
             self._set_pace(PACES[i - 1])
 
     def action_hands(self) -> None:
+        """Show every hand, or hide them all again."""
         self.show_hands = not self.show_hands
+        self._fit(self.app.size.height)
         self.refresh_view()
 
     async def action_again(self) -> None:

@@ -156,8 +156,10 @@ class GameScreen(DrivenScreen):
         s = self.session
         human = s.human_seat
         if human is not None:
-            n = s.hand_size(human)
-            turn = ("your turn", "bold #ffd75f") if s.human_to_move else (f"{n} card{'s' if n != 1 else ''}", "dim")
+            ended = self._summary_open  # the table behind the summary shows the round that ended
+            n = len(self.query_one(HandView).cards) if ended else s.hand_size(human)
+            mine = s.human_to_move and not ended
+            turn = ("your turn", "bold #ffd75f") if mine else (f"{n} card{'s' if n != 1 else ''}", "dim")
             label = Text.assemble((s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", turn)
             label.no_wrap, label.overflow = True, "ellipsis"
             self.query_one("#me-label", Static).update(label)

@@ -3,7 +3,9 @@
 Every field checks itself as you type; a bad value turns the field red and the error line
 says why. Nothing is saved while any field is bad. Saving writes the TOML file atomically
 (:func:`kc_tui.config.save_config`) and dismisses the screen with the new :class:`Config`;
-cancelling dismisses with ``None`` and undoes the theme preview.
+cancelling dismisses with ``None`` and undoes the theme preview (after asking, when a field was
+changed: :class:`DiscardDialog`). A field that does not apply with the other settings (the target
+score with chips scoring, the chips settings with points) is hidden, and not checked.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, HorizontalGroup, VerticalScroll
-from textual.screen import Screen
+from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.screen import ModalScreen, Screen
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static, Switch
 
 import ai
 from kc_tui.config import (
@@ -38,7 +42,7 @@ from kc_tui.config import (
     save_config,
 )
 from kc_tui.engine import VARIANTS, Rules, RulesError, Variant, parse_card
-from kc_tui.engine.rules import TARGET, Scoring
+from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.session import default_name
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
@@ -53,6 +57,16 @@ TARGET_PRESETS: tuple[int, ...] = (25, 50)
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
+#: The settings that only apply with another's value, beyond the rules' own ``only_with``: the
+#: target score ends a points match only (a chips match ends after its rounds).
+ONLY_WITH: dict[str, tuple[str, str]] = {TARGET.key: (SCORING.key, Scoring.POINTS)}
+#: What the field of a setting's value holds: the widgets compared to tell an edit.
+FIELDS = "Input, Select, Switch"
+
+
+def only_with(v: Variant[Any]) -> tuple[str, str] | None:
+    """``(key, value)`` when ``v`` only applies while variant ``key`` has that value, else None."""
+    return v.only_with or ONLY_WITH.get(v.key)
 
 
 class Check(Validator):
@@ -115,6 +129,50 @@ def card_sample(style: str, four_colour: bool) -> Text:
     return out
 
 
+class DiscardDialog(ModalScreen[bool]):
+    """Leave the settings without saving the changes on screen? True: discard them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Discard"),
+        Binding("n,escape", "answer(False)", "Keep editing"),
+    ]
+    DEFAULT_CSS = """
+    DiscardDialog { align: center middle; }
+    DiscardDialog > Vertical {
+        width: 44; height: auto; border: thick $accent; background: $panel; padding: 1 2;
+    }
+    DiscardDialog .question { text-style: bold; margin-bottom: 1; width: 1fr; }
+    DiscardDialog Horizontal { height: auto; align-horizontal: center; }
+    DiscardDialog Button { margin: 0 1; min-width: 12; }
+    """
+    QUESTION = "Discard your changes? y / n"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.QUESTION, classes="question", id="question")
+            with Horizontal():
+                yield Button("Discard (y)", variant="error", id="yes")
+                yield Button("Keep (n)", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class SettingsBody(VerticalScroll):
+    """The settings' fields (scrolled by PgUp/PgDn from the control focused inside): when its
+    size or its content's changes, the screen's footer checks again whether to show PgDn."""
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh_bindings()
+
+
 class SettingsScreen(Screen[Config | None]):
     """Change and save the settings; dismisses with the saved :class:`Config`, or None."""
 
@@ -125,6 +183,9 @@ class SettingsScreen(Screen[Config | None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "cancel", "Cancel"),
         Binding("f5", "defaults", "Defaults"),
+        # Shown in the footer while the fields do not all fit (a priority binding: the focused
+        # field's own PgDn, which does nothing, would hide it); an open list keeps its own PgDn.
+        Binding("pagedown", "more", "More", key_display="PgDn", priority=True),
     ]
 
     def __init__(self, config: Config, path: Path | None = None) -> None:
@@ -133,6 +194,8 @@ class SettingsScreen(Screen[Config | None]):
         self.path = path
         self._theme_before: str | None = None
         self._problems: dict[str, str] = {}
+        #: The fields as the screen opened (see :meth:`edited`).
+        self._opened: dict[str, object] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -141,7 +204,7 @@ class SettingsScreen(Screen[Config | None]):
         yield Header(icon="♠")
         # Not a stop of its own for Tab (focus there would be invisible): the keys that scroll it
         # still reach it from the control focused inside, which it scrolls into view.
-        with VerticalScroll(id="settings-body", can_focus=False):
+        with SettingsBody(id="settings-body", can_focus=False):
             yield Static("Players", classes="section")
             with HorizontalGroup(classes="row"):
                 yield Label("Your name", classes="label")
@@ -191,7 +254,7 @@ class SettingsScreen(Screen[Config | None]):
                     yield number_input(
                         str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
                     )
-                    yield Label("ms", classes="unit think")
+                    yield Label("ms", classes="unit think", id=f"opp-think-{i}-unit")
                 yield Static("", id=f"opp-name-{i}-note", classes="name-note")
             timed = " or the ".join(k.name for k in offered if k.takes_think_time)
             think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
@@ -244,7 +307,7 @@ class SettingsScreen(Screen[Config | None]):
             with HorizontalGroup(classes="row"):
                 yield Label("Record demos", classes="label")
                 yield Switch(cfg.record_demos, id="record_demos")
-                yield Static("keep AI demos in the game history (marked as demos)", classes="help")
+            yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button("Save", id="save", variant="primary")
@@ -262,7 +325,9 @@ class SettingsScreen(Screen[Config | None]):
                     yield from self._grouped_row(tuple(grouped), rules)
                 continue
             value = getattr(rules, v.key)
-            with HorizontalGroup(classes="row"):
+            only = only_with(v)  # the target score: its row is shown with points scoring only
+            row_id = f"{v.key}-row" if only else None
+            with HorizontalGroup(classes=f"row {only[1]}" if only else "row", id=row_id):
                 yield Label(v.title, classes="label")
                 if v.choices:
                     yield self._choice_select(v, value)
@@ -276,10 +341,10 @@ class SettingsScreen(Screen[Config | None]):
                             yield Button(str(preset), id=f"target-{preset}", compact=True, classes="preset")
                         yield Label(plain(f"any whole number {lo}-{hi}"), classes="unit")
                     else:
-                        yield Label(
-                            plain(f"{v.rule}: {v.explanation} ({lo}-{hi}, usually {v.default})"), classes="unit"
-                        )
+                        yield Label(plain(f"{lo}-{hi}, usually {v.default}"), classes="unit")
             if v.choices:
+                yield Static(plain(f"{v.rule}: {v.explanation}; usually {v.default}"), classes="desc")
+            elif v.key != TARGET.key:
                 yield Static(plain(f"{v.rule}: {v.explanation}"), classes="desc")
 
     def _grouped_row(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
@@ -310,7 +375,8 @@ class SettingsScreen(Screen[Config | None]):
         return number_input(str(value), v.key, v.title, (lo, hi), width)
 
     def _choice_select(self, v: Variant[str], value: str) -> Select[str]:
-        options = [(f"{c.value}: {c.label}{' (default)' if c.value == v.default else ''}", c.value) for c in v.choices]
+        # The default is named on the line under the field (a longer choice would be cut at 80 columns).
+        options = [(f"{c.value}: {c.label}", c.value) for c in v.choices]
         return Select(options, value=value, allow_blank=False, id=v.key, compact=True, classes="choice")
 
     @staticmethod
@@ -326,6 +392,7 @@ class SettingsScreen(Screen[Config | None]):
         self._show_chips(self.config.rules.scoring == Scoring.CHIPS)
         self.query_one("#player-name", Input).focus()
         self._refresh_error()
+        self._opened = self._fields()
 
     # ------------------------------------------------------------------ reactions
     def _show_opponent_rows(self, count: int) -> None:
@@ -361,8 +428,11 @@ class SettingsScreen(Screen[Config | None]):
             w.display = shown
 
     def _show_chips(self, chips: bool) -> None:
+        """The chips settings are shown with chips scoring, the target score with points."""
         for w in self.query(".chips"):
             w.display = chips
+        for w in self.query(".points"):
+            w.display = not chips
 
     @on(Select.Changed, "#opponent-count")
     def _count_changed(self, event: Select.Changed) -> None:
@@ -468,9 +538,10 @@ class SettingsScreen(Screen[Config | None]):
     def _in_use(self, key: str) -> bool:
         """Whether the rule ``key`` (any other id: True) matters with the other settings on screen."""
         v = next((v for v in VARIANTS if v.key == key), None)
-        if v is None or v.only_with is None:
+        only = None if v is None else only_with(v)
+        if only is None:
             return True
-        other, value = v.only_with
+        other, value = only
         return bool(self.query_one(f"#{other}", Select).value == value)
 
     def _count(self) -> int:
@@ -535,7 +606,26 @@ class SettingsScreen(Screen[Config | None]):
         shown = number_value(self._value(f"opp-think-{i}"), *THINK_MS_RANGE)
         return old.think_ms if shown is None else shown
 
+    def _fields(self) -> dict[str, object]:
+        """The value of every field on screen (shown or hidden), by widget id."""
+        return {w.id: w.value for w in self.query(FIELDS) if w.id and isinstance(w, Input | Select | Switch)}
+
+    def edited(self) -> bool:
+        """Whether any field differs from what it held when the screen opened."""
+        return self._fields() != self._opened
+
     # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "more":
+            return self.query_one(SettingsBody).max_scroll_y > 0
+        return True
+
+    def action_more(self) -> None:
+        """Scroll the fields a page down (PgDn), unless an open list takes the key."""
+        if isinstance(self.focused, OptionList):
+            raise SkipAction()
+        self.query_one(SettingsBody).scroll_page_down()
+
     def action_save(self) -> None:
         problems = self.problems()
         if problems:
@@ -562,6 +652,17 @@ class SettingsScreen(Screen[Config | None]):
         self.dismiss(cfg)
 
     def action_cancel(self) -> None:
+        """Leave without saving: at once when nothing was changed, else once the player agrees."""
+        if self.edited():
+            self.app.push_screen(DiscardDialog(), self._discard_answered)
+        else:
+            self._leave()
+
+    def _discard_answered(self, discard: bool | None) -> None:
+        if discard:
+            self._leave()
+
+    def _leave(self) -> None:
         if self._theme_before and self.app.theme != self._theme_before:
             self.app.theme = self._theme_before
         self.dismiss(None)

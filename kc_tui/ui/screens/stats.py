@@ -51,6 +51,7 @@ from kc_tui.ui.stats_data import (
     when,
 )
 from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.widgets.plot import LegendPlot
 
 #: Matches listed per page.
 PAGE = 100
@@ -185,10 +186,10 @@ class StatsScreen(Screen[None]):
             with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
                 yield Static("", id="summary-table")
                 yield Static("", id="streaks")
-                yield Lazy(PlotextPlot(id="rating-plot"))
+                yield Lazy(LegendPlot(id="rating-plot"))
             with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
-                yield PlotextPlot(id="margin-plot")
-                yield PlotextPlot(id="match-plot")
+                yield LegendPlot(id="margin-plot")
+                yield LegendPlot(id="match-plot")
                 yield Static("The match plotted is the one picked in the Matches tab (3).", id="plots-hint")
             with TabPane("Matches", id="matches"), Lazy(Vertical(id="matches-body")):
                 table = MatchList(id="match-list", cursor_type="row", zebra_stripes=True)
@@ -311,11 +312,11 @@ class StatsScreen(Screen[None]):
             lines.append(Text(f"{n} unfinished match{'' if n == 1 else 'es'} (left before the end)", style="dim"))
         return Text("\n").join(lines)
 
-    def _draw_rating(self, rating: RatingView) -> None:
+    def _draw_rating(self, rating: RatingView, *, again: bool = True) -> None:
         if not self.query("#rating-plot"):
             self._when_built("#rating-plot", lambda: self._draw_rating(rating))
             return
-        plot = self.query_one("#rating-plot", PlotextPlot)
+        plot = self.query_one("#rating-plot", LegendPlot)
         if not rating.series:
             draw_lines(plot, [], title="Your rating: play a match against the AI players", xlabel="Matches")
             return
@@ -324,7 +325,13 @@ class StatsScreen(Screen[None]):
         lo, hi = min(ys) - 150, max(ys) + 150
         # The AI kinds near the player's rating, as flat lines to read it against; the player's
         # line is drawn last, on top, in the first colour.
-        near = [(kinds, [value] * len(xs)) for kinds, value in reference_lines(rating.anchors, lo, hi)]
+        # Kinds rated within a row of the plot of each other share one line (a line over another
+        # would hide it).
+        rows = plot.data_rows()
+        if not rows and again:  # drawn again once the plot has its size (and so its rows)
+            self.call_after_refresh(lambda: self._draw_rating(rating, again=False))
+        refs = reference_lines(rating.anchors, lo, hi, rows=rows or None)
+        near = [(kinds, [value] * len(xs)) for kinds, value in refs]
         lines: list[tuple[str, Sequence[float]]] = [*near, ("You", ys)]
         colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
         draw_lines(

@@ -1,21 +1,54 @@
-"""An opponent at the table: name, AI kind, cards in hand (backs only), score, turn, thinking."""
+"""An opponent at the table: name, AI kind, cards in hand (backs, or the hand face up where it
+may be seen), score, turn, thinking.
+
+Panels side by side (or one above the other) are fitted as one row: what each shows is decided
+from the widest of them, so panels of one size always show the same parts (the kind, the backs)
+and a turn passing from one to the next moves nothing but its mark (room for it is kept in
+every panel). An open hand has lines of
+its own under the panel's line, as many as the longest open hand of the row needs, so no card is
+ever left out for want of room beside the name; a panel one line high puts the hand first.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import Card
-from kc_tui.ui.cards import BACK_STYLE, CardLook
+from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook
 from kc_tui.ui.text import plain, visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: The most card backs drawn (a longer hand ends in "…").
+MAX_BACKS = 12
+#: The turn marks, longest first: thinking (an AI at work) and to play.
+THINKING = f"{SPINNER[0]} thinking…"
+TO_PLAY = "◀ to play"
+
+
+def count_text(cards: int) -> str:
+    return f"{cards} card{'s' if cards != 1 else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class RowFit:
+    """What every panel of a row shows, decided once for the row: the room kept for the turn's
+    mark (0: none, 1: the mark alone, else the words), and whether the kind and the backs fit."""
+
+    state: int
+    kind: bool
+    backs: bool
 
 
 class OpponentPanel(Widget):
-    """``show(...)`` updates it; ``reveal`` (demo only) shows the hand face up instead of backs."""
+    """``show(...)`` updates it; ``reveal`` shows the hand face up instead of backs (the demo's
+    open hands, a replay's hands opened at the round's end)."""
 
     DEFAULT_CSS = """
     OpponentPanel {
@@ -25,6 +58,7 @@ class OpponentPanel(Widget):
         width: 1fr;
         padding: 0 1;
     }
+    OpponentPanel.-open { height: auto; }
     OpponentPanel.-to-move { border: heavy $accent; }
     OpponentPanel.-winner { border: heavy $success; }
     """
@@ -40,13 +74,26 @@ class OpponentPanel(Widget):
         self.seat = seat
         self.player_name = name
         self.kind = kind
-        self.reveal = reveal
+        self._reveal = False
         self.hand: list[Card] = []
         self.look = CardLook()
         self.target = 0
         self.dealer = False
         self.score = ""
         self.border_title = plain(name)
+        self.reveal = reveal
+
+    @property
+    def reveal(self) -> bool:
+        """The hand is shown face up (an empty one says so) instead of its backs."""
+        return self._reveal
+
+    @reveal.setter
+    def reveal(self, value: bool) -> None:
+        if value != self._reveal:
+            self._reveal = value
+            self.set_class(value, "-open")
+            self._refresh_row(layout=True)
 
     def on_mount(self) -> None:
         self.set_interval(0.12, self._spin)
@@ -72,6 +119,7 @@ class OpponentPanel(Widget):
         total and ``target`` make one."""
         if look is not None:
             self.look = look
+        before = (self.cards, len(self.hand), self.score)
         self.hand = list(hand or [])
         self.target = target
         self.dealer = dealer
@@ -80,43 +128,130 @@ class OpponentPanel(Widget):
         self.set_class(to_move, "-to-move")
         self.border_title = plain(f"▶ {self.player_name}" if to_move else self.player_name)
         self.border_subtitle = "dealer" if dealer else ""
-        self.refresh()
+        if before != (self.cards, len(self.hand), self.score):
+            self._refresh_row(layout=self.reveal)  # the row's fit may change with this panel
+        else:
+            self.refresh()
+
+    # ------------------------------------------------------------------ the row
+    def row(self) -> list[OpponentPanel]:
+        """The panels fitted together with this one: its siblings (itself alone when unmounted)."""
+        parent = self.parent
+        if parent is None:
+            return [self]
+        return [w for w in parent.children if isinstance(w, OpponentPanel)] or [self]
+
+    def _refresh_row(self, *, layout: bool = False) -> None:
+        for panel in self.row():
+            panel.refresh(layout=layout)
+
+    def _essential(self) -> Text:
+        return Text.assemble(Text(count_text(self.cards), "bold"), " · ", self.score)
+
+    def _backs(self) -> Text:
+        back, more = ("#", "+") if self.look.ascii else ("▒", "…")
+        return Text(back * min(self.cards, MAX_BACKS) + (more if self.cards > MAX_BACKS else ""), BACK_STYLE)
+
+    def row_fit(self, width: int) -> RowFit:
+        """What every panel of the row shows at ``width`` columns (the narrowest panel's): the
+        count and the score always; then the turn's mark (in words when they fit); then the AI
+        kind; then the backs (an open hand has its own lines)."""
+        row = self.row()
+        essential = max(p._essential().cell_len for p in row)
+        state = next((r for r in (len(THINKING), 1) if essential + 2 + r <= width), 0)
+        room = width - essential - (state + 2 if state else 0)
+        kind = max(len(visible(p.kind)) + 1 for p in row)
+        closed = [p for p in row if not p.reveal]
+        backs = max((p._backs().cell_len + 1 for p in closed), default=0)
+        return RowFit(state, kind <= room, bool(backs) and kind + backs <= room)
+
+    def _row_width(self) -> int:
+        widths = [p.content_size.width for p in self.row() if p.content_size.width > 0]
+        return min(widths) if widths else (self.content_size.width or 80)
+
+    # ------------------------------------------------------------------ drawing
+    def _state(self, room: int) -> Text | None:
+        frame = SPINNER[self.frame % len(SPINNER)]
+        if self.thinking:
+            choices = [Text(f"{frame} thinking…", "bold #e0a030"), Text(frame, "bold #e0a030")]
+        elif self.to_move:
+            choices = [Text(TO_PLAY, "bold"), Text("◀", "bold")]
+        else:
+            return None
+        return next((t for t in choices if t.cell_len <= room), None)
+
+    def _hand_lines(self, width: int) -> list[Text]:
+        """The open hand, face up, wrapped between cards to ``width`` columns ("no cards" when
+        it is empty)."""
+        if not self.hand:
+            return [Text("no cards", "dim italic")]
+        lines: list[Text] = [Text()]
+        for card in self.hand:
+            label = Text(self.look.label(card), self.look.style_of(card))
+            line = lines[-1]
+            if line.cell_len and line.cell_len + 1 + label.cell_len > width:
+                lines.append(label)
+                continue
+            if line.cell_len:
+                line.append(" ", Style(bgcolor=FACE_BG))
+            line.append_text(label)
+        return lines
+
+    def _head(self, width: int, fit: RowFit, *, backs: bool) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if fit.kind:
+            out.append(visible(self.kind), "dim")
+            out.append(" ")
+        if backs and fit.backs:
+            out.append_text(self._backs())
+            out.append(" ")
+        out.append_text(self._essential())
+        state = self._state(fit.state)
+        if state is not None:
+            out.append("  ")
+            out.append_text(state)
+        return out
+
+    def _one_line_open(self, width: int) -> Text:
+        """An open hand in a panel one line high: the count and score, the hand (closer
+        together, or cut with "…" only when even that does not fit), then the turn's mark."""
+        essential = self._essential()
+        room = width - essential.cell_len - 1
+        hand = self.look.fan(self.hand) if self.hand else Text("no cards", "dim italic")
+        if hand.cell_len > room and self.hand:
+            hand = self.look.fan(self.hand, sep="")
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if hand.cell_len > room:
+            hand.truncate(max(0, room - 1))
+            hand.append("…")
+        out.append_text(hand)
+        out.append(" ")
+        out.append_text(essential)
+        state = self._state(width - out.cell_len - 2)
+        if state is not None:
+            out.append("  ")
+            out.append_text(state)
+        return out
+
+    def lines(self, width: int) -> list[Text]:
+        """The panel's lines at ``width`` columns (an open hand: its own lines under the first)."""
+        fit = self.row_fit(width)
+        if not self.reveal:
+            return [self._head(width, fit, backs=True)]
+        return [self._head(width, fit, backs=False), *self._hand_lines(width)]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """An open panel is as high as the row's highest: the row's panels stay one size."""
+        if not self.reveal:
+            return 1
+        return max(len(p.lines(width)) if p.reveal else 1 for p in self.row())
 
     def render(self) -> RenderableType:
-        """One line, fitted to the width by what matters most: the count of cards and the score
-        always; then whose turn it is; then the AI kind; then the backs (or the open hand)."""
-        width = self.content_size.width or 80
-        count = Text(f"{self.cards} card{'s' if self.cards != 1 else ''}", "bold")
-        essential = Text.assemble(count, " · ", self.score)
-        state: list[Text] = []
-        if self.thinking:
-            state = [
-                Text(f"{SPINNER[self.frame % len(SPINNER)]} thinking…", "bold #e0a030"),
-                Text(SPINNER[self.frame % len(SPINNER)], "bold #e0a030"),
-            ]
-        elif self.to_move:
-            state = [Text("◀ to play", "bold"), Text("◀", "bold")]
-        kind = Text(visible(self.kind), "dim")
-        if self.reveal and self.hand:
-            cards = self.look.fan(self.hand)
-        else:
-            back, more = ("#", "+") if self.look.ascii else ("▒", "…")
-            cards = Text(back * min(self.cards, 12) + (more if self.cards > 12 else ""), BACK_STYLE)
-        optional = [cards, kind]  # dropped in this order when there is no room
-        shown_state = next((t for t in state if essential.cell_len + 2 + t.cell_len <= width), None)
-        room = width - essential.cell_len - (shown_state.cell_len + 2 if shown_state else 0)
-        keep = [t for t in optional if t.cell_len]
-        while keep and sum(t.cell_len + 1 for t in keep) > room:
-            keep.pop(0)
-        out = Text(no_wrap=True, overflow="ellipsis")
-        if kind in keep:
-            out.append_text(kind)
-            out.append(" ")
-        if cards in keep:
-            out.append_text(cards)
-            out.append(" ")
-        out.append_text(essential)
-        if shown_state is not None:
-            out.append("  ")
-            out.append_text(shown_state)
+        width = self._row_width()
+        height = self.content_size.height or 1
+        if self.reveal and height == 1:
+            return self._one_line_open(width)
+        lines = self.lines(width)[:height]
+        out = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
+        out.no_wrap, out.overflow = True, "ellipsis"
         return out

@@ -42,44 +42,64 @@ def centred(text: Text) -> Text:
     return out
 
 
-def compress(look: CardLook, cards: tuple[Card, ...], width: int, lines: int) -> list[Text]:
+def compress(
+    look: CardLook, cards: tuple[Card, ...], width: int, lines: int, last_room: int | None = None
+) -> list[Text]:
     """The cards under the top one, overlapped over up to ``lines`` lines of ``width``
-    columns; a pile too long to fit keeps its bottom card and its newest cards, with
+    columns, the last line no wider than ``last_room`` (default ``width``: room kept there for
+    the top card); a pile too long to fit keeps its bottom card and its newest cards, with
     ``…n`` standing for the ``n`` cards between."""
     if not cards or width <= 0 or lines <= 0:
         return []
-    out: list[list[Card]] = [[]]
-    for c in cards:
-        row = out[-1]
-        if row and label_width(look, [*row, c]) > width:
-            out.append([c])
+    room = width if last_room is None else max(0, min(width, last_room))
+    fold = Style(color="#555555", bgcolor=FACE_BG, italic=True)
+    rows: list[list[Text]] = []
+    for hidden in range(len(cards)):
+        if hidden == 0:
+            tokens = [look.fan([c]) for c in cards]
         else:
-            row.append(c)
-    if len(out) <= lines:
-        return [look.fan(row) for row in out]
-    # Too long: bottom card, an ellipsis with the count, then as many newest cards as fit.
-    budget = width * lines
-    keep_tail: list[Card] = []
-    head = [cards[0]]
-    for c in reversed(cards[1:]):
-        hidden = len(cards) - 1 - len(keep_tail) - 1
-        need = label_width(look, [*head, c, *keep_tail]) + len(f" …{hidden}") + 2
-        if need > budget - (lines - 1) * 3:
+            tokens = [look.fan([cards[0]]), Text(f"…{hidden}", fold), *(look.fan([c]) for c in cards[1 + hidden :])]
+        rows = _rows(tokens, width, room)
+        if len(rows) <= lines:
             break
-        keep_tail.insert(0, c)
-    hidden = len(cards) - 1 - len(keep_tail)
-    tokens: list[Text] = [look.fan(head), Text(f"…{hidden}", Style(color="#555555", bgcolor=FACE_BG, italic=True))]
-    tokens += [look.fan([c]) for c in keep_tail]
-    rows: list[Text] = [Text()]
-    for tok in tokens:
-        line = rows[-1]
-        if line.cell_len and line.cell_len + 1 + tok.cell_len > width:
-            rows.append(tok.copy())
-        else:
+    out: list[Text] = []
+    for row in rows[:lines]:
+        line = Text()
+        for tok in row:
             if line.cell_len:
                 line.append(" ", Style(bgcolor=FACE_BG))
             line.append_text(tok)
-    return rows[:lines]
+        out.append(line)
+    return out
+
+
+def _rows(tokens: list[Text], width: int, last_room: int) -> list[list[Text]]:
+    """``tokens`` into rows of ``width`` columns (a space between two), the last row no wider
+    than ``last_room``: when it would be, its first tokens go on a row of their own above it."""
+    rows: list[list[Text]] = [[]]
+    used = 0
+    for tok in tokens:
+        need = tok.cell_len + (1 if rows[-1] else 0)
+        if rows[-1] and used + need > width:
+            rows.append([])
+            used, need = 0, tok.cell_len
+        rows[-1].append(tok)
+        used += need
+    last = rows[-1]
+    if _width(last) > last_room and len(last) > 1:
+        # The newest tokens that fit beside the top card stay on the last row (at least one),
+        # leaving two on the row above when there are enough: no token stands alone there.
+        keep = 1
+        while keep < len(last) and _width(last[-(keep + 1) :]) <= last_room:
+            keep += 1
+        if len(last) >= 3:
+            keep = min(keep, len(last) - 2)
+        rows[-1:] = [last[:-keep], last[-keep:]]
+    return rows
+
+
+def _width(tokens: list[Text]) -> int:
+    return sum(t.cell_len for t in tokens) + max(0, len(tokens) - 1)
 
 
 class PileView(Widget):
@@ -205,7 +225,13 @@ class PileView(Widget):
             return [top]
         if label_width(self.look, under) <= room:
             return [Text.assemble(self.look.fan(under), " ", top)]
-        return [*compress(self.look, under, width, max(1, height - 1)), top]
+        # The top card ends the last line beside the newest cards under it: a card alone on a
+        # line would read as the caption's label.
+        lines = compress(self.look, under, width, height, last_room=room)
+        if not lines:
+            return [top]
+        lines[-1] = Text.assemble(lines[-1], " ", top)
+        return lines
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

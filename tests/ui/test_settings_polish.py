@@ -1,0 +1,325 @@
+"""The settings screen's manners: Esc asks before dropping changes, a field that does not apply is
+hidden, the think time shows its unit, and every text can be read whole at 80x24."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import Input, Select, Static, Switch
+
+from kc_tui.config import Config, Opponent, load_config, save_config
+from kc_tui.engine import Rules
+from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
+
+SMALL = (80, 24)
+SIZE = (100, 40)
+EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
+
+
+class Host(App[None]):
+    """A bare app that opens the settings screen and records what it dismisses with."""
+
+    def __init__(self, config: Config, path: Path | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.path = path
+        self.results: list[Config | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("host")
+
+    def on_mount(self) -> None:
+        self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
+
+
+def screen_lines(app: App[Any], widget: Widget | None = None) -> list[str]:
+    """What the screen shows, line by line (or only ``widget``'s part of it)."""
+    strips = app.screen._compositor.render_strips()
+    if widget is not None:
+        r = widget.region
+        strips = [strip.crop(r.x, r.right) for strip in strips[r.y : r.bottom]]
+    return ["".join(seg.text for seg in strip) for strip in strips]
+
+
+def flat(text: str) -> str:
+    """``text`` as one line of words (wrapping and padding ignored)."""
+    return " ".join(text.split())
+
+
+def shown(widget: Widget) -> bool:
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
+def error_text(app: App[Any]) -> str:
+    return str(app.screen.query_one("#error", Static).render())
+
+
+async def type_into(pilot: Any, app: App[Any], wid: str, text: str) -> None:
+    inp = app.screen.query_one(f"#{wid}", Input)
+    inp.focus()
+    await pilot.pause()
+    inp.value = ""
+    await pilot.press(*list(text))
+    await pilot.pause()
+
+
+# ------------------------------------------------------------------ (a) Esc asks before dropping changes
+
+
+async def test_escape_without_changes_leaves_at_once() -> None:
+    app = Host(Config())
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen | DiscardDialog)
+    assert app.results == [None]
+
+
+async def test_a_change_typed_back_to_what_it_was_is_no_change() -> None:
+    app = Host(Config(player_name="Kim"))
+    async with app.run_test(size=SMALL) as pilot:
+        await type_into(pilot, app, "player-name", "Kimberly")
+        await type_into(pilot, app, "player-name", "Kim")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen | DiscardDialog)
+    assert app.results == [None]
+
+
+async def test_escape_with_changes_asks_and_n_keeps_them_on_screen() -> None:
+    before = Config(player_name="Kim")
+    save_config(before)
+    app = Host(before)
+    async with app.run_test(size=SMALL) as pilot:
+        await type_into(pilot, app, "player-name", "Changed")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DiscardDialog)
+        assert "Discard your changes? y / n" in "\n".join(screen_lines(app))
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert screen.query_one("#player-name", Input).value == "Changed"
+        # Esc on the question keeps editing too.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DiscardDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        assert app.results == []
+    assert load_config()[0] == before
+
+
+async def test_y_discards_the_changes_and_the_theme_preview() -> None:
+    before = Config(player_name="Kim")
+    save_config(before)
+    app = Host(before)
+    async with app.run_test(size=SMALL) as pilot:
+        theme = app.theme
+        app.screen.query_one("#theme", Select).value = "dracula"
+        await pilot.pause()
+        assert app.theme == "dracula"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DiscardDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen | DiscardDialog)
+        assert app.theme == theme
+    assert app.results == [None]
+    assert load_config()[0] == before
+
+
+async def test_every_kind_of_field_counts_as_a_change_and_the_cancel_button_asks_too() -> None:
+    changes = {
+        "scoring": lambda s: setattr(s.query_one("#scoring", Select), "value", "chips"),
+        "four_colour": lambda s: setattr(s.query_one("#four_colour", Switch), "value", True),
+        "hand_size": lambda s: setattr(s.query_one("#hand_size", Input), "value", "6"),
+        "defaults": lambda s: s.action_defaults(),
+    }
+    for what, change in changes.items():
+        app = Host(Config(player_name="Kim", rules=Rules(hand_size=8)))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, SettingsScreen)
+            change(screen)
+            await pilot.pause()
+            assert screen.edited(), what
+            await pilot.click("#cancel")
+            await pilot.pause()
+            assert isinstance(app.screen, DiscardDialog), what
+            await pilot.click("#yes")
+            await pilot.pause()
+            assert app.results == [None], what
+
+
+# ------------------------------------------------------------------ (b) the target score with points only
+
+
+async def test_the_target_score_is_hidden_with_chips_and_shown_again_with_points() -> None:
+    app = Host(Config())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        target = screen.query_one("#target", Input)
+        scoring = screen.query_one("#scoring", Select)
+        assert shown(target) and not shown(screen.query_one("#chips_start"))
+        assert target in screen.focus_chain
+        assert "Target score" in "\n".join(screen_lines(app))
+        scoring.value = "chips"
+        await pilot.pause()
+        assert not shown(target) and not shown(screen.query_one("#target-25"))
+        assert target not in screen.focus_chain and screen.query_one("#target-25") not in screen.focus_chain
+        assert shown(screen.query_one("#chips_start"))
+        assert "Target score" not in "\n".join(screen_lines(app))
+        scoring.value = "points"
+        await pilot.pause()
+        assert shown(target) and target in screen.focus_chain
+        assert not shown(screen.query_one("#chips_start"))
+        assert "Target score" in "\n".join(screen_lines(app))
+
+
+async def test_a_chips_match_opens_with_the_target_hidden_and_keeps_it() -> None:
+    cfg = Config(rules=Rules(scoring="chips", target=120))
+    app = Host(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not shown(app.screen.query_one("#target"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results == [cfg]
+
+
+async def test_a_bad_target_stops_mattering_once_hidden_and_the_old_one_is_kept() -> None:
+    app = Host(Config(rules=Rules(target=75)))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_into(pilot, app, "target", "9999")
+        assert "Target score" in error_text(app)
+        app.screen.query_one("#scoring", Select).value = "chips"
+        await pilot.pause()
+        assert "valid" in error_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = app.results[-1]
+    assert saved is not None and saved.rules.scoring == "chips" and saved.rules.target == 75
+
+
+# ------------------------------------------------------------------ (c) the think time's unit
+
+
+async def test_the_think_time_shows_its_unit_at_80_columns() -> None:
+    app = Host(Config(opponents=EXPERTS))
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.screen
+        for i in range(3):
+            row = screen.query_one(f"#opponent-{i}")
+            assert f"Ace{i}" in flat(" ".join(screen_lines(app, row)))
+            assert "expert" in flat(" ".join(screen_lines(app, row)))
+            assert "think 1000 ms" in flat(" ".join(screen_lines(app, row))), screen_lines(app, row)
+        # The longest think time fits too.
+        await type_into(pilot, app, "opp-think-0", "10000")
+        row = screen.query_one("#opponent-0")
+        assert "think 10000 ms" in flat(" ".join(screen_lines(app, row))), screen_lines(app, row)
+        assert "valid" in error_text(app)
+
+
+# ------------------------------------------------------------------ (d) every text readable at 80x24
+
+
+def texts(app: App[Any]) -> list[Static]:
+    """Every text of the settings' fields that is shown (labels, explanations; not a control's own)."""
+    out = []
+    for w in app.screen.query("#settings-body Static"):
+        if any(isinstance(a, Select | Input | Switch) for a in w.ancestors):
+            continue
+        if shown(w) and flat(str(w.render())):
+            out.append(w)
+    return out
+
+
+async def read_every_text(pilot: Any, app: App[Any]) -> list[str]:
+    """Page through the fields with the key the footer shows, reading each text where it is
+    wholly in view; the texts never read whole."""
+    screen = app.screen
+    footer = screen_lines(app)[-1]
+    assert "PgDn More" in footer, footer
+    body = screen.query_one(SettingsBody)
+    pending = {id(w): w for w in texts(app)}
+    assert len(pending) > 20
+    seen: dict[int, str] = {}
+    while True:
+        view = body.region.intersection(body.scrollable_content_region)
+        for key, w in list(pending.items()):
+            if view.contains_region(w.region):
+                want = flat(str(w.render()))
+                got = flat(" ".join(screen_lines(app, w)))
+                if want in got:
+                    del pending[key]
+                else:
+                    seen[key] = got
+        if body.scroll_y >= body.max_scroll_y:
+            break
+        before = body.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > before, "PgDn moves on"
+    return [f"{flat(str(w.render()))!r} shows as {seen.get(key)!r}" for key, w in pending.items()]
+
+
+async def test_every_text_is_readable_at_80x24_with_points() -> None:
+    app = Host(Config(opponents=EXPERTS))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert await read_every_text(pilot, app) == []
+        assert flat(error_text(app)) in flat(" ".join(screen_lines(app)))
+
+
+async def test_every_text_is_readable_at_80x24_with_chips() -> None:
+    app = Host(Config(opponents=EXPERTS, rules=Rules(scoring="chips")))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert await read_every_text(pilot, app) == []
+
+
+async def test_the_number_rules_explain_themselves_below_their_field() -> None:
+    app = Host(Config())
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        all_texts = [flat(str(w.render())) for w in texts(app)]
+        assert "1-10, usually 7" in all_texts
+        assert "R2: cards dealt to each player" in all_texts
+        assert any(t.startswith("R3: ") and t.endswith("; usually to_corner") for t in all_texts)
+        assert "keep AI demos in the game history (marked as demos)" in all_texts
+
+
+async def test_pgdn_is_offered_only_while_the_fields_do_not_fit() -> None:
+    app = Host(Config(opponents=(Opponent("Greedy", "greedy"),)))
+    async with app.run_test(size=(100, 120)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(SettingsBody).max_scroll_y == 0
+        assert "PgDn" not in screen_lines(app)[-1]
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause()
+        assert "PgDn More" in screen_lines(app)[-1]
+
+
+async def test_pgdn_in_an_open_list_moves_in_the_list() -> None:
+    app = Host(Config())
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.screen
+        body = screen.query_one(SettingsBody)
+        theme = screen.query_one("#theme", Select)
+        theme.focus()
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()  # the fields scroll the theme into view
+        at = body.scroll_y
+        await pilot.press("enter")  # open the list of themes
+        await pilot.pause()
+        await pilot.press("pagedown", "enter")
+        await pilot.pause()
+        assert body.scroll_y == at, "the fields did not scroll"
+        assert theme.value != Config().theme, "PgDn moved down the list"
