@@ -370,7 +370,7 @@ def rank_ends(
         # while the risk grows with each of them: heads-up a king is held while it risks less
         # than ``hold_risk`` points, with two opponents an eighth of that, with three a 27th
         # (measured against greedy at 2, 3 and 4 seats: holding pays heads-up, and at 3 or 4
-        # seats only while hardly anything is at risk; see the README).
+        # seats only while hardly anything is at risk; see docs/AI.md).
         holding = holding and cost < hp.hold_risk / max(1, len(sizes)) ** 3
         king_cost = 10.0 * hp.risk_weight * cost
     close = smallest <= hp.danger_size

@@ -92,7 +92,7 @@ def test_seat_names_and_wilson() -> None:
 
 
 def test_greedy_beats_random_on_100_deals(tmp_path: Path) -> None:
-    """A small statistical sanity check (the README has the 2,000-deal measurement)."""
+    """A small statistical sanity check (docs/MEASUREMENTS.md has the 2,000-deal measurement)."""
     d = _run(tmp_path, "s", "--seats", "greedy,random", "--deals", "100", "--seed", "77")
     assert d["rounds"] == 200
     assert d["players"]["greedy"]["win_rate"] >= 0.8
