@@ -2,8 +2,8 @@
 optionally four colours (clubs green, diamonds blue). Every widget draws cards through here.
 
 Cards are drawn as cards where there is room: a bordered face (:meth:`CardLook.face`), three lines
-high, or five on a large terminal (:func:`face_size`: rank and suit in two corners, the suit in the
-middle), overlapped left to right so each card's rank and suit stay readable and the last card is
+high, or five or seven on a large terminal (:func:`face_size`: rank and suit in two corners, the
+suit in the middle), overlapped left to right so each card's rank and suit stay readable and the last card is
 whole (:func:`strip`); a card back for the stock. The ASCII card style draws the borders in ASCII
 too."""
 
@@ -39,8 +39,10 @@ FOUR_COLOUR = ("#1e7b34", "#1456b8", "#c62828", "#1b1b1b")
 
 @dataclass(frozen=True, slots=True)
 class FaceSize:
-    """How large cards are drawn: ``inner`` columns between a whole card's edges, ``lines`` high."""
+    """How large cards are drawn: ``inner`` columns between a whole card's edges, ``lines`` high;
+    ``name`` is the hand's class for it (``-large``)."""
 
+    name: str
     inner: int
     lines: int
 
@@ -51,18 +53,25 @@ class FaceSize:
 
 
 #: Cards three lines high: ``┌───┐`` / ``│10♥│`` / ``└───┘``.
-SMALL = FaceSize(INNER, 3)
+SMALL = FaceSize("small", INNER, 3)
 #: Cards seven columns wide and five lines high: rank and suit top left and bottom right, the
 #: suit in the middle.
-LARGE = FaceSize(5, 5)
-#: The smallest terminal (columns, lines) whose cards are drawn :data:`LARGE`.
-LARGE_SCREEN = (140, 45)
+LARGE = FaceSize("large", 5, 5)
+#: Cards nine columns wide and seven lines high, laid out as :data:`LARGE`.
+HUGE = FaceSize("huge", 7, 7)
+#: Each size of card, largest first, with the smallest terminal (columns, lines) it is drawn on.
+SCREENS: tuple[tuple[FaceSize, int, int], ...] = ((HUGE, 190, 58), (LARGE, 140, 45), (SMALL, 0, 0))
+FACES: tuple[FaceSize, ...] = tuple(face for face, _, _ in SCREENS)
 
 
 def face_size(columns: int, lines: int) -> FaceSize:
-    """The size of the cards on a terminal of ``columns`` × ``lines``: :data:`LARGE` from
-    :data:`LARGE_SCREEN` on, else :data:`SMALL`."""
-    return LARGE if columns >= LARGE_SCREEN[0] and lines >= LARGE_SCREEN[1] else SMALL
+    """The size of the cards on a terminal of ``columns`` × ``lines`` (:data:`SCREENS`)."""
+    return next(face for face, least, fewest in SCREENS if columns >= least and lines >= fewest)
+
+
+def down_from(face: FaceSize) -> tuple[FaceSize, ...]:
+    """``face`` and the smaller sizes, largest first: what a place too small for ``face`` falls back to."""
+    return FACES[FACES.index(face) :]
 
 
 def screen_face(widget: Widget) -> FaceSize:

@@ -1,5 +1,6 @@
 """Cards as large as the terminal lets them be: small faces (three lines) up to 120x40, large ones
-(seven columns, five lines) from 160x50 on, in the piles, the corners, the stock and the hand. At
+(seven columns, five lines) at 160x50, larger still (nine by seven) at 200x60, in the piles, the
+corners, the stock and the hand. At
 every size the cards fit their places with nothing overlapping or cut off; a large card still
 shows its suit's colour, the selection and the legal targets, answers a click, and is drawn in
 ASCII on a terminal that cannot show the suits."""
@@ -18,7 +19,7 @@ from textual.widget import Widget
 from kc_tui.cardtext import ENV_ASCII, decide_again
 from kc_tui.engine import PLACES, is_play, parse_card, play_card, target
 from kc_tui.ui.app import KingsCornersApp
-from kc_tui.ui.cards import FOUR_COLOUR, LARGE, SELECTED_BG, SMALL, TWO_COLOUR, CardLook, face_size
+from kc_tui.ui.cards import FOUR_COLOUR, HUGE, LARGE, SELECTED_BG, SMALL, TWO_COLOUR, CardLook, face_size
 from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import CardChip, HandView, OpponentPanel, PileView, StockView
@@ -77,13 +78,14 @@ async def test_the_cards_fit_the_table_with_nothing_overlapping_or_cut_off(size:
         chip = last_chip(game)
         assert (chip.region.width, chip.region.height) == (face.width, face.lines)
         assert "".join(line.plain for line in rendered(chip)).count(game.look.label(chip.card or 0)) == (
-            2 if face is LARGE else 1
+            1 if face is SMALL else 2
         )
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)], ids=["80x24", "100x30", "120x40"])
-def test_cards_are_small_up_to_120x40(size: tuple[int, int]) -> None:
-    assert face_size(*size) is SMALL
+def test_cards_are_small_up_to_120x40_and_grow_from_160x50_on() -> None:
+    faces = [face_size(*size) for size in SIZES]
+    assert faces == [SMALL, SMALL, SMALL, LARGE, HUGE]
+    assert [f.lines for f in faces] == [3, 3, 3, 5, 7] and [f.width for f in faces] == [5, 5, 5, 7, 9]
 
 
 async def test_cards_are_larger_at_160x50_than_at_120x40() -> None:

@@ -1,5 +1,5 @@
 """A hand of cards, drawn as cards: sorted, each card selectable (keys or mouse), its key on its
-top edge, the card just drawn marked "new", as large as the terminal's cards (small, or large on a
+top edge, the card just drawn marked "new", as large as the terminal's cards (small, or larger on a
 large terminal). A hand too wide for the row overlaps its cards (each still readable); one wider
 still scrolls, with a scroll bar showing that there is more. The hand is as high as its cards, and
 a line more for the scroll bar."""
@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from kc_tui.engine import Card
-from kc_tui.ui.cards import FACE_BG, LARGE, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
+from kc_tui.ui.cards import FACE_BG, FACES, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
 
 KEYS = "1234567890"
 #: Columns of a card covered by the next one: its left edge and its label.
@@ -33,7 +33,8 @@ class CardChip(Widget):
     }
     CardChip.-covered { width: 4; }
     CardChip.-large { width: 7; height: 5; }
-    CardChip.-large.-covered { width: 4; }
+    CardChip.-huge { width: 9; height: 7; }
+    CardChip.-large.-covered, CardChip.-huge.-covered { width: 4; }
     CardChip:hover { tint: $accent 20%; }
     """
 
@@ -53,8 +54,8 @@ class CardChip(Widget):
 
     @property
     def face(self) -> FaceSize:
-        """The size the card is drawn at (class ``-large``: :data:`LARGE`)."""
-        return LARGE if self.has_class("-large") else SMALL
+        """The size the card is drawn at: its class (``-large``), else small."""
+        return next((f for f in FACES if self.has_class(f"-{f.name}")), SMALL)
 
     def render(self) -> RenderableType:
         if self.card is None:
@@ -156,7 +157,8 @@ class HandView(HorizontalScroll):
         face = self.face
         covered = width > 0 and n * face.width > width
         for i, chip in enumerate(self._chips):
-            chip.set_class(face is LARGE, "-large")
+            for f in FACES:
+                chip.set_class(f is face and f is not SMALL, f"-{f.name}")
             chip.set_class(covered and i < n - 1, "-covered")
         over = width > 0 and ((n - 1) * COVERED + face.width if covered else n * face.width) > width
         self.set_class(over, "-overflow")

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
-from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, label_width, screen_face, strip
+from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, down_from, label_width, screen_face, strip
 from kc_tui.ui.text import plain
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
@@ -181,9 +181,10 @@ class PileView(Widget):
         if not self.pile:
             return self._render_empty(width, height, size)
         # Cards drawn as cards, overlapped, in as many rows of cards as there is room for (the
-        # terminal's size of card, else the small one); a line left over says what the pile takes next.
+        # terminal's size of card, else the largest smaller one that fits); a line left over says
+        # what the pile takes next.
         lines: list[Text] = []
-        for face in dict.fromkeys((size, SMALL)):
+        for face in down_from(size):
             lines = strip(self.look, self.pile, width, height // face.lines, size=face)
             if lines:
                 break
@@ -203,8 +204,7 @@ class PileView(Widget):
         (K for a corner)."""
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
-        if size.lines > height or size.width > width:
-            size = SMALL
+        size = next((f for f in down_from(size) if f.lines <= height and f.width <= width), SMALL)
         if height >= size.lines and width >= size.width:
             corners, dash, side = ("++++", "- ", "¦") if self.look.ascii else ("╭╮╰╯", "┄", "┆")
             edge = (dash * size.inner)[: size.inner]
@@ -279,7 +279,7 @@ class StockView(Widget):
         width = self.content_size.width
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         side = max(len(w) for w in words)
-        for size in dict.fromkeys((screen_face(self), SMALL)):
+        for size in down_from(screen_face(self)):
             if self.content_size.height >= size.lines and width >= size.width + 1 + side:
                 # The back of a card with the words beside it (beside its middle on a large card).
                 card = self.look.back(size) if self.count else [Text(" " * size.width)] * size.lines
