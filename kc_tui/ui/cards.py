@@ -217,12 +217,13 @@ def strip(
     *,
     top_bg: str = TOP_BG,
     size: FaceSize = SMALL,
+    fold: bool = True,
 ) -> list[Text]:
     """A pile drawn as overlapped cards in at most ``rows`` rows of ``size.lines`` lines, ``width``
     columns each: oldest card first, each covered card showing its left edge and label, the
     newest (top) card whole. A pile too long to fit keeps its bottom card and its newest cards;
-    the ones between are folded into ``…n``. Lines of one row are padded to one width. Returns []
-    when not even the top card fits."""
+    the ones between are folded into ``…n`` (unless ``fold`` is false: then it is not drawn). Lines
+    of one row are padded to one width. Returns [] when not even the top card fits."""
     if not cards or rows <= 0:
         return []
     top = cards[-1]
@@ -241,6 +242,8 @@ def strip(
         laid = _wrap(look, parts, width - whole_width, width)
         if len(laid) <= rows:
             break
+        if not fold:
+            return []
     # Rows of even length: the narrowest width that needs no more rows (so the top card never
     # stands alone on a last row).
     narrow = width

@@ -13,6 +13,7 @@ from itertools import combinations
 
 import pytest
 from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 
@@ -28,6 +29,7 @@ from .gamekit import LONG_HAND, play_app, settle
 from .test_ascii_terminal import screen_lines
 from .test_table_fit import stage, table_app, whole_card
 
+LOOK = CardLook()
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50), (200, 60))
 
 
@@ -207,3 +209,47 @@ async def test_large_cards_are_drawn_in_ascii_on_a_terminal_without_suits() -> N
         for card in game.session.hand(0):
             name = game.look.label(card)
             assert f"|{name.ljust(5)}|" in text and f"|{name.rjust(5)}|" in text, name
+
+
+class PileApp(App[None]):
+    """One place, ``box`` cells inside its border, on a terminal of any size."""
+
+    def __init__(self, pile: tuple[int, ...], box: tuple[int, int]) -> None:
+        super().__init__()
+        self.pile, self.box = pile, box
+
+    def compose(self) -> ComposeResult:
+        view = PileView(1, id="pile")
+        view.styles.width = self.box[0] + 4  # border and padding
+        view.styles.height = self.box[1] + 2
+        yield view
+
+    def on_mount(self) -> None:
+        self.query_one(PileView).set_pile(self.pile)
+
+
+TWELVE = tuple(parse_card(c) for c in ("KH", "QC", "JH", "TS", "9H", "8C", "7H", "6C", "5H", "4S", "3H", "2S"))
+
+
+@pytest.mark.parametrize(
+    ("box", "lines"),
+    [((33, 11), LARGE.lines * 2), ((33, 10), SMALL.lines * 2), ((33, 5), SMALL.lines)],
+    ids=["two-large-rows", "small-rows-keep-the-caption", "small-and-folded"],
+)
+async def test_a_long_pile_on_a_large_terminal_is_large_only_where_it_fits_whole(
+    box: tuple[int, int], lines: int
+) -> None:
+    """Large cards only where the whole pile fits with its "next:" line; else small ones, folded
+    when even they do not fit."""
+    app = PileApp(TWELVE, box)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        drawn = [line.plain for line in rendered(app.query_one(PileView))]
+        cards = [line for line in drawn if line.strip() and not line.strip().startswith("next")]
+        assert len(cards) == lines, drawn
+        assert drawn[-1].strip() == "next: red A", drawn
+        text = "\n".join(drawn)
+        if lines > SMALL.lines:
+            assert all(LOOK.label(c) in text for c in TWELVE) and "…" not in text, text
+        else:
+            assert "…" in text and LOOK.label(TWELVE[0]) in text and LOOK.label(TWELVE[-1]) in text, text

@@ -180,14 +180,16 @@ class PileView(Widget):
         size = screen_face(self)
         if not self.pile:
             return self._render_empty(width, height, size)
-        # Cards drawn as cards, overlapped, in as many rows of cards as there is room for (the
-        # terminal's size of card, else the largest smaller one that fits); a line left over says
-        # what the pile takes next.
+        # Cards drawn as cards, overlapped: the terminal's size of card (else the largest smaller
+        # one) when the whole pile fits with a line left for what it takes next; else small cards
+        # in as many rows as there is room for, folded when they must be.
         lines: list[Text] = []
-        for face in down_from(size):
-            lines = strip(self.look, self.pile, width, height // face.lines, size=face)
+        for face in down_from(size)[:-1]:
+            lines = strip(self.look, self.pile, width, (height - 1) // face.lines, size=face, fold=False)
             if lines:
                 break
+        if not lines:
+            lines = strip(self.look, self.pile, width, height // SMALL.lines)
         if not lines:
             lines = self._one_line(width, height)
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
