@@ -253,3 +253,18 @@ async def test_a_long_pile_on_a_large_terminal_is_large_only_where_it_fits_whole
             assert all(LOOK.label(c) in text for c in TWELVE) and "…" not in text, text
         else:
             assert "…" in text and LOOK.label(TWELVE[0]) in text and LOOK.label(TWELVE[-1]) in text, text
+
+
+async def test_a_hint_marks_its_large_card_and_its_place() -> None:
+    app = play_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        game = await settle(pilot)
+        await pilot.press("h")
+        game = await settle(pilot)
+        m = game.hint_move
+        assert m is not None and is_play(m), m
+        chip = game.query_one(HandView).chip_for(play_card(m))
+        assert chip is not None and chip.has_class("-selected")
+        lines = rendered(chip)
+        assert len(lines) == LARGE.lines and lines[-1].plain == "└▲▲▲▲▲┘"
+        assert pile_of(game, target(m)).has_class("-hint")
