@@ -1,20 +1,25 @@
 """How cards look on screen: suit symbols (``10♥``) or ASCII (``TH``), red suits in red,
 optionally four colours (clubs green, diamonds blue). Every widget draws cards through here.
 
-Cards are drawn as cards where there is room: a bordered face three lines high (:meth:`CardLook.face`),
-overlapped left to right so each card's rank and suit stay readable and the last card is whole
-(:func:`strip`); a card back for the stock and the opponents' hands. The ASCII card style draws the
-borders in ASCII too."""
+Cards are drawn as cards where there is room: a bordered face (:meth:`CardLook.face`), three lines
+high, or five or seven on a large terminal (:func:`face_size`: rank and suit in two corners, the
+suit in the middle), overlapped left to right so each card's rank and suit stay readable and the last card is
+whole (:func:`strip`); a card back for the stock. The ASCII card style draws the borders in ASCII
+too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 
 from kc_tui.cardtext import ascii_only, card_formatter
 from kc_tui.engine import Card, is_red, suit_of
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 FACE_BG = "#f4f1e8"
 TOP_BG = "#ffffff"
@@ -30,6 +35,49 @@ BACK_STYLE = Style(color="#e8e8ff", bgcolor="#2a4d8f")
 #: Foreground per suit (clubs, diamonds, hearts, spades).
 TWO_COLOUR = ("#1b1b1b", "#c62828", "#c62828", "#1b1b1b")
 FOUR_COLOUR = ("#1e7b34", "#1456b8", "#c62828", "#1b1b1b")
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSize:
+    """How large cards are drawn: ``inner`` columns between a whole card's edges, ``lines`` high;
+    ``name`` is the hand's class for it (``-large``)."""
+
+    name: str
+    inner: int
+    lines: int
+
+    @property
+    def width(self) -> int:
+        """Columns of a whole card, its edges included."""
+        return self.inner + 2
+
+
+#: Cards three lines high: ``┌───┐`` / ``│10♥│`` / ``└───┘``.
+SMALL = FaceSize("small", INNER, 3)
+#: Cards seven columns wide and five lines high: rank and suit top left and bottom right, the
+#: suit in the middle.
+LARGE = FaceSize("large", 5, 5)
+#: Cards nine columns wide and seven lines high, laid out as :data:`LARGE`.
+HUGE = FaceSize("huge", 7, 7)
+#: Each size of card, largest first, with the smallest terminal (columns, lines) it is drawn on.
+SCREENS: tuple[tuple[FaceSize, int, int], ...] = ((HUGE, 190, 58), (LARGE, 140, 45), (SMALL, 0, 0))
+FACES: tuple[FaceSize, ...] = tuple(face for face, _, _ in SCREENS)
+
+
+def face_size(columns: int, lines: int) -> FaceSize:
+    """The size of the cards on a terminal of ``columns`` × ``lines`` (:data:`SCREENS`)."""
+    return next(face for face, least, fewest in SCREENS if columns >= least and lines >= fewest)
+
+
+def down_from(face: FaceSize) -> tuple[FaceSize, ...]:
+    """``face`` and the smaller sizes, largest first: what a place too small for ``face`` falls back to."""
+    return FACES[FACES.index(face) :]
+
+
+def screen_face(widget: Widget) -> FaceSize:
+    """The size of the cards on the terminal ``widget`` is drawn on (:func:`face_size`)."""
+    columns, lines = widget.app.size
+    return face_size(columns, lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,42 +140,55 @@ class CardLook:
         key: str = "",
         mark: str = "",
         mark_style: Style | None = None,
+        size: FaceSize = SMALL,
     ) -> list[Text]:
-        """A card three lines high: ``┌───┐`` / ``│10♥│`` / ``└───┘``. ``whole=False`` draws only its
+        """A card ``size.lines`` high: ``┌───┐`` / ``│10♥│`` / ``└───┘``; a taller card also has its
+        label in the bottom right corner and its suit in the middle. ``whole=False`` draws only its
         left part, as a card half covered by the next (the label still whole); ``key`` is written
         into the top edge and ``mark`` into the bottom one."""
         tl, h, tr, v, bl, br = self.box
         label = self.label(card)
-        inner = max(INNER, len(label)) if whole else len(label)
+        inner = max(size.inner, len(label)) if whole else len(label)
         edge = Style(color=EDGE, bgcolor=bg)
+        ink = Style(color=self.colour(card), bgcolor=bg, bold=True)
         key = key[:inner]
         mark = mark[:inner]
         top = Text(tl, edge)
         top.append(key, Style(color="#1b1b1b", bgcolor=bg, bold=True))
         top.append(h * (inner - len(key)) + (tr if whole else ""), edge)
-        mid = Text(v, edge)
-        mid.append(label.ljust(inner), Style(color=self.colour(card), bgcolor=bg, bold=True))
-        if whole:
-            mid.append(v, edge)
+        body = [label.ljust(inner)] + [" " * inner] * (size.lines - 3)
+        if whole and size.lines >= 5:
+            body[-1] = label.rjust(inner)
+            body[(len(body) - 1) // 2] = label[-1].center(inner)
+        rows = []
+        for words in body:
+            row = Text(v, edge)
+            row.append(words, ink)
+            if whole:
+                row.append(v, edge)
+            rows.append(row)
         bottom = Text(bl, edge)
         bottom.append(mark, (mark_style or Style()) + Style(bgcolor=bg))
         bottom.append(h * (inner - len(mark)) + (br if whole else ""), edge)
-        return [top, mid, bottom]
+        return [top, *rows, bottom]
 
-    def back(self) -> list[Text]:
-        """A face-down card, three lines high."""
+    def back(self, size: FaceSize = SMALL) -> list[Text]:
+        """A face-down card, ``size.lines`` high."""
         tl, h, tr, v, bl, br = self.box
         fill = "#" if self.ascii else "▒"
-        return [Text(a + b * INNER + c, BACK_STYLE) for a, b, c in ((tl, h, tr), (v, fill, v), (bl, h, br))]
+        edges = [(tl, h, tr), *[(v, fill, v)] * (size.lines - 2), (bl, h, br)]
+        return [Text(a + b * size.inner + c, BACK_STYLE) for a, b, c in edges]
 
-    def fold(self, hidden: int) -> list[Text]:
-        """The edge of ``hidden`` cards covered in the middle of a long pile: ``…5``."""
+    def fold(self, hidden: int, size: FaceSize = SMALL) -> list[Text]:
+        """The edge of ``hidden`` cards covered in the middle of a long pile: ``…5``, ``size.lines`` high."""
         tl, h, _tr, v, bl, _br = self.box
         text = f"…{hidden}"
         edge = Style(color=EDGE, bgcolor=FACE_BG)
+        blank = Text.assemble((v, edge), (" " * len(text), edge))
         return [
             Text(tl + h * len(text), edge),
             Text.assemble((v, edge), (text, FOLD_STYLE)),
+            *[blank.copy() for _ in range(size.lines - 3)],
             Text(bl + h * len(text), edge),
         ]
 
@@ -148,16 +209,25 @@ def _part_width(look: CardLook, part: Card | str) -> int:
     return 1 + len(look.label(part))
 
 
-def strip(look: CardLook, cards: tuple[Card, ...], width: int, rows: int, *, top_bg: str = TOP_BG) -> list[Text]:
-    """A pile drawn as overlapped cards in at most ``rows`` rows of three lines, ``width``
+def strip(
+    look: CardLook,
+    cards: tuple[Card, ...],
+    width: int,
+    rows: int,
+    *,
+    top_bg: str = TOP_BG,
+    size: FaceSize = SMALL,
+    fold: bool = True,
+) -> list[Text]:
+    """A pile drawn as overlapped cards in at most ``rows`` rows of ``size.lines`` lines, ``width``
     columns each: oldest card first, each covered card showing its left edge and label, the
     newest (top) card whole. A pile too long to fit keeps its bottom card and its newest cards;
-    the ones between are folded into ``…n``. Lines of one row are padded to one width. Returns []
-    when not even the top card fits."""
+    the ones between are folded into ``…n`` (unless ``fold`` is false: then it is not drawn). Lines
+    of one row are padded to one width. Returns [] when not even the top card fits."""
     if not cards or rows <= 0:
         return []
     top = cards[-1]
-    whole_width = 2 + max(INNER, len(look.label(top)))
+    whole_width = 2 + max(size.inner, len(look.label(top)))
     if width < whole_width:
         return []
     under = cards[:-1]
@@ -172,6 +242,8 @@ def strip(look: CardLook, cards: tuple[Card, ...], width: int, rows: int, *, top
         laid = _wrap(look, parts, width - whole_width, width)
         if len(laid) <= rows:
             break
+        if not fold:
+            return []
     # Rows of even length: the narrowest width that needs no more rows (so the top card never
     # stands alone on a last row).
     narrow = width
@@ -180,13 +252,16 @@ def strip(look: CardLook, cards: tuple[Card, ...], width: int, rows: int, *, top
     laid = _wrap(look, parts, narrow - whole_width, narrow)
     out: list[Text] = []
     for i, row in enumerate(laid):
-        lines = [Text(), Text(), Text()]
+        lines = [Text() for _ in range(size.lines)]
         for part in row:
-            drawn = look.fold(int(part[1:])) if isinstance(part, str) else look.face(part, whole=False)
+            if isinstance(part, str):
+                drawn = look.fold(int(part[1:]), size)
+            else:
+                drawn = look.face(part, whole=False, size=size)
             for line, piece in zip(lines, drawn, strict=True):
                 line.append_text(piece)
         if i == len(laid) - 1:
-            for line, piece in zip(lines, look.face(top, bg=top_bg), strict=True):
+            for line, piece in zip(lines, look.face(top, bg=top_bg, size=size), strict=True):
                 line.append_text(piece)
         out.extend(lines)
     wide = max(t.cell_len for t in out)

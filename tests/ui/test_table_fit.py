@@ -14,6 +14,7 @@ from kc_tui.config import Opponent
 from kc_tui.engine import PLACES, Rules
 from kc_tui.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp
+from kc_tui.ui.cards import screen_face
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 
@@ -39,8 +40,8 @@ async def stage(pilot: Pilot[Any]) -> GameScreen:
 
 
 def whole_card(game: GameScreen, card: int) -> str:
-    """A card drawn whole (a top card): ``│3♠ │``."""
-    return f"│{game.look.label(card).ljust(3)}│"
+    """A card drawn whole (a top card) at the terminal's size of card: ``│3♠ │`` or ``│3♠   │``."""
+    return f"│{game.look.label(card).ljust(screen_face(game).inner)}│"
 
 
 def check_readable(app: KingsCornersApp, game: GameScreen) -> None:

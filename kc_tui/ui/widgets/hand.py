@@ -1,6 +1,8 @@
 """A hand of cards, drawn as cards: sorted, each card selectable (keys or mouse), its key on its
-top edge, the card just drawn marked "new". A hand too wide for the row overlaps its cards (each
-still readable); one wider still scrolls, with a scroll bar showing that there is more."""
+top edge, the card just drawn marked "new", as large as the terminal's cards (small, or larger on a
+large terminal). A hand too wide for the row overlaps its cards (each still readable); one wider
+still scrolls, with a scroll bar showing that there is more. The hand is as high as its cards, and
+a line more for the scroll bar."""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ from textual.message import Message
 from textual.widget import Widget
 
 from kc_tui.engine import Card
-from kc_tui.ui.cards import FACE_BG, SELECTED_BG, CardLook
+from kc_tui.ui.cards import FACE_BG, FACES, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
 
 KEYS = "1234567890"
+#: Columns of a card covered by the next one: its left edge and its label.
+COVERED = 4
 
 
 class CardChip(Widget):
@@ -28,6 +32,9 @@ class CardChip(Widget):
         padding: 0;
     }
     CardChip.-covered { width: 4; }
+    CardChip.-large { width: 7; height: 5; }
+    CardChip.-huge { width: 9; height: 7; }
+    CardChip.-large.-covered, CardChip.-huge.-covered { width: 4; }
     CardChip:hover { tint: $accent 20%; }
     """
 
@@ -45,12 +52,18 @@ class CardChip(Widget):
         self.set_class(selected, "-selected")
         self.refresh()
 
+    @property
+    def face(self) -> FaceSize:
+        """The size the card is drawn at: its class (``-large``), else small."""
+        return next((f for f in FACES if self.has_class(f"-{f.name}")), SMALL)
+
     def render(self) -> RenderableType:
         if self.card is None:
             return ""
         key = KEYS[self.index] if self.index < len(KEYS) else ""
         selected = self.has_class("-selected")
-        mark = "▲▲▲" if selected else ("new" if self.new else "")
+        size = self.face
+        mark = "▲" * size.inner if selected else ("new" if self.new else "")
         lines = self.look.face(
             self.card,
             whole=not self.has_class("-covered"),
@@ -58,6 +71,7 @@ class CardChip(Widget):
             key=key,
             mark=mark,
             mark_style=Style(color="#8a4b00", bold=True, italic=not selected),
+            size=size,
         )
         return Text("\n").join(lines)
 
@@ -73,7 +87,6 @@ class HandView(HorizontalScroll):
 
     DEFAULT_CSS = """
     HandView {
-        height: 4;
         scrollbar-size-horizontal: 1;
     }
     HandView.-fits { scrollbar-size-horizontal: 0; }
@@ -119,6 +132,10 @@ class HandView(HorizontalScroll):
                 chip.card = None
         self._fit()
 
+    def on_mount(self) -> None:
+        # The terminal's size of card may change when only its height does (the row keeps its width).
+        self.screen.screen_layout_refresh_signal.subscribe(self, lambda _screen: self._fit())
+
     def on_resize(self, event: events.Resize) -> None:
         self._fit()
 
@@ -127,17 +144,29 @@ class HandView(HorizontalScroll):
         """Whether some cards are out of sight (the row scrolls, and shows its scroll bar)."""
         return self.has_class("-overflow")
 
+    @property
+    def face(self) -> FaceSize:
+        """The size its cards are drawn at: the terminal's (:func:`screen_face`)."""
+        return screen_face(self) if self.is_attached else SMALL
+
     def _fit(self) -> None:
-        """Overlap the cards when the whole ones do not fit; scroll (with a bar) when even that
-        does not."""
+        """Cards of the terminal's size; overlapped when the whole ones do not fit; scrolled
+        (with a bar) when even that does not. The row is as high as they are, and the bar."""
         n = len(self.cards)
         width = self.size.width
-        covered = width > 0 and n * 5 > width
-        for i, chip in enumerate(self._chips[:n]):
+        face = self.face
+        covered = width > 0 and n * face.width > width
+        for i, chip in enumerate(self._chips):
+            for f in FACES:
+                chip.set_class(f is face and f is not SMALL, f"-{f.name}")
             chip.set_class(covered and i < n - 1, "-covered")
-        over = width > 0 and (n * 4 + 1 if covered else n * 5) > width
+        over = width > 0 and ((n - 1) * COVERED + face.width if covered else n * face.width) > width
         self.set_class(over, "-overflow")
         self.set_class(not over, "-fits")
+        height = face.lines + (1 if over else 0)
+        inline = self.styles.inline.height
+        if inline is None or inline.cells != height:
+            self.styles.height = height
 
     def chip_for(self, card: Card) -> CardChip | None:
         for chip in self._chips:

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
-from kc_tui.ui.cards import FACE_BG, CardLook, label_width, strip
+from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, down_from, label_width, screen_face, strip
 from kc_tui.ui.text import plain
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
@@ -103,9 +103,10 @@ def _width(tokens: list[Text]) -> int:
 
 
 class PileView(Widget):
-    """A place on the table. ``set_pile`` shows its cards; classes ``-target`` (a legal target
-    of the selection), ``-source`` (the pile picked to move) and ``-hint`` highlight it.
-    Clicking it posts :class:`PileView.Clicked`."""
+    """A place on the table. ``set_pile`` shows its cards, as large as the terminal's cards
+    (:func:`screen_face`) when they fit; classes ``-target`` (a legal target of the selection),
+    ``-source`` (the pile picked to move) and ``-hint`` highlight it. Clicking it posts
+    :class:`PileView.Clicked`."""
 
     DEFAULT_CSS = """
     PileView {
@@ -176,11 +177,19 @@ class PileView(Widget):
     def render(self) -> RenderableType:
         width = max(1, self.content_size.width)
         height = max(1, self.content_size.height)
+        size = screen_face(self)
         if not self.pile:
-            return self._render_empty(width, height)
-        # Cards drawn as cards, overlapped, in as many rows of three lines as there is room for;
-        # a line left over says what the pile takes next.
-        lines = strip(self.look, self.pile, width, height // 3)
+            return self._render_empty(width, height, size)
+        # Cards drawn as cards, overlapped: the terminal's size of card (else the largest smaller
+        # one) when the whole pile fits with a line left for what it takes next; else small cards
+        # in as many rows as there is room for, folded when they must be.
+        lines: list[Text] = []
+        for face in down_from(size)[:-1]:
+            lines = strip(self.look, self.pile, width, (height - 1) // face.lines, size=face, fold=False)
+            if lines:
+                break
+        if not lines:
+            lines = strip(self.look, self.pile, width, height // SMALL.lines)
         if not lines:
             lines = self._one_line(width, height)
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
@@ -192,18 +201,22 @@ class PileView(Widget):
             out.append_text(self._caption(width, f"next: {self.takes}", self.takes))
         return centred(out)
 
-    def _render_empty(self, width: int, height: int) -> Text:
-        """An empty place: a dashed outline with what it takes (K for a corner)."""
+    def _render_empty(self, width: int, height: int, size: FaceSize = SMALL) -> Text:
+        """An empty place: a dashed outline of a card (``size``, when it fits) with what it takes
+        (K for a corner)."""
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
-        if height >= 3 and width >= 5:
-            dashed = ("+- -+", "¦", "+- -+") if self.look.ascii else ("╭┄┄┄╮", "┆", "╰┄┄┄╯")
-            out.append(dashed[0] + "\n", "dim")
-            out.append(dashed[1], "dim")
-            out.append(inside.center(3), "bold dim")
-            out.append(dashed[1] + "\n", "dim")
-            out.append(dashed[2], "dim")
-            if height >= 4:
+        size = next((f for f in down_from(size) if f.lines <= height and f.width <= width), SMALL)
+        if height >= size.lines and width >= size.width:
+            corners, dash, side = ("++++", "- ", "¦") if self.look.ascii else ("╭╮╰╯", "┄", "┆")
+            edge = (dash * size.inner)[: size.inner]
+            out.append(f"{corners[0]}{edge}{corners[1]}\n", "dim")
+            for row in range(size.lines - 2):
+                out.append(side, "dim")
+                out.append(inside.center(size.inner) if row == (size.lines - 3) // 2 else " " * size.inner, "bold dim")
+                out.append(side + "\n", "dim")
+            out.append(f"{corners[2]}{edge}{corners[3]}", "dim")
+            if height > size.lines:
                 out.append_text(self._caption(width, f"empty: {self.takes}", self.takes))
         else:
             out.append("empty\n", "dim italic")
@@ -268,16 +281,18 @@ class StockView(Widget):
         width = self.content_size.width
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         side = max(len(w) for w in words)
-        if self.content_size.height >= 3 and width >= 6 + side:
-            # The back of a card with the words beside it.
-            card = self.look.back() if self.count else [Text(" " * 5)] * 3
-            for i, line in enumerate(card):
-                if i:
-                    out.append("\n")
-                out.append_text(line)
-                word = words[i] if i < len(words) else ""
-                out.append(" " + word.ljust(side), "bold" if i == 0 and self.count else "dim")
-            return out
+        for size in down_from(screen_face(self)):
+            if self.content_size.height >= size.lines and width >= size.width + 1 + side:
+                # The back of a card with the words beside it (beside its middle on a large card).
+                card = self.look.back(size) if self.count else [Text(" " * size.width)] * size.lines
+                first = (size.lines - len(words)) // 2 if size.lines > 3 else 0
+                for i, line in enumerate(card):
+                    if i:
+                        out.append("\n")
+                    out.append_text(line)
+                    word = words[i - first] if 0 <= i - first < len(words) else ""
+                    out.append(" " + word.ljust(side), "bold" if i == first and self.count else "dim")
+                return out
         for i, word in enumerate(words):
             out.append(("\n" if i else "") + word, "bold" if i == 0 and self.count else "dim")
         return out
