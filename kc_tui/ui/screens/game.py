@@ -312,7 +312,7 @@ class GameScreen(DrivenScreen):
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app
         if choice == "again":
-            app.call_later(app.run_action, "new_game")
+            app.call_later(app.run_action, "new_game(False)")  # the same opponents and target again
         else:
             app.pop_screen()
 

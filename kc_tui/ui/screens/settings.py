@@ -119,6 +119,23 @@ def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_le
     )
 
 
+def name_for_kind(name: str, kind: str, taken: list[str]) -> str | None:
+    """The name an opponent called ``name`` takes when its kind becomes ``kind``: the new kind's
+    default name (not one of ``taken``) when ``name`` is still some kind's default name (with or
+    without a number), else None (a name the player chose is kept)."""
+    player_names = {k.name: k.player_name for k in ai.kinds()}
+    base = name.strip().rstrip("0123456789").strip()
+    if base in player_names.values() and not name.strip().startswith(player_names.get(kind, "\0")):
+        return default_name(kind, taken)
+    return None
+
+
+def match_rows(rules: Rules) -> ComposeResult:
+    """The rows of the "Match" section (scoring, the target score, the chips settings), as the
+    settings screen shows them: the same fields, ids, checks and explanations."""
+    return SettingsScreen._variant_rows(MATCH_RULES, rules)
+
+
 def card_sample(style: str, four_colour: bool) -> Text:
     """A few cards drawn the way the table will draw them with this card style."""
     look = CardLook(style, four_colour)
@@ -315,14 +332,15 @@ class SettingsScreen(Screen[Config | None]):
             yield Button("Defaults", id="defaults")
         yield Footer()
 
-    def _variant_rows(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
+    @classmethod
+    def _variant_rows(cls, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
         """A row for each variant (its title, its field and its explanation); the variants that
         only matter with another's value share one row, shown only then."""
         grouped = [v for v in variants if v.only_with is not None]
         for v in variants:
             if v.only_with is not None:
                 if v is grouped[0]:
-                    yield from self._grouped_row(tuple(grouped), rules)
+                    yield from cls._grouped_row(tuple(grouped), rules)
                 continue
             value = getattr(rules, v.key)
             only = only_with(v)  # the target score: its row is shown with points scoring only
@@ -330,12 +348,12 @@ class SettingsScreen(Screen[Config | None]):
             with HorizontalGroup(classes=f"row {only[1]}" if only else "row", id=row_id):
                 yield Label(v.title, classes="label")
                 if v.choices:
-                    yield self._choice_select(v, value)
+                    yield cls._choice_select(v, value)
                 elif v.type is bool:  # pragma: no cover - every switch so far is a chips setting
                     yield Switch(value, id=v.key)
                 else:
                     lo, hi = v.settings_range
-                    yield self._number(v, value)
+                    yield cls._number(v, value)
                     if v.key == TARGET.key:
                         for preset in TARGET_PRESETS:
                             yield Button(str(preset), id=f"target-{preset}", compact=True, classes="preset")
@@ -347,7 +365,8 @@ class SettingsScreen(Screen[Config | None]):
             elif v.key != TARGET.key:
                 yield Static(plain(f"{v.rule}: {v.explanation}"), classes="desc")
 
-    def _grouped_row(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
+    @staticmethod
+    def _grouped_row(variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
         _, value = variants[0].only_with or ("", "")
         cls = value  # the chips settings: class "chips", row "chips-row"
         with HorizontalGroup(classes=f"row {cls}", id=f"{cls}-row"):
@@ -359,7 +378,7 @@ class SettingsScreen(Screen[Config | None]):
                 if v.type is bool:
                     yield Switch(getattr(rules, v.key), id=v.key)
                 else:
-                    yield self._number(v, getattr(rules, v.key))
+                    yield SettingsScreen._number(v, getattr(rules, v.key))
         rule = variants[0].rule
         yield Static(
             plain(f"{value.capitalize()} ({rule}): " + "; ".join(v.explanation for v in variants)),
@@ -374,7 +393,8 @@ class SettingsScreen(Screen[Config | None]):
         width = len(str(hi)) + (1 if v.offered else 0)
         return number_input(str(value), v.key, v.title, (lo, hi), width)
 
-    def _choice_select(self, v: Variant[str], value: str) -> Select[str]:
+    @staticmethod
+    def _choice_select(v: Variant[str], value: str) -> Select[str]:
         # The default is named on the line under the field (a longer choice would be cut at 80 columns).
         options = [(f"{c.value}: {c.label}", c.value) for c in v.choices]
         return Select(options, value=value, allow_blank=False, id=v.key, compact=True, classes="choice")
@@ -450,13 +470,12 @@ class SettingsScreen(Screen[Config | None]):
             return
         self._show_think(i)
         self._refresh_error()
-        player_names = {k.name: k.player_name for k in ai.kinds()}
         name_input = self.query_one(f"#opp-name-{i}", Input)
-        base = name_input.value.strip().rstrip("0123456789").strip()
-        if base in player_names.values() and not name_input.value.strip().startswith(player_names.get(kind, "\0")):
-            taken = [self.query_one("#player-name", Input).value.strip()]
-            taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
-            name_input.value = default_name(kind, taken)
+        taken = [self.query_one("#player-name", Input).value.strip()]
+        taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
+        renamed = name_for_kind(name_input.value, kind, taken)
+        if renamed is not None:
+            name_input.value = renamed
 
     @on(Select.Changed, "#scoring")
     def _scoring_changed(self, event: Select.Changed) -> None:
