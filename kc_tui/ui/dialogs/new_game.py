@@ -25,7 +25,7 @@ from kc_tui.config import Config, ConfigError, Opponent, describe_os_error, save
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.ui.screens.settings import MATCH_RULES, SettingsScreen, match_rows, name_for_kind, only_with
-from kc_tui.ui.text import plain
+from kc_tui.ui.text import plain, visible
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3
@@ -263,7 +263,7 @@ class NewGameDialog(ModalScreen[Config | None]):
 
     def _not_kept(self, why: str) -> None:
         self.app.notify(
-            f"Your choices are used for this match but not kept for the next: {why}.",
+            visible(f"Your choices are used for this match but not kept for the next: {why}."),
             title="Settings",
             severity="warning",
             timeout=12,
