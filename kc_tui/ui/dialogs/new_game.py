@@ -2,7 +2,7 @@
 under chips scoring, the chips settings).
 
 The kinds are the AI registry's (:func:`ai.kinds`, those offered for an opponent); the scoring,
-target and chips fields are the settings screen's own rows (:func:`match_rows`), with their
+target and chips fields are the settings screen's own rows (:func:`variant_rows`), with their
 checks. Start saves the choices in the settings file (:func:`kc_tui.config.save_config`, as
 Settings saves it) and dismisses with the new :class:`Config`, so the next New game opens with
 the same choices; Esc dismisses with None and changes nothing.
@@ -24,8 +24,8 @@ import ai
 from kc_tui.config import Config, ConfigError, Opponent, describe_os_error, save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
-from kc_tui.ui.screens.settings import MATCH_RULES, SettingsScreen, match_rows, name_for_kind, only_with
 from kc_tui.ui.text import plain, visible
+from kc_tui.ui.widgets.rule_fields import MATCH_RULES, default_opponent, name_for_kind, only_with, variant_rows
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3
@@ -83,7 +83,7 @@ class NewGameDialog(ModalScreen[Config | None]):
         self.path = path
         #: Every opponent the dialog can seat (the hidden ones too), their names as they will play.
         self.opponents: list[Opponent] = [
-            config.opponents[i] if i < len(config.opponents) else SettingsScreen._default_opponent(i)
+            config.opponents[i] if i < len(config.opponents) else default_opponent(i)
             for i in range(MAX_OPPONENTS)
         ]
 
@@ -115,7 +115,7 @@ class NewGameDialog(ModalScreen[Config | None]):
                         )
                         yield Label(plain(opp.name), id=f"opp-name-{i}", classes="opp-name")
                 yield Static(plain(f"AI kinds, weakest first: {', '.join(kinds)}. {MORE_HELP}"), classes="help")
-                yield from match_rows(self.config.rules)
+                yield from variant_rows(MATCH_RULES, self.config.rules)
             yield Static("", id="new-game-error")
             yield Static(KEYS_HELP, classes="help")
             with Horizontal(id="new-game-buttons"):
