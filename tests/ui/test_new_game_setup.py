@@ -147,6 +147,17 @@ async def test_escape_goes_back_to_the_menu_and_changes_no_setting() -> None:
         assert dialog.query_one("#scoring", Select).value == "points"
 
 
+async def test_cancel_with_the_mouse_is_escape() -> None:
+    app = new_app()
+    async with app.run_test(size=SMALL) as pilot:
+        before = app.config
+        dialog = await open_set_up(pilot)
+        await choose(pilot, dialog, "opp-kind-0", "expert")
+        await pilot.click("#cancel")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert app.game is None and app.config == before and not config_path().exists()
+
+
 async def test_escape_leaves_a_settings_file_as_it_was() -> None:
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
