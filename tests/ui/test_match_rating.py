@@ -89,7 +89,7 @@ async def test_the_end_of_a_match_shows_the_rating_before_and_after_it() -> None
     expected = f"Rating {old} → {new} ({new - old:+d})"
     assert line == expected
     assert expected in text, "the rating line is not on screen at 80x24"
-    # The rating after the match is the Stats screen's, now that the history has the match.
+    # The rating after the match is the Stats screen's, once the history has the match.
     history, _ = History.open(default_history_path())
     with history:
         done = [m for m in player_matches(history.matches()) if finished(m)]
