@@ -131,7 +131,7 @@ async def shot_round_summary(pilot: Any) -> None:
 
 
 async def shot_match_summary(pilot: Any) -> None:
-    from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+    from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary, RoundSummary
 
     app = pilot.app
     session = _session(app.config)
@@ -140,6 +140,7 @@ async def shot_match_summary(pilot: Any) -> None:
     await _wait(pilot, lambda: isinstance(app.screen, RoundSummary))
     await pilot.press("enter")
     await _wait(pilot, lambda: isinstance(app.screen, MatchSummary))
+    await _wait(pilot, lambda: getattr(app.screen, "rating", None) != RATING_PENDING)  # worked out in a thread
 
 
 async def shot_demo(pilot: Any) -> None:

@@ -280,13 +280,21 @@ class KingsCornersApp(App[int]):
         return None
 
     # ------------------------------------------------------------------ actions (menu and command palette)
-    def action_new_game(self) -> None:
-        """A new match; when one is saved (in play, or from an earlier session), ask first:
-        the new match would replace it."""
+    def action_new_game(self, setup: bool = True) -> None:
+        """A new match, after its set-up (``setup`` False: at once, with the current settings);
+        when one is saved (in play, or from an earlier session), ask first: the new match would
+        replace it."""
         if self._only_looking():
             return
+
+        def start() -> None:
+            if setup:
+                self._set_up_game()
+            else:
+                self.start_game()
+
         if not save_exists():
-            self.start_game()
+            start()
             return
         from kc_tui.ui.dialogs.confirm import ResumeDialog
 
@@ -294,13 +302,25 @@ class KingsCornersApp(App[int]):
 
         def done(choice: bool | None) -> None:
             if choice is False:
-                self.start_game()
+                start()
             elif choice is True and game is None:
                 self.action_resume()
             elif choice is True and game is not None and self.screen is not game:
                 self.show_game(game.session)
 
         self.push_screen(ResumeDialog(self.saved_summary() or "cannot be read", replacing=True), done)
+
+    def _set_up_game(self) -> None:
+        """The new match's set-up (opponents, target or chips); it starts once chosen, with the
+        choices saved in the settings for next time."""
+        from kc_tui.ui.dialogs.new_game import NewGameDialog
+
+        def chosen(cfg: Config | None) -> None:
+            if cfg is not None:
+                self.config = cfg
+                self.start_game()
+
+        self.push_screen(NewGameDialog(self.config, self.config_path), chosen)
 
     def _only_looking(self) -> bool:
         """Say so when this window only looks (another holds the data folder)."""

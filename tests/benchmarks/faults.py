@@ -987,6 +987,8 @@ def _non_utf8_pty(s: Scene) -> None:
             s.outcome.crashed.append(f"the app never drew: {output()[-200:]!r}")
         time.sleep(2.0)
         os.write(master, b"n")  # New game
+        time.sleep(2.0)
+        os.write(master, b"\r")  # its set-up: Start
         time.sleep(4.0)
         os.write(master, b"\x11")  # ctrl+q: the quit dialog
         time.sleep(1.0)

@@ -66,6 +66,22 @@ async def settle(pilot: Pilot[Any], timeout: float = 20.0) -> GameScreen:
     raise AssertionError("the game did not settle")
 
 
+async def new_game(pilot: Pilot[Any]) -> GameScreen:
+    """New game from the menu (``n``) with the choices its set-up offers (Enter starts): the
+    match, settled."""
+    from kc_tui.ui.dialogs.new_game import NewGameDialog
+
+    app = pilot.app
+    await pilot.press("n")
+    for _ in range(250):
+        if isinstance(app.screen, NewGameDialog):
+            break
+        await pilot.pause(0.02)
+    assert isinstance(app.screen, NewGameDialog), f"no set-up on New game; the screen is {app.screen!r}"
+    await pilot.press("enter")
+    return await settle(pilot)
+
+
 def position(session: MatchSession) -> dict[str, Any]:
     return position_dict(session.round, session.names)
 

@@ -9,11 +9,12 @@ from typing import Any
 from kc_tui.config import data_dir
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.dialogs.confirm import ResumeDialog
+from kc_tui.ui.dialogs.new_game import NewGameDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
 
-from .gamekit import play_app, position, settle
+from .gamekit import new_game, play_app, position, settle
 from .test_settings_app import wait_for
 
 SIZE = (120, 40)
@@ -86,15 +87,17 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         await app2.run_action("new_game")
         await wait_for(pilot, lambda: isinstance(app2.screen, ResumeDialog))
         await pilot.press("n")
+        # The new match's set-up comes next; Enter starts it.
+        await wait_for(pilot, lambda: isinstance(app2.screen, NewGameDialog))
+        await pilot.press("enter")
         new = await settle(pilot)
         assert new is not game and new.session.round_number == 1
         assert len(app2.screen_stack) == 3  # default screen, menu, the new game: no stale game below
 
 
-async def test_new_game_without_a_save_starts_at_once() -> None:
+async def test_new_game_without_a_save_sets_up_the_match_then_starts_it() -> None:
     app = play_app(mode="menu")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("n")
-        game = await settle(pilot)
-        assert isinstance(game, GameScreen)
+        game = await new_game(pilot)
+        assert isinstance(game, GameScreen) and app.screen is game

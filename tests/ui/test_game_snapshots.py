@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kc_tui.engine import Rules, is_play, play_card
-from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary, RoundSummary
 
 from .gamekit import make_config, play_app, play_until, settle
 
@@ -37,6 +37,11 @@ def test_snapshot_match_summary(snap_compare: Any) -> None:
     config = make_config(rules=Rules(target=5))
 
     async def run_before(pilot: Any) -> None:
-        await play_until(pilot, MatchSummary)
+        summary = await play_until(pilot, MatchSummary)
+        for _ in range(500):  # the rating line, worked out in a thread
+            if summary.rating != RATING_PENDING:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
 
     assert snap_compare(play_app(config=config), terminal_size=SIZE, run_before=run_before)

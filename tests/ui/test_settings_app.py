@@ -19,6 +19,8 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.screens.settings import SettingsScreen
 
+from .gamekit import new_game
+
 SIZE = (110, 36)
 
 
@@ -72,8 +74,7 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
         assert [o.kind for o in cfg.opponents] == ["lookahead", "expert"]
         assert cfg.opponents[1].think_ms == 100
         assert cfg.target == 25 and cfg.rules.draw == "end" and cfg.card_style == "ascii"
-        await pilot.press("n")
-        await wait_for(pilot, lambda: app.game is not None)
+        await new_game(pilot)
         game: GameScreen = app.game
         session = game.session
         assert [s.kind for s in session.seats] == ["human", "lookahead", "expert"]
@@ -194,8 +195,7 @@ async def test_a_random_opponent_chosen_in_settings_plays_the_next_game() -> Non
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert [(o.name, o.kind) for o in app.config.opponents] == [("Rando", "random")]
         assert load_config()[0] == app.config
-        await pilot.press("n")
-        await wait_for(pilot, lambda: app.game is not None and app.screen is app.game)
+        await new_game(pilot)
         game: GameScreen = app.game
         session = game.session
         assert [s.kind for s in session.seats] == ["human", "random"]

@@ -21,7 +21,7 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import fill, plain, rich_plain, visible
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
-from .gamekit import play_app, play_until, screen_text, settle
+from .gamekit import new_game, play_app, play_until, screen_text, settle
 from .test_settings_app import new_app, wait_for
 
 SIZE = (120, 40)
@@ -209,8 +209,7 @@ async def test_a_name_typed_in_settings_as_markup_starts_a_game() -> None:
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert app.config.player_name == ME
-        await pilot.press("n")
-        game = await settle(pilot)
+        game = await new_game(pilot)
         assert game.session.names[0] == ME
         text = flat(screen_text(app))
         assert ME in text

@@ -22,6 +22,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
+from kc_tui.history import History, MatchRecord
+from kc_tui.recorder import match_sync
 from kc_tui.session import MatchSession, match_end_text
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain, rich_plain
@@ -260,6 +262,63 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
     return t, len(s.results) - len(shown)
 
 
+#: The rating line while the rating is being worked out.
+RATING_PENDING = "Working out your rating…"
+
+
+def played_record(s: MatchSession) -> MatchRecord:
+    """The finished match ``s`` as the history records it (:func:`kc_tui.recorder.match_sync`),
+    without waiting for the history: what the Stats screen's rating reads of a match."""
+    sync = match_sync(s.match, s.seats, s.record, False)
+    return MatchRecord(
+        id=0,
+        started_at=sync.started_at,
+        finished_at=sync.finished_at,
+        demo=False,
+        seats=sync.seats,
+        rules=sync.rules,
+        seed=sync.seed,
+        first_dealer=sync.first_dealer,
+        winners=sync.winners or (),
+        totals=sync.totals,
+    )
+
+
+def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -> list[MatchRecord]:
+    """The player's finished matches in ``history`` as the Stats screen reads them, less the
+    match ``this`` (id ``match_id`` once recorded; else known by its seed and start). Raises what
+    the history raises when it cannot be read."""
+    from kc_tui.ui.stats_data import finished, player_matches, safe_record
+
+    records = player_matches([safe_record(m) for m in history.matches()])
+    return [
+        m
+        for m in records
+        if finished(m) and m.id != match_id and (m.seed, m.started_at) != (this.seed, this.started_at)
+    ]
+
+
+def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | None:
+    """How the match ``this`` moved the player's rating, in one line: "Rating 1512 → 1527
+    (+15)", or "Your first rating: 1527 ± 180" after the first rated match; the rating is the
+    Stats screen's (:func:`kc_tui.ui.stats_data.rating_view`) before and after ``this``. Why
+    there is none when the AI ratings cannot be read; None when the match counts for no rating
+    (a demo, no rated AI kind at the table)."""
+    from kc_tui.ui.stats_data import player_games, rating_view
+
+    if not player_games(this):
+        return None
+    after = rating_view([*earlier, this])
+    if after.value is None or after.sd is None:
+        return after.problem or None
+    before = rating_view(earlier)
+    new = round(after.value)
+    if before.value is None:
+        return f"Your first rating: {new} ± {after.sd:.0f}"
+    old = round(before.value)
+    return f"Rating {old} → {new} ({new - old:+d})"
+
+
 class MatchSummary(ModalScreen[str | None]):
     """The winner(s) by name and why the match ended, every player's rounds and final total,
     and play again / main menu."""
@@ -280,16 +339,22 @@ class MatchSummary(ModalScreen[str | None]):
     }
     MatchSummary #body { width: 100%; margin: 1 0 0 0; }
     MatchSummary #sub { color: $text-muted; width: 100%; content-align: center middle; }
+    MatchSummary #rating { text-style: bold; width: 100%; content-align: center middle; }
     MatchSummary #legend { color: $text-muted; width: 100%; margin-bottom: 1; }
     MatchSummary Horizontal { height: auto; width: 100%; align-horizontal: center; margin-bottom: 1; }
     MatchSummary Button { margin: 0 1; }
     """
 
-    def __init__(self, session: MatchSession, rounds: Callable[[], None] | None = None) -> None:
-        """``rounds``: shows the match's rounds to replay and review (when it was recorded)."""
+    def __init__(
+        self, session: MatchSession, rounds: Callable[[], None] | None = None, rating: str | None = None
+    ) -> None:
+        """``rounds``: shows the match's rounds to replay and review (when it was recorded).
+        ``rating``: how the match moved the player's rating (:func:`rating_change`; None: no
+        such line, as after a demo); :meth:`show_rating` changes it."""
         super().__init__()
         self.session = session
         self.rounds = rounds
+        self.rating = rating
 
     def compose(self) -> ComposeResult:
         s = self.session
@@ -311,6 +376,9 @@ class MatchSummary(ModalScreen[str | None]):
         with Vertical():
             yield Static(plain(head), id="title")
             yield Static(plain(match_end_text(s)), id="sub")
+            rating = Static(plain(self.rating or ""), id="rating")
+            rating.display = self.rating is not None
+            yield rating
             yield Static(table, id="body")
             yield Static(plain(legend), id="legend")
             with Horizontal():
@@ -322,6 +390,13 @@ class MatchSummary(ModalScreen[str | None]):
     def on_mount(self) -> None:
         for button in self.query("#again").results(Button):
             button.focus()
+
+    def show_rating(self, line: str | None) -> None:
+        """The rating line says ``line`` (None: it goes)."""
+        self.rating = line
+        for rating in self.query("#rating").results(Static):
+            rating.update(plain(line or ""))
+            rating.display = line is not None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "rounds":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -26,9 +27,13 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
+    from kc_tui.history import MatchRecord
+    from kc_tui.ui.dialogs.summary import MatchSummary
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.
 QUIT_SAVE_WAIT = 0.3
+#: How long the match's end waits for the history to open before it says the rating is unknown.
+RATING_HISTORY_WAIT = 3.0
 #: The smallest terminal the table fits in.
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -85,6 +90,9 @@ class GameScreen(DrivenScreen):
         self._end_asked = False
         #: The save problem last told (each is said once, and so is its end).
         self._told_save: str | None = None
+        #: The match's end: how it moved the player's rating (None: not known, or no line).
+        self._rating: str | None = None
+        self._match_summary: MatchSummary | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -253,6 +261,8 @@ class GameScreen(DrivenScreen):
         self.refresh_bindings()
         number = ended.result.number
         replay = None if self.driver.recorder is None else lambda: self._replay_round(number)
+        if self.session.match_over:
+            self._work_out_rating()
         self.app.push_screen(
             RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
             self._round_summary_closed,
@@ -263,12 +273,53 @@ class GameScreen(DrivenScreen):
         if s.match_over:
             from kc_tui.ui.dialogs.summary import MatchSummary
 
-            self.app.push_screen(MatchSummary(s, self._show_rounds), self._match_summary_closed)
+            self._match_summary = MatchSummary(s, self._show_rounds, self._rating)
+            self.app.push_screen(self._match_summary, self._match_summary_closed)
             return
         self._summary_open = False
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
         self.schedule()
+
+    def _work_out_rating(self) -> None:
+        """How the finished match moved the player's rating, worked out in a thread (the history
+        is read there, never on the UI thread) and shown on the match's summary once known."""
+        from kc_tui.ui.dialogs.summary import RATING_PENDING, played_record
+
+        if self.session.human_seat is None:
+            return
+        self._rating = RATING_PENDING
+        this = played_record(self.session)
+        recorder, uid, app = self.driver.recorder, self.session.record.uid, self.app
+
+        def work() -> None:
+            line = self._rating_line(this, recorder, uid)
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                app.call_from_thread(self._rating_known, line)
+
+        self.run_worker(work, thread=True, group="rating", exit_on_error=False)
+
+    @staticmethod
+    def _rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str | None:
+        """The rating line for the finished match ``this`` (in a worker thread): the change, or
+        why the rating cannot be worked out."""
+        from kc_tui.ui.dialogs.summary import earlier_matches, rating_change
+
+        if recorder is None:
+            return "No rating change: this match is not recorded in the game history."
+        history = recorder.wait_open(RATING_HISTORY_WAIT)
+        if history is None:
+            return "Your rating cannot be worked out: the game history is not available."
+        try:
+            earlier = earlier_matches(history, this, recorder.match_id(uid))
+            return rating_change(earlier, this)
+        except Exception as exc:  # HistoryError, or a bug: the summary says so, the game goes on
+            return visible(f"Your rating cannot be worked out: {exc or type(exc).__name__}")
+
+    def _rating_known(self, line: str | None) -> None:
+        self._rating = line
+        if self._match_summary is not None and self._match_summary.is_attached:
+            self._match_summary.show_rating(line)
 
     def _show_rounds(self) -> None:
         """The recorded match's rounds, each one to replay and review."""
@@ -312,7 +363,7 @@ class GameScreen(DrivenScreen):
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app
         if choice == "again":
-            app.call_later(app.run_action, "new_game")
+            app.call_later(app.run_action, "new_game(False)")  # the same opponents and target again
         else:
             app.pop_screen()
 

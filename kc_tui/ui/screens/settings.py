@@ -10,7 +10,6 @@ score with chips scoring, the chips settings with points) is hidden, and not che
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,13 +21,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
-from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static, Switch
 
 import ai
 from kc_tui.config import (
     CARD_STYLES,
-    DEFAULT_OPPONENT_NAMES,
     NAME_MAX,
     PACE_SECONDS,
     PACES,
@@ -38,85 +35,30 @@ from kc_tui.config import (
     ConfigError,
     Opponent,
     describe_os_error,
-    name_problem,
     save_config,
 )
-from kc_tui.engine import VARIANTS, Rules, RulesError, Variant, parse_card
-from kc_tui.engine.rules import SCORING, TARGET, Scoring
-from kc_tui.session import default_name
+from kc_tui.engine import VARIANTS, RulesError, parse_card
+from kc_tui.engine.rules import Scoring
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.name_input import NameInput
+from kc_tui.ui.widgets.rule_fields import (
+    HOUSE_RULES,
+    MATCH_RULES,
+    default_opponent,
+    name_check,
+    name_for_kind,
+    number_input,
+    number_value,
+    only_with,
+    variant_rows,
+)
 
-#: The variants of the "Match" section (scoring), the others are house rules: both read from the
-#: rules' declarations, in their order.
-MATCH_RULES: tuple[Variant[Any], ...] = tuple(v for v in VARIANTS if v.rule.startswith(("R15", "R16")))
-HOUSE_RULES: tuple[Variant[Any], ...] = tuple(v for v in VARIANTS if v not in MATCH_RULES)
-#: The target score's presets.
-TARGET_PRESETS: tuple[int, ...] = (25, 50)
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
-#: The settings that only apply with another's value, beyond the rules' own ``only_with``: the
-#: target score ends a points match only (a chips match ends after its rounds).
-ONLY_WITH: dict[str, tuple[str, str]] = {TARGET.key: (SCORING.key, Scoring.POINTS)}
 #: What the field of a setting's value holds: the widgets compared to tell an edit.
 FIELDS = "Input, Select, Switch"
-
-
-def only_with(v: Variant[Any]) -> tuple[str, str] | None:
-    """``(key, value)`` when ``v`` only applies while variant ``key`` has that value, else None."""
-    return v.only_with or ONLY_WITH.get(v.key)
-
-
-class Check(Validator):
-    """A validator from a function returning the problem as text, or None."""
-
-    def __init__(self, problem: Callable[[str], str | None]) -> None:
-        super().__init__()
-        self.problem = problem
-
-    def validate(self, value: str) -> ValidationResult:
-        msg = self.problem(value)
-        return self.success() if msg is None else self.failure(msg)
-
-
-def name_check(what: str) -> Check:
-    return Check(lambda v: name_problem(v.strip(), what))
-
-
-def number_problem(text: str, what: str, lo: int, hi: int) -> str | None:
-    """Why ``text`` is not a whole number from ``lo`` to ``hi`` (spaces around it allowed), or
-    None when it is. Whatever is wrong (nothing typed, junk, a sign, a fraction, a number out of
-    range), the message is the same: ``what`` and the numbers allowed; the text typed is never
-    quoted. Only the digits 0-9 count (no control characters, no other digits), and a long one
-    is refused before it is read as a number."""
-    t = text.strip(" ")
-    ok = t.isascii() and t.isdigit() and len(t.lstrip("0")) <= len(str(hi)) and lo <= int(t) <= hi
-    return None if ok else f"{what}: a whole number from {lo} to {hi}"
-
-
-def number_value(text: str, lo: int, hi: int) -> int | None:
-    """The whole number ``text`` holds when :func:`number_problem` accepts it, else None."""
-    return int(text.strip(" ")) if number_problem(text, "", lo, hi) is None else None
-
-
-def int_check(what: str, lo: int, hi: int) -> Check:
-    return Check(lambda v: number_problem(v, what, lo, hi))
-
-
-def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_length: int, classes: str = "") -> Input:
-    """A compact whole-number field that checks itself as you type (``what`` names it in errors:
-    "Hand size: a whole number from 1 to 10")."""
-    lo, hi = bounds
-    return Input(
-        value,
-        id=id,
-        max_length=max_length,
-        validators=[int_check(what, lo, hi)],
-        compact=True,
-        classes=f"number {classes}".strip(),
-    )
 
 
 def card_sample(style: str, four_colour: bool) -> Text:
@@ -231,7 +173,7 @@ class SettingsScreen(Screen[Config | None]):
             offered = [k for k in ai.kinds() if k.offered]
             names = tuple(k.name for k in offered)
             for i in range(3):
-                opp = cfg.opponents[i] if i < len(cfg.opponents) else self._default_opponent(i)
+                opp = cfg.opponents[i] if i < len(cfg.opponents) else default_opponent(i)
                 with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
                     yield Label(plain(f"Opponent {i + 1}"), classes="label")
                     yield NameInput(
@@ -264,9 +206,9 @@ class SettingsScreen(Screen[Config | None]):
             )
 
             yield Static("Match", classes="section")
-            yield from self._variant_rows(MATCH_RULES, rules)
+            yield from variant_rows(MATCH_RULES, rules)
             yield Static("House rules", classes="section")
-            yield from self._variant_rows(HOUSE_RULES, rules)
+            yield from variant_rows(HOUSE_RULES, rules)
 
             yield Static("Pace and looks", classes="section")
             with HorizontalGroup(classes="row"):
@@ -314,75 +256,6 @@ class SettingsScreen(Screen[Config | None]):
             yield Button("Cancel", id="cancel")
             yield Button("Defaults", id="defaults")
         yield Footer()
-
-    def _variant_rows(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
-        """A row for each variant (its title, its field and its explanation); the variants that
-        only matter with another's value share one row, shown only then."""
-        grouped = [v for v in variants if v.only_with is not None]
-        for v in variants:
-            if v.only_with is not None:
-                if v is grouped[0]:
-                    yield from self._grouped_row(tuple(grouped), rules)
-                continue
-            value = getattr(rules, v.key)
-            only = only_with(v)  # the target score: its row is shown with points scoring only
-            row_id = f"{v.key}-row" if only else None
-            with HorizontalGroup(classes=f"row {only[1]}" if only else "row", id=row_id):
-                yield Label(v.title, classes="label")
-                if v.choices:
-                    yield self._choice_select(v, value)
-                elif v.type is bool:  # pragma: no cover - every switch so far is a chips setting
-                    yield Switch(value, id=v.key)
-                else:
-                    lo, hi = v.settings_range
-                    yield self._number(v, value)
-                    if v.key == TARGET.key:
-                        for preset in TARGET_PRESETS:
-                            yield Button(str(preset), id=f"target-{preset}", compact=True, classes="preset")
-                        yield Label(plain(f"any whole number {lo}-{hi}"), classes="unit")
-                    else:
-                        yield Label(plain(f"{lo}-{hi}, usually {v.default}"), classes="unit")
-            if v.choices:
-                yield Static(plain(f"{v.rule}: {v.explanation}; usually {v.default}"), classes="desc")
-            elif v.key != TARGET.key:
-                yield Static(plain(f"{v.rule}: {v.explanation}"), classes="desc")
-
-    def _grouped_row(self, variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
-        _, value = variants[0].only_with or ("", "")
-        cls = value  # the chips settings: class "chips", row "chips-row"
-        with HorizontalGroup(classes=f"row {cls}", id=f"{cls}-row"):
-            for n, v in enumerate(variants):
-                if n == 0:
-                    yield Label(v.title, classes="label")
-                else:
-                    yield Label(v.title.lower(), classes="mini wide" if v.type is bool else "mini")
-                if v.type is bool:
-                    yield Switch(getattr(rules, v.key), id=v.key)
-                else:
-                    yield self._number(v, getattr(rules, v.key))
-        rule = variants[0].rule
-        yield Static(
-            plain(f"{value.capitalize()} ({rule}): " + "; ".join(v.explanation for v in variants)),
-            classes=f"desc {cls}",
-        )
-
-    @staticmethod
-    def _number(v: Variant[Any], value: int) -> Input:
-        lo, hi = v.settings_range
-        # One digit more than the largest value offered when narrower than the engine's range,
-        # so a value over it is typed and refused with a message.
-        width = len(str(hi)) + (1 if v.offered else 0)
-        return number_input(str(value), v.key, v.title, (lo, hi), width)
-
-    def _choice_select(self, v: Variant[str], value: str) -> Select[str]:
-        # The default is named on the line under the field (a longer choice would be cut at 80 columns).
-        options = [(f"{c.value}: {c.label}", c.value) for c in v.choices]
-        return Select(options, value=value, allow_blank=False, id=v.key, compact=True, classes="choice")
-
-    @staticmethod
-    def _default_opponent(i: int) -> Opponent:
-        kinds = ("greedy", "king-aware", "lookahead")
-        return Opponent(DEFAULT_OPPONENT_NAMES[i], kinds[i])
 
     def on_mount(self) -> None:
         self._theme_before = self.app.theme
@@ -450,13 +323,12 @@ class SettingsScreen(Screen[Config | None]):
             return
         self._show_think(i)
         self._refresh_error()
-        player_names = {k.name: k.player_name for k in ai.kinds()}
         name_input = self.query_one(f"#opp-name-{i}", Input)
-        base = name_input.value.strip().rstrip("0123456789").strip()
-        if base in player_names.values() and not name_input.value.strip().startswith(player_names.get(kind, "\0")):
-            taken = [self.query_one("#player-name", Input).value.strip()]
-            taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
-            name_input.value = default_name(kind, taken)
+        taken = [self.query_one("#player-name", Input).value.strip()]
+        taken += [self.query_one(f"#opp-name-{j}", Input).value.strip() for j in range(3) if j != i]
+        renamed = name_for_kind(name_input.value, kind, taken)
+        if renamed is not None:
+            name_input.value = renamed
 
     @on(Select.Changed, "#scoring")
     def _scoring_changed(self, event: Select.Changed) -> None:
@@ -675,7 +547,7 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#player-name", Input).value = d.player_name
         self.query_one("#opponent-count", Select).value = len(d.opponents)
         for i in range(3):
-            opp = d.opponents[i] if i < len(d.opponents) else self._default_opponent(i)
+            opp = d.opponents[i] if i < len(d.opponents) else default_opponent(i)
             self.query_one(f"#opp-name-{i}", Input).value = opp.name
             self.query_one(f"#opp-kind-{i}", Select).value = opp.kind
             self.query_one(f"#opp-think-{i}", Input).value = str(opp.think_ms)
