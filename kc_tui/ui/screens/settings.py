@@ -23,7 +23,7 @@ from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalSc
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static, Switch
 
 import ai
 from kc_tui.config import (
@@ -46,6 +46,7 @@ from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.session import default_name
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
+from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.name_input import NameInput
 
 #: The variants of the "Match" section (scoring), the others are house rules: both read from the
