@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.message import Message
@@ -20,7 +21,6 @@ from kc_tui.history import History, default_history_path
 from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync
 from kc_tui.saves import SaveWriter, pending_document
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
-from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
@@ -150,7 +150,9 @@ class KingsCornersApp(App[int]):
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
-        self.push_screen(MenuScreen())
+        if self.mode != "play" or self.look_only is not None or save_exists():
+            self.push_screen(MenuScreen())
+        # else a new match starts at once: the menu is made when the player leaves it (pop_screen)
         # Toasts go on the screen shown when they are posted: wait until the menu is drawn.
         self.call_after_refresh(self._announce_warnings)
         problem: str | None = None
@@ -271,6 +273,14 @@ class KingsCornersApp(App[int]):
         screen = GameScreen(session, self.config, self.recorder)
         self.push_screen(screen)
         return screen
+
+    def pop_screen(self) -> AwaitComplete:
+        """Leave the screen on top. The menu is below every other screen: when the app started a
+        match at once (no menu was made for the table's first frame), leaving that match's
+        screen makes the menu in its place."""
+        if len(self.screen_stack) <= 2 and not isinstance(self.screen, MenuScreen):
+            return self.switch_screen(MenuScreen())
+        return super().pop_screen()
 
     @property
     def game(self) -> GameScreen | None:
@@ -394,6 +404,8 @@ class KingsCornersApp(App[int]):
     async def action_quit(self) -> None:
         """Quit; during a match (whatever is on top of its table) the game asks first and says
         whether the match is saved."""
+        from kc_tui.ui.dialogs.confirm import QuitDialog
+
         game = self.game
         if game is not None and not game.session.match_over and not isinstance(self.screen, QuitDialog):
             game.action_quit()
