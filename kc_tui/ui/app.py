@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,19 @@ def _menu_commands() -> type[Provider] | None:
     return MenuCommands
 
 
+def _freeze_imports() -> None:
+    """Move every object made so far (above all, the modules the app imported: their classes,
+    functions and constants, which live as long as the process) out of the garbage collector's
+    reach, once per process: its full collections then walk only what the app makes, and one
+    does not stall the table's first frame (about 20-30 ms)."""
+    global _imports_frozen
+    if not _imports_frozen:
+        gc.freeze()
+        _imports_frozen = True
+
+
+_imports_frozen = False
+
 #: How long a screen that reads the history waits for it to open at start-up (seconds).
 HISTORY_OPEN_WAIT = 3.0
 #: How long quitting waits for the last save to be written.
@@ -86,6 +100,7 @@ class KingsCornersApp(App[int]):
         mode: str = "menu",
         options: StartOptions | None = None,
     ) -> None:
+        _freeze_imports()
         super().__init__()
         self.config = config
         self.config_path = config_path
