@@ -119,6 +119,8 @@ class KingsCornersApp(App[int]):
         self._history_problem: str | None = None
         #: The recorder's problem last told (so that each is said once).
         self._told_problem: str | None = None
+        #: Whether the garbage collector waits for the first screen to be drawn (see on_mount).
+        self._collector_held = False
 
     def notify(
         self,
@@ -155,6 +157,11 @@ class KingsCornersApp(App[int]):
 
     # ------------------------------------------------------------------ start
     def on_mount(self) -> None:
+        # No collection while the first screen is made and drawn (tens of thousands of short-lived
+        # objects, 15-30 ms of collections): the collector runs again once it is on screen.
+        self._collector_held = gc.isenabled()
+        gc.disable()
+        self.call_after_refresh(self._release_collector)
         self._apply_theme()
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
@@ -380,9 +387,15 @@ class KingsCornersApp(App[int]):
 
         self.push_screen(StatsScreen(self.history))
 
+    def _release_collector(self) -> None:
+        if self._collector_held:
+            self._collector_held = False
+            gc.enable()
+
     def on_unmount(self) -> None:
         """Finish writing the save, record what waits (briefly; the rest stays in the outbox for next
         time), then let go."""
+        self._release_collector()
         if self.saver is not None:
             self.saver.close(SAVE_CLOSE_WAIT)
         if self.recorder is not None:

@@ -4,6 +4,7 @@ and the footer redraws its keys only when they change."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -99,6 +100,23 @@ async def test_leaving_the_first_match_shows_the_menu_with_resume() -> None:
         await pilot.press("c")
         await settle(pilot)
         assert app.screen_stack[1] is menu  # the menu stays below the resumed match
+
+
+async def test_the_collector_waits_for_the_first_frame_and_runs_again_after_it() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert not gc.isenabled() or isinstance(app.screen, GameScreen)  # held until drawn
+        await settle(pilot)
+        assert gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()  # one that was off before the app stays off after it
+    try:
+        app = play_app(mode="menu")
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def _footer_keys(app: Any) -> list[FooterKey]:
