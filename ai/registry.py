@@ -7,7 +7,6 @@ package that imports them (no import cycle).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -91,6 +90,8 @@ def _load_all() -> None:
     global _loaded
     if _loaded:
         return
+    import pkgutil  # only to list the package's modules
+
     package = importlib.import_module(_PACKAGE)
     for module in pkgutil.iter_modules(package.__path__):
         if module.name.startswith("_") or module.name in _NOT_KINDS or module.ispkg:
