@@ -4,16 +4,18 @@ their kinds.
 Each kind of AI is declared once, on its class: the class sets ``kind`` and what the app shows of
 it (``title``, ``description``, ``player_name``, ``takes_think_time``, ``strength``, ``offered``;
 see :class:`~ai.base.AIPlayer`) and is decorated with :func:`register`. The modules of this
-package are found and imported the first time the registry is read, so adding a kind is one new
-module in ``ai/``. The settings, config, session and command line read the registry:
+package are found and imported the first time the kinds are listed, so adding a kind is one new
+module in ``ai/``; making a player of a kind, or reading one kind's info, imports only the module
+named after the kind (``king-aware``: ``ai/king_aware.py``) when it declares it. The settings,
+config, session and command line read the registry:
 
 * :func:`kinds`: every kind's :class:`KindInfo`, weakest first; :func:`kind_info` one of them;
 * :func:`ai_kinds`: the kinds' names, weakest first;
 * :func:`normalize_kind`: the one place a kind's name is normalised (``King_Aware`` -> ``king-aware``);
 * :func:`make_player`: build an AI of a kind.
 
-Importing :mod:`ai` imports no AI module but ``random`` (the fallback kind): the others load on
-the first call of one of these.
+Importing :mod:`ai` imports no AI module but ``random`` (the fallback kind): the others load when
+one of these needs them.
 """
 
 from __future__ import annotations

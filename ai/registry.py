@@ -7,7 +7,6 @@ package that imports them (no import cycle).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -91,12 +90,30 @@ def _load_all() -> None:
     global _loaded
     if _loaded:
         return
+    import pkgutil  # only to list the package's modules
+
     package = importlib.import_module(_PACKAGE)
     for module in pkgutil.iter_modules(package.__path__):
         if module.name.startswith("_") or module.name in _NOT_KINDS or module.ispkg:
             continue
         importlib.import_module(f"{_PACKAGE}.{module.name}")
     _loaded = True
+
+
+def _load_kind(name: str) -> type[AIPlayer] | None:
+    """The class of kind ``name`` (normalised), importing only the module named after it
+    (``king-aware``: ``king_aware``) when the kind is not registered yet; None when that module
+    does not register it (the kind is then looked for in every module)."""
+    cls = _REGISTRY.get(name)
+    module = name.replace("-", "_")
+    if cls is not None or _loaded or not module.isidentifier() or module in _NOT_KINDS:
+        return cls
+    try:
+        importlib.import_module(f"{_PACKAGE}.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{_PACKAGE}.{module}":
+            raise  # the module is there but needs what is not
+    return _REGISTRY.get(name)
 
 
 def kinds() -> tuple[KindInfo, ...]:
@@ -112,8 +129,11 @@ def ai_kinds() -> tuple[str, ...]:
 
 
 def _class_of(kind: str) -> type[AIPlayer]:
-    _load_all()
-    cls = _REGISTRY.get(normalize_kind(kind))
+    name = normalize_kind(kind)
+    cls = _load_kind(name)
+    if cls is None:
+        _load_all()
+        cls = _REGISTRY.get(name)
     if cls is None:
         raise UnknownKind(f"unknown AI kind {kind!r}: choose one of {', '.join(ai_kinds())}")
     return cls

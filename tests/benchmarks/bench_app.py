@@ -2,9 +2,15 @@
 
 * time from launch to the first frame of a seeded match (target <= 1 s): each launch is a
   fresh process (imports included) with the default settings, headless; median of ``--runs``;
+* the same for a bare Textual app (Header, Static, Footer), its launches taken in turn with the
+  game's in the same run, and the ratio of the two medians (target <= 1.5);
 * the same with the game history write-locked by another process (as the sqlite3 shell or DB
   Browser hold it while editing), launches taken in turn with the unlocked ones in the same run:
   within 10% of the unlocked figure (the UI never waits on SQLite);
+* every launch reads its modules' bytecode from a cache (as an installed app does from its
+  ``__pycache__``): the children write it to a folder of the run's own, filled by a launch of each
+  app that is not counted (``PYTHONDONTWRITEBYTECODE`` would make every launch compile the
+  package's source again, and only the package's: Textual's bytecode comes with its install);
 * peak memory while the app's demo screen plays a seeded AI-vs-AI match to its end at top
   speed (target <= 150 MB resident).
 
@@ -35,15 +41,24 @@ def _isolate() -> None:
     os.environ["KINGS_CORNERS_CONFIG"] = os.path.join(tmp, "settings.toml")
 
 
-def _first_frames(seed: int, runs: int) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-    """First frames of fresh data folders holding a history, unlocked and write-locked by
-    another process, taken in turn."""
+Frames = list[dict[str, float]]
+
+
+def _first_frames(seed: int, runs: int) -> tuple[Frames, Frames, Frames]:
+    """First frames of a bare Textual app and of the game on fresh data folders holding a
+    history, unlocked and write-locked by another process, taken in turn."""
     from kc_tui.history import History
     from tests.faultkit import lock_held
 
-    plain: list[dict[str, float]] = []
-    locked: list[dict[str, float]] = []
+    bare: Frames = []
+    plain: Frames = []
+    locked: Frames = []
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="kc-bench-pyc-")
+    _isolate()
+    _child("bare_frame", seed), _child("first_frame", seed)  # they fill the bytecode cache
     for _ in range(runs):
+        bare.append(_child("bare_frame", seed))
         for results, lock in ((plain, False), (locked, True)):
             _isolate()
             path = Path(os.environ["KINGS_CORNERS_DATA"]) / "history.sqlite3"
@@ -53,7 +68,7 @@ def _first_frames(seed: int, runs: int) -> tuple[list[dict[str, float]], list[di
                 continue
             with lock_held(path, "write"):
                 results.append(_child("first_frame", seed))
-    return plain, locked
+    return bare, plain, locked
 
 
 async def _first_frame(seed: int) -> dict[str, float]:
@@ -70,6 +85,27 @@ async def _first_frame(seed: int) -> dict[str, float]:
         while not isinstance(app.screen, GameScreen):
             await asyncio.sleep(0.001)
         await pilot.pause()  # the table has been composed and painted once
+        return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}
+
+
+async def _bare_frame() -> dict[str, float]:
+    """In a fresh process: seconds (wall, CPU) from the first import to the first frame of a bare
+    Textual app (Header, Static, Footer), measured as :func:`_first_frame` measures the game."""
+    import time
+
+    start, cpu = time.perf_counter(), time.process_time()
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, Header, Static
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Header()
+            yield Static("Hello")
+            yield Footer()
+
+    app = Bare()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
         return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}
 
 
@@ -113,22 +149,32 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--child", choices=["first_frame", "demo"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["first_frame", "bare_frame", "demo"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "first_frame":  # a child uses the data folder its parent made for it
         print(json.dumps(asyncio.run(_first_frame(args.seed))))
+        return 0
+    if args.child == "bare_frame":
+        print(json.dumps(asyncio.run(_bare_frame())))
         return 0
     if args.child == "demo":
         print(json.dumps(asyncio.run(_demo_match(args.seed))))
         return 0
 
-    runs, locked = _first_frames(args.seed, args.runs)
+    bare, runs, locked = _first_frames(args.seed, args.runs)
     wall = statistics.median(r["wall"] for r in runs) * 1000
     cpu = statistics.median(r["cpu"] for r in runs) * 1000
     print(f"first_frame_ms_median: {wall:.0f}")
     print(f"first_frame_cpu_ms_median: {cpu:.0f}")
     print(f"first_frame_ms_max: {max(r['wall'] for r in runs) * 1000:.0f}")
     print(f"first_frame_target_met: {'yes' if wall <= 1000 else 'no'} (target <= 1000 ms)")
+    wall_bare = statistics.median(r["wall"] for r in bare) * 1000
+    cpu_bare = statistics.median(r["cpu"] for r in bare) * 1000
+    bare_ratio = wall / wall_bare
+    print(f"bare_textual_first_frame_ms_median: {wall_bare:.0f}")
+    print(f"bare_textual_first_frame_cpu_ms_median: {cpu_bare:.0f}")
+    print(f"first_frame_bare_ratio: {bare_ratio:.2f} (cpu {cpu / cpu_bare:.2f})")
+    print(f"first_frame_bare_ratio_target_met: {'yes' if bare_ratio <= 1.5 else 'no'} (target <= 1.5)")
     wall_locked = statistics.median(r["wall"] for r in locked) * 1000
     ratio = wall_locked / wall
     print(f"first_frame_history_locked_ms_median: {wall_locked:.0f}")

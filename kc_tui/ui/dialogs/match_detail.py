@@ -17,13 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual_plotext import PlotextPlot
 
 from kc_tui.history import MatchRecord
 from kc_tui.ui.stats_data import human_seat, is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
+from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
 
 #: The widest name in the plot's legend and the table's header (a longer one ends in "…").

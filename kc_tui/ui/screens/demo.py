@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from kc_tui.config import PACES, Config
 from kc_tui.recorder import Recorder
@@ -28,6 +28,7 @@ from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import MoveLog, OpponentPanel, Scoreboard, TableView
+from kc_tui.ui.widgets.footer import Footer
 
 #: Rows the demo needs besides the seats (header, table, status, footer) for full-size seats.
 COMFORT_ROWS = 21

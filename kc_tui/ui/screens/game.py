@@ -10,7 +10,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
@@ -19,9 +19,9 @@ from kc_tui.session import MatchSession
 from kc_tui.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
-from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
+from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
@@ -324,6 +324,7 @@ class GameScreen(DrivenScreen):
     def _show_rounds(self) -> None:
         """The recorded match's rounds, each one to replay and review."""
         from kc_tui.ui.dialogs.match_detail import MatchDetail
+        from kc_tui.ui.screens.replay import open_replay
 
         match_id = self._recorded_match(len(self.session.results))
         history = self.driver.history
@@ -335,6 +336,8 @@ class GameScreen(DrivenScreen):
         self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
 
     def _replay_round(self, number: int) -> None:
+        from kc_tui.ui.screens.replay import open_replay
+
         match_id = self._recorded_match(number)
         if match_id is not None:
             open_replay(self.app, match_id, number)

@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from kc_tui.session import save_exists
 from kc_tui.ui.text import plain
+from kc_tui.ui.widgets.footer import Footer
 
 TITLE = r"""
  _  ___                   ___

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, ProgressBar, Static
+from textual.widgets import Button, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from ai.review import RoundReview, TurnReview, match_turns, review_round
@@ -38,6 +38,7 @@ from kc_tui.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
+from kc_tui.ui.widgets.footer import Footer
 
 #: Seconds between moves when playing, per pace (the game's pace names; "instant" still shows
 #: every position for a moment).

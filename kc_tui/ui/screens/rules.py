@@ -18,13 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.data import guide_markdown, rules_markdown
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
 from kc_tui.ui.text import plain
+from kc_tui.ui.widgets.footer import Footer
 
 ACTIVE = "**✓ active**"
 #: The heading of the second part of the screen.

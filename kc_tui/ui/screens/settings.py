@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static, Switch
 
 import ai
 from kc_tui.config import (
@@ -41,6 +41,7 @@ from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain
+from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.name_input import NameInput
 from kc_tui.ui.widgets.rule_fields import (
     HOUSE_RULES,

@@ -23,7 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 from textual_plotext import PlotextPlot
 
 from kc_tui.history import History, MatchRecord, Summary
@@ -51,6 +51,7 @@ from kc_tui.ui.stats_data import (
     when,
 )
 from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
 
 #: Matches listed per page.

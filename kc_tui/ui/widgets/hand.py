@@ -118,10 +118,10 @@ class HandView(HorizontalScroll):
         if look is not None:
             self.look = look
         self.cards = list(cards)
-        while len(self._chips) < len(cards):
-            chip = CardChip(len(self._chips))
-            self._chips.append(chip)
-            self.mount(chip)
+        new = [CardChip(i) for i in range(len(self._chips), len(cards))]
+        if new:  # mounted at once: the row is laid out again once, not once a card
+            self._chips.extend(new)
+            self.mount_all(new)
         for i, chip in enumerate(self._chips):
             if i < len(cards):
                 if not chip.display:

@@ -1,0 +1,141 @@
+"""What the table's first frame waits for: only what it shows. The screens, dialogs and AIs it
+does not show load when they are opened, the menu is made when a match started at once is left,
+and the footer redraws its keys only when they change."""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+from typing import Any
+
+from textual.widgets._footer import FooterKey
+
+from kc_tui.engine import is_play, play_card, target
+from kc_tui.ui.dialogs.confirm import ResumeDialog
+from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.widgets import PLACE_KEYS
+from kc_tui.ui.widgets.footer import Footer
+
+from .gamekit import play_app, settle
+from .test_settings_app import wait_for
+
+SIZE = (120, 40)
+
+#: Modules a seeded table does not show at its first frame.
+NOT_AT_START = (
+    "kc_tui.ui.screens.stats",
+    "kc_tui.ui.screens.settings",
+    "kc_tui.ui.screens.rules",
+    "kc_tui.ui.screens.demo",
+    "kc_tui.ui.screens.replay",
+    "kc_tui.ui.stats_data",
+    "kc_tui.ui.widgets.plot",
+    "kc_tui.ui.dialogs.summary",
+    "kc_tui.ui.dialogs.help",
+    "kc_tui.ui.dialogs.match_detail",
+    "kc_tui.ui.dialogs.demo_setup",
+    "kc_tui.replay",
+    "ai.review",
+    "ai.tournament",
+    "ai.expert",
+    "ai.lookahead",
+)
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules loaded in a fresh interpreter after running ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out.strip().splitlines()[-1]))
+
+
+def test_importing_the_app_and_the_table_loads_no_screen_the_table_does_not_show() -> None:
+    loaded = _modules_after("import kc_tui.ui.app, kc_tui.ui.screens.game")
+    assert "kc_tui.ui.screens.game" in loaded and "kc_tui.ui.screens.menu" in loaded
+    assert sorted(loaded & set(NOT_AT_START)) == []
+
+
+def test_making_players_loads_their_kinds_only_and_listing_kinds_loads_all() -> None:
+    loaded = _modules_after(
+        "import ai\n"
+        "assert ai.make_player('greedy', 1).kind == 'greedy'\n"
+        "assert ai.kind_info('King_Aware').name == 'king-aware'"
+    )
+    assert {"ai.greedy", "ai.king_aware"} <= loaded
+    assert not {"ai.expert", "ai.lookahead", "ai.leaf"} & loaded
+    loaded = _modules_after("import ai\nai.make_player('greedy', 1)\nprint(ai.ai_kinds())")
+    assert {"ai.expert", "ai.lookahead", "ai.king_aware"} <= loaded
+
+
+async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        assert len(app.screen_stack) == 2 and not any(isinstance(s, MenuScreen) for s in app.screen_stack)
+        # A new match from the table (command palette): the menu is below the new one.
+        await app.run_action("new_game")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
+        await pilot.press("n")
+        new = await settle(pilot)
+        assert new is not game and new.session.round_number == 1
+        assert [type(s) for s in app.screen_stack[1:]] == [MenuScreen, GameScreen]
+        # Leaving it shows that menu, with the match to resume.
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert app.game is None and len(app.screen_stack) == 2
+
+
+async def test_leaving_the_first_match_shows_the_menu_with_resume() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        menu = app.screen
+        assert len(app.screen_stack) == 2 and app.game is None
+        assert menu.query_one("#resume").display
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.screen_stack[1] is menu  # the menu stays below the resumed match
+
+
+async def test_the_collector_waits_for_the_first_frame_and_runs_again_after_it() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert not gc.isenabled() or isinstance(app.screen, GameScreen)  # held until drawn
+        await settle(pilot)
+        assert gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()  # one that was off before the app stays off after it
+    try:
+        app = play_app(mode="menu")
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def _footer_keys(app: Any) -> list[FooterKey]:
+    return list(app.screen.query_one(Footer).query(FooterKey))
+
+
+async def test_the_footer_follows_the_keys_and_keeps_them_while_they_do_not_change() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await settle(pilot)
+        keys = _footer_keys(app)
+        assert "undo" not in {k.action for k in keys}  # nothing to undo yet: Undo is not shown
+        assert {"end_turn", "hint", "menu"} <= {k.action for k in keys if not k._disabled}
+        for _ in range(3):
+            game.refresh_bindings()
+        await pilot.pause()
+        assert _footer_keys(app) == keys, "the same keys were mounted again"
+        s = game.session
+        m = next(m for m in s.legal_moves() if is_play(m))
+        await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
+        await wait_for(pilot, lambda: "undo" in {k.action for k in _footer_keys(app)})
+        assert "undo" in {k.action for k in _footer_keys(app) if not k._disabled}
