@@ -182,9 +182,7 @@ class GameScreen(DrivenScreen):
         status.update(plain(text) if isinstance(text, str) else text)
         for k in ("info", "error", "hint", "ok"):
             status.set_class(k == kind, f"-{k}")
-        message = self.query_one("#message", VerticalScroll)
-        message.set_class(kind == "hint", "-hint")
-        message.scroll_home(animate=False, immediate=True)
+        self.query_one("#message", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def message_lines(self, text: Text) -> int:
         """How many lines ``text`` takes in the message area at the screen's width."""

@@ -279,8 +279,9 @@ class ReplayScreen(Screen[None]):
         if self._better is not None and turn is not None:
             at, plan = self._better_at, turn.best_plan
             head = "Better plan, the position before it" if at == 0 else f"Better plan, move {at} of {len(plan)}"
+            # The keys come first: they show whatever the plan's length.
             line.update(
-                Text.assemble((f"{head}: ", "bold"), visible(turn.best_text), ("  ←→ its moves · b or esc back", "dim"))
+                Text.assemble((head, "bold"), (" (←→ its moves · b or esc back)", "dim"), ": ", visible(turn.best_text))
             )
         elif turn is not None:
             line.update(self._review_line(turn))

@@ -111,6 +111,12 @@ class MatchList(DataTable[Any]):
         if isinstance(row, int) and row >= 0 and row != self.cursor_row:
             self.call_later(self.action_select_cursor)
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Shown (its tab opened) or the screen resized: whether it is wider than its room.
+        screen = self.screen
+        if isinstance(screen, StatsScreen):
+            screen.call_after_refresh(screen.show_foot)
+
 
 class StatsScreen(Screen[None]):
     """Statistics from the game history; ``history`` None: the history is off or unusable."""
@@ -389,26 +395,25 @@ class StatsScreen(Screen[None]):
                 rich_plain(opponents(m)),
                 key=str(m.id),
             )
-        self._show_foot()
-        self.call_after_refresh(self._show_foot)  # once the new rows are laid out
+        self.show_foot()
+        self.call_after_refresh(self.show_foot)  # once the new rows are laid out
         if first and self.listed:
             self._choose(self.listed[0])
         self._page_ahead(table.cursor_row)
 
-    def _show_foot(self) -> None:
+    def show_foot(self) -> None:
         """The line under the list: how many matches, and the keys (← → when the list is wider
         than the screen)."""
         if not self.query("#list-foot"):
             return
         shown = len(self.listed)
         more = f" · {shown:,} listed, more as you scroll" if self.more else ""
-        wide = " · ← → scroll" if self.query_one(MatchList).max_scroll_x > 0 else ""
+        table = self.query_one(MatchList)
+        wide = " · ← → scroll" if table.size.width and table.max_scroll_x > 0 else ""
         self.query_one("#list-foot", Static).update(
             plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more}{wide} · Enter opens one")
         )
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._show_foot)
 
     @property
     def more(self) -> bool:
