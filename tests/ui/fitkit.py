@@ -66,11 +66,6 @@ def footer_keys(app: App[Any]) -> list[FooterKey]:
     return list(app.screen.query_one(Footer).query(FooterKey))
 
 
-def footer_labels(app: App[Any]) -> list[str]:
-    """Each footer key as the footer draws it: "key description"."""
-    return [flat(f"{k.key_display} {k.description}") for k in footer_keys(app)]
-
-
 def assert_footer_whole(app: App[Any], *wanted: str) -> None:
     """Every key of the footer is wholly on screen and read whole on the footer's line; the
     descriptions ``wanted`` are among them."""
