@@ -189,9 +189,9 @@ async def test_the_hint_names_its_plan_and_says_why() -> None:
         text = str(status.render())
         assert game.hint_move == advice.move
         assert advice.text in text and advice.reason in text
-        assert text.startswith("Hint: ") and "Hint: Hint:" not in text
+        assert text.startswith("Hint") and "Hint: Hint:" not in text
         if advice.move != END:
-            assert f"Press {PLACE_KEYS[target(advice.move)]} to play it." in text
+            assert text.startswith(f"Hint (press {PLACE_KEYS[target(advice.move)]} to play it): ")
         assert status.size.height >= 2 or len(text) <= status.size.width, "the reason is cut off"
 
 

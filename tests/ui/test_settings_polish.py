@@ -14,6 +14,8 @@ from kc_tui.config import Config, Opponent, load_config, save_config
 from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 
+from .fitkit import flat, screen_lines
+
 SMALL = (80, 24)
 SIZE = (100, 40)
 EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
@@ -33,20 +35,6 @@ class Host(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
-
-
-def screen_lines(app: App[Any], widget: Widget | None = None) -> list[str]:
-    """What the screen shows, line by line (or only ``widget``'s part of it)."""
-    strips = app.screen._compositor.render_strips()
-    if widget is not None:
-        r = widget.region
-        strips = [strip.crop(r.x, r.right) for strip in strips[r.y : r.bottom]]
-    return ["".join(seg.text for seg in strip) for strip in strips]
-
-
-def flat(text: str) -> str:
-    """``text`` as one line of words (wrapping and padding ignored)."""
-    return " ".join(text.split())
 
 
 def shown(widget: Widget) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.table import Table
@@ -41,7 +42,16 @@ MARKS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: The line under the game's keys.
+FOOT = (
+    "Legal targets of what you picked are highlighted in green. "
+    "An illegal try is refused with the rule it breaks, and nothing changes. Esc closes."
+)
+
+
 class HelpDialog(ModalScreen[None]):
+    """A screen's keys (the game's by default) and what its marks mean (``marks`` empty: none)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,enter,q", "close", "Close")]
     DEFAULT_CSS = """
     HelpDialog { align: center middle; }
@@ -54,27 +64,35 @@ class HelpDialog(ModalScreen[None]):
     HelpDialog #foot { color: $text-muted; margin-top: 1; }
     """
 
+    def __init__(
+        self,
+        keys: Sequence[tuple[str, str]] = KEYS,
+        marks: Sequence[tuple[str, str]] = MARKS,
+        *,
+        title: str = "Keys and mouse",
+        foot: str = FOOT,
+    ) -> None:
+        super().__init__()
+        self.keys, self.marks, self.title_text, self.foot = keys, marks, title, foot
+
     def compose(self) -> ComposeResult:
         t = Table(box=None, show_header=False, padding=(0, 2))
         t.add_column(style="bold #ffd75f", no_wrap=True)
         t.add_column()
-        for k, what in KEYS:
+        for k, what in self.keys:
             t.add_row(k, what)
-        marks = Table(box=None, show_header=False, padding=(0, 2))
-        marks.add_column(style="bold", no_wrap=True)
-        marks.add_column()
-        for k, what in MARKS:
-            marks.add_row(k, what)
         with VerticalScroll():
-            yield Static("Keys and mouse", id="title")
+            yield Static(self.title_text, id="title")
             yield Static(t)
-            yield Static("What the marks mean", classes="subtitle")
-            yield Static(marks)
-            yield Static(
-                "Legal targets of what you picked are highlighted in green. "
-                "An illegal try is refused with the rule it breaks, and nothing changes. Esc closes.",
-                id="foot",
-            )
+            if self.marks:
+                marks = Table(box=None, show_header=False, padding=(0, 2))
+                marks.add_column(style="bold", no_wrap=True)
+                marks.add_column()
+                for k, what in self.marks:
+                    marks.add_row(k, what)
+                yield Static("What the marks mean", classes="subtitle")
+                yield Static(marks)
+            yield Static(self.foot, id="foot")
 
     def action_close(self) -> None:
         self.dismiss(None)

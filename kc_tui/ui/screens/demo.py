@@ -45,7 +45,7 @@ class DemoScreen(DrivenScreen):
     CSS_PATH = "demo.tcss"
     TITLE = "Kings Corners"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space,p", "pause", "Pause/Go", key_display="space"),
+        Binding("space,p", "pause", "Pause", key_display="space"),
         Binding("n,period", "step", "Step", key_display="n"),
         Binding("plus,equals_sign,f", "faster", "Faster", key_display="+"),
         Binding("minus,s", "slower", "Slower", key_display="-"),
@@ -54,6 +54,8 @@ class DemoScreen(DrivenScreen):
         Binding("r,f1", "rules", "Rules"),
         Binding("escape,q", "leave", "Back"),
     ]
+    #: Columns the header takes besides its title (its icon and the room on its right).
+    HEADER_ROOM = 18
 
     def __init__(
         self, seats: list[str], seed: int | None, pace: str, config: Config, recorder: Recorder | None = None
@@ -99,7 +101,7 @@ class DemoScreen(DrivenScreen):
             with Vertical(id="demo-side"):
                 yield Scoreboard(id="demo-score")
                 yield MoveLog(id="demo-log")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def _panels(self) -> list[OpponentPanel]:
         return [
@@ -111,12 +113,13 @@ class DemoScreen(DrivenScreen):
         # RichLog renders lines at least 78 cells wide and crops them in a narrower column.
         self.query_one(MoveLog).min_width = 20
         self._fit(self.app.size.height)
-        self._update_title()
+        self._update_title(self.app.size.width)
         self.refresh_view()
         self.schedule(0.3 if self.driver.ai_delay else 0.0)
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)
+        self._update_title(event.size.width)
 
     def _fit(self, height: int) -> None:
         """In a short terminal the seats shrink to two lines each so the table keeps its room
@@ -124,9 +127,13 @@ class DemoScreen(DrivenScreen):
         rows = OPEN_SEAT_ROWS if self.show_hands else SEAT_ROWS
         self.set_class(height < COMFORT_ROWS + rows * self.session.n, "-compact")
 
-    def _update_title(self) -> None:
+    def _update_title(self, width: int) -> None:
+        """The players and the seed, or (when that does not fit ``width``) the seed only: the
+        seats show the players' names."""
         vs = " vs ".join(self.session.names)
-        self.sub_title = f"Demo · {vs} · seed {self.seed}"
+        full = f"Demo · {vs} · seed {self.seed}"
+        fits = len(f"{self.TITLE} — {full}") <= width - self.HEADER_ROOM
+        self.sub_title = full if fits else f"Demo · {self.session.n} AI players · seed {self.seed}"
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
@@ -172,7 +179,7 @@ class DemoScreen(DrivenScreen):
                 out.append(" · round over", "bold")
             elif self.thinking:
                 out.append(f" · {s.names[s.to_move]} is thinking…")
-            out.append(" · hands open" if self.show_hands else " · hands hidden (h shows them)", "dim")
+            out.append(" · hands open" if self.show_hands else " · hands hidden", "dim")
         status = self.query_one("#demo-status", Static)
         status.update(out)
         status.set_class(self.paused and not s.match_over, "-paused")
@@ -287,7 +294,7 @@ class DemoScreen(DrivenScreen):
         self.stepping = False
         self.paused = False
         self._summary_open = False
-        self._update_title()
+        self._update_title(self.app.size.width)
         seats = self.query_one("#demo-seats", Vertical)
         await seats.remove_children()
         await seats.mount_all(self._panels())

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
@@ -48,6 +48,9 @@ def too_small_text(width: int, height: int) -> Text:
         justify="center",
     )
 
+
+#: The most lines the message area grows to; a longer message scrolls there (the hint says so).
+MESSAGE_LINES = 4
 
 #: The actions that still work while the terminal is too small (everything else is paused).
 ALWAYS = frozenset({"quit", "help", "menu"})
@@ -107,7 +110,9 @@ class GameScreen(DrivenScreen):
                 with Vertical(id="side"):
                     yield Scoreboard(id="scoreboard")
                     yield MoveLog(id="log")
-            yield Static(id="status")
+            with VerticalScroll(id="message") as message:
+                message.can_focus = False
+                yield Static(id="status")
             with Horizontal(id="me"):
                 yield Static(id="me-label")
                 yield HandView(self.look, id="hand")
@@ -179,10 +184,30 @@ class GameScreen(DrivenScreen):
         self.show_scoreboard()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
+        """``text`` in the message area, which grows to its lines (up to :data:`MESSAGE_LINES`,
+        then it scrolls), from its first line."""
         status = self.query_one("#status", Static)
         status.update(plain(text) if isinstance(text, str) else text)
         for k in ("info", "error", "hint", "ok"):
             status.set_class(k == kind, f"-{k}")
+        self.query_one("#message", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def message_lines(self, text: Text) -> int:
+        """How many lines ``text`` takes in the message area at the screen's width."""
+        width = max(1, self.size.width - 3)  # its padding and a scrollbar
+        return len(text.wrap(self.app.console, width))
+
+    def more_of_message(self) -> bool:
+        """Scroll the message area to the message's next lines (from the last, back to the
+        first); False when it shows the whole message."""
+        message = self.query_one("#message", VerticalScroll)
+        if message.max_scroll_y <= 0:
+            return False
+        if message.scroll_y >= message.max_scroll_y:
+            message.scroll_home(animate=False, immediate=True)
+        else:
+            message.scroll_page_down(animate=False)
+        return True
 
     def _prompt(self) -> None:
         s = self.session
@@ -207,7 +232,7 @@ class GameScreen(DrivenScreen):
                 else:
                     self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
             else:
-                self.say("Your turn: pick a card (←→ 1-9), then a pile (its key or a click). t: end turn")
+                self.say("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 
@@ -501,6 +526,8 @@ class GameScreen(DrivenScreen):
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
             return
+        if self.hint_move is not None and self.more_of_message():
+            return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
         self.say("Thinking of a hint…", "hint")
         self.think(self.driver.hint_job())
@@ -519,24 +546,31 @@ class GameScreen(DrivenScreen):
         else:
             self.selected_card = self.source_pile = None
         self.refresh_view()
+        playable = is_play(m) or is_pile_move(m)
         if note is not None:
-            # The plan and why, from the planner's own evaluation; the keys that play its first move.
-            key = f" Press {PLACE_KEYS[target(m)]} to play it." if is_play(m) or is_pile_move(m) else ""
-            self.say(Text.assemble(("Hint: ", "bold"), note.removeprefix("Hint: "), key), "hint")
-            return
-        text = self.session.suggest(m)
-        tail = "" if m == END else f": press {PLACE_KEYS[target(m)]}" if (is_play(m) or is_pile_move(m)) else ""
-        if m == END:
+            # The plan and why, from the planner's own evaluation.
+            body = note.removeprefix("Hint: ")
+        elif m == END:
             seat = self.session.human_seat
             can_play = seat is not None and len(self.session.view(seat).legal_moves()) > 1
-            why = (
+            body = (
                 "keep your cards: every play you have would open a place for the others; end your turn (t)."
                 if can_play
                 else "nothing you hold can be played; end your turn (t)."
             )
-            self.say(Text.assemble(("Hint: ", "bold"), why), "hint")
         else:
-            self.say(Text.assemble(("Hint: ", "bold"), text, tail), "hint")
+            body = self.session.suggest(m)
+        # The key that plays the first move comes first: it shows whatever the hint's length.
+        keys = [f"press {PLACE_KEYS[target(m)]} to play it"] if playable else []
+        text = self._hint_text(keys, body)
+        if self.message_lines(text) > MESSAGE_LINES:
+            text = self._hint_text([*keys, "h: more"], body)
+        self.say(text, "hint")
+
+    @staticmethod
+    def _hint_text(keys: list[str], body: str) -> Text:
+        head = f"Hint ({'; '.join(keys)}): " if keys else "Hint: "
+        return Text.assemble((head, "bold"), body)
 
     def action_clear(self) -> None:
         self._end_asked = False

@@ -41,15 +41,17 @@ class MenuScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     MenuScreen { align: center middle; }
-    MenuScreen #box { width: 64; height: auto; align-horizontal: center; }
+    MenuScreen #box { width: 100%; max-width: 80; height: auto; align-horizontal: center; }
     MenuScreen #title { color: $accent; width: 100%; content-align: center middle; }
     MenuScreen #suits { width: 100%; content-align: center middle; margin-bottom: 1; }
     MenuScreen Button { width: 32; margin: 0 0 0 0; }
-    MenuScreen #saved { color: $text-muted; width: 100%; content-align: center middle; margin: 1 0 0 0; }
+    MenuScreen #saved { color: $text-muted; width: 100%; height: auto; text-align: center; margin: 1 1 0 1; }
     MenuScreen.-short Button { margin: 0 0 1 0; }
+    MenuScreen.-tight Button { margin: 0; }
     """
-    #: The rows the menu takes besides its buttons: the title, the suits, the saved line, the footer.
-    FRAME_ROWS = 11
+    #: The rows the menu takes besides its buttons and the saved match's lines: the title and
+    #: the suits with the line under them, the line over the saved match, the footer.
+    FRAME_ROWS = 9
 
     def compose(self) -> ComposeResult:
         with Vertical(id="box"):
@@ -73,7 +75,7 @@ class MenuScreen(Screen[None]):
             with Center():
                 yield Button("Quit  (q)", id="quit")
             yield Static("", id="saved")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_menu()
@@ -82,11 +84,18 @@ class MenuScreen(Screen[None]):
         self.fit_buttons()
 
     def fit_buttons(self) -> None:
-        """Bordered buttons when they fit the terminal's height, compact ones (a line each) when
-        not (e.g. 80x24 with a saved match: seven buttons)."""
+        """Bordered buttons when they fit the terminal's height, else compact ones (a line each)
+        with a line between them, else without it (e.g. 80x24 with a saved match: seven
+        buttons, and the saved match's line wrapped): the menu never scrolls."""
         buttons = [b for b in self.query(Button) if b.display]
-        short = self.size.height < self.FRAME_ROWS + 3 * len(buttons)
-        self.set_class(short, "-short")
+        saved = self.query_one("#saved", Static)
+        width = max(1, min(self.size.width, 80) - 2)
+        lines = len(Text(str(saved.render())).wrap(self.app.console, width))
+        frame = self.FRAME_ROWS + lines
+        short = self.size.height < frame + 3 * len(buttons)
+        tight = self.size.height < frame + 2 * len(buttons)
+        self.set_class(short and not tight, "-short")
+        self.set_class(tight, "-tight")
         for b in buttons:
             b.compact = short
 

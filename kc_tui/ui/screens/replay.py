@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -45,18 +45,36 @@ from kc_tui.ui.widgets.footer import Footer
 PACE_STEP: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.05}
 #: The colour of each review mark.
 MARK_STYLE: dict[str, str] = {"good": "green", "inaccuracy": "#e0a030", "mistake": "red"}
-#: The buttons under the table: (id, label, action).
+#: The buttons under the table: (id, label, action). They fit 80 columns.
 CONTROLS: tuple[tuple[str, str, str], ...] = (
-    ("replay-start", "|◀ Start", "start"),
+    ("replay-start", "|◀", "start"),
     ("replay-turn-back", "◀◀ Turn", "turn(-1)"),
     ("replay-back", "◀ Move", "step(-1)"),
     ("replay-play", "▶ Play", "play"),
     ("replay-forward", "Move ▶", "step(1)"),
     ("replay-turn-forward", "Turn ▶▶", "turn(1)"),
-    ("replay-end", "End ▶|", "end"),
+    ("replay-end", "▶|", "end"),
     ("replay-hands", "Open hands", "hands"),
     ("replay-review", "Review", "review"),
 )
+#: Every key of the replay, for its keys page (?): the footer shows the main ones.
+KEYS: tuple[tuple[str, str], ...] = (
+    ("← →", "the previous / the next move"),
+    ("[ ]  or  shift+← →", "the previous / the next turn"),
+    ("Home  End", "the deal / the round's end"),
+    ("space", "play from here at the pace, or pause"),
+    ("+  -", "faster / slower"),
+    ("o", "open every hand (at the round's end), or hide them"),
+    ("v", "review your turns against the expert (esc cancels)"),
+    ("b", "on a reviewed turn: its better plan on the table, move by move (b again: back)"),
+    ("PgDn  PgUp", "the rest of a note longer than its lines"),
+    ("click", "the buttons under the table (on a short screen: the keys at the bottom)"),
+    ("?", "this page"),
+    ("esc  or  q", "back"),
+)
+#: Screens shorter than this leave the buttons out (the footer's keys are clicked instead):
+#: the table keeps its rows for a review's longer lines.
+CONTROLS_ROWS = 28
 
 
 class ReplayScreen(Screen[None]):
@@ -72,14 +90,17 @@ class ReplayScreen(Screen[None]):
         Binding("right", "step(1)", "Move", show=False),
         Binding("shift+left,left_square_bracket", "turn(-1)", "Turn", key_display="[ ]"),
         Binding("shift+right,right_square_bracket", "turn(1)", "Turn", show=False),
-        Binding("home", "start", "Start/End", key_display="Home End"),
+        Binding("home", "start", "Start", show=False),
         Binding("end", "end", "End", show=False),
-        Binding("space", "play", "Play/Pause", key_display="space"),
-        Binding("plus,equals_sign", "faster", "Pace", key_display="+-"),
+        Binding("space", "play", "Play", key_display="space"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False),
         Binding("minus", "slower", "Slower", show=False),
         Binding("o", "hands", "Hands"),
         Binding("v", "review", "Review"),
-        Binding("b", "better", "Better plan"),
+        Binding("b", "better", "Better"),
+        Binding("pagedown", "note(1)", "More", key_display="PgDn"),
+        Binding("pageup", "note(-1)", "Back", show=False),
+        Binding("question_mark", "keys", "Keys", key_display="?"),
         Binding("escape,q", "leave", "Back"),
     ]
 
@@ -128,7 +149,9 @@ class ReplayScreen(Screen[None]):
                     yield Scoreboard(id="replay-score")
                     yield MoveLog(id="replay-log")
             yield Static(id="replay-status")
-            yield Static(id="replay-note")
+            with VerticalScroll(id="replay-note-box") as box:
+                box.can_focus = False
+                yield Static(id="replay-note")
             yield ProgressBar(id="replay-progress", show_eta=False)
             if self.viewer is not None:
                 with Horizontal(id="replay-me"):
@@ -143,7 +166,14 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(MoveLog).min_width = 20
+        self._fit(self.app.size.height)
         self.refresh_view()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        self.set_class(height < CONTROLS_ROWS, "-short")
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
@@ -212,7 +242,7 @@ class ReplayScreen(Screen[None]):
         return places if is_play(mv) or is_pile_move(mv) else set()
 
     def _show_status(self, snap: ReplaySnapshot) -> None:
-        out = Text(no_wrap=True, overflow="ellipsis")
+        out = Text()
         if self.playing:
             out.append(f"▶ {self.pace}", "bold green")
         else:
@@ -233,8 +263,7 @@ class ReplayScreen(Screen[None]):
         kind = "info"
         if self._message is not None:
             text, kind = self._message
-            out = Text(no_wrap=True, overflow="ellipsis")
-            out.append(visible(text))
+            out = Text(visible(text))
         status.update(out)
         for k in ("info", "error"):
             status.set_class(k == kind, f"-{k}")
@@ -251,8 +280,9 @@ class ReplayScreen(Screen[None]):
         if self._better is not None and turn is not None:
             at, plan = self._better_at, turn.best_plan
             head = "Better plan, the position before it" if at == 0 else f"Better plan, move {at} of {len(plan)}"
+            # The keys come first: they show whatever the plan's length.
             line.update(
-                Text.assemble((f"{head}: ", "bold"), visible(turn.best_text), ("  ←→ its moves · b or esc back", "dim"))
+                Text.assemble((head, "bold"), (" (←→ its moves · b or esc back)", "dim"), ": ", visible(turn.best_text))
             )
         elif turn is not None:
             line.update(self._review_line(turn))
@@ -262,6 +292,10 @@ class ReplayScreen(Screen[None]):
             line.update(Text.assemble(("Last move: ", "dim"), visible(snap.last_move)))
         else:
             line.update(Text("The deal: nothing played yet. → steps, space plays.", "dim"))
+        box = self.query_one("#replay-note-box", VerticalScroll)
+        box.set_class(line.has_class("-note") or turn is not None, "-marked")
+        box.scroll_home(animate=False, immediate=True)
+        self.call_after_refresh(self.refresh_bindings)  # PgDn shows once the note is laid out
 
     def _show_controls(self, snap: ReplaySnapshot) -> None:
         rp = self.replay
@@ -284,6 +318,24 @@ class ReplayScreen(Screen[None]):
         self._show_status(self.replay.snapshot())
 
     # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "note":
+            return self.query_one("#replay-note-box", VerticalScroll).max_scroll_y > 0
+        return True
+
+    def action_note(self, direction: int) -> None:
+        """The next (1) or the previous (-1) lines of a note longer than its lines."""
+        box = self.query_one("#replay-note-box", VerticalScroll)
+        if direction > 0:
+            box.scroll_page_down(animate=False)
+        else:
+            box.scroll_page_up(animate=False)
+
+    def action_keys(self) -> None:
+        from kc_tui.ui.dialogs.help import HelpDialog
+
+        self.app.push_screen(HelpDialog(KEYS, (), title="Replay: keys and mouse", foot="Esc closes."))
+
     def _moved(self) -> None:
         self._message = None
         self.refresh_view()
@@ -554,4 +606,4 @@ def _tell(app: App[Any], message: str) -> None:
     app.notify(visible(message), title="Replay", severity="warning", timeout=8, markup=False)
 
 
-__all__ = ["CONTROLS", "PACE_STEP", "ReplayScreen", "open_replay"]
+__all__ = ["CONTROLS", "KEYS", "PACE_STEP", "ReplayScreen", "open_replay"]

@@ -69,6 +69,9 @@ SCREEN_HEADERS = (
     "Penalty\n/round",
     "Hints\n/round",
 )
+#: The list of matches' columns: the short ones first, so that at 80 columns every heading and
+#: result is on screen; the opponents (as long as their names) last, scrolled to with ← →.
+MATCH_COLUMNS = ("Date", "Result", "Totals", "Scoring", "Opponents")
 #: The most matches the margins plot shows (the latest).
 MARGIN_MATCHES = 200
 #: Load the next page when the cursor is this close to the list's end.
@@ -95,7 +98,7 @@ class StatsData:
 
 class MatchList(DataTable[Any]):
     """The past matches, newest first: one click opens a match (as Enter does); Home and End go
-    to the first and the last row (the list has no columns to scroll to)."""
+    to the first and the last row; ← → scroll a list wider than the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "scroll_top", "First", show=False),
@@ -108,6 +111,12 @@ class MatchList(DataTable[Any]):
         row = event.style.meta.get("row")
         if isinstance(row, int) and row >= 0 and row != self.cursor_row:
             self.call_later(self.action_select_cursor)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Shown (its tab opened) or the screen resized: whether it is wider than its room.
+        screen = self.screen
+        if isinstance(screen, StatsScreen):
+            screen.call_after_refresh(screen.show_foot)
 
 
 class StatsScreen(Screen[None]):
@@ -194,7 +203,7 @@ class StatsScreen(Screen[None]):
                 yield Static("The match plotted is the one picked in the Matches tab (3).", id="plots-hint")
             with TabPane("Matches", id="matches"), Lazy(Vertical(id="matches-body")):
                 table = MatchList(id="match-list", cursor_type="row", zebra_stripes=True)
-                for label in ("Date", "Opponents", "Result", "Totals", "Scoring"):
+                for label in MATCH_COLUMNS:
                     table.add_column(label, key=label.lower())
                 yield table
                 yield Static("", id="list-foot")
@@ -381,20 +390,31 @@ class StatsScreen(Screen[None]):
             res = result(m)
             table.add_row(
                 rich_plain(when(m)),
-                rich_plain(opponents(m)),
                 rich_plain(res, RESULT_STYLE.get(res, "")),
                 rich_plain(totals_text(m)),
                 rich_plain(short_scoring(m)),
+                rich_plain(opponents(m)),
                 key=str(m.id),
             )
-        shown = len(self.listed)
-        more = f" · {shown:,} listed, more as you scroll" if self.more else ""
-        self.query_one("#list-foot", Static).update(
-            plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more} · Enter opens one")
-        )
+        self.show_foot()
+        self.call_after_refresh(self.show_foot)  # once the new rows are laid out
         if first and self.listed:
             self._choose(self.listed[0])
         self._page_ahead(table.cursor_row)
+
+    def show_foot(self) -> None:
+        """The line under the list: how many matches, and the keys (← → when the list is wider
+        than the screen)."""
+        if not self.query("#list-foot"):
+            return
+        shown = len(self.listed)
+        more = f" · {shown:,} listed, more as you scroll" if self.more else ""
+        table = self.query_one(MatchList)
+        wide = " · ← → scroll" if table.size.width and table.max_scroll_x > 0 else ""
+        self.query_one("#list-foot", Static).update(
+            plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more}{wide} · Enter opens one")
+        )
+
 
     @property
     def more(self) -> bool:

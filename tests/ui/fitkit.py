@@ -1,0 +1,99 @@
+"""Helpers for "this text is whole on screen": what the screen shows, read line by line from the
+compositor's render (the cells the terminal gets), never from a widget's own content."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+def screen_lines(app: App[Any], widget: Widget | Region | None = None) -> list[str]:
+    """What the screen shows, line by line (or only the part of it ``widget`` takes: its
+    region, cut to the screen)."""
+    strips = app.screen._compositor.render_strips()
+    if widget is not None:
+        r = widget if isinstance(widget, Region) else widget.region
+        r = r.intersection(app.screen.region)
+        strips = [strip.crop(r.x, r.right) for strip in strips[r.y : r.bottom]]
+    return ["".join(seg.text for seg in strip) for strip in strips]
+
+
+def flat(text: str) -> str:
+    """``text`` as one line of words (wrapping and padding ignored)."""
+    return " ".join(text.split())
+
+
+def content(widget: Widget) -> str:
+    """Everything ``widget`` has to show (its whole content, as one line of words)."""
+    return flat(str(widget.render()))
+
+
+def on_screen(app: App[Any], widget: Widget) -> bool:
+    """Whether ``widget`` is shown and wholly inside the screen (nothing of it cut off by the
+    screen's edges or by a scrolling parent)."""
+    if not widget.display or not widget.is_mounted:
+        return False
+    region = widget.region
+    if not app.screen.region.contains_region(region):
+        return False
+    for parent in widget.ancestors:
+        if isinstance(parent, Widget) and parent.is_scrollable and parent is not app.screen:
+            view = parent.region.intersection(parent.scrollable_content_region)
+            if view.area and not view.contains_region(region):
+                return False
+    return True
+
+
+def shows_whole(app: App[Any], text: str, where: Widget | Region | None = None) -> bool:
+    """Whether ``text`` is read whole, in order, on screen (within ``where`` when given): its
+    words may wrap over lines, none is cut."""
+    return flat(text) in flat(" ".join(screen_lines(app, where)))
+
+
+def assert_whole(app: App[Any], text: str, where: Widget | Region | None = None) -> None:
+    assert shows_whole(app, text, where), f"{flat(text)!r} is not whole on screen:\n" + "\n".join(
+        screen_lines(app, where)
+    )
+
+
+def footer_keys(app: App[Any]) -> list[FooterKey]:
+    """The keys the screen's footer offers."""
+    return list(app.screen.query_one(Footer).query(FooterKey))
+
+
+def assert_footer_whole(app: App[Any], *wanted: str) -> None:
+    """Every key of the footer is wholly on screen and read whole on the footer's line; the
+    descriptions ``wanted`` are among them."""
+    footer = app.screen.query_one(Footer)
+    line = flat(" ".join(screen_lines(app, footer)))
+    keys = footer_keys(app)
+    assert keys, "the footer shows no key"
+    for key in keys:
+        label = flat(f"{key.key_display} {key.description}")
+        assert app.screen.region.contains_region(key.region), f"{label!r} is off screen: {line!r}"
+        assert label in line, f"{label!r} is not whole in the footer: {line!r}"
+    descriptions = {k.description for k in keys}
+    missing = [w for w in wanted if w not in descriptions]
+    assert not missing, f"the footer lacks {missing}: {line!r}"
+
+
+async def read_scrolling(pilot: Any, box: Widget, key: str, most: int = 20) -> str:
+    """All that ``box`` (a scrolling area) shows as ``key`` scrolls it to its end, each line
+    once, as one line of words (its scrollbar left out)."""
+    app = pilot.app
+    rows: dict[int, str] = {}
+    for _ in range(most):
+        top = round(box.scroll_y)
+        for i, line in enumerate(screen_lines(app, box.scrollable_content_region)):
+            rows.setdefault(top + i, line)
+        if box.scroll_y >= box.max_scroll_y:
+            break
+        await pilot.press(key)
+        await pilot.pause()
+        assert round(box.scroll_y) > top, f"{key} does not scroll on"
+    return flat(" ".join(rows[k] for k in sorted(rows)))
