@@ -14,6 +14,7 @@ from textual.widgets._footer import FooterKey
 
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.dialogs.confirm import ResumeDialog
+from kc_tui.ui.dialogs.new_game import NewGameDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
@@ -79,6 +80,8 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
         await app.run_action("new_game")
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
         await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
+        await pilot.press("enter")
         new = await settle(pilot)
         assert new is not game and new.session.round_number == 1
         assert [type(s) for s in app.screen_stack[1:]] == [MenuScreen, GameScreen]
