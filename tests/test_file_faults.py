@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Static
 
 from kc_tui.config import (
@@ -35,6 +35,7 @@ from kc_tui.config import (
 )
 from kc_tui.ui.screens.settings import SettingsScreen
 from tests.faultkit import fill, small_disk
+from tests.ui.gamekit import SettingsHost as Host
 
 SIZE = (100, 40)
 #: A save of about 100 KB: more than a full disk has left.
@@ -361,20 +362,6 @@ def test_moving_aside_passes_every_name_that_exists(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- the settings screen
-class Host(App[None]):
-    """A bare app that opens the settings screen and records what it dismisses with."""
-
-    def __init__(self, config: Config, path: Path | None = None) -> None:
-        super().__init__()
-        self.config = config
-        self.path = path
-        self.results: list[Config | None] = []
-
-    def compose(self) -> ComposeResult:
-        yield Static("host")
-
-    def on_mount(self) -> None:
-        self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
 
 
 def error_text(app: App[None]) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, is_play, play_card, position_dict, source, target
@@ -15,6 +17,7 @@ from kc_tui.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.settings import SettingsScreen
 
 SEED = 3
 
@@ -162,3 +165,19 @@ def stage_long_piles(session: MatchSession) -> None:
     r.hands = hands
     r.stock = rest
     r.last_drawn = [-1] * r.n
+
+
+class SettingsHost(App[None]):
+    """A bare app that opens the settings screen and records what it dismisses with."""
+
+    def __init__(self, config: Config, path: Path | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.path = path
+        self.results: list[Config | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("host")
+
+    def on_mount(self) -> None:
+        self.push_screen(SettingsScreen(self.config, self.path), self.results.append)

@@ -12,7 +12,7 @@ from kc_tui.config import NAME_MAX, Config
 from kc_tui.ui.screens.settings import SettingsScreen
 from kc_tui.ui.widgets.name_input import NameInput
 
-from .test_settings_screen import Host
+from .gamekit import SettingsHost as Host
 
 SIZE = (80, 24)
 

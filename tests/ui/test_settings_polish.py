@@ -3,10 +3,9 @@ hidden, the think time shows its unit, and every text can be read whole at 80x24
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
@@ -15,26 +14,11 @@ from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 
 from .fitkit import flat, screen_lines
+from .gamekit import SettingsHost as Host
 
 SMALL = (80, 24)
 SIZE = (100, 40)
 EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
-
-
-class Host(App[None]):
-    """A bare app that opens the settings screen and records what it dismisses with."""
-
-    def __init__(self, config: Config, path: Path | None = None) -> None:
-        super().__init__()
-        self.config = config
-        self.path = path
-        self.results: list[Config | None] = []
-
-    def compose(self) -> ComposeResult:
-        yield Static("host")
-
-    def on_mount(self) -> None:
-        self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
 
 
 def shown(widget: Widget) -> bool:

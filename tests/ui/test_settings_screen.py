@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.widget import Widget
@@ -18,23 +18,9 @@ from kc_tui.config import THINK_MS_RANGE, Config, Opponent, config_path, load_co
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 
+from .gamekit import SettingsHost as Host
+
 SIZE = (100, 40)
-
-
-class Host(App[None]):
-    """A bare app that opens the settings screen and records what it dismisses with."""
-
-    def __init__(self, config: Config, path: Path | None = None) -> None:
-        super().__init__()
-        self.config = config
-        self.path = path
-        self.results: list[Config | None] = []
-
-    def compose(self) -> ComposeResult:
-        yield Static("host")
-
-    def on_mount(self) -> None:
-        self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
 
 
 async def type_into(pilot, app: App[None], wid: str, text: str) -> None:  # type: ignore[no-untyped-def]

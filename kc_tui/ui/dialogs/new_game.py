@@ -25,7 +25,14 @@ from kc_tui.config import Config, ConfigError, Opponent, describe_os_error, save
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.ui.text import plain, visible
-from kc_tui.ui.widgets.rule_fields import MATCH_RULES, default_opponent, name_for_kind, only_with, variant_rows
+from kc_tui.ui.widgets.rule_fields import (
+    MATCH_RULES,
+    default_opponent,
+    name_for_kind,
+    only_with,
+    show_scoring,
+    variant_rows,
+)
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3
@@ -124,7 +131,7 @@ class NewGameDialog(ModalScreen[Config | None]):
 
     def on_mount(self) -> None:
         self._show_opponents(len(self.config.opponents))
-        self._show_chips(self.config.rules.scoring == Scoring.CHIPS)
+        show_scoring(self, self.config.rules.scoring == Scoring.CHIPS)
         self._refresh_error()
         self.query_one("#start", Button).focus()
 
@@ -132,13 +139,6 @@ class NewGameDialog(ModalScreen[Config | None]):
     def _show_opponents(self, count: int) -> None:
         for i in range(MAX_OPPONENTS):
             self.query_one(f"#opponent-{i}").display = i < count
-
-    def _show_chips(self, chips: bool) -> None:
-        """The chips settings with chips scoring, the target score with points (as in Settings)."""
-        for w in self.query(".chips"):
-            w.display = chips
-        for w in self.query(".points"):
-            w.display = not chips
 
     @on(Select.Changed, "#opponent-count")
     def _count_changed(self, event: Select.Changed) -> None:
@@ -159,7 +159,7 @@ class NewGameDialog(ModalScreen[Config | None]):
 
     @on(Select.Changed, f"#{SCORING.key}")
     def _scoring_changed(self, event: Select.Changed) -> None:
-        self._show_chips(event.value == Scoring.CHIPS)
+        show_scoring(self, event.value == Scoring.CHIPS)
         self._refresh_error()
 
     @on(Input.Changed)

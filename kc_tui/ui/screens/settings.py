@@ -52,6 +52,7 @@ from kc_tui.ui.widgets.rule_fields import (
     number_input,
     number_value,
     only_with,
+    show_scoring,
     variant_rows,
 )
 
@@ -263,7 +264,7 @@ class SettingsScreen(Screen[Config | None]):
         self._show_opponent_rows(len(self.config.opponents))
         for i in range(3):
             self._show_think(i)
-        self._show_chips(self.config.rules.scoring == Scoring.CHIPS)
+        show_scoring(self, self.config.rules.scoring == Scoring.CHIPS)
         self.query_one("#player-name", Input).focus()
         self._refresh_error()
         self._opened = self._fields()
@@ -301,13 +302,6 @@ class SettingsScreen(Screen[Config | None]):
         for w in self.query(f"#opponent-{i} .think"):
             w.display = shown
 
-    def _show_chips(self, chips: bool) -> None:
-        """The chips settings are shown with chips scoring, the target score with points."""
-        for w in self.query(".chips"):
-            w.display = chips
-        for w in self.query(".points"):
-            w.display = not chips
-
     @on(Select.Changed, "#opponent-count")
     def _count_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, int):
@@ -333,7 +327,7 @@ class SettingsScreen(Screen[Config | None]):
 
     @on(Select.Changed, "#scoring")
     def _scoring_changed(self, event: Select.Changed) -> None:
-        self._show_chips(event.value == Scoring.CHIPS)
+        show_scoring(self, event.value == Scoring.CHIPS)
         self._refresh_error()
 
     @on(Select.Changed, "#card_style")

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.dom import DOMNode
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
@@ -87,6 +88,15 @@ def number_input(value: str, id: str, what: str, bounds: tuple[int, int], max_le
         compact=True,
         classes=f"number {classes}".strip(),
     )
+
+
+def show_scoring(node: DOMNode, chips: bool) -> None:
+    """Under ``node``: the chips settings (class ``chips``) with chips scoring, the target score
+    (class ``points``) with points."""
+    for w in node.query(".chips"):
+        w.display = chips
+    for w in node.query(".points"):
+        w.display = not chips
 
 
 def default_opponent(i: int) -> Opponent:
