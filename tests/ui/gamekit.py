@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, is_play, play_card, position_dict, source, target
@@ -181,3 +181,13 @@ class SettingsHost(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
+
+
+async def type_into(pilot: Any, app: App[Any], wid: str, text: str) -> None:
+    """Type ``text`` into the field ``#wid`` of the screen on top, in place of its value."""
+    inp = app.screen.query_one(f"#{wid}", Input)
+    inp.focus()
+    await pilot.pause()
+    inp.value = ""
+    await pilot.press(*list(text))
+    await pilot.pause()

@@ -15,6 +15,7 @@ from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScre
 
 from .fitkit import flat, screen_lines
 from .gamekit import SettingsHost as Host
+from .gamekit import type_into
 
 SMALL = (80, 24)
 SIZE = (100, 40)
@@ -27,15 +28,6 @@ def shown(widget: Widget) -> bool:
 
 def error_text(app: App[Any]) -> str:
     return str(app.screen.query_one("#error", Static).render())
-
-
-async def type_into(pilot: Any, app: App[Any], wid: str, text: str) -> None:
-    inp = app.screen.query_one(f"#{wid}", Input)
-    inp.focus()
-    await pilot.pause()
-    inp.value = ""
-    await pilot.press(*list(text))
-    await pilot.pause()
 
 
 # ------------------------------------------------------------------ (a) Esc asks before dropping changes

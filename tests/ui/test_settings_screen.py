@@ -19,17 +19,9 @@ from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 
 from .gamekit import SettingsHost as Host
+from .gamekit import type_into
 
 SIZE = (100, 40)
-
-
-async def type_into(pilot, app: App[None], wid: str, text: str) -> None:  # type: ignore[no-untyped-def]
-    inp = app.screen.query_one(f"#{wid}", Input)
-    inp.focus()
-    await pilot.pause()
-    inp.value = ""
-    await pilot.press(*list(text))
-    await pilot.pause()
 
 
 def error_text(app: App[None]) -> str:
