@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from kc_tui.cardtext import ENV_ASCII, decide_again
+
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -14,3 +16,13 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "config" / "settings.toml"))
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
     yield tmp_path
+
+
+@pytest.fixture
+def ascii_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A terminal that cannot show suit symbols (``KINGS_CORNERS_ASCII=1``), decided afresh."""
+    monkeypatch.setenv(ENV_ASCII, "1")
+    decide_again()
+    yield
+    monkeypatch.delenv(ENV_ASCII)
+    decide_again()

@@ -7,11 +7,8 @@ import argparse
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
-import pytest
-
-from kc_tui.cardtext import ENV_ASCII, ascii_only, can_show, decide_again
+from kc_tui.cardtext import ENV_ASCII, ascii_only, can_show
 from kc_tui.engine import card_str
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.launch import build_app
@@ -24,13 +21,6 @@ SIZE = (80, 24)
 SUITS = "♠♥♦♣"
 
 
-@pytest.fixture
-def ascii_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv(ENV_ASCII, "1")
-    decide_again()
-    yield
-    monkeypatch.delenv(ENV_ASCII)
-    decide_again()
 
 
 def screen_lines(app: KingsCornersApp) -> list[str]:

@@ -8,7 +8,6 @@ ASCII on a terminal that cannot show the suits."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from itertools import combinations
 
 import pytest
@@ -17,7 +16,6 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 
-from kc_tui.cardtext import ENV_ASCII, decide_again
 from kc_tui.engine import PLACES, is_play, parse_card, play_card, target
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import FOUR_COLOUR, HUGE, LARGE, SELECTED_BG, SMALL, TWO_COLOUR, CardLook, face_size
@@ -179,13 +177,6 @@ def test_a_small_face_is_three_lines() -> None:
     assert [line.plain for line in lines] == ["┌───┐", "│10♥│", "└───┘"]
 
 
-@pytest.fixture
-def ascii_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv(ENV_ASCII, "1")
-    decide_again()
-    yield
-    monkeypatch.delenv(ENV_ASCII)
-    decide_again()
 
 
 @pytest.mark.usefixtures("ascii_terminal")
