@@ -50,10 +50,11 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
     from textual import events
 
     from kc_tui.config import load_config
-    from kc_tui.engine import END, Rules, is_play, play_card, source, target
+    from kc_tui.engine import Rules
     from kc_tui.ui.app import KingsCornersApp, StartOptions
     from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
     from kc_tui.ui.screens.game import GameScreen
+    from tests.ui.gamekit import first_move
 
     config, warning = load_config(plan.get("config"))
     config = config.with_(pace="instant", rules=Rules(target=int(plan.get("target", 15))))
@@ -80,16 +81,7 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
         game = await settle(pilot)
         if game is None or app.screen is not game:
             return False
-        s = game.session
-        plays = [m for m in s.legal_moves() if m != END]
-        if not plays:
-            game.action_end_turn()
-        elif is_play(plays[0]):
-            game._select_card(play_card(plays[0]))
-            game.action_pile(target(plays[0]))
-        else:
-            game.action_pile(source(plays[0]))
-            game.action_pile(target(plays[0]))
+        first_move(game)
         return True
 
     def text() -> str:
