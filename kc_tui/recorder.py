@@ -230,16 +230,15 @@ class Recorder:
             self._ids[uid] = match_id
             self._recorded[uid] = max(self._recorded.get(uid, 0), len(job.sync.rounds))
             current = self._jobs.get(uid)
-            if current is job:
+            if current is job:  # its file goes before a flush can see nothing waiting
+                self._drop_outbox(uid)
                 del self._jobs[uid]
-            elif current is not None:  # a newer sync came meanwhile: it carries the callbacks
+            elif current is not None:  # a newer sync came meanwhile: it keeps the file and the callbacks
                 current.done = [c for c in current.done if c not in job.done]
             if not self._jobs:
                 self._problem = None
             status = self._status()
             self._cond.notify_all()
-        if current is job:  # else the newer sync keeps (or replaces) the outbox file
-            self._drop_outbox(uid)
         for callback in job.done:
             try:
                 callback()

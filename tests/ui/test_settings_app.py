@@ -37,7 +37,7 @@ def screen_text(app: Any) -> str:
 async def wait_for(pilot: Any, condition: Any, timeout: float = 20.0) -> None:
     end = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < end, "timed out"
+        assert time.monotonic() < end, f"timed out; the screens: {pilot.app.screen_stack}"
         await pilot.pause(0.05)
 
 
