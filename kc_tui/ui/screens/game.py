@@ -115,7 +115,7 @@ class GameScreen(DrivenScreen):
                 yield Static(id="status")
             with Horizontal(id="me"):
                 yield Static(id="me-label")
-                yield HandView(self.look, id="hand")
+                yield HandView(self.look, id="hand", room=s.hand_size(s.human_seat) if s.human_seat is not None else 0)
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -10,6 +10,7 @@ from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.containers import HorizontalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -101,11 +102,18 @@ class HandView(HorizontalScroll):
             self.card = card
             self.index = index
 
-    def __init__(self, look: CardLook | None = None, *, id: str | None = None) -> None:
+    def __init__(self, look: CardLook | None = None, *, id: str | None = None, room: int = 0) -> None:
+        """``room``: how many cards the row is made with (more are mounted when shown), so
+        that a hand shown at once is laid out with the screen, not after it."""
         super().__init__(id=id)
         self.look = look or CardLook()
         self.cards: list[Card] = []
-        self._chips: list[CardChip] = []
+        self._chips: list[CardChip] = [CardChip(i) for i in range(room)]
+        for chip in self._chips:
+            chip.display = False
+
+    def compose(self) -> ComposeResult:
+        yield from self._chips
 
     def show(
         self,

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import events
-from textual.widgets import RichLog
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 SHOW = 300
 
 
-class MoveLog(RichLog):
-    """``sync(lines)`` shows the session's log: new lines are appended, and a log that was
-    cut back (undo) is redrawn."""
+class MoveLog(ScrollView):
+    """``sync(lines)`` shows the session's log, its last line in view. The lines are wrapped to
+    the log's width when drawn (again after a change of width: no cut lines, no sideways
+    scrolling); until its width is known the log counts a row a line, so showing it first does
+    not lay the screen out twice."""
 
     DEFAULT_CSS = """
     MoveLog {
@@ -22,41 +27,93 @@ class MoveLog(RichLog):
         height: 1fr;
         scrollbar-size-vertical: 1;
         background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
     }
     """
 
     can_focus = False
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=16, id=id)
+        super().__init__(id=id)
         self.border_title = "Moves"
+        #: The narrowest a line is wrapped to.
+        self.min_width = 16
         self._shown: list[str] = []
-        self._width = 0
+        self._lines: list[Strip] = []
+        self._wrapped = 0  # how many of _shown are in _lines
+        self._width = 0  # the width _lines are wrapped to (0: not known yet)
+        self._sized = 0  # the width the virtual size was measured at
+
+    @property
+    def lines(self) -> list[Strip]:
+        """The rows drawn: every line shown, wrapped to the log's width."""
+        self._wrap()
+        return self._lines
 
     def sync(self, lines: Sequence[str]) -> None:
         n = len(self._shown)
         if len(lines) >= n and list(lines[:n]) == self._shown:
             new = list(lines[n:])
         else:
-            self.clear()
-            self._shown = []
+            self._shown, self._lines, self._wrapped = [], [], 0
             new = list(lines[-SHOW:])
-        for line in new:
-            self.write(self._styled(line))
+            self.refresh()
+        if not new and n:
+            return
         self._shown.extend(new)
+        self._show_end()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Lines are wrapped when written: after a change of width, write them again so they
-        fill the new width (no cut lines, no sideways scrolling)."""
-        first = self._width == 0
-        super().on_resize(event)  # the first size known: RichLog writes what waited for it
-        if event.size.width == self._width:
+        if event.size.width and self._content_width() != self._sized:
+            self._show_end()
+
+    def _content_width(self) -> int:
+        width = self.scrollable_content_region.width if self.size.width else 0
+        return max(width, self.min_width) if width else 0
+
+    def _wrap(self) -> None:
+        """Wrap what is not wrapped yet (everything when the width changed)."""
+        width = self._content_width()
+        if not width:
             return
-        self._width = event.size.width
-        if self._shown and not first:
-            self.clear()
-            for line in self._shown:
-                self.write(self._styled(line), scroll_end=True)
+        if width != self._width:
+            self._width, self._lines, self._wrapped = width, [], 0
+        if self._wrapped == len(self._shown):
+            return
+        console = self.app.console
+        options = console.options
+        for line in self._shown[self._wrapped :]:
+            text = self._styled(line)
+            render_width = max(min(text.cell_len, width), self.min_width)
+            segments = console.render(text, options.update_width(render_width))
+            strips = Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(render_width)]
+            for strip in strips:
+                strip.adjust_cell_length(render_width)
+            self._lines.extend(strips)
+        self._wrapped = len(self._shown)
+
+    def _show_end(self) -> None:
+        """The size of what is shown, and its end in view."""
+        self._wrap()
+        self._sized = self._width
+        # No width of its own: the lines are wrapped to the log's (it never scrolls sideways).
+        # A row a line until that width is known.
+        size = Size(0, len(self._lines) if self._width else len(self._shown))
+        if self.virtual_size != size:
+            self.virtual_size = size
+        self.refresh()
+        if self._width and (size.height > self.scrollable_content_region.height or self.scroll_y):
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        lines = self.lines
+        row = scroll_y + y
+        if row >= len(lines):
+            return Strip.blank(width, self.rich_style)
+        return lines[row].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
 
     @staticmethod
     def _styled(line: str) -> Text:
