@@ -27,12 +27,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai import kind_info
 from kc_tui.config import atomic_write, data_dir, move_aside, one_line, read_capped
 from kc_tui.engine import Match
-from kc_tui.history import History, HistoryError, MatchSync, RoundRecord, SeatInfo
 from kc_tui.roster import Seat
 from kc_tui.saves import (
     SAVE_MAX_BYTES,
@@ -42,6 +41,9 @@ from kc_tui.saves import (
     parse_save_json,
     read_pending,
 )
+
+if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
+    from kc_tui.history import History, MatchSync, SeatInfo
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +59,25 @@ def default_outbox() -> Path:
     return data_dir() / OUTBOX_NAME
 
 
+def open_history() -> tuple[History, str | None]:
+    """The game history at its usual place (:meth:`History.open`), its module loaded now."""
+    from kc_tui.history import History
+
+    return History.open()
+
+
 def seat_info(seat: Seat) -> SeatInfo:
     """The history's record of a seat: its think time only for AI kinds that take one."""
+    from kc_tui.history import SeatInfo
+
     timed = not seat.is_human and kind_info(seat.kind).takes_think_time
     return SeatInfo(seat.name, seat.kind, seat.think_ms if timed else None)
 
 
 def match_sync(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bool) -> MatchSync:
     """What the history records of ``match`` now: every finished round with its moves and notes."""
+    from kc_tui.history import MatchSync, RoundRecord
+
     rounds = tuple(
         RoundRecord.of_result(result, moves, hints=note.hints, undos=note.undos, played_at=note.played_at)
         for result, moves, note in zip(match.results, match.round_moves, record.rounds, strict=False)
@@ -210,6 +223,8 @@ class Recorder:
 
     def _try(self, uid: str) -> bool:
         """Record the waiting sync of ``uid``; whether it was recorded."""
+        from kc_tui.history import HistoryError
+
         with self._cond:
             job = self._jobs.get(uid)
         history = self._history
@@ -381,5 +396,6 @@ __all__ = [
     "RecorderStatus",
     "default_outbox",
     "match_sync",
+    "open_history",
     "seat_info",
 ]

@@ -27,16 +27,19 @@ import itertools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ai.safe import SafePlayer
 from kc_tui.cardtext import CardFormat
 from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol
-from kc_tui.history import History
 from kc_tui.narration import fault_reason
 from kc_tui.recorder import Recorder, match_sync
 from kc_tui.saves import new_seed, pending_document
 from kc_tui.session import AITurn, MatchSession
+
+if TYPE_CHECKING:
+    from kc_tui.history import History
 
 log = logging.getLogger(__name__)
 

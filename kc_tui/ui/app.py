@@ -6,7 +6,7 @@ import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
@@ -18,13 +18,15 @@ from textual.screen import Screen
 
 from kc_tui import datalock
 from kc_tui.config import Config, data_dir
-from kc_tui.history import History, default_history_path
-from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync
+from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.saves import SaveWriter, pending_document
 from kc_tui.session import MatchSession, load_or_quarantine, save_exists
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
+
+if TYPE_CHECKING:
+    from kc_tui.history import History
 
 
 @dataclass(slots=True)
@@ -165,7 +167,7 @@ class KingsCornersApp(App[int]):
         self._apply_theme()
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
-            self.recorder = Recorder(opener=History.open, outbox=default_outbox())
+            self.recorder = Recorder(opener=open_history, outbox=default_outbox())
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
             self.recorder.start()
             self.saver = SaveWriter()
@@ -204,6 +206,8 @@ class KingsCornersApp(App[int]):
     def _open_to_read(self) -> None:
         """A window that only looks reads the history as it is (never writing it)."""
         try:
+            from kc_tui.history import History, default_history_path
+
             self._read_history = History.open_read_only(default_history_path())
         except Exception as exc:  # HistoryError, or a bug: this window shows no history then
             self._read_history = None

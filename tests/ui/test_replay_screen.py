@@ -5,6 +5,7 @@ round's end and 'o'; play at a pace; notes; open_replay's refusals; snapshots.""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -159,8 +160,11 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         assert screen.pace == "slow" and "Pace: slow" in status(screen)
         await pilot.press("right", "space")
         assert screen.playing and "▶ slow" in status(screen) and screen.replay.position == 1
-        await pilot.pause(1.4)
+        started = time.monotonic()
+        while screen.replay.position == 1 and time.monotonic() - started < 10:
+            await pilot.pause(0.05)
         assert screen.playing and screen.replay.position == 2
+        assert time.monotonic() - started > 0.8, "the slow pace did not wait between moves"
         await pilot.press("plus", "plus", "plus")  # faster while playing
         assert screen.pace == "instant" and screen.playing
         for _ in range(200):

@@ -1,5 +1,6 @@
 """What the table's first frame waits for: only what it shows. The screens, dialogs and AIs it
-does not show load when they are opened, the menu is made when a match started at once is left,
+does not show load when they are opened, the game history's store (and SQLite) loads in the
+recorder's thread, the menu is made when a match started at once is left,
 and the footer redraws its keys only when they change."""
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ NOT_AT_START = (
     "ai.tournament",
     "ai.expert",
     "ai.lookahead",
+    "kc_tui.history",
+    "sqlite3",
 )
 
 

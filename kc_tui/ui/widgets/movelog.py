@@ -44,6 +44,7 @@ class MoveLog(ScrollView):
         self._wrapped = 0  # how many of _shown are in _lines
         self._width = 0  # the width _lines are wrapped to (0: not known yet)
         self._sized = 0  # the width the virtual size was measured at
+        self._drawn: dict[tuple[int, int, int], Strip] = {}  # (row or -1 for blank, scroll x, width)
 
     @property
     def lines(self) -> list[Strip]:
@@ -55,18 +56,23 @@ class MoveLog(ScrollView):
         n = len(self._shown)
         if len(lines) >= n and list(lines[:n]) == self._shown:
             new = list(lines[n:])
+            if not new:
+                return
         else:
             self._shown, self._lines, self._wrapped = [], [], 0
             new = list(lines[-SHOW:])
-            self.refresh()
-        if not new and n:
-            return
         self._shown.extend(new)
+        self._drawn.clear()
+        self.refresh()
         self._show_end()
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width and self._content_width() != self._sized:
             self._show_end()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn.clear()
 
     def _content_width(self) -> int:
         width = self.scrollable_content_region.width if self.size.width else 0
@@ -79,6 +85,7 @@ class MoveLog(ScrollView):
             return
         if width != self._width:
             self._width, self._lines, self._wrapped = width, [], 0
+            self._drawn.clear()
         if self._wrapped == len(self._shown):
             return
         console = self.app.console
@@ -102,7 +109,6 @@ class MoveLog(ScrollView):
         size = Size(0, len(self._lines) if self._width else len(self._shown))
         if self.virtual_size != size:
             self.virtual_size = size
-        self.refresh()
         if self._width and (size.height > self.scrollable_content_region.height or self.scroll_y):
             self.scroll_end(animate=False, immediate=False, x_axis=False)
 
@@ -111,9 +117,16 @@ class MoveLog(ScrollView):
         width = self.scrollable_content_region.width
         lines = self.lines
         row = scroll_y + y
-        if row >= len(lines):
-            return Strip.blank(width, self.rich_style)
-        return lines[row].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
+        key = (row if row < len(lines) else -1, scroll_x, width)
+        strip = self._drawn.get(key)
+        if strip is None:
+            style = self.rich_style
+            if row < len(lines):
+                strip = lines[row].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+            else:
+                strip = Strip.blank(width, style)
+            self._drawn[key] = strip
+        return strip
 
     @staticmethod
     def _styled(line: str) -> Text:
