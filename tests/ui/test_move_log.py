@@ -70,3 +70,16 @@ async def test_a_wider_window_wraps_the_lines_wider() -> None:
         assert len(log.lines) == len(LINES) < narrow
         assert log.virtual_size.height == len(log.lines) and log.max_scroll_x == 0
         assert log.scroll_y == log.max_scroll_y
+
+
+async def test_a_shorter_log_keeps_its_last_line_in_view() -> None:
+    app = LogHost(LINES)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        log = app.query_one(MoveLog)
+        log.styles.height = 8  # as when a hint opens below it
+        await pilot.pause()
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y > 0
+        rows = log.scrollable_content_region.height
+        assert log.render_line(rows - 1).text.strip() == row_texts(log)[-1].strip()

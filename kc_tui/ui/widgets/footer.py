@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -65,7 +66,11 @@ class Footer(TextualFooter):
     def compose(self) -> ComposeResult:
         self._bindings_ready = True  # the screen's bindings are known once it composes its widgets
         self._composed = self.shown_keys()
-        yield from super().compose()
+        for widget in super().compose():
+            if self.compact and isinstance(widget, FooterKey):
+                # Styled compact from the start, not restyled when its bound ``compact`` is set.
+                widget.add_class("-compact", update=False)
+            yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Recompose after the next refresh when the shown keys have changed (once however many

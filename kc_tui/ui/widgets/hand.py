@@ -105,7 +105,7 @@ class HandView(HorizontalScroll):
     def __init__(self, look: CardLook | None = None, *, id: str | None = None, room: int = 0) -> None:
         """``room``: how many cards the row is made with (more are mounted when shown), so
         that a hand shown at once is laid out with the screen, not after it."""
-        super().__init__(id=id)
+        super().__init__(id=id, classes="-fits")  # as it is until it is shown too wide
         self.look = look or CardLook()
         self.cards: list[Card] = []
         self._chips: list[CardChip] = [CardChip(i) for i in range(room)]

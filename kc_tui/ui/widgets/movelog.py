@@ -43,7 +43,6 @@ class MoveLog(ScrollView):
         self._lines: list[Strip] = []
         self._wrapped = 0  # how many of _shown are in _lines
         self._width = 0  # the width _lines are wrapped to (0: not known yet)
-        self._sized = 0  # the width the virtual size was measured at
         self._drawn: dict[tuple[int, int, int], Strip] = {}  # (row or -1 for blank, scroll x, width)
 
     @property
@@ -67,7 +66,7 @@ class MoveLog(ScrollView):
         self._show_end()
 
     def on_resize(self, event: events.Resize) -> None:
-        if event.size.width and self._content_width() != self._sized:
+        if event.size.width:
             self._show_end()
 
     def notify_style_update(self) -> None:
@@ -103,13 +102,14 @@ class MoveLog(ScrollView):
     def _show_end(self) -> None:
         """The size of what is shown, and its end in view."""
         self._wrap()
-        self._sized = self._width
         # No width of its own: the lines are wrapped to the log's (it never scrolls sideways).
         # A row a line until that width is known.
         size = Size(0, len(self._lines) if self._width else len(self._shown))
         if self.virtual_size != size:
             self.virtual_size = size
         if self._width and (size.height > self.scrollable_content_region.height or self.scroll_y):
+            # Now, at the log's size as laid out, and again once a layout this change asks for is done.
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
             self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def render_line(self, y: int) -> Strip:
