@@ -16,15 +16,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-import tomli_w
 
 import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
@@ -474,6 +471,8 @@ def _parse_settings(raw: bytes | None) -> Config:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError("it is not UTF-8 text") from None
+    import tomllib  # loaded when there is a settings file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -623,7 +622,7 @@ def atomic_write(path: Path, data: bytes) -> None:
     if old_mode is not None and stat.S_ISDIR(old_mode):
         reason = f"{shown} is a folder, not a file"
         raise FileError(f"Could not write {shown}: {reason}", reason, errno.EISDIR, path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd: int | None = None
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
@@ -698,5 +697,7 @@ def save_config(cfg: Config, path: str | os.PathLike[str] | None = None) -> Path
                 " and the settings were not written to it"
             )
     target = Path(os.path.realpath(p)) if os.path.islink(p) and os.path.isfile(p) else p
+    import tomli_w  # loaded when settings are written
+
     atomic_write(target, tomli_w.dumps(cfg.to_dict()).encode("utf-8"))
     return p
