@@ -121,8 +121,10 @@ class KingsCornersApp(App[int]):
         self._history_problem: str | None = None
         #: The recorder's problem last told (so that each is said once).
         self._told_problem: str | None = None
-        #: Whether the garbage collector waits for the first screen to be drawn (see on_mount).
+        #: Whether the garbage collector waits for the first screen to be drawn (see get_default_screen).
         self._collector_held = False
+        #: Whether a saved match was there when the app started.
+        self._saved_at_start = False
 
     def notify(
         self,
@@ -158,7 +160,10 @@ class KingsCornersApp(App[int]):
                 yield command
 
     # ------------------------------------------------------------------ start
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[Any]:
+        """The first screen, at the bottom of the stack: the menu, or the table of a match the
+        command line starts at once (its menu is made when the player leaves it). Nothing lies
+        below it, so nothing below is laid out and drawn again with it."""
         # No collection while the first screen is made and drawn (tens of thousands of short-lived
         # objects, 15-30 ms of collections): the collector runs again once it is on screen.
         self._collector_held = gc.isenabled()
@@ -174,14 +179,25 @@ class KingsCornersApp(App[int]):
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
-        if self.mode != "play" or self.look_only is not None or save_exists():
-            self.push_screen(MenuScreen())
-        # else a new match starts at once: the menu is made when the player leaves it (pop_screen)
-        # Toasts go on the screen shown when they are posted: wait until the menu is drawn.
+        screen: Screen[Any]
+        self._saved_at_start = self.look_only is None and save_exists()
+        if self.mode == "play" and self.look_only is None and not self._saved_at_start:
+            screen = self._game_screen(self._new_session())
+        else:
+            screen = MenuScreen()
+        # What push_screen does for a screen and Textual's first screen misses: its CSS files
+        # read, and a result callback, which switch_screen pops when it replaces the screen on
+        # top (leaving a first table makes the menu in its place).
+        self._load_screen_css(screen)
+        screen._push_result_callback(self, None)
+        return screen
+
+    def on_mount(self) -> None:
+        # Toasts go on the screen shown when they are posted: wait until the first one is drawn.
         self.call_after_refresh(self._announce_warnings)
         problem: str | None = None
         saved: MatchSession | None = None
-        if self.look_only is None and save_exists():
+        if self._saved_at_start:  # a match saved before this start (not the one it started)
             saved, problem = load_or_quarantine(card_style=self.config.card_style)
         if problem:
             self.notify(problem, title="Saved match", severity="error", timeout=15)
@@ -189,11 +205,8 @@ class KingsCornersApp(App[int]):
             self._record_saved(saved)
         if self.look_only is not None:
             return
-        if self.mode == "play":
-            if saved is not None:
-                self._offer_resume(saved)
-            else:
-                self.start_game()
+        if self.mode == "play" and saved is not None:
+            self._offer_resume(saved)
         elif self.mode == "demo":
             self.action_demo(direct=True)
 
@@ -284,19 +297,25 @@ class KingsCornersApp(App[int]):
     # ------------------------------------------------------------------ games
     def start_game(self, seed: int | None = None) -> GameScreen:
         """A new match with the current settings (the first one may use --seed)."""
+        return self.show_game(self._new_session(seed))
+
+    def _new_session(self, seed: int | None = None) -> MatchSession:
         if seed is None:
             seed, self._seed = self._seed, None
-        session = MatchSession.from_config(self.config, seed, writer=self.saver)
-        return self.show_game(session)
+        return MatchSession.from_config(self.config, seed, writer=self.saver)
 
-    def show_game(self, session: MatchSession) -> GameScreen:
-        while isinstance(self.screen, GameScreen) or (
-            len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen)
-        ):
-            self.pop_screen()
+    def _game_screen(self, session: MatchSession) -> GameScreen:
         if session.save_path is not None and session.writer is None:
             session.writer = self.saver
-        screen = GameScreen(session, self.config, self.recorder)
+        return GameScreen(session, self.config, self.recorder)
+
+    def show_game(self, session: MatchSession) -> GameScreen:
+        """The table of ``session`` on top of the menu (in place of a table shown)."""
+        while isinstance(self.screen, GameScreen) or (
+            len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen)
+        ):
+            self.pop_screen()
+        screen = self._game_screen(session)
         self.push_screen(screen)
         return screen
 
@@ -304,7 +323,7 @@ class KingsCornersApp(App[int]):
         """Leave the screen on top. The menu is below every other screen: when the app started a
         match at once (no menu was made for the table's first frame), leaving that match's
         screen makes the menu in its place."""
-        if len(self.screen_stack) <= 2 and not isinstance(self.screen, MenuScreen):
+        if len(self.screen_stack) <= 1 and not isinstance(self.screen, MenuScreen):
             return self.switch_screen(MenuScreen())
         return super().pop_screen()
 

@@ -92,7 +92,7 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         await pilot.press("enter")
         new = await settle(pilot)
         assert new is not game and new.session.round_number == 1
-        assert len(app2.screen_stack) == 3  # default screen, menu, the new game: no stale game below
+        assert len(app2.screen_stack) == 2  # the menu and the new game: no stale game below
 
 
 async def test_new_game_without_a_save_sets_up_the_match_then_starts_it() -> None:

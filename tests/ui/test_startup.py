@@ -78,7 +78,7 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
-        assert len(app.screen_stack) == 2 and not any(isinstance(s, MenuScreen) for s in app.screen_stack)
+        assert app.screen_stack == [game]  # the table is the first screen: nothing below it
         # A new match from the table (command palette): the menu is below the new one.
         await app.run_action("new_game")
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
@@ -87,11 +87,11 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
         await pilot.press("enter")
         new = await settle(pilot)
         assert new is not game and new.session.round_number == 1
-        assert [type(s) for s in app.screen_stack[1:]] == [MenuScreen, GameScreen]
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         # Leaving it shows that menu, with the match to resume.
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        assert app.game is None and len(app.screen_stack) == 2
+        assert app.game is None and len(app.screen_stack) == 1
 
 
 async def test_leaving_the_first_match_shows_the_menu_with_resume() -> None:
@@ -101,11 +101,11 @@ async def test_leaving_the_first_match_shows_the_menu_with_resume() -> None:
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         menu = app.screen
-        assert len(app.screen_stack) == 2 and app.game is None
+        assert len(app.screen_stack) == 1 and app.game is None
         assert menu.query_one("#resume").display
         await pilot.press("c")
         await settle(pilot)
-        assert app.screen_stack[1] is menu  # the menu stays below the resumed match
+        assert app.screen_stack[0] is menu  # the menu stays below the resumed match
 
 
 async def test_the_collector_waits_for_the_first_frame_and_runs_again_after_it() -> None:
