@@ -543,7 +543,7 @@ def _two_windows(s: Scene) -> None:
 
 @scenario("CSV export neutralises formulas in names")
 def _csv_injection(s: Scene) -> None:
-    from kc_tui.history import History, HistoryError, SeatInfo
+    from kc_tui.records.history import History, HistoryError, SeatInfo
 
     s.data.mkdir(parents=True, exist_ok=True)
     h, _ = History.open(s.history)
@@ -616,7 +616,7 @@ def _recorded_matches(count: int, start_minute: int = 0) -> list[Any]:
 
 
 def _add_matches(path: Path, count: int) -> None:
-    from kc_tui.history import History
+    from kc_tui.records.history import History
 
     path.parent.mkdir(parents=True, exist_ok=True)
     h, message = History.open(path)
@@ -629,7 +629,7 @@ def _load_save(s: Scene) -> tuple[int, str]:
     """(rounds finished in the save, "" or why it does not load), read by the game's own loader."""
     code = (
         "import json, sys\n"
-        "from kc_tui.session import MatchSession\n"
+        "from kc_tui.match.session import MatchSession\n"
         "try:\n"
         "    m = MatchSession.load()\n"
         "except Exception as exc:\n"
@@ -751,8 +751,8 @@ def _v1_history(path: Path) -> None:
     row (its totals are not JSON, a round's penalties a word)."""
     from datetime import UTC, datetime, timedelta
 
-    from kc_tui import history as hist
     from kc_tui.engine import Rules
+    from kc_tui.records import history as hist
 
     t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -850,7 +850,7 @@ def _stats_paging_live(s: Scene) -> None:
     writer_code = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from kc_tui.history import History\n"
+        "from kc_tui.records.history import History\n"
         "from tests.benchmarks.faults import _recorded_matches\n"
         "h, _ = History.open(Path(sys.argv[1]))\n"
         "n, end = 0, time.monotonic() + 12\n"
