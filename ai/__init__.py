@@ -9,9 +9,9 @@ Each kind of AI is declared once, on its class: the class sets ``kind`` and what
 it (``title``, ``description``, ``player_name``, ``takes_think_time``, ``strength``, ``offered``;
 see :class:`~ai.base.AIPlayer`) and is decorated with :func:`register`. The modules of
 :mod:`ai.players` are found and imported the first time the kinds are listed, so adding a kind is
-one new module in ``ai/players/``; making a player of a kind, or reading one kind's info, imports only the module
-named after the kind (``king-aware``: ``ai/players/king_aware.py``) when it declares it. The settings,
-config, session and command line read the registry:
+one new module in ``ai/players/``; making a player of a kind, or reading one kind's info, imports
+only the module named after the kind (``king-aware``: ``ai/players/king_aware.py``) when it
+declares it. The settings, config, session and command line read the registry:
 
 * :func:`kinds`: every kind's :class:`KindInfo`, weakest first; :func:`kind_info` one of them;
 * :func:`ai_kinds`: the kinds' names, weakest first;

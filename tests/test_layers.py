@@ -1,6 +1,6 @@
 """The import structure: no module of kc_tui or ai imports itself through others, every module
-and package directly under kc_tui and ai is placed in the layers contract (pyproject.toml, checked by lint-imports),
-and the plain-Python layers stay free of Textual.
+and package directly under kc_tui and ai is placed in the layers contract (pyproject.toml,
+checked by lint-imports), and the plain-Python layers stay free of Textual.
 
 Imports inside functions and under ``TYPE_CHECKING`` count: they are imports all the same.
 """
@@ -151,7 +151,8 @@ def test_everything_below_the_ui_is_free_of_textual(graph: grimp.ImportGraph, ex
     above = {"kc_tui.__main__", "kc_tui.cli", "kc_tui.screenshots", "kc_tui.ui"}
     below_ui = [n for n, _ in _layer_modules() if n not in above]
     present = [n for n in below_ui if n in graph.modules]
-    assert {"kc_tui.match", "kc_tui.records", "kc_tui.lab", "kc_tui.config", "ai.players", "kc_tui.engine"} <= set(present)
+    expected = {"kc_tui.match", "kc_tui.records", "kc_tui.lab", "kc_tui.config", "ai.players", "kc_tui.engine"}
+    assert expected <= set(present)
     for module in present:
         chain = graph.find_shortest_chain(importer=module, imported=external, as_packages=True)
         assert chain is None, f"{module} imports {external}: {' -> '.join(chain or ())}"

@@ -266,7 +266,7 @@ def test_console_script_if_installed(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ input that used to crash (real processes)
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "position.json"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "position.json"
 
 
 def _run_bytes(*argv: str | bytes, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -37,7 +37,7 @@ def test_position_fuzz_finds_no_contract_violation(tmp_path: Path) -> None:
 
 def test_check_reports_a_violation_when_the_contract_breaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The checker itself can fail: a command that crashes, prints two lines or writes NaN."""
-    good = Path(__file__).parents[1].joinpath("examples", "position.json").read_bytes()
+    good = Path(__file__).parents[2].joinpath("examples", "position.json").read_bytes()
     assert positions.check(good, tmp_path) is None
     import kc_tui.cli as cli
 

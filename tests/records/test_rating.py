@@ -27,7 +27,7 @@ from kc_tui.records.rating import (
     standing_words,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def simulate(true: dict[str, float], games: int, seed: int, draws: float = 0.0) -> list[tuple[str, str, float]]:
