@@ -495,6 +495,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     return code
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

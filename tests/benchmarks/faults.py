@@ -262,7 +262,7 @@ class Scene:
 
     def cli(self, what: str, *args: str, codes: tuple[int, ...] = (0, 2)) -> Ran:
         done = subprocess.run(
-            [sys.executable, "-m", "kc_tui.cli", *args], capture_output=True, text=True, env=self.env, timeout=120
+            [sys.executable, "-m", "kc_tui", *args], capture_output=True, text=True, env=self.env, timeout=120
         )
         self._check(what, done.returncode, done.stderr, codes)
         if done.returncode == 2 and len(done.stderr.strip().splitlines()) != 1:
@@ -661,7 +661,7 @@ def on_pty(
     env: dict[str, str] | None = None,
     size: tuple[int, int] = (40, 120),
 ) -> Tty:
-    """Run ``python -m kc_tui.cli *args`` on a pseudo-terminal of ``size`` (rows, columns);
+    """Run ``python -m kc_tui *args`` on a pseudo-terminal of ``size`` (rows, columns);
     ``drive(master, output, proc)`` types at it and may signal it; then wait for its end."""
     import fcntl
     import struct
@@ -671,7 +671,7 @@ def on_pty(
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[0], size[1], 0, 0))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kc_tui.cli", *args],
+        [sys.executable, "-m", "kc_tui", *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,

@@ -231,7 +231,7 @@ def test_apply_accepts_the_other_card_spellings(tmp_path: Path, capsys: pytest.C
 
 def _subprocess(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "kc_tui.cli", *argv], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-m", "kc_tui", *argv], capture_output=True, text=True, timeout=60, check=False
     )
 
 
@@ -274,7 +274,7 @@ def _run_bytes(*argv: str | bytes, env: dict[str, str] | None = None) -> subproc
     import os
 
     return subprocess.run(
-        [sys.executable.encode(), b"-m", b"kc_tui.cli", *(os.fsencode(a) for a in argv)],
+        [sys.executable.encode(), b"-m", b"kc_tui", *(os.fsencode(a) for a in argv)],
         capture_output=True,
         timeout=60,
         check=False,

@@ -165,7 +165,7 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
         record_match(history, [("Greedy", "greedy")], [(0, [0, 9]), (1, [4, 0])], start=T0 + timedelta(hours=k))
     history.close()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kc_tui.cli", "stats", "--history", str(tmp_path / "big.sqlite3"), "--json"],
+        [sys.executable, "-m", "kc_tui", "stats", "--history", str(tmp_path / "big.sqlite3"), "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
