@@ -10,14 +10,12 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .base import AIPlayer
+from ai.base import AIPlayer
 
 #: Every registered kind's class, by kind name.
 _REGISTRY: dict[str, type[AIPlayer]] = {}
-#: Modules of the package that define no kind (the machinery): never imported to discover kinds.
-_NOT_KINDS = frozenset({"base", "hint", "leaf", "planning", "registry", "review", "safe", "stakes", "tournament"})
-#: The package whose modules are the kinds.
-_PACKAGE = __name__.rpartition(".")[0]
+#: The package whose modules declare the kinds.
+_PACKAGE = "ai.players"
 _loaded = False
 
 A = TypeVar("A", bound=type[AIPlayer])
@@ -85,8 +83,8 @@ def register(cls: A) -> A:
 
 
 def _load_all() -> None:
-    """Import, once, every module of the package that may define a kind, so the kinds register
-    themselves (modules named ``_...`` and those in ``_NOT_KINDS`` are skipped)."""
+    """Import, once, every module of the players' package, so the kinds register themselves
+    (modules named ``_...`` and subpackages are skipped)."""
     global _loaded
     if _loaded:
         return
@@ -94,7 +92,7 @@ def _load_all() -> None:
 
     package = importlib.import_module(_PACKAGE)
     for module in pkgutil.iter_modules(package.__path__):
-        if module.name.startswith("_") or module.name in _NOT_KINDS or module.ispkg:
+        if module.name.startswith("_") or module.ispkg:
             continue
         importlib.import_module(f"{_PACKAGE}.{module.name}")
     _loaded = True
@@ -102,11 +100,11 @@ def _load_all() -> None:
 
 def _load_kind(name: str) -> type[AIPlayer] | None:
     """The class of kind ``name`` (normalised), importing only the module named after it
-    (``king-aware``: ``king_aware``) when the kind is not registered yet; None when that module
+    (``king-aware``: ``ai.players.king_aware``) when the kind is not registered yet; None when that module
     does not register it (the kind is then looked for in every module)."""
     cls = _REGISTRY.get(name)
     module = name.replace("-", "_")
-    if cls is not None or _loaded or not module.isidentifier() or module in _NOT_KINDS:
+    if cls is not None or _loaded or not module.isidentifier():
         return cls
     try:
         importlib.import_module(f"{_PACKAGE}.{module}")

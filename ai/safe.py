@@ -14,11 +14,10 @@ import threading
 import time
 from typing import Any
 
+from ai.base import AIPlayer
+from ai.search.planning import greedy_move
 from kc_tui.engine import END, Move, PlayerView, move_str
 from kc_tui.engine.rules import CompletedPiles, KingsOnSides
-
-from .base import AIPlayer
-from .planning import greedy_move
 
 log = logging.getLogger("ai.safe")
 

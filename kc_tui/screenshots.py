@@ -70,7 +70,7 @@ async def _wait(pilot: Any, condition: Callable[[], bool], timeout: float = 30.0
 def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000, kind: str = "greedy") -> None:
     """Play moves until ``until(session)`` holds; the human's moves are the greedy AI's choice,
     so the position is the same on every run."""
-    from kc_tui.session import build_ai
+    from kc_tui.match.session import build_ai
 
     helper = build_ai(kind, 99)
     for _ in range(limit):
@@ -92,7 +92,7 @@ def _last_round_over(session: Any) -> bool:
 
 
 def _session(config: Config) -> Any:
-    from kc_tui.session import MatchSession
+    from kc_tui.match.session import MatchSession
 
     return MatchSession.from_config(config, SEED, save_path=None)
 
@@ -207,7 +207,7 @@ def record_stats_history(history: Any, config: Config) -> None:
     import random
     from datetime import UTC, datetime, timedelta
 
-    from kc_tui.history import RoundRecord, SeatInfo
+    from kc_tui.records.history import RoundRecord, SeatInfo
 
     rng = random.Random(SEED)
     start = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
@@ -252,7 +252,7 @@ def record_stats_history(history: Any, config: Config) -> None:
 
 
 async def shot_stats(pilot: Any) -> None:
-    from kc_tui.history import History
+    from kc_tui.records.history import History
     from kc_tui.ui.screens.stats import StatsScreen
 
     app = pilot.app
@@ -273,7 +273,7 @@ async def shot_stats(pilot: Any) -> None:
 async def _recorded_round(pilot: Any, kind: str = "greedy") -> Any:
     """Play the seeded match's first round (the human's moves those of the AI ``kind``), record
     it in the app's history through a table driver, and open its replay."""
-    from kc_tui.table import TableDriver
+    from kc_tui.match.table import TableDriver
     from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 
     app = pilot.app

@@ -16,11 +16,11 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Label, Select, Static, Switch
 
 import ai
-from kc_tui import args as cli_args
 from kc_tui import config
 from kc_tui.cli import build_parser
 from kc_tui.cli import main as cli_main
 from kc_tui.config import Config, ConfigError, Opponent
+from kc_tui.config import args as cli_args
 from kc_tui.engine import VARIANTS, Rules, RulesError, variant
 from kc_tui.engine.rules import CHOICES, INT_RANGES, TARGET
 from kc_tui.ui.screens.rules import VARIANT_ORDER, settings_table
@@ -272,7 +272,7 @@ def test_kind_names_are_normalised_by_the_registry_only() -> None:
     assert cli_args.parse_kinds(" King_Aware ,GREEDY", "opponents", 1, 3) == ["king-aware", "greedy"]
     with pytest.raises(cli_args.CliError, match="unknown AI kind 'genius'"):
         cli_args.parse_kinds("genius", "opponents", 1, 3)
-    from ai.tournament import parse_seats
+    from kc_tui.lab.tournament import parse_seats
 
     assert parse_seats("King_Aware,random") == ["king-aware", "random"]
 
@@ -282,4 +282,4 @@ def test_launch_does_not_import_the_cli() -> None:
 
     graph = grimp.build_graph("kc_tui", "ai")
     assert not graph.chain_exists(importer="kc_tui.ui.launch", imported="kc_tui.cli")
-    assert not graph.find_modules_that_directly_import("kc_tui.cli") & {"kc_tui.ui.launch", "kc_tui.args"}
+    assert not graph.find_modules_that_directly_import("kc_tui.cli") & {"kc_tui.ui.launch", "kc_tui.config.args"}

@@ -182,7 +182,7 @@ def test_a_full_disk_leaves_the_old_file_and_no_temporary_file() -> None:
 
 
 def test_a_save_on_a_full_disk_leaves_no_temporary_file() -> None:
-    from kc_tui.saves import write_save
+    from kc_tui.match.saves import write_save
 
     with small_disk() as disk:
         target = disk / "current-match.json"

@@ -191,7 +191,10 @@ def test_the_wheel_holds_the_package_data(wheel: zipfile.ZipFile) -> None:
 
 def test_the_wheel_holds_the_code_and_the_command(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
-    assert {"kc_tui/__init__.py", "kc_tui/__main__.py", "kc_tui/cli.py", "ai/__init__.py"} <= names
+    assert {"kc_tui/__init__.py", "kc_tui/__main__.py", "kc_tui/cli/__init__.py", "ai/__init__.py"} <= names
+    sources = {p.relative_to(ROOT).as_posix() for package in ("kc_tui", "ai") for p in (ROOT / package).rglob("*.py")}
+    assert {"kc_tui/match/session.py", "kc_tui/lab/tournament.py", "ai/players/expert.py"} <= sources
+    assert sorted(sources - names) == []
     assert not any(name.startswith("tests/") for name in names)
     entry_points = wheel.read(f"{_dist_info(wheel)}/entry_points.txt").decode("utf-8")
     assert re.search(r"^kings-corners = kc_tui\.cli:main$", entry_points, re.MULTILINE)

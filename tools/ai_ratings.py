@@ -6,11 +6,11 @@ checkout where the project is installed (``pip install -e .``), or from the repo
 ``python -m tools.ai_ratings``.
 
 Plays whole matches between the AI kinds with the tournament's match mode
-(:func:`ai.tournament.iter_match_records`: default rules, every match seed played once per
+(:func:`kc_tui.lab.tournament.iter_match_records`: default rules, every match seed played once per
 cyclic rotation of the seats with the same deals): every pair of kinds heads-up, and a few
 tables of three and four (:data:`TABLES`, the close pairs given more match seeds than the
 foregone ones). Each match's final totals become the pairwise results they imply
-(:func:`kc_tui.rating.pairwise`: a four-seat match gives six), and :func:`kc_tui.rating.fit`
+(:func:`kc_tui.records.rating.pairwise`: a four-seat match gives six), and :func:`kc_tui.records.rating.fit`
 rates every kind with ``greedy`` fixed at 1000 (the scale's anchor; the other kinds get the
 default prior, sd 350, around it). A match stopped as capped is left out.
 
@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from ai import ai_kinds
-from ai.tournament import add_arguments, iter_match_records, parse_config
 from kc_tui.engine.rules import Scoring
-from kc_tui.rating import fit, pairwise
+from kc_tui.lab.tournament import add_arguments, iter_match_records, parse_config
+from kc_tui.records.rating import fit, pairwise
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "kc_tui" / "data" / "ai_ratings.json"
@@ -89,7 +89,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def tournament_config(kinds: tuple[str, ...], matches: int, seed: int, iterations: int, jobs: int) -> Any:
-    """The tournament's checked :class:`~ai.tournament.Config` of one table."""
+    """The tournament's checked :class:`~kc_tui.lab.tournament.Config` of one table."""
     p = argparse.ArgumentParser()
     add_arguments(p)
     argv = ["--seats", ",".join(kinds), "--matches", str(matches), "--seed", str(seed)]

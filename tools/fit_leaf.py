@@ -1,4 +1,4 @@
-"""Refit the expert's leaf model (:mod:`ai.leaf`): ``python tools/fit_leaf.py [ROUNDS] [--jobs N]``.
+"""Refit the expert's leaf model (:mod:`ai.search.leaf`): ``python tools/fit_leaf.py [ROUNDS] [--jobs N]``.
 
 A development script of the repository, not part of the installed package: run it from a
 checkout where the project is installed (``pip install -e .``), or from the repository root as
@@ -22,7 +22,7 @@ import random
 import sys
 
 from ai import make_player
-from ai.leaf import FEATURES, features
+from ai.search.leaf import FEATURES, features
 from kc_tui.engine import END, Round, Rules
 
 PAIRS = (("lookahead", "lookahead"), ("lookahead", "king-aware"), ("king-aware", "lookahead"))
@@ -91,7 +91,7 @@ def score(w: list[float], data: list[tuple[list[float], int]]) -> tuple[float, f
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Refit the expert's leaf model (ai/leaf.py) and print the weights to paste into WEIGHTS."
+        description="Refit the expert's leaf model (ai/search/leaf.py) and print the weights to paste into WEIGHTS."
     )
     parser.add_argument("rounds", nargs="?", type=int, default=3000, help="heads-up rounds to play (default 3000)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")

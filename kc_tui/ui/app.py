@@ -16,17 +16,17 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from kc_tui import datalock
 from kc_tui.config import Config, data_dir
-from kc_tui.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
-from kc_tui.saves import SaveWriter, pending_document
-from kc_tui.session import MatchSession, load_or_quarantine, save_exists
+from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
+from kc_tui.match.saves import SaveWriter, pending_document
+from kc_tui.match.session import MatchSession, load_or_quarantine, save_exists
+from kc_tui.records import datalock
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
 
 if TYPE_CHECKING:
-    from kc_tui.history import History
+    from kc_tui.records.history import History
 
 
 @dataclass(slots=True)
@@ -219,7 +219,7 @@ class KingsCornersApp(App[int]):
     def _open_to_read(self) -> None:
         """A window that only looks reads the history as it is (never writing it)."""
         try:
-            from kc_tui.history import History, default_history_path
+            from kc_tui.records.history import History, default_history_path
 
             self._read_history = History.open_read_only(default_history_path())
         except Exception as exc:  # HistoryError, or a bug: this window shows no history then

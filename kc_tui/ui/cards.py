@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Text
 
-from kc_tui.cardtext import ascii_only, card_formatter
 from kc_tui.engine import Card, is_red, suit_of
+from kc_tui.match.cardtext import ascii_only, card_formatter
 
 if TYPE_CHECKING:
     from textual.widget import Widget

@@ -4,7 +4,7 @@ Python: no Textual, so the command line imports it without starting the UI).
 "The player" is the seat whose kind is ``human``; demos (all AI) are left out of the player's
 statistics. A match's standing is read from its final totals: under points (R15) the lowest
 total is best, under chips (R16) the biggest stack; the rating is fitted on the player's result
-against every AI seat of every finished match (:func:`kc_tui.rating.pairwise`).
+against every AI seat of every finished match (:func:`kc_tui.records.rating.pairwise`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 from kc_tui.config import NAME_MAX, one_line
 from kc_tui.engine import Rules
-from kc_tui.history import GroupStats, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
-from kc_tui.rating import C, expected
+from kc_tui.records.history import GroupStats, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
+from kc_tui.records.rating import C, expected
 
 HUMAN = "human"
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
@@ -190,7 +190,7 @@ def player_games(m: MatchRecord) -> list[tuple[str, float]]:
     me = human_seat(m)
     if me is None or m.demo or not finished(m) or len(m.totals) != len(m.seats):
         return []
-    from kc_tui.rating import pairwise
+    from kc_tui.records.rating import pairwise
 
     out: dict[int, float] = {}
     for i, j, score in pairwise([float(t) for t in m.totals], not is_chips(m)):
@@ -222,10 +222,10 @@ class RatingView:
 
 
 def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS) -> RatingView:
-    """The rating after the last match (:func:`kc_tui.rating.player_rating` over every game), and
+    """The rating after the last match (:func:`kc_tui.records.rating.player_rating` over every game), and
     the curve of the rating after up to ``points`` matches spread over the history (:func:`curve`).
     Only games against rated AI kinds count."""
-    from kc_tui.rating import ai_anchors, player_rating, standing_words
+    from kc_tui.records.rating import ai_anchors, player_rating, standing_words
 
     try:
         anchors = ai_anchors()
@@ -274,12 +274,12 @@ def curve(
     """The player's rating after match ``k`` (``k`` = 1 .. n, at most ``points`` of them evenly
     spread, the last always), ``per_match`` holding each match's games (kind, score).
 
-    The model is :func:`kc_tui.rating.player_rating`'s (Bradley–Terry on the Elo scale, the kinds
+    The model is :func:`kc_tui.records.rating.player_rating`'s (Bradley–Terry on the Elo scale, the kinds
     fixed at their anchors, a normal prior around the anchors' mean): with one free rating the
     games only count through how many were played against each kind and the score made, so each
     point is a few Newton steps on those sums instead of a fit over every game so far (10,000
     matches: 120 fits over 20,000 games would take seconds)."""
-    from kc_tui.rating import DEFAULT_PRIOR_SD
+    from kc_tui.records.rating import DEFAULT_PRIOR_SD
 
     n = len(per_match)
     if not n or not anchors:

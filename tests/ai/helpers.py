@@ -135,9 +135,9 @@ class LowestAI(AIPlayer):
 def new_kind_module(
     folder: Path, monkeypatch: pytest.MonkeyPatch, *, offered: bool, player_name: str | None = None
 ) -> Iterator[str]:
-    """A new module ``ai/lowest.py`` (in ``folder``, added to the package's path) that declares
+    """A new module ``ai/players/lowest.py`` (in ``folder``, added to the package's path) that declares
     one kind, as adding a kind is done; the registry forgets it afterwards. Yields the kind."""
-    import ai
+    import ai.players
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "lowest.py").write_text(
@@ -146,10 +146,10 @@ def new_kind_module(
         )
     )
     ai.kinds()  # the shipped kinds first, so the new module is found by a new discovery
-    monkeypatch.setattr(ai, "__path__", [*ai.__path__, str(folder)])
+    monkeypatch.setattr(ai.players, "__path__", [*ai.players.__path__, str(folder)])
     monkeypatch.setattr(ai.registry, "_loaded", False)
     try:
         yield "lowest"
     finally:
         ai.registry._REGISTRY.pop("lowest", None)
-        sys.modules.pop("ai.lowest", None)
+        sys.modules.pop("ai.players.lowest", None)

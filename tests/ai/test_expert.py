@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from ai import make_player
-from ai.expert import ExpertAI, inferred_absent
-from ai.leaf import FEATURES, WEIGHTS, features, win_chance
-from ai.planning import KQ_MASK, Rulebits, State
+from ai.players.expert import ExpertAI, inferred_absent
+from ai.search.leaf import FEATURES, WEIGHTS, features, win_chance
+from ai.search.planning import KQ_MASK, Rulebits, State
 from kc_tui.engine import END, Move, PlayerView, Round, Rules, determinize
 
 from .helpers import VARIANTS, midround_positions
@@ -76,7 +76,7 @@ class _PlanThreeWins(ExpertAI):
 def test_a_timed_search_with_too_few_deals_plays_lookaheads_favourite(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a budget that fits only a few deals the expert does not overrule lookahead on them
     (``min_deals``); a budget that fits more lets the same evidence overrule it."""
-    import ai.expert as expert_module
+    import ai.players.expert as expert_module
 
     position = next(
         (r, seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ai.hint import Advice, HintAI, cards_words, describe_plan, explain, holding, move_words
+from ai.advice.hint import Advice, HintAI, cards_words, describe_plan, explain, holding, move_words
 from kc_tui.engine import (
     END,
     PlayerView,

@@ -69,7 +69,7 @@ def test_each_ai_is_deterministic_for_a_seed(kind: str) -> None:
 def test_searching_ais_shed_at_least_as_much_as_greedy_in_their_turn() -> None:
     """The whole-turn search always contains greedy's line, so with the opponent terms switched
     off it never ends a turn with more cards than greedy would."""
-    from ai.planning import EvalParams, greedy_turn
+    from ai.search.planning import EvalParams, greedy_turn
 
     from .helpers import midround_positions
 

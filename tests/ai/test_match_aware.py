@@ -1,5 +1,5 @@
 """The AIs play for the match: the standing reaches them through the view, what a round's end is
-worth is read in the match's terms (ai.stakes), and a king is shed or kept as the bet it is."""
+worth is read in the match's terms (ai.search.stakes), and a king is shed or kept as the bet it is."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ai import make_player
-from ai.hint import HintAI, free_plays
-from ai.stakes import Stakes, end_risk
+from ai.advice.hint import HintAI, free_plays
+from ai.search.stakes import Stakes, end_risk
 from kc_tui.engine import (
     END,
     Match,
@@ -172,7 +172,7 @@ def test_a_free_play_opens_nothing_for_the_unseen_cards() -> None:
 
 
 def test_the_hint_never_ends_the_turn_while_a_card_can_be_shed_for_free(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ai.lookahead import LookaheadAI
+    from ai.players.lookahead import LookaheadAI
 
     # Whatever the planner thinks, an end of turn with a free play in hand is not the hint.
     monkeypatch.setattr(LookaheadAI, "choose", lambda self, view: END)
@@ -192,8 +192,8 @@ def test_the_hint_is_match_aware_and_sheds_the_king_before_an_opponent_goes_out(
 def test_the_tournament_plays_matches_with_the_standing_in_every_view(registry: dict[str, Any]) -> None:
     import argparse
 
-    from ai.greedy import GreedyAI
-    from ai.tournament import parse_config, play_match
+    from ai.players.greedy import GreedyAI
+    from kc_tui.lab.tournament import parse_config, play_match
 
     seen: list[Standing | None] = []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from ai.planning import enumerate_turn, open_mask, sim_apply
+from ai.search.planning import enumerate_turn, open_mask, sim_apply
 from kc_tui.engine import END, KINGS_MASK, Round, is_play
 from kc_tui.engine.cards import NEED
 

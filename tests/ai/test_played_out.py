@@ -1,14 +1,14 @@
 """Lookahead at three and four seats plays its best plans to the end of the round (greedy players,
 the same deals for every plan) and keeps its favourite unless another plan does better by the
-margin; heads-up it does not (ai.lookahead.LookaheadAI.played_out)."""
+margin; heads-up it does not (ai.players.lookahead.LookaheadAI.played_out)."""
 
 from __future__ import annotations
 
 import time
 
 from ai import make_player
-from ai.lookahead import LookaheadAI
-from ai.planning import Rulebits, State, pick
+from ai.players.lookahead import LookaheadAI
+from ai.search.planning import Rulebits, State, pick
 from kc_tui.engine import END, Move, PlayerView, Round, Rules, mask_of, parse_card, play
 from tests.ai.helpers import midround_positions
 from tests.ai.test_choices_unchanged import _round, _rows

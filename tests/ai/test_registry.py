@@ -98,7 +98,7 @@ def test_importing_ai_loads_no_searching_ai() -> None:
 
     code = "import ai, sys; print(sorted(m for m in sys.modules if m.startswith('ai.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['ai.base', 'ai.random_ai', 'ai.registry']"
+    assert out.strip() == "['ai.base', 'ai.players', 'ai.players.random_ai', 'ai.registry']"
 
 
 @pytest.fixture
@@ -120,7 +120,7 @@ def test_a_new_kind_is_one_new_module(new_kind_module: str) -> None:
 
 def test_the_registry_reads_the_classes_it_holds() -> None:
     """What the app shows comes from the class attributes only (the one declaration)."""
-    from ai.expert import ExpertAI
+    from ai.players.expert import ExpertAI
 
     info = KindInfo.of(ExpertAI)
     assert (info.title, info.description, info.strength) == (ExpertAI.title, ExpertAI.description, ExpertAI.strength)

@@ -10,10 +10,8 @@ from collections.abc import Sequence
 import pytest
 
 from ai import make_player
-from ai.expert import ExpertAI
-from ai.hint import explain, plan_states
-from ai.planning import paired
-from ai.review import (
+from ai.advice.hint import explain, plan_states
+from ai.advice.review import (
     GOOD_LOSS,
     MISTAKE_LOSS,
     TurnReview,
@@ -26,6 +24,8 @@ from ai.review import (
     round_turns,
     summary_line,
 )
+from ai.players.expert import ExpertAI
+from ai.search.planning import paired
 from kc_tui.engine import END, Match, Move, PlayerView, Round, Rules, card_str, mask_of, parse_card, play
 from tests.ai.helpers import midround_positions
 

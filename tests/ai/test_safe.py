@@ -10,8 +10,8 @@ import pytest
 
 from ai import make_player
 from ai.base import AIPlayer
-from ai.planning import greedy_move
 from ai.safe import SafePlayer
+from ai.search.planning import greedy_move
 from kc_tui.engine import END, Move, PlayerView, Round, Rules
 
 pytestmark = pytest.mark.real_ai_timeouts  # the fallback's own tests: the game's time limit

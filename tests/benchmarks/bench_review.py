@@ -5,13 +5,13 @@
 Plays rounds of matches (heads-up and three seats) between a mix of AI kinds (random, greedy,
 king-aware, lookahead: some turns are poor), records every turn where there was a choice (the
 seat's view at its start, the plan it played, and the true round at that moment), and reviews
-each with :func:`ai.review.review_turn` at its default budget (timed: seconds a turn).
+each with :func:`ai.advice.review.review_turn` at its default budget (timed: seconds a turn).
 
 Then, for every reviewed turn where the review shows a better plan, it measures what that plan
 really gains over the one played: from the player's view, ``--samples`` FRESH deals (new
 determinization seeds, no inference, never the review's deals), each played twice, once with
 each plan, then to the end of the round by the same AI kinds as at the table (fresh players with
-the same seeds for both plans), scored in the match's terms (:class:`ai.stakes.Stakes`, the
+the same seeds for both plans), scored in the match's terms (:class:`ai.search.stakes.Stakes`, the
 review's unit). The turns where the played plan is the review's best have an estimated and a
 true loss of 0 (the alternative is the plan itself) and are counted apart.
 
@@ -39,8 +39,8 @@ Before: with the game expert's own heads-up setting (``--horizon 1``: the leaf m
 reply) and the plain best-minus-played difference, the estimates ran far above what the plans
 really gained (40 turns, 20 fresh deals: bias +4.4 points, MAE 4.5); playing every deal to the
 end of the round with the plain difference, bias +1.3 to +2.1, MAE 2.2. Hence the review's
-settings (:data:`ai.review.REVIEW_EXPERT`: to the end of the round) and its held-out loss
-(:func:`ai.review.held_out_loss`: picking the best of several noisy plans does not inflate it).
+settings (:data:`ai.advice.review.REVIEW_EXPERT`: to the end of the round) and its held-out loss
+(:func:`ai.advice.review.held_out_loss`: picking the best of several noisy plans does not inflate it).
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ai import make_player
+from ai.advice.review import DEFAULT_ITERATIONS, played_moves, review_turn
 from ai.base import AIPlayer
-from ai.planning import play_plan
-from ai.review import DEFAULT_ITERATIONS, played_moves, review_turn
-from ai.stakes import Stakes
+from ai.search.planning import play_plan
+from ai.search.stakes import Stakes
 from kc_tui.engine import END, Match, Move, PlayerView, Round, Rules, determinize
 
 #: The AI kinds at the tables, with light settings so the re-measurement's playouts stay quick.

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kc_tui.history import History, MatchRecord, RoundRecord
+from kc_tui.records.history import History, MatchRecord, RoundRecord
 
 #: The tables the played matches are made of: (the human's stand-in kind, opponents' kinds).
 TABLES: tuple[tuple[str, ...], ...] = (

@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ai import make_player
-from ai.expert import SETTLE_FIRST, ExpertAI, next_check
+from ai.players.expert import SETTLE_FIRST, ExpertAI, next_check
 from kc_tui.engine import Round, Rules
 
 Table = list[list[float]]

@@ -262,7 +262,7 @@ class Scene:
 
     def cli(self, what: str, *args: str, codes: tuple[int, ...] = (0, 2)) -> Ran:
         done = subprocess.run(
-            [sys.executable, "-m", "kc_tui.cli", *args], capture_output=True, text=True, env=self.env, timeout=120
+            [sys.executable, "-m", "kc_tui", *args], capture_output=True, text=True, env=self.env, timeout=120
         )
         self._check(what, done.returncode, done.stderr, codes)
         if done.returncode == 2 and len(done.stderr.strip().splitlines()) != 1:
@@ -543,7 +543,7 @@ def _two_windows(s: Scene) -> None:
 
 @scenario("CSV export neutralises formulas in names")
 def _csv_injection(s: Scene) -> None:
-    from kc_tui.history import History, HistoryError, SeatInfo
+    from kc_tui.records.history import History, HistoryError, SeatInfo
 
     s.data.mkdir(parents=True, exist_ok=True)
     h, _ = History.open(s.history)
@@ -616,7 +616,7 @@ def _recorded_matches(count: int, start_minute: int = 0) -> list[Any]:
 
 
 def _add_matches(path: Path, count: int) -> None:
-    from kc_tui.history import History
+    from kc_tui.records.history import History
 
     path.parent.mkdir(parents=True, exist_ok=True)
     h, message = History.open(path)
@@ -629,7 +629,7 @@ def _load_save(s: Scene) -> tuple[int, str]:
     """(rounds finished in the save, "" or why it does not load), read by the game's own loader."""
     code = (
         "import json, sys\n"
-        "from kc_tui.session import MatchSession\n"
+        "from kc_tui.match.session import MatchSession\n"
         "try:\n"
         "    m = MatchSession.load()\n"
         "except Exception as exc:\n"
@@ -661,7 +661,7 @@ def on_pty(
     env: dict[str, str] | None = None,
     size: tuple[int, int] = (40, 120),
 ) -> Tty:
-    """Run ``python -m kc_tui.cli *args`` on a pseudo-terminal of ``size`` (rows, columns);
+    """Run ``python -m kc_tui *args`` on a pseudo-terminal of ``size`` (rows, columns);
     ``drive(master, output, proc)`` types at it and may signal it; then wait for its end."""
     import fcntl
     import struct
@@ -671,7 +671,7 @@ def on_pty(
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[0], size[1], 0, 0))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kc_tui.cli", *args],
+        [sys.executable, "-m", "kc_tui", *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -751,8 +751,8 @@ def _v1_history(path: Path) -> None:
     row (its totals are not JSON, a round's penalties a word)."""
     from datetime import UTC, datetime, timedelta
 
-    from kc_tui import history as hist
     from kc_tui.engine import Rules
+    from kc_tui.records import history as hist
 
     t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -850,7 +850,7 @@ def _stats_paging_live(s: Scene) -> None:
     writer_code = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from kc_tui.history import History\n"
+        "from kc_tui.records.history import History\n"
         "from tests.benchmarks.faults import _recorded_matches\n"
         "h, _ = History.open(Path(sys.argv[1]))\n"
         "n, end = 0, time.monotonic() + 12\n"

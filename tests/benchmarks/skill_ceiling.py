@@ -7,7 +7,7 @@ for example, the 4-seat table with the oracle in the expert's seat:
     python tests/benchmarks/skill_ceiling.py --know all --seats greedy,king-aware,lookahead,oracle \\
         --matches 150 --seed 114 --jobs 1 --iterations 2 --param oracle.margin=0 --quiet
 
-The ``oracle`` is the expert (:class:`ai.expert.ExpertAI`, the same candidate plans, the same
+The ``oracle`` is the expert (:class:`ai.players.expert.ExpertAI`, the same candidate plans, the same
 simulated opponents and scoring) that searches the *real* round instead of deals guessed from its
 view: with ``--know all`` every hand and the stock's order (each searched deal is the round
 itself, so two deals and ``margin=0`` pick the plan whose play-out scores best), with
@@ -32,11 +32,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from ai import tournament
-from ai.expert import ExpertAI
+from ai.players.expert import ExpertAI
 from ai.registry import register
 from kc_tui.engine import PlayerView, Round
 from kc_tui.engine import rng as _rng
+from kc_tui.lab import tournament
 
 #: The round whose view was built last (by the tournament's turn loop).
 _LAST: list[Round] = []

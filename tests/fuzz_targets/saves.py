@@ -1,4 +1,4 @@
-"""Fuzz target: the saved-match reader (``kc_tui.session.load_or_quarantine``).
+"""Fuzz target: the saved-match reader (``kc_tui.match.session.load_or_quarantine``).
 
 * ``cases(rng, n)``: ``n`` files as bytes, from valid saves of real sessions (2 to 4 seats,
   several rule variants, saved at random points of play, some with every seat an AI),
@@ -26,7 +26,7 @@ from typing import Any
 
 from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, Rules
-from kc_tui.session import MatchSession, load_or_quarantine
+from kc_tui.match.session import MatchSession, load_or_quarantine
 from tests import fuzzkit
 from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kc_tui.cardtext import ENV_ASCII, decide_again
+from kc_tui.match.cardtext import ENV_ASCII, decide_again
 
 
 @pytest.fixture(autouse=True)

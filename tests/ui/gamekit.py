@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, is_play, play_card, position_dict, source, target
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.screens.game import GameScreen

@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules, cards_of
-from kc_tui.session import MatchSession, match_end_text
-from kc_tui.table import TableDriver
+from kc_tui.match.session import MatchSession, match_end_text
+from kc_tui.match.table import TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.widgets import Scoreboard

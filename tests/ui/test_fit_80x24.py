@@ -13,8 +13,8 @@ from textual.widgets import Button, Header, Input, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, target
-from kc_tui.history import History, MatchRecord
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
+from kc_tui.records.history import History, MatchRecord
 from kc_tui.ui.dialogs.help import HelpDialog
 from kc_tui.ui.screens import replay as replay_screen
 from kc_tui.ui.screens.demo import DemoScreen
@@ -23,8 +23,8 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
 from kc_tui.ui.widgets.pile import PLACE_KEYS
+from tests.match.test_replay import play_match
 
-from ..test_replay import play_match
 from .fitkit import (
     assert_footer_whole,
     assert_whole,

@@ -9,7 +9,7 @@ from typing import Any
 
 from kc_tui.config import data_dir
 from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
@@ -176,7 +176,7 @@ async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
 async def test_the_hint_names_its_plan_and_says_why() -> None:
     """The hint gives its plan and a reason from the planner's evaluation, whole on
     screen (the status line grows for it), with the key that plays its first move."""
-    from ai.hint import HintAI
+    from ai.advice.hint import HintAI
 
     app = play_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,5 +1,5 @@
 """At a match's end the summary says how the match moved the player's rating, before → after:
-the rating kc_tui.rating gives for the player's results (the Stats screen's), worked out off the
+the rating kc_tui.records.rating gives for the player's results (the Stats screen's), worked out off the
 UI thread. A first rated match gives the first rating; a demo shows no rating; a history that
 cannot be read or opened is said in plain words and never stops the game."""
 
@@ -12,9 +12,9 @@ import pytest
 from textual.widgets import Static
 
 from kc_tui.engine import Rules
-from kc_tui.history import History, HistoryError, MatchRecord, default_history_path
-from kc_tui.rating import ai_anchors, player_rating
-from kc_tui.recorder import Recorder
+from kc_tui.match.recorder import Recorder
+from kc_tui.records.history import History, HistoryError, MatchRecord, default_history_path
+from kc_tui.records.rating import ai_anchors, player_rating
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary
 from kc_tui.ui.stats_data import finished, player_matches, rating_view

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
 from kc_tui.ui.screens.menu import MenuScreen
 
 from .gamekit import make_config, play_app, screen_text

@@ -13,14 +13,14 @@ import pytest
 from textual.widgets import Button, Static
 
 from kc_tui.engine import END, Round, cards_of, play, sort_for_hand
-from kc_tui.history import ENV_HISTORY, MatchRecord, default_history_path
-from kc_tui.replay import RoundReplay
+from kc_tui.match.replay import RoundReplay
+from kc_tui.records.history import ENV_HISTORY, MatchRecord, default_history_path
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
+from tests.match.test_replay import direct_round, play_match, store
 
-from ..test_replay import direct_round, play_match, store
 from .gamekit import click_button, make_config, screen_text
 
 SIZE = (120, 40)

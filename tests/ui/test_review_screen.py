@@ -116,15 +116,15 @@ async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
 
 
 async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> None:
-    import ai.review
+    import ai.advice.review
 
-    reviewed = ai.review.review_turn
+    reviewed = ai.advice.review.review_turn
 
     def slowly(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)  # a review slower than the keys: esc arrives while it runs
         return reviewed(*args, **kwargs)
 
-    monkeypatch.setattr(ai.review, "review_turn", slowly)
+    monkeypatch.setattr(ai.advice.review, "review_turn", slowly)
     app = play_app(config=make_config(rules=Rules(hand_size=10)))
     async with app.run_test(size=(120, 40)) as pilot:
         replay = await replay_from_summary(pilot)

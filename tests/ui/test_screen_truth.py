@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules, cards_of, parse_card, sort_for_hand
-from kc_tui.history import ENV_HISTORY, History, MatchRecord, default_history_path
+from kc_tui.records.history import ENV_HISTORY, History, MatchRecord, default_history_path
 from kc_tui.screenshots import DEMO_SEED, _advance, record_stats_history, shot_config
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
@@ -27,8 +27,8 @@ from kc_tui.ui.screens.stats import StatsScreen
 from kc_tui.ui.stats_data import reference_lines
 from kc_tui.ui.widgets import OpponentPanel, PileView
 from kc_tui.ui.widgets.plot import LegendPlot
+from tests.match.test_replay import direct_round, play_match, store
 
-from ..test_replay import direct_round, play_match, store
 from .gamekit import make_config, play_app, play_until, settle
 
 SIZES = ((80, 24), (120, 40), (160, 50))

@@ -39,12 +39,12 @@ NOT_AT_START = (
     "kc_tui.ui.dialogs.help",
     "kc_tui.ui.dialogs.match_detail",
     "kc_tui.ui.dialogs.demo_setup",
-    "kc_tui.replay",
-    "ai.review",
-    "ai.tournament",
-    "ai.expert",
-    "ai.lookahead",
-    "kc_tui.history",
+    "kc_tui.match.replay",
+    "ai.advice.review",
+    "kc_tui.lab.tournament",
+    "ai.players.expert",
+    "ai.players.lookahead",
+    "kc_tui.records.history",
     "sqlite3",
 )
 
@@ -68,10 +68,10 @@ def test_making_players_loads_their_kinds_only_and_listing_kinds_loads_all() -> 
         "assert ai.make_player('greedy', 1).kind == 'greedy'\n"
         "assert ai.kind_info('King_Aware').name == 'king-aware'"
     )
-    assert {"ai.greedy", "ai.king_aware"} <= loaded
-    assert not {"ai.expert", "ai.lookahead", "ai.leaf"} & loaded
+    assert {"ai.players.greedy", "ai.players.king_aware"} <= loaded
+    assert not {"ai.players.expert", "ai.players.lookahead", "ai.search.leaf"} & loaded
     loaded = _modules_after("import ai\nai.make_player('greedy', 1)\nprint(ai.ai_kinds())")
-    assert {"ai.expert", "ai.lookahead", "ai.king_aware"} <= loaded
+    assert {"ai.players.expert", "ai.players.lookahead", "ai.players.king_aware"} <= loaded
 
 
 async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> None:

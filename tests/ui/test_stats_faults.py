@@ -14,7 +14,7 @@ from typing import Any
 from textual.widgets import DataTable, Static
 
 from kc_tui.config import NAME_MAX
-from kc_tui.history import History, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
+from kc_tui.records.history import History, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import (

@@ -13,12 +13,12 @@ import pytest
 from textual.app import App
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
-import kc_tui.rating
+import kc_tui.records.rating
 from ai import ai_kinds
 from kc_tui.engine import Rules
-from kc_tui.history import History, RoundRecord, SeatInfo
-from kc_tui.rating import Rating, player_rating
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
+from kc_tui.records.history import History, RoundRecord, SeatInfo
+from kc_tui.records.rating import Rating, player_rating
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary
@@ -46,7 +46,7 @@ def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Times shown in UTC and fixed AI ratings, whatever the machine."""
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-    monkeypatch.setattr(kc_tui.rating, "ai_anchors", lambda: dict(ANCHORS))
+    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
     yield
     monkeypatch.undo()
     time.tzset()
@@ -292,7 +292,7 @@ async def test_the_list_loads_more_as_the_cursor_nears_its_end(tmp_path: Path) -
 
 
 def test_the_rating_curve_is_the_players_rating_after_each_match() -> None:
-    """The curve's quick fit (sums per kind) gives what kc_tui.rating.player_rating gives over
+    """The curve's quick fit (sums per kind) gives what kc_tui.records.rating.player_rating gives over
     the games up to each point; the curve is thinned to at most ``points`` points, the last kept."""
     per_match = [
         [("greedy", 1.0)],

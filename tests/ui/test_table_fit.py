@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from kc_tui.config import Opponent
 from kc_tui.engine import PLACES, Rules
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import screen_face
 from kc_tui.ui.screens.game import GameScreen

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from kc_tui.config import Config, Opponent, config_path, data_dir
-from kc_tui.session import MatchSession
+from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.menu import MenuScreen

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from kc_tui.recorder import RecorderStatus
+from kc_tui.match.recorder import RecorderStatus
 from kc_tui.ui.text import plain
 
 CSS = """

@@ -22,9 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
-from kc_tui.history import History, MatchRecord
-from kc_tui.recorder import match_sync
-from kc_tui.session import MatchSession, match_end_text
+from kc_tui.match.recorder import match_sync
+from kc_tui.match.session import MatchSession, match_end_text
+from kc_tui.records.history import History, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain, rich_plain
 
@@ -267,7 +267,7 @@ RATING_PENDING = "Working out your rating…"
 
 
 def played_record(s: MatchSession) -> MatchRecord:
-    """The finished match ``s`` as the history records it (:func:`kc_tui.recorder.match_sync`),
+    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.match_sync`),
     without waiting for the history: what the Stats screen's rating reads of a match."""
     sync = match_sync(s.match, s.seats, s.record, False)
     return MatchRecord(

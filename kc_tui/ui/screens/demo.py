@@ -1,7 +1,7 @@
 """The demo: AI players play each other, round after round to the target.
 
 Keys pause and resume, step one move, change the speed and show every hand (open hands are
-allowed here and only here). The match runs on a :class:`~kc_tui.table.TableDriver` through
+allowed here and only here). The match runs on a :class:`~kc_tui.match.table.TableDriver` through
 :class:`~kc_tui.ui.screens.driven.DrivenScreen`, as the game does: each AI decision is computed in
 a worker thread that touches no widget and no session state and posts a
 :class:`DemoScreen.Decided` message; a decision made for an older demo (or an older position) is
@@ -22,8 +22,8 @@ from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from kc_tui.config import PACES, Config
-from kc_tui.recorder import Recorder
-from kc_tui.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
+from kc_tui.match.recorder import Recorder
+from kc_tui.match.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.text import visible

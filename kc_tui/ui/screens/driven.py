@@ -1,7 +1,7 @@
-"""The one worker pattern between a screen and its :class:`~kc_tui.table.TableDriver`.
+"""The one worker pattern between a screen and its :class:`~kc_tui.match.table.TableDriver`.
 
 :class:`DrivenScreen` is the base of the game and the demo screens. It waits the driver's pace,
-then runs the driver's :class:`~kc_tui.table.AIJob` in a thread worker that only posts a
+then runs the driver's :class:`~kc_tui.match.table.AIJob` in a thread worker that only posts a
 :class:`DrivenScreen.Decided` message (AI threads never touch a widget or the session); the
 decision is handed back to the driver on the UI thread. A decision for another table (a replaced
 game or demo) is dropped; one for an older position makes the AI think again. A decision that
@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from kc_tui.session import MatchSession
-from kc_tui.table import AIJob, Decision, TableDriver, TableSnapshot
+from kc_tui.match.session import MatchSession
+from kc_tui.match.table import AIJob, Decision, TableDriver, TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 

@@ -14,9 +14,9 @@ from textual.widgets import Static
 
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
-from kc_tui.recorder import Recorder
-from kc_tui.session import MatchSession
-from kc_tui.table import Decision, TableDriver
+from kc_tui.match.recorder import Recorder
+from kc_tui.match.session import MatchSession
+from kc_tui.match.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.text import plain, visible
@@ -27,7 +27,7 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
-    from kc_tui.history import MatchRecord
+    from kc_tui.records.history import MatchRecord
     from kc_tui.ui.dialogs.summary import MatchSummary
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.

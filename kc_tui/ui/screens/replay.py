@@ -1,7 +1,7 @@
 """Looking back at a recorded round: the same table as the game, stepped by move or by turn, to
 the start or the end, or played at a pace; the move log follows the position.
 
-The screen is a view over :class:`~kc_tui.replay.RoundReplay` (every position, step and what the
+The screen is a view over :class:`~kc_tui.match.replay.RoundReplay` (every position, step and what the
 viewer may see is decided there). The viewer sees what they saw then: their own hand, the others'
 counts of cards; at the end of the round ``o`` opens every hand.
 
@@ -29,12 +29,12 @@ from textual.timer import Timer
 from textual.widgets import Button, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from ai.review import RoundReview, TurnReview, match_turns, review_round
-from kc_tui.cardtext import card_formatter
+from ai.advice.review import RoundReview, TurnReview, match_turns, review_round
 from kc_tui.config import PACES
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
-from kc_tui.history import HistoryError, MatchRecord
-from kc_tui.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.match.cardtext import card_formatter
+from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.records.history import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
@@ -80,7 +80,7 @@ CONTROLS_ROWS = 28
 class ReplayScreen(Screen[None]):
     """Round ``round_number`` of ``history_match`` (a record with its rounds) as match seat
     ``viewer`` saw it (None: a spectator, who sees no hand until the end). Raises
-    :class:`~kc_tui.replay.ReplayError` when the record does not replay (see :func:`open_replay`)."""
+    :class:`~kc_tui.match.replay.ReplayError` when the record does not replay (see :func:`open_replay`)."""
 
     CSS_PATH = "replay.tcss"
     AUTO_FOCUS = ""

@@ -1,0 +1,306 @@
+"""The hint: the match-aware lookahead planner, which never says "end your turn" while a card
+can be shed at no risk, and the hint's reasons in words.
+
+Holding cards is a judgment the planners make (a king kept from a corner, a card kept because
+it would give the next player a place). For a player asking for help, ending the turn with a
+card that could be shed for free is never the advice: a play is *free* when it opens nothing
+for the cards the player cannot see, that is, no unseen card fits on the card played unless it
+already fitted somewhere on the table (:func:`free_plays`). The hint is not a kind of opponent
+(it is not registered): the app builds it for the human's seat.
+
+A hint says why (:meth:`HintAI.advice`, :func:`describe_plan`, :func:`explain`): it names the
+whole plan for the rest of the turn in the move log's words ("play 5♦ on 6♠ at N, then move
+5♦ from N onto 6♣ at W") and gives a short reason drawn from the planner's own evaluation
+(:func:`~ai.search.planning.rank_ends`, :func:`~ai.search.planning.open_mask`): what the plan sheds and the
+penalty points leaving the hand, which playable cards it keeps and why (kings and queens held
+while no opponent is close to going out and a king held risks little in the match, a king that
+must wait for an open corner, a card that would give the next player a place for unseen
+cards), and what it leaves open to the next player. The review of a round (:mod:`ai.advice.review`)
+uses the same words. Cards are written by ``fmt``: pass ``kc_tui.match.cardtext.card_formatter``'s
+formatter for the player's card style (the AIs cannot import it: it is a layer above them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ai.players.lookahead import LookaheadAI
+from ai.search.planning import (
+    N_SIDES,
+    HoldParams,
+    PileTuple,
+    Rulebits,
+    distinct_moves,
+    greedy_key,
+    open_mask,
+    opponents,
+    sim_apply,
+)
+from ai.search.stakes import Stakes
+from kc_tui.engine import END, KINGS_MASK, PLACES, QUEENS_MASK, Card, Move, PlayerView, card_symbol, penalty_of
+from kc_tui.engine.cards import NEED, cards_of, sort_for_hand
+from kc_tui.engine.moves import MOVE_BASE
+
+CardFormat = Callable[[Card], str]
+
+
+def free_plays(view: PlayerView) -> list[Move]:
+    """The plays from hand that open nothing new for the unseen cards, best first by greedy's
+    priorities (a card that leaves the hand is a point less, a king ten)."""
+    fit, _es, _ec = open_mask(view.piles)
+    unseen = view.unseen_mask
+    out = []
+    for m in view.legal_moves():
+        if m == END or m >= MOVE_BASE:
+            continue
+        card = m >> 3
+        if NEED[card] & unseen & ~fit:
+            continue
+        out.append(m)
+    out.sort(key=lambda m: -greedy_key(m, view.piles))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A hint with its reason: ``move`` is the next move (``END``: end the turn), ``plan`` the
+    moves for the rest of the turn (``END`` excluded; empty when the advice is to end the turn),
+    ``text`` the plan in words and ``reason`` why."""
+
+    move: Move
+    plan: tuple[Move, ...]
+    text: str
+    reason: str
+
+    @property
+    def line(self) -> str:
+        """One line for the status bar: "Hint: play 7♥ on 8♣ at N. Sheds 7♥ (1 point)..."."""
+        return f"Hint: {self.text}. {self.reason}"
+
+
+class HintAI(LookaheadAI):
+    """Lookahead's plan for the human's seat, with a free play rather than an early end."""
+
+    kind = "hint"
+    title = "Hint"
+    description = "suggests your next move"
+    offered = False
+
+    def choose(self, view: PlayerView) -> Move:
+        m = super().choose(view)
+        if m != END:
+            return m
+        free = free_plays(view)
+        return free[0] if free else END
+
+    def advice(self, view: PlayerView, fmt: CardFormat = card_symbol) -> Advice:
+        """The hint for ``view`` (the seat to move) with its plan for the rest of the turn and
+        the reason, planned afresh from ``view``: lookahead's plan, or a free play rather than
+        an early end (the plan is then that one play: the rest is for the next hint). Its move
+        is the one a fresh hint's :meth:`choose` gives. Pure: safe in a worker thread (one
+        call at a time per instance)."""
+        legal = view.legal_moves()
+        plan: tuple[Move, ...] = ()
+        if len(legal) > 1:
+            planned = self.plan_turn(view, legal)
+            if planned and planned[0] in legal:
+                plan = planned
+            else:
+                free = free_plays(view)
+                plan = (free[0],) if free else ()
+        return Advice(plan[0] if plan else END, plan, describe_plan(view, plan, fmt), explain(view, plan, fmt))
+
+
+# ------------------------------------------------------------------ plans in words
+def move_words(piles: Sequence[tuple[int, ...]], m: Move, fmt: CardFormat = card_symbol) -> str:
+    """One move as advice, in the move log's words (:func:`kc_tui.match.narration.suggest_move`):
+    "play 7♥ on 8♣ at N", "put K♠ on the empty corner NE", "move 6♥ 5♠ from N onto 7♣ at E"."""
+    if m == END:
+        return "end your turn"
+    dst = m & 7
+    onto = piles[dst]
+    place = PLACES[dst]
+    kind = "corner" if dst >= N_SIDES else "side"
+    if m < MOVE_BASE:
+        c = m >> 3
+        if not onto:
+            return f"put {fmt(c)} on the empty {kind} {place}"
+        return f"play {fmt(c)} on {fmt(onto[-1])} at {place}"
+    src = (m - MOVE_BASE) >> 3
+    moving = " ".join(fmt(c) for c in piles[src])
+    if not onto:
+        return f"move {moving} from {PLACES[src]} to the empty {kind} {place}"
+    return f"move {moving} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
+
+
+def plan_states(view: PlayerView, plan: Sequence[Move]) -> list[tuple[int, PileTuple]]:
+    """The hand and piles before each move of ``plan`` and after the last (one more entry than
+    moves), played on the seat's own cards from ``view`` (R12 included)."""
+    closed = Rulebits(view).closed
+    h, p = view.hand_mask, tuple(view.piles)
+    out = [(h, p)]
+    for m in plan:
+        if m == END:
+            break
+        h, p = sim_apply(h, p, m, closed)
+        out.append((h, p))
+    return out
+
+
+def describe_plan(
+    view: PlayerView, plan: Sequence[Move], fmt: CardFormat = card_symbol, most: int | None = None
+) -> str:
+    """The plan in words, move by move: "play 5♦ on 6♠ at N, then move 5♦ from N onto 6♣ at W";
+    "end your turn" for an empty plan. With ``most``, a longer plan names its first ``most``
+    moves and counts the rest ("..., then 5 more moves")."""
+    moves = [m for m in plan if m != END]
+    if not moves:
+        return "end your turn"
+    states = plan_states(view, moves)
+    words = [move_words(p, m, fmt) for (_h, p), m in zip(states, moves, strict=False)]
+    if most is not None and len(words) > most + 1:
+        rest = len(words) - most
+        words = [*words[:most], f"{rest} more moves"]
+    return ", then ".join(words)
+
+
+def cards_words(mask: int, fmt: CardFormat, most: int = 4) -> str:
+    """Cards of ``mask`` in hand order, or their count when there are more than ``most``."""
+    cards = sort_for_hand(cards_of(mask))
+    if len(cards) > most:
+        return f"{len(cards)} cards"
+    return " ".join(fmt(c) for c in cards)
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
+
+
+def holding(view: PlayerView, hp: HoldParams | None = None, *, match_aware: bool = True) -> tuple[bool, str]:
+    """Whether the planners hold kings and queens at ``view`` (as :func:`~ai.search.planning.rank_ends`
+    decides) and, in words, why or why not."""
+    hp = hp or HoldParams()
+    sizes = [view.hand_sizes[s] for s in opponents(view)]
+    smallest = min(sizes) if sizes else 0
+    if smallest <= hp.release_hand:
+        return False, "an opponent is close to going out"
+    if view.stock_size <= hp.release_stock:
+        return False, "the stock is empty"
+    if match_aware:
+        cost = Stakes.for_planner(view).king_cost(view.hand_mask.bit_count(), sizes)
+        if cost >= hp.hold_risk / max(1, len(sizes)) ** 3:
+            return False, "a king held risks too much in the match"
+    return True, "no one is close to going out"
+
+
+def explain(
+    view: PlayerView,
+    plan: Sequence[Move],
+    fmt: CardFormat = card_symbol,
+    hp: HoldParams | None = None,
+    *,
+    match_aware: bool = True,
+) -> str:
+    """Why ``plan`` (moves from ``view``, the seat to move) is played, in a few short sentences
+    from the planner's evaluation: what it sheds, what it keeps and why, what it leaves open to
+    the next player. See the module's description."""
+    moves = [m for m in plan if m != END]
+    hand0 = view.hand_mask
+    h, piles = plan_states(view, moves)[-1]
+    bits = Rulebits(view)
+    shed = hand0 & ~h
+    parts: list[str] = []
+    if not h:
+        if bits.draw3 and view.stock_size and any(not piles[s] for s in range(N_SIDES)):
+            parts.append(f"It sheds every card ({cards_words(shed, fmt)}), then draws three: a side is open")
+        else:
+            return "It goes out and wins the round: the others pay for the cards they hold."
+    elif shed:
+        parts.append(f"It sheds {cards_words(shed, fmt)} ({_points(penalty_of(shed))})")
+    elif moves:
+        parts.append("It sheds no card but moves piles")
+    else:
+        parts.append("It plays nothing")
+    if h:
+        parts += _kept_reasons(view, h, piles, bits, fmt, hp, match_aware=match_aware)
+        parts.append(_left_open(view, h, piles, fmt))
+    return ". ".join(parts) + "."
+
+
+def _kept_reasons(
+    view: PlayerView,
+    h: int,
+    piles: PileTuple,
+    bits: Rulebits,
+    fmt: CardFormat,
+    hp: HoldParams | None,
+    *,
+    match_aware: bool,
+) -> list[str]:
+    """Why the cards still in hand at the end of the plan stay there (the playable ones, and
+    kings waiting for a corner)."""
+    out: list[str] = []
+    fit, _es, ec = open_mask(piles)
+    unseen = view.unseen_mask
+    playable = 0
+    opens: dict[Card, int] = {}
+    for m in distinct_moves(h, piles, bits.kos, bits.closed):
+        if m >= MOVE_BASE:
+            continue
+        c = m >> 3
+        playable |= 1 << c
+        # What the card would give the others: unseen cards fitting on it that fit nowhere now.
+        # (Played on a pile it also covers that pile's top; what fitted there fits no more.)
+        _h2, p2 = sim_apply(h, piles, m, bits.closed)
+        fit2, _es2, _ec2 = open_mask(p2)
+        opens[c] = NEED[c] & unseen & ~fit & fit2
+    waiting_kings = h & KINGS_MASK & ~playable
+    if waiting_kings and not ec:
+        out.append(f"{cards_words(waiting_kings, fmt)} must wait: no corner is open")
+    held, why = holding(view, hp, match_aware=match_aware)
+    kq = h & playable & (KINGS_MASK | QUEENS_MASK)
+    if kq and held:
+        kings = kq & KINGS_MASK
+        queens = kq & QUEENS_MASK
+        if kings:
+            out.append(
+                f"It keeps {cards_words(kings, fmt)} back while {why}:"
+                " a king played opens a corner for the others' queens"
+            )
+        if queens:
+            out.append(f"It keeps {cards_words(queens, fmt)} back while {why}: a queen played gives the others a place")
+    rest = h & playable & ~(kq if held else 0)
+    # Cards that would give the same cards a place are named together.
+    giving: dict[int, int] = {}
+    for c, o in opens.items():
+        if (rest >> c) & 1 and o:
+            giving[o] = giving.get(o, 0) | 1 << c
+    for o, kept in sorted(giving.items(), key=lambda t: -t[1].bit_count())[:2]:
+        one = kept.bit_count() == 1
+        out.append(
+            f"It keeps {cards_words(kept, fmt)}: played, {'it' if one else 'each'} would give the next player"
+            f" a place for {cards_words(o, fmt, 2)}"
+        )
+    other = rest & ~sum(giving.values())
+    if other:
+        them = "it" if other.bit_count() == 1 else "them"
+        out.append(f"It keeps {cards_words(other, fmt)} for later: the planner scores playing {them} worse")
+    return out
+
+
+def _left_open(view: PlayerView, h: int, piles: PileTuple, fmt: CardFormat) -> str:
+    """What the end of the plan leaves open to the next player."""
+    fit, es, ec = open_mask(piles)
+    unseen = view.unseen_mask
+    places = (fit & unseen).bit_count()
+    bits: list[str] = []
+    if places:
+        bits.append(f"a place for {'1 unseen card' if places == 1 else f'{places} unseen cards'}")
+    if es:
+        bits.append("an empty side" if es == 1 else f"{es} empty sides")
+    if ec and unseen & KINGS_MASK:
+        bits.append("an empty corner for a king" if ec == 1 else f"{ec} empty corners for kings")
+    if not bits:
+        return "It leaves the next player no place to play"
+    return "It leaves the next player " + " and ".join(bits)

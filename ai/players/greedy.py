@@ -1,0 +1,25 @@
+"""``greedy``: sheds as many cards as it can right now, by fixed priorities, then ends its turn."""
+
+from __future__ import annotations
+
+from ai.base import AIPlayer
+from ai.registry import register
+from ai.search.planning import greedy_move
+from kc_tui.engine import Move, PlayerView
+from kc_tui.engine.rules import CompletedPiles, KingsOnSides
+
+
+@register
+class GreedyAI(AIPlayer):
+    kind = "greedy"
+    title = "Greedy"
+    description = "plays every card it can"
+    player_name = "Greedy"
+    strength = 10
+    #: The time a move may take before the fault fallback steps in (it takes well under 1 ms).
+    budget_ms = 250.0
+
+    def choose(self, view: PlayerView) -> Move:
+        rules = view.rules
+        kings_on_sides = rules.kings_on_sides == KingsOnSides.ALLOW
+        return greedy_move(view.hand_mask, view.piles, kings_on_sides, rules.completed_piles == CompletedPiles.STAY)

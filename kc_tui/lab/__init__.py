@@ -1,0 +1,1 @@
+"""Tools for measuring the AIs: the tournament that plays them against each other."""

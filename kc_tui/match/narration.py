@@ -1,0 +1,135 @@
+"""The move log in plain words: what each move, draw, round start and end, and AI fault says.
+
+Plain Python. :class:`Narrator` knows the seats' names and which seat is the human (whose drawn
+cards are named; an AI's draws are only counted), and the card style.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kc_tui.engine import (
+    END,
+    PLACES,
+    Card,
+    Match,
+    Move,
+    Round,
+    card_symbol,
+    is_pile_move,
+    is_play,
+    play_card,
+    source,
+    target,
+)
+from kc_tui.engine.rules import CompletedPiles
+from kc_tui.match.cardtext import CardFormat, cards_text
+
+
+class Narrator:
+    """Log lines for one match: ``names``/``humans`` by match seat; ``fmt`` formats a card."""
+
+    def __init__(self, match: Match, names: Sequence[str], humans: Sequence[bool], fmt: CardFormat) -> None:
+        self.match = match
+        self.names = list(names)
+        self.humans = list(humans)
+        self.fmt = fmt
+
+    def play(self, r: Round, m: Move) -> list[str]:
+        """Make move ``m`` in ``r`` (a round of this match) and return the lines it calls for:
+        the move, a completed pile shuffled away (R12), the draws, and the round's end."""
+        seat = self.match.match_seat(r.to_move)
+        expected = [h.bit_count() for h in r.hands]
+        if is_play(m):
+            expected[r.to_move] -= 1
+        lines = [describe_move(r, m, self.names[seat], self.fmt)]
+        r.apply(m)
+        if is_play(m) or is_pile_move(m):
+            dst = target(m)
+            if not r.piles[dst] and r.rules.completed_piles == CompletedPiles.TO_STOCK:
+                lines.append(f"The pile at {PLACES[dst]} ran from K to A and was shuffled into the stock (R12)")
+        lines += self._draws(r, expected)
+        if r.over:
+            if r.winner is None:
+                lines.append("No one can move and the stock is empty: the round is blocked (R14)")
+            else:
+                lines.append(f"{self.names[self.match.match_seat(r.winner)]} went out and won the round")
+        return lines
+
+    def _drew(self, seat: int, card: Card | None, count: int) -> str:
+        who = self.names[seat]
+        if self.humans[seat] and count == 1 and card is not None:
+            return f"{who} drew {self.fmt(card)}"
+        return f"{who} drew a card" if count == 1 else f"{who} drew {count} cards"
+
+    def _draws(self, r: Round, expected: list[int]) -> list[str]:
+        lines: list[str] = []
+        for rs in range(r.n):
+            gained = r.hands[rs].bit_count() - expected[rs]
+            if gained > 0:
+                drawn = r.last_drawn[rs] if r.last_drawn[rs] >= 0 else None
+                lines.append(self._drew(self.match.match_seat(rs), drawn, gained))
+        return lines
+
+    def round_started(self) -> list[str]:
+        """The deal of the match's current round, and the first player's draw (if any)."""
+        lines = [f"Round {self.match.number}: {self.names[self.match.dealer]} dealt"]
+        r = self.match.round
+        if r.last_drawn[r.to_move] >= 0:
+            lines.append(self._drew(self.match.match_seat(r.to_move), r.last_drawn[r.to_move], 1))
+        return lines
+
+    def match_over(self, winners: Sequence[int]) -> str:
+        return f"The match is over: {' and '.join(self.names[s] for s in winners)} won"
+
+    def ai_fault(self, seat: int, reason: str) -> str:
+        """An AI failed and the fallback played for it: "Kingsley's AI failed (it raised an
+        error); a simple fallback played instead"."""
+        return f"{self.names[seat]}'s AI failed ({reason}); a simple fallback played instead"
+
+
+def fault_reason(detail: str) -> str:
+    """A fault as :class:`ai.safe.SafePlayer` logs it, in a player's words."""
+    if "raised" in detail:
+        return "it raised an error"
+    if "illegal move" in detail:
+        return "it chose an illegal move"
+    if "still busy" in detail:
+        return "it was still busy with an earlier move"
+    if "within" in detail or "took" in detail:
+        return "it ran out of time"
+    return "it did not give a move"
+
+
+def describe_move(r: Round, m: Move, who: str, fmt: CardFormat = card_symbol) -> str:
+    """The move ``m`` about to be made in ``r``, in plain words (call it *before* applying):
+    "Greedy moved 6♥ 5♠ 4♦ from N onto 7♣ at E"."""
+    return f"{who} {_phrase(r, m, fmt, past=True)}"
+
+
+def suggest_move(r: Round, m: Move, fmt: CardFormat = card_symbol) -> str:
+    """The move ``m`` as advice: "play 7♥ on 8♣ at N", "end your turn"."""
+    return _phrase(r, m, fmt, past=False)
+
+
+def _phrase(r: Round, m: Move, fmt: CardFormat, *, past: bool) -> str:
+    if m == END:
+        return "ended the turn" if past else "end your turn"
+    dst = target(m)
+    onto = r.piles[dst]
+    place = PLACES[dst]
+    kind = "corner" if dst >= 4 else "side"
+    if is_play(m):
+        c = play_card(m)
+        if not onto:
+            return f"put {fmt(c)} on the empty {kind} {place}"
+        return f"{'played' if past else 'play'} {fmt(c)} on {fmt(onto[-1])} at {place}"
+    src = source(m)
+    verb = "moved" if past else "move"
+    moving = r.piles[src]
+    if not onto:
+        return f"{verb} {cards_text(moving, fmt)} from {PLACES[src]} to the empty {kind} {place}"
+    return f"{verb} {cards_text(moving, fmt)} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
+
+
+__all__ = ["Narrator", "describe_move", "fault_reason", "suggest_move"]

@@ -1,0 +1,500 @@
+"""The save file of a match in progress: its format, writing it, and reading it back with every
+check (POSITION_FORMAT.md describes the keys). Plain Python.
+
+A save is the position of the current round plus the match history (``match``), the seats
+(``seats``) and the move log (``log``). Reading checks every field for its exact JSON type; the
+session replays the match from its seed and :func:`check_position` requires the replayed
+position to be exactly the saved one. Any problem is a :class:`SaveError` whose message says why.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kc_tui.config import (
+    PROBLEM_MAX,
+    ConfigError,
+    NotRegularFile,
+    atomic_write,
+    data_dir,
+    describe_os_error,
+    move_aside,
+    name_problem,
+    one_line,
+    quote,
+    read_capped,
+    think_ms_check,
+)
+from kc_tui.engine import Match, Round, position_dict
+from kc_tui.match.roster import Seat, known_kinds
+
+log = logging.getLogger(__name__)
+
+SAVE_NAME = "current-match.json"
+SAVE_FORMAT = "kings-corners/save/1"
+#: The move log lines a save keeps.
+LOG_KEEP = 400
+#: The largest save read (bytes); a bigger one is treated as corrupt.
+SAVE_MAX_BYTES = 16 << 20
+#: The longest line of the move log a save may hold.
+LOG_LINE_MAX = 500
+#: The keys a save has besides those of its position (POSITION_FORMAT.md); ``record`` is optional.
+SAVE_KEYS = frozenset({"save_format", "match", "seats", "log", "record"})
+SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
+RECORD_KEYS = frozenset({"uid", "started_at", "rounds"})
+ROUND_NOTE_KEYS = frozenset({"hints", "undos", "played_at"})
+#: The format of a finished match waiting for the game history (a file of the outbox).
+PENDING_FORMAT = "kings-corners/pending-record/1"
+PENDING_KEYS = frozenset({"save_format", "match", "seats", "record", "demo"})
+#: The most hints or undos a round may note.
+COUNT_MAX = 10**6
+
+
+@dataclass(frozen=True, slots=True)
+class RoundNote:
+    """What the history keeps of a finished round besides its moves: the human's hints and undos,
+    and when it ended."""
+
+    hints: int = 0
+    undos: int = 0
+    played_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(slots=True)
+class RecordInfo:
+    """How a match is known to the game history: ``uid`` names it there (so that recording it
+    again changes nothing), when it started, and a :class:`RoundNote` for every finished round."""
+
+    uid: str = field(default_factory=lambda: os.urandom(16).hex())
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    rounds: list[RoundNote] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uid": self.uid,
+            "started_at": self.started_at.isoformat(),
+            "rounds": [{"hints": n.hints, "undos": n.undos, "played_at": n.played_at.isoformat()} for n in self.rounds],
+        }
+
+
+class SaveError(Exception):
+    """A saved match could not be read; the message says why."""
+
+
+class SaveUnreadable(SaveError):
+    """The save could not be read from the disk (the file may be sound: it is left as it is)."""
+
+
+def default_save_path() -> Path:
+    """Where the match in progress is saved: ``data_dir()/current-match.json``."""
+    return data_dir() / SAVE_NAME
+
+
+def save_exists(path: Path | None = None) -> bool:
+    return (path or default_save_path()).is_file()
+
+
+def new_seed() -> int:
+    return int.from_bytes(os.urandom(4), "big")
+
+
+# ---------------------------------------------------------------------- writing
+def save_document(
+    match: Match, seats: Sequence[Seat], log_lines: Sequence[str], record: RecordInfo | None = None
+) -> dict[str, Any]:
+    """The save of ``match`` (its current round's position, its history), its seats, log and record."""
+    names = [s.name for s in seats]
+    doc = position_dict(match.round, [names[s] for s in match.seats])
+    doc["save_format"] = SAVE_FORMAT
+    doc["match"] = match.to_dict()
+    doc["seats"] = [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in seats]
+    doc["log"] = list(log_lines[-LOG_KEEP:])
+    if record is not None:
+        doc["record"] = record.to_dict()
+    return doc
+
+
+def save_bytes(doc: dict[str, Any]) -> bytes:
+    """A save document as the file holds it."""
+    return json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8")
+
+
+def write_save(path: Path, doc: dict[str, Any] | bytes) -> str | None:
+    """Write ``doc`` to ``path`` atomically. None when it is on disk; else why not, in one plain
+    line (the file keeps what it held before). Never raises: a full disk must not stop the game."""
+    data = doc if isinstance(doc, bytes) else save_bytes(doc)
+    try:
+        atomic_write(path, data)
+    except OSError as exc:
+        problem = os_problem(exc)
+        log.error("could not save the match to %s: %s", path, problem)
+        return problem
+    return None
+
+
+class SaveWriter:
+    """Writes saves in a thread of its own, so that a slow or failing disk never holds up the game.
+    The newest save asked for wins (an older one still waiting is dropped); a removal waits for
+    the writes asked for before it. :attr:`problem` is why the last write failed (None once one
+    works); :attr:`pending` whether a write asked for is not on disk yet; listeners hear every
+    change (from the writer's thread)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        #: What waits: (path, bytes) to write, or (path, uid) to remove; in order, one write at most.
+        self._queue: list[tuple[str, Path, bytes | str | None]] = []
+        self._busy = False
+        self._problem: str | None = None
+        self._closing = False
+        self._listeners: list[Callable[[str | None], object]] = []
+        self._thread = threading.Thread(target=self._run, name="save-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def problem(self) -> str | None:
+        with self._cond:
+            return self._problem
+
+    @property
+    def pending(self) -> bool:
+        with self._cond:
+            return self._busy or any(kind == "write" for kind, _, _ in self._queue)
+
+    def listen(self, callback: Callable[[str | None], object]) -> None:
+        """``callback(problem)`` after every write (from the writer's thread)."""
+        self._listeners.append(callback)
+
+    def write(self, path: Path, data: bytes) -> None:
+        with self._cond:
+            self._queue = [job for job in self._queue if not (job[0] == "write" and job[1] == path)]
+            self._queue.append(("write", path, data))
+            self._cond.notify_all()
+
+    def delete(self, path: Path, uid: str | None) -> None:
+        with self._cond:
+            self._queue.append(("delete", path, uid))
+            self._cond.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for what was asked to be done; whether it is."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while self._queue or self._busy:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return True
+
+    def close(self, timeout: float = 2.0) -> bool:
+        """Finish what waits (up to ``timeout`` seconds) and stop; whether all of it was done."""
+        done = self.flush(timeout)
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        return done
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closing:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                kind, path, payload = self._queue.pop(0)
+                self._busy = True
+            problem: str | None = None
+            if kind == "write":
+                assert isinstance(payload, bytes)
+                problem = write_save(path, payload)
+            else:
+                delete_save(path, payload if isinstance(payload, str) else None)
+            with self._cond:
+                self._busy = False
+                if kind == "write":
+                    self._problem = problem
+                self._cond.notify_all()
+            if kind == "write":
+                for callback in list(self._listeners):
+                    try:
+                        callback(problem)
+                    except Exception:
+                        log.exception("a save listener failed")
+
+
+def os_problem(exc: OSError) -> str:
+    """Why a file operation failed, in a few plain words ("the disk is full")."""
+    return one_line(describe_os_error(exc), PROBLEM_MAX)
+
+
+def delete_save(path: Path, uid: str | None = None) -> None:
+    """Remove the save; with ``uid``, only while it is still the save of that match (a new match
+    may have been saved there since). A failure is logged (e.g. a read-only folder: the finished
+    match must still end)."""
+    try:
+        saved = _saved_uid(path) if uid is not None else None
+        if saved is not None and saved != uid:
+            return
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        log.error("could not remove the save %s: %s", path, exc)
+
+
+def _saved_uid(path: Path) -> str | None:
+    """The uid of the match saved at ``path`` (None when it has none or cannot be read)."""
+    try:
+        doc = read_save_file(path)
+    except SaveError:
+        return None
+    record = doc.get("record") if isinstance(doc, dict) else None
+    uid = record.get("uid") if isinstance(record, dict) else None
+    return uid if isinstance(uid, str) else None
+
+
+# ---------------------------------------------------------------------- finished matches waiting
+def pending_document(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bool) -> dict[str, Any]:
+    """A match the history has not recorded yet, as a file of the outbox: enough to record it
+    (its record replays every round), nothing of a position."""
+    return {
+        "save_format": PENDING_FORMAT,
+        "match": match.to_dict(),
+        "seats": [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in seats],
+        "record": record.to_dict(),
+        "demo": demo,
+    }
+
+
+def read_pending(doc: Any) -> tuple[Match, list[Seat], RecordInfo, bool]:
+    """The match, seats, record and demo mark of an outbox file's document; :class:`SaveError`
+    when any of them is unusable."""
+    if not isinstance(doc, dict) or doc.get("save_format") != PENDING_FORMAT:
+        raise SaveError("it is not a Kings Corners match waiting for the history")
+    for key in doc:
+        if key not in PENDING_KEYS:
+            raise SaveError(f"it has an unknown field {quote(key)}")
+    try:
+        match = Match.from_dict(doc.get("match"))
+    except ValueError as exc:
+        raise SaveError(f"the match record does not replay ({exc})") from None
+    seats = seats_from(doc.get("seats"), match.n)
+    demo = doc.get("demo")
+    if not isinstance(demo, bool):
+        raise SaveError("its demo mark must be true or false")
+    return match, seats, record_from(doc.get("record"), len(match.results)), demo
+
+
+# ---------------------------------------------------------------------- reading
+def read_save_file(path: Path) -> Any:
+    """The JSON document saved at ``path``, or None when there is no file; :class:`SaveError`
+    when it cannot be read or is not plain JSON."""
+    try:
+        raw = read_capped(path, SAVE_MAX_BYTES)
+    except FileNotFoundError:
+        return None
+    except NotRegularFile:
+        raise SaveUnreadable("it is not a regular file") from None
+    except OSError as exc:
+        raise SaveUnreadable(f"it cannot be read ({os_problem(exc)})") from None
+    if raw is None:
+        raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
+    return parse_save_json(raw)
+
+
+def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
+    """The match (replayed from its record), seats and log of a save document; :class:`SaveError`
+    when any of them is unusable. The position is checked afterwards with :func:`check_position`."""
+    if not isinstance(doc, dict) or doc.get("save_format") != SAVE_FORMAT:
+        raise SaveError("it is not a Kings Corners save")
+    try:
+        match = Match.from_dict(doc.get("match"))
+    except ValueError as exc:  # MatchRecordError, RulesError, IllegalMove
+        raise SaveError(f"the match record does not replay ({exc})") from None
+    if match.over:
+        raise SaveError("the saved match is already over")
+    seats = seats_from(doc.get("seats"), match.n)
+    return match, seats, log_from(doc.get("log", []))
+
+
+def read_record(doc: dict[str, Any], rounds: int) -> RecordInfo:
+    """The record of a save document whose match has ``rounds`` finished rounds. A save written
+    before records were kept has none: the match gets a new uid (the history finds it by its
+    seats, rules and seed) and notes of no hints or undos."""
+    if "record" not in doc:
+        return RecordInfo(rounds=[RoundNote() for _ in range(rounds)])
+    return record_from(doc["record"], rounds)
+
+
+def record_from(data: Any, rounds: int) -> RecordInfo:
+    """A :class:`RecordInfo` from its JSON, checked: a uid of 32 hex digits, times, and exactly
+    one note for each of the ``rounds`` finished rounds."""
+    if not isinstance(data, dict) or set(data) != RECORD_KEYS:
+        raise SaveError("its record must have a uid, a start time and the rounds' notes")
+    uid = data["uid"]
+    if not isinstance(uid, str) or len(uid) != 32 or any(c not in "0123456789abcdef" for c in uid):
+        raise SaveError("its record's uid must be 32 hexadecimal digits")
+    notes = data["rounds"]
+    if not isinstance(notes, list) or len(notes) != rounds:
+        raise SaveError(f"its record must note exactly the {rounds} finished rounds")
+    out: list[RoundNote] = []
+    for i, note in enumerate(notes):
+        if not isinstance(note, dict) or set(note) != ROUND_NOTE_KEYS:
+            raise SaveError(f"the note of round {i + 1} must have hints, undos and a time")
+        for key in ("hints", "undos"):
+            value = note[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= COUNT_MAX:
+                raise SaveError(f"the {key} of round {i + 1} must be a whole number from 0 to {COUNT_MAX}")
+        out.append(RoundNote(note["hints"], note["undos"], _time_from(note["played_at"], f"round {i + 1}'s time")))
+    return RecordInfo(uid, _time_from(data["started_at"], "its start"), out)
+
+
+def _time_from(value: Any, what: str) -> datetime:
+    """A time in UTC from ISO 8601 text with its offset."""
+    if not isinstance(value, str) or len(value) > 40:
+        raise SaveError(f"{what} must be a time")
+    try:
+        when = datetime.fromisoformat(value)
+        if when.tzinfo is None:
+            raise ValueError
+        return when.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise SaveError(f"{what} must be a time with its offset") from None
+
+
+def check_position(doc: dict[str, Any], r: Round, names: Sequence[str]) -> None:
+    """:class:`SaveError` unless the position saved in ``doc`` is exactly ``r`` (the replayed
+    round; ``names`` by round seat), JSON types included, and ``doc`` has no other keys."""
+    mine = position_dict(r, list(names))
+    for key in doc:
+        if key not in mine and key not in SAVE_KEYS:
+            raise SaveError(f"the saved position does not match its history ({quote(key)} differs)")
+    for key, value in mine.items():
+        if key not in doc or not _same(doc[key], value):
+            raise SaveError(f"the saved position does not match its history ({key} differs)")
+
+
+def quarantine(path: Path, problem: str) -> str:
+    """Move an unusable save aside to ``<name>.corrupt-<time>`` (never over an earlier one) and
+    return the message (one plain line) saying why and where it went, or that it was left in place."""
+    kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    return f"The saved match could not be resumed: {one_line(problem, PROBLEM_MAX)}.{kept}"
+
+
+def parse_save_json(raw: bytes) -> Any:
+    """The JSON document of a save's bytes; :class:`SaveError` for anything that is not plain
+    JSON (bad UTF-8, NaN/Infinity, numbers too long or too large, nesting too deep)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveError("it is not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise SaveError("it is not usable JSON: it is nested too deeply") from None
+    except ValueError:  # int(): more than 4,300 digits
+        raise SaveError("it is not usable JSON: a number is too long") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise SaveError(f"it is not usable JSON: {name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SaveError("it is not usable JSON: a number is too large")
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON, types included (``true`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def seats_from(data: Any, n: int) -> list[Seat]:
+    """The seats of a save: exactly ``n``, names as the settings allow, known kinds, think
+    times in range, at most one human."""
+    if not isinstance(data, list) or len(data) != n:
+        raise SaveError(f"the save must list exactly {n} seats")
+    seats: list[Seat] = []
+    kinds = known_kinds()
+    for i, d in enumerate(data):
+        what = f"seat {i + 1}"
+        if not isinstance(d, dict) or "name" not in d or "kind" not in d:
+            raise SaveError(f"{what} must be an object with a name and a kind")
+        for key in d:
+            if key not in SEAT_KEYS:
+                raise SaveError(f"{what} has an unknown field {quote(key)}")
+        problem = name_problem(d["name"], f"the name of {what}")
+        if problem is not None:
+            raise SaveError(problem)
+        kind = d["kind"]
+        if not isinstance(kind, str) or kind not in kinds:
+            raise SaveError(f"{what} has an unknown kind {quote(kind)}")
+        think_ms = d.get("think_ms", 1000)
+        try:
+            think_ms_check(think_ms)
+        except ConfigError as exc:
+            raise SaveError(f"{what}: {exc}") from None
+        seats.append(Seat(d["name"], kind, think_ms))
+    if sum(seat.is_human for seat in seats) > 1:
+        raise SaveError("the save has more than one human seat")
+    return seats
+
+
+def log_from(data: Any) -> list[str]:
+    """The move log of a save: at most LOG_KEEP lines of printable text."""
+    if not isinstance(data, list) or len(data) > LOG_KEEP:
+        raise SaveError(f"the log must be a list of at most {LOG_KEEP} lines")
+    for line in data:
+        if not isinstance(line, str) or len(line) > LOG_LINE_MAX or not line.isprintable():
+            raise SaveError("the log must hold lines of printable text")
+    return list(data)
+
+
+__all__ = [
+    "LOG_KEEP",
+    "PENDING_FORMAT",
+    "SAVE_FORMAT",
+    "SAVE_MAX_BYTES",
+    "RecordInfo",
+    "RoundNote",
+    "SaveError",
+    "SaveUnreadable",
+    "SaveWriter",
+    "check_position",
+    "default_save_path",
+    "delete_save",
+    "new_seed",
+    "os_problem",
+    "parse_save_json",
+    "pending_document",
+    "quarantine",
+    "read_document",
+    "read_pending",
+    "read_record",
+    "read_save_file",
+    "save_bytes",
+    "save_document",
+    "save_exists",
+    "seats_from",
+    "write_save",
+]

@@ -1,0 +1,654 @@
+"""A match being played: the engine's :class:`Match`, who sits where, the turn protocol (the
+human's moves with undo in the current turn, the AIs' decisions with the stamp that drops stale
+ones) and the answers the UI asks for (legal targets, refusal reasons, the hands to score).
+Plain Python: no Textual. The jobs around it live in their own modules and are re-exported here:
+:mod:`kc_tui.match.roster` (seats and AI players), :mod:`kc_tui.match.narration` (the move log's words),
+:mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.cardtext` (cards as text). The table driver
+(:mod:`kc_tui.match.table`) runs a session's turns for a screen.
+
+Seats are *match seats* (0 .. n-1, fixed for the whole match); the engine's round seats are
+converted with ``Match.seats`` (they differ only when chips scoring knocks a player out).
+
+Typical use::
+
+    session = MatchSession.from_config(config, seed=3)        # human at seat 0, saved to disk
+    demo = MatchSession.all_ai(["greedy", "expert"], rules)   # every seat an AI, never saved
+
+    if session.ai_to_move:
+        turn = session.prepare_ai_turn()      # main thread: a snapshot for the AI
+        m = turn.think()                      # any thread: only computes
+        session.apply_ai_turn(turn, m)        # main thread: False when stale (discarded)
+    else:
+        reason = session.play_human(m)        # None when played, else a one-line reason
+    if session.round_over:
+        result = session.finish_round()       # then session.match.over, session.winners ...
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ai import AIPlayer
+from kc_tui.config import Config
+from kc_tui.engine import (
+    END,
+    PLACES,
+    Card,
+    Match,
+    Move,
+    PlayerView,
+    Round,
+    RoundResult,
+    Rules,
+    is_king,
+    is_pile_move,
+    is_play,
+    play_card,
+    source,
+    target,
+)
+from kc_tui.engine.rules import Scoring
+from kc_tui.engine.state import PILE_FULL
+from kc_tui.match.cardtext import card_formatter
+from kc_tui.match.narration import Narrator, describe_move, suggest_move
+from kc_tui.match.roster import (
+    HINT_KINDS,
+    HUMAN,
+    KIND_NAMES,
+    Seat,
+    build_ai,
+    build_hinter,
+    build_players,
+    default_name,
+    default_names,
+    known_kinds,
+)
+from kc_tui.match.saves import (
+    LOG_KEEP,
+    SAVE_FORMAT,
+    SAVE_MAX_BYTES,
+    RecordInfo,
+    RoundNote,
+    SaveError,
+    SaveUnreadable,
+    SaveWriter,
+    check_position,
+    default_save_path,
+    delete_save,
+    new_seed,
+    parse_save_json,
+    quarantine,
+    read_document,
+    read_record,
+    read_save_file,
+    save_bytes,
+    save_document,
+    save_exists,
+    write_save,
+)
+
+log = logging.getLogger(__name__)
+
+Stamp = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AITurn:
+    """A snapshot for one AI decision. ``think()`` may run in a worker thread: it touches
+    only the AI object and a frozen view (never the round or any widget)."""
+
+    seat: int
+    player: AIPlayer
+    view: PlayerView
+    #: Identifies the state the decision was made for (see ``MatchSession.apply_ai_turn``).
+    stamp: Stamp
+
+    def think(self) -> Move:
+        return self.player.choose(self.view)
+
+
+class MatchSession:
+    """One match: seats, the engine's Match, the log, undo and saving. See the module docs."""
+
+    def __init__(
+        self,
+        match: Match,
+        seats: Sequence[Seat],
+        *,
+        save_path: Path | None = None,
+        card_style: str = "symbols",
+        log_lines: Sequence[str] = (),
+        record: RecordInfo | None = None,
+    ) -> None:
+        if len(seats) != match.n:
+            raise ValueError(f"{len(seats)} seats for a match of {match.n} players")
+        self.match = match
+        self.seats: tuple[Seat, ...] = tuple(seats)
+        self.save_path = save_path
+        #: How the game history knows this match: its uid and a note of every finished round.
+        self.record = record or RecordInfo(rounds=[RoundNote() for _ in match.results])
+        #: Writes the save in a thread of its own (None: written at once, on the caller's thread).
+        self.writer: SaveWriter | None = None
+        self._save_problem: str | None = None
+        #: Keep the save once the match is over (the table removes it when the history has the
+        #: match); by default a finished match's save is removed at once.
+        self.keep_save_at_end = False
+        self.fmt = card_formatter(card_style)
+        self.narrator = Narrator(match, self.names, [s.is_human for s in self.seats], self.fmt)
+        self.log: list[str] = list(log_lines)
+        #: Bumped on every change of the round object (new round, undo, load): stale AI
+        #: decisions are detected with it.
+        self.generation = 0
+        #: The AI player of every AI seat (each behind ai.safe.SafePlayer).
+        self.players: dict[int, AIPlayer] = build_players(self.seats, match.seed)
+        self._hinter: AIPlayer | None = None
+        #: The round before each of the human's moves this turn and how many log lines the
+        #: move wrote (for undo).
+        self._undo: list[tuple[Round, int]] = []
+        #: Log lines written so far (the log itself is trimmed now and then).
+        self._written = 0
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def from_config(
+        cls,
+        config: Config,
+        seed: int | None = None,
+        *,
+        save_path: Path | bool | None = True,
+        writer: SaveWriter | None = None,
+    ) -> MatchSession:
+        """A new match: the human (``config.player_name``) at seat 0 against ``config.opponents``.
+        ``save_path=True`` saves to :func:`default_save_path`; ``None``/``False`` never saves;
+        ``writer`` writes the saves in its thread."""
+        seats = [Seat(config.player_name, HUMAN)] + [Seat(o.name, o.kind, o.think_ms) for o in config.opponents]
+        if seed is None:
+            seed = new_seed()
+        match = Match(len(seats), config.rules, seed)
+        path = default_save_path() if save_path is True else (save_path or None)
+        s = cls(match, seats, save_path=path, card_style=config.card_style)
+        s.writer = writer
+        s._round_started()
+        s.save()
+        return s
+
+    @classmethod
+    def all_ai(
+        cls,
+        kinds: Sequence[str],
+        rules: Rules | None = None,
+        seed: int | None = None,
+        *,
+        names: Sequence[str] | None = None,
+        think_ms: int = 1000,
+        card_style: str = "symbols",
+    ) -> MatchSession:
+        """A match where every seat is an AI (the demo). Never saved."""
+        if names is None:
+            names = default_names(kinds)
+        seats = [Seat(n, k, think_ms) for n, k in zip(names, kinds, strict=True)]
+        if seed is None:
+            seed = new_seed()
+        s = cls(Match(len(seats), rules or Rules(), seed), seats, card_style=card_style)
+        s._round_started()
+        return s
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def round(self) -> Round:
+        return self.match.round
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def n(self) -> int:
+        return self.match.n
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def human_seat(self) -> int | None:
+        """The human's match seat, or None when every seat is an AI."""
+        for i, s in enumerate(self.seats):
+            if s.is_human:
+                return i
+        return None
+
+    @property
+    def all_ai_seats(self) -> bool:
+        return self.human_seat is None
+
+    @property
+    def round_number(self) -> int:
+        return self.match.number
+
+    @property
+    def round_over(self) -> bool:
+        return self.round.over
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.over
+
+    @property
+    def to_move(self) -> int:
+        """The match seat whose turn it is."""
+        return self.match.match_seat(self.round.to_move)
+
+    @property
+    def human_to_move(self) -> bool:
+        return not self.round.over and self.seats[self.to_move].is_human
+
+    @property
+    def ai_to_move(self) -> bool:
+        return not self.round.over and not self.seats[self.to_move].is_human
+
+    @property
+    def totals(self) -> list[int]:
+        """Every player's total as the table shows it: the points (R15), or under chips scoring
+        (R16) the stack as it is now: this round's ante and the fines of the turns already
+        ended have left it (:meth:`Match.live_chips`). After the match: the final totals."""
+        return self.match.live_chips()
+
+    @property
+    def pot(self) -> int | None:
+        """R16: the chips in the pot now (the antes, a blocked round's pot, the fines paid so
+        far: :meth:`Match.live_pot`); None when scoring points."""
+        return self.match.live_pot() if self.chips else None
+
+    @property
+    def results(self) -> list[RoundResult]:
+        return self.match.results
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.match.winners)
+
+    @property
+    def chips(self) -> bool:
+        """Whether totals are chips (R16) rather than points to a target (R15)."""
+        return self.rules.scoring == Scoring.CHIPS
+
+    def round_seat(self, seat: int) -> int | None:
+        return self.match.round_seat(seat)
+
+    def view(self, seat: int) -> PlayerView:
+        """What match seat ``seat`` may see (R4). The UI draws the human's view only."""
+        rs = self.round_seat(seat)
+        if rs is None:
+            raise ValueError(f"seat {seat} sits this round out")
+        return self.round.view(rs)
+
+    def hand(self, seat: int) -> list[Card]:
+        """A seat's hand in display order (for the human, or open hands in the demo)."""
+        rs = self.round_seat(seat)
+        return [] if rs is None else self.round.hand(rs)
+
+    def hand_size(self, seat: int) -> int:
+        rs = self.round_seat(seat)
+        return 0 if rs is None else self.round.hands[rs].bit_count()
+
+    def last_drawn(self, seat: int) -> Card | None:
+        """The card ``seat`` drew last, while it is still in its hand (shown marked), else None."""
+        rs = self.round_seat(seat)
+        if rs is None or self.round.last_drawn[rs] < 0:
+            return None
+        card = self.round.last_drawn[rs]
+        return card if card in self.hand(seat) else None
+
+    def hands_to_score(self) -> list[tuple[int, int]]:
+        """(cards, kings) left in every match seat's hand: what the round summary scores (R15)."""
+        return [(self.hand_size(seat), sum(1 for c in self.hand(seat) if is_king(c))) for seat in range(self.n)]
+
+    def legal_moves(self) -> list[Move]:
+        return self.round.legal_moves()
+
+    def why_illegal(self, m: Move) -> str | None:
+        """A one-line reason naming the rule, or None when ``m`` is legal now."""
+        return self.round.why_illegal(m, self.fmt)
+
+    def targets_for_card(self, card: Card) -> set[int]:
+        """The places the human may play ``card`` on now (empty when it is not the human's turn)."""
+        if not self.human_to_move:
+            return set()
+        return {target(m) for m in self.legal_moves() if is_play(m) and play_card(m) == card}
+
+    def targets_for_pile(self, place: int) -> set[int]:
+        """The places the human may move the pile at ``place`` onto now."""
+        if not self.human_to_move:
+            return set()
+        return {target(m) for m in self.legal_moves() if is_pile_move(m) and source(m) == place}
+
+    def why_not_pick_up(self, place: int) -> str | None:
+        """Why the pile at ``place`` cannot be picked up to move (an empty place), or None."""
+        if self.round.piles[place]:
+            return None
+        what = "a king" if place >= 4 else "a card"
+        return f"{PLACES[place]} is empty: pick {what} from your hand first (←→ or 1-9)."
+
+    # ------------------------------------------------------------------ moves
+    def play_human(self, m: Move) -> str | None:
+        """Make the human's move ``m``. Returns None when it was played, else a one-line
+        reason (the state is unchanged)."""
+        if not self.human_to_move:
+            return "the round is over" if self.round.over else "it is not your turn"
+        reason = self.why_illegal(m)
+        if reason is not None:
+            return reason
+        before, written = self.round.clone(), self._written
+        self._apply(m)
+        if m != END and not self.round.over:
+            self._undo.append((before, self._written - written))
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo) and self.human_to_move
+
+    def undo(self) -> bool:
+        """Take back the human's last move of the current turn; False when there is none."""
+        if not self.can_undo:
+            return False
+        before, lines = self._undo.pop()
+        self.match.round = before
+        if lines > 0:
+            del self.log[-lines:]
+        self.generation += 1
+        self.save()
+        return True
+
+    def prepare_ai_turn(self) -> AITurn:
+        """The snapshot for the AI to move (call on the main thread)."""
+        if not self.ai_to_move:
+            raise ValueError("it is not an AI's turn")
+        seat = self.to_move
+        return AITurn(seat, self.players[seat], self.view(seat), self.stamp)
+
+    def apply_ai_turn(self, turn: AITurn, m: Move, *, fault: str | None = None) -> bool:
+        """Apply an AI's decision; False (nothing changes) when the state moved on since the
+        turn was prepared: a stale decision is discarded. ``fault``: why the AI failed (the
+        fallback chose ``m``), written to the log first. An illegal move ends the AI's turn."""
+        if turn.stamp != self.stamp or not self.ai_to_move:
+            return False
+        if fault is not None:
+            self._write(self.narrator.ai_fault(turn.seat, fault))
+        if self.round.why_illegal(m) is not None:
+            log.error("AI %s chose an illegal move %r; ending its turn", self.seats[turn.seat].kind, m)
+            m = END
+        self._apply(m)
+        return True
+
+    def step_ai(self) -> Move:
+        """Let the AI to move choose and play one move, synchronously (tests, benchmarks)."""
+        turn = self.prepare_ai_turn()
+        m = turn.think()
+        self.apply_ai_turn(turn, m)
+        return m
+
+    @property
+    def stamp(self) -> Stamp:
+        """(generation, round number, moves so far): changes whenever the position does."""
+        return (self.generation, self.match.number, _hist_len(self.round))
+
+    def hint(self) -> Move:
+        """The lookahead AI's suggestion for the human (synchronous)."""
+        return self.hint_turn().think()
+
+    def hint_turn(self) -> AITurn:
+        """A snapshot for computing a hint in a worker thread."""
+        seat = self.human_seat
+        if seat is None or not self.human_to_move:
+            raise ValueError("a hint is for the human's turn")
+        if self._hinter is None:
+            self._hinter = build_hinter(self.match.seed)
+        return AITurn(seat, self._hinter, self.view(seat), self.stamp)
+
+    def suggest(self, m: Move) -> str:
+        """A hint ``m`` in words: "play 7♥ on 8♣ at N"."""
+        return suggest_move(self.round, m, self.fmt)
+
+    def _apply(self, m: Move) -> None:
+        for line in self.narrator.play(self.round, m):
+            self._write(line)
+        if m == END and not self.round.over:
+            self._undo.clear()
+        self.save()
+
+    def _restore_undo(self) -> None:
+        """Rebuild the undo of the human's moves made so far this turn (after a resume): the
+        round is dealt again and replayed up to the start of the turn, then move by move."""
+        self._undo.clear()
+        if not self.human_to_move:
+            return
+        moves = self.match.replay_moves()
+        start = len(moves)
+        while start > 0 and moves[start - 1] != END:
+            start -= 1
+        if start == len(moves):
+            return
+        r = self.match.replay_round(start)
+        for m in moves[start:]:
+            before = r.clone()
+            self._undo.append((before, len(self.narrator.play(r, m))))
+
+    @property
+    def lines_written(self) -> int:
+        """How many log lines were written so far (the log itself keeps the last ones)."""
+        return self._written
+
+    def lines_since(self, written: int) -> list[str]:
+        """The log lines written after the first ``written`` (those still kept)."""
+        count = self._written - written
+        return self.log[-count:] if count > 0 else []
+
+    def _write(self, line: str) -> None:
+        self._written += 1
+        self.log.append(line)
+        if len(self.log) > LOG_KEEP * 2:
+            del self.log[:LOG_KEEP]
+
+    def _round_started(self) -> None:
+        self._undo.clear()
+        self.generation += 1
+        for ai in self.players.values():
+            ai.new_round()
+        for line in self.narrator.round_started():
+            self._write(line)
+
+    # ------------------------------------------------------------------ rounds
+    def finish_round(self, *, hints: int = 0, undos: int = 0) -> RoundResult:
+        """Score the finished round (noting the human's ``hints`` and ``undos`` in it for the
+        history) and start the next (unless the match is over). The save is updated; a finished
+        match's save is removed (there is nothing left to resume) unless ``keep_save_at_end``."""
+        result = self.match.finish_round()
+        self.record.rounds.append(RoundNote(hints, undos))
+        if self.match.over:
+            self._write(self.narrator.match_over(self.match.winners))
+            self.generation += 1
+            if not self.keep_save_at_end:
+                self.delete_save()
+        else:
+            self._round_started()
+            self.save()
+        return result
+
+    # ------------------------------------------------------------------ saving
+    def to_dict(self) -> dict[str, Any]:
+        """The save: the position of the current round (POSITION_FORMAT.md) plus the match
+        history under ``match`` and the seats (names and kinds) under ``seats``."""
+        return save_document(self.match, self.seats, self.log, self.record)
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed (one plain line); None once the file holds a save of now."""
+        return self.writer.problem if self.writer is not None else self._save_problem
+
+    @property
+    def saved(self) -> bool:
+        """Whether the save on disk holds the position shown (False for a session never saved,
+        or while the last save is still being written)."""
+        if self.save_path is None or self.save_problem is not None:
+            return False
+        return self.writer is None or not self.writer.pending
+
+    def save(self) -> None:
+        """Write the save atomically (a no-op for sessions without a save path): through the
+        writer's thread when there is one. A failure is kept in ``save_problem`` (cleared by the
+        next save that works)."""
+        if self.save_path is None or self.match.over:
+            return
+        data = save_bytes(self.to_dict())
+        if self.writer is not None:
+            self.writer.write(self.save_path, data)
+        else:
+            self._save_problem = write_save(self.save_path, data)
+
+    def delete_save(self) -> None:
+        """Remove this match's save (a newer match's save there is left alone)."""
+        if self.save_path is None:
+            return
+        if self.writer is not None:
+            self.writer.delete(self.save_path, self.record.uid)
+        else:
+            delete_save(self.save_path, self.record.uid)
+
+    @classmethod
+    def from_dict(cls, doc: Any, *, save_path: Path | None = None, card_style: str = "symbols") -> MatchSession:
+        """Rebuild a saved match exactly; :class:`SaveError` when the save is not usable. Every
+        field is checked for its exact JSON type; the match is replayed from its seed and the
+        replayed position must be exactly the saved one."""
+        match, seats, log_lines = read_document(doc)
+        record = read_record(doc, len(match.results))
+        s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines, record=record)
+        for ai in s.players.values():
+            ai.new_round()
+        check_position(doc, s.round, [s.names[x] for x in match.seats])
+        s._restore_undo()
+        return s
+
+    @classmethod
+    def load(cls, path: Path | None = None, *, card_style: str = "symbols") -> MatchSession | None:
+        """The saved match at ``path`` (default: the save in the data dir), or None when there
+        is none. :class:`SaveError` when it exists but is unusable (other exceptions are
+        possible for failures nobody foresaw: :func:`load_or_quarantine` catches them all)."""
+        path = path or default_save_path()
+        doc = read_save_file(path)
+        return None if doc is None else cls.from_dict(doc, save_path=path, card_style=card_style)
+
+    def summary(self) -> str:
+        """One line about the match, e.g. for the resume dialog."""
+        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
+        if self.chips:  # R16: stacks and the pot, no target
+            return f"Round {self.round_number} · chips: {scores} · pot {self.pot}"
+        return f"Round {self.round_number} · {scores} · target {self.rules.target}"
+
+
+def names_joined(names: Sequence[str]) -> str:
+    """Names in a sentence: "Alice", "Alice and Bob", "Alice, Bob and Carol"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def match_end_text(s: MatchSession) -> str:
+    """Why the match ended and who won, naming them (plain text; names are data: show it with
+    the UI's text helpers). Points (R15): "Alice reached 52: the match is over. Bob wins with
+    31." Chips (R16): "The others are out of chips: Bob wins with 88 chips." or "The match is
+    over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. "" while
+    the match goes on."""
+    if not s.match_over:
+        return ""
+    totals, human = s.totals, s.human_seat
+
+    def who(seats: Sequence[int], with_totals: bool = False) -> str:
+        # The human is "you" (whatever their name): "Bob and you share the win", "You win".
+        if list(seats) == [human]:
+            return "You"
+        ordered = sorted(seats, key=lambda x: x == human)
+        parts = ["you" if x == human else s.names[x] for x in ordered]
+        if with_totals:
+            parts = [f"{p} ({totals[x]})" for p, x in zip(parts, ordered, strict=True)]
+        return names_joined(parts)
+
+    winners = s.winners
+    best = totals[winners[0]] if winners else 0
+    verb = "share the win" if len(winners) > 1 else "win" if winners == [human] else "wins"
+    if s.chips:
+        unit = "chips each" if len(winners) > 1 else "chip" if best == 1 else "chips"
+        win = f"{who(winners)} {verb} with {best} {unit}."
+        holding = sum(1 for out in s.match.out if not out)
+        if holding == 0:
+            return f"Everyone is out of chips: {win}"
+        if holding == 1:
+            return f"The others are out of chips: {win}"
+        played = len(s.results)
+        return f"The match is over after {played} round{'' if played == 1 else 's'}: {win}"
+    win = f"{who(winners)} {verb} with {best}."
+    reached = [seat for seat, t in enumerate(totals) if t >= s.rules.target]
+    if len(reached) == 1:
+        return f"{who(reached)} reached {totals[reached[0]]}: the match is over. {win}"
+    return f"{who(reached, with_totals=True)} reached {s.rules.target}: the match is over. {win}"
+
+
+def _hist_len(r: Round) -> int:
+    n, node = 0, r.hist
+    while node is not None:
+        n, node = n + 1, node[2]
+    return n
+
+
+def load_or_quarantine(
+    path: Path | None = None, *, card_style: str = "symbols"
+) -> tuple[MatchSession | None, str | None]:
+    """The saved match (or None when there is none) and a message (one plain line) when the
+    save cannot be used. Never raises for a bad file: whatever goes wrong while reading,
+    validating or replaying it (a :class:`SaveError`, or any other exception nobody foresaw),
+    the file is moved aside to ``<name>.corrupt-<time>`` (never over an earlier one) and the
+    message says why and where it went, or that it was left in place and is ignored."""
+    path = path or default_save_path()
+    try:
+        return MatchSession.load(path, card_style=card_style), None
+    except SaveUnreadable as exc:
+        message = f"The saved match could not be resumed: {exc}. It was left in place, as it is."
+        log.warning("%s", message)
+        return None, message
+    except SaveError as exc:
+        problem = str(exc)
+    except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app
+        log.debug("the save %s could not be read", path, exc_info=True)
+        problem = f"it could not be read ({type(exc).__name__})"
+    return None, quarantine(path, problem)
+
+
+__all__ = [
+    "HINT_KINDS",
+    "HUMAN",
+    "KIND_NAMES",
+    "PILE_FULL",
+    "SAVE_FORMAT",
+    "SAVE_MAX_BYTES",
+    "AITurn",
+    "MatchSession",
+    "SaveError",
+    "Seat",
+    "build_ai",
+    "card_formatter",
+    "default_name",
+    "default_save_path",
+    "describe_move",
+    "known_kinds",
+    "load_or_quarantine",
+    "new_seed",
+    "parse_save_json",
+    "save_exists",
+    "suggest_move",
+]

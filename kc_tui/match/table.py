@@ -1,0 +1,492 @@
+"""The table driver: runs a match's turns for any view (the game screen, the demo, a test).
+
+Plain Python, no Textual. The driver owns whose turn it is and asks for moves: a human's through
+the view (``driver.human_to_move``; the view calls :meth:`TableDriver.play`), an AI's through its
+:class:`ai.safe.SafePlayer` with its think budget, off the UI thread: :meth:`TableDriver.ai_job`
+gives the view an :class:`AIJob` whose ``run()`` may run in any thread and returns a
+:class:`Decision`; the view hands it back to :meth:`TableDriver.decide` on its own thread, which
+drops it (False) when it is stale (its stamp is not the table's now). The driver paces what is
+shown (the delays before the next AI move and before a round's end, from the pace setting) and
+ends rounds and matches. It tells its listeners what happened with events (:class:`MoveMade`,
+:class:`TurnEnded`, :class:`AIFault`, :class:`RoundEnded`, :class:`MatchEnded`) and gives a
+:class:`TableSnapshot` of what a seat may see.
+
+A whole match, synchronously (a view does the same with timers and a thread worker)::
+
+    driver = TableDriver(MatchSession.all_ai(["greedy", "expert"], rules, seed=3))
+    while not driver.match_over:
+        if driver.round_over:
+            driver.finish_round()
+        else:
+            driver.decide(driver.ai_job().run())
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ai.safe import SafePlayer
+from kc_tui.config import PACE_SECONDS, Config
+from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol
+from kc_tui.match.cardtext import CardFormat
+from kc_tui.match.narration import fault_reason
+from kc_tui.match.recorder import Recorder, match_sync
+from kc_tui.match.saves import new_seed, pending_document
+from kc_tui.match.session import AITurn, MatchSession
+
+if TYPE_CHECKING:
+    from kc_tui.records.history import History
+
+log = logging.getLogger(__name__)
+
+#: (table, generation, round number, moves so far): a decision is applied only at this stamp.
+TableStamp = tuple[int, int, int, int]
+
+#: The expert's think time in the demo, per pace: a fast demo keeps moving.
+DEMO_THINK_MS: dict[str, int] = {"slow": 1000, "normal": 800, "fast": 300, "instant": 100}
+#: Seconds the end of a round stays on screen before the next deal when no dialog shows it, per pace.
+ROUND_PAUSE: dict[str, float] = {"slow": 3.0, "normal": 2.0, "fast": 1.0, "instant": 0.0}
+#: The shortest wait before a round's end is shown (unless the pace is instant).
+ROUND_END_MIN = 0.4
+
+_tables = itertools.count(1)
+
+
+# ---------------------------------------------------------------------- events
+@dataclass(frozen=True, slots=True)
+class MoveMade:
+    """``seat`` made ``move`` (``END`` included); ``lines``: what the log says of it."""
+
+    seat: int
+    move: Move
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    """``seat``'s turn is over (it ended the turn); ``next_seat`` is to move."""
+
+    seat: int
+    next_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AIFault:
+    """The AI at ``seat`` failed (``reason``, in plain words); the fallback played ``fallback``."""
+
+    seat: int
+    fallback: Move
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round was scored: its ``result`` and the (cards, kings) left in every seat's hand."""
+
+    result: RoundResult
+    hands: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    winners: tuple[int, ...]
+
+
+Event = MoveMade | TurnEnded | AIFault | RoundEnded | MatchEnded
+
+
+# ---------------------------------------------------------------------- AI decisions
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An AI's move (or a hint) for the position at ``stamp``; ``fault``: why the AI failed and
+    the fallback chose ``move`` instead, or None."""
+
+    turn: AITurn
+    move: Move
+    stamp: TableStamp
+    fault: str | None = None
+    hint: bool = False
+    #: A hint's plan and reason in words ("Hint: play 7♥ on 8♣ at N. It sheds 7♥ ..."), or None.
+    note: str | None = None
+
+    @property
+    def seat(self) -> int:
+        return self.turn.seat
+
+
+@dataclass(frozen=True, slots=True)
+class AIJob:
+    """One AI decision to compute. ``run()`` may run in any thread: it touches only the AI and a
+    frozen view of the position, never the session or a widget, and never raises."""
+
+    turn: AITurn
+    stamp: TableStamp
+    hint: bool = False
+    #: The card text of the hint's words (the player's card style).
+    fmt: CardFormat = card_symbol
+
+    def run(self) -> Decision:
+        player = self.turn.player
+        faults = player.faults if isinstance(player, SafePlayer) else 0
+        try:
+            advice = getattr(player, "advice", None) if self.hint else None
+            if advice is not None:
+                told = advice(self.turn.view, self.fmt)
+                return Decision(self.turn, told.move, self.stamp, None, True, told.line)
+            m = self.turn.think()
+        except Exception as exc:  # only an unwrapped AI (the hint) can raise: it ends the turn
+            log.error("AI failed: %r", exc)
+            return self.decided(END, "it raised an error")
+        if isinstance(player, SafePlayer) and player.faults > faults and player.fault_log:
+            return self.decided(m, fault_reason(player.fault_log[-1]))
+        return self.decided(m)
+
+    def decided(self, move: Move, fault: str | None = None) -> Decision:
+        return Decision(self.turn, move, self.stamp, fault, self.hint)
+
+
+# ---------------------------------------------------------------------- snapshots
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    """One seat as a viewer sees it: ``hand`` only when the viewer may see it (else None)."""
+
+    seat: int
+    name: str
+    kind: str
+    cards: int
+    total: int
+    to_move: bool
+    dealer: bool
+    winner: bool
+    hand: tuple[Card, ...] | None
+    #: The seat's score as a label shows it ("12/50 pts", or "47 chips", the stack now):
+    #: :meth:`TableDriver.score_text`.
+    score: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What a viewer may see of the table (R4): the piles, the stock's size, every seat's count
+    of cards and score, and the hands it may see. ``target``: the points target to show beside
+    the totals (0 under chips scoring, where totals are chips)."""
+
+    viewer: int | None
+    piles: tuple[tuple[Card, ...], ...]
+    stock: int
+    round_number: int
+    to_move: int | None
+    target: int
+    seats: tuple[SeatSnapshot, ...]
+    #: The card the viewer drew last, while it is in its hand (shown marked).
+    drawn: Card | None = None
+    #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
+    #: the fines paid so far this round); None when scoring points.
+    pot: int | None = None
+    log: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------- the driver
+class TableDriver:
+    """Runs one match (a :class:`MatchSession`) for its views. See the module docs."""
+
+    def __init__(
+        self,
+        session: MatchSession,
+        pace: str = "normal",
+        *,
+        history: History | None = None,
+        recorder: Recorder | None = None,
+        demo: bool = False,
+    ) -> None:
+        self.session = session
+        self.pace = pace
+        #: Identifies this table: decisions made for another table are never applied.
+        self.table_id = next(_tables)
+        self._listeners: list[Callable[[Event], None]] = []
+        #: Records every finished round and match (None: not recorded). A ``history`` without a
+        #: recorder is recorded into at once, on the caller's thread.
+        self.recorder = recorder if recorder is not None or history is None else Recorder(history)
+        #: The view tells the recorder's problems itself when the recorder is its own (threaded).
+        self._tells_problems = recorder is None
+        if self.recorder is not None and session.save_path is not None:
+            session.keep_save_at_end = True  # removed once the history has the finished match
+        #: An all-AI table (recorded as a demo, apart from the player's games).
+        self.demo = demo
+        #: Hints shown to the human and moves taken back this round (recorded with the round).
+        self.hints_this_round = 0
+        self.undos_this_round = 0
+        #: Why the history could not record yet (shown once by the view: it then sets it to None).
+        self.history_problem: str | None = None
+
+    @property
+    def history(self) -> History | None:
+        """The history this table records in (for reading), once open."""
+        return self.recorder.history if self.recorder is not None else None
+
+    @property
+    def history_match(self) -> int | None:
+        """The match's id in the history, once any of it is recorded."""
+        return self.recorder.match_id(self.session.record.uid) if self.recorder is not None else None
+
+    @classmethod
+    def for_demo(
+        cls,
+        kinds: Sequence[str],
+        rules: Rules,
+        seed: int | None,
+        pace: str,
+        *,
+        card_style: str = "symbols",
+        recorder: Recorder | None = None,
+    ) -> TableDriver:
+        """An all-AI table (the demo): the expert thinks as long as the pace allows."""
+        session = MatchSession.all_ai(
+            kinds,
+            rules,
+            new_seed() if seed is None else seed,
+            think_ms=DEMO_THINK_MS.get(pace, DEMO_THINK_MS["normal"]),
+            card_style=card_style,
+        )
+        return cls(session, pace, recorder=recorder, demo=True)
+
+    @classmethod
+    def for_config(cls, config: Config, session: MatchSession, recorder: Recorder | None = None) -> TableDriver:
+        return cls(session, config.pace, recorder=recorder)
+
+    # ------------------------------------------------------------------ listeners
+    def listen(self, callback: Callable[[Event], None]) -> None:
+        """Call ``callback`` with every event from now on (on the thread that drives the table)."""
+        self._listeners.append(callback)
+
+    def _emit(self, event: Event) -> None:
+        for callback in list(self._listeners):
+            callback(event)
+
+    # ------------------------------------------------------------------ whose turn
+    @property
+    def human_to_move(self) -> bool:
+        return self.session.human_to_move
+
+    @property
+    def ai_to_move(self) -> bool:
+        return self.session.ai_to_move
+
+    @property
+    def round_over(self) -> bool:
+        return self.session.round_over
+
+    @property
+    def match_over(self) -> bool:
+        return self.session.match_over
+
+    @property
+    def to_move(self) -> int | None:
+        """The match seat to move, or None between rounds."""
+        return None if self.session.round_over else self.session.to_move
+
+    @property
+    def stamp(self) -> TableStamp:
+        return (self.table_id, *self.session.stamp)
+
+    # ------------------------------------------------------------------ pacing
+    @property
+    def ai_delay(self) -> float:
+        """Seconds before the next AI move is asked for (so a player can follow it)."""
+        return PACE_SECONDS.get(self.pace, 0.6)
+
+    @property
+    def round_end_delay(self) -> float:
+        """Seconds the last move of a round stays on screen before the round's end is shown."""
+        return 0.0 if self.pace == "instant" else max(ROUND_END_MIN, self.ai_delay)
+
+    @property
+    def next_round_delay(self) -> float:
+        """Seconds a round's result stays on screen before the next deal, when no dialog shows it."""
+        return ROUND_PAUSE.get(self.pace, 2.0)
+
+    def next_delay(self) -> float:
+        """The wait before the table's next step: a round's end, or an AI's move."""
+        return self.round_end_delay if self.round_over else self.ai_delay
+
+    # ------------------------------------------------------------------ the AIs
+    def ai_job(self) -> AIJob:
+        """The decision of the AI to move, to compute off the UI thread (call on the view's thread)."""
+        return AIJob(self.session.prepare_ai_turn(), self.stamp)
+
+    def hint_job(self) -> AIJob:
+        """A hint for the human to move, to compute off the UI thread."""
+        return AIJob(self.session.hint_turn(), self.stamp, hint=True, fmt=self.session.fmt)
+
+    def owns(self, decision: Decision) -> bool:
+        """Whether ``decision`` was asked of this table (of any position)."""
+        return decision.stamp[0] == self.table_id
+
+    def is_current(self, decision: Decision) -> bool:
+        """Whether ``decision`` was made for the position as it is now."""
+        return decision.stamp == self.stamp
+
+    def decide(self, decision: Decision) -> bool:
+        """Apply an AI's decision; False (nothing changes) when it is stale or a hint."""
+        s = self.session
+        if decision.hint or not self.is_current(decision) or not s.ai_to_move:
+            return False
+        seat, written = decision.seat, s.lines_written
+        if not s.apply_ai_turn(decision.turn, decision.move, fault=decision.fault):
+            return False
+        if decision.fault is not None:
+            self._emit(AIFault(seat, decision.move, decision.fault))
+            written += 1
+        self._moved(seat, decision.move, s.lines_since(written))
+        return True
+
+    def hint_ready(self, decision: Decision) -> bool:
+        """Whether a hint still fits the position (it is the human's turn, nothing moved): the
+        view shows it then, and it counts as a hint used this round."""
+        ready = decision.hint and self.is_current(decision) and self.session.human_to_move
+        if ready:
+            self.hints_this_round += 1
+        return ready
+
+    # ------------------------------------------------------------------ the human
+    def play(self, m: Move) -> str | None:
+        """The human's move: None when it was made, else a one-line reason (nothing changes)."""
+        s = self.session
+        seat, written = s.to_move, s.lines_written
+        reason = s.play_human(m)
+        if reason is None:
+            self._moved(seat, m, s.lines_since(written))
+        return reason
+
+    def end_turn(self) -> str | None:
+        return self.play(END)
+
+    def undo(self) -> bool:
+        undone = self.session.undo()
+        if undone:
+            self.undos_this_round += 1
+        return undone
+
+    @property
+    def can_undo(self) -> bool:
+        return self.session.can_undo
+
+    def _moved(self, seat: int, m: Move, lines: Sequence[str]) -> None:
+        self._emit(MoveMade(seat, m, tuple(lines)))
+        if m == END and not self.session.round_over:
+            self._emit(TurnEnded(seat, self.session.to_move))
+
+    # ------------------------------------------------------------------ rounds
+    def finish_round(self) -> RoundEnded:
+        """Score the round that is over and deal the next (unless the match is over)."""
+        hands = tuple(self.session.hands_to_score())
+        hints, undos = self.hints_this_round, self.undos_this_round
+        self.hints_this_round = self.undos_this_round = 0
+        result = self.session.finish_round(hints=hints, undos=undos)
+        self._record()
+        ended = RoundEnded(result, hands)
+        self._emit(ended)
+        if self.session.match_over:
+            self._emit(MatchEnded(tuple(self.session.winners)))
+        return ended
+
+    # ------------------------------------------------------------------ the history
+    def _record(self) -> None:
+        """Hand the match as it is now (every finished round) to the recorder; once the history
+        has a finished match, its save goes. What cannot be recorded yet waits (and is said once
+        by the view: ``history_problem``); the game goes on."""
+        rec, s = self.recorder, self.session
+        if rec is None:
+            return
+        done = s.delete_save if s.match_over and s.keep_save_at_end else None
+        rec.submit(
+            match_sync(s.match, s.seats, s.record, self.demo),
+            document=pending_document(s.match, s.seats, s.record, self.demo),
+            done=done,
+        )
+        problem = rec.status.problem
+        if self._tells_problems and problem is not None:
+            self.history_problem = (
+                f"The game history could not record this round yet ({problem}): it is kept and tried again."
+                " The game goes on."
+            )
+
+    # ------------------------------------------------------------------ what the UI asks
+    @property
+    def shown_target(self) -> int:
+        """The target shown beside totals: the points target, or 0 under chips scoring."""
+        return 0 if self.session.chips else self.session.rules.target
+
+    def score_text(self, seat: int) -> str:
+        """A seat's total for a label: "12/100 pts", or "70 chips" ("1 chip") under chips scoring, the
+        stack as it is now (R16: this round's ante and the fines paid so far have left it)."""
+        total = self.session.totals[seat]
+        if self.session.chips:
+            return "1 chip" if total == 1 else f"{total} chips"
+        return f"{total}/{self.session.rules.target} pts"
+
+    def targets_for_card(self, card: Card) -> set[int]:
+        return self.session.targets_for_card(card)
+
+    def targets_for_pile(self, place: int) -> set[int]:
+        return self.session.targets_for_pile(place)
+
+    def why_not_pick_up(self, place: int) -> str | None:
+        return self.session.why_not_pick_up(place)
+
+    def snapshot(self, viewer: int | None, *, open_hands: bool = False) -> TableSnapshot:
+        """What ``viewer`` (a match seat, or None for a spectator) may see: its own hand, and
+        every hand when ``open_hands`` (the demo's privilege)."""
+        s = self.session
+        r = s.round
+        to_move = self.to_move
+        winners = set(s.winners) if s.match_over else set()
+        totals = s.totals
+        seats = tuple(
+            SeatSnapshot(
+                seat=i,
+                name=seat.name,
+                kind=seat.kind,
+                cards=s.hand_size(i),
+                total=totals[i],
+                to_move=i == to_move,
+                dealer=i == s.match.dealer,
+                winner=i in winners,
+                hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
+                score=self.score_text(i),
+            )
+            for i, seat in enumerate(s.seats)
+        )
+        return TableSnapshot(
+            viewer=viewer,
+            piles=tuple(tuple(p) for p in r.piles),
+            stock=len(r.stock),
+            round_number=s.round_number,
+            to_move=to_move,
+            target=self.shown_target,
+            seats=seats,
+            drawn=None if viewer is None else s.last_drawn(viewer),
+            log=tuple(s.log),
+            pot=s.pot,
+        )
+
+
+__all__ = [
+    "DEMO_THINK_MS",
+    "ROUND_PAUSE",
+    "AIFault",
+    "AIJob",
+    "Decision",
+    "Event",
+    "MatchEnded",
+    "MoveMade",
+    "RoundEnded",
+    "SeatSnapshot",
+    "TableDriver",
+    "TableSnapshot",
+    "TableStamp",
+    "TurnEnded",
+]
