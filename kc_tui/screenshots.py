@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import ENV_CONFIG, ENV_DATA, Config, Opponent
+from kc_tui.config import Config, Opponent
+from kc_tui.config.store import ENV_CONFIG, ENV_DATA
 from kc_tui.engine import END, Rules
 
 SIZE = (110, 36)
@@ -70,7 +71,7 @@ async def _wait(pilot: Any, condition: Callable[[], bool], timeout: float = 30.0
 def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000, kind: str = "greedy") -> None:
     """Play moves until ``until(session)`` holds; the human's moves are the greedy AI's choice,
     so the position is the same on every run."""
-    from kc_tui.match.session import build_ai
+    from kc_tui.match.roster import build_ai
 
     helper = build_ai(kind, 99)
     for _ in range(limit):

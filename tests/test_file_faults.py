@@ -19,21 +19,10 @@ import pytest
 from textual.app import App
 from textual.widgets import Static
 
-from kc_tui.config import (
-    Config,
-    DataDirError,
-    FileError,
-    atomic_write,
-    config_path,
-    data_dir,
-    describe_os_error,
-    ensure_data_dir,
-    load_config,
-    move_aside,
-    read_capped,
-    save_config,
-)
+from kc_tui.config import Config
+from kc_tui.config.store import DataDirError, config_path, data_dir, ensure_data_dir, load_config, save_config
 from kc_tui.ui.screens.settings import SettingsScreen
+from kc_tui.util.files import FileError, atomic_write, describe_os_error, move_aside, read_capped
 from tests.faultkit import fill, small_disk
 from tests.ui.gamekit import SettingsHost as Host
 
@@ -311,7 +300,7 @@ def test_a_socket_in_place_of_the_settings_is_left_alone(tmp_path: Path) -> None
 
 
 def test_read_capped_says_a_socket_is_not_a_regular_file(tmp_path: Path) -> None:
-    from kc_tui.config import NotRegularFile
+    from kc_tui.util.files import NotRegularFile
 
     sock = socket.socket(socket.AF_UNIX)
     try:

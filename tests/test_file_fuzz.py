@@ -39,7 +39,7 @@ def test_no_file_breaks_the_contract(target: ModuleType, tmp_path: Path) -> None
 @pytest.mark.parametrize("target", [saves, settings], ids=["saves", "settings"])
 def test_the_cases_cover_both_outcomes(target: ModuleType, tmp_path: Path) -> None:
     """The run is worth something only if some files are usable and most are not."""
-    from kc_tui.config import load_config
+    from kc_tui.config.store import load_config
     from kc_tui.match.session import load_or_quarantine
 
     usable = 0

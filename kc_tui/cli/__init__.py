@@ -26,6 +26,7 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
+from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:
     from kc_tui.records.history import History
@@ -42,26 +43,6 @@ MAX_LINE = 1000
 
 class UsageError(Exception):
     """A command line that argparse cannot read; reported like a :class:`CliError`."""
-
-
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def one_line(text: str, limit: int = MAX_LINE) -> str:
-    """``text`` as one printable line: control, format (e.g. U+202E) and surrogate characters
-    are written as ``\\xNN``/``\\uNNNN`` escapes, and a line over ``limit`` characters is cut."""
-    text = text[: limit + 1]
-    out: list[str] = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        else:
-            o = ord(ch)
-            out.append(f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}")
-    line = "".join(out)
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def show_path(path: str) -> str:
@@ -366,14 +347,14 @@ def _print_report(history: History | None) -> None:
     done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
     lines = report_lines(summary, rating_view(done), {m.id: m for m in records}, len(records))
     for line in lines:
-        write_line(sys.stdout, one_line(line))
+        write_line(sys.stdout, one_line(line, MAX_LINE))
 
 
 def seed_arg(text: str) -> int:
     """A ``--seed`` value: a whole number from 0 to :data:`SEED_MAX`."""
     t = text.strip()
     if not t or len(t) > len(str(SEED_MAX)) or not t.isascii() or not t.isdigit() or int(t) > SEED_MAX:
-        shown = one_line(repr(text[:30] + ("..." if len(text) > 30 else "")))
+        shown = one_line(repr(text[:30] + ("..." if len(text) > 30 else "")), MAX_LINE)
         raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {SEED_MAX} (2**64-1), not {shown}")
     return int(t)
 
@@ -489,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.func = lambda a: _app(a, "menu")
         code: int = args.func(args)
     except (CliError, UsageError) as exc:
-        write_line(sys.stderr, f"{PROG}: {one_line(str(exc))}")
+        write_line(sys.stderr, f"{PROG}: {one_line(str(exc), MAX_LINE)}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

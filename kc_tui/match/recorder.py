@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ai import kind_info
-from kc_tui.config import atomic_write, data_dir, move_aside, one_line, read_capped
+from kc_tui.config.store import data_dir
 from kc_tui.engine import Match
 from kc_tui.match.roster import Seat
 from kc_tui.match.saves import (
@@ -41,6 +41,8 @@ from kc_tui.match.saves import (
     parse_save_json,
     read_pending,
 )
+from kc_tui.util.files import atomic_write, move_aside, read_capped
+from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
     from kc_tui.records.history import History, MatchSync, SeatInfo

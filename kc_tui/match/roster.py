@@ -15,10 +15,10 @@ from typing import Any
 
 from ai import AIPlayer, ai_kinds, kind_info, make_player
 from ai.safe import SafePlayer
+from kc_tui.config import HUMAN
 
 log = logging.getLogger(__name__)
 
-HUMAN = "human"
 #: The AI that gives hints to the human seat, and the fallbacks while it is not available.
 HINT_KINDS: tuple[str, ...] = ("lookahead", "greedy", "random")
 #: The kind an AI seat falls back to while its own kind is not available.
@@ -126,7 +126,6 @@ def build_hinter(match_seed: int) -> AIPlayer:
 
 __all__ = [
     "HINT_KINDS",
-    "HUMAN",
     "KIND_NAMES",
     "Seat",
     "build_ai",

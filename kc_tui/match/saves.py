@@ -20,22 +20,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import (
-    PROBLEM_MAX,
-    ConfigError,
-    NotRegularFile,
-    atomic_write,
-    data_dir,
-    describe_os_error,
-    move_aside,
-    name_problem,
-    one_line,
-    quote,
-    read_capped,
-    think_ms_check,
-)
+from kc_tui.config import ConfigError, name_problem, quote, think_ms_check
+from kc_tui.config.store import data_dir
 from kc_tui.engine import Match, Round, position_dict
 from kc_tui.match.roster import Seat, known_kinds
+from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
+from kc_tui.util.text import PROBLEM_MAX, one_line
 
 log = logging.getLogger(__name__)
 

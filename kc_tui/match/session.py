@@ -1,7 +1,7 @@
 """A match being played: the engine's :class:`Match`, who sits where, the turn protocol (the
 human's moves with undo in the current turn, the AIs' decisions with the stamp that drops stale
 ones) and the answers the UI asks for (legal targets, refusal reasons, the hands to score).
-Plain Python: no Textual. The jobs around it live in their own modules and are re-exported here:
+Plain Python: no Textual. The jobs around it live in their own modules:
 :mod:`kc_tui.match.roster` (seats and AI players), :mod:`kc_tui.match.narration` (the move log's words),
 :mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.cardtext` (cards as text). The table driver
 (:mod:`kc_tui.match.table`) runs a session's turns for a screen.
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ai import AIPlayer
-from kc_tui.config import Config
+from kc_tui.config import HUMAN, Config
 from kc_tui.engine import (
     END,
     PLACES,
@@ -52,25 +52,11 @@ from kc_tui.engine import (
     target,
 )
 from kc_tui.engine.rules import Scoring
-from kc_tui.engine.state import PILE_FULL
 from kc_tui.match.cardtext import card_formatter
-from kc_tui.match.narration import Narrator, describe_move, suggest_move
-from kc_tui.match.roster import (
-    HINT_KINDS,
-    HUMAN,
-    KIND_NAMES,
-    Seat,
-    build_ai,
-    build_hinter,
-    build_players,
-    default_name,
-    default_names,
-    known_kinds,
-)
+from kc_tui.match.narration import Narrator, suggest_move
+from kc_tui.match.roster import Seat, build_hinter, build_players, default_names
 from kc_tui.match.saves import (
     LOG_KEEP,
-    SAVE_FORMAT,
-    SAVE_MAX_BYTES,
     RecordInfo,
     RoundNote,
     SaveError,
@@ -80,14 +66,12 @@ from kc_tui.match.saves import (
     default_save_path,
     delete_save,
     new_seed,
-    parse_save_json,
     quarantine,
     read_document,
     read_record,
     read_save_file,
     save_bytes,
     save_document,
-    save_exists,
     write_save,
 )
 
@@ -629,26 +613,4 @@ def load_or_quarantine(
     return None, quarantine(path, problem)
 
 
-__all__ = [
-    "HINT_KINDS",
-    "HUMAN",
-    "KIND_NAMES",
-    "PILE_FULL",
-    "SAVE_FORMAT",
-    "SAVE_MAX_BYTES",
-    "AITurn",
-    "MatchSession",
-    "SaveError",
-    "Seat",
-    "build_ai",
-    "card_formatter",
-    "default_name",
-    "default_save_path",
-    "describe_move",
-    "known_kinds",
-    "load_or_quarantine",
-    "new_seed",
-    "parse_save_json",
-    "save_exists",
-    "suggest_move",
-]
+__all__ = ["AITurn", "MatchSession", "load_or_quarantine"]

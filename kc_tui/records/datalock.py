@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kc_tui.config import one_line
+from kc_tui.util.text import one_line
 
 try:
     import fcntl

@@ -92,9 +92,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import NAME_MAX, PROBLEM_MAX, data_dir, name_problem, one_line
+from kc_tui.config import HUMAN, NAME_MAX, name_problem
+from kc_tui.config.store import data_dir
 from kc_tui.engine import RoundResult
 from kc_tui.engine.rules import RulesError, variant
+from kc_tui.util.text import PROBLEM_MAX, one_line
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +122,6 @@ MOVES_MAX = 1 << 20
 #: The times a record may hold (a clock set to 1970 is possible; the years past 9000 are not).
 TIME_MIN = datetime(1970, 1, 1, tzinfo=UTC)
 TIME_MAX = datetime(9000, 1, 1, tzinfo=UTC)
-#: The human's kind (as :mod:`kc_tui.match.roster` spells it).
-HUMAN = "human"
 #: The largest move the engine makes (``END``); moves are stored as 16-bit numbers.
 MOVE_MAX = 1024
 SEED_MAX = 2**64 - 1

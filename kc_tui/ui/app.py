@@ -16,10 +16,11 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from kc_tui.config import Config, data_dir
+from kc_tui.config import Config
+from kc_tui.config.store import data_dir
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
-from kc_tui.match.saves import SaveWriter, pending_document
-from kc_tui.match.session import MatchSession, load_or_quarantine, save_exists
+from kc_tui.match.saves import SaveWriter, pending_document, save_exists
+from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.records import datalock
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen

@@ -44,7 +44,7 @@ class MenuCommands(Provider):
         if callable(can_resume):
             return bool(can_resume())
         try:
-            from kc_tui.match.session import save_exists
+            from kc_tui.match.saves import save_exists
         except ImportError:  # pragma: no cover - the session ships with the app
             return True
         return save_exists()

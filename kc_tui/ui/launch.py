@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from kc_tui.config import Config, Opponent, config_path, load_config
+from kc_tui.config import Config, Opponent
 from kc_tui.config.args import CliError, check_target, parse_kinds
-from kc_tui.match.session import default_name
+from kc_tui.config.store import config_path, load_config
+from kc_tui.match.roster import default_name
 
 
 def build_app(mode: str, args: argparse.Namespace) -> object:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kc_tui.config import NAME_MAX, one_line
+from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
 from kc_tui.records.history import GroupStats, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
 from kc_tui.records.rating import C, expected
+from kc_tui.util.text import one_line
 
-HUMAN = "human"
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120
 NO_RATING = "Play a match to get a rating"
@@ -57,7 +57,7 @@ INT_RULES: dict[str, int] = {
 
 
 def short_text(value: object, limit: int = NAME_MAX) -> str:
-    """``value`` as one line of at most ``limit`` characters (:func:`kc_tui.config.one_line`),
+    """``value`` as one line of at most ``limit`` characters (:func:`kc_tui.util.text.one_line`),
     cut before it is escaped, so a name of millions of characters costs no more than a short one."""
     text = value if isinstance(value, str) else str(value)
     return one_line(text[: limit + 1], limit)
@@ -475,7 +475,6 @@ def report_lines(
 
 
 __all__ = [
-    "HUMAN",
     "NO_RATING",
     "SUMMARY_HEADERS",
     "RatingView",

@@ -49,7 +49,7 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
     """Run the app headless through ``plan`` (steps below); what it said and showed."""
     from textual import events
 
-    from kc_tui.config import load_config
+    from kc_tui.config.store import load_config
     from kc_tui.engine import Rules
     from kc_tui.ui.app import KingsCornersApp, StartOptions
     from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary

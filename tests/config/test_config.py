@@ -9,17 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from kc_tui.config import (
-    NAME_MAX,
-    Config,
-    ConfigError,
+from kc_tui.config import NAME_MAX, Config, ConfigError, Opponent, name_problem
+from kc_tui.config.store import (
     NotASettingsFile,
-    Opponent,
     config_path,
     default_config_path,
     is_default_config_path,
     load_config,
-    name_problem,
     save_config,
 )
 from kc_tui.engine import Rules
@@ -207,7 +203,7 @@ def test_a_file_over_one_mib_is_refused_and_kept_aside() -> None:
 
 
 def test_a_file_of_exactly_the_cap_is_read() -> None:
-    from kc_tui.config import CONFIG_MAX_BYTES
+    from kc_tui.config.store import CONFIG_MAX_BYTES
 
     head = b'pace = "fast"\n# '
     _write(head + b"x" * (CONFIG_MAX_BYTES - len(head) - 1) + b"\n")
@@ -280,7 +276,7 @@ def test_from_dict_checks_exact_types() -> None:
 
 
 def test_an_unreadable_file_is_reported_and_kept_aside(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kc_tui.config as config_module
+    import kc_tui.config.store as config_module
 
     def refuse(path: Path, cap: int) -> bytes:
         raise PermissionError(13, "Permission denied")
@@ -377,7 +373,7 @@ def test_saving_over_a_named_file_is_allowed_when_missing_empty_or_settings(
 def test_a_named_file_that_cannot_be_read_is_left_and_never_written_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import kc_tui.config as config_module
+    import kc_tui.config.store as config_module
 
     path = tmp_path / "mine.toml"
     path.write_bytes(b'pace = "fast"\n')

@@ -1,4 +1,4 @@
-"""Fuzz target: the settings reader (``kc_tui.config.load_config``).
+"""Fuzz target: the settings reader (``kc_tui.config.store.load_config``).
 
 * ``cases(rng, n)``: ``n`` settings files as bytes, from valid settings documents (written by
   ``tomli_w`` as the app writes them, or as inline tables), mutated generically
@@ -31,19 +31,8 @@ from typing import Any
 
 import tomli_w
 
-from kc_tui.config import (
-    AI_KIND_NAMES,
-    CARD_STYLES,
-    ENV_CONFIG,
-    PACES,
-    THEMES,
-    Config,
-    NotASettingsFile,
-    Opponent,
-    default_config_path,
-    load_config,
-    save_config,
-)
+from kc_tui.config import AI_KIND_NAMES, CARD_STYLES, PACES, THEMES, Config, Opponent
+from kc_tui.config.store import ENV_CONFIG, NotASettingsFile, default_config_path, load_config, save_config
 from kc_tui.engine import Rules
 from tests import fuzzkit
 from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem

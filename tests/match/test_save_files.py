@@ -13,7 +13,8 @@ import pytest
 
 from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, position_dict
-from kc_tui.match.session import SAVE_MAX_BYTES, MatchSession, SaveError, load_or_quarantine
+from kc_tui.match.saves import SAVE_MAX_BYTES, SaveError
+from kc_tui.match.session import MatchSession, load_or_quarantine
 
 HUGE = "9" * 5000
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kc_tui.config import data_dir
+from kc_tui.config.store import data_dir
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.new_game import NewGameDialog

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import data_dir
+from kc_tui.config.store import data_dir
 from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog

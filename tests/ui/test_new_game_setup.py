@@ -10,7 +10,8 @@ from typing import Any
 from textual.widgets import Input, Select, Switch
 
 import ai
-from kc_tui.config import Config, Opponent, config_path, load_config
+from kc_tui.config import Config, Opponent
+from kc_tui.config.store import config_path, load_config
 from kc_tui.engine import Rules
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.confirm import ResumeDialog

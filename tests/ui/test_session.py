@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from kc_tui.engine import END, PLACES, is_play, play_card, target
-from kc_tui.match.session import MatchSession, SaveError, load_or_quarantine
+from kc_tui.match.saves import SaveError
+from kc_tui.match.session import MatchSession, load_or_quarantine
 
 from .gamekit import make_config, position
 

@@ -12,7 +12,8 @@ from typing import Any
 from textual.widgets import Input, Select
 
 from kc_tui.cli import build_parser
-from kc_tui.config import Config, config_path, load_config
+from kc_tui.config import Config
+from kc_tui.config.store import config_path, load_config
 from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen

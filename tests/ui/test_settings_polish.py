@@ -9,7 +9,8 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
-from kc_tui.config import Config, Opponent, load_config, save_config
+from kc_tui.config import Config, Opponent
+from kc_tui.config.store import load_config, save_config
 from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 

@@ -14,7 +14,8 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static, Sw
 from textual.widgets.select import InvalidSelectValueError
 
 import ai
-from kc_tui.config import THINK_MS_RANGE, Config, Opponent, config_path, load_config, save_config
+from kc_tui.config import THINK_MS_RANGE, Config, Opponent
+from kc_tui.config.store import config_path, load_config, save_config
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 

@@ -13,7 +13,8 @@ import pytest
 from textual.content import Content
 from textual.widgets import Static
 
-from kc_tui.config import Config, Opponent, config_path, data_dir
+from kc_tui.config import Config, Opponent
+from kc_tui.config.store import config_path, data_dir
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary

@@ -3,7 +3,7 @@ under chips scoring, the chips settings).
 
 The kinds are the AI registry's (:func:`ai.kinds`, those offered for an opponent); the scoring,
 target and chips fields are the settings screen's own rows (:func:`variant_rows`), with their
-checks. Start saves the choices in the settings file (:func:`kc_tui.config.save_config`, as
+checks. Start saves the choices in the settings file (:func:`kc_tui.config.store.save_config`, as
 Settings saves it) and dismisses with the new :class:`Config`, so the next New game opens with
 the same choices; Esc dismisses with None and changes nothing.
 """
@@ -21,7 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 import ai
-from kc_tui.config import Config, ConfigError, Opponent, describe_os_error, save_config
+from kc_tui.config import Config, ConfigError, Opponent
+from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.ui.text import plain, visible
@@ -33,6 +34,7 @@ from kc_tui.ui.widgets.rule_fields import (
     show_scoring,
     variant_rows,
 )
+from kc_tui.util.files import describe_os_error
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3

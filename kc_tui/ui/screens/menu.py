@@ -12,7 +12,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from kc_tui.match.session import save_exists
+from kc_tui.match.saves import save_exists
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
 

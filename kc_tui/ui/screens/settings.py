@@ -2,7 +2,7 @@
 
 Every field checks itself as you type; a bad value turns the field red and the error line
 says why. Nothing is saved while any field is bad. Saving writes the TOML file atomically
-(:func:`kc_tui.config.save_config`) and dismisses the screen with the new :class:`Config`;
+(:func:`kc_tui.config.store.save_config`) and dismisses the screen with the new :class:`Config`;
 cancelling dismisses with ``None`` and undoes the theme preview (after asking, when a field was
 changed: :class:`DiscardDialog`). A field that does not apply with the other settings (the target
 score with chips scoring, the chips settings with points) is hidden, and not checked.
@@ -34,9 +34,8 @@ from kc_tui.config import (
     Config,
     ConfigError,
     Opponent,
-    describe_os_error,
-    save_config,
 )
+from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
 from kc_tui.ui.cards import CardLook
@@ -55,6 +54,7 @@ from kc_tui.ui.widgets.rule_fields import (
     show_scoring,
     variant_rows,
 )
+from kc_tui.util.files import describe_os_error
 
 PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
 PACE_LABELS["instant"] = "instant (no pause)"

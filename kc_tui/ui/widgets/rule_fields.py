@@ -21,7 +21,7 @@ import ai
 from kc_tui.config import DEFAULT_OPPONENT_NAMES, Opponent, name_problem
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
-from kc_tui.match.session import default_name
+from kc_tui.match.roster import default_name
 from kc_tui.ui.text import plain
 
 #: The variants of the "Match" section (scoring), the others are house rules: both read from the

@@ -1,0 +1,306 @@
+"""Files read and written safely, and their faults told in plain words.
+
+:func:`atomic_write` (a crash leaves the old file or the new one), :func:`read_capped` (a bounded
+read of a regular file), :func:`move_aside` (an unusable file set aside under a free name),
+:func:`ensure_folder` and :func:`describe_os_error` (a failure in one plain line: "the disk is
+full", ...). They know nothing of the app's files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from pathlib import Path
+
+from kc_tui.util.text import PROBLEM_MAX, one_line
+
+
+# ---------------------------------------------------------------------- faults in plain words
+class FileError(OSError):
+    """An OSError told in plain words: ``str(exc)`` is one line saying what failed and why,
+    ``exc.strerror`` the why alone (as :func:`describe_os_error` gives it), ``exc.errno`` the
+    system's error number (None when there is none) and ``exc.filename`` the path."""
+
+    def __init__(
+        self, message: str, reason: str, errno_: int | None = None, filename: str | os.PathLike[str] | None = None
+    ) -> None:
+        super().__init__(errno_, reason, None if filename is None else os.fspath(filename))
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+#: The plain words for the errors that do not depend on which path failed.
+_REASONS: dict[int, str] = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "read-only file system",
+    errno.EIO: "an input/output error (the disk may be failing)",
+    errno.EFBIG: "the file is too large",
+    errno.EMFILE: "too many files are open",
+    errno.ENFILE: "too many files are open",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ELOOP: "too many links in a row (a link may point back at itself)",
+    errno.EBUSY: "it is busy",
+    errno.ETXTBSY: "it is busy",
+    errno.ENOMEM: "out of memory",
+    errno.ENODEV: "there is no such device",
+    errno.ENXIO: "there is no such device",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """Why ``exc`` happened, as one short plain phrase without a full stop: "the disk is full",
+    "permission denied", "read-only file system", "X is a file, not a folder", "X is a folder,
+    not a file", "X does not exist"... (X is the path involved, made printable). A
+    :class:`FileError` gives its ``strerror``. Never raises."""
+    if isinstance(exc, FileError):
+        return exc.strerror or str(exc)
+    code = exc.errno
+    if code in _REASONS:
+        return _REASONS[code]
+    names = [n for n in (exc.filename2, exc.filename) if isinstance(n, str | bytes | os.PathLike)]
+    if code == errno.ENOTDIR:
+        for name in names:
+            blocker = _file_in_the_way(Path(os.fsdecode(name)))
+            if blocker is not None:
+                return f"{one_line(str(blocker))} is a file, not a folder"
+        return "a part of the path is a file, not a folder"
+    if code == errno.EISDIR:
+        for name in names:
+            if os.path.isdir(name):
+                return f"{one_line(os.fsdecode(name))} is a folder, not a file"
+        return "it is a folder, not a file"
+    if code == errno.ENOENT:
+        for name in names:
+            path = Path(os.fsdecode(name))
+            if os.path.islink(path):
+                return _broken_link(path)
+            missing = _first_missing(path)
+            if missing is not None:
+                return f"{one_line(str(missing))} does not exist"
+        return "it does not exist"
+    if code == errno.EEXIST:
+        for name in names:
+            return f"{one_line(os.fsdecode(name))} already exists"
+        return "it already exists"
+    text = exc.strerror or (str(exc.args[0]) if exc.args else "") or type(exc).__name__
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        text = text[0].lower() + text[1:]
+    return one_line(text.rstrip("."), PROBLEM_MAX)
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that exists but is not a folder (None if none)."""
+    for ancestor in reversed((path, *path.parents)):
+        if os.path.lexists(ancestor) and not os.path.isdir(ancestor):
+            return ancestor
+    return None
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The first part of ``path`` that does not exist (None when all of it does)."""
+    for ancestor in reversed((path, *path.parents)):
+        if not os.path.lexists(ancestor):
+            return ancestor
+    return None
+
+
+def link_to(path: Path) -> str:
+    """Where the link ``path`` points, made printable."""
+    try:
+        return one_line(os.readlink(path))
+    except OSError:
+        return "?"
+
+
+def _broken_link(path: Path) -> str:
+    return f"{one_line(str(path))} is a link to {link_to(path)}, which does not exist"
+
+
+def _folder_problem(folder: Path, exc: OSError | None) -> str:
+    """What is wrong with ``folder`` (made with ``mkdir``, which failed with ``exc``, or None when
+    it exists but cannot be written into), as words that follow its name."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        if os.path.islink(folder):
+            if not os.path.exists(folder):
+                return f"is a link to {link_to(folder)}, which does not exist"
+            return "is a link to a file, not to a folder"
+        return "is a file, not a folder" if os.path.isfile(folder) else "is not a folder"
+    blocker = _file_in_the_way(folder)
+    if blocker is not None:
+        return f"cannot be created: {one_line(str(blocker))} is a file, not a folder"
+    code = exc.errno if exc is not None else None
+    if code == errno.EROFS or (exc is None and _read_only(folder)):
+        return "is on a read-only file system"
+    if code in (errno.EACCES, errno.EPERM) or exc is None:
+        return ("cannot be created: " if exc is not None else "cannot be written into: ") + "permission denied"
+    return f"cannot be created: {describe_os_error(exc)}"
+
+
+def _read_only(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+def ensure_folder(folder: Path) -> str | None:
+    """Make ``folder`` (and its parents) if it is missing. None when it is a folder that can be
+    written into, else what is wrong, as words that follow its name (see :func:`_folder_problem`)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _folder_problem(folder, exc)
+    if not os.path.isdir(folder):  # pragma: no cover - mkdir(exist_ok=True) raises for a non-folder
+        return _folder_problem(folder, None)
+    if _read_only(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        return _folder_problem(folder, None)
+    return None
+
+
+def errno_of(problem: str) -> int | None:
+    if "read-only" in problem:
+        return errno.EROFS
+    if "permission denied" in problem:
+        return errno.EACCES
+    if "not a folder" in problem or "not to a folder" in problem:
+        return errno.ENOTDIR
+    if "does not exist" in problem:
+        return errno.ENOENT
+    return None
+
+
+class NotRegularFile(OSError):
+    """The path exists but is a directory, a pipe, a device...: it is never read."""
+
+
+def read_capped(path: Path, cap: int) -> bytes | None:
+    """The bytes of the regular file ``path``, or None when it holds more than ``cap`` bytes
+    (at most ``cap + 1`` bytes are read). FileNotFoundError when there is none (also when a
+    part of its path is a file),
+    :class:`NotRegularFile` when it is not a regular file (a pipe is never opened for reading
+    in a way that blocks; a socket, which cannot be opened, is one too), other OSError when it
+    cannot be read (:func:`describe_os_error` words it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise
+    except NotADirectoryError:  # a part of the path is a file: there is no file here
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(path)) from None
+    except OSError:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"{path} is not a regular file") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(f"{path} is not a regular file")
+        chunks: list[bytes] = []
+        left = cap + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    return None if len(data) > cap else data
+
+
+def aside_path(path: Path, suffix: str) -> Path:
+    """``path`` + ``suffix``, or + ``suffix.1``, ``suffix.2``... : a name not taken yet."""
+    candidate = path.with_name(path.name + suffix)
+    k = 1
+    while os.path.lexists(candidate):
+        candidate = path.with_name(f"{path.name}{suffix}.{k}")
+        k += 1
+    return candidate
+
+
+def move_aside(path: Path, suffix: str) -> str:
+    """Move an unusable file to a free name beside it (an earlier one is never overwritten);
+    a sentence (starting with a space) saying where it went, or that it was left in place and
+    why, in plain words ("the disk is full", "permission denied", ...)."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) and not os.path.islink(path):
+            return " It is not a regular file, so it was left in place and is ignored."
+        aside = aside_path(path, suffix)
+        os.replace(path, aside)
+    except OSError as exc:
+        reason = one_line(describe_os_error(exc), PROBLEM_MAX)
+        return f" It could not be moved aside ({reason}), so it was left in place and is ignored."
+    return f" It was moved aside to {one_line(str(aside))}."
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half:
+    into a new file beside it (``.<name>.<pid>.<random>.tmp``, which keeps the old file's
+    permissions), flushed to the disk, then renamed over ``path``; the folder is flushed after
+    (where the system allows). The folder is made if missing. On any failure the temporary file
+    is removed, ``path`` is left as it was, and a :class:`FileError` (an OSError) is raised: one
+    line, "Could not write X: the disk is full" ("permission denied", "read-only file system",
+    "the folder Y is a file, not a folder", "X is a folder, not a file"...), its ``strerror``
+    the reason alone."""
+    path = Path(path)
+    shown = one_line(str(path))
+    folder = path.parent
+    problem = ensure_folder(folder)
+    if problem is not None:
+        reason = f"the folder {one_line(str(folder))} {problem}"
+        raise FileError(f"Could not write {shown}: {reason}", reason, errno_of(problem), path)
+    try:
+        old_mode: int | None = os.lstat(path).st_mode
+    except OSError:
+        old_mode = None
+    if old_mode is not None and stat.S_ISDIR(old_mode):
+        reason = f"{shown} is a folder, not a file"
+        raise FileError(f"Could not write {shown}: {reason}", reason, errno.EISDIR, path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd: int | None = None
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        if old_mode is not None and stat.S_ISREG(old_mode):
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, stat.S_IMODE(old_mode))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        os.close(fd)
+        fd = None
+        os.replace(tmp, path)
+    except BaseException as exc:
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            reason = describe_os_error(exc)
+            raise FileError(f"Could not write {shown}: {reason}", reason, exc.errno, path) from exc
+        raise
+    _fsync_folder(folder)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries to the disk (best effort: not every system opens folders)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

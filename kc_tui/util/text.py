@@ -1,0 +1,15 @@
+"""Text shown to the user made safe to show: one printable line, cut to a length."""
+
+from __future__ import annotations
+
+#: Longest reason quoted in a warning (the file's path and where it went are never cut).
+PROBLEM_MAX = 300
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` as one plain line: every non-printable character (newlines, escapes, other
+    control, format such as U+202E, and surrogate characters) written as its escape sequence
+    (``\\n``, ``\\xNN``, ``\\uNNNN``...); cut to ``limit`` characters, ending in "...", if given."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
