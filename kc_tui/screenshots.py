@@ -77,7 +77,7 @@ def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000, kind
     for _ in range(limit):
         if until(session):
             return
-        if session.round_over:
+        if session.match.round.over:
             session.finish_round()
         elif session.human_to_move:
             reason = session.play_human(helper.choose(session.view(session.human_seat)))
@@ -89,7 +89,7 @@ def _advance(session: Any, until: Callable[[Any], bool], limit: int = 5000, kind
 
 def _last_round_over(session: Any) -> bool:
     """The round is over and scoring it ends the match (the engine's own scoring says so)."""
-    return bool(session.round_over and session.match.finishing_ends_match())
+    return bool(session.match.round.over and session.match.finishing_ends_match())
 
 
 def _session(config: Config) -> Any:

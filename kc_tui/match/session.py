@@ -20,8 +20,8 @@ Typical use::
         session.apply_ai_turn(turn, m)        # main thread: False when stale (discarded)
     else:
         reason = session.play_human(m)        # None when played, else a one-line reason
-    if session.round_over:
-        result = session.finish_round()       # then session.match.over, session.winners ...
+    if session.match.round.over:
+        result = session.finish_round()       # then session.match.over, session.match.winners ...
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.engine.rules import Scoring
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator, suggest_move
 from kc_tui.match.roster import Seat, build_hinter, build_players, default_names
@@ -183,18 +182,6 @@ class MatchSession:
 
     # ------------------------------------------------------------------ queries
     @property
-    def round(self) -> Round:
-        return self.match.round
-
-    @property
-    def rules(self) -> Rules:
-        return self.match.rules
-
-    @property
-    def n(self) -> int:
-        return self.match.n
-
-    @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
@@ -211,109 +198,71 @@ class MatchSession:
         return self.human_seat is None
 
     @property
-    def round_number(self) -> int:
-        return self.match.number
-
-    @property
-    def round_over(self) -> bool:
-        return self.round.over
-
-    @property
-    def match_over(self) -> bool:
-        return self.match.over
-
-    @property
     def to_move(self) -> int:
         """The match seat whose turn it is."""
-        return self.match.match_seat(self.round.to_move)
+        return self.match.match_seat(self.match.round.to_move)
 
     @property
     def human_to_move(self) -> bool:
-        return not self.round.over and self.seats[self.to_move].is_human
+        return not self.match.round.over and self.seats[self.to_move].is_human
 
     @property
     def ai_to_move(self) -> bool:
-        return not self.round.over and not self.seats[self.to_move].is_human
-
-    @property
-    def totals(self) -> list[int]:
-        """Every player's total as the table shows it: the points (R15), or under chips scoring
-        (R16) the stack as it is now: this round's ante and the fines of the turns already
-        ended have left it (:meth:`Match.live_chips`). After the match: the final totals."""
-        return self.match.live_chips()
+        return not self.match.round.over and not self.seats[self.to_move].is_human
 
     @property
     def pot(self) -> int | None:
         """R16: the chips in the pot now (the antes, a blocked round's pot, the fines paid so
         far: :meth:`Match.live_pot`); None when scoring points."""
-        return self.match.live_pot() if self.chips else None
-
-    @property
-    def results(self) -> list[RoundResult]:
-        return self.match.results
-
-    @property
-    def winners(self) -> list[int]:
-        return list(self.match.winners)
-
-    @property
-    def chips(self) -> bool:
-        """Whether totals are chips (R16) rather than points to a target (R15)."""
-        return self.rules.scoring == Scoring.CHIPS
-
-    def round_seat(self, seat: int) -> int | None:
-        return self.match.round_seat(seat)
+        return self.match.live_pot() if self.match.chips_scoring else None
 
     def view(self, seat: int) -> PlayerView:
         """What match seat ``seat`` may see (R4). The UI draws the human's view only."""
-        rs = self.round_seat(seat)
+        rs = self.match.round_seat(seat)
         if rs is None:
             raise ValueError(f"seat {seat} sits this round out")
-        return self.round.view(rs)
+        return self.match.round.view(rs)
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's hand in display order (for the human, or open hands in the demo)."""
-        rs = self.round_seat(seat)
-        return [] if rs is None else self.round.hand(rs)
+        rs = self.match.round_seat(seat)
+        return [] if rs is None else self.match.round.hand(rs)
 
     def hand_size(self, seat: int) -> int:
-        rs = self.round_seat(seat)
-        return 0 if rs is None else self.round.hands[rs].bit_count()
+        rs = self.match.round_seat(seat)
+        return 0 if rs is None else self.match.round.hands[rs].bit_count()
 
     def last_drawn(self, seat: int) -> Card | None:
         """The card ``seat`` drew last, while it is still in its hand (shown marked), else None."""
-        rs = self.round_seat(seat)
-        if rs is None or self.round.last_drawn[rs] < 0:
+        rs = self.match.round_seat(seat)
+        if rs is None or self.match.round.last_drawn[rs] < 0:
             return None
-        card = self.round.last_drawn[rs]
+        card = self.match.round.last_drawn[rs]
         return card if card in self.hand(seat) else None
 
     def hands_to_score(self) -> list[tuple[int, int]]:
         """(cards, kings) left in every match seat's hand: what the round summary scores (R15)."""
-        return [(self.hand_size(seat), sum(1 for c in self.hand(seat) if is_king(c))) for seat in range(self.n)]
-
-    def legal_moves(self) -> list[Move]:
-        return self.round.legal_moves()
+        return [(self.hand_size(seat), sum(1 for c in self.hand(seat) if is_king(c))) for seat in range(self.match.n)]
 
     def why_illegal(self, m: Move) -> str | None:
         """A one-line reason naming the rule, or None when ``m`` is legal now."""
-        return self.round.why_illegal(m, self.fmt)
+        return self.match.round.why_illegal(m, self.fmt)
 
     def targets_for_card(self, card: Card) -> set[int]:
         """The places the human may play ``card`` on now (empty when it is not the human's turn)."""
         if not self.human_to_move:
             return set()
-        return {target(m) for m in self.legal_moves() if is_play(m) and play_card(m) == card}
+        return {target(m) for m in self.match.round.legal_moves() if is_play(m) and play_card(m) == card}
 
     def targets_for_pile(self, place: int) -> set[int]:
         """The places the human may move the pile at ``place`` onto now."""
         if not self.human_to_move:
             return set()
-        return {target(m) for m in self.legal_moves() if is_pile_move(m) and source(m) == place}
+        return {target(m) for m in self.match.round.legal_moves() if is_pile_move(m) and source(m) == place}
 
     def why_not_pick_up(self, place: int) -> str | None:
         """Why the pile at ``place`` cannot be picked up to move (an empty place), or None."""
-        if self.round.piles[place]:
+        if self.match.round.piles[place]:
             return None
         what = "a king" if place >= 4 else "a card"
         return f"{PLACES[place]} is empty: pick {what} from your hand first (←→ or 1-9)."
@@ -323,13 +272,13 @@ class MatchSession:
         """Make the human's move ``m``. Returns None when it was played, else a one-line
         reason (the state is unchanged)."""
         if not self.human_to_move:
-            return "the round is over" if self.round.over else "it is not your turn"
+            return "the round is over" if self.match.round.over else "it is not your turn"
         reason = self.why_illegal(m)
         if reason is not None:
             return reason
-        before, written = self.round.clone(), self._written
+        before, written = self.match.round.clone(), self._written
         self._apply(m)
-        if m != END and not self.round.over:
+        if m != END and not self.match.round.over:
             self._undo.append((before, self._written - written))
         return None
 
@@ -364,7 +313,7 @@ class MatchSession:
             return False
         if fault is not None:
             self._write(self.narrator.ai_fault(turn.seat, fault))
-        if self.round.why_illegal(m) is not None:
+        if self.match.round.why_illegal(m) is not None:
             log.error("AI %s chose an illegal move %r; ending its turn", self.seats[turn.seat].kind, m)
             m = END
         self._apply(m)
@@ -380,7 +329,7 @@ class MatchSession:
     @property
     def stamp(self) -> Stamp:
         """(generation, round number, moves so far): changes whenever the position does."""
-        return (self.generation, self.match.number, _hist_len(self.round))
+        return (self.generation, self.match.number, _hist_len(self.match.round))
 
     def hint(self) -> Move:
         """The lookahead AI's suggestion for the human (synchronous)."""
@@ -397,12 +346,12 @@ class MatchSession:
 
     def suggest(self, m: Move) -> str:
         """A hint ``m`` in words: "play 7♥ on 8♣ at N"."""
-        return suggest_move(self.round, m, self.fmt)
+        return suggest_move(self.match.round, m, self.fmt)
 
     def _apply(self, m: Move) -> None:
-        for line in self.narrator.play(self.round, m):
+        for line in self.narrator.play(self.match.round, m):
             self._write(line)
-        if m == END and not self.round.over:
+        if m == END and not self.match.round.over:
             self._undo.clear()
         self.save()
 
@@ -514,7 +463,7 @@ class MatchSession:
         s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines, record=record)
         for ai in s.players.values():
             ai.new_round()
-        check_position(doc, s.round, [s.names[x] for x in match.seats])
+        check_position(doc, s.match.round, [s.names[x] for x in match.seats])
         s._restore_undo()
         return s
 
@@ -529,10 +478,10 @@ class MatchSession:
 
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
-        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
-        if self.chips:  # R16: stacks and the pot, no target
-            return f"Round {self.round_number} · chips: {scores} · pot {self.pot}"
-        return f"Round {self.round_number} · {scores} · target {self.rules.target}"
+        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
+        if self.match.chips_scoring:  # R16: stacks and the pot, no target
+            return f"Round {self.match.number} · chips: {scores} · pot {self.pot}"
+        return f"Round {self.match.number} · {scores} · target {self.match.rules.target}"
 
 
 def names_joined(names: Sequence[str]) -> str:
@@ -549,9 +498,9 @@ def match_end_text(s: MatchSession) -> str:
     31." Chips (R16): "The others are out of chips: Bob wins with 88 chips." or "The match is
     over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. "" while
     the match goes on."""
-    if not s.match_over:
+    if not s.match.over:
         return ""
-    totals, human = s.totals, s.human_seat
+    totals, human = s.match.live_chips(), s.human_seat
 
     def who(seats: Sequence[int], with_totals: bool = False) -> str:
         # The human is "you" (whatever their name): "Bob and you share the win", "You win".
@@ -563,10 +512,10 @@ def match_end_text(s: MatchSession) -> str:
             parts = [f"{p} ({totals[x]})" for p, x in zip(parts, ordered, strict=True)]
         return names_joined(parts)
 
-    winners = s.winners
+    winners = s.match.winners
     best = totals[winners[0]] if winners else 0
     verb = "share the win" if len(winners) > 1 else "win" if winners == [human] else "wins"
-    if s.chips:
+    if s.match.chips_scoring:
         unit = "chips each" if len(winners) > 1 else "chip" if best == 1 else "chips"
         win = f"{who(winners)} {verb} with {best} {unit}."
         holding = sum(1 for out in s.match.out if not out)
@@ -574,13 +523,13 @@ def match_end_text(s: MatchSession) -> str:
             return f"Everyone is out of chips: {win}"
         if holding == 1:
             return f"The others are out of chips: {win}"
-        played = len(s.results)
+        played = len(s.match.results)
         return f"The match is over after {played} round{'' if played == 1 else 's'}: {win}"
     win = f"{who(winners)} {verb} with {best}."
-    reached = [seat for seat, t in enumerate(totals) if t >= s.rules.target]
+    reached = [seat for seat, t in enumerate(totals) if t >= s.match.rules.target]
     if len(reached) == 1:
         return f"{who(reached)} reached {totals[reached[0]]}: the match is over. {win}"
-    return f"{who(reached, with_totals=True)} reached {s.rules.target}: the match is over. {win}"
+    return f"{who(reached, with_totals=True)} reached {s.match.rules.target}: the match is over. {win}"
 
 
 def _hist_len(r: Round) -> int:

@@ -1,7 +1,7 @@
 """The table driver: runs a match's turns for any view (the game screen, the demo, a test).
 
 Plain Python, no Textual. The driver owns whose turn it is and asks for moves: a human's through
-the view (``driver.human_to_move``; the view calls :meth:`TableDriver.play`), an AI's through its
+the view (``driver.session.human_to_move``; the view calls :meth:`TableDriver.play`), an AI's through its
 :class:`ai.safe.SafePlayer` with its think budget, off the UI thread: :meth:`TableDriver.ai_job`
 gives the view an :class:`AIJob` whose ``run()`` may run in any thread and returns a
 :class:`Decision`; the view hands it back to :meth:`TableDriver.decide` on its own thread, which
@@ -14,8 +14,8 @@ ends rounds and matches. It tells its listeners what happened with events (:clas
 A whole match, synchronously (a view does the same with timers and a thread worker)::
 
     driver = TableDriver(MatchSession.all_ai(["greedy", "expert"], rules, seed=3))
-    while not driver.match_over:
-        if driver.round_over:
+    while not driver.session.match.over:
+        if driver.session.match.round.over:
             driver.finish_round()
         else:
             driver.decide(driver.ai_job().run())
@@ -112,10 +112,6 @@ class Decision:
     hint: bool = False
     #: A hint's plan and reason in words ("Hint: play 7♥ on 8♣ at N. It sheds 7♥ ..."), or None.
     note: str | None = None
-
-    @property
-    def seat(self) -> int:
-        return self.turn.seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,25 +264,9 @@ class TableDriver:
 
     # ------------------------------------------------------------------ whose turn
     @property
-    def human_to_move(self) -> bool:
-        return self.session.human_to_move
-
-    @property
-    def ai_to_move(self) -> bool:
-        return self.session.ai_to_move
-
-    @property
-    def round_over(self) -> bool:
-        return self.session.round_over
-
-    @property
-    def match_over(self) -> bool:
-        return self.session.match_over
-
-    @property
     def to_move(self) -> int | None:
         """The match seat to move, or None between rounds."""
-        return None if self.session.round_over else self.session.to_move
+        return None if self.session.match.round.over else self.session.to_move
 
     @property
     def stamp(self) -> TableStamp:
@@ -310,7 +290,7 @@ class TableDriver:
 
     def next_delay(self) -> float:
         """The wait before the table's next step: a round's end, or an AI's move."""
-        return self.round_end_delay if self.round_over else self.ai_delay
+        return self.round_end_delay if self.session.match.round.over else self.ai_delay
 
     # ------------------------------------------------------------------ the AIs
     def ai_job(self) -> AIJob:
@@ -334,7 +314,7 @@ class TableDriver:
         s = self.session
         if decision.hint or not self.is_current(decision) or not s.ai_to_move:
             return False
-        seat, written = decision.seat, s.lines_written
+        seat, written = decision.turn.seat, s.lines_written
         if not s.apply_ai_turn(decision.turn, decision.move, fault=decision.fault):
             return False
         if decision.fault is not None:
@@ -370,13 +350,9 @@ class TableDriver:
             self.undos_this_round += 1
         return undone
 
-    @property
-    def can_undo(self) -> bool:
-        return self.session.can_undo
-
     def _moved(self, seat: int, m: Move, lines: Sequence[str]) -> None:
         self._emit(MoveMade(seat, m, tuple(lines)))
-        if m == END and not self.session.round_over:
+        if m == END and not self.session.match.round.over:
             self._emit(TurnEnded(seat, self.session.to_move))
 
     # ------------------------------------------------------------------ rounds
@@ -389,8 +365,8 @@ class TableDriver:
         self._record()
         ended = RoundEnded(result, hands)
         self._emit(ended)
-        if self.session.match_over:
-            self._emit(MatchEnded(tuple(self.session.winners)))
+        if self.session.match.over:
+            self._emit(MatchEnded(tuple(self.session.match.winners)))
         return ended
 
     # ------------------------------------------------------------------ the history
@@ -401,7 +377,7 @@ class TableDriver:
         rec, s = self.recorder, self.session
         if rec is None:
             return
-        done = s.delete_save if s.match_over and s.keep_save_at_end else None
+        done = s.delete_save if s.match.over and s.keep_save_at_end else None
         rec.submit(
             match_sync(s.match, s.seats, s.record, self.demo),
             document=pending_document(s.match, s.seats, s.record, self.demo),
@@ -418,33 +394,24 @@ class TableDriver:
     @property
     def shown_target(self) -> int:
         """The target shown beside totals: the points target, or 0 under chips scoring."""
-        return 0 if self.session.chips else self.session.rules.target
+        return 0 if self.session.match.chips_scoring else self.session.match.rules.target
 
     def score_text(self, seat: int) -> str:
         """A seat's total for a label: "12/100 pts", or "70 chips" ("1 chip") under chips scoring, the
         stack as it is now (R16: this round's ante and the fines paid so far have left it)."""
-        total = self.session.totals[seat]
-        if self.session.chips:
+        total = self.session.match.live_chips()[seat]
+        if self.session.match.chips_scoring:
             return "1 chip" if total == 1 else f"{total} chips"
-        return f"{total}/{self.session.rules.target} pts"
-
-    def targets_for_card(self, card: Card) -> set[int]:
-        return self.session.targets_for_card(card)
-
-    def targets_for_pile(self, place: int) -> set[int]:
-        return self.session.targets_for_pile(place)
-
-    def why_not_pick_up(self, place: int) -> str | None:
-        return self.session.why_not_pick_up(place)
+        return f"{total}/{self.session.match.rules.target} pts"
 
     def snapshot(self, viewer: int | None, *, open_hands: bool = False) -> TableSnapshot:
         """What ``viewer`` (a match seat, or None for a spectator) may see: its own hand, and
         every hand when ``open_hands`` (the demo's privilege)."""
         s = self.session
-        r = s.round
+        r = s.match.round
         to_move = self.to_move
-        winners = set(s.winners) if s.match_over else set()
-        totals = s.totals
+        winners = set(s.match.winners) if s.match.over else set()
+        totals = s.match.live_chips()
         seats = tuple(
             SeatSnapshot(
                 seat=i,
@@ -464,7 +431,7 @@ class TableDriver:
             viewer=viewer,
             piles=tuple(tuple(p) for p in r.piles),
             stock=len(r.stock),
-            round_number=s.round_number,
+            round_number=s.match.number,
             to_move=to_move,
             target=self.shown_target,
             seats=seats,

@@ -232,7 +232,7 @@ class KingsCornersApp(App[int]):
     def _record_saved(self, saved: MatchSession) -> None:
         """Record the rounds of a saved match the history may not have yet (the game was ended
         before it could record them): recording is idempotent, so nothing is recorded twice."""
-        if self.recorder is not None and saved.results:
+        if self.recorder is not None and saved.match.results:
             doc = pending_document(saved.match, saved.seats, saved.record, False)
             self.recorder.submit(match_sync(saved.match, saved.seats, saved.record, False), document=doc)
 
@@ -471,7 +471,7 @@ class KingsCornersApp(App[int]):
             self.notify("The rules screen is not available yet.", severity="warning")
             return
         game = self.game
-        self.push_screen(RulesScreen(game.session.rules if game else self.config.rules))
+        self.push_screen(RulesScreen(game.session.match.rules if game else self.config.rules))
 
     async def action_quit(self) -> None:
         """Quit; during a match (whatever is on top of its table) the game asks first and says
@@ -479,7 +479,7 @@ class KingsCornersApp(App[int]):
         from kc_tui.ui.dialogs.confirm import QuitDialog
 
         game = self.game
-        if game is not None and not game.session.match_over and not isinstance(self.screen, QuitDialog):
+        if game is not None and not game.session.match.over and not isinstance(self.screen, QuitDialog):
             game.action_quit()
             return
         self.exit(0)

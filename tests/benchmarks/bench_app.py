@@ -126,11 +126,11 @@ async def _demo_match(seed: int) -> dict[str, float]:
             await pilot.pause(0.01)
         demo = app.screen
         session = demo.session
-        while not session.match_over and time.perf_counter() - start < 600:
+        while not session.match.over and time.perf_counter() - start < 600:
             await pilot.pause(0.1)
-        rounds = len(session.results)
+        rounds = len(session.match.results)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"rss_mb": rss, "rounds": rounds, "seconds": time.perf_counter() - start, "over": session.match_over}
+    return {"rss_mb": rss, "rounds": rounds, "seconds": time.perf_counter() - start, "over": session.match.over}
 
 
 def _child(kind: str, seed: int) -> dict[str, float]:

@@ -170,8 +170,8 @@ async def _child_app(plan: dict[str, Any]) -> dict[str, Any]:
             out["saved"] = s.saved
             out["save_problem"] = s.save_problem
             out["position"] = {k: v for k, v in s.to_dict().items() if k != "log"}
-            out["rounds_finished"] = len(s.results)
-            out["match_over"] = s.match_over
+            out["rounds_finished"] = len(s.match.results)
+            out["match_over"] = s.match.over
         out["look_only"] = app.look_only
         out["seconds"] = time.perf_counter() - started
         watcher.cancel()

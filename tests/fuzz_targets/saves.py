@@ -48,14 +48,14 @@ def _play_and_snapshot(s: MatchSession, rng: random.Random, snapshots: int) -> l
     """Play ``s`` with random legal moves for the human and fast AIs; a save at random points."""
     docs: list[dict[str, Any]] = [s.to_dict()]
     steps = 0
-    while len(docs) < snapshots and not s.match_over and steps < 3000:
+    while len(docs) < snapshots and not s.match.over and steps < 3000:
         steps += 1
-        if s.round_over:
+        if s.match.round.over:
             s.finish_round()
-            if s.match_over:
+            if s.match.over:
                 break
         elif s.human_to_move:
-            ms = s.legal_moves()
+            ms = s.match.round.legal_moves()
             plays = [m for m in ms if m != END]
             # Mostly play on (mid-turn saves with undo), sometimes end the turn.
             s.play_human(rng.choice(plays) if plays and rng.random() < 0.7 else END)
@@ -63,7 +63,7 @@ def _play_and_snapshot(s: MatchSession, rng: random.Random, snapshots: int) -> l
             s.step_ai()
         if rng.random() < 0.04:
             docs.append(s.to_dict())
-    if not s.match_over:
+    if not s.match.over:
         docs.append(s.to_dict())
     return docs
 
@@ -269,7 +269,7 @@ def _usable(s: MatchSession, folder: Path) -> str | None:
         where[0] = "save after playing on"
         s.save_path = folder / "played-on.json"
         s.save()
-        if not s.match_over:
+        if not s.match.over:
             where[0] = "load after playing on"
             resumed = MatchSession.load(s.save_path)
             if resumed is None or json.dumps(resumed.to_dict()) != json.dumps(s.to_dict()):
@@ -283,13 +283,13 @@ def _play_on(s: MatchSession, rng: random.Random, step: list[str]) -> None:
     """Play on from a resumed session: undo, the human's and the AIs' moves (chosen at
     random, not thought), the end of the round. Raises whatever goes wrong."""
     for _ in range(40):
-        if s.match_over:
+        if s.match.over:
             return
-        if s.round_over:
+        if s.match.round.over:
             step[0] = "finish_round"
             s.finish_round()
             continue
-        ms = s.legal_moves()
+        ms = s.match.round.legal_moves()
         if s.human_to_move:
             if s.can_undo and rng.random() < 0.2:
                 step[0] = "undo"

@@ -25,8 +25,8 @@ def played(rounds: int, seed: int = 3, target: int = 200) -> TableDriver:
     cfg = Config(rules=Rules(target=target))
     driver = TableDriver(MatchSession.from_config(cfg, seed, save_path=None), "instant")
     s = driver.session
-    while len(s.results) < rounds and not s.match_over:
-        if s.round_over:
+    while len(s.match.results) < rounds and not s.match.over:
+        if s.match.round.over:
             driver.finish_round()
         elif s.human_to_move:
             driver.play(s.hint())
@@ -83,17 +83,17 @@ def test_the_table_records_through_the_recorder_after_every_round(tmp_path: Path
     cfg = Config(rules=Rules(target=30))
     driver = TableDriver(MatchSession.from_config(cfg, 5, save_path=None), "instant", history=history)
     s = driver.session
-    while not s.match_over:
-        if s.round_over:
+    while not s.match.over:
+        if s.match.round.over:
             driver.finish_round()
             assert driver.history_match is not None
-            assert [n for _, n in rounds_in(path)] == list(range(1, len(s.results) + 1))
+            assert [n for _, n in rounds_in(path)] == list(range(1, len(s.match.results) + 1))
         elif s.human_to_move:
             driver.play(s.hint())
         else:
             driver.decide(driver.ai_job().run())
     (m,) = history.matches()
-    assert m.finished and m.winners == tuple(s.winners) and m.totals == tuple(s.totals)
+    assert m.finished and m.winners == tuple(s.match.winners) and m.totals == tuple(s.match.live_chips())
 
 
 def test_a_locked_history_keeps_the_round_in_the_outbox_and_records_it_once_the_lock_is_gone(tmp_path: Path) -> None:

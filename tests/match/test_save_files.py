@@ -27,13 +27,13 @@ def _mid_turn(path: Path, seed: int = 5) -> MatchSession:
     """A session saved at ``path`` with the human to move, one card already played this turn."""
     s = MatchSession.from_config(_config(), seed, save_path=path)
     for _ in range(400):
-        if s.round_over:
+        if s.match.round.over:
             s.finish_round()
         elif s.ai_to_move:
             s.step_ai()
         else:
-            plays = [m for m in s.legal_moves() if m != END]
-            if plays and len(s.round.history) > 6:
+            plays = [m for m in s.match.round.legal_moves() if m != END]
+            if plays and len(s.match.round.history) > 6:
                 s.play_human(plays[0])
                 if s.human_to_move:
                     return s
@@ -311,14 +311,14 @@ def test_a_finished_match_in_a_read_only_folder_still_ends(tmp_path: Path, monke
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(Path, "unlink", refuse)
-    while not s.match_over:
-        if s.round_over:
+    while not s.match.over:
+        if s.match.round.over:
             s.finish_round()
         elif s.human_to_move:
-            s.play_human(s.legal_moves()[0])
+            s.play_human(s.match.round.legal_moves()[0])
         else:
             s.step_ai()
-    assert s.winners and path.exists()
+    assert s.match.winners and path.exists()
 
 
 def test_a_resumed_save_round_trips_exactly(save: tuple[Path, dict[str, Any]]) -> None:
@@ -327,7 +327,7 @@ def test_a_resumed_save_round_trips_exactly(save: tuple[Path, dict[str, Any]]) -
     assert s is not None
     again = s.to_dict()
     assert json.dumps(again, allow_nan=False, sort_keys=True) == json.dumps(doc, sort_keys=True)
-    assert position_dict(s.round, s.names) == {k: doc[k] for k in position_dict(s.round, s.names)}
+    assert position_dict(s.match.round, s.names) == {k: doc[k] for k in position_dict(s.match.round, s.names)}
 
 
 def test_saves_at_awkward_moments_resume_and_play_on(tmp_path: Path) -> None:
@@ -335,13 +335,13 @@ def test_saves_at_awkward_moments_resume_and_play_on(tmp_path: Path) -> None:
     resume and play on to the end of the match."""
     path = tmp_path / "m.json"
     s = MatchSession.from_config(_config().with_(rules=Config().rules.with_(target=10)), 6, save_path=path)
-    while not s.round_over:
+    while not s.match.round.over:
         if s.human_to_move:
-            s.play_human(s.legal_moves()[0])
+            s.play_human(s.match.round.legal_moves()[0])
         else:
             s.step_ai()
     ended = MatchSession.load(path)
-    assert ended is not None and ended.round_over and not ended.can_undo
+    assert ended is not None and ended.match.round.over and not ended.can_undo
     demo = MatchSession.all_ai(["greedy", "random", "king-aware"], Config().rules.with_(target=10), seed=3)
     demo.step_ai()
     path2 = tmp_path / "demo.json"
@@ -350,12 +350,12 @@ def test_saves_at_awkward_moments_resume_and_play_on(tmp_path: Path) -> None:
     assert no_human is not None and no_human.human_seat is None
     for resumed in (ended, no_human):
         for _ in range(5000):
-            if resumed.match_over:
+            if resumed.match.over:
                 break
-            if resumed.round_over:
+            if resumed.match.round.over:
                 resumed.finish_round()
             elif resumed.human_to_move:
-                assert resumed.play_human(resumed.legal_moves()[0]) is None
+                assert resumed.play_human(resumed.match.round.legal_moves()[0]) is None
             else:
                 resumed.step_ai()
-        assert resumed.match_over and resumed.winners
+        assert resumed.match.over and resumed.match.winners

@@ -28,12 +28,12 @@ from tests.ai.helpers import FAULTS
 def run_match(driver: TableDriver, limit: int = 20_000) -> None:
     """Drive a whole match synchronously, the way a view does (AI jobs handed back)."""
     for _ in range(limit):
-        if driver.match_over:
+        if driver.session.match.over:
             return
-        if driver.round_over:
+        if driver.session.match.round.over:
             driver.finish_round()
-        elif driver.human_to_move:
-            legal = driver.session.legal_moves()
+        elif driver.session.human_to_move:
+            legal = driver.session.match.round.legal_moves()
             assert driver.play(legal[0]) is None
         else:
             assert driver.decide(driver.ai_job().run())
@@ -53,11 +53,11 @@ def test_a_whole_all_ai_match_runs_to_the_end_with_events_in_order() -> None:
     driver.listen(events.append)
     run_match(driver)
     s = driver.session
-    assert s.match_over and s.winners and max(s.totals) >= 30
-    assert isinstance(events[-1], MatchEnded) and list(events[-1].winners) == s.winners
-    assert isinstance(events[-2], RoundEnded) and events[-2].result == s.results[-1]
+    assert s.match.over and s.match.winners and max(s.match.live_chips()) >= 30
+    assert isinstance(events[-1], MatchEnded) and list(events[-1].winners) == s.match.winners
+    assert isinstance(events[-2], RoundEnded) and events[-2].result == s.match.results[-1]
     rounds = [e for e in events if isinstance(e, RoundEnded)]
-    assert [e.result for e in rounds] == s.results
+    assert [e.result for e in rounds] == s.match.results
     # Between two round ends: moves, the last of which ends the round (no TurnEnded after it).
     start = 0
     for e in rounds:
@@ -79,34 +79,34 @@ def test_a_match_with_the_human_runs_through_the_same_driver() -> None:
     cfg = Config(opponents=(Opponent("Greedy", "greedy"),), rules=Rules(target=20))
     driver = TableDriver(MatchSession.from_config(cfg, 5, save_path=None), "normal")
     run_match(driver)
-    assert driver.match_over
+    assert driver.session.match.over
 
 
 def test_stale_decisions_are_dropped() -> None:
     cfg = Config(opponents=(Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware")))
     driver = TableDriver(MatchSession.from_config(cfg, 3, save_path=None))
-    while not driver.ai_to_move:
-        driver.play(END) if driver.human_to_move else driver.finish_round()
+    while not driver.session.ai_to_move:
+        driver.play(END) if driver.session.human_to_move else driver.finish_round()
     job = driver.ai_job()
     decision = job.run()
     # Another table (a replaced demo or game) with the same position never takes it.
     other = TableDriver(MatchSession.from_config(cfg, 3, save_path=None))
-    while not other.ai_to_move:
+    while not other.session.ai_to_move:
         other.play(END)
     assert not other.owns(decision) and not other.decide(decision)
     # The position moved on (here: a reload bumps the generation): dropped, nothing changes.
-    moves = len(driver.session.round.history)
+    moves = len(driver.session.match.round.history)
     driver.session.generation += 1
     assert not driver.is_current(decision) and not driver.decide(decision)
-    assert len(driver.session.round.history) == moves
+    assert len(driver.session.match.round.history) == moves
     fresh = driver.ai_job().run()
-    assert driver.decide(fresh) and len(driver.session.round.history) == moves + 1
+    assert driver.decide(fresh) and len(driver.session.match.round.history) == moves + 1
     # The same decision twice: the second is stale.
     assert not driver.decide(fresh)
     # A hint is never played for an AI, even for the position as it is.
     hint = dataclasses.replace(driver.ai_job().run(), hint=True)
     assert driver.is_current(hint) and not driver.decide(hint)
-    assert len(driver.session.round.history) == moves + 1
+    assert len(driver.session.match.round.history) == moves + 1
 
 
 @pytest.mark.real_ai_timeouts
@@ -119,8 +119,8 @@ def test_a_faulty_ai_falls_back_as_in_the_tournament(
     driver = TableDriver(MatchSession.from_config(cfg, 3, save_path=None))
     events: list[Event] = []
     driver.listen(events.append)
-    while not driver.ai_to_move:
-        driver.play(END) if driver.human_to_move else driver.finish_round()
+    while not driver.session.ai_to_move:
+        driver.play(END) if driver.session.human_to_move else driver.finish_round()
     job = driver.ai_job()
     # The tournament's way: the same AI behind SafePlayer answers the same view.
     expected = SafePlayer(faulty(0)).choose(job.turn.view)
@@ -134,7 +134,7 @@ def test_a_faulty_ai_falls_back_as_in_the_tournament(
     assert line in driver.session.log
     # The match still runs to its end, the fallback playing whenever the AI fails.
     run_match(driver)
-    assert driver.match_over
+    assert driver.session.match.over
 
 
 @pytest.mark.parametrize("scoring", ["points", "chips"])
@@ -146,7 +146,7 @@ def test_both_views_get_the_same_target(scoring: str) -> None:
     want = 0 if scoring == "chips" else 50
     assert demo.shown_target == game.shown_target == want
     assert demo.snapshot(None).target == game.snapshot(0).target == want
-    assert game.score_text(0) == (f"{game.session.totals[0]} chips" if scoring == "chips" else "0/50 pts")
+    assert game.score_text(0) == (f"{game.session.match.live_chips()[0]} chips" if scoring == "chips" else "0/50 pts")
 
 
 def test_snapshots_show_only_what_a_seat_may_see() -> None:
@@ -175,22 +175,23 @@ def test_targets_refusals_and_hands_come_from_the_session() -> None:
     cfg = Config(opponents=(Opponent("Greedy", "greedy"),))
     driver = TableDriver(MatchSession.from_config(cfg, 3, save_path=None))
     s = driver.session
-    while not driver.human_to_move:
+    while not driver.session.human_to_move:
         driver.decide(driver.ai_job().run())
     from kc_tui.engine import is_pile_move, is_play, play_card, source, target
 
-    legal = s.legal_moves()
+    legal = s.match.round.legal_moves()
     for card in s.hand(0):
-        assert driver.targets_for_card(card) == {target(m) for m in legal if is_play(m) and play_card(m) == card}
+        want = {target(m) for m in legal if is_play(m) and play_card(m) == card}
+        assert driver.session.targets_for_card(card) == want
     for place in range(8):
         want = {target(m) for m in legal if is_pile_move(m) and source(m) == place}
-        assert driver.targets_for_pile(place) == want
-        why = driver.why_not_pick_up(place)
-        assert (why is None) == bool(s.round.piles[place])
+        assert driver.session.targets_for_pile(place) == want
+        why = driver.session.why_not_pick_up(place)
+        assert (why is None) == bool(s.match.round.piles[place])
         if why is not None:
             assert why.startswith("N is empty" if place == 0 else "") and ("a king" in why) == (place >= 4)
     hands = s.hands_to_score()
-    assert [h[0] for h in hands] == [s.hand_size(i) for i in range(s.n)]
+    assert [h[0] for h in hands] == [s.hand_size(i) for i in range(s.match.n)]
     assert all(0 <= kings <= cards for cards, kings in hands)
 
 

@@ -86,7 +86,7 @@ async def new_game(pilot: Pilot[Any]) -> GameScreen:
 
 
 def position(session: MatchSession) -> dict[str, Any]:
-    return position_dict(session.round, session.names)
+    return position_dict(session.match.round, session.names)
 
 
 def screen_text(app: KingsCornersApp) -> str:
@@ -117,7 +117,7 @@ async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
 def first_move(game: GameScreen) -> None:
     """The human's first legal move through the screen's key actions (a card or a pile; else
     the end of the turn), as a beginner plays."""
-    plays = [m for m in game.session.legal_moves() if m != END]
+    plays = [m for m in game.session.match.round.legal_moves() if m != END]
     if not plays:
         game.action_end_turn()
     elif is_play(plays[0]):
@@ -151,7 +151,7 @@ def stage_long_piles(session: MatchSession) -> None:
     Every card is still in play exactly once."""
     from kc_tui.engine import mask_of, parse_card
 
-    r = session.round
+    r = session.match.round
     assert r.to_move == 0, "stage the table on the human's turn"
     piles = [tuple(parse_card(c) for c in p) for p in LONG_PILES]
     on_table = {c for p in piles for c in p}

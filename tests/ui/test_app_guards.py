@@ -30,7 +30,7 @@ async def test_keys_do_nothing_while_the_terminal_is_too_small() -> None:
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
         s = game.session
-        m = next(m for m in s.legal_moves() if is_play(m))
+        m = next(m for m in s.match.round.legal_moves() if is_play(m))
         index = s.hand(0).index(play_card(m))
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: game.too_small)
@@ -77,7 +77,7 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         await pilot.press("r")
         game = await settle(pilot)
         assert game.session.match.seed == saved["match"]["seed"]
-        assert game.session.round.history  # the saved moves are there
+        assert game.session.match.round.history  # the saved moves are there
         # From the game (command palette's New game): asked again; n replaces the match.
         await app2.run_action("new_game")
         await wait_for(pilot, lambda: isinstance(app2.screen, ResumeDialog))
@@ -91,7 +91,7 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         await wait_for(pilot, lambda: isinstance(app2.screen, NewGameDialog))
         await pilot.press("enter")
         new = await settle(pilot)
-        assert new is not game and new.session.round_number == 1
+        assert new is not game and new.session.match.number == 1
         assert len(app2.screen_stack) == 2  # the menu and the new game: no stale game below
 
 

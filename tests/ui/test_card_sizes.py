@@ -71,7 +71,7 @@ async def test_the_cards_fit_the_table_with_nothing_overlapping_or_cut_off(size:
             box = widget.content_size
             assert len(lines) <= box.height, f"{widget!r}: {len(lines)} lines in {box.height}"
             assert max(line.cell_len for line in lines) <= box.width, f"{widget!r} is wider than its box"
-        for place, pile in enumerate(game.session.round.piles):
+        for place, pile in enumerate(game.session.match.round.piles):
             if pile:
                 top = whole_card(game, pile[-1])
                 assert any(top in line.plain for line in rendered(pile_of(game, place))), PLACES[place]
@@ -147,7 +147,7 @@ async def test_a_click_on_a_large_card_plays_it_on_the_pile_clicked() -> None:
     async with app.run_test(size=(160, 50)) as pilot:
         game = await settle(pilot)
         s = game.session
-        m = next(m for m in s.legal_moves() if is_play(m))
+        m = next(m for m in s.match.round.legal_moves() if is_play(m))
         card, dst = play_card(m), target(m)
         index = s.hand(0).index(card)
         await pilot.click(f"#card-{index}", offset=(5, 4))
@@ -155,7 +155,7 @@ async def test_a_click_on_a_large_card_plays_it_on_the_pile_clicked() -> None:
         await pilot.click(f"#pile-{PLACES[dst].lower()}")
         await pilot.pause()
         assert card not in s.hand(0)
-        assert s.round.piles[dst][-1] == card
+        assert s.match.round.piles[dst][-1] == card
 
 
 def test_a_large_face_has_rank_and_suit_in_two_corners_and_the_suit_in_the_middle() -> None:

@@ -101,7 +101,7 @@ async def test_r16_the_round_summary_and_the_scoreboard_show_the_same_chips() ->
         for seat, name in enumerate(NAMES):
             shown = last_number(row_of(body, name))
             assert shown == last_number(row_of(board, name)), (name, lines, board)
-            assert shown == s.totals[seat] == summary.result.totals[seat] - 1  # after the next ante
+            assert shown == s.match.live_chips()[seat] == summary.result.totals[seat] - 1  # after the next ante
         text = "\n".join(lines)
         pot = s.pot
         assert pot is not None and f"the pot holds {pot}." in flat(screen_lines(summary, summary.query_one("#next")))
@@ -189,8 +189,8 @@ class Host(App[None]):
 def _finished(names: tuple[str, ...], rules: Rules, seed: int) -> MatchSession:
     s = MatchSession.all_ai(["greedy"] * len(names), rules, seed, names=names, think_ms=10)
     driver = TableDriver(s, "instant")
-    while not driver.match_over:
-        if driver.round_over:
+    while not driver.session.match.over:
+        if driver.session.match.round.over:
             driver.finish_round()
         else:
             driver.decide(driver.ai_job().run())
@@ -201,15 +201,14 @@ async def test_r15_the_match_summary_names_who_reached_the_target_and_who_won() 
     names = (HOSTILE, "[i]Ann[/i]", "Bob")
     for seed in range(20):
         s = _finished(names, Rules(target=12), seed)
-        reached = [x for x, t in enumerate(s.totals) if t >= 12]
-        if len(reached) == 1 and len(s.winners) == 1:
+        reached = [x for x, t in enumerate(s.match.live_chips()) if t >= 12]
+        if len(reached) == 1 and len(s.match.winners) == 1:
             break
     else:
         raise AssertionError("no match with one player past the target and one winner")
-    loser, winner = reached[0], s.winners[0]
-    expected = (
-        f"{names[loser]} reached {s.totals[loser]}: the match is over. {names[winner]} wins with {s.totals[winner]}."
-    )
+    loser, winner = reached[0], s.match.winners[0]
+    totals = s.match.live_chips()
+    expected = f"{names[loser]} reached {totals[loser]}: the match is over. {names[winner]} wins with {totals[winner]}."
     assert match_end_text(s) == expected
     app = Host(s)
     async with app.run_test(size=SIZE) as pilot:
@@ -220,13 +219,13 @@ async def test_r15_the_match_summary_names_who_reached_the_target_and_who_won() 
         assert f"{names[winner]} wins the match" in text
         body = screen_lines(app.screen, app.screen.query_one("#body"))
         for seat, name in enumerate(names):
-            assert last_number(row_of(body, name)) == s.totals[seat]
+            assert last_number(row_of(body, name)) == s.match.live_chips()[seat]
 
 
 def test_r16_a_shared_win_names_every_winner() -> None:
     s = _finished(("Ann", "Bob", "Cy"), Rules(scoring="chips", chips_start=5, chips_rounds=2), 4)
     s.match.winners = [0, 2]
     text = match_end_text(s)
-    assert text.endswith(f"Ann and Cy share the win with {s.totals[0]} chips each.")
+    assert text.endswith(f"Ann and Cy share the win with {s.match.live_chips()[0]} chips each.")
     s.match.winners = [1]
-    assert f"Bob wins with {s.totals[1]} chip" in match_end_text(s)
+    assert f"Bob wins with {s.match.live_chips()[1]} chip" in match_end_text(s)

@@ -38,21 +38,21 @@ async def wait_for(pilot, condition, timeout: float = 60.0) -> None:  # type: ig
 
 def moves_made(demo: DemoScreen) -> tuple[int, int]:
     s = demo.session
-    return (len(s.results), len(s.round.history))
+    return (len(s.match.results), len(s.match.round.history))
 
 
 async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
     demo = DemoScreen(["greedy", "king-aware"], 11, "instant", Config(rules=Rules(target=25)))
     app = Host(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: demo.session.match_over)
+        await wait_for(pilot, lambda: demo.session.match.over)
         s = demo.session
-        assert s.winners, "a finished match has a winner"
-        assert max(s.totals) >= 25
-        assert all(s.totals[w] == min(s.totals) for w in s.winners)
+        assert s.match.winners, "a finished match has a winner"
+        assert max(s.match.live_chips()) >= 25
+        assert all(s.match.live_chips()[w] == min(s.match.live_chips()) for w in s.match.winners)
         await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary), 5)
         assert "Match over" in str(demo.query_one("#demo-status", Static).render())
-        winner_panel = demo.query_one(f"#demo-seat-{s.winners[0]}", OpponentPanel)
+        winner_panel = demo.query_one(f"#demo-seat-{s.match.winners[0]}", OpponentPanel)
         assert winner_panel.has_class("-winner")
         await pilot.press("escape")  # the summary's "main menu": leaves the demo
         await pilot.pause()
@@ -129,11 +129,11 @@ async def test_a_new_demo_never_applies_a_stale_decision() -> None:
         await pilot.pause()
         assert demo.session is not old_session and demo.seed != 9
         await wait_for(pilot, lambda: not demo.thinking, 10)
-        new_history = len(demo.session.round.history)
+        new_history = len(demo.session.match.round.history)
         demo.post_message(DemoScreen.Decided(stale.decided(END)))
         await pilot.pause(0.3)
-        assert len(demo.session.round.history) == new_history
-        assert len(old_session.round.history) == len(turn.view.history), "the old demo is left alone"
+        assert len(demo.session.match.round.history) == new_history
+        assert len(old_session.match.round.history) == len(turn.view.history), "the old demo is left alone"
 
 
 async def test_rules_open_from_the_demo_and_return() -> None:

@@ -16,7 +16,7 @@ from kc_tui.engine import END, target
 from kc_tui.match.session import MatchSession
 from kc_tui.records.history import History, MatchRecord
 from kc_tui.ui.dialogs.help import HelpDialog
-from kc_tui.ui.screens import replay as replay_screen
+from kc_tui.ui.screens import replay_keys
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import MESSAGE_LINES, GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
@@ -186,7 +186,7 @@ async def test_the_replay_footer_is_whole_and_its_keys_page_lists_every_key(reco
         await pilot.pause()
         assert isinstance(app.screen, HelpDialog)
         body = app.screen.query_one("VerticalScroll")
-        for keys, what in replay_screen.KEYS:
+        for keys, what in replay_keys.KEYS:
             row = flat(f"{keys} {what}")
             while not shows_whole(app, row, body.scrollable_content_region) and body.scroll_y < body.max_scroll_y:
                 await pilot.press("pagedown")
@@ -204,7 +204,7 @@ async def test_the_replay_buttons_fit_80_columns(recorded: int) -> None:
         await pilot.press("end")
         await pilot.pause()
         buttons = list(replay.query_one("#replay-controls").query(Button))
-        assert len(buttons) == len(replay_screen.CONTROLS)
+        assert len(buttons) == len(replay_keys.CONTROLS)
         for b in buttons:
             assert on_screen(app, b), (b.id, b.region)
             assert_whole(app, str(b.label), b)

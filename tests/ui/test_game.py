@@ -44,8 +44,8 @@ async def test_start_seeded_match_shows_table_hand_and_opponents() -> None:
             assert f"{s.hand_size(seat)} cards" in text
         # The same seed deals the same match.
         again = MatchSession.from_config(make_config(), SEED, save_path=None)
-        assert again.round.hands[0] != 0
-        assert MatchSession.from_config(make_config(), SEED, save_path=None).round.piles[:4] is not None
+        assert again.match.round.hands[0] != 0
+        assert MatchSession.from_config(make_config(), SEED, save_path=None).match.round.piles[:4] is not None
 
 
 async def test_hidden_information_opponent_cards_never_on_screen() -> None:
@@ -66,7 +66,7 @@ async def test_play_a_legal_card_by_keys() -> None:
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
         s = game.session
-        m = _first(s.legal_moves(), is_play)
+        m = _first(s.match.round.legal_moves(), is_play)
         card, dst = play_card(m), target(m)
         index = s.hand(0).index(card)
         await pilot.press("1234567890"[index])
@@ -75,7 +75,7 @@ async def test_play_a_legal_card_by_keys() -> None:
         await pilot.press(PLACE_KEYS[dst])
         await pilot.pause()
         assert card not in s.hand(0)
-        assert s.round.piles[dst][-1] == card
+        assert s.match.round.piles[dst][-1] == card
         assert s.log[-1].startswith("You ")
         assert game.look.label(card) in s.log[-1]
 
@@ -85,7 +85,7 @@ async def test_play_a_legal_card_by_mouse() -> None:
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
         s = game.session
-        m = _first(s.legal_moves(), is_play)
+        m = _first(s.match.round.legal_moves(), is_play)
         card, dst = play_card(m), target(m)
         index = s.hand(0).index(card)
         await pilot.click(f"#card-{index}")
@@ -93,7 +93,7 @@ async def test_play_a_legal_card_by_mouse() -> None:
         await pilot.click(f"#pile-{PLACES[dst].lower()}")
         await pilot.pause()
         assert card not in s.hand(0)
-        assert s.round.piles[dst][-1] == card
+        assert s.match.round.piles[dst][-1] == card
 
 
 def _seed_with_pile_move() -> tuple[int, Move]:
@@ -102,8 +102,8 @@ def _seed_with_pile_move() -> tuple[int, Move]:
         while s.ai_to_move:
             s.step_ai()
         if s.human_to_move:
-            for m in s.legal_moves():
-                if is_pile_move(m) and s.round.piles[target(m)]:
+            for m in s.match.round.legal_moves():
+                if is_pile_move(m) and s.match.round.piles[target(m)]:
                     return seed, m
     raise AssertionError("no seed with a pile move")
 
@@ -115,14 +115,14 @@ async def test_move_a_pile_by_keys() -> None:
         game = await settle(pilot)
         s = game.session
         src, dst = source(m), target(m)
-        moving, onto = s.round.piles[src], s.round.piles[dst]
+        moving, onto = s.match.round.piles[src], s.match.round.piles[dst]
         await pilot.press(PLACE_KEYS[src])
         assert game.source_pile == src
         assert game.query_one(f"#pile-{PLACES[dst].lower()}", PileView).has_class("-target")
         await pilot.press(PLACE_KEYS[dst])
         await pilot.pause()
-        assert s.round.piles[src] == ()
-        assert s.round.piles[dst] == onto + moving
+        assert s.match.round.piles[src] == ()
+        assert s.match.round.piles[dst] == onto + moving
         assert "moved" in s.log[-1] and f"from {PLACES[src]}" in s.log[-1]
 
 
@@ -132,8 +132,9 @@ async def test_illegal_attempt_says_why_and_changes_nothing() -> None:
         game = await settle(pilot)
         s = game.session
         hand = s.hand(0)
-        legal = set(s.legal_moves())
-        bad = next((i, p) for i, c in enumerate(hand) for p in range(8) if s.round.piles[p] and c * 8 + p not in legal)
+        legal = set(s.match.round.legal_moves())
+        piles = s.match.round.piles
+        bad = next((i, p) for i, c in enumerate(hand) for p in range(8) if piles[p] and c * 8 + p not in legal)
         before = position(s)
         log_len = len(s.log)
         await pilot.press("1234567890"[bad[0]], PLACE_KEYS[bad[1]])
@@ -150,7 +151,7 @@ async def test_undo_takes_back_the_moves_of_this_turn() -> None:
         game = await settle(pilot)
         s = game.session
         before = position(s)
-        m = _first(s.legal_moves(), is_play)
+        m = _first(s.match.round.legal_moves(), is_play)
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
         await pilot.pause()
         assert position(s) != before
@@ -167,7 +168,7 @@ async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
         await pilot.press("h")
         game = await settle(pilot)
         hint = game.hint_move
-        assert hint is not None and hint in game.session.legal_moves()
+        assert hint is not None and hint in game.session.match.round.legal_moves()
         assert "Hint" in str(game.query_one("#status").render())
         if hint != END:
             assert game.query_one(f"#pile-{PLACES[target(hint)].lower()}", PileView).has_class("-hint")
@@ -200,13 +201,13 @@ async def test_end_turn_the_ais_play_and_it_is_your_turn_again() -> None:
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
         s = game.session
-        moves_before = len(s.round.history)
+        moves_before = len(s.match.round.history)
         await pilot.press("t")
         game = await settle(pilot)
         if app.screen is not game:
             return  # an AI went out at once: covered by the round test
         assert s.human_to_move
-        seats = [seat for seat, _ in s.round.history[moves_before:]]
+        seats = [seat for seat, _ in s.match.round.history[moves_before:]]
         assert seats[0] == 0 and {1, 2} <= set(seats)
         assert sum(1 for line in s.log if line.endswith("ended the turn")) >= 3
         assert "Your turn" in str(game.query_one("#status").render())
@@ -230,7 +231,7 @@ async def test_seeded_round_to_its_summary() -> None:
             assert res.penalties[res.winner] == 0
         await pilot.press("enter")
         game = await settle(pilot)
-        assert game.session.round_number == 2
+        assert game.session.match.number == 2
 
 
 async def test_a_match_to_the_target_and_play_again() -> None:
@@ -251,7 +252,7 @@ async def test_a_match_to_the_target_and_play_again() -> None:
         # A fresh match (on a new, random seed): at most its first round played, since that
         # round can end before the human's first turn (an AI may go out at once).
         new = game.session
-        assert new is not s and len(new.results) <= 1 and new.round_number <= 2
+        assert new is not s and len(new.match.results) <= 1 and new.match.number <= 2
 
 
 async def test_quit_and_resume_the_exact_position() -> None:
@@ -259,8 +260,8 @@ async def test_quit_and_resume_the_exact_position() -> None:
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
         s = game.session
-        m = _first(s.legal_moves(), is_play)
-        piles_before = list(s.round.piles)
+        m = _first(s.match.round.legal_moves(), is_play)
+        piles_before = list(s.match.round.piles)
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
         await pilot.pause()
         saved = position(s)
@@ -289,7 +290,7 @@ async def test_quit_and_resume_the_exact_position() -> None:
         await pilot.press("u")
         await pilot.pause()
         assert play_card(m) in game.session.hand(0)
-        assert game.session.round.piles == piles_before
+        assert game.session.match.round.piles == piles_before
         assert not game.session.can_undo
         saved = position(game.session)  # the undo is saved too
 
@@ -366,10 +367,10 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
         await pilot.press("p")  # pause answers too
         assert game.paused and game.thinking
         await pilot.press("p")
-        moves_then = len(old.round.history)
+        moves_then = len(old.match.round.history)
         app.start_game(seed=5)  # a new game mid-thought
         await pilot.pause(3.5)
-        assert len(old.round.history) == moves_then, "a stale AI move was applied"
+        assert len(old.match.round.history) == moves_then, "a stale AI move was applied"
         new = game_of(app)
         assert new.session is not old
         assert isinstance(new, GameScreen)

@@ -19,7 +19,7 @@ def test_snapshot_table_mid_round(snap_compare: Any) -> None:
         game.action_end_turn()  # one circle of AI turns, so the log and piles have content
         game = await settle(pilot)
         s = game.session
-        m = next(m for m in s.legal_moves() if is_play(m))
+        m = next(m for m in s.match.round.legal_moves() if is_play(m))
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))])
         await pilot.pause()
 

@@ -38,7 +38,7 @@ async def test_a_match_played_on_the_screen_is_recorded_with_every_move_and_repl
         await play_until(pilot, MatchSummary)
         session = app.game.session if app.game else None
         assert session is not None
-        played = [res.penalties for res in session.results]
+        played = [res.penalties for res in session.match.results]
     with recorded() as history:
         (m,) = history.matches()
         full = history.match(m.id)
@@ -57,7 +57,7 @@ async def test_hints_and_undos_are_counted_with_the_round() -> None:
         s = game.session
         await pilot.press("h")
         game = await settle(pilot)
-        play = next(m for m in s.legal_moves() if is_play(m))
+        play = next(m for m in s.match.round.legal_moves() if is_play(m))
         game._select_card(play_card(play))
         game.action_pile(target(play))
         await pilot.pause()
@@ -108,9 +108,9 @@ async def test_demos_are_recorded_as_demos_unless_the_setting_is_off() -> None:
             app.push_screen(demo)
             for _ in range(600):
                 await pilot.pause(0.05)
-                if demo.session.match_over:
+                if demo.session.match.over:
                     break
-            assert demo.session.match_over
+            assert demo.session.match.over
         with recorded() as history:
             demos = [m for m in history.matches(demos=True) if m.demo]
             assert history.matches() == [], "a demo counted as the player's match"
@@ -131,7 +131,7 @@ async def test_a_failing_history_is_reported_once_and_the_game_goes_on(monkeypat
     monkeypatch.setattr(app, "notify", lambda message, **_: notes.append(message))
     async with app.run_test(size=(120, 40)) as pilot:
         await play_until(pilot, MatchSummary)
-        assert app.game is not None and app.game.session.match_over
+        assert app.game is not None and app.game.session.match.over
     problems = [n for n in notes if "history" in n.lower()]
     assert len(problems) == 1 and "disk I/O error" in problems[0] and "goes on" in problems[0]
 

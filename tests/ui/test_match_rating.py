@@ -71,7 +71,7 @@ def this_match(app: KingsCornersApp) -> tuple[list[int], list[str]]:
     game = app.game
     assert game is not None
     s = game.session
-    return list(s.totals), [seat.kind for seat in s.seats]
+    return list(s.match.live_chips()), [seat.kind for seat in s.seats]
 
 
 async def test_the_end_of_a_match_shows_the_rating_before_and_after_it() -> None:
@@ -122,7 +122,7 @@ async def test_the_match_counts_once_when_the_history_has_it_already(
     def once_recorded(self: History, **kwargs: Any) -> list[MatchRecord]:
         recorder, game = app.recorder, app.game
         assert recorder is not None and game is not None
-        uid, rounds = game.session.record.uid, len(game.session.results)
+        uid, rounds = game.session.record.uid, len(game.session.match.results)
         end = time.monotonic() + 10
         while not recorder.recorded(uid, rounds) and time.monotonic() < end:
             time.sleep(0.02)

@@ -103,7 +103,7 @@ async def test_the_choices_start_a_match_with_those_opponents_and_that_target() 
         assert [s.kind for s in session.seats] == ["human", "random", "king-aware", "expert"]
         # A kind's own default name comes with it; a name the settings gave is kept otherwise.
         assert session.names[1:] == ["Rando", "Kingsley", "Lena"]
-        assert session.rules.target == 7
+        assert session.match.rules.target == 7
         assert "target 7" in screen_text(app)
 
 
@@ -198,7 +198,7 @@ async def test_chips_scoring_shows_the_chips_settings_and_not_the_target() -> No
         dialog.query_one("#chips_per_card", Switch).value = True
         await pilot.click("#start")
         game = await settle(pilot)
-        rules = game.session.rules
+        rules = game.session.match.rules
         assert (rules.scoring, rules.chips_rounds, rules.chips_per_card) == ("chips", 4, True)
         assert rules.target == make_config().target
         assert load_config()[0].rules == rules
@@ -278,7 +278,7 @@ async def test_a_settings_file_that_cannot_be_written_still_starts_the_match_and
         await type_into(pilot, dialog, "target", "12")
         await pilot.click("#start")
         game = await settle(pilot)
-        assert game.session.rules.target == 12
+        assert game.session.match.rules.target == 12
         assert any("not kept for the next" in n and "is a file, not a folder" in n for n in notes), notes
 
 
@@ -298,5 +298,5 @@ async def test_play_again_starts_at_once_with_the_same_choices() -> None:
         await pilot.press("a")
         await wait_for(pilot, lambda: app.game is not None and app.game is not first)
         again = await settle(pilot)
-        assert isinstance(again, GameScreen) and again.session.rules.target == 5
+        assert isinstance(again, GameScreen) and again.session.match.rules.target == 5
         assert not any(isinstance(s, NewGameDialog) for s in app.screen_stack)

@@ -108,8 +108,8 @@ async def test_every_chips_row_adds_up_from_its_start_to_its_stack() -> None:
             cells = row.strip(" █▌▐").split()[-5:]
             start, paid, won, ante, chips = (0 if c == "·" else int(c) for c in cells)
             assert start + paid + won + ante == chips, (name, row)
-            assert chips == game.session.totals[seat]  # the stack the scoreboard shows
-            assert start == game.session.rules.chips_start - summary.result.ante[seat]  # at the deal
+            assert chips == game.session.match.live_chips()[seat]  # the stack the scoreboard shows
+            assert start == game.session.match.rules.chips_start - summary.result.ante[seat]  # at the deal
 
 
 # ---------------------------------------------------------------------- 7. the summary's buttons

@@ -71,14 +71,14 @@ def test_the_match_summary_shot_stops_at_the_round_that_ends_the_match() -> None
     earlier: list[bool] = []
 
     def stop(s: Any) -> bool:
-        if s.round_over:
+        if s.match.round.over:
             earlier.append(_last_round_over(s))
         return _last_round_over(s)
 
     _advance(session, stop)
     assert earlier[-1] and not any(earlier[:-1])
-    assert not session.match_over
-    before = list(session.totals)
+    assert not session.match.over
+    before = session.match.live_chips()
     session.finish_round()
-    assert session.match_over
-    assert max(session.totals) >= session.rules.target > max(before)
+    assert session.match.over
+    assert max(session.match.live_chips()) >= session.match.rules.target > max(before)

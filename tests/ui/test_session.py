@@ -21,8 +21,8 @@ def test_log_in_plain_words_and_undo(tmp_path: Path) -> None:
     s = MatchSession.from_config(make_config(), 3, save_path=tmp_path / "m.json")
     _to_human(s)
     before = position(s)
-    m = next(m for m in s.legal_moves() if is_play(m))
-    top = s.round.piles[target(m)]
+    m = next(m for m in s.match.round.legal_moves() if is_play(m))
+    top = s.match.round.piles[target(m)]
     assert s.play_human(m) is None
     word = "played" if top else "put"
     assert s.log[-1].startswith(f"You {word} {s.fmt(play_card(m))}")
@@ -48,16 +48,16 @@ def test_save_round_trip_is_exact_and_corrupt_saves_move_aside(tmp_path: Path) -
     path = tmp_path / "current-match.json"
     s = MatchSession.from_config(make_config(), 11, save_path=path)
     for _ in range(40):
-        if s.round_over:
+        if s.match.round.over:
             s.finish_round()
         elif s.human_to_move:
-            s.play_human(s.legal_moves()[0])
+            s.play_human(s.match.round.legal_moves()[0])
         else:
             s.step_ai()
     loaded = MatchSession.load(path)
     assert loaded is not None
     assert position(loaded) == position(s)
-    assert loaded.log == s.log and loaded.totals == s.totals
+    assert loaded.log == s.log and loaded.match.live_chips() == s.match.live_chips()
     doc = json.loads(path.read_text())
     assert doc["format"] == "kings-corners/position/1" and "match" in doc
     doc["to_move"] = (doc["to_move"] + 1) % len(doc["players"])
@@ -76,12 +76,12 @@ def test_save_round_trip_is_exact_and_corrupt_saves_move_aside(tmp_path: Path) -
 def test_all_ai_session_plays_a_match_and_never_saves(tmp_path: Path) -> None:
     s = MatchSession.all_ai(["greedy", "king-aware"], seed=5)
     assert s.all_ai_seats and s.save_path is None
-    while not s.match_over:
-        if s.round_over:
+    while not s.match.over:
+        if s.match.round.over:
             s.finish_round()
         else:
             s.step_ai()
-    assert s.winners and max(s.totals) >= s.rules.target
+    assert s.match.winners and max(s.match.live_chips()) >= s.match.rules.target
 
 
 def test_undo_after_resume_takes_back_exactly_this_turns_moves(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_undo_after_resume_takes_back_exactly_this_turns_moves(tmp_path: Path) -
     s = MatchSession.from_config(make_config(), 8, save_path=path)
     # Find a turn of the human with at least two plays in it (not the first of the round).
     for _ in range(2000):
-        if s.round_over:
+        if s.match.round.over:
             s.finish_round()
             continue
         if s.ai_to_move:
@@ -98,19 +98,19 @@ def test_undo_after_resume_takes_back_exactly_this_turns_moves(tmp_path: Path) -
         start, start_log = position(s), list(s.log)
         played = 0
         while played < 2 and s.human_to_move:
-            plays = [m for m in s.legal_moves() if m != END]
+            plays = [m for m in s.match.round.legal_moves() if m != END]
             if not plays:
                 break
             s.play_human(plays[0])
             played += 1
-        if played == 2 and s.human_to_move and len(s.round.history) > 2:
+        if played == 2 and s.human_to_move and len(s.match.round.history) > 2:
             break
         if s.human_to_move:
             s.play_human(END)
     else:
         raise AssertionError("no turn with two plays")
     mid = position(s)
-    earlier = s.round.history[:-2]
+    earlier = s.match.round.history[:-2]
     resumed = MatchSession.load(path)
     assert resumed is not None and position(resumed) == mid and resumed.log == s.log
     assert resumed.can_undo
@@ -118,7 +118,7 @@ def test_undo_after_resume_takes_back_exactly_this_turns_moves(tmp_path: Path) -
     assert resumed.undo()
     assert position(resumed) == start
     assert resumed.log == start_log
-    assert resumed.round.history == earlier
+    assert resumed.match.round.history == earlier
     assert not resumed.can_undo and not resumed.undo()  # nothing of earlier turns
     # The undone state was saved: resuming again gives the start of the turn, with no undo.
     again = MatchSession.load(path)

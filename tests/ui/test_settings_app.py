@@ -79,7 +79,7 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
         game: GameScreen = app.game
         session = game.session
         assert [s.kind for s in session.seats] == ["human", "lookahead", "expert"]
-        assert session.rules.target == 25 and session.rules.draw == "end"
+        assert session.match.rules.target == 25 and session.match.rules.draw == "end"
         assert game.look.style == "ascii"
         await pilot.pause(0.3)
         text = screen_text(app)

@@ -86,7 +86,7 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
         await pilot.press("enter")
         new = await settle(pilot)
-        assert new is not game and new.session.round_number == 1
+        assert new is not game and new.session.match.number == 1
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         # Leaving it shows that menu, with the match to resume.
         await pilot.press("m")
@@ -141,7 +141,7 @@ async def test_the_footer_follows_the_keys_and_keeps_them_while_they_do_not_chan
         await pilot.pause()
         assert _footer_keys(app) == keys, "the same keys were mounted again"
         s = game.session
-        m = next(m for m in s.legal_moves() if is_play(m))
+        m = next(m for m in s.match.round.legal_moves() if is_play(m))
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
         await wait_for(pilot, lambda: "undo" in {k.action for k in _footer_keys(app)})
         assert "undo" in {k.action for k in _footer_keys(app) if not k._disabled}

@@ -47,23 +47,23 @@ def whole_card(game: GameScreen, card: int) -> str:
 def check_readable(app: KingsCornersApp, game: GameScreen) -> None:
     s: MatchSession = game.session
     text = screen_text(app)
-    for seat in range(1, s.n):
+    for seat in range(1, s.match.n):
         n = s.hand_size(seat)
         count = f"{n} card{'s' if n != 1 else ''} · {game.driver.score_text(seat)}"
         assert count in text, f"opponent {seat}: {count!r} is not on the screen"
         assert s.names[seat] in text
-    for place, pile in enumerate(s.round.piles):
+    for place, pile in enumerate(s.match.round.piles):
         if pile:
             assert whole_card(game, pile[-1]) in text, f"the top card of {PLACES[place]} is not whole"
             n = len(pile)
             assert f"{n} card{'s' if n != 1 else ''}" in text
-    assert f"stock {len(s.round.stock)}" in text
+    assert f"stock {len(s.match.round.stock)}" in text
     assert all(word in text for word in ("Quit", "Menu", "Keys")), "the footer lost Keys, Menu or Quit"
-    if s.chips:
+    if s.match.chips_scoring:
         assert "pts" not in text and "target" not in text.lower()
         assert f"pot {game.driver.snapshot(0).pot}" in text
     else:
-        assert f"0/{s.rules.target} pts" in text
+        assert f"0/{s.match.rules.target} pts" in text
     hand = game.query_one(HandView)
     visible = [c for c in hand.query("CardChip") if c.display and hand.region.contains_region(c.region)]
     assert len(visible) == LONG_HAND or hand.overflowing, "cards of the hand are hidden without a sign"
@@ -89,10 +89,10 @@ async def test_a_hand_wider_than_the_row_overlaps_then_scrolls_with_a_bar() -> N
         assert not hand.overflowing  # 15 overlapped cards fit in 80 columns
         # Four more cards: they do not fit, and the row says so with its scroll bar.
         s = game.session
-        extra = s.round.stock[:4]
-        s.round.stock = s.round.stock[4:]
+        extra = s.match.round.stock[:4]
+        s.match.round.stock = s.match.round.stock[4:]
         for c in extra:
-            s.round.hands[0] |= 1 << c
+            s.match.round.hands[0] |= 1 << c
         game.refresh_view()
         await pilot.pause()
         await pilot.pause()
@@ -133,16 +133,16 @@ async def test_t_with_a_card_picked_asks_before_ending_the_turn() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         game = await settle(pilot)
         s = game.session
-        turn = s.round.hist
+        turn = s.match.round.hist
         await pilot.press("1")
         assert game.selected_card is not None
         await pilot.press("t")
         await pilot.pause()
-        assert s.human_to_move and s.round.hist is turn, "t ended the turn with a card picked"
+        assert s.human_to_move and s.match.round.hist is turn, "t ended the turn with a card picked"
         assert "Press t again" in str(game.query_one("#status").render())
         await pilot.press("t")
         await settle(pilot)
-        assert s.round.hist is not turn
+        assert s.match.round.hist is not turn
         assert any(line.startswith("You ended the turn") or "ended the turn" in line for line in s.log)
 
 
@@ -151,10 +151,10 @@ async def test_t_asks_again_after_the_selection_changes() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         game = await settle(pilot)
         s = game.session
-        turn = s.round.hist
+        turn = s.match.round.hist
         await pilot.press("1", "t", "escape", "2", "t")
         await pilot.pause()
-        assert s.human_to_move and s.round.hist is turn, "the question was not asked afresh for a new card"
+        assert s.human_to_move and s.match.round.hist is turn, "the question was not asked afresh for a new card"
 
 
 async def test_m_goes_back_to_the_menu_and_the_match_resumes() -> None:

@@ -168,7 +168,7 @@ async def test_hostile_names_in_the_summaries_and_after_resume() -> None:
             summary = await play_until(pilot, RoundSummary)
         summary.action_close()
         game = await settle(pilot)
-        if not game.session.match_over:
+        if not game.session.match.over:
             await pilot.press("ctrl+q", "y")
             await pilot.pause()
     saved = data_dir() / "current-match.json"

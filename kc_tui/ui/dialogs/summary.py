@@ -96,7 +96,7 @@ def round_table(
     not used."""
     look = look or CardLook()
     t = _table()
-    if s.chips:
+    if s.match.chips_scoring:
         ante = s.match.ante_after(result.number)
         with_ante = any(ante)
         t.add_column("Start", justify="right", no_wrap=True)
@@ -139,23 +139,23 @@ def round_headline(s: MatchSession, result: RoundResult) -> str:
     """ "Round 3: Alice went out!" (under chips: and what the pot held, or that it stays)."""
     if result.winner is None:
         head = f"Round {result.number}: blocked, no one went out"
-        if s.chips and result.pot:
+        if s.match.chips_scoring and result.pot:
             head += f"; the pot ({result.pot} chips) stays"
         return head
     name = s.names[result.winner]
     head = f"Round {result.number}: {name} went out"
-    if s.chips:
+    if s.match.chips_scoring:
         return f"{head} and {'take' if is_you(name) else 'takes'} the pot: {result.pot} chips"
     return head + "!"
 
 
 def round_footer(s: MatchSession, result: RoundResult) -> str:
     """What comes next: the match's end and its winner, or the next deal (and its ante)."""
-    if s.match_over:
+    if s.match.over:
         return match_end_text(s)
     deals = verb(s.names[s.match.dealer], "deals", "deal")
-    if not s.chips:
-        return f"Target {s.rules.target}. Next round: {deals}."
+    if not s.match.chips_scoring:
+        return f"Target {s.match.rules.target}. Next round: {deals}."
     pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
     return f"Next round: {deals}. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
 
@@ -239,13 +239,13 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
 
     def cell(res: RoundResult, seat: int) -> str:
         mark = WENT_OUT if res.winner == seat else ""
-        return mark + (_delta(res.chips_delta[seat]) if s.chips else str(res.penalties[seat]))
+        return mark + (_delta(res.chips_delta[seat]) if s.match.chips_scoring else str(res.penalties[seat]))
 
     # Every column after the first takes its width and 2 spaces of padding.
     room = TABLE_WIDTH - NAME_WIDTH - (len("Total") + 2)
     shown: list[RoundResult] = []
-    for res in reversed(s.results):
-        width = max(len(f"R{res.number}"), *(len(cell(res, seat)) for seat in range(s.n))) + 2
+    for res in reversed(s.match.results):
+        width = max(len(f"R{res.number}"), *(len(cell(res, seat)) for seat in range(s.match.n))) + 2
         if width > room:
             break
         room -= width
@@ -255,11 +255,11 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
     t.add_column("Total", justify="right", no_wrap=True)
     for seat, name in enumerate(s.names):
         t.add_row(
-            _name_cell(name, seat in s.winners),
+            _name_cell(name, seat in s.match.winners),
             *(cell(res, seat) for res in shown),
-            Text(str(s.totals[seat]), style="bold"),
+            Text(str(s.match.live_chips()[seat]), style="bold"),
         )
-    return t, len(s.results) - len(shown)
+    return t, len(s.match.results) - len(shown)
 
 
 #: The rating line while the rating is being worked out.
@@ -358,19 +358,19 @@ class MatchSummary(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         s = self.session
-        names = [s.names[w] for w in s.winners]
+        names = [s.names[w] for w in s.match.winners]
         human = s.human_seat
-        if human is not None and human in s.winners:
+        if human is not None and human in s.match.winners:
             head = "You win the match!" if len(names) == 1 else f"A shared win: {' and '.join(names)}"
         elif len(names) == 1:
             head = f"{names[0]} wins the match"
         else:
             head = f"A shared win: {' and '.join(names)}"
         table, hidden = match_table(s)
-        if s.chips:
+        if s.match.chips_scoring:
             legend = f"{WENT_OUT} went out · chips won or paid, antes apart"
         else:
-            legend = f"{WENT_OUT} went out · penalty points · target {s.rules.target}, lowest total wins"
+            legend = f"{WENT_OUT} went out · penalty points · target {s.match.rules.target}, lowest total wins"
         if hidden:
             legend = f"Rounds 1–{hidden} not shown · " + legend
         with Vertical():

@@ -96,7 +96,7 @@ class DemoScreen(DrivenScreen):
             with Vertical(id="demo-left"):
                 with Vertical(id="demo-seats"):
                     yield from self._panels()
-                yield TableView(self.look, self.session.rules, show_keys=False, id="demo-table")
+                yield TableView(self.look, self.session.match.rules, show_keys=False, id="demo-table")
                 yield Static(id="demo-status")
             with Vertical(id="demo-side"):
                 yield Scoreboard(id="demo-score")
@@ -125,7 +125,7 @@ class DemoScreen(DrivenScreen):
         """In a short terminal the seats shrink to two lines each so the table keeps its room
         (an open hand then shares its seat's one line)."""
         rows = OPEN_SEAT_ROWS if self.show_hands else SEAT_ROWS
-        self.set_class(height < COMFORT_ROWS + rows * self.session.n, "-compact")
+        self.set_class(height < COMFORT_ROWS + rows * self.session.match.n, "-compact")
 
     def _update_title(self, width: int) -> None:
         """The players and the seed, or (when that does not fit ``width``) the seed only: the
@@ -133,7 +133,7 @@ class DemoScreen(DrivenScreen):
         vs = " vs ".join(self.session.names)
         full = f"Demo · {vs} · seed {self.seed}"
         fits = len(f"{self.TITLE} — {full}") <= width - self.HEADER_ROOM
-        self.sub_title = full if fits else f"Demo · {self.session.n} AI players · seed {self.seed}"
+        self.sub_title = full if fits else f"Demo · {self.session.match.n} AI players · seed {self.seed}"
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
@@ -167,22 +167,22 @@ class DemoScreen(DrivenScreen):
     def _show_status(self) -> None:
         s = self.session
         out = Text()
-        if s.match_over:
-            names = " and ".join(s.names[w] for w in s.winners)
-            out.append(f"Match over after {len(s.results)} rounds: {names} won. ", "bold green")
+        if s.match.over:
+            names = " and ".join(s.names[w] for w in s.match.winners)
+            out.append(f"Match over after {len(s.match.results)} rounds: {names} won. ", "bold green")
             out.append("a: new demo · Esc: back")
         else:
             state = ("■ paused", "bold #e0a030") if self.paused else ("▶ playing", "bold green")
             out.append(state[0], state[1])
-            out.append(f" · round {s.round_number} · pace {self.pace}")
-            if s.round_over:
+            out.append(f" · round {s.match.number} · pace {self.pace}")
+            if s.match.round.over:
                 out.append(" · round over", "bold")
             elif self.thinking:
                 out.append(f" · {s.names[s.to_move]} is thinking…")
             out.append(" · hands open" if self.show_hands else " · hands hidden", "dim")
         status = self.query_one("#demo-status", Static)
         status.update(out)
-        status.set_class(self.paused and not s.match_over, "-paused")
+        status.set_class(self.paused and not s.match.over, "-paused")
 
     # ------------------------------------------------------------------ the flow (see DrivenScreen)
     def may_advance(self) -> bool:
@@ -206,7 +206,7 @@ class DemoScreen(DrivenScreen):
         s = self.session
         self.stepping = False
         self.refresh_view()
-        if s.match_over:
+        if s.match.over:
             self._match_over()
             return
         result = ended.result
@@ -235,7 +235,7 @@ class DemoScreen(DrivenScreen):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        over = self.session.match_over
+        over = self.session.match.over
         if action in ("pause", "step"):
             return None if over else True
         if action == "faster":
@@ -245,7 +245,7 @@ class DemoScreen(DrivenScreen):
         return True
 
     def action_pause(self) -> None:
-        if self.session.match_over:
+        if self.session.match.over:
             return
         self.paused = not self.paused
         self.stepping = False
@@ -255,7 +255,7 @@ class DemoScreen(DrivenScreen):
 
     def action_step(self) -> None:
         """Pause (if playing) and make exactly one move, or end the round when it is over."""
-        if self.session.match_over:
+        if self.session.match.over:
             return
         if not self.paused:
             self.paused = True

@@ -92,9 +92,9 @@ class DrivenScreen(Screen[None]):
     def show_scoreboard(self) -> None:
         """The scoreboard from the session as the table shows it now: the points and the target
         (R15), or the stacks and the pot with this round's ante and fines paid (R16)."""
-        s = self.session
+        s, m = self.session, self.session.match
         self.query_one(Scoreboard).show(
-            s.names, s.results, s.totals, s.rules.target, s.round_number, chips=s.chips, pot=s.pot
+            s.names, m.results, m.live_chips(), m.rules.target, m.number, chips=m.chips_scoring, pot=s.pot
         )
 
     def tell_history_problem(self) -> None:
@@ -106,7 +106,7 @@ class DrivenScreen(Screen[None]):
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.session.rules))
+        self.app.push_screen(RulesScreen(self.session.match.rules))
 
     # ------------------------------------------------------------------ the flow
     def stop_timer(self) -> None:
@@ -117,7 +117,7 @@ class DrivenScreen(Screen[None]):
     def schedule(self, delay: float | None = None) -> None:
         """Take the table's next step after ``delay`` seconds (default: the driver's pace)."""
         self.stop_timer()
-        if self.driver.match_over or self.thinking or not self.may_advance():
+        if self.driver.session.match.over or self.thinking or not self.may_advance():
             return  # resumed by whatever lets it advance again (unpause, resume, resize)
         if delay is None:
             delay = self.driver.next_delay()
@@ -130,14 +130,14 @@ class DrivenScreen(Screen[None]):
         """One step: apply a held decision, show a round's end, or let the AI to move think."""
         self._timer = None
         driver = self.driver
-        if self.thinking or driver.match_over or not self.may_advance():
+        if self.thinking or driver.session.match.over or not self.may_advance():
             return
         if self._held is not None:
             held, self._held = self._held, None
             self._apply(held)
-        elif driver.round_over:
+        elif driver.session.match.round.over:
             self.round_over_reached()
-        elif driver.ai_to_move:
+        elif driver.session.ai_to_move:
             self.think(driver.ai_job())
 
     def think(self, job: AIJob) -> None:

@@ -19,6 +19,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
+from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -27,13 +28,10 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
-    from kc_tui.records.history import MatchRecord
     from kc_tui.ui.dialogs.summary import MatchSummary
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.
 QUIT_SAVE_WAIT = 0.3
-#: How long the match's end waits for the history to open before it says the rating is unknown.
-RATING_HISTORY_WAIT = 3.0
 #: The smallest terminal the table fits in.
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -106,7 +104,7 @@ class GameScreen(DrivenScreen):
                     if seat != s.human_seat:
                         yield OpponentPanel(seat, info.name, info.kind)
             with Horizontal(id="middle"):
-                yield TableView(self.look, s.rules, id="table")
+                yield TableView(self.look, s.match.rules, id="table")
                 with Vertical(id="side"):
                     yield Scoreboard(id="scoreboard")
                     yield MoveLog(id="log")
@@ -131,7 +129,9 @@ class GameScreen(DrivenScreen):
         human = s.human_seat
         snap = self.driver.snapshot(human)
         table = self.query_one(TableView)
-        table.show(snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look, rules=s.rules)
+        table.show(
+            snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look, rules=s.match.rules
+        )
         hint_places: set[int] = set()
         if self.hint_move is not None and self.hint_move != END:
             hint_places.add(target(self.hint_move))
@@ -178,8 +178,8 @@ class GameScreen(DrivenScreen):
             self.query_one("#me-label", Static).update(label)
         for panel in self.query(OpponentPanel):
             score = self.driver.score_text(panel.seat)
-            if (panel.total, panel.score) != (s.totals[panel.seat], score):
-                panel.total, panel.score = s.totals[panel.seat], score
+            if (panel.total, panel.score) != (s.match.live_chips()[panel.seat], score):
+                panel.total, panel.score = s.match.live_chips()[panel.seat], score
                 panel.refresh()
         self.show_scoreboard()
 
@@ -211,7 +211,7 @@ class GameScreen(DrivenScreen):
 
     def _prompt(self) -> None:
         s = self.session
-        if s.round_over:
+        if s.match.round.over:
             self.say("The round is over.")
         elif self.paused:
             self.say("Paused. Press p to go on.", "hint")
@@ -238,9 +238,9 @@ class GameScreen(DrivenScreen):
 
     def _targets(self) -> set[int]:
         if self.selected_card is not None:
-            return self.driver.targets_for_card(self.selected_card)
+            return self.driver.session.targets_for_card(self.selected_card)
         if self.source_pile is not None:
-            return self.driver.targets_for_pile(self.source_pile)
+            return self.driver.session.targets_for_pile(self.source_pile)
         return set()
 
     # ------------------------------------------------------------------ size
@@ -285,8 +285,8 @@ class GameScreen(DrivenScreen):
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
         number = ended.result.number
-        replay = None if self.driver.recorder is None else lambda: self._replay_round(number)
-        if self.session.match_over:
+        replay = None if self.driver.recorder is None else lambda: replay_round(self.app, self.driver, number)
+        if self.session.match.over:
             self._work_out_rating()
         self.app.push_screen(
             RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
@@ -295,10 +295,10 @@ class GameScreen(DrivenScreen):
 
     def _round_summary_closed(self, _: object = None) -> None:
         s = self.session
-        if s.match_over:
+        if s.match.over:
             from kc_tui.ui.dialogs.summary import MatchSummary
 
-            self._match_summary = MatchSummary(s, self._show_rounds, self._rating)
+            self._match_summary = MatchSummary(s, lambda: show_rounds(self.app, self.driver), self._rating)
             self.app.push_screen(self._match_summary, self._match_summary_closed)
             return
         self._summary_open = False
@@ -318,75 +318,16 @@ class GameScreen(DrivenScreen):
         recorder, uid, app = self.driver.recorder, self.session.record.uid, self.app
 
         def work() -> None:
-            line = self._rating_line(this, recorder, uid)
+            line = rating_line(this, recorder, uid)
             with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
                 app.call_from_thread(self._rating_known, line)
 
         self.run_worker(work, thread=True, group="rating", exit_on_error=False)
 
-    @staticmethod
-    def _rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str | None:
-        """The rating line for the finished match ``this`` (in a worker thread): the change, or
-        why the rating cannot be worked out."""
-        from kc_tui.ui.dialogs.summary import earlier_matches, rating_change
-
-        if recorder is None:
-            return "No rating change: this match is not recorded in the game history."
-        history = recorder.wait_open(RATING_HISTORY_WAIT)
-        if history is None:
-            return "Your rating cannot be worked out: the game history is not available."
-        try:
-            earlier = earlier_matches(history, this, recorder.match_id(uid))
-            return rating_change(earlier, this)
-        except Exception as exc:  # HistoryError, or a bug: the summary says so, the game goes on
-            return visible(f"Your rating cannot be worked out: {exc or type(exc).__name__}")
-
     def _rating_known(self, line: str | None) -> None:
         self._rating = line
         if self._match_summary is not None and self._match_summary.is_attached:
             self._match_summary.show_rating(line)
-
-    def _show_rounds(self) -> None:
-        """The recorded match's rounds, each one to replay and review."""
-        from kc_tui.ui.dialogs.match_detail import MatchDetail
-        from kc_tui.ui.screens.replay import open_replay
-
-        match_id = self._recorded_match(len(self.session.results))
-        history = self.driver.history
-        record = history.match(match_id) if history is not None and match_id is not None else None
-        if record is None:
-            if match_id is not None:
-                self.app.notify("This match is not in the game history, so its rounds cannot be replayed.")
-            return
-        self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
-
-    def _replay_round(self, number: int) -> None:
-        from kc_tui.ui.screens.replay import open_replay
-
-        match_id = self._recorded_match(number)
-        if match_id is not None:
-            open_replay(self.app, match_id, number)
-
-    def _recorded_match(self, rounds: int) -> int | None:
-        """The match's id in the history once its first ``rounds`` rounds are there (waiting a
-        moment for the recorder); else None, and the player is told why."""
-        recorder = self.driver.recorder
-        if recorder is None:
-            self.app.notify("This match is not recorded in the game history, so its rounds cannot be replayed.")
-            return None
-        uid = self.session.record.uid
-        if not recorder.recorded(uid, rounds):
-            recorder.flush(0.5)
-        match_id = recorder.match_id(uid)
-        if match_id is None or not recorder.recorded(uid, rounds):
-            why = recorder.status.problem or "it is still being recorded"
-            self.app.notify(
-                visible(f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can."),
-                title="Replay",
-                severity="warning",
-            )
-            return None
-        return match_id
 
     def _match_summary_closed(self, choice: str | None) -> None:
         app = self.app
@@ -408,7 +349,7 @@ class GameScreen(DrivenScreen):
         if action == "hint":
             return mine
         if action == "pause":
-            return not s.human_to_move and not s.round_over and not self._summary_open
+            return not s.human_to_move and not s.match.round.over and not self._summary_open
         if action in ("card", "pile"):
             return True if mine else None
         return True
@@ -419,7 +360,7 @@ class GameScreen(DrivenScreen):
             return False  # paused: nothing on the table is visible
         if s.human_to_move and not self._summary_open:
             return True
-        if s.round_over:
+        if s.match.round.over:
             self.say("The round is over.", "info")
         else:
             self.say(f"Wait for your turn: {s.names[s.to_move]} is playing.", "info")
@@ -469,7 +410,7 @@ class GameScreen(DrivenScreen):
                 self.action_clear()
             else:
                 self._try(move(self.source_pile, place))
-        elif (why := self.driver.why_not_pick_up(place)) is not None:
+        elif (why := self.driver.session.why_not_pick_up(place)) is not None:
             self.say(why, "info")
         else:
             self.source_pile = place
@@ -607,7 +548,7 @@ class GameScreen(DrivenScreen):
         s = self.session
         self.stop()
         self.app.pop_screen()
-        if s.save_path is not None and not s.match_over:
+        if s.save_path is not None and not s.match.over:
             if s.saved:
                 self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
             else:
@@ -653,7 +594,7 @@ class GameScreen(DrivenScreen):
     def busy(self) -> bool:
         """True while an AI is to move or thinking, or a round end is pending."""
         s = self.session
-        return self.thinking or (s.ai_to_move and not self.paused) or (s.round_over and not self._summary_open)
+        return self.thinking or (s.ai_to_move and not self.paused) or (s.match.round.over and not self._summary_open)
 
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "GameScreen", "RoundResult"]

@@ -36,6 +36,7 @@ from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.records.history import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -45,33 +46,6 @@ from kc_tui.ui.widgets.footer import Footer
 PACE_STEP: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.05}
 #: The colour of each review mark.
 MARK_STYLE: dict[str, str] = {"good": "green", "inaccuracy": "#e0a030", "mistake": "red"}
-#: The buttons under the table: (id, label, action). They fit 80 columns.
-CONTROLS: tuple[tuple[str, str, str], ...] = (
-    ("replay-start", "|◀", "start"),
-    ("replay-turn-back", "◀◀ Turn", "turn(-1)"),
-    ("replay-back", "◀ Move", "step(-1)"),
-    ("replay-play", "▶ Play", "play"),
-    ("replay-forward", "Move ▶", "step(1)"),
-    ("replay-turn-forward", "Turn ▶▶", "turn(1)"),
-    ("replay-end", "▶|", "end"),
-    ("replay-hands", "Open hands", "hands"),
-    ("replay-review", "Review", "review"),
-)
-#: Every key of the replay, for its keys page (?): the footer shows the main ones.
-KEYS: tuple[tuple[str, str], ...] = (
-    ("← →", "the previous / the next move"),
-    ("[ ]  or  shift+← →", "the previous / the next turn"),
-    ("Home  End", "the deal / the round's end"),
-    ("space", "play from here at the pace, or pause"),
-    ("+  -", "faster / slower"),
-    ("o", "open every hand (at the round's end), or hide them"),
-    ("v", "review your turns against the expert (esc cancels)"),
-    ("b", "on a reviewed turn: its better plan on the table, move by move (b again: back)"),
-    ("PgDn  PgUp", "the rest of a note longer than its lines"),
-    ("click", "the buttons under the table (on a short screen: the keys at the bottom)"),
-    ("?", "this page"),
-    ("esc  or  q", "back"),
-)
 #: Screens shorter than this leave the buttons out (the footer's keys are clicked instead):
 #: the table keeps its rows for a review's longer lines.
 CONTROLS_ROWS = 28
@@ -606,4 +580,4 @@ def _tell(app: App[Any], message: str) -> None:
     app.notify(visible(message), title="Replay", severity="warning", timeout=8, markup=False)
 
 
-__all__ = ["CONTROLS", "KEYS", "PACE_STEP", "ReplayScreen", "open_replay"]
+__all__ = ["PACE_STEP", "ReplayScreen", "open_replay"]

@@ -19,8 +19,10 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
+from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static, Switch
 
 import ai
@@ -71,6 +73,48 @@ def card_sample(style: str, four_colour: bool) -> Text:
         out.append_text(look.chip(parse_card(text)))
         out.append(" ")
     return out
+
+
+#: The card styles offered: how each shows cards, and its value.
+CARD_STYLE_CHOICES: dict[str, str] = {"suit symbols (K♠ 10♥)": "symbols", "plain ASCII (KS TH)": "ascii"}
+
+
+def _row(label: str | Content, *fields: Widget, classes: str = "row", id: str | None = None) -> HorizontalGroup:
+    """One row of the form: its label, then its fields."""
+    return HorizontalGroup(Label(label, classes="label"), *fields, classes=classes, id=id)
+
+
+def _select(options: list[tuple[str, Any]], value: Any, wid: str, classes: str = "choice") -> Select[Any]:
+    return Select(options, value=value, allow_blank=False, id=wid, compact=True, classes=classes)
+
+
+def _name_input(value: str, wid: str, what: str) -> NameInput:
+    return NameInput(value, id=wid, max_length=NAME_MAX, validators=[name_check(what)], compact=True, classes="name")
+
+
+def _opponent_rows(cfg: Config) -> ComposeResult:
+    """A row for each of the three opponents (those not playing are hidden), and the kinds' help."""
+    lo, hi = THINK_MS_RANGE
+    offered = [k for k in ai.kinds() if k.offered]
+    names = tuple(k.name for k in offered)
+    for i in range(3):
+        opp = cfg.opponents[i] if i < len(cfg.opponents) else default_opponent(i)
+        yield _row(
+            plain(f"Opponent {i + 1}"),
+            _name_input(opp.name, f"opp-name-{i}", f"opponent {i + 1}'s name"),
+            _select([(k, k) for k in names], opp.kind if opp.kind in names else names[0], f"opp-kind-{i}", "kind"),
+            Label("think", classes="mini think"),
+            number_input(
+                str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
+            ),
+            Label("ms", classes="unit think", id=f"opp-think-{i}-unit"),
+            classes="row opponent",
+            id=f"opponent-{i}",
+        )
+        yield Static("", id=f"opp-name-{i}-note", classes="name-note")
+    timed = " or the ".join(k.name for k in offered if k.takes_think_time)
+    think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
+    yield Static(plain(" · ".join(f"{k.name}: {k.description}" for k in offered) + "." + think_help), classes="help")
 
 
 class DiscardDialog(ModalScreen[bool]):
@@ -144,113 +188,29 @@ class SettingsScreen(Screen[Config | None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         cfg = self.config
-        rules = cfg.rules
         yield Header(icon="♠")
         # Not a stop of its own for Tab (focus there would be invisible): the keys that scroll it
         # still reach it from the control focused inside, which it scrolls into view.
         with SettingsBody(id="settings-body", can_focus=False):
             yield Static("Players", classes="section")
-            with HorizontalGroup(classes="row"):
-                yield Label("Your name", classes="label")
-                yield NameInput(
-                    cfg.player_name,
-                    id="player-name",
-                    max_length=NAME_MAX,
-                    validators=[name_check("your name")],
-                    compact=True,
-                    classes="name",
-                )
+            yield _row("Your name", _name_input(cfg.player_name, "player-name", "your name"))
             yield Static("", id="player-name-note", classes="name-note")
-            with HorizontalGroup(classes="row"):
-                yield Label("Opponents", classes="label")
-                yield Select(
-                    [(f"{n} opponent{'s' if n > 1 else ''}", n) for n in (1, 2, 3)],
-                    value=len(cfg.opponents),
-                    allow_blank=False,
-                    id="opponent-count",
-                    compact=True,
-                    classes="count",
-                )
-            lo, hi = THINK_MS_RANGE
-            offered = [k for k in ai.kinds() if k.offered]
-            names = tuple(k.name for k in offered)
-            for i in range(3):
-                opp = cfg.opponents[i] if i < len(cfg.opponents) else default_opponent(i)
-                with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
-                    yield Label(plain(f"Opponent {i + 1}"), classes="label")
-                    yield NameInput(
-                        opp.name,
-                        id=f"opp-name-{i}",
-                        max_length=NAME_MAX,
-                        validators=[name_check(f"opponent {i + 1}'s name")],
-                        compact=True,
-                        classes="name",
-                    )
-                    yield Select(
-                        [(k, k) for k in names],
-                        value=opp.kind if opp.kind in names else names[0],
-                        allow_blank=False,
-                        id=f"opp-kind-{i}",
-                        compact=True,
-                        classes="kind",
-                    )
-                    yield Label("think", classes="mini think")
-                    yield number_input(
-                        str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
-                    )
-                    yield Label("ms", classes="unit think", id=f"opp-think-{i}-unit")
-                yield Static("", id=f"opp-name-{i}-note", classes="name-note")
-            timed = " or the ".join(k.name for k in offered if k.takes_think_time)
-            think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
-            yield Static(
-                plain(" · ".join(f"{k.name}: {k.description}" for k in offered) + "." + think_help),
-                classes="help",
-            )
-
+            counts = [(f"{n} opponent{'s' if n > 1 else ''}", n) for n in (1, 2, 3)]
+            yield _row("Opponents", _select(counts, len(cfg.opponents), "opponent-count", "count"))
+            yield from _opponent_rows(cfg)
             yield Static("Match", classes="section")
-            yield from variant_rows(MATCH_RULES, rules)
+            yield from variant_rows(MATCH_RULES, cfg.rules)
             yield Static("House rules", classes="section")
-            yield from variant_rows(HOUSE_RULES, rules)
-
+            yield from variant_rows(HOUSE_RULES, cfg.rules)
             yield Static("Pace and looks", classes="section")
-            with HorizontalGroup(classes="row"):
-                yield Label("AI pace", classes="label")
-                yield Select(
-                    [(PACE_LABELS[p], p) for p in PACES],
-                    value=cfg.pace,
-                    allow_blank=False,
-                    id="pace",
-                    compact=True,
-                    classes="choice",
-                )
-            with HorizontalGroup(classes="row"):
-                yield Label("Card style", classes="label")
-                yield Select(
-                    [("suit symbols (K♠ 10♥)", "symbols"), ("plain ASCII (KS TH)", "ascii")],
-                    value=cfg.card_style if cfg.card_style in CARD_STYLES else "symbols",
-                    allow_blank=False,
-                    id="card_style",
-                    compact=True,
-                    classes="choice",
-                )
-            with HorizontalGroup(classes="row"):
-                yield Label("Four colours", classes="label")
-                yield Switch(cfg.four_colour, id="four_colour")
-                yield Static(card_sample(cfg.card_style, cfg.four_colour), id="card-sample")
-            with HorizontalGroup(classes="row"):
-                yield Label("Theme", classes="label")
-                themes = list(THEMES) if cfg.theme in THEMES else [*THEMES, cfg.theme]
-                yield Select(
-                    [(t, t) for t in themes],
-                    value=cfg.theme,
-                    allow_blank=False,
-                    id="theme",
-                    compact=True,
-                    classes="choice",
-                )
-            with HorizontalGroup(classes="row"):
-                yield Label("Record demos", classes="label")
-                yield Switch(cfg.record_demos, id="record_demos")
+            themes = list(THEMES) if cfg.theme in THEMES else [*THEMES, cfg.theme]
+            style = cfg.card_style if cfg.card_style in CARD_STYLES else "symbols"
+            yield _row("AI pace", _select([(PACE_LABELS[p], p) for p in PACES], cfg.pace, "pace"))
+            yield _row("Card style", _select(list(CARD_STYLE_CHOICES.items()), style, "card_style"))
+            sample = Static(card_sample(cfg.card_style, cfg.four_colour), id="card-sample")
+            yield _row("Four colours", Switch(cfg.four_colour, id="four_colour"), sample)
+            yield _row("Theme", _select([(t, t) for t in themes], cfg.theme, "theme"))
+            yield _row("Record demos", Switch(cfg.record_demos, id="record_demos"))
             yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):

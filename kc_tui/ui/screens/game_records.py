@@ -1,0 +1,84 @@
+"""The table's match in the game history: its rounds to replay and review, and the player's
+rating change once it is over. Each tells the player, in a toast, why it cannot be done."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kc_tui.ui.text import visible
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from kc_tui.match.recorder import Recorder
+    from kc_tui.match.table import TableDriver
+    from kc_tui.records.history import MatchRecord
+
+#: How long the match's end waits for the history to open before it says the rating is unknown.
+RATING_HISTORY_WAIT = 3.0
+
+
+def rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str | None:
+    """The rating line for the finished match ``this`` (in a worker thread): the change, or
+    why the rating cannot be worked out."""
+    from kc_tui.ui.dialogs.summary import earlier_matches, rating_change
+
+    if recorder is None:
+        return "No rating change: this match is not recorded in the game history."
+    history = recorder.wait_open(RATING_HISTORY_WAIT)
+    if history is None:
+        return "Your rating cannot be worked out: the game history is not available."
+    try:
+        earlier = earlier_matches(history, this, recorder.match_id(uid))
+        return rating_change(earlier, this)
+    except Exception as exc:  # HistoryError, or a bug: the summary says so, the game goes on
+        return visible(f"Your rating cannot be worked out: {exc or type(exc).__name__}")
+
+
+def show_rounds(app: App[Any], driver: TableDriver) -> None:
+    """The recorded match's rounds, each one to replay and review."""
+    from kc_tui.ui.dialogs.match_detail import MatchDetail
+    from kc_tui.ui.screens.replay import open_replay
+
+    match_id = recorded_match(app, driver, len(driver.session.match.results))
+    history = driver.history
+    record = history.match(match_id) if history is not None and match_id is not None else None
+    if record is None:
+        if match_id is not None:
+            app.notify("This match is not in the game history, so its rounds cannot be replayed.")
+        return
+    app.push_screen(MatchDetail(record, lambda number: open_replay(app, record.id, number)))
+
+
+def replay_round(app: App[Any], driver: TableDriver, number: int) -> None:
+    """Round ``number`` of the match replayed, once the history has it."""
+    from kc_tui.ui.screens.replay import open_replay
+
+    match_id = recorded_match(app, driver, number)
+    if match_id is not None:
+        open_replay(app, match_id, number)
+
+
+def recorded_match(app: App[Any], driver: TableDriver, rounds: int) -> int | None:
+    """The match's id in the history once its first ``rounds`` rounds are there (waiting a
+    moment for the recorder); else None, and the player is told why."""
+    recorder = driver.recorder
+    if recorder is None:
+        app.notify("This match is not recorded in the game history, so its rounds cannot be replayed.")
+        return None
+    uid = driver.session.record.uid
+    if not recorder.recorded(uid, rounds):
+        recorder.flush(0.5)
+    match_id = recorder.match_id(uid)
+    if match_id is None or not recorder.recorded(uid, rounds):
+        why = recorder.status.problem or "it is still being recorded"
+        app.notify(
+            visible(f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can."),
+            title="Replay",
+            severity="warning",
+        )
+        return None
+    return match_id
+
+
+__all__ = ["RATING_HISTORY_WAIT", "rating_line", "recorded_match", "replay_round", "show_rounds"]
