@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from kc_tui.config.args import CliError, kinds_help, target_help
+from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.engine import (
     IllegalMove,
     MoveError,
@@ -401,6 +402,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=DEFAULT_LOG_LEVEL,
+        help=f"what goes into the log file ({LOG_NAME} in the data folder; default: {DEFAULT_LOG_LEVEL})",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("play", help="start a match against AI opponents")
@@ -468,7 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             args.func = lambda a: _app(a, "menu")
-        code: int = args.func(args)
+        with logging_to_file(args.log_level):
+            code: int = args.func(args)
     except (CliError, UsageError) as exc:
         write_line(sys.stderr, f"{PROG}: {one_line(str(exc), MAX_LINE)}")
         return EXIT_BAD_INPUT

@@ -314,7 +314,7 @@ class MatchSession:
         if fault is not None:
             self._write(self.narrator.ai_fault(turn.seat, fault))
         if self.match.round.why_illegal(m) is not None:
-            log.error("AI %s chose an illegal move %r; ending its turn", self.seats[turn.seat].kind, m)
+            log.error("AI %s chose an illegal move; ending its turn", self.seats[turn.seat].kind)  # not which card
             m = END
         self._apply(m)
         return True
