@@ -89,3 +89,19 @@ def test_a_save_document_reads_back_and_its_position_is_checked() -> None:
         check_position({**doc, "stock": []}, match.round, [s.names[x] for x in match.seats])
     with pytest.raises(SaveError, match="not a Kings Corners save"):
         read_document({**doc, "save_format": "other"})
+
+
+def test_an_illegal_ai_move_is_logged_without_the_card(caplog: pytest.LogCaptureFixture) -> None:
+    from kc_tui.engine import move_str, play
+
+    s = MatchSession.all_ai(["greedy", "greedy"], Rules(), seed=5)
+    turn = s.prepare_ai_turn()
+    legal = set(s.match.round.legal_moves())
+    bad = next(play(c, p) for c in s.hand(turn.seat) for p in range(8) if play(c, p) not in legal)
+    with caplog.at_level("ERROR", logger="kc_tui.match.session"):
+        assert s.apply_ai_turn(turn, bad)
+    (record,) = [r for r in caplog.records if r.name == "kc_tui.match.session"]
+    card = bad // 8
+    said = record.getMessage()
+    assert "illegal move" in said
+    assert card_str(card) not in said and move_str(bad) not in said and str(bad) not in said
