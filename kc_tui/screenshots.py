@@ -110,8 +110,8 @@ async def shot_game(pilot: Any) -> None:
     session = _session(app.config)
 
     def two_turns_in(s: Any) -> bool:
-        me = s.round_seat(s.human_seat)
-        ended = sum(1 for seat, m in s.round.history if seat == me and m == END)
+        me = s.match.round_seat(s.human_seat)
+        ended = sum(1 for seat, m in s.match.round.history if seat == me and m == END)
         return ended >= 2 and s.human_to_move
 
     _advance(session, two_turns_in)
@@ -126,7 +126,7 @@ async def shot_round_summary(pilot: Any) -> None:
 
     app = pilot.app
     session = _session(app.config)
-    _advance(session, lambda s: s.round_over)
+    _advance(session, lambda s: s.match.round.over)
     app.show_game(session)
     await _wait(pilot, lambda: isinstance(app.screen, RoundSummary))
 
@@ -150,7 +150,7 @@ async def shot_demo(pilot: Any) -> None:
     app = pilot.app
     demo = DemoScreen(["greedy", "king-aware", "lookahead"], DEMO_SEED, "normal", app.config)
     session = demo.session
-    _advance(session, lambda s: s.round_number >= 2 and len(s.round.history) >= 30 and s.ai_to_move)
+    _advance(session, lambda s: s.match.number >= 2 and len(s.match.round.history) >= 30 and s.ai_to_move)
     demo.paused = True
     demo.show_hands = True
     app.push_screen(demo)
@@ -279,7 +279,7 @@ async def _recorded_round(pilot: Any, kind: str = "greedy") -> Any:
 
     app = pilot.app
     session = _session(app.config)
-    _advance(session, lambda s: s.round_over, kind=kind)
+    _advance(session, lambda s: s.match.round.over, kind=kind)
     driver = TableDriver(session, history=app.history)
     driver.finish_round()
     assert driver.history_match is not None, "the round was not recorded"

@@ -154,9 +154,9 @@ async def test_r16_the_match_end_names_the_winner_with_chips() -> None:
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, RoundSummary)
         s = summary.session
-        assert s.match_over
-        winners = s.winners
-        best = s.totals[winners[0]]
+        assert s.match.over
+        winners = s.match.winners
+        best = s.match.live_chips()[winners[0]]
         who = " and ".join("you" if w == 0 else s.names[w] for w in winners)
         said = flat(screen_lines(summary, summary.query_one("#next")))
         end = "The match is over after 1 round: "
@@ -171,7 +171,7 @@ async def test_r16_the_match_end_names_the_winner_with_chips() -> None:
         assert HOSTILE in text
         body = screen_lines(match, match.query_one("#body"))
         for seat in range(4):
-            assert last_number(row_of(body, NAMES[seat])) == s.totals[seat]
+            assert last_number(row_of(body, NAMES[seat])) == s.match.live_chips()[seat]
 
 
 class Host(App[None]):

@@ -219,7 +219,7 @@ async def test_seeded_round_to_its_summary() -> None:
         summary = await play_until(pilot, RoundSummary)
         s = summary.session
         res = summary.result
-        assert res.number == 1 and len(s.results) == 1
+        assert res.number == 1 and len(s.match.results) == 1
         text = screen_text(app)
         assert "Round 1:" in text
         for seat, name in enumerate(s.names):
@@ -241,9 +241,10 @@ async def test_a_match_to_the_target_and_play_again() -> None:
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, MatchSummary)
         s = summary.session
-        assert s.match_over
-        assert max(s.totals) >= 5
-        assert s.winners == [i for i, t in enumerate(s.totals) if t == min(s.totals)]
+        assert s.match.over
+        totals = s.match.live_chips()
+        assert max(totals) >= 5
+        assert s.match.winners == [i for i, t in enumerate(totals) if t == min(totals)]
         text = screen_text(app)
         assert "wins the match" in text or "You win" in text or "shared win" in text
         assert not (data_dir() / "current-match.json").exists()  # nothing left to resume

@@ -214,7 +214,7 @@ async def test_the_demo_with_open_hands_shows_every_hand_and_the_one_to_move(siz
         demo = DemoScreen(["greedy", "king-aware", "lookahead"], DEMO_SEED, "normal", app.config)
         session = demo.session
         # A player to move with a big hand: the one that had no room beside its turn's mark.
-        _advance(session, lambda s: s.ai_to_move and len(s.hand(s.to_move)) >= 9 and len(s.round.history) >= 10)
+        _advance(session, lambda s: s.ai_to_move and len(s.hand(s.to_move)) >= 9 and len(s.match.round.history) >= 10)
         demo.paused = True
         app.push_screen(demo)
         await pilot.pause(0.3)
