@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kc_tui.lab.tournament import interval_text
+from kc_tui.lab.reports import interval_text
 
 Z = 1.96
 

@@ -1,0 +1,81 @@
+"""The tournament's printed tables, of a rounds tournament and of a matches tournament."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kc_tui.engine.rules import Scoring
+
+
+def format_rounds_table(summary: dict[str, Any]) -> str:
+    head = (
+        f"{'seat':<14}{'won':>7}{'rate':>8}  {'95% CI':<15}{'pen/round':>10}{'pen/lost':>10}"
+        f"{'moves/turn':>12}{'ms/turn':>10}{'faults':>8}"
+    )
+    lines = [
+        f"{summary['deals']} deals x {summary['rotations']} rotations = {summary['rounds']} rounds, "
+        f"seed {summary['seed']}, rules {summary['rules'] or 'default'}; "
+        f"blocked {summary['blocks']} (stopped at the turn limit: {summary['capped']})",
+        head,
+        "-" * len(head),
+    ]
+    for name, p in summary["players"].items():
+        t = summary["timing"][name]
+        lo, hi = p["ci95"]
+        lines.append(
+            f"{name:<14}{p['rounds_won']:>7}{100 * p['win_rate']:>7.1f}%  "
+            f"{f'[{100 * lo:.1f}, {100 * hi:.1f}]':<15}{p['mean_penalty']:>10.2f}{p['mean_penalty_lost']:>10.2f}"
+            f"{p['moves_per_turn']:>12.2f}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
+        )
+    return "\n".join(lines)
+
+
+def _num(x: float | None, fmt: str) -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+def interval_text(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> str:
+    """A 95% interval as printed: "[lo, hi]" in ``fmt`` (times ``scale``), "[n/a]" when open."""
+    lo, hi = ci
+    if lo is None or hi is None:
+        return "[n/a]"
+    return f"[{format(scale * lo, fmt)}, {format(scale * hi, fmt)}]"
+
+
+def format_match_table(summary: dict[str, Any]) -> str:
+    """The printed table of a ``--matches`` tournament, then the pairs block."""
+    chips = summary["scoring"] == Scoring.CHIPS
+    per_round = "chips/round" if chips else "pen/round"
+    key = "mean_chips_per_round" if chips else "mean_penalty_per_round"
+    if chips:
+        scoring = f"chips (start {summary['chips_start']}, at most {summary['chips_rounds']} rounds)"
+    else:
+        scoring = f"points to {summary['target']}"
+    head = (
+        f"{'seat':<14}{'won':>8}{'rate':>8}  {'95% CI':<15}{'mean final':>11}{per_round:>12}"
+        f"{'rounds won':>12}{'ms/turn':>10}{'faults':>8}"
+    )
+    lines = [
+        f"{summary['matches']} matches x {summary['rotations']} rotations = {summary['matches_played']} played, "
+        f"{summary['rounds']} rounds, seed {summary['seed']}, rules {summary['rules'] or 'default'}, "
+        f"scoring {scoring}; capped {summary['capped']}",
+        head,
+        "-" * len(head),
+    ]
+    for name, p in summary["players"].items():
+        t = summary["timing"][name]
+        lines.append(
+            f"{name:<14}{p['matches_won']:>8.1f}{100 * p['match_win_rate']:>7.1f}%  "
+            f"{interval_text(p['match_ci95'], '.1f', 100):<15}{_num(p['mean_final_score'], '.2f'):>11}"
+            f"{_num(p[key], '.2f'):>12}{p['rounds_won']:>12}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
+        )
+    lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
+    for row in summary["pairs"]:
+        ws, pr = row["win_share_diff"], row["per_round_diff"]
+        lines.append(
+            f"  {row['a'] + ' - ' + row['b']:<28} win share {_num(ws['mean'], '+.3f')} "
+            f"{interval_text(ws['ci95'], '+.3f')}"
+            f"   {per_round} {_num(pr['mean'], '+.2f')} {interval_text(pr['ci95'], '+.2f')}"
+        )
+    return "\n".join(lines)
