@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ai import make_player
 from ai.safe import SafePlayer
@@ -76,22 +77,36 @@ class TurnTally:
 
         return count
 
+    def of(self, s: int) -> dict[str, Any]:
+        """Seat ``s``'s figures, as the records name them."""
+        return {
+            "turns": self.turns[s],
+            "moves": self.moves[s],
+            "think_s": self.think[s],
+            "max_think_s": self.slowest[s],
+        }
+
+
+def seat_players(cfg: TournamentOptions, game: int, rotation: int, entry_at: Sequence[int]) -> list[SafePlayer]:
+    """A new AI behind :class:`SafePlayer` at every seat ``s``: seat entry ``entry_at[s]``'s kind
+    and settings, seeded from the tournament's seed, the deal (or match) ``game``, the rotation
+    and the entry."""
+    return [
+        SafePlayer(make_player(cfg.kinds[j], player_seed(cfg.seed, game, rotation, j), **dict(cfg.params[j])))
+        for j in entry_at
+    ]
+
 
 def play_round(cfg: TournamentOptions, deal: int, rotation: int) -> DealRecord:
     """Deal ``deal`` with seat entry ``j`` at table seat ``(j + rotation) % n``."""
     n = len(cfg.kinds)
     r = Round.deal(n, cfg.rules, round_seed(cfg.seed, deal + 1), dealer=deal % n)
     entry_at = [(t - rotation) % n for t in range(n)]  # table seat -> seat entry
-    players = []
-    for t in range(n):
-        j = entry_at[t]
-        ai = make_player(cfg.kinds[j], player_seed(cfg.seed, deal, rotation, j), **dict(cfg.params[j]))
-        players.append(SafePlayer(ai))
+    players = seat_players(cfg, deal, rotation, entry_at)
     for p in players:
         p.new_round()
     tally = TurnTally.zero(n)
     capped = play_out(r, players, max_turns=cfg.max_turns, on_move=tally.counter(r, range(n)))
-    turns, moves, think, slowest = tally.turns, tally.moves, tally.think, tally.slowest
     winner = None if capped or r.winner is None else entry_at[r.winner]
     rec = DealRecord(deal=deal, rotation=rotation, winner=winner, capped=capped)
     seat_of = {entry_at[t]: t for t in range(n)}
@@ -101,11 +116,8 @@ def play_round(cfg: TournamentOptions, deal: int, rotation: int) -> DealRecord:
             SeatRecord(
                 won=winner == j,
                 penalty=penalty_of(r.hands[t]),
-                turns=turns[t],
-                moves=moves[t],
-                think_s=think[t],
-                max_think_s=slowest[t],
                 faults=players[t].faults,
+                **tally.of(t),
             )
         )
     return rec
@@ -166,11 +178,7 @@ def play_match(cfg: TournamentOptions, match: int, rotation: int) -> MatchPlayRe
     m = Match(n, cfg.rules, match_seed(cfg.seed, match))
     entry_at = [(s - rotation) % n for s in range(n)]  # match seat -> seat entry
     seat_of = [(j + rotation) % n for j in range(n)]  # seat entry -> match seat
-    players: list[SafePlayer] = []
-    for s in range(n):
-        j = entry_at[s]
-        ai = make_player(cfg.kinds[j], player_seed(cfg.seed, match, rotation, j), **dict(cfg.params[j]))
-        players.append(SafePlayer(ai))
+    players = seat_players(cfg, match, rotation, entry_at)
     tally = TurnTally.zero(n)  # per match seat
     capped = False
     while not m.over:
@@ -184,7 +192,6 @@ def play_match(cfg: TournamentOptions, match: int, rotation: int) -> MatchPlayRe
         if capped:
             break
         m.finish_round()
-    turns, moves, think, slowest = tally.turns, tally.moves, tally.think, tally.slowest
     totals = m.totals
     chips = cfg.rules.scoring == Scoring.CHIPS
     rec = MatchPlayRecord(
@@ -203,11 +210,8 @@ def play_match(cfg: TournamentOptions, match: int, rotation: int) -> MatchPlayRe
                 penalty=sum(res.penalties[s] for res in m.results),
                 chips_won=totals[s] - cfg.rules.chips_start if chips else 0,
                 rounds_won=sum(1 for res in m.results if res.winner == s),
-                turns=turns[s],
-                moves=moves[s],
-                think_s=think[s],
-                max_think_s=slowest[s],
                 faults=players[s].faults,
+                **tally.of(s),
             )
         )
     return rec

@@ -8,18 +8,22 @@ from typing import Any
 from kc_tui.engine.rules import Scoring
 
 
+def table_top(title: str, head: str) -> list[str]:
+    """The first lines of a table: its title, the column heads and a rule under them."""
+    return [title, head, "-" * len(head)]
+
+
 def format_rounds_table(summary: dict[str, Any]) -> str:
     head = (
         f"{'seat':<14}{'won':>7}{'rate':>8}  {'95% CI':<15}{'pen/round':>10}{'pen/lost':>10}"
         f"{'moves/turn':>12}{'ms/turn':>10}{'faults':>8}"
     )
-    lines = [
+    lines = table_top(
         f"{summary['deals']} deals x {summary['rotations']} rotations = {summary['rounds']} rounds, "
         f"seed {summary['seed']}, rules {summary['rules'] or 'default'}; "
         f"blocked {summary['blocks']} (stopped at the turn limit: {summary['capped']})",
         head,
-        "-" * len(head),
-    ]
+    )
     for name, p in summary["players"].items():
         t = summary["timing"][name]
         lo, hi = p["ci95"]
@@ -43,6 +47,15 @@ def interval_text(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> s
     return f"[{format(scale * lo, fmt)}, {format(scale * hi, fmt)}]"
 
 
+def differences_text(ws: dict[str, Any], per_round: str, pr: dict[str, Any], fmt: str) -> str:
+    """A pair's paired differences as printed: the win share's mean and interval, then the
+    per-round figure's (named ``per_round``, in ``fmt``)."""
+    return (
+        f"win share {_num(ws['mean'], '+.3f')} {interval_text(ws['ci95'], '+.3f')}"
+        f"   {per_round} {_num(pr['mean'], fmt)} {interval_text(pr['ci95'], fmt)}"
+    )
+
+
 def format_match_table(summary: dict[str, Any]) -> str:
     """The printed table of a ``--matches`` tournament, then the pairs block."""
     chips = summary["scoring"] == Scoring.CHIPS
@@ -56,13 +69,12 @@ def format_match_table(summary: dict[str, Any]) -> str:
         f"{'seat':<14}{'won':>8}{'rate':>8}  {'95% CI':<15}{'mean final':>11}{per_round:>12}"
         f"{'rounds won':>12}{'ms/turn':>10}{'faults':>8}"
     )
-    lines = [
+    lines = table_top(
         f"{summary['matches']} matches x {summary['rotations']} rotations = {summary['matches_played']} played, "
         f"{summary['rounds']} rounds, seed {summary['seed']}, rules {summary['rules'] or 'default'}, "
         f"scoring {scoring}; capped {summary['capped']}",
         head,
-        "-" * len(head),
-    ]
+    )
     for name, p in summary["players"].items():
         t = summary["timing"][name]
         lines.append(
@@ -73,9 +85,5 @@ def format_match_table(summary: dict[str, Any]) -> str:
     lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
     for row in summary["pairs"]:
         ws, pr = row["win_share_diff"], row["per_round_diff"]
-        lines.append(
-            f"  {row['a'] + ' - ' + row['b']:<28} win share {_num(ws['mean'], '+.3f')} "
-            f"{interval_text(ws['ci95'], '+.3f')}"
-            f"   {per_round} {_num(pr['mean'], '+.2f')} {interval_text(pr['ci95'], '+.2f')}"
-        )
+        lines.append(f"  {row['a'] + ' - ' + row['b']:<28} {differences_text(ws, per_round, pr, '+.2f')}")
     return "\n".join(lines)
