@@ -20,17 +20,23 @@ MAX_MATCH_ROUNDS = 1000
 
 
 # ---------------------------------------------------------------------------------------- playing
-@dataclass
-class SeatRecord:
-    """One seat entry's results in one round."""
+@dataclass(kw_only=True)
+class PlayFigures:
+    """A seat entry's turns, moves, think times and faults over one round or one match."""
 
-    won: bool
-    penalty: int
     turns: int
     moves: int
     think_s: float
     max_think_s: float
     faults: int
+
+
+@dataclass(kw_only=True)
+class SeatRecord(PlayFigures):
+    """One seat entry's results in one round."""
+
+    won: bool
+    penalty: int
 
 
 @dataclass
@@ -132,8 +138,8 @@ def play_deals(cfg: TournamentOptions, deals: Sequence[int]) -> list[DealRecord]
     return out
 
 
-@dataclass
-class MatchSeatRecord:
+@dataclass(kw_only=True)
+class MatchSeatRecord(PlayFigures):
     """One seat entry's results in one play of a match (one match seed in one rotation)."""
 
     #: The match seat the entry sat at: ``(entry + rotation) % n``.
@@ -145,11 +151,6 @@ class MatchSeatRecord:
     #: Chips mode: its final chips less ``chips_start`` (0 in points mode).
     chips_won: int
     rounds_won: int
-    turns: int
-    moves: int
-    think_s: float
-    max_think_s: float
-    faults: int
 
 
 @dataclass

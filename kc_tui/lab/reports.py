@@ -2,37 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kc_tui.engine.rules import Scoring
 
 
-def table_top(title: str, head: str) -> list[str]:
-    """The first lines of a table: its title, the column heads and a rule under them."""
-    return [title, head, "-" * len(head)]
+def players_table(
+    summary: dict[str, Any], title: str, head: str, row: Callable[[str, dict[str, Any], dict[str, Any]], str]
+) -> list[str]:
+    """The lines of a table: ``title``, the column heads and a rule under them, then one line a
+    seat entry, ``row(name, its results, its timing)``."""
+    rows = [row(name, p, summary["timing"][name]) for name, p in summary["players"].items()]
+    return [title, head, "-" * len(head), *rows]
+
+
+#: The column heads of a rounds tournament's table.
+ROUNDS_HEAD = (
+    f"{'seat':<14}{'won':>7}{'rate':>8}  {'95% CI':<15}{'pen/round':>10}{'pen/lost':>10}"
+    f"{'moves/turn':>12}{'ms/turn':>10}{'faults':>8}"
+)
+
+
+def _rounds_row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
+    lo, hi = p["ci95"]
+    return (
+        f"{name:<14}{p['rounds_won']:>7}{100 * p['win_rate']:>7.1f}%  "
+        f"{f'[{100 * lo:.1f}, {100 * hi:.1f}]':<15}{p['mean_penalty']:>10.2f}{p['mean_penalty_lost']:>10.2f}"
+        f"{p['moves_per_turn']:>12.2f}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
+    )
 
 
 def format_rounds_table(summary: dict[str, Any]) -> str:
-    head = (
-        f"{'seat':<14}{'won':>7}{'rate':>8}  {'95% CI':<15}{'pen/round':>10}{'pen/lost':>10}"
-        f"{'moves/turn':>12}{'ms/turn':>10}{'faults':>8}"
-    )
-    lines = table_top(
+    """The printed table of a rounds tournament."""
+    title = (
         f"{summary['deals']} deals x {summary['rotations']} rotations = {summary['rounds']} rounds, "
         f"seed {summary['seed']}, rules {summary['rules'] or 'default'}; "
-        f"blocked {summary['blocks']} (stopped at the turn limit: {summary['capped']})",
-        head,
+        f"blocked {summary['blocks']} (stopped at the turn limit: {summary['capped']})"
     )
-    for name, p in summary["players"].items():
-        t = summary["timing"][name]
-        lo, hi = p["ci95"]
-        lines.append(
-            f"{name:<14}{p['rounds_won']:>7}{100 * p['win_rate']:>7.1f}%  "
-            f"{f'[{100 * lo:.1f}, {100 * hi:.1f}]':<15}{p['mean_penalty']:>10.2f}{p['mean_penalty_lost']:>10.2f}"
-            f"{p['moves_per_turn']:>12.2f}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
-        )
-    return "\n".join(lines)
+    return "\n".join(players_table(summary, title, ROUNDS_HEAD, _rounds_row))
 
 
 def _num(x: float | None, fmt: str) -> str:
@@ -69,21 +77,22 @@ def format_match_table(summary: dict[str, Any]) -> str:
         f"{'seat':<14}{'won':>8}{'rate':>8}  {'95% CI':<15}{'mean final':>11}{per_round:>12}"
         f"{'rounds won':>12}{'ms/turn':>10}{'faults':>8}"
     )
-    lines = table_top(
+    title = (
         f"{summary['matches']} matches x {summary['rotations']} rotations = {summary['matches_played']} played, "
         f"{summary['rounds']} rounds, seed {summary['seed']}, rules {summary['rules'] or 'default'}, "
-        f"scoring {scoring}; capped {summary['capped']}",
-        head,
+        f"scoring {scoring}; capped {summary['capped']}"
     )
-    for name, p in summary["players"].items():
-        t = summary["timing"][name]
-        lines.append(
+
+    def row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
+        return (
             f"{name:<14}{p['matches_won']:>8.1f}{100 * p['match_win_rate']:>7.1f}%  "
             f"{interval_text(p['match_ci95'], '.1f', 100):<15}{_num(p['mean_final_score'], '.2f'):>11}"
             f"{_num(p[key], '.2f'):>12}{p['rounds_won']:>12}{t['mean_think_ms_per_turn']:>10.2f}{t['faults']:>8}"
         )
+
+    lines = players_table(summary, title, head, row)
     lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
-    for row in summary["pairs"]:
-        ws, pr = row["win_share_diff"], row["per_round_diff"]
-        lines.append(f"  {row['a'] + ' - ' + row['b']:<28} {differences_text(ws, per_round, pr, '+.2f')}")
+    for pair in summary["pairs"]:
+        ws, pr = pair["win_share_diff"], pair["per_round_diff"]
+        lines.append(f"  {pair['a'] + ' - ' + pair['b']:<28} {differences_text(ws, per_round, pr, '+.2f')}")
     return "\n".join(lines)
