@@ -34,7 +34,7 @@ def batches(deals: int, chunk: int) -> Iterator[range]:
 #: Matches per batch at most: a match is several rounds, so fewer than deals.
 MATCH_CHUNK_MOST = 2
 
-#: A record of one batch's work: :class:`DealRecord` or :class:`MatchPlayRecord`.
+#: A record of one batch's work: :class:`~kc_tui.lab.play.DealRecord` or :class:`~kc_tui.lab.play.MatchPlayRecord`.
 R = typing.TypeVar("R")
 
 

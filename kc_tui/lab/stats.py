@@ -156,7 +156,7 @@ def win_share(rec: MatchPlayRecord, entry: int, n: int) -> Fraction:
 
 
 def by_match(records: Iterable[MatchPlayRecord]) -> Iterator[list[MatchPlayRecord]]:
-    """The records in groups of one match seed (its rotations), as :func:`iter_match_records`
+    """The records in groups of one match seed (its rotations), as :func:`~kc_tui.lab.batching.iter_match_records`
     yields them: consecutive records with the same ``match``."""
     group: list[MatchPlayRecord] = []
     for r in records:

@@ -6,8 +6,8 @@ spread over processes with ``--jobs``; each deal's seed, dealer and AI seeds com
 and the deal's number only, so the results are the same whatever ``--jobs`` is (think times and
 timeouts aside: they are measured, and reported apart under ``timing``). The batches of deals are
 made as the workers need them and the results are counted as they come, so memory does not grow
-with ``--deals``. Every option is checked before anything starts (:func:`parse_options`,
-:func:`check_output`).
+with ``--deals``. Every option is checked before anything starts (:func:`~kc_tui.lab.options.parse_options`,
+:func:`~kc_tui.lab.options.check_output`).
 
 The parts: :mod:`~kc_tui.lab.options` (the options, checked), :mod:`~kc_tui.lab.play` (one deal or
 match played), :mod:`~kc_tui.lab.batching` (the batches and the worker processes),
@@ -20,10 +20,10 @@ seats (seat entry ``j`` at match seat ``(j + rotation) % n``), so every rotation
 deals round after round as long as the same players are left in (duplicate deals). Each seat
 entry gets one AI per match (seeded from the seed, the match, the rotation and the entry), told
 of every new round. A match in which a round runs past ``--max-turns`` turns, or which is not
-over after :data:`MAX_MATCH_ROUNDS` rounds, is stopped and counted as *capped*: a win shared by
+over after :data:`~kc_tui.lab.play.MAX_MATCH_ROUNDS` rounds, is stopped and counted as *capped*: a win shared by
 every seat (``1/n`` each), left out of every per-round figure and of the mean final score.
 
-The match-mode results (:func:`summarize_matches`), per seat entry: ``matches_won`` (a win tied
+The match-mode results (:func:`~kc_tui.lab.stats.summarize_matches`), per seat entry: ``matches_won`` (a win tied
 between ``k`` players gives ``1/k`` to each, so the wins add up to the matches played),
 ``match_win_rate``, ``match_ci95``, ``mean_final_score`` (points, or chips), per-round means
 (penalty points, and in chips mode chips won) and ``rounds_won``; and per pair of entries the
