@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import ai
 from kc_tui.engine import Match, Rules
+from kc_tui.match.autoplay import play_out
 from kc_tui.records.history import MatchRecord, RoundRecord, SeatInfo
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -41,17 +42,12 @@ def play_recorded(
     m = Match(len(kinds), rules, seed)
     players = [ai.make_player(k, seed * player_seed + i) for i, k in enumerate(kinds)]
     rounds: list[RoundRecord] = []
-    made = 0
     while not m.over:
         for p in players:
             p.new_round()
         r = m.round
-        while not r.over:
-            rs = r.to_move
-            r.apply(players[m.match_seat(rs)].choose(r.view(rs)))
-            made += 1
-            if made > max_moves:
-                raise RuntimeError(f"match {seed} does not end")
+        if play_out(r, [players[s] for s in m.seats], max_moves=max_moves):
+            raise RuntimeError(f"match {seed} does not end")
         res = m.finish_round()
         rounds.append(
             RoundRecord.of_result(

@@ -272,7 +272,7 @@ def test_kind_names_are_normalised_by_the_registry_only() -> None:
     assert cli_args.parse_kinds(" King_Aware ,GREEDY", "opponents", 1, 3) == ["king-aware", "greedy"]
     with pytest.raises(cli_args.CliError, match="unknown AI kind 'genius'"):
         cli_args.parse_kinds("genius", "opponents", 1, 3)
-    from kc_tui.lab.tournament import parse_seats
+    from kc_tui.lab.options import parse_seats
 
     assert parse_seats("King_Aware,random") == ["king-aware", "random"]
 

@@ -6,7 +6,7 @@ checkout where the project is installed (``pip install -e .``), or from the repo
 ``python -m tools.ai_ratings``.
 
 Plays whole matches between the AI kinds with the tournament's match mode
-(:func:`kc_tui.lab.tournament.iter_match_records`: default rules, every match seed played once per
+(:func:`kc_tui.lab.batching.iter_match_records`: default rules, every match seed played once per
 cyclic rotation of the seats with the same deals): every pair of kinds heads-up, and a few
 tables of three and four (:data:`TABLES`, the close pairs given more match seeds than the
 foregone ones). Each match's final totals become the pairwise results they imply
@@ -34,7 +34,8 @@ from typing import Any
 
 from ai import ai_kinds
 from kc_tui.engine.rules import Scoring
-from kc_tui.lab.tournament import add_arguments, iter_match_records, parse_config
+from kc_tui.lab.batching import iter_match_records
+from kc_tui.lab.options import add_arguments, parse_options
 from kc_tui.records.rating import fit, pairwise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,12 +90,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def tournament_config(kinds: tuple[str, ...], matches: int, seed: int, iterations: int, jobs: int) -> Any:
-    """The tournament's checked :class:`~kc_tui.lab.tournament.Config` of one table."""
+    """The tournament's checked :class:`~kc_tui.lab.options.TournamentOptions` of one table."""
     p = argparse.ArgumentParser()
     add_arguments(p)
     argv = ["--seats", ",".join(kinds), "--matches", str(matches), "--seed", str(seed)]
     argv += ["--jobs", str(jobs), "--iterations", str(iterations), "--quiet"]
-    return parse_config(p.parse_args(argv))
+    return parse_options(p.parse_args(argv))
 
 
 def main(argv: list[str]) -> int:

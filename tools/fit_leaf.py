@@ -23,7 +23,8 @@ import sys
 
 from ai import make_player
 from ai.search.leaf import FEATURES, features
-from kc_tui.engine import END, Round, Rules
+from kc_tui.engine import Round, Rules
+from kc_tui.match.autoplay import play_out
 
 PAIRS = (("lookahead", "lookahead"), ("lookahead", "king-aware"), ("king-aware", "lookahead"))
 
@@ -35,14 +36,12 @@ def play(k: int) -> list[tuple[list[float], int]]:
     r = Round.deal(2, Rules(), 1_000_000 + k, dealer=k % 2)
     players = [make_player(kinds[i], k * 2 + i) for i in range(2)]
     rows: list[tuple[int, list[float]]] = []
-    turns = 0
-    while not r.over and turns < 400:
-        s = r.to_move
+
+    def turn_start(s: int) -> None:
         if not r.moved:
             rows.append((s, features(r.hands[s], r.hands[1 - s], tuple(r.piles), len(r.stock))))
-        m = players[s].choose(r.view(s))
-        r.apply(m)
-        turns += m == END
+
+    play_out(r, players, max_turns=400, before_move=turn_start)
     return [(f, int(r.winner == s)) for s, f in rows]
 
 

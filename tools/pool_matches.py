@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kc_tui.lab.tournament import interval_text
+from kc_tui.lab.reports import differences_text
 
 Z = 1.96
 
@@ -105,8 +105,7 @@ def report(pooled: dict[str, Any]) -> str:
     for pair in pooled["pairs"]:
         w, r = pair["win_share_diff"], pair["per_round_diff"]
         lines.append(
-            f"  {pair['a']} - {pair['b']}: win share {w['mean']:+.3f} {interval_text(w['ci95'], '+.3f')}"
-            f"   per round {r['mean']:+.3f} {interval_text(r['ci95'], '+.3f')}   ({w['seeds']} match seeds)"
+            f"  {pair['a']} - {pair['b']}: {differences_text(w, 'per round', r, '+.3f')}   ({w['seeds']} match seeds)"
         )
     lines += [f"note: {note}" for note in pooled.get("notes", [])]
     return "\n".join(lines)

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from ai.registry import register
-from ai.search.planning import EvalParams, HoldParams, PlanningAI, Rulebits, State, enumerate_turn, opponents, rank_ends
+from ai.search.planning import (
+    HOLD,
+    EvalParams,
+    HoldParams,
+    PlanningAI,
+    Rulebits,
+    State,
+    enumerate_turn,
+    opponents,
+    rank_ends,
+)
 from ai.search.stakes import Stakes
 from kc_tui.engine import Move, PlayerView
 
@@ -29,29 +39,19 @@ class KingAwareAI(PlanningAI):
         self,
         seed: int = 0,
         *,
-        release_hand: int = 1,
-        release_stock: int = 0,
-        hold_cost: float = 50.0,
-        danger_size: int = 2,
-        hold_risk: float = 1.0,
-        risk_weight: float = 1.0,
+        release_hand: int = HOLD.release_hand,
+        release_stock: int = HOLD.release_stock,
+        hold_cost: float = HOLD.hold_cost,
+        danger_size: int = HOLD.danger_size,
+        hold_risk: float = HOLD.hold_risk,
+        risk_weight: float = HOLD.risk_weight,
         match_aware: bool = True,
         node_limit: int = 250,
         **params: Any,
     ) -> None:
         super().__init__(seed, **params)
-        #: Kings and queens are let go once an opponent holds this many cards or fewer...
-        self.release_hand = release_hand
-        #: ...or the stock holds this many cards or fewer.
-        self.release_stock = release_stock
-        #: The cost (in tenths of a card) of playing a held king or queen too early.
-        self.hold_cost = hold_cost
-        #: An opponent with this many cards or fewer is "close to going out".
-        self.danger_size = danger_size
-        #: Kings and queens are held only while a king held risks less than this many points.
-        self.hold_risk = hold_risk
-        #: How much the risk of a king held weighs in the evaluation.
-        self.risk_weight = risk_weight
+        #: The hoarding thresholds (:class:`~ai.search.planning.HoldParams` says what each is).
+        self.hold = HoldParams(release_hand, release_stock, hold_cost, danger_size, hold_risk, risk_weight)
         #: Whether the plans are weighed in the match's terms (False: the rounds-only planner).
         self.match_aware = match_aware
         self.node_limit = node_limit
@@ -78,9 +78,7 @@ class KingAwareAI(PlanningAI):
         )
 
     def hold_params(self) -> HoldParams:
-        return HoldParams(
-            self.release_hand, self.release_stock, self.hold_cost, self.danger_size, self.hold_risk, self.risk_weight
-        )
+        return self.hold
 
     def plan_turn(self, view: PlayerView, legal: list[Move]) -> tuple[Move, ...]:
         return self.score_ends(view)[0][1]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
+from dataclasses import dataclass
 from typing import Any
 
 from ai.base import AIPlayer
@@ -316,29 +317,28 @@ def opponents(view: PlayerView) -> list[int]:
     return [(view.seat + k) % view.n_players for k in range(1, view.n_players)]
 
 
+@dataclass(frozen=True, slots=True)
 class HoldParams:
-    """King-aware's hoarding thresholds (see :class:`ai.players.king_aware.KingAwareAI`)."""
+    """King-aware's hoarding thresholds (see :class:`ai.players.king_aware.KingAwareAI`, whose
+    settings they are, with these defaults)."""
 
-    __slots__ = ("danger_size", "hold_cost", "hold_risk", "release_hand", "release_stock", "risk_weight")
+    #: Kings and queens are let go once an opponent holds this many cards or fewer...
+    release_hand: int = 1
+    #: ...or the stock holds this many cards or fewer.
+    release_stock: int = 0
+    #: The cost (in tenths of a card) of playing a held king or queen too early.
+    hold_cost: float = 50.0
+    #: An opponent with this many cards or fewer is "close to going out".
+    danger_size: int = 2
+    #: Kings and queens are held only while the cost of a king held (``Stakes.king_cost``,
+    #: in points) is below this, divided by the cube of the number of opponents.
+    hold_risk: float = 1.0
+    #: How much that cost weighs against the other terms of the evaluation.
+    risk_weight: float = 1.0
 
-    def __init__(
-        self,
-        release_hand: int = 1,
-        release_stock: int = 0,
-        hold_cost: float = 50.0,
-        danger_size: int = 2,
-        hold_risk: float = 1.0,
-        risk_weight: float = 1.0,
-    ) -> None:
-        self.release_hand = release_hand
-        self.release_stock = release_stock
-        self.hold_cost = hold_cost
-        self.danger_size = danger_size
-        #: Kings and queens are held only while the cost of a king held (``Stakes.king_cost``,
-        #: in points) is below this, divided by the cube of the number of opponents.
-        self.hold_risk = hold_risk
-        #: How much that cost weighs against the other terms of the evaluation.
-        self.risk_weight = risk_weight
+
+#: The hoarding thresholds by default.
+HOLD = HoldParams()
 
 
 def rank_ends(

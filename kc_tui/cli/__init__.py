@@ -427,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tournament", help="measure AI players against each other over duplicate deals")
     try:
-        from kc_tui.lab.tournament import add_arguments
+        from kc_tui.lab.options import add_arguments
     except ImportError:  # pragma: no cover - the tournament ships with the package
         pass
     else:

@@ -1,10 +1,8 @@
-"""The expert: deterministic with a fixed iteration count, within its time budget, and its
+"""The expert: deterministic with a fixed iteration count, stopping on its settle rule, and its
 inference about the opponents' hands is consistent with the view (and right about greedy)."""
 
 from __future__ import annotations
 
-import statistics
-import time
 from typing import Any
 
 import pytest
@@ -31,21 +29,6 @@ def test_fixed_iterations_are_deterministic() -> None:
         b = _expert(i, iterations=6)
         assert a.plan_turn(view, view.legal_moves()) == b.plan_turn(view, view.legal_moves())
         assert a.last_iterations in (0, 6)  # 0: a single candidate plan, nothing to search
-
-
-def test_the_whole_search_keeps_to_the_time_budget() -> None:
-    """Lookahead's turn search inside it included; overruns beyond 2x would be faults. Measured
-    in this thread's CPU time: time the machine gave to others (a loaded CI runner) only makes
-    the search stop sooner, and must not fail the test."""
-    budget = 150.0
-    times = []
-    for i, (r, seat) in enumerate(midround_positions(10, seed=11)):
-        ai = _expert(i, think_ms=budget)
-        t0 = time.thread_time()
-        ai.choose(r.view(seat))
-        times.append((time.thread_time() - t0) * 1000)
-    assert statistics.median(times) <= 1.1 * budget
-    assert max(times) <= 2 * budget
 
 
 class _Clock:
@@ -240,24 +223,21 @@ def test_sim_greedy_plays_the_simulated_turns_as_the_greedy_ai_would() -> None:
     assert differ >= 1
 
 
-def test_sim_greedy_costs_less_a_deal_and_answers_legally_and_deterministically() -> None:
-    """At four seats a greedy-simulated deal costs a fraction of a king-aware one: with a fixed
-    count both answer legally and deterministically; the greedy search is the cheaper."""
-    costs: dict[str, float] = {}
+def test_both_sims_answer_legally_and_deterministically_at_four_seats() -> None:
+    """With a fixed count of deals each ``sim`` answers a legal move, the same one twice (what each
+    costs is a benchmark: tests/benchmarks/bench_expert.py)."""
+    checked = 0
     for sim in ("king-aware", "greedy"):
-        spent = 0.0
         for i, (r, seat) in enumerate(midround_positions(12, seed=31)):
             if r.n < 4:
                 continue
             view = r.view(seat)
             a, b = _expert(i, iterations=8, sim=sim), _expert(i, iterations=8, sim=sim)
-            t0 = time.thread_time()
             move = a.choose(view)
-            spent += time.thread_time() - t0
             assert move in view.legal_moves()
             assert b.choose(view) == move
-        costs[sim] = spent
-    assert costs["greedy"] < costs["king-aware"]
+            checked += 1
+    assert checked >= 2
 
 
 def test_an_unknown_sim_is_refused() -> None:

@@ -193,7 +193,8 @@ def test_the_tournament_plays_matches_with_the_standing_in_every_view(registry: 
     import argparse
 
     from ai.players.greedy import GreedyAI
-    from kc_tui.lab.tournament import parse_config, play_match
+    from kc_tui.lab.options import parse_options
+    from kc_tui.lab.play import play_match
 
     seen: list[Standing | None] = []
 
@@ -217,7 +218,7 @@ def test_the_tournament_plays_matches_with_the_standing_in_every_view(registry: 
         max_turns=1000,
         quiet=True,
     )
-    rec = play_match(parse_config(args), 0, 0)
+    rec = play_match(parse_options(args), 0, 0)
     assert rec.rounds >= 2 and seen and all(st is not None for st in seen)
     totals = {st.totals for st in seen if st is not None}
     assert (0, 0) in totals and len(totals) >= 2  # the totals the AIs see move with the match

@@ -12,16 +12,12 @@ from ai import make_player
 from ai.base import AIPlayer
 from ai.safe import SafePlayer
 from ai.search.planning import greedy_move
-from kc_tui.engine import END, Move, PlayerView, Round, Rules
+from kc_tui.engine import Move, PlayerView, Round, Rules
+from kc_tui.match.autoplay import play_out
+
+from .helpers import Raises
 
 pytestmark = pytest.mark.real_ai_timeouts  # the fallback's own tests: the game's time limit
-
-
-class Raising(AIPlayer):
-    kind = "raising"
-
-    def choose(self, view: PlayerView) -> Move:
-        raise RuntimeError("boom")
 
 
 class Sleeping(AIPlayer):
@@ -61,7 +57,7 @@ def _greedy(view: PlayerView) -> Move:
     return greedy_move(view.hand_mask, view.piles, True, False)
 
 
-@pytest.mark.parametrize("bad", [Raising, Illegal, Junk])
+@pytest.mark.parametrize("bad", [Raises, Illegal, Junk])
 def test_a_faulty_ai_falls_back_to_greedy_and_logs(bad: type[AIPlayer], caplog: pytest.LogCaptureFixture) -> None:
     view = _view()
     safe = SafePlayer(bad(1))
@@ -111,12 +107,8 @@ def test_a_good_ai_is_left_alone() -> None:
 
 def test_a_whole_round_with_a_raising_ai_ends_normally() -> None:
     r = Round.deal(3, Rules(), 8, dealer=0)
-    players = [SafePlayer(Raising(0)), SafePlayer(make_player("greedy", 1)), SafePlayer(Illegal(2))]
-    steps = 0
-    while not r.over and steps < 5000:
-        m = players[r.to_move].choose(r.view(r.to_move))
-        r.apply(m)  # would raise IllegalMove if the wrapper let an illegal move through
-        steps += 1
+    players = [SafePlayer(Raises(0)), SafePlayer(make_player("greedy", 1)), SafePlayer(Illegal(2))]
+    # Every move is applied as chosen: IllegalMove if the wrapper let an illegal one through.
+    assert not play_out(r, players, max_moves=5000)
     assert r.over
     assert players[0].faults > 0 and players[2].faults > 0 and players[1].faults == 0
-    assert END in (m for m in [END])

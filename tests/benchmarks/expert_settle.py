@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from ai import make_player
 from ai.players.expert import SETTLE_FIRST, ExpertAI, next_check
 from kc_tui.engine import Round, Rules
+from kc_tui.match.autoplay import play_out
 
 Table = list[list[float]]
 
@@ -55,8 +56,7 @@ def record(deal: int, think_ms: float) -> list[Table]:
         ex = Recorder(deal * 3 + rot, think_ms=think_ms)
         la = make_player("lookahead", deal * 5 + rot)
         players = [ex, la] if rot == 0 else [la, ex]
-        while not r.over:
-            r.apply(players[r.to_move].choose(r.view(r.to_move)))
+        play_out(r, players)
         tables.extend(ex.tables)
     return tables
 

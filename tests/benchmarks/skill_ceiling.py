@@ -36,7 +36,7 @@ from ai.players.expert import ExpertAI
 from ai.registry import register
 from kc_tui.engine import PlayerView, Round
 from kc_tui.engine import rng as _rng
-from kc_tui.lab import tournament
+from kc_tui.lab import options, tournament
 
 #: The round whose view was built last (by the tournament's turn loop).
 _LAST: list[Round] = []
@@ -81,7 +81,7 @@ class OracleAI(ExpertAI):
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--know", choices=KNOW, default="all", help="what the oracle sees (default: all)")
-    tournament.add_arguments(p)
+    options.add_arguments(p)
     args: Any = p.parse_args(argv)
     _know[0] = args.know
     Round.view = _recording_view  # type: ignore[method-assign]

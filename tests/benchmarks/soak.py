@@ -23,9 +23,10 @@ import time
 from collections import Counter
 from typing import Any
 
-from kc_tui.engine import Round, Rules
+from kc_tui.engine import Move, PlayerView, Round, Rules
 from kc_tui.engine.cards import FULL_MASK, NEED, is_king
 from kc_tui.engine.rules import CHOICES
+from kc_tui.match.autoplay import play_out
 
 POLICIES = ("random", "first")
 PLAYERS = (2, 3, 4)
@@ -80,31 +81,51 @@ def check(r: Round, prev_piles: list[tuple[int, ...]] | None) -> str | None:
     return None
 
 
+class Violation(Exception):
+    """A broken invariant: stops the round, reported as the round's problem."""
+
+
+class Policy:
+    """A seat that plays round ``r``'s legal moves (the engine's own list, not the view's): a
+    uniformly random one (``random``) or the first (``first``)."""
+
+    def __init__(self, r: Round, policy: str, rng: random.Random) -> None:
+        self.r = r
+        self.policy = policy
+        self.rng = rng
+
+    def choose(self, view: PlayerView) -> Move:
+        ms = self.r.legal_moves()
+        if not ms:
+            raise Violation("no legal move (not even end) in a running round")
+        return ms[self.rng.randrange(len(ms))] if self.policy == "random" else ms[0]
+
+
 def play_round(rules: Rules, n: int, seed: int, policy: str, cap: int) -> tuple[bool, str | None, int]:
     """Play one round; return (blocked, violation or None, decisions)."""
     r = Round.deal(n, rules, seed=seed, dealer=seed % n)
-    rng = random.Random(seed * 7919 + 17)
+    player = Policy(r, policy, random.Random(seed * 7919 + 17))
     problem = check(r, None)
     if problem:
         return False, f"after the deal: {problem}", 0
-    prev = list(r.piles)
+    prev = [list(r.piles)]
     decisions = 0
-    while not r.over:
-        if decisions >= cap:
-            return False, f"more than {cap} decisions", decisions
-        ms = r.legal_moves()
-        if not ms:
-            return False, "no legal move (not even end) in a running round", decisions
-        m = ms[rng.randrange(len(ms))] if policy == "random" else ms[0]
-        try:
-            r.apply(m)
-        except Exception as exc:  # a legal move must apply
-            return False, f"legal move raised {type(exc).__name__}: {exc}", decisions
+
+    def checked(_seat: int, _move: Move, _seconds: float) -> None:
+        nonlocal decisions
         decisions += 1
-        problem = check(r, prev)
+        problem = check(r, prev[0])
         if problem:
-            return False, problem, decisions
-        prev = list(r.piles)
+            raise Violation(problem)
+        prev[0] = list(r.piles)
+
+    try:
+        if play_out(r, [player] * n, max_moves=cap, on_move=checked):
+            return False, f"more than {cap} decisions", decisions
+    except Violation as exc:
+        return False, str(exc), decisions
+    except Exception as exc:  # a legal move must apply
+        return False, f"legal move raised {type(exc).__name__}: {exc}", decisions
     if r.legal_moves():
         return False, "moves listed after the round ended", decisions
     return r.winner is None, None, decisions

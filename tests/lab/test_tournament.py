@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main as cli_main
-from kc_tui.lab.tournament import seat_names, wilson
+from kc_tui.lab.options import seat_names
+from kc_tui.lab.stats import wilson
 
 
 def _run(tmp_path: Path, name: str, *args: str) -> dict:  # type: ignore[type-arg]

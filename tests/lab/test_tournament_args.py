@@ -19,21 +19,20 @@ import pytest
 import kc_tui.lab.tournament as tournament
 from ai import ai_kinds, make_player
 from kc_tui.cli import main as cli_main
-from kc_tui.config import THINK_MS_RANGE as APP_THINK_MS_RANGE
-from kc_tui.lab.tournament import (
+from kc_tui.config import THINK_MS_RANGE
+from kc_tui.lab import batching, options, play
+from kc_tui.lab.batching import batches, iter_records
+from kc_tui.lab.options import (
     DEALS_RANGE,
     ITERATIONS_RANGE,
     JOBS_RANGE,
     MAX_TURNS_RANGE,
     SEED_RANGE,
-    THINK_MS_RANGE,
-    RoundRecord,
     add_arguments,
-    batches,
-    iter_records,
-    parse_config,
+    parse_options,
     settings_of,
 )
+from kc_tui.lab.play import DealRecord
 
 
 def _namespace(*argv: str) -> argparse.Namespace:
@@ -49,8 +48,10 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def started(*_a: Any, **_k: Any) -> Any:
         raise AssertionError("the tournament started before every argument was checked")
 
-    for name in ("iter_records", "run", "play_deals", "play_round", "ProcessPoolExecutor", "Progress"):
-        monkeypatch.setattr(tournament, name, started)
+    for module in (tournament, batching, play):
+        for name in ("iter_records", "run", "play_deals", "play_round", "ProcessPoolExecutor", "Progress"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, started)
 
 
 def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -167,7 +168,7 @@ def test_an_ai_that_refuses_its_settings_is_one_line_before_the_run(
             raise RuntimeError("cannot use these\nsettings")
         return real(kind, seed, **params)
 
-    monkeypatch.setattr(tournament, "make_player", picky)
+    monkeypatch.setattr(options, "make_player", picky)
     line = _refused(["--seats", "greedy,lookahead", "--param", "lookahead.samples=3"], capsys)
     assert r"bad setting for lookahead: RuntimeError: cannot use these\nsettings" in line
 
@@ -246,10 +247,10 @@ def test_json_to_stdout_follows_the_table(capsys: pytest.CaptureFixture[str]) ->
 def test_if_the_json_cannot_be_written_at_the_end_the_results_go_to_stdout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def full(path: str, text: str) -> None:
+    def full(path: Path, data: bytes) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(tournament, "write_json", full)
+    monkeypatch.setattr(tournament, "atomic_write", full)
     out = tmp_path / "r.json"
     code = cli_main(["tournament", *GREEDY2, "--deals", "3", "--quiet", "--json", str(out)])
     captured = capsys.readouterr()
@@ -264,24 +265,7 @@ def test_if_the_json_cannot_be_written_at_the_end_the_results_go_to_stdout(
     assert not out.exists()
 
 
-def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    out = tmp_path / "r.json"
-    out.write_text("old")
-
-    def broken(src: str, dst: str) -> None:
-        raise OSError(errno.EIO, "I/O error")
-
-    monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError):
-        tournament.write_json(str(out), "new")
-    assert out.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
-
-
-def test_the_bounds_are_in_the_help_and_think_time_matches_the_app() -> None:
-    assert THINK_MS_RANGE == APP_THINK_MS_RANGE
+def test_the_bounds_are_in_the_help() -> None:
     p = argparse.ArgumentParser()
     add_arguments(p)
     text = " ".join(p.format_help().split())
@@ -300,7 +284,7 @@ def test_the_bounds_are_in_the_help_and_think_time_matches_the_app() -> None:
 
 
 def test_good_settings_reach_the_players_with_the_type_of_the_default(no_work: None) -> None:
-    cfg = parse_config(
+    cfg = parse_options(
         _namespace(
             "--seats",
             "expert,lookahead,King_Aware",
@@ -344,7 +328,7 @@ def test_batches_are_made_lazily() -> None:
     assert [list(b) for b in batches(7, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
 
 
-def _played(records: list[RoundRecord]) -> list[tuple[Any, ...]]:
+def _played(records: list[DealRecord]) -> list[tuple[Any, ...]]:
     """Everything seeded in the records (think times are measured, not seeded)."""
     return [
         (r.deal, r.rotation, r.winner, r.capped, [(s.won, s.penalty, s.turns, s.moves, s.faults) for s in r.seats])
@@ -382,21 +366,21 @@ class InlinePool:
 
 
 def test_with_several_jobs_only_a_few_batches_are_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
-    cfg = parse_config(_namespace("--seats", "greedy,random", "--deals", "32", "--seed", "8"))
+    cfg = parse_options(_namespace("--seats", "greedy,random", "--deals", "32", "--seed", "8"))
     one = list(iter_records(cfg))
-    monkeypatch.setattr(tournament, "ProcessPoolExecutor", InlinePool)
+    monkeypatch.setattr(batching, "ProcessPoolExecutor", InlinePool)
     InlinePool.outstanding = InlinePool.most = InlinePool.made = 0
     two = replace(cfg, jobs=2)
     got = list(iter_records(two))
     assert InlinePool.made == 1
     assert InlinePool.outstanding == 0
-    assert InlinePool.most == 2 * tournament.IN_FLIGHT_PER_JOB  # 16 batches of 2 deals, 8 at a time
+    assert InlinePool.most == 2 * batching.IN_FLIGHT_PER_JOB  # 16 batches of 2 deals, 8 at a time
     assert _played(got) == _played(one)
     assert [(r.deal, r.rotation) for r in got] == [(d, rot) for d in range(32) for rot in range(2)]
 
 
 def test_records_are_identical_for_one_and_two_processes() -> None:
-    cfg = parse_config(_namespace("--seats", "greedy,random,king-aware", "--deals", "10", "--seed", "21"))
+    cfg = parse_options(_namespace("--seats", "greedy,random,king-aware", "--deals", "10", "--seed", "21"))
     one = list(iter_records(cfg))
     two = list(iter_records(replace(cfg, jobs=2)))
     assert len(one) == 10 * 3  # 10 batches of 1 deal, 8 in flight at first

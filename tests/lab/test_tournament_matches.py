@@ -16,17 +16,10 @@ import kc_tui.lab.tournament as tournament
 from ai import make_player
 from kc_tui.cli import main as cli_main
 from kc_tui.engine import Match
-from kc_tui.lab.tournament import (
-    DEFAULT_DEALS,
-    MATCHES_RANGE,
-    Config,
-    MatchRecord,
-    MatchSeatRecord,
-    add_arguments,
-    parse_config,
-    play_match,
-    summarize_matches,
-)
+from kc_tui.lab import batching, play, reports
+from kc_tui.lab.options import DEFAULT_DEALS, MATCHES_RANGE, TournamentOptions, add_arguments, parse_options
+from kc_tui.lab.play import MatchPlayRecord, MatchSeatRecord, play_match
+from kc_tui.lab.stats import summarize_matches
 
 # Small targets and few chips rounds keep every match short.
 POINTS = ["--rules", "target=10"]
@@ -61,9 +54,9 @@ def _seat(final: int = 0, penalty: int = 0, chips_won: int = 0, rounds_won: int 
     )
 
 
-def _rec(match: int, rotation: int, winners: list[int], *, rounds: int = 4, capped: bool = False) -> MatchRecord:
+def _rec(match: int, rotation: int, winners: list[int], *, rounds: int = 4, capped: bool = False) -> MatchPlayRecord:
     """A constructed record of three seats: seat entry j has penalty 10 * (j + 1) over the match."""
-    return MatchRecord(
+    return MatchPlayRecord(
         match=match,
         rotation=rotation,
         rounds=rounds,
@@ -75,7 +68,7 @@ def _rec(match: int, rotation: int, winners: list[int], *, rounds: int = 4, capp
 
 # ------------------------------------------------------------------- the summary on made-up records
 def test_shared_wins_are_fractions_and_add_up_to_the_matches_played() -> None:
-    cfg = parse_config(_namespace("--seats", "greedy,random,king-aware", "--matches", "2"))
+    cfg = parse_options(_namespace("--seats", "greedy,random,king-aware", "--matches", "2"))
     records = [
         _rec(0, 0, [0, 1]),  # a 2-way tie: 1/2 each
         _rec(0, 1, [0, 1, 2]),  # a 3-way tie: 1/3 each
@@ -112,7 +105,7 @@ def test_shared_wins_are_fractions_and_add_up_to_the_matches_played() -> None:
     assert d["scoring"] == "points" and d["target"] == 50 and "chips_start" not in d
 
 
-def _shares(records: list[MatchRecord], entry: int) -> list[list[float]]:
+def _shares(records: list[MatchPlayRecord], entry: int) -> list[list[float]]:
     out: dict[int, list[float]] = {}
     for r in records:
         share = 1 / 3 if r.capped else (1 / len(r.winners) if entry in r.winners else 0.0)
@@ -121,7 +114,7 @@ def _shares(records: list[MatchRecord], entry: int) -> list[list[float]]:
 
 
 def test_pairs_are_paired_differences_over_seeds() -> None:
-    cfg = parse_config(_namespace("--seats", "greedy,random,king-aware", "--matches", "2"))
+    cfg = parse_options(_namespace("--seats", "greedy,random,king-aware", "--matches", "2"))
     records = [_rec(0, r, [0]) for r in range(3)] + [_rec(1, r, [1]) for r in range(3)]
     d = summarize_matches(cfg, records)
     rows = {(row["a"], row["b"]): row for row in d["pairs"]}
@@ -137,16 +130,16 @@ def test_pairs_are_paired_differences_over_seeds() -> None:
 
 
 def test_one_seed_gives_no_interval() -> None:
-    cfg = parse_config(_namespace("--seats", "greedy,random", "--matches", "1"))
+    cfg = parse_options(_namespace("--seats", "greedy,random", "--matches", "1"))
     records = [
-        MatchRecord(0, rot, 3, False, [rot], [_seat(final=5), _seat(final=9)][:: 1 if rot == 0 else -1])
+        MatchPlayRecord(0, rot, 3, False, [rot], [_seat(final=5), _seat(final=9)][:: 1 if rot == 0 else -1])
         for rot in range(2)
     ]
     d = summarize_matches(cfg, records)
     assert d["players"]["greedy"]["match_ci95"] == [None, None]
     assert d["pairs"][0]["win_share_diff"]["ci95"] == [None, None]
     assert d["pairs"][0]["per_round_diff"]["ci95"] == [None, None]
-    assert "n/a" in tournament.format_match_table(d)
+    assert "n/a" in reports.format_match_table(d)
 
 
 # ----------------------------------------------------------------------------------- real matches
@@ -165,8 +158,8 @@ def test_same_seed_same_results_whatever_jobs(tmp_path: Path) -> None:
     assert other != one
 
 
-def _config(*argv: str) -> Config:
-    return parse_config(_namespace(*argv))
+def _options(*argv: str) -> TournamentOptions:
+    return parse_options(_namespace(*argv))
 
 
 def test_every_rotation_of_a_match_seed_gets_the_same_deals(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,8 +171,8 @@ def test_every_rotation_of_a_match_seed_gets_the_same_deals(monkeypatch: pytest.
             r = self.round
             first_deals.append((tuple(r.hands), tuple(r.stock), tuple(map(tuple, r.piles)), r.dealer, r.to_move))
 
-    monkeypatch.setattr(tournament, "Match", Recording)
-    cfg = _config("--seats", "greedy,random,king-aware", "--matches", "2", "--seed", "4", *POINTS)
+    monkeypatch.setattr(play, "Match", Recording)
+    cfg = _options("--seats", "greedy,random,king-aware", "--matches", "2", "--seed", "4", *POINTS)
     deal_of_seed = []
     for k in range(2):
         first_deals.clear()
@@ -213,8 +206,8 @@ def test_each_ai_is_told_of_every_round_and_sees_the_rounds_views(monkeypatch: p
         made.append(calls)
         return ai
 
-    cfg = _config("--seats", "greedy,king-aware", "--matches", "1", *POINTS)  # builds probes: before the spy
-    monkeypatch.setattr(tournament, "make_player", spying)
+    cfg = _options("--seats", "greedy,king-aware", "--matches", "1", *POINTS)  # builds probes: before the spy
+    monkeypatch.setattr(play, "make_player", spying)
     rec = play_match(cfg, 0, 1)
     assert not rec.capped and rec.rounds >= 1
     assert len(made) == 2  # one AI per seat per match
@@ -223,7 +216,7 @@ def test_each_ai_is_told_of_every_round_and_sees_the_rounds_views(monkeypatch: p
 
 
 def test_points_matches_are_won_by_the_lowest_total() -> None:
-    cfg = _config("--seats", "greedy,random", "--matches", "2", "--seed", "3", *POINTS)
+    cfg = _options("--seats", "greedy,random", "--matches", "2", "--seed", "3", *POINTS)
     for k in range(2):
         for rot in range(2):
             rec = play_match(cfg, k, rot)
@@ -234,7 +227,7 @@ def test_points_matches_are_won_by_the_lowest_total() -> None:
 
 
 def test_chips_mode_reports_chips_per_round_and_the_most_chips_wins(tmp_path: Path) -> None:
-    cfg = _config("--seats", "greedy,random,king-aware", "--matches", "3", "--seed", "2", *CHIPS)
+    cfg = _options("--seats", "greedy,random,king-aware", "--matches", "3", "--seed", "2", *CHIPS)
     records = [play_match(cfg, k, rot) for k in range(3) for rot in range(3)]
     for rec in records:
         assert not rec.capped and 1 <= rec.rounds <= 3
@@ -302,7 +295,9 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
         "ProcessPoolExecutor",
         "Progress",
     ):
-        monkeypatch.setattr(tournament, name, started)
+        for module in (tournament, batching, play):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, started)
 
 
 @pytest.mark.parametrize(
@@ -331,9 +326,9 @@ def test_the_matches_bounds_are_in_the_help() -> None:
 
 
 def test_rounds_mode_is_the_default_and_says_so(tmp_path: Path) -> None:
-    cfg = _config("--seats", "greedy,random")
+    cfg = _options("--seats", "greedy,random")
     assert not cfg.match_mode and cfg.deals == DEFAULT_DEALS == 200 and cfg.matches is None
-    cfg = _config("--seats", "greedy,random", "--matches", "7")
+    cfg = _options("--seats", "greedy,random", "--matches", "7")
     assert cfg.match_mode and cfg.matches == 7
     d = _run(tmp_path, "r", "--seats", "greedy,random", "--deals", "2")
     assert d["mode"] == "rounds" and d["deals"] == 2 and d["rounds"] == 4
