@@ -43,11 +43,12 @@ import json
 import sys
 from pathlib import Path
 
-from kc_tui.config import atomic_write, one_line
 from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import EXIT_BAD_INPUT, EXIT_NOT_WRITTEN, TournamentError, check_output, parse_options
 from kc_tui.lab.reports import format_match_table, format_rounds_table
 from kc_tui.lab.stats import summarize_matches, summarize_rounds
+from kc_tui.util.files import atomic_write
+from kc_tui.util.text import one_line
 
 
 def main(args: argparse.Namespace) -> int:

@@ -89,7 +89,7 @@ async def test_the_next_dealer_is_named_with_the_verb_that_agrees() -> None:
         assert f"Next round: {dealer} deals." in shown
     for name, words in (("You", "You deal."), ("Ana", "Ana deals."), ("you", "you deal.")):
         table = SimpleNamespace(
-            match_over=False, names=[name, "Greedy"], match=SimpleNamespace(dealer=0), chips=False, rules=Rules()
+            names=[name, "Greedy"], match=SimpleNamespace(over=False, dealer=0, chips_scoring=False, rules=Rules())
         )
         assert round_footer(table, summary.result).endswith(f"Next round: {words}")  # type: ignore[arg-type]
 
