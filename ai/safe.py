@@ -16,7 +16,7 @@ from typing import Any
 
 from ai.base import AIPlayer
 from ai.search.planning import greedy_move
-from kc_tui.engine import END, Move, PlayerView, move_str
+from kc_tui.engine import END, Move, PlayerView
 from kc_tui.engine.rules import CompletedPiles, KingsOnSides
 
 log = logging.getLogger("ai.safe")
@@ -126,10 +126,11 @@ class SafePlayer(AIPlayer):
                 error, m = exc, None
             if error is None and time.perf_counter() - start > limit:
                 return self._fault(view, f"took {(time.perf_counter() - start) * 1000:.0f} ms (over 2x its budget)")
+        # The fault's words never quote the move or the error's text: either may name a card
+        # of the AI's hand, and the fault goes to the log and the table's move log.
         if error is not None:
-            return self._fault(view, f"raised {type(error).__name__}: {error}")
+            return self._fault(view, f"raised {type(error).__name__}")
         legal = view.legal_moves()
         if not isinstance(m, int) or isinstance(m, bool) or m not in legal:
-            shown = move_str(m) if isinstance(m, int) and 0 <= m <= END else repr(m)
-            return self._fault(view, f"returned an illegal move ({shown})")
+            return self._fault(view, "returned an illegal move")
         return m

@@ -13,6 +13,8 @@ from ai.base import AIPlayer
 from ai.safe import SafePlayer
 from ai.search.planning import greedy_move
 from kc_tui.engine import Move, PlayerView, Round, Rules
+from kc_tui.engine.cards import card_str, cards_of
+from kc_tui.engine.moves import play
 from kc_tui.match.autoplay import play_out
 
 from .helpers import Raises
@@ -112,3 +114,34 @@ def test_a_whole_round_with_a_raising_ai_ends_normally() -> None:
     assert not play_out(r, players, max_moves=5000)
     assert r.over
     assert players[0].faults > 0 and players[2].faults > 0 and players[1].faults == 0
+
+
+class TellsItsHand(AIPlayer):
+    """Fails naming every card it holds (a bug's message may say anything)."""
+
+    kind = "tells"
+
+    def choose(self, view: PlayerView) -> Move:
+        raise ValueError("holding " + " ".join(card_str(c) for c in cards_of(view.hand_mask)))
+
+
+class PlaysItsOwnCardBadly(AIPlayer):
+    kind = "plays-badly"
+
+    def choose(self, view: PlayerView) -> Move:
+        """One of its own cards, not a king, to the empty corner NE: never legal."""
+        card = next(c for c in cards_of(view.hand_mask) if not card_str(c).startswith("K"))
+        return play(card, 4)
+
+
+@pytest.mark.parametrize("bad", [TellsItsHand, PlaysItsOwnCardBadly])
+def test_a_fault_names_no_card_of_the_ai_s_hand(bad: type[AIPlayer], caplog: pytest.LogCaptureFixture) -> None:
+    view = _view()
+    hand = [card_str(c) for c in cards_of(view.hand_mask)]
+    safe = SafePlayer(bad(1))
+    with caplog.at_level(logging.WARNING, logger="ai.safe"):
+        safe.choose(view)
+    said = " ".join(rec.getMessage() for rec in caplog.records) + " ".join(safe.fault_log)
+    assert safe.faults == 1 and bad.kind in said
+    for label in hand:
+        assert label not in said, f"the fault names {label}, a card of the AI's hand"
