@@ -64,6 +64,8 @@ async def set_input(pilot: Pilot[Any], screen: Screen[Any], wid: str, text: str)
 class DemoHost(App[None]):
     """An app that shows ``screen`` (a demo) over a bare screen."""
 
+    TITLE = "Host"  # the title in the snapshots
+
     def __init__(self, screen: DemoScreen) -> None:
         super().__init__()
         self.demo = screen

@@ -115,6 +115,8 @@ def full_history(path: Path) -> History:
 class StatsHost(App[None]):
     """An app that shows the Stats screen over a blank screen."""
 
+    TITLE = "Host"  # the title in the snapshots
+
     def __init__(self, history: History | None) -> None:
         super().__init__()
         self.history = history
