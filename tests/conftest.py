@@ -1,13 +1,23 @@
-"""Fixtures shared by the whole suite."""
+"""Fixtures shared by the whole suite: no test touches the user's real settings or saved games,
+so tests run side by side (pytest-xdist)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import ai as ai_pkg
 from ai.base import AIPlayer
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point the settings file and the data directory at the test's own temporary folder."""
+    monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "config" / "settings.toml"))
+    monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
+    yield tmp_path
 
 
 @pytest.fixture

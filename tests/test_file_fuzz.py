@@ -14,6 +14,7 @@ from types import ModuleType
 
 import pytest
 
+from kc_tui.records.history import History
 from tests.fuzz_targets import history_rows, saves, settings
 
 CASES = 250
@@ -86,14 +87,14 @@ def test_the_history_check_reports_a_reader_that_crashes_or_writes(
         raise IndexError("boom")
 
     with monkeypatch.context() as m:
-        m.setattr(history_rows.History, "summary", crash)
+        m.setattr(History, "summary", crash)
         assert "summary() raised IndexError" in (history_rows.check(data, tmp_path) or "")
 
-    real = history_rows.History.open_read_only
+    real = History.open_read_only
 
     def writes(path: Path) -> object:
         path.with_name(path.name + "-wal").write_bytes(b"")
         return real(path)
 
-    monkeypatch.setattr(history_rows.History, "open_read_only", staticmethod(writes))
+    monkeypatch.setattr(History, "open_read_only", staticmethod(writes))
     assert "changed the file or its folder" in (history_rows.check(data, tmp_path) or "")

@@ -1,6 +1,6 @@
-"""The import structure: no module of kc_tui or ai imports itself through others, every module
-and package directly under kc_tui and ai is placed in the layers contract (pyproject.toml,
-checked by lint-imports), and the plain-Python layers stay free of Textual.
+"""The import structure: every module and package directly under kc_tui and ai is placed in the
+layers contract (pyproject.toml; lint-imports checks the contracts themselves, cycles included),
+and the plain-Python layers stay free of Textual.
 
 Imports inside functions and under ``TYPE_CHECKING`` count: they are imports all the same.
 """
@@ -8,7 +8,6 @@ Imports inside functions and under ``TYPE_CHECKING`` count: they are imports all
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("kc_tui", "ai")
-#: Cycles known and owned by another change, each with why it is allowed for now. Remove an
-#: entry once its cycle is gone (test_the_known_cycles_are_still_there says when).
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {}
-
-
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
     return grimp.build_graph(*PACKAGES, include_external_packages=True, cache_dir=None)
@@ -44,82 +38,6 @@ def _layer_modules() -> list[tuple[str, bool]]:
             optional = name.startswith("(") and name.endswith(")")
             out.append((name.strip("()"), optional))
     return out
-
-
-def import_cycles(imports: Mapping[str, Iterable[str]]) -> list[list[str]]:
-    """The import cycles of a graph (module -> modules it imports): each strongly connected
-    component of more than one module, or a module importing itself, sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(root: str) -> None:  # Tarjan's algorithm, iterative (no recursion limit)
-        work: list[tuple[str, list[str]]] = [(root, sorted(imports.get(root, ())))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, todo = work[-1]
-            if todo:
-                nxt = todo.pop()
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, sorted(imports.get(nxt, ()))))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component: list[str] = []
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    component.append(top)
-                    if top == node:
-                        break
-                if len(component) > 1 or node in imports.get(node, ()):
-                    found.append(sorted(component))
-
-    for module in sorted(imports):
-        if module not in index:
-            visit(module)
-    return sorted(found)
-
-
-def _ours(module: str) -> bool:
-    return module.split(".")[0] in PACKAGES
-
-
-def _project_imports(graph: grimp.ImportGraph) -> dict[str, set[str]]:
-    return {
-        m: {i for i in graph.find_modules_directly_imported_by(m) if _ours(i)} for m in graph.modules if _ours(m)
-    }
-
-
-def test_the_cycle_finder_finds_cycles_and_nothing_else() -> None:
-    imports = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
-    assert import_cycles(imports) == [["a", "b", "c"], ["e"]]
-    assert import_cycles({"x": {"y"}, "y": set()}) == []
-
-
-def test_no_module_imports_itself_through_others(graph: grimp.ImportGraph) -> None:
-    imports = _project_imports(graph)
-    assert "kc_tui.engine.state" in imports and "ai.base" in imports  # the graph is the real one
-    cycles = [c for c in import_cycles(imports) if tuple(c) not in KNOWN_CYCLES]
-    assert cycles == []
-
-
-def test_the_known_cycles_are_still_there(graph: grimp.ImportGraph) -> None:
-    found = {tuple(c) for c in import_cycles(_project_imports(graph))}
-    gone = [c for c in KNOWN_CYCLES if c not in found]
-    assert gone == [], "these cycles are gone: remove them from KNOWN_CYCLES"
 
 
 def test_the_round_does_not_import_the_view_module(graph: grimp.ImportGraph) -> None:

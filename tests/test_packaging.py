@@ -72,7 +72,7 @@ def test_python_dash_m_kc_tui_prints_the_version() -> None:
 def test_python_dash_m_kc_tui_is_the_console_scripts_entry_point() -> None:
     (script,) = [e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == DIST]
     assert script.value == "kc_tui.cli:main"
-    assert kc_tui.__main__.main is script.load() is cli.main
+    assert vars(kc_tui.__main__)["main"] is script.load() is cli.main
     # The same command, its errors too: one line on stderr, exit 2.
     proc = _run(sys.executable, "-m", "kc_tui", "check")
     assert proc.returncode == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ai import ai_kinds, make_player
@@ -56,7 +58,7 @@ def test_each_ai_is_deterministic_for_a_seed(kind: str) -> None:
     def moves(seed: int) -> list[int]:
         r = Round.deal(3, Rules(), 42, dealer=0)
         players = [make_player(kind, seed + s, **FAST[kind]) for s in range(3)]
-        out = []
+        out: list[Any] = []
         while not r.over and len(out) < 150:
             m = players[r.to_move].choose(r.view(r.to_move))
             out.append(m)

@@ -13,6 +13,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -33,7 +34,11 @@ def main() -> int:
     p.add_argument("--expert-positions", type=int, default=None, help="fewer positions for the expert")
     a = p.parse_args()
     positions = midround_positions(a.positions, seed=2024)
-    kinds = [("greedy", "greedy", {}), ("king_aware", "king-aware", {}), ("lookahead", "lookahead", {})]
+    kinds: list[tuple[str, str, dict[str, Any]]] = [
+        ("greedy", "greedy", {}),
+        ("king_aware", "king-aware", {}),
+        ("lookahead", "lookahead", {}),
+    ]
     kinds.append(("expert", "expert", {"think_ms": a.think_ms}))
     for name, kind, params in kinds:
         times: list[float] = []

@@ -157,7 +157,7 @@ def bench_screen(history: History, runs: int = 7) -> dict[str, float]:
                     shown.set_result(time.perf_counter())
                 display(on, update)
 
-            app._display = first_frame  # type: ignore[method-assign]
+            app._display = first_frame  # type: ignore[method-assign,assignment]
             t0 = time.perf_counter()
             await app.push_screen(screen)
             first = await shown

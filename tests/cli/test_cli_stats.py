@@ -20,7 +20,7 @@ import pytest
 import kc_tui.records.rating
 from kc_tui.cli import main
 from kc_tui.records.history import ENV_HISTORY, EXPORT_COLUMNS, History
-from tests.ui.test_stats_screen import ANCHORS, BOLD, T0, full_history, record_match
+from tests.ui.statskit import ANCHORS, BOLD, T0, full_history, record_match
 
 
 @pytest.fixture(autouse=True)

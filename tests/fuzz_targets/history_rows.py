@@ -253,6 +253,7 @@ def _tamper(con: sqlite3.Connection, rng: random.Random, v1: bool) -> None:
         for _ in range(rng.randrange(1, 4)):
             column = rng.choice(columns)
             value = _value(rng)()
+            params: tuple[Any, ...]
             if table == "seats":
                 if not keys:
                     continue

@@ -202,7 +202,7 @@ def test_each_ai_is_told_of_every_round_and_sees_the_rounds_views(monkeypatch: p
             calls["views"] += 1
             return inner_choose(view)
 
-        ai.new_round, ai.choose = new_round, choose
+        ai.new_round, ai.choose = new_round, choose  # type: ignore[method-assign]
         made.append(calls)
         return ai
 

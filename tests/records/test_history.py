@@ -728,7 +728,7 @@ def test_the_summary_from_the_database_equals_summarize_of_the_records(history: 
 def test_a_resumed_match_is_found_to_go_on_under_its_id(history: History) -> None:
     played = play(["greedy", "king-aware"], 6)
     first = played.rounds[:2]
-    args = {"seats": played.seats, "rules": played.rules, "seed": played.seed}
+    args: dict[str, Any] = {"seats": played.seats, "rules": played.rules, "seed": played.seed}
     assert history.open_match(**args, rounds_played=0) is None
     match_id = record(history, dataclasses.replace(played, rounds=first), finish=False)
     other = record(history, dataclasses.replace(played, rounds=first, seed=played.seed + 1), finish=False)

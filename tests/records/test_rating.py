@@ -3,14 +3,11 @@ ratings shipped with the package (kc_tui/data/ai_ratings.json, made by tools/ai_
 
 from __future__ import annotations
 
-import fnmatch
 import itertools
 import math
 import random
 import time
-import tomllib
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +23,6 @@ from kc_tui.records.rating import (
     player_rating,
     standing_words,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def simulate(true: dict[str, float], games: int, seed: int, draws: float = 0.0) -> list[tuple[str, str, float]]:
@@ -299,13 +294,6 @@ def test_the_shipped_ai_ratings_load_and_rate_every_offered_kind() -> None:
     # The player rated against them gets a sentence naming two kinds or an end.
     words = describe(player_rating([("greedy", 1.0), ("lookahead", 0.5)], anchors), anchors)
     assert any(k in words for k in anchors)
-
-
-def test_the_ai_ratings_file_is_package_data() -> None:
-    with (ROOT / "pyproject.toml").open("rb") as f:
-        globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]
-    patterns = [*globs.get("*", []), *globs.get("kc_tui.data", [])]
-    assert any(fnmatch.fnmatch(rating.AI_RATINGS_FILE, p) for p in patterns)
 
 
 @pytest.mark.parametrize(

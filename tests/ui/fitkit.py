@@ -8,8 +8,14 @@ from typing import Any
 from textual.app import App
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, Input, Select, Static, Switch
 from textual.widgets._footer import FooterKey
+
+from kc_tui.config import Opponent
+from kc_tui.ui.screens.settings import SettingsBody
+
+#: Three expert opponents: the settings screen at its longest (a think time for each).
+EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
 
 
 def screen_lines(app: App[Any], widget: Widget | Region | None = None) -> list[str]:
@@ -97,3 +103,48 @@ async def read_scrolling(pilot: Any, box: Widget, key: str, most: int = 20) -> s
         await pilot.pause()
         assert round(box.scroll_y) > top, f"{key} does not scroll on"
     return flat(" ".join(rows[k] for k in sorted(rows)))
+
+
+def shown(widget: Widget) -> bool:
+    """Whether ``widget`` and every node above it is displayed."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
+def texts(app: App[Any]) -> list[Static]:
+    """Every text of the settings' fields that is shown (labels, explanations; not a control's own)."""
+    out: list[Static] = []
+    for w in app.screen.query("#settings-body Static").results(Static):
+        if any(isinstance(a, Select | Input | Switch) for a in w.ancestors):
+            continue
+        if shown(w) and flat(str(w.render())):
+            out.append(w)
+    return out
+
+
+async def read_every_text(pilot: Any, app: App[Any]) -> list[str]:
+    """Page through the fields with the key the footer shows, reading each text where it is
+    wholly in view; the texts never read whole."""
+    screen = app.screen
+    footer = screen_lines(app)[-1]
+    assert "PgDn More" in footer, footer
+    body = screen.query_one(SettingsBody)
+    pending = {id(w): w for w in texts(app)}
+    assert len(pending) > 20
+    seen: dict[int, str] = {}
+    while True:
+        view = body.region.intersection(body.scrollable_content_region)
+        for key, w in list(pending.items()):
+            if view.contains_region(w.region):
+                want = flat(str(w.render()))
+                got = flat(" ".join(screen_lines(app, w)))
+                if want in got:
+                    del pending[key]
+                else:
+                    seen[key] = got
+        if body.scroll_y >= body.max_scroll_y:
+            break
+        before = body.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > before, "PgDn moves on"
+    return [f"{flat(str(w.render()))!r} shows as {seen.get(key)!r}" for key, w in pending.items()]

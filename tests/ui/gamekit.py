@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
+from textual.worker import WorkerState
 
+from kc_tui.cli import build_parser
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import END, is_play, play_card, position_dict, source, target
+from kc_tui.engine import END, Rules, is_play, play_card, position_dict, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.cards import screen_face
 from kc_tui.ui.dialogs.summary import RoundSummary
+from kc_tui.ui.launch import build_app
+from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.screens.settings import SettingsScreen
 
 SEED = 3
@@ -35,6 +43,40 @@ async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -
     await pilot.click(selector)
 
 
+def new_app(*argv: str) -> Any:
+    """The app as the command line ``kings-corners ARGV`` builds it."""
+    args = build_parser().parse_args(list(argv))
+    return build_app(args.command or "menu", args)
+
+
+def menu_app() -> KingsCornersApp:
+    """The app at its menu, with :func:`make_config`'s opponents."""
+    return KingsCornersApp(make_config(), None, "menu")
+
+
+async def set_input(pilot: Pilot[Any], screen: Screen[Any], wid: str, text: str) -> None:
+    """Type ``text`` into the input ``#wid`` of ``screen`` in place of what it holds."""
+    inp = screen.query_one(f"#{wid}", Input)
+    inp.focus()
+    await pilot.press("ctrl+a", "ctrl+k", *list(text))
+
+
+class DemoHost(App[None]):
+    """An app that shows ``screen`` (a demo) over a bare screen."""
+
+    TITLE = "Host"  # the title in the snapshots
+
+    def __init__(self, screen: DemoScreen) -> None:
+        super().__init__()
+        self.demo = screen
+
+    def compose(self) -> ComposeResult:
+        yield Static("menu")
+
+    def on_mount(self) -> None:
+        self.push_screen(self.demo)
+
+
 def make_config(**changes: Any) -> Config:
     cfg = Config(opponents=(Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware")), pace="instant")
     return cfg.with_(**changes) if changes else cfg
@@ -50,23 +92,49 @@ def game_of(app: KingsCornersApp) -> GameScreen:
     return game
 
 
+def _idle(app: KingsCornersApp, game: GameScreen) -> bool:
+    """The game is the top screen, no AI is to move or thinking, and no worker (an AI's, a hint's)
+    is running or waiting to run."""
+    working = (WorkerState.PENDING, WorkerState.RUNNING)
+    return app.screen is game and not game.busy and not any(w.state in working for w in app.workers)
+
+
+def _dialog_over(app: KingsCornersApp, game: GameScreen) -> bool:
+    stack = app.screen_stack
+    return isinstance(app.screen, ModalScreen) and stack.index(app.screen) > stack.index(game)
+
+
 async def settle(pilot: Pilot[Any], timeout: float = 20.0) -> GameScreen:
-    """Wait until the human is to move (or a summary is up) and nothing is pending."""
+    """Wait until the game is up and it is for the human to act: the game is the top screen and
+    idle (also after the messages of its finished workers are handled), or a dialog (a summary, a
+    menu) is on top of it."""
     app = pilot.app
     assert isinstance(app, KingsCornersApp)
-    waited = 0.0
-    while waited < timeout:
+    end = time.monotonic() + timeout
+    while True:
         await pilot.pause(0.02)
-        waited += 0.02
         game = app.game
-        if game is None:
-            continue
-        if app.screen is not game:
-            return game  # a dialog is up
-        if not game.busy and not game._hint_busy:
-            await pilot.pause()
-            return game
-    raise AssertionError("the game did not settle")
+        if game is not None and game in app.screen_stack:
+            if _dialog_over(app, game):
+                return game
+            if _idle(app, game):
+                await pilot.pause()
+                if _idle(app, game):
+                    return game
+        if time.monotonic() >= end:
+            raise AssertionError(f"the game did not settle in {timeout} s; the screens: {app.screen_stack}")
+
+
+async def opened(pilot: Pilot[Any], match_id: int, number: int) -> ReplayScreen:
+    """The replay of round ``number`` of the recorded match ``match_id``, opened."""
+    app = pilot.app
+    await pilot.pause()
+    open_replay(app, match_id, number)
+    await pilot.pause()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen), f"the screen is {screen!r}"
+    return screen
 
 
 async def new_game(pilot: Pilot[Any]) -> GameScreen:
@@ -191,3 +259,28 @@ async def type_into(pilot: Any, app: App[Any], wid: str, text: str) -> None:
     inp.value = ""
     await pilot.press(*list(text))
     await pilot.pause()
+
+
+#: Three opponents of three kinds, for tables of one to three opponents.
+OPPONENTS = (Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware"), Opponent("Lookout", "lookahead"))
+
+
+def table_app(n: int, scoring: str) -> KingsCornersApp:
+    """A game against the first ``n`` of :data:`OPPONENTS`, scored by ``scoring``."""
+    rules = Rules(scoring=scoring)
+    return play_app(config=make_config(opponents=OPPONENTS[:n], rules=rules))
+
+
+async def stage(pilot: Pilot[Any]) -> GameScreen:
+    """The settled game with long piles and hands (:func:`stage_long_piles`), drawn."""
+    game = await settle(pilot)
+    stage_long_piles(game.session)
+    game.refresh_view()
+    await pilot.pause()
+    await pilot.pause()
+    return game
+
+
+def whole_card(game: GameScreen, card: int) -> str:
+    """A card drawn whole (a top card) at the terminal's size of card: ``│3♠ │`` or ``│3♠   │``."""
+    return f"│{game.look.label(card).ljust(screen_face(game).inner)}│"

@@ -14,8 +14,8 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
 
+from .conftest import wait_for
 from .gamekit import new_game, play_app, position, settle
-from .test_settings_app import wait_for
 
 SIZE = (120, 40)
 

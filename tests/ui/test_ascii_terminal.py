@@ -15,18 +15,13 @@ from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import AsciiFilter, as_ascii
 
+from .fitkit import screen_lines
 from .gamekit import settle
 
 SIZE = (80, 24)
 SUITS = "♠♥♦♣"
 
 
-
-
-def screen_lines(app: KingsCornersApp) -> list[str]:
-    """Every line of the screen as it is drawn (the compositor's strips, line filters applied)."""
-    height = app.size.height
-    return ["".join(seg.text for seg in line) for line in app.screen._compositor.render_strips()][:height]
 
 
 def ascii_start(encoding: str, **env: str) -> bool:

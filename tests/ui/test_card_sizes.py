@@ -11,7 +11,8 @@ import argparse
 from itertools import combinations
 
 import pytest
-from rich.text import Text
+from rich.style import Style
+from rich.text import Span, Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
@@ -23,9 +24,8 @@ from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import CardChip, HandView, OpponentPanel, PileView, StockView
 
-from .gamekit import LONG_HAND, play_app, settle
-from .test_ascii_terminal import screen_lines
-from .test_table_fit import stage, table_app, whole_card
+from .fitkit import screen_lines
+from .gamekit import LONG_HAND, play_app, settle, stage, table_app, whole_card
 
 LOOK = CardLook()
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50), (200, 60))
@@ -41,7 +41,14 @@ def cards_shown(game: GameScreen) -> list[Widget]:
 def rendered(widget: Widget) -> list[Text]:
     out = widget.render()
     assert isinstance(out, Text)
-    return out.split("\n")
+    return list(out.split("\n"))
+
+
+def span_colour(span: Span, bg: bool = False) -> str | None:
+    """The name of a span's colour (its background's with ``bg``)."""
+    style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
+    colour = style.bgcolor if bg else style.color
+    return None if colour is None else colour.name
 
 
 def pile_of(game: GameScreen, place: int) -> PileView:
@@ -137,7 +144,7 @@ async def test_a_large_card_is_selected_by_a_click_and_marked_with_its_targets()
         lines = rendered(chip)
         assert len(lines) == 5
         assert lines[-1].plain == "└▲▲▲▲▲┘"
-        assert all(span.style.bgcolor is not None and span.style.bgcolor.name == SELECTED_BG for span in lines[2].spans)
+        assert all(span_colour(span, bg=True) == SELECTED_BG for span in lines[2].spans)
         targets = {p for p in range(8) if pile_of(game, p).has_class("-target")}
         assert targets == set(game._targets())
 
@@ -164,10 +171,10 @@ def test_a_large_face_has_rank_and_suit_in_two_corners_and_the_suit_in_the_middl
     assert [line.plain for line in lines] == ["┌1────┐", "│10♥  │", "│  ♥  │", "│  10♥│", "└new──┘"]
     red = TWO_COLOUR[2]
     for line in lines[1:4]:
-        inked = [span for span in line.spans if span.style.color is not None and span.style.color.name == red]
+        inked = [span for span in line.spans if span_colour(span) == red]
         assert inked, line.plain
     diamonds = CardLook(four_colour=True).face(parse_card("5D"), size=LARGE)
-    assert any(span.style.color is not None and span.style.color.name == FOUR_COLOUR[1] for span in diamonds[2].spans)
+    assert any(span_colour(span) == FOUR_COLOUR[1] for span in diamonds[2].spans)
     covered = CardLook().face(ten, whole=False, size=LARGE)
     assert [line.plain for line in covered] == ["┌───", "│10♥", "│   ", "│   ", "└───"]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
+from typing import cast
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Static
 
 from kc_tui.cli import build_parser
@@ -14,26 +14,10 @@ from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.widgets import OpponentPanel
 
+from .conftest import wait_for
+from .gamekit import DemoHost
+
 SIZE = (110, 36)
-
-
-class Host(App[None]):
-    def __init__(self, screen: DemoScreen) -> None:
-        super().__init__()
-        self.demo = screen
-
-    def compose(self) -> ComposeResult:
-        yield Static("menu")
-
-    def on_mount(self) -> None:
-        self.push_screen(self.demo)
-
-
-async def wait_for(pilot, condition, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 def moves_made(demo: DemoScreen) -> tuple[int, int]:
@@ -43,9 +27,9 @@ def moves_made(demo: DemoScreen) -> tuple[int, int]:
 
 async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
     demo = DemoScreen(["greedy", "king-aware"], 11, "instant", Config(rules=Rules(target=25)))
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: demo.session.match.over)
+        await wait_for(pilot, lambda: demo.session.match.over, 60)
         s = demo.session
         assert s.match.winners, "a finished match has a winner"
         assert max(s.match.live_chips()) >= 25
@@ -61,7 +45,7 @@ async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
 
 async def test_pause_step_and_resume() -> None:
     demo = DemoScreen(["greedy", "lookahead"], 5, "normal", Config())
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")
         assert demo.paused
@@ -83,7 +67,7 @@ async def test_pause_step_and_resume() -> None:
 
 async def test_step_while_playing_pauses_and_moves_once() -> None:
     demo = DemoScreen(["greedy", "greedy"], 2, "slow", Config())
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         assert demo.paused
@@ -96,7 +80,7 @@ async def test_step_while_playing_pauses_and_moves_once() -> None:
 
 async def test_speed_keys_and_open_hands() -> None:
     demo = DemoScreen(["greedy", "king-aware", "lookahead", "random"], 3, "normal", Config())
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")
         panels = list(demo.query(OpponentPanel))
@@ -119,7 +103,7 @@ async def test_speed_keys_and_open_hands() -> None:
 
 async def test_a_new_demo_never_applies_a_stale_decision() -> None:
     demo = DemoScreen(["greedy", "greedy"], 9, "slow", Config())
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")
         await wait_for(pilot, lambda: not demo.thinking, 10)
@@ -140,7 +124,7 @@ async def test_rules_open_from_the_demo_and_return() -> None:
     from kc_tui.ui.screens.rules import RulesScreen
 
     demo = DemoScreen(["greedy", "greedy"], 1, "slow", Config(rules=Rules(draw="end")))
-    app = Host(demo)
+    app = DemoHost(demo)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
         await pilot.pause()
@@ -148,7 +132,7 @@ async def test_rules_open_from_the_demo_and_return() -> None:
         assert app.screen.rules.draw == "end"
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is demo
+        assert cast(object, app.screen) is demo
 
 
 async def test_the_demo_command_line_opens_the_demo() -> None:

@@ -82,7 +82,7 @@ async def test_palette_offers_the_menu_actions() -> None:
     app = MenuApp()
     async with app.run_test(size=(80, 30)) as pilot:
         provider = MenuCommands(app.screen)
-        titles = [hit.text or str(hit.display) async for hit in provider.discover()]
+        titles = [hit.text or str(hit.prompt) async for hit in provider.discover()]
         assert titles == ["New game", "Watch a demo", "Settings", "Rules", "Quit"]  # no save: no Resume
         hits = [hit async for hit in provider.search("sett")]
         assert len(hits) == 1

@@ -6,7 +6,7 @@ every key of the footer is whole. Snapshots of each at 80x24."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.widgets import Button, Header, Input, Static
@@ -25,27 +25,23 @@ from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from tests.match.test_replay import play_match
 
+from .conftest import wait_for
 from .fitkit import (
+    EXPERTS,
     assert_footer_whole,
     assert_whole,
     content,
     flat,
     footer_keys,
     on_screen,
+    read_every_text,
     read_scrolling,
     screen_lines,
     shows_whole,
 )
-from .gamekit import make_config, play_app, settle, stage_long_piles
-from .test_demo import Host as DemoHost
-from .test_demo import wait_for
-from .test_replay_screen import new_app, opened
-from .test_replay_screen import recorded as recorded  # in the history: ``match`` below
-from .test_settings_polish import EXPERTS, read_every_text
-from .test_settings_polish import Host as SettingsHost
-from .test_stats_screen import T0, full_history, loaded, record_match
-from .test_stats_screen import Host as StatsHost
-from .test_stats_screen import fixed_world as fixed_world  # autouse: UTC times, fixed AI ratings
+from .gamekit import DemoHost, SettingsHost, make_config, menu_app, opened, play_app, settle, stage_long_piles
+from .statskit import T0, StatsHost, full_history, loaded, record_match
+from .statskit import fixed_world as fixed_world  # autouse: UTC times, fixed AI ratings
 
 SMALL = (80, 24)
 #: The round of the recorded match whose review has explanations longer than their lines.
@@ -147,7 +143,7 @@ REPLAY_KEYS = ("Move", "Turn", "Play", "Hands", "Review", "Better", "Keys", "Bac
 
 
 async def test_the_review_and_a_long_explanation_are_whole_at_80x24(recorded: int) -> None:
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SMALL) as pilot:
         replay = await reviewed(pilot, recorded)
         review = replay.review
@@ -171,7 +167,7 @@ async def test_the_review_and_a_long_explanation_are_whole_at_80x24(recorded: in
 
 
 async def test_the_replay_footer_is_whole_and_its_keys_page_lists_every_key(recorded: int) -> None:
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SMALL) as pilot:
         replay = await opened(pilot, recorded, REVIEW_ROUND)
         await footer_ready(pilot)
@@ -194,11 +190,11 @@ async def test_the_replay_footer_is_whole_and_its_keys_page_lists_every_key(reco
             assert shows_whole(app, row, body.scrollable_content_region), row
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is replay
+        assert cast(object, app.screen) is replay
 
 
 async def test_the_replay_buttons_fit_80_columns(recorded: int) -> None:
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=(80, 40)) as pilot:
         replay = await opened(pilot, recorded, REVIEW_ROUND)
         await pilot.press("end")
@@ -216,14 +212,14 @@ def test_snapshot_replay_80x24(snap_compare: Any, recorded: int) -> None:
         await pilot.press("right_square_bracket", "right_square_bracket", "right")
         await footer_ready(pilot)
 
-    assert snap_compare(new_app(), terminal_size=SMALL, run_before=run_before)
+    assert snap_compare(menu_app(), terminal_size=SMALL, run_before=run_before)
 
 
 def test_snapshot_review_long_explanation_80x24(snap_compare: Any, recorded: int) -> None:
     async def run_before(pilot: Any) -> None:
         await reviewed(pilot, recorded)
 
-    assert snap_compare(new_app(), terminal_size=SMALL, run_before=run_before)
+    assert snap_compare(menu_app(), terminal_size=SMALL, run_before=run_before)
 
 
 # ---------------------------------------------------------------------------- the demo
@@ -248,7 +244,7 @@ async def test_the_demo_title_status_and_footer_are_whole_at_80x24(kinds: list[s
     async with app.run_test(size=SMALL) as pilot:
         await pause_at_deal(pilot, demo)
         header = demo.query_one(Header)
-        assert f"seed {demo.seed}" in demo.sub_title
+        assert f"seed {demo.seed}" in (demo.sub_title or "")
         assert_whole(app, f"{demo.TITLE} — {demo.sub_title}", header)
         status = demo.query_one("#demo-status", Static)
         assert on_screen(app, status)
@@ -341,7 +337,7 @@ async def matches_tab(pilot: Any) -> MatchList:
     await loaded(pilot)
     await pilot.press("3")
     await pilot.pause()
-    table = pilot.app.screen.query_one(MatchList)
+    table: MatchList = pilot.app.screen.query_one(MatchList)
     await wait_for(pilot, lambda: table.row_count > 0 and table.has_focus)
     await pilot.pause()
     await footer_ready(pilot)

@@ -12,8 +12,7 @@ from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.widgets import OpponentPanel
 from tests.ai.helpers import FAULTS
 
-from .gamekit import make_config, play_app, screen_text, settle
-from .test_demo import Host
+from .gamekit import DemoHost, make_config, play_app, screen_text, settle
 
 SIZE = (120, 40)
 
@@ -50,7 +49,7 @@ async def test_chips_scoring_shows_the_same_target_in_the_game_and_the_demo() ->
         assert {p.target for p in game.query(OpponentPanel)} == {0}
         assert "chips" in screen_text(app)
     demo = DemoScreen(["greedy", "greedy"], 1, "slow", Config(rules=rules))
-    host = Host(demo)
+    host = DemoHost(demo)
     async with host.run_test(size=SIZE) as pilot:
         await pilot.press("space")
         await pilot.pause()

@@ -20,8 +20,8 @@ from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary
 from kc_tui.ui.stats_data import finished, player_matches, rating_view
 
 from ..historykit import T0, play_recorded
+from .conftest import wait_for
 from .gamekit import make_config, play_app, play_until, screen_text
-from .test_settings_app import wait_for
 
 SMALL = (80, 24)
 #: A target low enough for a match of a round or two.

@@ -7,8 +7,8 @@ from typing import Any
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.screens.menu import MenuScreen
 
+from .conftest import wait_for
 from .gamekit import make_config, play_app, screen_text
-from .test_settings_app import wait_for
 
 
 async def footer_drawn(pilot: Any, words: str) -> str:

@@ -18,7 +18,7 @@ SIZE = (80, 24)
 
 
 async def focused_field(pilot: Any, wid: str) -> NameInput:
-    field = pilot.app.screen.query_one(f"#{wid}", NameInput)
+    field: NameInput = pilot.app.screen.query_one(f"#{wid}", NameInput)
     field.focus()
     field.value = ""
     await pilot.pause()
@@ -26,7 +26,8 @@ async def focused_field(pilot: Any, wid: str) -> NameInput:
 
 
 def note_of(pilot: Any, wid: str) -> Static:
-    return pilot.app.screen.query_one(f"#{wid}-note", Static)
+    note: Static = pilot.app.screen.query_one(f"#{wid}-note", Static)
+    return note
 
 
 async def test_a_long_paste_keeps_the_first_characters_and_says_so() -> None:

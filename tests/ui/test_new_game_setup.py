@@ -20,8 +20,8 @@ from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 
-from .gamekit import make_config, play_app, play_until, screen_text, settle
-from .test_settings_app import new_app, wait_for
+from .conftest import wait_for
+from .gamekit import make_config, new_app, play_app, play_until, screen_text, settle
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -274,7 +274,7 @@ async def test_a_settings_file_that_cannot_be_written_still_starts_the_match_and
         folder = config_path().parent
         folder.parent.mkdir(parents=True, exist_ok=True)
         folder.write_text("a file where the settings' folder goes")
-        app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+        app.notify = lambda message, **_: notes.append(message)
         await type_into(pilot, dialog, "target", "12")
         await pilot.click("#start")
         game = await settle(pilot)

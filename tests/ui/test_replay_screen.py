@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.test_replay import direct_round, play_match, store
 
-from .gamekit import click_button, make_config, screen_text
+from .gamekit import click_button, menu_app, opened, screen_text
 
 SIZE = (120, 40)
 #: The round replayed on screen (of the match played with seed 11 by three AIs, seat 0 "You").
@@ -31,28 +30,6 @@ ROUND = 2
 @pytest.fixture(scope="module")
 def match() -> MatchRecord:
     return play_match(["greedy", "king-aware", "greedy"], 11)
-
-
-@pytest.fixture
-def recorded(match: MatchRecord, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """``match`` recorded in the app's history (a temporary folder): its id."""
-    monkeypatch.delenv(ENV_HISTORY, raising=False)
-    yield store(default_history_path(), match)
-
-
-def new_app() -> KingsCornersApp:
-    return KingsCornersApp(make_config(), None, "menu")
-
-
-async def opened(pilot: Any, match_id: int, number: int = ROUND) -> ReplayScreen:
-    app = pilot.app
-    await pilot.pause()
-    open_replay(app, match_id, number)
-    await pilot.pause()
-    await pilot.pause()
-    screen = app.screen
-    assert isinstance(screen, ReplayScreen), f"the screen is {screen!r}"
-    return screen
 
 
 def shows(screen: ReplayScreen, r: Round, match: MatchRecord, viewer: int | None = 0) -> None:
@@ -86,9 +63,9 @@ def status(screen: ReplayScreen) -> str:
 # ---------------------------------------------------------------------- stepping
 async def test_keys_step_both_ways_through_the_recorded_positions(recorded: int, match: MatchRecord) -> None:
     moves = match.rounds[ROUND - 1].moves
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, recorded)
+        screen = await opened(pilot, recorded, ROUND)
         shows(screen, direct_round(match, ROUND, 0), match)
         assert f"Round {ROUND} · move 0 of {len(moves)}" in status(screen)
         for k in range(1, 26):
@@ -126,9 +103,9 @@ async def test_keys_step_both_ways_through_the_recorded_positions(recorded: int,
 
 async def test_the_buttons_step_too(recorded: int, match: MatchRecord) -> None:
     moves = match.rounds[ROUND - 1].moves
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, recorded)
+        screen = await opened(pilot, recorded, ROUND)
         assert screen.query_one("#replay-back", Button).disabled
         for _ in range(3):
             await click_button(pilot, "#replay-forward")
@@ -152,9 +129,9 @@ async def test_the_buttons_step_too(recorded: int, match: MatchRecord) -> None:
 
 async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, match: MatchRecord) -> None:
     moves = match.rounds[ROUND - 1].moves
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, recorded)
+        screen = await opened(pilot, recorded, ROUND)
         assert screen.pace == "instant"  # the tests' config
         await pilot.press("minus", "minus", "minus")
         assert screen.pace == "slow" and "Pace: slow" in status(screen)
@@ -192,9 +169,9 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
 # ---------------------------------------------------------------------- what the player sees
 async def test_hidden_cards_stay_off_screen_until_the_end_and_o(recorded: int, match: MatchRecord) -> None:
     moves = match.rounds[ROUND - 1].moves
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, recorded)
+        screen = await opened(pilot, recorded, ROUND)
         for k in (0, 7, 20, len(moves) - 1):
             screen.replay.seek(k)
             screen.refresh_view()
@@ -234,7 +211,7 @@ async def test_a_demo_is_seen_as_a_spectator(match: MatchRecord, monkeypatch: py
     monkeypatch.delenv(ENV_HISTORY, raising=False)
     demo = play_match(["greedy", "random"], 4, human=None)
     match_id = store(default_history_path(), demo)
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, match_id, 1)
         assert screen.viewer is None
@@ -248,7 +225,7 @@ async def test_a_demo_is_seen_as_a_spectator(match: MatchRecord, monkeypatch: py
 
 
 async def test_notes_show_on_their_turn_literally(recorded: int, match: MatchRecord) -> None:
-    app = new_app()
+    app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         replay = RoundReplay.from_record(match, ROUND, 0)
@@ -278,7 +255,7 @@ async def test_open_replay_says_why_it_cannot(match: MatchRecord, monkeypatch: p
     rounds = list(match.rounds)
     rounds[0] = dataclasses.replace(rounds[0], moves=(*moves[:3], play(stranger, 0), *moves[4:]))
     bad_id = store(default_history_path(), dataclasses.replace(match, rounds=tuple(rounds)))
-    app = new_app()
+    app = menu_app()
     told: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -325,11 +302,11 @@ async def test_a_round_played_in_the_app_replays_from_the_history() -> None:
 # ---------------------------------------------------------------------- snapshots
 def _snap_app(match_id: int, keys: tuple[str, ...]) -> tuple[KingsCornersApp, Any]:
     async def run_before(pilot: Any) -> None:
-        await opened(pilot, match_id)
+        await opened(pilot, match_id, ROUND)
         await pilot.press(*keys)
         await pilot.pause()
 
-    return new_app(), run_before
+    return menu_app(), run_before
 
 
 def test_snapshot_replay_mid_round(snap_compare: Any, recorded: int) -> None:

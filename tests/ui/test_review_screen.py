@@ -13,15 +13,8 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.widgets import TableView
 
+from .conftest import wait_for
 from .gamekit import make_config, play_app, play_until
-
-
-async def wait_for(pilot: Any, condition: Any, timeout: float = 120.0) -> None:
-    waited = 0.0
-    while not condition():
-        await pilot.pause(0.1)
-        waited += 0.1
-        assert waited < timeout, "timed out"
 
 
 async def replay_from_summary(pilot: Any) -> ReplayScreen:
@@ -57,7 +50,7 @@ async def test_the_round_summary_opens_the_replay_and_the_review_marks_every_tur
         assert isinstance(replay, ReplayScreen)
         assert replay.replay.round_number == summary.result.number
         await pilot.press("v")
-        await wait_for(pilot, lambda: not replay.reviewing)
+        await wait_for(pilot, lambda: not replay.reviewing, 120)
         review = replay.review
         assert review is not None and not review.cancelled and review.turns
         # The progress bar showed every turn done, from the first to the last.
@@ -89,7 +82,7 @@ async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
         await pilot.press("b")
         assert replay._better is None
         await pilot.press("v")
-        await wait_for(pilot, lambda: not replay.reviewing)
+        await wait_for(pilot, lambda: not replay.reviewing, 120)
         marked = [(s, t) for s, t in replay.reviewed.items() if t.better_plan_exists]
         if not marked:  # a round played like the expert: b refuses on every turn
             start = next(iter(replay.reviewed))
@@ -129,7 +122,7 @@ async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> N
     async with app.run_test(size=(120, 40)) as pilot:
         replay = await replay_from_summary(pilot)
         await pilot.press("v", "escape")
-        await wait_for(pilot, lambda: not replay.reviewing)
+        await wait_for(pilot, lambda: not replay.reviewing, 120)
         assert app.screen is replay, "esc during a review cancels it, it does not leave"
         review = replay.review
         assert review is not None and review.cancelled and len(review.turns) < review.total

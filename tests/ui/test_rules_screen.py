@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, cast
 
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
@@ -45,7 +46,7 @@ def test_every_variant_marks_exactly_its_active_choice() -> None:
     text = rules_markdown()
     for key, values in choices.items():
         for value in values:
-            marked = mark_active(text, Rules(**{key: value}))
+            marked = mark_active(text, Rules(**{key: cast(Any, value)}))
             start = marked.index(f"Variant `{key}`")
             end = marked.find("\n- **R", start)
             block = marked[start:end]

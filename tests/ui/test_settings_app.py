@@ -4,48 +4,21 @@ opens from the game and returns."""
 
 from __future__ import annotations
 
-import html
-import re
-import time
 from typing import Any
 
-from textual.widgets import Input, Select
+from textual.widgets import Select
 
-from kc_tui.cli import build_parser
 from kc_tui.config import Config
 from kc_tui.config.store import config_path, load_config
-from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.screens.settings import SettingsScreen
 
-from .gamekit import new_game
+from .conftest import wait_for
+from .gamekit import new_app, new_game, screen_text, set_input
 
 SIZE = (110, 36)
-
-
-def new_app(*argv: str) -> Any:
-    args = build_parser().parse_args(list(argv))
-    return build_app(args.command or "menu", args)
-
-
-def screen_text(app: Any) -> str:
-    text = re.sub(r"<[^>]+>", "", app.export_screenshot())
-    return html.unescape(text).replace("\xa0", " ")
-
-
-async def wait_for(pilot: Any, condition: Any, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, f"timed out; the screens: {pilot.app.screen_stack}"
-        await pilot.pause(0.05)
-
-
-async def set_input(pilot: Any, screen: SettingsScreen, wid: str, text: str) -> None:
-    inp = screen.query_one(f"#{wid}", Input)
-    inp.focus()
-    await pilot.press("ctrl+a", "ctrl+k", *list(text))
 
 
 async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> None:
@@ -84,6 +57,7 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
         await pilot.pause(0.3)
         text = screen_text(app)
         assert "target 25" in text
+        assert session.human_seat is not None
         hand = session.hand(session.human_seat)
         assert hand, "the human holds cards"
         from kc_tui.engine import card_str

@@ -3,10 +3,10 @@ hidden, the think time shows its unit, and every text can be read whole at 80x24
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
-from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
 from kc_tui.config import Config, Opponent
@@ -14,17 +14,12 @@ from kc_tui.config.store import load_config, save_config
 from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 
-from .fitkit import flat, screen_lines
+from .fitkit import EXPERTS, flat, read_every_text, screen_lines, shown, texts
 from .gamekit import SettingsHost as Host
 from .gamekit import type_into
 
 SMALL = (80, 24)
 SIZE = (100, 40)
-EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
-
-
-def shown(widget: Widget) -> bool:
-    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
 
 
 def error_text(app: App[Any]) -> str:
@@ -102,7 +97,7 @@ async def test_y_discards_the_changes_and_the_theme_preview() -> None:
 
 
 async def test_every_kind_of_field_counts_as_a_change_and_the_cancel_button_asks_too() -> None:
-    changes = {
+    changes: dict[str, Callable[[SettingsScreen], object]] = {
         "scoring": lambda s: setattr(s.query_one("#scoring", Select), "value", "chips"),
         "four_colour": lambda s: setattr(s.query_one("#four_colour", Switch), "value", True),
         "hand_size": lambda s: setattr(s.query_one("#hand_size", Input), "value", "6"),
@@ -193,46 +188,6 @@ async def test_the_think_time_shows_its_unit_at_80_columns() -> None:
 
 
 # ------------------------------------------------------------------ (d) every text readable at 80x24
-
-
-def texts(app: App[Any]) -> list[Static]:
-    """Every text of the settings' fields that is shown (labels, explanations; not a control's own)."""
-    out = []
-    for w in app.screen.query("#settings-body Static"):
-        if any(isinstance(a, Select | Input | Switch) for a in w.ancestors):
-            continue
-        if shown(w) and flat(str(w.render())):
-            out.append(w)
-    return out
-
-
-async def read_every_text(pilot: Any, app: App[Any]) -> list[str]:
-    """Page through the fields with the key the footer shows, reading each text where it is
-    wholly in view; the texts never read whole."""
-    screen = app.screen
-    footer = screen_lines(app)[-1]
-    assert "PgDn More" in footer, footer
-    body = screen.query_one(SettingsBody)
-    pending = {id(w): w for w in texts(app)}
-    assert len(pending) > 20
-    seen: dict[int, str] = {}
-    while True:
-        view = body.region.intersection(body.scrollable_content_region)
-        for key, w in list(pending.items()):
-            if view.contains_region(w.region):
-                want = flat(str(w.render()))
-                got = flat(" ".join(screen_lines(app, w)))
-                if want in got:
-                    del pending[key]
-                else:
-                    seen[key] = got
-        if body.scroll_y >= body.max_scroll_y:
-            break
-        before = body.scroll_y
-        await pilot.press("pagedown")
-        await pilot.pause()
-        assert body.scroll_y > before, "PgDn moves on"
-    return [f"{flat(str(w.render()))!r} shows as {seen.get(key)!r}" for key, w in pending.items()]
 
 
 async def test_every_text_is_readable_at_80x24_with_points() -> None:

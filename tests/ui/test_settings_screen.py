@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 from textual.app import App
@@ -303,9 +304,9 @@ async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_ro
         await pilot.press("enter", "tab")
         await pilot.pause()
         assert screen.query_one("#target", Input).value == "50"
-        assert screen.focused is screen.query_one("#scoring", Select)
+        assert cast(object, screen.focused) is screen.query_one("#scoring", Select)
         await pilot.press("shift+tab", "shift+tab", "shift+tab", "shift+tab")
-        assert screen.focused is screen.query_one("#opp-kind-1", Select)
+        assert cast(object, screen.focused) is screen.query_one("#opp-kind-1", Select)
 
 
 async def test_the_body_still_scrolls_from_the_keyboard() -> None:

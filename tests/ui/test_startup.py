@@ -21,8 +21,8 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
 from kc_tui.ui.widgets.footer import Footer
 
+from .conftest import wait_for
 from .gamekit import play_app, settle
-from .test_settings_app import wait_for
 
 SIZE = (120, 40)
 

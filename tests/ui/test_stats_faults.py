@@ -27,7 +27,7 @@ from kc_tui.ui.stats_data import (
     totals_text,
 )
 
-from .test_stats_screen import SIZE, T0, Host, fixed_world, flat, loaded, record_match
+from .statskit import SIZE, T0, StatsHost, fixed_world, flat, loaded, record_match
 
 __all__ = ["fixed_world"]  # the Stats tests' fixed clock and AI ratings, for these tests too
 
@@ -63,7 +63,7 @@ async def test_paging_survives_new_matches_from_another_window_and_an_unreadable
         con.execute("UPDATE matches SET seed = 'not a seed' WHERE id = ?", (damaged,))
     con.close()
     other, _ = History.open(path)
-    app = Host(history)
+    app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         table = screen.query_one(MatchList)
@@ -98,7 +98,7 @@ async def test_a_page_of_rows_that_cannot_be_read_does_not_stop_the_list(tmp_pat
     with sqlite3.connect(path) as con:
         con.executemany("UPDATE matches SET seed = 'x' WHERE id = ?", [(i,) for i in bad])
     con.close()
-    app = Host(history)
+    app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         table = screen.query_one(MatchList)
@@ -169,9 +169,9 @@ async def test_the_screen_shows_records_and_a_summary_built_with_bad_values(tmp_
         best=MatchPoint(7, T0, HUGE, True, HUGE),
     )
     history.matches = lambda **_: [m]  # type: ignore[method-assign]
-    history.match = lambda _id: m  # type: ignore[method-assign]
+    history.match = lambda match_id: m  # type: ignore[method-assign]
     history.summary = lambda *_: summary  # type: ignore[method-assign]
-    app = Host(history)
+    app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
         started = time.monotonic()
         screen = await loaded(pilot)
@@ -205,7 +205,7 @@ async def test_the_screen_survives_a_tampered_database(tmp_path: Path) -> None:
     con.close()
     history.close()
     history, _ = History.open(path)
-    app = Host(history)
+    app = StatsHost(history)
     started = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)

@@ -3,22 +3,20 @@ of matches), a match opened from the list, Escape, names shown literally; snapsh
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
+from textual.binding import Binding
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
-import kc_tui.records.rating
 from ai import ai_kinds
 from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
-from kc_tui.records.history import History, RoundRecord, SeatInfo
-from kc_tui.records.rating import Rating, player_rating
+from kc_tui.records.history import History
+from kc_tui.records.rating import player_rating
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary
@@ -27,132 +25,14 @@ from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 
 from .gamekit import make_config, play_app, play_until, screen_text
-
-SIZE = (120, 40)
-T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
-BOLD = "[b]x[/b]"
-#: Fixed AI ratings, so the rating and its plot do not move with the shipped file.
-ANCHORS = {
-    "random": Rating("random", 620.0, 30.0),
-    "greedy": Rating("greedy", 1000.0, 0.0),
-    "king-aware": Rating("king-aware", 1090.0, 25.0),
-    "lookahead": Rating("lookahead", 1180.0, 25.0),
-    "expert": Rating("expert", 1290.0, 30.0),
-}
-
-
-@pytest.fixture(autouse=True)
-def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Times shown in UTC and fixed AI ratings, whatever the machine."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-def record_match(
-    history: History,
-    opponents: Sequence[tuple[str, str]],
-    rounds: Sequence[tuple[int | None, Sequence[int]]],
-    *,
-    start: datetime = T0,
-    me: str = "You",
-    finish: bool = True,
-    target: int = 50,
-) -> int:
-    """Record a match of the player (seat 0) against ``opponents`` ((name, kind)); ``rounds``:
-    (who went out, every seat's penalty). The lowest total wins when ``finish``."""
-    seats = [SeatInfo(me, "human"), *(SeatInfo(name, kind, 200) for name, kind in opponents)]
-    n = len(seats)
-    match_id = history.start_match(
-        seats=seats, rules=Rules(target=target).to_dict(), seed=11, first_dealer=0, started_at=start
-    )
-    totals = [0] * n
-    for number, (winner, penalties) in enumerate(rounds, 1):
-        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
-        history.record_round(
-            match_id,
-            RoundRecord(
-                number=number,
-                dealer=(number - 1) % n,
-                seats=tuple(range(n)),
-                winner=winner,
-                penalties=tuple(penalties),
-                chips_delta=(0,) * n,
-                totals=tuple(totals),
-                moves=(),
-                hints=number % 2,
-                undos=0,
-                played_at=start + timedelta(minutes=5 * number),
-            ),
-        )
-    if finish:
-        best = min(totals)
-        history.finish_match(
-            match_id,
-            winners=[i for i, t in enumerate(totals) if t == best],
-            totals=totals,
-            finished_at=start + timedelta(minutes=5 * len(rounds) + 1),
-        )
-    return match_id
-
-
-def full_history(path: Path) -> History:
-    """Six matches: won and lost against greedy heads-up, a three-seat table with a king-aware
-    opponent named like markup, and one left unfinished."""
-    history, message = History.open(path)
-    assert message is None
-    day = timedelta(days=1)
-    record_match(history, [("Greedy", "greedy")], [(0, [0, 14]), (1, [22, 0]), (0, [0, 40])], start=T0)
-    record_match(history, [("Greedy", "greedy")], [(1, [31, 0]), (1, [25, 0])], start=T0 + day)
-    record_match(
-        history,
-        [("Greedy", "greedy"), (BOLD, "king-aware")],
-        [(0, [0, 12, 9]), (2, [8, 17, 0]), (0, [0, 30, 14])],
-        start=T0 + 2 * day,
-    )
-    record_match(history, [("Kingsley", "king-aware")], [(0, [0, 27]), (0, [0, 26])], start=T0 + 3 * day)
-    record_match(history, [("Lucy", "lookahead")], [(1, [18, 0]), (0, [0, 35])], start=T0 + 4 * day)
-    record_match(history, [("Lucy", "lookahead")], [(1, [9, 0])], start=T0 + 5 * day, finish=False)
-    return history
-
-
-class Host(App[None]):
-    """An app that shows the Stats screen over a blank screen."""
-
-    def __init__(self, history: History | None) -> None:
-        super().__init__()
-        self.history = history
-
-    def on_mount(self) -> None:
-        self.push_screen(StatsScreen(self.history))
-
-
-async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
-    """Wait until the screen has worked out its statistics."""
-    screen = pilot.app.screen
-    assert isinstance(screen, StatsScreen)
-    waited = 0.0
-    while screen.history is not None and screen.total and screen.rating is None and not screen.problem:
-        assert waited < timeout, "the statistics did not load"
-        await pilot.pause(0.05)
-        waited += 0.05
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    assert not screen.problem, screen.problem
-    return screen
-
-
-def flat(app: App[Any]) -> str:
-    return " ".join(screen_text(app).split())  # type: ignore[arg-type]
+from .statskit import ANCHORS, BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, record_match
+from .statskit import fixed_world as fixed_world  # autouse: UTC times, fixed AI ratings
 
 
 # ---------------------------------------------------------------------------- empty and off
 async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> None:
     history, _ = History.open(tmp_path / "h.sqlite3")
-    app = Host(history)
+    app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         text = flat(app)
@@ -166,7 +46,7 @@ async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> Non
 
 
 async def test_no_history_at_all() -> None:
-    app = Host(None)
+    app = StatsHost(None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "history is off or could not be opened" in flat(app)
@@ -177,7 +57,7 @@ async def test_no_history_at_all() -> None:
 
 # ---------------------------------------------------------------------------- a full history
 async def test_full_history_shows_rating_summary_streaks_and_matches(tmp_path: Path) -> None:
-    app = Host(full_history(tmp_path / "h.sqlite3"))
+    app = StatsHost(full_history(tmp_path / "h.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         rating = str(screen.query_one("#rating", Static).render())
@@ -211,7 +91,7 @@ async def test_full_history_shows_rating_summary_streaks_and_matches(tmp_path: P
 
 
 async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
-    app = Host(full_history(tmp_path / "h.sqlite3"))
+    app = StatsHost(full_history(tmp_path / "h.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         await pilot.press("3", "down", "down", "down")  # match 3: the three-seat one
@@ -236,7 +116,7 @@ async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
 
 
 async def test_a_click_on_a_row_opens_that_match(tmp_path: Path) -> None:
-    app = Host(full_history(tmp_path / "h.sqlite3"))
+    app = StatsHost(full_history(tmp_path / "h.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         await pilot.press("3")
@@ -252,7 +132,7 @@ async def test_a_click_on_a_row_opens_that_match(tmp_path: Path) -> None:
 
 
 async def test_the_plots_show_the_rating_and_the_chosen_match(tmp_path: Path) -> None:
-    app = Host(full_history(tmp_path / "h.sqlite3"))
+    app = StatsHost(full_history(tmp_path / "h.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         assert "Your rating after each match" in flat(app)  # under the summary
@@ -276,7 +156,7 @@ async def test_the_list_loads_more_as_the_cursor_nears_its_end(tmp_path: Path) -
         record_match(
             history, [("Greedy", "greedy")], [(k % 2, [0, 5] if k % 2 == 0 else [5, 0])], start=T0 + timedelta(hours=k)
         )
-    app = Host(history)
+    app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         table = screen.query_one(DataTable)
@@ -356,7 +236,7 @@ async def test_a_match_played_on_screen_shows_in_the_stats() -> None:
 # ---------------------------------------------------------------------------- menu and palette
 def test_statistics_is_in_the_menu_and_the_palette() -> None:
     assert ("Statistics", "stats") in [(t, a) for t, a, _ in MENU_COMMANDS]
-    assert any(b.action == "app.stats" for b in MenuScreen.BINDINGS if hasattr(b, "action"))
+    assert any(b.action == "app.stats" for b in MenuScreen.BINDINGS if isinstance(b, Binding))
 
 
 async def test_the_menu_button_runs_the_apps_stats_action() -> None:
@@ -407,7 +287,7 @@ def test_snapshot_empty(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Any) -> None:
         await loaded(pilot)
 
-    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(StatsHost(history), terminal_size=SIZE, run_before=run_before)
 
 
 def test_snapshot_full(snap_compare: Any, tmp_path: Path) -> None:
@@ -416,7 +296,7 @@ def test_snapshot_full(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Any) -> None:
         await loaded(pilot)
 
-    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(StatsHost(history), terminal_size=SIZE, run_before=run_before)
 
 
 def test_snapshot_match_detail(snap_compare: Any, tmp_path: Path) -> None:
@@ -427,4 +307,4 @@ def test_snapshot_match_detail(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.press("3", "down", "down", "down", "enter")
         await pilot.pause()
 
-    assert snap_compare(Host(history), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(StatsHost(history), terminal_size=SIZE, run_before=run_before)

@@ -5,43 +5,21 @@ the stock, and the footer's Quit."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.pilot import Pilot
 
-from kc_tui.config import Opponent
-from kc_tui.engine import PLACES, Rules
+from kc_tui.engine import PLACES
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp
-from kc_tui.ui.cards import screen_face
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 
-from .gamekit import LONG_HAND, make_config, play_app, screen_text, settle, stage_long_piles
+from .gamekit import LONG_HAND, play_app, screen_text, settle, stage, table_app, whole_card
 
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50))
-OPPONENTS = (Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware"), Opponent("Lookout", "lookahead"))
 TABLES = [(size, n, scoring) for size in SIZES for n in (1, 3) for scoring in ("points", "chips")]
-
-
-def table_app(n: int, scoring: str) -> KingsCornersApp:
-    rules = Rules(scoring=scoring)  # type: ignore[arg-type]
-    return play_app(config=make_config(opponents=OPPONENTS[:n], rules=rules))
-
-
-async def stage(pilot: Pilot[Any]) -> GameScreen:
-    game = await settle(pilot)
-    stage_long_piles(game.session)
-    game.refresh_view()
-    await pilot.pause()
-    await pilot.pause()
-    return game
-
-
-def whole_card(game: GameScreen, card: int) -> str:
-    """A card drawn whole (a top card) at the terminal's size of card: ``│3♠ │`` or ``│3♠   │``."""
-    return f"│{game.look.label(card).ljust(screen_face(game).inner)}│"
 
 
 def check_readable(app: KingsCornersApp, game: GameScreen) -> None:
@@ -186,7 +164,7 @@ async def test_m_asks_first_when_the_game_is_not_saved() -> None:
         assert isinstance(app.screen, MenuDialog)
         await pilot.press("n")
         await pilot.pause()
-        assert app.screen is game
+        assert cast(object, app.screen) is game
         await pilot.press("m", "y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)

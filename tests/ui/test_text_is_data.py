@@ -22,8 +22,8 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import fill, plain, rich_plain, visible
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
-from .gamekit import new_game, play_app, play_until, screen_text, settle
-from .test_settings_app import new_app, wait_for
+from .conftest import wait_for
+from .gamekit import new_app, new_game, play_app, play_until, screen_text, settle
 
 SIZE = (120, 40)
 ME = "[/]"
@@ -94,7 +94,7 @@ def test_the_ui_never_formats_text_into_markup() -> None:
     for path in sorted(UI.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            args: list[ast.AST] = []
+            args: list[ast.expr] = []
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -199,7 +199,7 @@ async def test_a_name_typed_in_settings_as_markup_starts_a_game() -> None:
     """Settings, Your name ``[/]``, save, New game: it used to crash with MarkupError."""
     from kc_tui.ui.screens.settings import SettingsScreen
 
-    from .test_settings_app import set_input
+    from .gamekit import set_input
 
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:

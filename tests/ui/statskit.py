@@ -1,0 +1,144 @@
+"""Helpers for the Stats screen's tests (and the statistics of the command line): a history
+recorded as a player's, the screen over a bare app, its statistics waited for; fixed AI ratings
+and UTC times (:func:`fixed_world`, autouse where it is imported)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+
+import kc_tui.records.rating
+from kc_tui.engine import Rules
+from kc_tui.records.history import History, RoundRecord, SeatInfo
+from kc_tui.records.rating import Rating
+from kc_tui.ui.screens.stats import StatsScreen
+
+from .gamekit import screen_text
+
+SIZE = (120, 40)
+T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+BOLD = "[b]x[/b]"
+#: Fixed AI ratings, so the rating and its plot do not move with the shipped file.
+ANCHORS = {
+    "random": Rating("random", 620.0, 30.0),
+    "greedy": Rating("greedy", 1000.0, 0.0),
+    "king-aware": Rating("king-aware", 1090.0, 25.0),
+    "lookahead": Rating("lookahead", 1180.0, 25.0),
+    "expert": Rating("expert", 1290.0, 30.0),
+}
+
+
+@pytest.fixture(autouse=True)
+def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Times shown in UTC and fixed AI ratings, whatever the machine."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def record_match(
+    history: History,
+    opponents: Sequence[tuple[str, str]],
+    rounds: Sequence[tuple[int | None, Sequence[int]]],
+    *,
+    start: datetime = T0,
+    me: str = "You",
+    finish: bool = True,
+    target: int = 50,
+) -> int:
+    """Record a match of the player (seat 0) against ``opponents`` ((name, kind)); ``rounds``:
+    (who went out, every seat's penalty). The lowest total wins when ``finish``."""
+    seats = [SeatInfo(me, "human"), *(SeatInfo(name, kind, 200) for name, kind in opponents)]
+    n = len(seats)
+    match_id = history.start_match(
+        seats=seats, rules=Rules(target=target).to_dict(), seed=11, first_dealer=0, started_at=start
+    )
+    totals = [0] * n
+    for number, (winner, penalties) in enumerate(rounds, 1):
+        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+        history.record_round(
+            match_id,
+            RoundRecord(
+                number=number,
+                dealer=(number - 1) % n,
+                seats=tuple(range(n)),
+                winner=winner,
+                penalties=tuple(penalties),
+                chips_delta=(0,) * n,
+                totals=tuple(totals),
+                moves=(),
+                hints=number % 2,
+                undos=0,
+                played_at=start + timedelta(minutes=5 * number),
+            ),
+        )
+    if finish:
+        best = min(totals)
+        history.finish_match(
+            match_id,
+            winners=[i for i, t in enumerate(totals) if t == best],
+            totals=totals,
+            finished_at=start + timedelta(minutes=5 * len(rounds) + 1),
+        )
+    return match_id
+
+
+def full_history(path: Path) -> History:
+    """Six matches: won and lost against greedy heads-up, a three-seat table with a king-aware
+    opponent named like markup, and one left unfinished."""
+    history, message = History.open(path)
+    assert message is None
+    day = timedelta(days=1)
+    record_match(history, [("Greedy", "greedy")], [(0, [0, 14]), (1, [22, 0]), (0, [0, 40])], start=T0)
+    record_match(history, [("Greedy", "greedy")], [(1, [31, 0]), (1, [25, 0])], start=T0 + day)
+    record_match(
+        history,
+        [("Greedy", "greedy"), (BOLD, "king-aware")],
+        [(0, [0, 12, 9]), (2, [8, 17, 0]), (0, [0, 30, 14])],
+        start=T0 + 2 * day,
+    )
+    record_match(history, [("Kingsley", "king-aware")], [(0, [0, 27]), (0, [0, 26])], start=T0 + 3 * day)
+    record_match(history, [("Lucy", "lookahead")], [(1, [18, 0]), (0, [0, 35])], start=T0 + 4 * day)
+    record_match(history, [("Lucy", "lookahead")], [(1, [9, 0])], start=T0 + 5 * day, finish=False)
+    return history
+
+
+class StatsHost(App[None]):
+    """An app that shows the Stats screen over a blank screen."""
+
+    TITLE = "Host"  # the title in the snapshots
+
+    def __init__(self, history: History | None) -> None:
+        super().__init__()
+        self.history = history
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen(self.history))
+
+
+async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
+    """Wait until the screen has worked out its statistics."""
+    screen = pilot.app.screen
+    assert isinstance(screen, StatsScreen)
+    waited = 0.0
+    while screen.history is not None and screen.total and screen.rating is None and not screen.problem:
+        assert waited < timeout, "the statistics did not load"
+        await pilot.pause(0.05)
+        waited += 0.05
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    assert not screen.problem, screen.problem
+    return screen
+
+
+def flat(app: App[Any]) -> str:
+    return " ".join(screen_text(app).split())  # type: ignore[arg-type]
