@@ -19,8 +19,9 @@ from typing import Any
 
 from kc_tui.config import NAME_MAX, one_line
 from kc_tui.engine import Rules
-from kc_tui.records.history import GroupStats, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
 from kc_tui.records.rating import C, expected
+from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
+from kc_tui.records.stats import GroupStats, MatchPoint, Summary
 
 HUMAN = "human"
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).

@@ -1,5 +1,5 @@
-"""The game history (kc_tui/records/history.py): the schema and its migrations, files that cannot be used,
-two processes recording at once, records that replay, reading back garbage, exports, statistics."""
+"""The game history (kc_tui/records): the schema and its migrations, files that cannot be used, two
+processes recording at once, records that replay, reading back garbage, exports, statistics."""
 
 from __future__ import annotations
 
@@ -20,19 +20,12 @@ from typing import Any
 import pytest
 
 from kc_tui.engine import Match, Rules
-from kc_tui.records import history as hist
-from kc_tui.records.history import (
-    ENV_HISTORY,
-    EXPORT_COLUMNS,
-    SCHEMA_VERSION,
-    History,
-    HistoryError,
-    MatchRecord,
-    RoundRecord,
-    SeatInfo,
-    default_history_path,
-    summarize,
-)
+from kc_tui.records import files, rows, stats
+from kc_tui.records.export import EXPORT_COLUMNS
+from kc_tui.records.rows import ENV_HISTORY, HistoryError, MatchRecord, RoundRecord, SeatInfo, default_history_path
+from kc_tui.records.schema import APPLICATION_ID, COLUMNS, MIGRATIONS, SCHEMA_VERSION
+from kc_tui.records.stats import summarize
+from kc_tui.records.store import History
 from tests.historykit import T0, play_recorded
 
 
@@ -176,9 +169,9 @@ def test_the_file_is_in_the_data_folder_unless_the_variable_names_one(
 def test_a_new_file_gets_the_current_schema_in_wal_mode(history: History, path: Path) -> None:
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert con.execute("PRAGMA application_id").fetchone()[0] == hist.APPLICATION_ID
+    assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    for table, columns in hist.COLUMNS[SCHEMA_VERSION].items():
+    for table, columns in COLUMNS[SCHEMA_VERSION].items():
         assert {c[1] for c in con.execute(f"PRAGMA table_info({table})")} == columns
     assert "matches_newest" in {r[1] for r in con.execute("PRAGMA index_list(matches)")}
     con.close()
@@ -203,9 +196,9 @@ def _database_at(p: Path, version: int) -> None:
     if version == 0:
         con.close()
         return
-    con.execute(f"PRAGMA application_id = {hist.APPLICATION_ID}")
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     for v in range(1, version + 1):
-        script, step = hist.MIGRATIONS[v]
+        script, step = MIGRATIONS[v]
         con.executescript(script)
         if step is not None:
             step(con)
@@ -224,7 +217,7 @@ def _database_at(p: Path, version: int) -> None:
             (number, winner, pens, totals, bytes([1, 0, 0, 4]), T0.isoformat()),
         )
     if version >= 2:  # the game of version 2 kept the player's results with every match it wrote
-        hist._update_player(con, 7)
+        stats._update_player(con, 7)
     con.close()
 
 
@@ -833,9 +826,9 @@ def test_rules_keep_a_newer_games_settings_and_check_the_known_ones(history: His
 
 
 # ---------------------------------------------------------------------- recording with sync_match
-def _sync(uid: str, rounds: int, *, over: bool = False, seed: int = 5) -> hist.MatchSync:
+def _sync(uid: str, rounds: int, *, over: bool = False, seed: int = 5) -> rows.MatchSync:
     done = tuple(rnd(k, [0, 1], k % 2, [k % 2, (k + 1) % 2]) for k in range(1, rounds + 1))
-    return hist.MatchSync(
+    return rows.MatchSync(
         uid=uid,
         seats=(SeatInfo("Ann", "human"), SeatInfo("Bob", "greedy", 500)),
         rules=Rules().to_dict(),
@@ -851,7 +844,7 @@ def _sync(uid: str, rounds: int, *, over: bool = False, seed: int = 5) -> hist.M
 
 
 def test_sync_match_records_each_round_once_however_often_it_is_called(history: History, path: Path) -> None:
-    uid = hist.new_uid()
+    uid = rows.new_uid()
     assert len(uid) == 32 and int(uid, 16) >= 0
     first = history.sync_match(_sync(uid, 0))
     for k in (1, 1, 3, 2, 3):  # again, longer, an older (shorter) state: nothing is recorded twice
@@ -876,15 +869,15 @@ def test_sync_match_adopts_a_match_recorded_before_uids(history: History) -> Non
     for r in old.rounds:
         history.record_round(match_id, r)
     other = history.start_match(seats=old.seats, rules=old.rules, seed=6, first_dealer=0, started_at=T0)
-    uid = hist.new_uid()
+    uid = rows.new_uid()
     assert history.sync_match(_sync(uid, 1)) != match_id  # it has more rounds than the sync: not it
-    assert history.sync_match(_sync(hist.new_uid(), 3)) == match_id
+    assert history.sync_match(_sync(rows.new_uid(), 3)) == match_id
     assert [r.number for r in history.match(match_id).rounds] == [1, 2, 3]  # type: ignore[union-attr]
     assert history.match(other) is not None and history.count_matches() == 3
 
 
 def test_sync_match_refuses_what_it_cannot_record_and_changes_nothing(history: History, path: Path) -> None:
-    good = _sync(hist.new_uid(), 2)
+    good = _sync(rows.new_uid(), 2)
     history.sync_match(good)
     before = hashlib.sha256(path.read_bytes()).hexdigest(), history.export_json()
     bad = [
@@ -906,10 +899,10 @@ def test_sync_match_refuses_what_it_cannot_record_and_changes_nothing(history: H
 
 def test_sync_match_on_a_read_only_history_records_nothing(path: Path) -> None:
     h, _ = History.open(path)
-    h.sync_match(_sync(hist.new_uid(), 1))
+    h.sync_match(_sync(rows.new_uid(), 1))
     h.close()
     ro = History.open_read_only(path)
-    assert ro.sync_match(_sync(hist.new_uid(), 1)) == 0
+    assert ro.sync_match(_sync(rows.new_uid(), 1)) == 0
     assert ro.count_matches() == 1
     ro.close()
 
@@ -918,7 +911,7 @@ def test_sync_match_runs_the_pending_migration_of_a_version_2_file(path: Path) -
     _database_at(path, 2)
     h, message = History.open(path)
     assert message is None
-    match_id = h.sync_match(_sync(hist.new_uid(), 1))
+    match_id = h.sync_match(_sync(rows.new_uid(), 1))
     assert h.match(match_id) is not None and h.match(7) is not None
     h.close()
     assert schema(path) == schema(_fresh(path.parent / "fresh.sqlite3"))
@@ -936,13 +929,13 @@ def test_reason_reads_sqlite_error_codes_into_plain_words(tmp_path: Path) -> Non
         exc.sqlite_errorname = name
         return exc
 
-    assert hist.reason(error("SQLITE_FULL")) == "the disk is full"
-    assert hist.reason(error("SQLITE_BUSY")) == "the history is locked by another program"
-    assert hist.reason(error("SQLITE_LOCKED_SHAREDCACHE")) == "the history is locked by another program"
-    assert hist.reason(error("SQLITE_READONLY_DBMOVED"), tmp_path) == "the file or its folder is read-only"
-    assert hist.reason(error("SQLITE_IOERR_WRITE"), tmp_path) == "the disk reported an input/output error"
-    assert hist.reason(error("SQLITE_CORRUPT")) == "the file is damaged"
-    assert hist.reason(error("SQLITE_NOTADB")) == "the file is damaged"
-    assert hist.reason(error("SQLITE_PERM")) == "permission is denied"
-    assert hist.reason(OSError(28, "No space left on device")) == "the disk is full"
-    assert hist.reason(OSError(13, "Permission denied")) == "permission is denied"
+    assert files.reason(error("SQLITE_FULL")) == "the disk is full"
+    assert files.reason(error("SQLITE_BUSY")) == "the history is locked by another program"
+    assert files.reason(error("SQLITE_LOCKED_SHAREDCACHE")) == "the history is locked by another program"
+    assert files.reason(error("SQLITE_READONLY_DBMOVED"), tmp_path) == "the file or its folder is read-only"
+    assert files.reason(error("SQLITE_IOERR_WRITE"), tmp_path) == "the disk reported an input/output error"
+    assert files.reason(error("SQLITE_CORRUPT")) == "the file is damaged"
+    assert files.reason(error("SQLITE_NOTADB")) == "the file is damaged"
+    assert files.reason(error("SQLITE_PERM")) == "permission is denied"
+    assert files.reason(OSError(28, "No space left on device")) == "the disk is full"
+    assert files.reason(OSError(13, "Permission denied")) == "permission is denied"

@@ -17,8 +17,9 @@ import kc_tui.records.rating
 from ai import ai_kinds
 from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
-from kc_tui.records.history import History, RoundRecord, SeatInfo
 from kc_tui.records.rating import Rating, player_rating
+from kc_tui.records.rows import RoundRecord, SeatInfo
+from kc_tui.records.store import History
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary

@@ -27,7 +27,7 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
-    from kc_tui.records.history import MatchRecord
+    from kc_tui.records.rows import MatchRecord
     from kc_tui.ui.dialogs.summary import MatchSummary
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.
