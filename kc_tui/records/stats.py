@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------- statistics
+def _per(part: int, whole: int) -> float:
+    """``part`` a ``whole`` (0 when there is none)."""
+    return part / whole if whole else 0.0
+
+
 @dataclass(frozen=True)
 class GroupStats:
     """The player's results against one opponent kind at one table size (``opponent`` "all" and
@@ -49,19 +54,19 @@ class GroupStats:
 
     @property
     def mean_penalty(self) -> float:
-        return self.penalty_total / self.rounds if self.rounds else 0.0
+        return _per(self.penalty_total, self.rounds)
 
     @property
     def hints_per_round(self) -> float:
-        return self.hints / self.rounds if self.rounds else 0.0
+        return _per(self.hints, self.rounds)
 
     @property
     def match_win_rate(self) -> float:
-        return self.matches_won / self.matches if self.matches else 0.0
+        return _per(self.matches_won, self.matches)
 
     @property
     def round_win_rate(self) -> float:
-        return self.rounds_won / self.rounds if self.rounds else 0.0
+        return _per(self.rounds_won, self.rounds)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from typing import Any
 from kc_tui.cli import _write_csv
 from kc_tui.engine import Rules
 from kc_tui.records.rows import HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
+from kc_tui.records.schema import COLUMNS, SCHEMA_VERSION
 from kc_tui.records.store import History
 from tests.fuzzkit import cut
 
@@ -113,22 +114,8 @@ def _as_version_1(data: bytes) -> bytes:
     con = _load(data)
     con.execute("DROP INDEX matches_uid")
     con.execute("DROP INDEX matches_newest")
-    for table, column in [("matches", "uid"), ("rounds", "hints"), ("rounds", "undos")] + [
-        ("matches", c)
-        for c in (
-            "player_seat",
-            "player_size",
-            "player_opponents",
-            "player_total",
-            "player_won",
-            "player_margin",
-            "player_rounds",
-            "player_rounds_won",
-            "player_penalty",
-            "player_hints",
-            "player_undos",
-        )
-    ]:
+    added = [(t, c) for t in sorted(COLUMNS[1]) for c in sorted(COLUMNS[SCHEMA_VERSION][t] - COLUMNS[1][t])]
+    for table, column in added:
         con.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     con.execute("PRAGMA user_version = 1")
     return _dump(con)
