@@ -48,22 +48,22 @@ def _foreign(p: Path) -> None:
     con.close()
 
 
-def _ours_without_rounds(p: Path) -> None:
+def _ours_then(p: Path, sql: str) -> None:
+    """A new history of ours at ``p``, then ``sql`` run on it."""
     h, _ = History.open(p)
     h.close()
     con = sqlite3.connect(p)
-    con.execute("DROP TABLE rounds")
+    con.execute(sql)
     con.commit()
     con.close()
+
+
+def _ours_without_rounds(p: Path) -> None:
+    _ours_then(p, "DROP TABLE rounds")
 
 
 def _unknown_old_version(p: Path) -> None:
-    h, _ = History.open(p)
-    h.close()
-    con = sqlite3.connect(p)
-    con.execute("PRAGMA user_version = 0")
-    con.commit()
-    con.close()
+    _ours_then(p, "PRAGMA user_version = 0")
 
 
 BAD_FILES = {
