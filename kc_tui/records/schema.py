@@ -15,13 +15,14 @@ before); the player's results kept with every match (``matches.player_seat``, ``
 ``player_opponents``, ``player_total``, ``player_won``, ``player_margin``, ``player_rounds``,
 ``player_rounds_won``, ``player_penalty``, ``player_hints``, ``player_undos``: worked out from the
 match and its rounds whenever they are written, and for every match when migrating, so that
-:meth:`~kc_tui.records.store.History.summary` reads no round); and the index ``matches_newest`` (demo, started_at, id)
-for listing newest first. Version 3 (:data:`MIGRATE_V2_V3`) adds ``matches.uid``, the random
-token the game names a match by (unique when set: :meth:`~kc_tui.records.store.History.sync_match` finds the match by
-it). Times are ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit); lists of ints (winners,
-totals, seats, penalties, chips_delta) are JSON text; ``moves`` is a BLOB of little-endian unsigned
-16-bit moves. A new file is made by running every migration from version 0, so a new database and
-one migrated from any earlier version have the same schema.
+:meth:`History.summary <kc_tui.records.store.History.summary>` reads no round); and the index
+``matches_newest`` (demo, started_at, id) for listing newest first. Version 3
+(:data:`MIGRATE_V2_V3`) adds ``matches.uid``, the random token the game names a match by (unique
+when set: :meth:`History.sync_match <kc_tui.records.store.History.sync_match>` finds the match
+by it). Times are ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit);
+lists of ints (winners, totals, seats, penalties, chips_delta) are JSON text; ``moves`` is a BLOB
+of little-endian unsigned 16-bit moves. A new file is made by running every migration from
+version 0, so a new database and one migrated from any earlier version have the same schema.
 """
 
 from __future__ import annotations
