@@ -208,7 +208,7 @@ def record_stats_history(history: Any, config: Config) -> None:
     import random
     from datetime import UTC, datetime, timedelta
 
-    from kc_tui.records.history import RoundRecord, SeatInfo
+    from kc_tui.records.rows import RoundRecord, SeatInfo
 
     rng = random.Random(SEED)
     start = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
@@ -253,7 +253,7 @@ def record_stats_history(history: Any, config: Config) -> None:
 
 
 async def shot_stats(pilot: Any) -> None:
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
     from kc_tui.ui.screens.stats import StatsScreen
 
     app = pilot.app

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import ai
 from kc_tui.engine import Match, Rules
 from kc_tui.match.autoplay import play_out
-from kc_tui.records.history import MatchRecord, RoundRecord, SeatInfo
+from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

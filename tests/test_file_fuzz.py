@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from kc_tui.records.history import History
+from kc_tui.records.store import History
 from tests.fuzz_targets import history_rows, saves, settings
 
 CASES = 250

@@ -30,7 +30,7 @@ from kc_tui.engine.state import Round
 from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
 
 __all__ = ["CliError", "build_parser", "main", "version"]
 
@@ -168,7 +168,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
 def _check_history(path: Path) -> History:
     """The history at ``path`` opened for reading only (:meth:`History.open_read_only`): nothing
     is created, written, migrated or moved; :class:`CliError` (one line) when it cannot be read."""
-    from kc_tui.records.history import History, HistoryError
+    from kc_tui.records.rows import HistoryError
+    from kc_tui.records.store import History
 
     try:
         return History.open_read_only(path)
@@ -201,7 +202,7 @@ def _open_output(target: str) -> tuple[TextIO, str | None]:
     writing in place); :class:`CliError` when it cannot be written."""
     if target == "-":
         return sys.stdout, None
-    from kc_tui.records.history import reason
+    from kc_tui.records.files import reason
 
     shown = show_path(target)
     try:
@@ -240,7 +241,7 @@ def _write_export(target: str, write: Callable[[TextIO], object]) -> None:
     """Write the export with ``write``: to a regular file atomically (a temporary file in the
     same folder, flushed to the disk, then renamed over the target; removed on any failure, so
     that a full disk never leaves half a file), to standard output or a FIFO as it goes."""
-    from kc_tui.records.history import reason
+    from kc_tui.records.files import reason
 
     out, tmp = _open_output(target)
     try:
@@ -268,7 +269,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """The player's statistics (the Stats screen's summary) as text; ``--json``/``--csv`` export
     the whole history instead. The history is only read (:meth:`History.open_read_only`); an
     export is never written over a file the command reads."""
-    from kc_tui.records.history import default_history_path
+    from kc_tui.records.rows import default_history_path
 
     path = Path(args.history) if args.history is not None else default_history_path()
     target = args.json if args.json is not None else args.csv
@@ -327,7 +328,7 @@ def csv_cell(value: object) -> object:
 def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:
     import csv
 
-    from kc_tui.records.history import EXPORT_COLUMNS
+    from kc_tui.records.export import EXPORT_COLUMNS
 
     writer = csv.DictWriter(out, fieldnames=list(EXPORT_COLUMNS), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -340,7 +341,7 @@ def _exported(target: str, what: str) -> None:
 
 
 def _print_report(history: History | None) -> None:
-    from kc_tui.records.history import Summary
+    from kc_tui.records.stats import Summary
     from kc_tui.ui.stats_data import finished, player_matches, rating_view, report_lines
 
     records = player_matches(history.matches()) if history is not None else []

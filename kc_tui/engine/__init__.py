@@ -21,7 +21,16 @@ from .cards import (
     suit_of,
 )
 from .legal import empty_place_takes, pile_takes
-from .match import KING_PENALTY, Match, RoundResult, chips_match_over, penalty_breakdown, round_seed, target_reached
+from .match import (
+    KING_PENALTY,
+    Match,
+    RoundOutcome,
+    RoundResult,
+    chips_match_over,
+    penalty_breakdown,
+    round_seed,
+    target_reached,
+)
 from .moves import (
     CORNERS,
     END,
@@ -66,6 +75,7 @@ __all__ = [
     "PlayerView",
     "PositionError",
     "Round",
+    "RoundOutcome",
     "RoundOver",
     "RoundResult",
     "Rules",

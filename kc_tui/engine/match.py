@@ -60,8 +60,8 @@ def _short(x: object) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How one round ended, in match seats."""
+class RoundOutcome:
+    """How one round ended, in match seats: what a round's record keeps of it."""
 
     number: int
     dealer: int
@@ -73,6 +73,12 @@ class RoundResult:
     chips_delta: tuple[int, ...]
     #: Every player's total after the round: points, or chips.
     totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult(RoundOutcome):
+    """How one round ended, in match seats, with what the replay derives of it."""
+
     #: Cards left in every match seat's hand when the round ended (0 for a seat that sat out).
     #: Derived from the replay, so not part of the record (:meth:`to_dict`).
     cards_left: tuple[int, ...] = ()

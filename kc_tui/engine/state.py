@@ -21,8 +21,8 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, KingsOnSides,
 # so there is no import cycle); their names stay importable from here.
 __all__ = [
     "PILE_FULL",
-    "History",
     "IllegalMove",
+    "MoveChain",
     "Pile",
     "PlayerView",
     "Round",
@@ -32,8 +32,8 @@ __all__ = [
     "generate_moves",
 ]
 
-#: History as a shared linked list: (seat, move, previous) or None.
-History = tuple[int, Move, "History"] | None
+#: The moves of a round as a shared linked list: (seat, move, previous) or None.
+MoveChain = tuple[int, Move, "MoveChain"] | None
 
 
 class IllegalMove(ValueError):
@@ -89,7 +89,7 @@ class Round:
     rng: int
     over: bool
     winner: int | None
-    hist: History
+    hist: MoveChain
     last_drawn: list[int]
     fines: list[int]
     seen: int

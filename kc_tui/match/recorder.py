@@ -1,7 +1,7 @@
 """The recorder: every finished round reaches the game history exactly once, in order, and the
 UI thread never waits on SQLite or the disk. Plain Python.
 
-A table hands the recorder a :class:`~kc_tui.records.history.MatchSync` after every round: the whole
+A table hands the recorder a :class:`~kc_tui.records.rows.MatchSync` after every round: the whole
 match so far (every finished round), named by its uid. Recording one is idempotent (the history
 adds only the rounds it does not have), so a newer sync of a match replaces an older one still
 waiting, and recording again after a fault, a crash or a resume records nothing twice.
@@ -45,7 +45,8 @@ from kc_tui.util.files import atomic_write, move_aside, read_capped
 from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
-    from kc_tui.records.history import History, MatchSync, SeatInfo
+    from kc_tui.records.rows import MatchSync, SeatInfo
+    from kc_tui.records.store import History
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +64,14 @@ def default_outbox() -> Path:
 
 def open_history() -> tuple[History, str | None]:
     """The game history at its usual place (:meth:`History.open`), its module loaded now."""
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
 
     return History.open()
 
 
 def seat_info(seat: Seat) -> SeatInfo:
     """The history's record of a seat: its think time only for AI kinds that take one."""
-    from kc_tui.records.history import SeatInfo
+    from kc_tui.records.rows import SeatInfo
 
     timed = not seat.is_human and kind_info(seat.kind).takes_think_time
     return SeatInfo(seat.name, seat.kind, seat.think_ms if timed else None)
@@ -78,7 +79,7 @@ def seat_info(seat: Seat) -> SeatInfo:
 
 def match_sync(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bool) -> MatchSync:
     """What the history records of ``match`` now: every finished round with its moves and notes."""
-    from kc_tui.records.history import MatchSync, RoundRecord
+    from kc_tui.records.rows import MatchSync, RoundRecord
 
     rounds = tuple(
         RoundRecord.of_result(result, moves, hints=note.hints, undos=note.undos, played_at=note.played_at)
@@ -225,7 +226,7 @@ class Recorder:
 
     def _try(self, uid: str) -> bool:
         """Record the waiting sync of ``uid``; whether it was recorded."""
-        from kc_tui.records.history import HistoryError
+        from kc_tui.records.rows import HistoryError
 
         with self._cond:
             job = self._jobs.get(uid)

@@ -1,7 +1,7 @@
 """Looking back at a recorded round: its positions one move at a time, the move log up to each,
 and what the viewer may see (plain Python: no Textual).
 
-A round of the game history (:class:`~kc_tui.records.history.RoundRecord`) holds the engine's moves;
+A round of the game history (:class:`~kc_tui.records.rows.RoundRecord`) holds the engine's moves;
 dealing the match's rounds again from its seed and making them rebuilds every position exactly
 (:class:`~kc_tui.engine.Match`). :class:`RoundReplay` does that once, checks every move (a record
 that does not replay is a :class:`ReplayError`, never a traceback), and then moves a *position*
@@ -34,7 +34,7 @@ from kc_tui.engine import END, Card, Match, Move, Round, RoundResult, Rules, car
 from kc_tui.engine.rules import Scoring
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator
-from kc_tui.records.history import MatchRecord, RoundRecord
+from kc_tui.records.rows import MatchRecord, RoundRecord
 
 #: A clone of the round is kept every this many moves, so any position is at most this many
 #: moves away from a kept one (stepping back is as quick as stepping forward).

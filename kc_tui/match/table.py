@@ -39,7 +39,7 @@ from kc_tui.match.saves import new_seed, pending_document
 from kc_tui.match.session import AITurn, MatchSession
 
 if TYPE_CHECKING:
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
 
 if TYPE_CHECKING:
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
 
 
 @dataclass(slots=True)
@@ -220,7 +220,8 @@ class KingsCornersApp(App[int]):
     def _open_to_read(self) -> None:
         """A window that only looks reads the history as it is (never writing it)."""
         try:
-            from kc_tui.records.history import History, default_history_path
+            from kc_tui.records.rows import default_history_path
+            from kc_tui.records.store import History
 
             self._read_history = History.open_read_only(default_history_path())
         except Exception as exc:  # HistoryError, or a bug: this window shows no history then

@@ -19,8 +19,9 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
-from kc_tui.records.history import GroupStats, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
 from kc_tui.records.rating import C, expected
+from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
+from kc_tui.records.stats import GroupStats, MatchPoint, Summary
 from kc_tui.util.text import one_line
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).

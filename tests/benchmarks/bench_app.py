@@ -47,7 +47,7 @@ Frames = list[dict[str, float]]
 def _first_frames(seed: int, runs: int) -> tuple[Frames, Frames, Frames]:
     """First frames of a bare Textual app and of the game on fresh data folders holding a
     history, unlocked and write-locked by another process, taken in turn."""
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
     from tests.faultkit import lock_held
 
     bare: Frames = []

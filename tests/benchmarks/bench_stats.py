@@ -13,6 +13,7 @@ Run: ``python tests/benchmarks/bench_stats.py [--matches 10000] [--rounds 200] [
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
@@ -24,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kc_tui.records.history import History, MatchRecord, RoundRecord
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.store import History
 
 #: The tables the played matches are made of: (the human's stand-in kind, opponents' kinds).
 TABLES: tuple[tuple[str, ...], ...] = (
@@ -83,7 +85,7 @@ def fill(history: History, n_matches: int, *, seed: int = 7, played: int = 24, b
                     first_dealer=m.first_dealer,
                     winners=m.winners,
                     totals=m.totals,
-                    rounds=tuple(RoundRecord(**{**r.__dict__, "played_at": r.played_at + shift}) for r in m.rounds),
+                    rounds=tuple(dataclasses.replace(r, played_at=r.played_at + shift) for r in m.rounds),
                 )
             )
         history.add_matches(chunk)

@@ -543,7 +543,8 @@ def _two_windows(s: Scene) -> None:
 
 @scenario("CSV export neutralises formulas in names")
 def _csv_injection(s: Scene) -> None:
-    from kc_tui.records.history import History, HistoryError, SeatInfo
+    from kc_tui.records.rows import HistoryError, SeatInfo
+    from kc_tui.records.store import History
 
     s.data.mkdir(parents=True, exist_ok=True)
     h, _ = History.open(s.history)
@@ -616,7 +617,7 @@ def _recorded_matches(count: int, start_minute: int = 0) -> list[Any]:
 
 
 def _add_matches(path: Path, count: int) -> None:
-    from kc_tui.records.history import History
+    from kc_tui.records.store import History
 
     path.parent.mkdir(parents=True, exist_ok=True)
     h, message = History.open(path)
@@ -752,13 +753,13 @@ def _v1_history(path: Path) -> None:
     from datetime import UTC, datetime, timedelta
 
     from kc_tui.engine import Rules
-    from kc_tui.records import history as hist
+    from kc_tui.records import schema
 
     t0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
     path.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(path, isolation_level=None)
-    con.execute(f"PRAGMA application_id = {hist.APPLICATION_ID}")
-    con.executescript(hist.MIGRATIONS[1][0])
+    con.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    con.executescript(schema.MIGRATIONS[1][0])
     con.execute("PRAGMA user_version = 1")
     rules = json.dumps(Rules().to_dict())
     for mid, totals in ((7, "[3,101]"), (8, "three")):
@@ -850,7 +851,7 @@ def _stats_paging_live(s: Scene) -> None:
     writer_code = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from kc_tui.records.history import History\n"
+        "from kc_tui.records.store import History\n"
         "from tests.benchmarks.faults import _recorded_matches\n"
         "h, _ = History.open(Path(sys.argv[1]))\n"
         "n, end = 0, time.monotonic() + 12\n"

@@ -19,7 +19,9 @@ import pytest
 
 import kc_tui.records.rating
 from kc_tui.cli import main
-from kc_tui.records.history import ENV_HISTORY, EXPORT_COLUMNS, History
+from kc_tui.records.export import EXPORT_COLUMNS
+from kc_tui.records.rows import ENV_HISTORY
+from kc_tui.records.store import History
 from tests.ui.statskit import ANCHORS, BOLD, T0, full_history, record_match
 
 

@@ -1,4 +1,4 @@
-"""Fuzz target: the history's readers (``kc_tui.records.history``) over rows with any value in any column.
+"""Fuzz target: the history's readers (``kc_tui.records``) over rows with any value in any column.
 
 * ``cases(rng, n)``: ``n`` history files as bytes. Each is a valid small history made with the
   real API (``History.sync_match``: two to four seats, finished and unfinished matches, demos,
@@ -36,7 +36,9 @@ from typing import Any
 
 from kc_tui.cli import _write_csv
 from kc_tui.engine import Rules
-from kc_tui.records.history import History, HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
+from kc_tui.records.rows import HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
+from kc_tui.records.schema import COLUMNS, SCHEMA_VERSION
+from kc_tui.records.store import History
 from tests.fuzzkit import cut
 
 HISTORY_NAME = "history.sqlite3"
@@ -112,22 +114,8 @@ def _as_version_1(data: bytes) -> bytes:
     con = _load(data)
     con.execute("DROP INDEX matches_uid")
     con.execute("DROP INDEX matches_newest")
-    for table, column in [("matches", "uid"), ("rounds", "hints"), ("rounds", "undos")] + [
-        ("matches", c)
-        for c in (
-            "player_seat",
-            "player_size",
-            "player_opponents",
-            "player_total",
-            "player_won",
-            "player_margin",
-            "player_rounds",
-            "player_rounds_won",
-            "player_penalty",
-            "player_hints",
-            "player_undos",
-        )
-    ]:
+    added = [(t, c) for t in sorted(COLUMNS[1]) for c in sorted(COLUMNS[SCHEMA_VERSION][t] - COLUMNS[1][t])]
+    for table, column in added:
         con.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     con.execute("PRAGMA user_version = 1")
     return _dump(con)
@@ -351,7 +339,7 @@ def _state(folder: Path) -> dict[str, str]:
 
 def check(data: bytes, folder: Path) -> str | None:
     """None when the readers keep the contract on the history ``data``, else what broke."""
-    logger = logging.getLogger("kc_tui.records.history")
+    logger = logging.getLogger("kc_tui.records")
     level = logger.level
     logger.setLevel(logging.CRITICAL)  # every case has problems to log: keep the run's output short
     try:

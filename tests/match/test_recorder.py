@@ -16,7 +16,8 @@ from kc_tui.match.recorder import Recorder, RecorderStatus, match_sync
 from kc_tui.match.saves import pending_document
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver
-from kc_tui.records.history import History, HistoryError, MatchSync
+from kc_tui.records.rows import HistoryError, MatchSync
+from kc_tui.records.store import History
 from tests.faultkit import fill, lock_held, small_disk
 
 

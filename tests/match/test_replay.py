@@ -14,7 +14,8 @@ import pytest
 
 from kc_tui.engine import END, Match, Round, Rules, cards_of, move_str, play, position_dict, sort_for_hand
 from kc_tui.match.replay import CHECKPOINT_EVERY, ReplayError, RoundReplay
-from kc_tui.records.history import History, MatchRecord
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.store import History
 from tests.historykit import play_recorded
 
 #: Rule sets the replays are checked under: the defaults, draws at the end of a turn with closed

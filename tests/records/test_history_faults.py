@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main
-from kc_tui.records import history as hist
-from kc_tui.records.history import ENV_HISTORY, History, HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
+from kc_tui.records import schema
+from kc_tui.records.rows import ENV_HISTORY, HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
+from kc_tui.records.store import History
 from tests.faultkit import fill, lock_held, small_disk
 from tests.historykit import T0
 
@@ -202,7 +203,7 @@ def test_a_migration_under_a_write_lock_reads_a_copy_and_migrates_at_the_first_w
     assert h.count_matches() == 2 and h.match(match_id) is not None
     h.close()
     with sqlite3.connect(path) as peek:
-        assert peek.execute("PRAGMA user_version").fetchone()[0] == hist.SCHEMA_VERSION
+        assert peek.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
 
 
 def test_an_exclusive_lock_is_said_at_once_and_the_file_left_alone(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from kc_tui.match.cardtext import ENV_ASCII, decide_again
-from kc_tui.records.history import ENV_HISTORY, MatchRecord, default_history_path
+from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
 from tests.match.test_replay import store
 
 

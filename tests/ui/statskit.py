@@ -15,8 +15,9 @@ from textual.app import App
 
 import kc_tui.records.rating
 from kc_tui.engine import Rules
-from kc_tui.records.history import History, RoundRecord, SeatInfo
 from kc_tui.records.rating import Rating
+from kc_tui.records.rows import RoundRecord, SeatInfo
+from kc_tui.records.store import History
 from kc_tui.ui.screens.stats import StatsScreen
 
 from .gamekit import screen_text

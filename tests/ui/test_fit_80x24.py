@@ -14,7 +14,8 @@ from textual.widgets import Button, Header, Input, Static
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import END, target
 from kc_tui.match.session import MatchSession
-from kc_tui.records.history import History, MatchRecord
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.store import History
 from kc_tui.ui.dialogs.help import HelpDialog
 from kc_tui.ui.screens import replay_keys
 from kc_tui.ui.screens.demo import DemoScreen

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.engine import Match, Rules, is_play, play_card, target
-from kc_tui.records.history import History, HistoryError, default_history_path
+from kc_tui.records.rows import HistoryError, default_history_path
+from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 

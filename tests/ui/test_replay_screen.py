@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.engine import END, Round, cards_of, play, sort_for_hand
 from kc_tui.match.replay import RoundReplay
-from kc_tui.records.history import ENV_HISTORY, MatchRecord, default_history_path
+from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay

@@ -14,7 +14,8 @@ import pytest
 
 from kc_tui.engine import Rules
 from kc_tui.match.saves import default_save_path
-from kc_tui.records.history import History, default_history_path
+from kc_tui.records.rows import default_history_path
+from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary

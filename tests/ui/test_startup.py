@@ -44,7 +44,10 @@ NOT_AT_START = (
     "kc_tui.lab.tournament",
     "ai.players.expert",
     "ai.players.lookahead",
-    "kc_tui.records.history",
+    "kc_tui.records.store",
+    "kc_tui.records.opening",
+    "kc_tui.records.files",
+    "kc_tui.records.schema",
     "sqlite3",
 )
 

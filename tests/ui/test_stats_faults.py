@@ -14,7 +14,9 @@ from typing import Any
 from textual.widgets import DataTable, Static
 
 from kc_tui.config import NAME_MAX
-from kc_tui.records.history import History, MatchPoint, MatchRecord, RoundRecord, SeatInfo, Summary
+from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
+from kc_tui.records.stats import MatchPoint, Summary
+from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import (

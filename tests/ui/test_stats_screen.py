@@ -15,8 +15,8 @@ from textual.widgets import Button, DataTable, Static, TabbedContent
 from ai import ai_kinds
 from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
-from kc_tui.records.history import History
 from kc_tui.records.rating import player_rating
+from kc_tui.records.store import History
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary

@@ -21,7 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual_plotext import PlotextPlot
 
-from kc_tui.records.history import MatchRecord
+from kc_tui.records.rows import MatchRecord
 from kc_tui.ui.stats_data import human_seat, is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer

@@ -24,7 +24,8 @@ from textual.widgets import Button, Static
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
 from kc_tui.match.recorder import match_sync
 from kc_tui.match.session import MatchSession, match_end_text
-from kc_tui.records.history import History, MatchRecord
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.store import History
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.text import plain, rich_plain
 

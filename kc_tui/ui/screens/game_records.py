@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from kc_tui.match.recorder import Recorder
     from kc_tui.match.table import TableDriver
-    from kc_tui.records.history import MatchRecord
+    from kc_tui.records.rows import MatchRecord
 
 #: How long the match's end waits for the history to open before it says the rating is unknown.
 RATING_HISTORY_WAIT = 3.0

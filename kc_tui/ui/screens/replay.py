@@ -34,7 +34,7 @@ from kc_tui.config import PACES
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
-from kc_tui.records.history import HistoryError, MatchRecord
+from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
 from kc_tui.ui.text import visible

@@ -26,7 +26,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 from textual_plotext import PlotextPlot
 
-from kc_tui.records.history import History, MatchRecord, Summary
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.stats import Summary
+from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
 from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.stats_data import (

@@ -1,0 +1,279 @@
+"""Opening the history file: what is at the path looked at before SQLite opens it, then opened,
+migrated, set aside or left alone (see "What goes wrong" in :mod:`kc_tui.records.store`); the
+connections a store is made of (:class:`Opened`)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from kc_tui.records.files import (
+    READ_TIMEOUT_MS,
+    SQLITE_MAGIC,
+    Fault,
+    _connect,
+    _current_copy,
+    _file_uri,
+    _head,
+    _header_ours,
+    _is_app_file,
+    _kind_of,
+    _memory,
+    _read_copy,
+    _set_aside,
+    _snapshot,
+    fault,
+    reason,
+)
+from kc_tui.records.rows import (
+    HistoryError,
+    default_history_path,
+)
+from kc_tui.records.schema import (
+    SCHEMA_VERSION,
+    _check_ours,
+    _Damaged,
+    _integrity,
+    _migrate,
+    _Newer,
+    _NotOurs,
+)
+from kc_tui.util.text import one_line
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The connections a :class:`~kc_tui.records.store.History` is made of: ``con`` reads (and
+    writes too when no ``writer`` is given); ``file_reader``: the file's reading connection while
+    ``con`` is a migrated copy in memory; ``path`` None when the history lives in memory."""
+
+    con: sqlite3.Connection
+    path: Path | None
+    read_only: bool = False
+    writer: sqlite3.Connection | None = None
+    file_reader: sqlite3.Connection | None = None
+
+
+log = logging.getLogger(__name__)
+_LEFT = "It was left as it is; this session's games are kept in memory only."
+
+
+def open_history(path: Path | None = None) -> tuple[Opened, str | None]:
+    """Open (create or migrate) the history at ``path`` (default: :func:`default_history_path`);
+    the second value is a one-line message for the player when the file could not be used as
+    it is (None otherwise). See "What goes wrong" in the module's doc. Never raises, and never
+    waits on another program's lock: at worst the history lives in memory."""
+    p = Path(path) if path is not None else default_history_path()
+    try:
+        return _open(p)
+    except Exception as exc:  # the last guard: the app starts whatever is at the path
+        log.exception("the history %s could not be opened", p)
+        return _in_memory(f"History {one_line(str(p))} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
+
+
+def _open(p: Path) -> tuple[Opened, str | None]:
+    shown = one_line(str(p))
+    try:
+        st: os.stat_result | None = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except (OSError, ValueError) as exc:  # e.g. a file where a folder of the path should be
+        return _in_memory(f"History {shown} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            target = one_line(os.readlink(p))
+            return _in_memory(f"History {shown} is a link to {target}, which does not exist. {_LEFT}")
+        except OSError as exc:
+            return _in_memory(f"History {shown} is a link that cannot be followed ({reason(exc)}). {_LEFT}")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return _in_memory(f"History {shown} is {_kind_of(st.st_mode)}, not a regular file. {_LEFT}")
+    if st is None or st.st_size == 0:
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _in_memory(
+                f"History {shown} cannot be created: {reason(exc, p.parent)}; this session's games are kept"
+                " in memory only."
+            )
+        return _open_file(p, b"", new=True)
+    try:
+        head = _head(p)
+    except OSError as exc:
+        return _in_memory(f"History {shown} cannot be read: {reason(exc, p.parent)}. {_LEFT}")
+    if not head.startswith(SQLITE_MAGIC):
+        return _in_memory(f"History {shown} is not a Kings Corners history (not an SQLite database). {_LEFT}")
+    return _open_file(p, head, new=False)
+
+
+def _open_file(p: Path, head: bytes, *, new: bool) -> tuple[Opened, str | None]:
+    """Open the file at ``p`` (``new``: missing or empty; else its header is ``head``)."""
+    shown = one_line(str(p))
+    try:
+        reader = _connect(_file_uri(p, "rwc" if new else "rw"), uri=True, timeout_ms=READ_TIMEOUT_MS)
+    except sqlite3.Error as exc:
+        return _unusable(p, fault(exc, p.parent), new=new)
+    writer: sqlite3.Connection | None = None
+    try:
+        version = _check_ours(reader)
+        if version > 0:
+            _integrity(reader)
+        mode = str(reader.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if mode != "wal":
+            try:
+                mode = str(reader.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+            except sqlite3.Error as exc:  # another program reads it now: next time
+                if fault(exc).kind != "locked":
+                    raise
+            if mode != "wal":
+                log.warning("the history %s is not in WAL mode (%s)", p, mode)
+        writer = _connect(_file_uri(p, "rw"), uri=True)
+        writer.execute("PRAGMA synchronous = NORMAL")
+        writer.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            try:
+                _migrate(writer, wait=False)
+            except sqlite3.Error as exc:
+                if fault(exc).kind != "locked":
+                    raise
+                # Another program holds the write lock: read a migrated copy, migrate the
+                # file at the first write.
+                log.info("the history %s is migrated at the first write (it is locked now)", p)
+                copy = _current_copy(reader, keep=True)
+                return Opened(copy, p, writer=writer, file_reader=reader), None
+        return Opened(reader, p, writer=writer), None
+    except _Newer as exc:
+        if writer is not None:
+            writer.close()
+        reader.execute("PRAGMA query_only = 1")
+        message = (
+            f"History {shown} was written by a newer version of Kings Corners (schema {exc.args[0]}, this one"
+            f" knows {SCHEMA_VERSION}): it is shown as it is and this session's games are not recorded."
+        )
+        return Opened(reader, p, read_only=True), message
+    except BaseException as exc:
+        for con in (reader, writer):
+            if con is not None:
+                con.close()
+        if isinstance(exc, _NotOurs):
+            return _in_memory(f"History {shown} is not a Kings Corners history ({exc}). {_LEFT}")
+        if isinstance(exc, _Damaged):
+            return _damaged(p, head, str(exc))
+        if isinstance(exc, sqlite3.Error | UnicodeDecodeError):
+            f = fault(exc, p.parent)
+            if f.kind == "damaged":
+                return _damaged(p, head, f"SQLite reports: {one_line(str(exc), 120)}")
+            return _unusable(p, f, new=new)
+        raise
+
+
+def _damaged(p: Path, head: bytes, detail: str) -> tuple[Opened, str | None]:
+    """A damaged file: set aside and a new one started when it is provably ours and the
+    app's own; else left as it is."""
+    shown = one_line(str(p))
+    if not (_header_ours(head) and _is_app_file(p)):
+        return _in_memory(f"History {shown} is damaged ({detail}). {_LEFT}")
+    try:
+        aside = _set_aside(p)
+    except OSError as exc:
+        return _in_memory(f"History {shown} is damaged ({detail}) and cannot be set aside ({reason(exc)}). {_LEFT}")
+    said = f"History {shown} is damaged ({detail}): it was set aside as {one_line(aside.name)}"
+    log.warning("%s", said)
+    h, problem = _open_file(p, b"", new=True)
+    if problem is not None:
+        return h, f"{said}. {problem}"
+    return h, f"{said} and a new history was started."
+
+
+def _unusable(p: Path, f: Fault, *, new: bool) -> tuple[Opened, str | None]:
+    """A file that cannot be used for ``f``: left as it is, its games copied into memory when
+    they can be read."""
+    shown = one_line(str(p))
+    if f.kind == "locked":
+        return _in_memory(f"History {shown} is locked by another program. {_LEFT}")
+    if new:
+        return _in_memory(
+            f"History {shown} cannot be created: {f.words}; this session's games are kept in memory only."
+        )
+    what = "cannot be written" if f.unwritable else "cannot be used"
+    message = f"History {shown} {what}: {f.words}. {_LEFT}"
+    log.warning("%s", message)
+    try:
+        copy = _current_copy(_read_copy(p))
+        copy.execute("PRAGMA foreign_keys = ON")
+    except Exception as exc:  # it cannot be read either: an empty history
+        log.info("the history %s cannot be copied into memory: %s", p, reason(exc))
+        return Opened(_memory(), None), message
+    return Opened(copy, None), message
+
+
+def _in_memory(message: str) -> tuple[Opened, str | None]:
+    log.warning("%s", message)
+    return Opened(_memory(), None), message
+
+
+def open_read_only(path: Path) -> Opened:
+    """The history at ``path`` for reading only (the ``stats`` command): nothing is created,
+    written, migrated on disk or moved, and recording does nothing. An earlier version is
+    migrated in a copy in memory; a newer one is read as it is. :class:`HistoryError` (one
+    plain line naming the file) when it is missing, not ours, damaged, locked or unreadable."""
+    p = Path(path)
+    shown = one_line(str(p))
+    try:
+        st = os.lstat(p)
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                st = os.stat(p)
+            except FileNotFoundError:
+                raise HistoryError(f"{shown}: is a link to {one_line(os.readlink(p))}, which does not exist") from None
+    except FileNotFoundError:
+        raise HistoryError(f"{shown}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise HistoryError(f"{shown}: cannot be read ({reason(exc) if isinstance(exc, OSError) else exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise HistoryError(f"{shown}: is a directory, not a history file")
+    if not stat.S_ISREG(st.st_mode):
+        raise HistoryError(f"{shown}: is {_kind_of(st.st_mode)}; only regular files are read")
+    if st.st_size == 0 and not os.path.lexists(p.with_name(p.name + "-wal")):
+        return Opened(_memory(), p, read_only=True)  # a history not yet written to
+    try:
+        head = _head(p)
+    except OSError as exc:
+        raise HistoryError(f"{shown}: cannot be read ({reason(exc, p.parent)})") from None
+    if st.st_size and not head.startswith(SQLITE_MAGIC):
+        raise HistoryError(f"{shown}: not a Kings Corners history (not an SQLite database)")
+    con: sqlite3.Connection | None = None
+    try:
+        con = _snapshot(p) or _connect(_file_uri(p, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
+        version = _check_ours(con)
+        if version > 0:
+            _integrity(con)
+        con.execute("PRAGMA query_only = 0")
+        con = _current_copy(con)
+        con.execute("PRAGMA query_only = 1")
+    except _Newer:
+        assert con is not None
+        con.execute("PRAGMA query_only = 1")
+    except BaseException as exc:
+        if con is not None:
+            con.close()
+        if isinstance(exc, _NotOurs):
+            raise HistoryError(f"{shown}: not a Kings Corners history ({exc})") from None
+        if isinstance(exc, _Damaged):
+            raise HistoryError(f"{shown}: the history is damaged ({exc})") from None
+        if isinstance(exc, sqlite3.Error | OSError | UnicodeDecodeError):
+            f = fault(exc, p.parent)
+            if f.kind == "locked":
+                raise HistoryError(f"{shown}: locked by another program") from None
+            if f.kind == "damaged" and not _header_ours(head):
+                raise HistoryError(f"{shown}: not a Kings Corners history (a damaged SQLite file)") from None
+            if f.kind == "damaged":
+                raise HistoryError(f"{shown}: the history is damaged ({one_line(str(exc), 120)})") from None
+            raise HistoryError(f"{shown}: cannot be read ({f.words})") from None
+        raise
+    return Opened(con, p, read_only=True)
