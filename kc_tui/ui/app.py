@@ -194,14 +194,13 @@ class KingsCornersApp(App[int]):
         return screen
 
     def on_mount(self) -> None:
-        # Toasts go on the screen shown when they are posted: wait until the first one is drawn.
-        self.call_after_refresh(self._announce_warnings)
         problem: str | None = None
         saved: MatchSession | None = None
         if self._saved_at_start:  # a match saved before this start (not the one it started)
             saved, problem = load_or_quarantine(card_style=self.config.card_style)
-        if problem:
-            self.notify(problem, title="Saved match", severity="error", timeout=15)
+        # Toasts go on the screen shown when they are posted, into its toast rack, which is
+        # there once the first screen has been drawn.
+        self.screen.call_after_refresh(self._announce_warnings, problem)
         if saved is not None:
             self._record_saved(saved)
         if self.look_only is not None:
@@ -211,11 +210,13 @@ class KingsCornersApp(App[int]):
         elif self.mode == "demo":
             self.action_demo(direct=True)
 
-    def _announce_warnings(self) -> None:
+    def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
             self.notify(w, title="Settings", severity="warning", timeout=12)
         if self.look_only:
             self.notify(self.look_only, title="Another window", severity="warning", timeout=20)
+        if saved_problem:
+            self.notify(saved_problem, title="Saved match", severity="error", timeout=15)
 
     def _open_to_read(self) -> None:
         """A window that only looks reads the history as it is (never writing it)."""

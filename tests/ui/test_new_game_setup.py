@@ -16,7 +16,7 @@ from kc_tui.engine import Rules
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.new_game import KEYS_HELP, NewGameDialog
-from kc_tui.ui.dialogs.summary import MatchSummary
+from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 
@@ -163,18 +163,22 @@ async def test_escape_leaves_a_settings_file_as_it_was() -> None:
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_set_up(pilot)
-        await type_into(pilot, dialog, "target", "20")
+        await type_into(pilot, dialog, "target", "90")  # no match ends in one round at 90
         await pilot.press("enter")
-        await settle(pilot)
+        game = await settle(pilot)
+        while app.screen is not game:  # the AIs may end a round before the player's first turn
+            assert isinstance(app.screen, RoundSummary), app.screen
+            await pilot.press("enter")
+            game = await settle(pilot)
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         written = config_path().read_bytes()
         dialog = await open_set_up(pilot)
-        assert dialog.query_one("#target", Input).value == "20"
-        await type_into(pilot, dialog, "target", "90")
+        assert dialog.query_one("#target", Input).value == "90"
+        await type_into(pilot, dialog, "target", "20")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        assert config_path().read_bytes() == written and app.config.target == 20
+        assert config_path().read_bytes() == written and app.config.target == 90
 
 
 async def test_chips_scoring_shows_the_chips_settings_and_not_the_target() -> None:
