@@ -16,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("kc_tui", "ai")
+
+
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
     return grimp.build_graph(*PACKAGES, include_external_packages=True, cache_dir=None)
@@ -70,7 +72,13 @@ def test_everything_below_the_ui_is_free_of_textual(graph: grimp.ImportGraph, ex
     below_ui = [n for n, _ in _layer_modules() if n not in above]
     present = [n for n in below_ui if n in graph.modules]
     expected = {
-        "kc_tui.match", "kc_tui.records", "kc_tui.lab", "kc_tui.config", "kc_tui.util", "ai.players", "kc_tui.engine"
+        "kc_tui.match",
+        "kc_tui.records",
+        "kc_tui.lab",
+        "kc_tui.config",
+        "kc_tui.util",
+        "ai.players",
+        "kc_tui.engine",
     }
     assert expected <= set(present)
     for module in present:

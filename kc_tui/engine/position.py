@@ -285,7 +285,7 @@ def parse_position(data: Any, seed: int = 0) -> Round:
     winner = out_seats[0] if out_seats else None
     for key in ("winner", "penalties"):
         if key in data and not round_over:
-            raise PositionError(f"{key!r} belongs only to a finished round (with \"round_over\": true)")
+            raise PositionError(f'{key!r} belongs only to a finished round (with "round_over": true)')
     if "winner" in data:
         said = data["winner"]
         if said is not None and not (_is_int(said) and 0 <= said < len(players)):

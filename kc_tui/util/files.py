@@ -32,6 +32,7 @@ class FileError(OSError):
     def __str__(self) -> str:
         return self.message
 
+
 #: The plain words for the errors that do not depend on which path failed.
 _REASONS: dict[int, str] = {
     errno.ENOSPC: "the disk is full",

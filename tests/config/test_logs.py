@@ -35,9 +35,7 @@ def test_the_file_follows_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert "in one" not in (tmp_path / "two" / LOG_NAME).read_text(encoding="utf-8")
 
 
-def test_a_record_that_cannot_be_written_is_dropped_quietly(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_record_that_cannot_be_written_is_dropped_quietly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "blocker"
     blocker.write_text("", encoding="utf-8")
     handler = LogFile(blocker / "data")

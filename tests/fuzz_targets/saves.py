@@ -310,4 +310,3 @@ def _play_on(s: MatchSession, rng: random.Random, step: list[str]) -> None:
             turn = s.prepare_ai_turn()
             if not s.apply_ai_turn(turn, rng.choice(ms)):
                 raise AssertionError("a fresh AI turn was discarded")
-

@@ -22,8 +22,6 @@ SIZE = (80, 24)
 SUITS = "♠♥♦♣"
 
 
-
-
 def ascii_start(encoding: str, **env: str) -> bool:
     """Whether a fresh interpreter with ``env`` decides on ASCII (its streams in ``encoding``)."""
     code = "from kc_tui.match.cardtext import ascii_only; print(ascii_only())"

@@ -184,8 +184,6 @@ def test_a_small_face_is_three_lines() -> None:
     assert [line.plain for line in lines] == ["┌───┐", "│10♥│", "└───┘"]
 
 
-
-
 @pytest.mark.usefixtures("ascii_terminal")
 async def test_large_cards_are_drawn_in_ascii_on_a_terminal_without_suits() -> None:
     app = build_app("play", argparse.Namespace(seed=3))

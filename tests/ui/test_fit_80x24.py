@@ -384,4 +384,3 @@ def test_snapshot_stats_matches_80x24(snap_compare: Any, tmp_path: Path) -> None
         await matches_tab(pilot)
 
     assert snap_compare(StatsHost(history), terminal_size=SMALL, run_before=run_before)
-

@@ -92,8 +92,7 @@ class NewGameDialog(ModalScreen[Config | None]):
         self.path = path
         #: Every opponent the dialog can seat (the hidden ones too), their names as they will play.
         self.opponents: list[Opponent] = [
-            config.opponents[i] if i < len(config.opponents) else default_opponent(i)
-            for i in range(MAX_OPPONENTS)
+            config.opponents[i] if i < len(config.opponents) else default_opponent(i) for i in range(MAX_OPPONENTS)
         ]
 
     def compose(self) -> ComposeResult:

@@ -417,7 +417,6 @@ class StatsScreen(Screen[None]):
             plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more}{wide} · Enter opens one")
         )
 
-
     @property
     def more(self) -> bool:
         """Whether the list query has rows not asked for yet."""
