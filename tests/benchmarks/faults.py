@@ -635,7 +635,7 @@ def _load_save(s: Scene) -> tuple[int, str]:
         "    m = MatchSession.load()\n"
         "except Exception as exc:\n"
         "    print(json.dumps([-1, f'{type(exc).__name__}: {exc}'])); sys.exit()\n"
-        "print(json.dumps([-1, 'no save'] if m is None else [len(m.results), '']))\n"
+        "print(json.dumps([-1, 'no save'] if m is None else [len(m.match.results), '']))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=s.env, timeout=60)
     s._check("loading the save", done.returncode, done.stderr, (0,))
