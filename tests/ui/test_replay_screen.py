@@ -150,6 +150,8 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
             await pilot.pause(0.05)
         assert not screen.playing and screen.replay.position == len(moves)
         shows(screen, direct_round(match, ROUND, len(moves)), match)
+        await pilot.press("minus", "minus", "minus")
+        assert screen.pace == "slow" and "Pace: slow" in status(screen)
         # Space at the end plays from the deal again; space again pauses.
         await pilot.press("space")
         assert screen.playing and screen.replay.position < len(moves) // 2
@@ -158,8 +160,8 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         stopped = screen.replay.position
         await pilot.pause(0.3)
         assert screen.replay.position == stopped
-        await pilot.press("minus")
-        assert screen.pace == "fast" and "Pace: fast" in status(screen)
+        await pilot.press("plus")
+        assert screen.pace == "normal" and "Pace: normal" in status(screen)
         # Escape: back to where the replay was opened from.
         await pilot.press("escape")
         await pilot.pause()
