@@ -28,6 +28,9 @@ from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.screens.settings import SettingsScreen
 
 SEED = 3
+#: With SEED, a match of the beginner (play_until) and make_config's two AIs ends in its second
+#: round: a round summary, then the match summary.
+TWO_ROUNDS = Rules(target=5)
 
 
 async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -> None:

@@ -14,7 +14,7 @@ from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 
-from .gamekit import make_config, play_app, play_until, settle
+from .gamekit import TWO_ROUNDS, make_config, play_app, play_until, settle
 
 
 def recorded() -> History:
@@ -74,7 +74,7 @@ async def test_hints_and_undos_are_counted_with_the_round() -> None:
 
 
 async def test_a_resumed_match_goes_on_under_the_same_record() -> None:
-    config = make_config(rules=Rules(target=15))
+    config = make_config(rules=TWO_ROUNDS)
     app = play_app(config=config)
     async with app.run_test(size=(120, 40)) as pilot:
         await play_until(pilot, RoundSummary)

@@ -22,7 +22,7 @@ from kc_tui.ui.stats_data import finished, player_matches, rating_view
 
 from ..historykit import T0, play_recorded
 from .conftest import wait_for
-from .gamekit import make_config, play_app, play_until, screen_text
+from .gamekit import TWO_ROUNDS, make_config, play_app, play_until, screen_text
 
 SMALL = (80, 24)
 #: A target low enough for a match of a round or two.
@@ -118,7 +118,7 @@ async def test_the_match_counts_once_when_the_history_has_it_already(
 
     earlier = earlier_records()
     real = History.matches
-    app = play_app(config=make_config(rules=Rules(target=15)))
+    app = play_app(config=make_config(rules=TWO_ROUNDS))
 
     def once_recorded(self: History, **kwargs: Any) -> list[MatchRecord]:
         recorder, game = app.recorder, app.game

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from kc_tui.engine import Rules
 from kc_tui.match.saves import default_save_path
 from kc_tui.records.rows import default_history_path
 from kc_tui.records.store import History
@@ -22,7 +21,7 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 from ..faultkit import fill, lock_held, small_disk
-from .gamekit import first_move, make_config, play_app, play_until, screen_text, settle
+from .gamekit import TWO_ROUNDS, first_move, make_config, play_app, play_until, screen_text, settle
 
 
 def listen(app: KingsCornersApp) -> list[str]:
@@ -90,7 +89,7 @@ async def test_a_full_disk_mid_match_is_said_at_once_and_quit_says_the_match_is_
 
 
 async def test_a_history_write_locked_at_a_rounds_end_never_freezes_and_loses_no_round() -> None:
-    config = make_config(rules=Rules(target=15))
+    config = make_config(rules=TWO_ROUNDS)
     History.open(default_history_path())[0].close()
     with lock_held(default_history_path(), "write"):
         app = play_app(config=config)
@@ -119,7 +118,7 @@ async def test_a_history_write_locked_at_a_rounds_end_never_freezes_and_loses_no
 
 
 async def test_a_second_window_on_the_same_data_folder_only_looks() -> None:
-    config = make_config(rules=Rules(target=15))
+    config = make_config(rules=TWO_ROUNDS)
     first = play_app(config=config)
     async with first.run_test(size=(120, 40)) as pilot:
         await play_until(pilot, RoundSummary)

@@ -59,9 +59,9 @@ class MoveLog(ScrollView):
                 return
         else:
             self._shown, self._lines, self._wrapped = [], [], 0
+            self._drawn.clear()
             new = list(lines[-SHOW:])
         self._shown.extend(new)
-        self._drawn.clear()
         self.refresh()
         self._show_end()
 

@@ -154,13 +154,13 @@ class PileView(Widget):
         self.border_subtitle = plain(f"{n} card{'s' if n != 1 else ''}" if n else "")
 
     def set_pile(self, cards: tuple[Card, ...], look: CardLook | None = None, rules: Rules | None = None) -> None:
-        if look is not None:
-            self.look = look
-        if rules is not None:
-            self.rules = rules
-        if tuple(cards) == self.pile and look is None and rules is None:
+        cards = tuple(cards)
+        look = self.look if look is None else look
+        rules = self.rules if rules is None else rules
+        if cards == self.pile and look == self.look and rules == self.rules:
             return
-        self.pile = tuple(cards)
+        self.look, self.rules = look, rules
+        self.pile = cards
         self._set_titles()
         self.refresh()
 
