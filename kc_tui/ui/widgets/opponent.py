@@ -117,13 +117,27 @@ class OpponentPanel(Widget):
     ) -> None:
         """``score``: the total as the table words it ("12/50 pts", "47 chips"); without it the
         total and ``target`` make one."""
-        if look is not None:
-            self.look = look
+        look = self.look if look is None else look
+        score = score or (f"{total}/{target} pts" if target else f"{total} pts")
+        shown = (cards, total, score, target, to_move, thinking, dealer, list(hand or []), look)
+        if shown == (
+            self.cards,
+            self.total,
+            self.score,
+            self.target,
+            self.to_move,
+            self.thinking,
+            self.dealer,
+            self.hand,
+            self.look,
+        ):
+            return
+        self.look = look
         before = (self.cards, len(self.hand), self.score)
         self.hand = list(hand or [])
         self.target = target
         self.dealer = dealer
-        self.score = score or (f"{total}/{target} pts" if target else f"{total} pts")
+        self.score = score
         self.cards, self.total, self.to_move, self.thinking = cards, total, to_move, thinking
         self.set_class(to_move, "-to-move")
         self.border_title = plain(f"▶ {self.player_name}" if to_move else self.player_name)
