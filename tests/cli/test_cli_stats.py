@@ -241,6 +241,7 @@ def test_stats_read_an_earlier_version_without_changing_it(
     capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path
 ) -> None:
     con = sqlite3.connect(history_file, isolation_level=None)
+    con.execute("DROP TABLE player_results")
     con.execute("DROP INDEX matches_uid")
     con.execute("ALTER TABLE matches DROP COLUMN uid")
     con.execute("PRAGMA user_version = 2")
