@@ -26,8 +26,9 @@ migrating (:func:`~kc_tui.records.stats._update_results`), so that :meth:`Histor
 <kc_tui.records.store.History.summary>` reads no round; the index ``player_results_person``
 (person, match_id) finds a person's matches. Times are ISO 8601 text in UTC; ``seed`` is decimal
 text (seeds are unsigned 64-bit); lists of ints (winners, totals, seats, penalties, chips_delta)
-are JSON text; ``moves`` is a BLOB of little-endian unsigned 16-bit moves. A new file is made by running every migration from
-version 0, so a new database and one migrated from any earlier version have the same schema.
+are JSON text; ``moves`` is a BLOB of little-endian unsigned 16-bit moves. A new file is made by
+running every migration from version 0, so a new database and one migrated from any earlier
+version have the same schema.
 """
 
 from __future__ import annotations
