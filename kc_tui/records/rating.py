@@ -379,10 +379,7 @@ def people_ratings(
     rows: list[tuple[str, str, float]] = []
     mine: dict[str, list[str]] = {}  # each person's games against rated kinds, by kind
     for k, game in enumerate(vs_ai):
-        if not isinstance(game, tuple | list) or len(game) != 3:
-            raise ValueError(f"game {k} must be (person, opponent kind, score), not {game!r}")
-        person = _name(game[0], f"game {k}'s person")
-        kind = _name(game[1], f"game {k}'s opponent kind")
+        person, kind = _two_names(game, k, "person", "opponent kind")
         people.setdefault(person)
         if kind in values:
             rows.append((PERSON + person, kind, game[2]))
@@ -390,10 +387,7 @@ def people_ratings(
         else:  # still a game to check: a bad score is refused even against an unknown kind
             _score(game[2], f"game {k}'s score")
     for k, game in enumerate(between):
-        if not isinstance(game, tuple | list) or len(game) != 3:
-            raise ValueError(f"game {k} between people must be (person, person, score), not {game!r}")
-        a = _name(game[0], f"game {k}'s first person")
-        b = _name(game[1], f"game {k}'s second person")
+        a, b = _two_names(game, k, "first person", "second person")
         people.setdefault(a)
         people.setdefault(b)
         rows.append((PERSON + a, PERSON + b, game[2]))
@@ -417,6 +411,13 @@ def people_ratings(
             extra += (w / info * sd_k) ** 2
         out[person] = Rating(person, got.value, math.sqrt(got.sd * got.sd + extra))
     return out
+
+
+def _two_names(game: object, k: int, first: str, second: str) -> tuple[str, str]:
+    """The two names of game ``k``, ``(first, second, score)``; ValueError naming what is wrong."""
+    if not isinstance(game, tuple | list) or len(game) != 3:
+        raise ValueError(f"game {k} must be ({first}, {second}, score), not {game!r}")
+    return _name(game[0], f"game {k}'s {first}"), _name(game[1], f"game {k}'s {second}")
 
 
 def player_rating(games: Sequence[tuple[str, float]], anchors: Mapping[str, Rating]) -> Rating:

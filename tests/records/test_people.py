@@ -9,21 +9,25 @@ import sqlite3
 from pathlib import Path
 
 from kc_tui.records.rows import MatchRecord, SeatInfo
-from kc_tui.records.schema import APPLICATION_ID, SCHEMA_VERSION
+from kc_tui.records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from kc_tui.records.stats import GroupStats, people_of, summarize
 from kc_tui.records.store import History
 from tests.records.kit import made, rnd, schema
 
-#: A history as the game of schema version 3 wrote it (``iterdump`` of its file): five matches
-#: with "You" as the human (two seats, three seats with "You" at seat 1, chips, one unfinished,
-#: one demo), every round with its moves, and the results it kept in the ``player_*`` columns.
-V3_DUMP = Path(__file__).with_name("v3_history.sql")
+#: The rows of a history as the game of schema version 3 wrote it (``iterdump`` of its file):
+#: five matches with "You" as the human (two seats, three seats with "You" at seat 1, chips, one
+#: unfinished, one demo), every round with its moves, and the results it kept in the
+#: ``player_*`` columns.
+V3_ROWS = Path(__file__).with_name("v3_history.sql")
 
 
 def _v3_file(p: Path) -> None:
+    """The version 3 file: the schema of versions 1 to 3 (their scripts), then its rows."""
     p.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(p, isolation_level=None)
-    con.executescript(V3_DUMP.read_text(encoding="utf-8"))
+    for v in (1, 2, 3):
+        con.executescript(MIGRATIONS[v][0])
+    con.executescript(V3_ROWS.read_text(encoding="utf-8"))
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     con.execute("PRAGMA user_version = 3")
     con.close()
