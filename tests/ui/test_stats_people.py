@@ -71,7 +71,7 @@ async def test_the_screen_opens_on_the_settings_name_and_p_picks_another(tmp_pat
         assert str(screen.query_one("#rating", Static).render()).startswith(f"{BOLD}'s rating ")
         await pilot.press("p", "escape")  # Escape keeps the one shown
         await pilot.pause()
-        assert app.screen is screen
+        assert pilot.app.screen is screen
 
 
 async def test_a_settings_name_that_never_played_shows_who_played_most(tmp_path: Path) -> None:
