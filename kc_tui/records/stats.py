@@ -196,7 +196,7 @@ def _update_results(con: sqlite3.Connection, match_id: int) -> None:
         except _UNREADABLE:
             continue
     record = _replace_rounds(record, tuple(rounds))
-    values = []
+    values: list[tuple[Any, ...]] = []
     for seat in seats:
         pm = _player_match(record, seat)
         t = pm.rounds
@@ -220,6 +220,7 @@ def _update_results(con: sqlite3.Connection, match_id: int) -> None:
     con.executemany(f"INSERT INTO player_results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 13)})", values)
 
 
+#: The columns of a ``player_results`` row, in the order :func:`_update_results` gives them.
 _RESULT_COLUMNS = (
     "match_id, seat, person, size, opponents, total, won, margin, rounds, rounds_won, penalty, hints, undos"
 )
