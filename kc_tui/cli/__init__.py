@@ -308,7 +308,24 @@ def _stats_output(args: argparse.Namespace, history: History | None) -> None:
         _write_export(args.csv, lambda out: _write_csv(out, rows))
         _exported(args.csv, f"{len(rows)} rounds")
     else:
-        _print_report(history)
+        _print_report(history, _person(args, history))
+
+
+def _person(args: argparse.Namespace, history: History | None) -> str | None:
+    """Whose statistics ``stats`` shows: ``--player NAME`` (a name no one played under is a
+    :class:`CliError` naming who did), else the Settings name when that person played, else the
+    one who played most; None when no one played."""
+    from kc_tui.config.store import load_config
+    from kc_tui.ui.stats_data import choose_person
+
+    people = history.people() if history is not None else []
+    wanted: str | None = args.player
+    if wanted is not None:
+        if wanted in people or not people:
+            return wanted
+        who = ", ".join(one_line(name, 40) for name in people[:10]) + (", ..." if len(people) > 10 else "")
+        raise CliError(f"no matches of {one_line(wanted, 40)} in the history; its players: {who}")
+    return choose_person(people, load_config(getattr(args, "config", None))[0].player_name)
 
 
 #: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
@@ -340,14 +357,22 @@ def _exported(target: str, what: str) -> None:
         write_line(sys.stderr, f"{PROG}: wrote {what} to {show_path(target)}")
 
 
-def _print_report(history: History | None) -> None:
+def _print_report(history: History | None, person: str | None = None) -> None:
+    """The report of ``person``'s matches (None: of the one who played most)."""
     from kc_tui.records.stats import Summary
     from kc_tui.ui.stats_data import finished, player_matches, rating_view, report_lines
 
-    records = player_matches(history.matches()) if history is not None else []
-    summary = history.summary() if history is not None else Summary()
-    done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
-    lines = report_lines(summary, rating_view(done), {m.id: m for m in records}, len(records))
+    every = player_matches(history.matches()) if history is not None else []
+    records = player_matches(every, person)
+    summary = history.summary(person) if history is not None else Summary()
+    done = sorted((m for m in every if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
+    people = history.people() if history is not None else []
+    several = len(people) > 1 and person is not None
+    rating = rating_view(done, person=person, who=person if several and person is not None else "")
+    lines = report_lines(summary, rating, {m.id: m for m in records}, len(records), person)
+    if several:
+        others = ", ".join(one_line(name, 40) for name in people if name != person)
+        lines.insert(0, f"Results of {person} (also played: {others}; --player NAME shows theirs)")
     for line in lines:
         write_line(sys.stdout, one_line(line, MAX_LINE))
 
@@ -437,6 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("stats", help="your results and rating from the game history; --json/--csv export it")
     p.add_argument("--history", metavar="FILE", help="history file to read (default: the one the app keeps)")
+    p.add_argument(
+        "--player", metavar="NAME", help="whose results to show (default: your name in Settings, else who played most)"
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument(
         "--json", nargs="?", const="-", metavar="FILE", help="export every match with its rounds as JSON (to FILE)"

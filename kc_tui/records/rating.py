@@ -13,9 +13,10 @@ without games keeps the prior (its centre, ``prior_sd``).
 
 The AI kinds' ratings ship with the package in ``kc_tui/data/ai_ratings.json``, produced from
 whole AI-vs-AI matches by ``tools/ai_ratings.py`` with ``greedy`` anchored at 1000
-(:func:`ai_anchors`). The player is rated against them with every AI kind fixed at its anchor
-(:func:`player_rating`), and :func:`describe` / :func:`standing_words` say where that puts the
-player: ``"1215 ± 60: between lookahead (1180) and expert (1290)"``.
+(:func:`ai_anchors`). People are rated against them, and against each other, with every AI kind
+fixed at its anchor (:func:`people_ratings`; :func:`player_rating` for one person), and
+:func:`describe` / :func:`standing_words` say where that puts a person:
+``"1215 ± 60: between lookahead (1180) and expert (1290)"``.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ TOLERANCE = 1e-6
 MAX_ITERATIONS = 500
 #: The file of the AI kinds' ratings in the package data.
 AI_RATINGS_FILE = "ai_ratings.json"
-#: The name the player gets inside :func:`player_rating`'s fit (no AI kind is named so).
-PLAYER = "\x00player"
+#: What a person's name is prefixed with inside :func:`people_ratings`' fit (no AI kind starts so).
+PERSON = "\x00person:"
 
 
 @dataclass(frozen=True)
@@ -356,40 +357,85 @@ def fit(
     return {name: Rating(name, r[i], 0.0 if problem.fixed[i] else sd_of[i]) for i, name in enumerate(problem.names)}
 
 
-# -------------------------------------------------------------------------------- the player
+# -------------------------------------------------------------------------------- the people
+def people_ratings(
+    vs_ai: Sequence[tuple[str, str, float]],
+    between: Sequence[tuple[str, str, float]],
+    anchors: Mapping[str, Rating],
+) -> dict[str, Rating]:
+    """Every person's rating on the AIs' scale, fitted together: ``vs_ai`` holds ``(person, AI
+    kind, the person's score)`` and ``between`` ``(person, other person, the first one's score)``
+    (a match between two humans moves both); every AI kind is fixed at its anchor's value and the
+    prior (:data:`DEFAULT_PRIOR_SD`) is around the anchors' mean. Games against a kind not in
+    ``anchors`` are skipped (a person with no other game keeps the prior). Each sd adds the
+    anchors' own uncertainty to the fit's (to first order, through the person's own games
+    against each kind). By person, in the order they first appear. ValueError for a bad game or
+    anchor."""
+    for what, games in (("vs_ai", vs_ai), ("between", between)):
+        if isinstance(games, str | bytes) or not isinstance(games, Sequence):
+            raise ValueError(f"{what} must be a sequence of (name, name, score), not {games!r}")
+    values = {name: _rating_value(a.value, f"anchor {name!r}") for name, a in anchors.items()}
+    people: dict[str, None] = {}
+    rows: list[tuple[str, str, float]] = []
+    mine: dict[str, list[str]] = {}  # each person's games against rated kinds, by kind
+    for k, game in enumerate(vs_ai):
+        person, kind = _two_names(game, k, "person", "opponent kind")
+        people.setdefault(person)
+        if kind in values:
+            rows.append((PERSON + person, kind, game[2]))
+            mine.setdefault(person, []).append(kind)
+        else:  # still a game to check: a bad score is refused even against an unknown kind
+            _score(game[2], f"game {k}'s score")
+    for k, game in enumerate(between):
+        a, b = _two_names(game, k, "first person", "second person")
+        people.setdefault(a)
+        people.setdefault(b)
+        rows.append((PERSON + a, PERSON + b, game[2]))
+    fitted = fit(rows, values)
+    center = sum(values.values()) / len(values) if values else CENTER
+    out: dict[str, Rating] = {}
+    for person in people:
+        got = fitted.get(PERSON + person)
+        if got is None:  # no games against a rated kind or a person: the prior
+            out[person] = Rating(person, center, DEFAULT_PRIOR_SD)
+            continue
+        # First order: dR/dR_k = w_k / I, with w_k the information the games against k carry.
+        info = 1.0 / (got.sd * got.sd)
+        per_kind: dict[str, float] = {}
+        for kind in mine.get(person, ()):
+            p = expected(got.value - values[kind])
+            per_kind[kind] = per_kind.get(kind, 0.0) + C * C * p * (1.0 - p)
+        extra = 0.0
+        for kind, w in per_kind.items():
+            sd_k = _number(anchors[kind].sd, f"anchor {kind!r}'s sd")
+            extra += (w / info * sd_k) ** 2
+        out[person] = Rating(person, got.value, math.sqrt(got.sd * got.sd + extra))
+    return out
+
+
+def _two_names(game: object, k: int, first: str, second: str) -> tuple[str, str]:
+    """The two names of game ``k``, ``(first, second, score)``; ValueError naming what is wrong."""
+    if not isinstance(game, tuple | list) or len(game) != 3:
+        raise ValueError(f"game {k} must be ({first}, {second}, score), not {game!r}")
+    return _name(game[0], f"game {k}'s {first}"), _name(game[1], f"game {k}'s {second}")
+
+
 def player_rating(games: Sequence[tuple[str, float]], anchors: Mapping[str, Rating]) -> Rating:
     """The player's rating from ``games``: ``(opponent kind, player's score)`` pairs from all the
-    player's matches (a four-seat match gives three), every AI kind fixed at its anchor's value,
-    the prior (:data:`DEFAULT_PRIOR_SD`) around the anchors' mean. Games against a kind not in
-    ``anchors`` are skipped. The sd adds the anchors' own uncertainty to the fit's (to first
-    order). The result is named ``"player"``. ValueError for a bad game or anchor."""
+    player's matches (a four-seat match gives three): :func:`people_ratings` of one person who
+    played only AIs. The result is named ``"player"``. ValueError for a bad game or anchor."""
     if isinstance(games, str | bytes) or not isinstance(games, Sequence):
         raise ValueError(f"games must be a sequence of (opponent kind, score), not {games!r}")
-    values = {name: _rating_value(a.value, f"anchor {name!r}") for name, a in anchors.items()}
     rows: list[tuple[str, str, float]] = []
     for k, game in enumerate(games):
         if not isinstance(game, tuple | list) or len(game) != 2:
             raise ValueError(f"game {k} must be (opponent kind, score), not {game!r}")
-        kind = _name(game[0], f"game {k}'s opponent kind")
-        if kind in values:
-            rows.append((PLAYER, kind, game[1]))
-        else:  # still a game to check: a bad score is refused even against an unknown kind
-            _score(game[1], f"game {k}'s score")
-    fitted = fit(rows, values).get(PLAYER)
-    if fitted is None:  # no games against a rated kind: the prior
-        center = sum(values.values()) / len(values) if values else CENTER
-        return Rating("player", center, DEFAULT_PRIOR_SD)
-    # First order: dR/dR_k = w_k / I, with w_k the information the games against k carry.
-    info = 1.0 / (fitted.sd * fitted.sd)
-    per_kind: dict[str, float] = {}
-    for _player, kind, _result in rows:
-        p = expected(fitted.value - values[kind])
-        per_kind[kind] = per_kind.get(kind, 0.0) + C * C * p * (1.0 - p)
-    extra = 0.0
-    for kind, w in per_kind.items():
-        sd_k = _number(anchors[kind].sd, f"anchor {kind!r}'s sd")
-        extra += (w / info * sd_k) ** 2
-    return Rating("player", fitted.value, math.sqrt(fitted.sd * fitted.sd + extra))
+        rows.append(("player", game[0], game[1]))
+    rated = people_ratings(rows, [], anchors).get("player")
+    if rated is None:  # no games at all: the prior
+        values = [_rating_value(a.value, f"anchor {name!r}") for name, a in anchors.items()]
+        return Rating("player", sum(values) / len(values) if values else CENTER, DEFAULT_PRIOR_SD)
+    return rated
 
 
 def standing_words(r: Rating, anchors: Mapping[str, Rating]) -> str:

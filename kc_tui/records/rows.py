@@ -120,6 +120,21 @@ class MatchRecord:
                 return i
         return None
 
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        """The seats of humans, in seat order (none in a demo)."""
+        return tuple(i for i, seat in enumerate(self.seats) if seat.is_human)
+
+    def seats_of(self, person: str) -> tuple[int, ...]:
+        """The human seats named ``person`` (one, or none when the person did not play)."""
+        return tuple(i for i in self.human_seats if self.seats[i].name == person)
+
+    def seat_of(self, person: str | None) -> int | None:
+        """``person``'s seat (None: the first human seat), None when the person did not play."""
+        if person is None:
+            return self.human_seat()
+        return next(iter(self.seats_of(person)), None)
+
 
 @dataclass(frozen=True)
 class MatchSync:

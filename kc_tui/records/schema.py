@@ -11,18 +11,24 @@ The schema
            chips_delta, totals, moves, played_at)              primary key (match_id, number)
 
 Version 2 (:data:`MIGRATE_V1_V2`) adds ``rounds.hints`` and ``rounds.undos`` (0 in rounds recorded
-before); the player's results kept with every match (``matches.player_seat``, ``player_size``,
-``player_opponents``, ``player_total``, ``player_won``, ``player_margin``, ``player_rounds``,
-``player_rounds_won``, ``player_penalty``, ``player_hints``, ``player_undos``: worked out from the
-match and its rounds whenever they are written, and for every match when migrating, so that
-:meth:`History.summary <kc_tui.records.store.History.summary>` reads no round); and the index
-``matches_newest`` (demo, started_at, id) for listing newest first. Version 3
+before), the ``player_*`` columns of ``matches`` (unused from version 4 on: nothing reads or writes
+them) and the index ``matches_newest`` (demo, started_at, id) for listing newest first. Version 3
 (:data:`MIGRATE_V2_V3`) adds ``matches.uid``, the random token the game names a match by (unique
 when set: :meth:`History.sync_match <kc_tui.records.store.History.sync_match>` finds the match
-by it). Times are ISO 8601 text in UTC; ``seed`` is decimal text (seeds are unsigned 64-bit);
-lists of ints (winners, totals, seats, penalties, chips_delta) are JSON text; ``moves`` is a BLOB
-of little-endian unsigned 16-bit moves. A new file is made by running every migration from
-version 0, so a new database and one migrated from any earlier version have the same schema.
+by it). Version 4 (:data:`MIGRATE_V3_V4`) adds ``player_results``: the results of every human seat
+of every match, keyed by the person's name (the seat's name)::
+
+    player_results(match_id, seat, person, size, opponents, total, won, margin,
+                   rounds, rounds_won, penalty, hints, undos)    primary key (match_id, seat)
+
+worked out from the match and its rounds whenever they are written, and for every match when
+migrating (:func:`~kc_tui.records.stats._update_results`), so that :meth:`History.summary
+<kc_tui.records.store.History.summary>` reads no round; the index ``player_results_person``
+(person, match_id) finds a person's matches. Times are ISO 8601 text in UTC; ``seed`` is decimal
+text (seeds are unsigned 64-bit); lists of ints (winners, totals, seats, penalties, chips_delta)
+are JSON text; ``moves`` is a BLOB of little-endian unsigned 16-bit moves. A new file is made by
+running every migration from version 0, so a new database and one migrated from any earlier
+version have the same schema.
 """
 
 from __future__ import annotations
@@ -31,13 +37,12 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 
-from kc_tui.records.stats import (
-    _update_player,
-)
+from kc_tui.config import HUMAN
+from kc_tui.records.stats import _update_results
 from kc_tui.util.text import one_line
 
 #: The schema's version, kept in ``PRAGMA user_version``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of our databases: "KCHI" (Kings Corners HIstory).
 APPLICATION_ID = 0x4B434849
 #: How long a write waits for another process's transaction (ms).
@@ -79,9 +84,8 @@ CREATE TABLE rounds (
 );
 """
 
-#: Version 2: the human's hints and undos in every round; the player's (the human seat's) results
-#: kept with every match (filled in from its rounds, so that the statistics read no round); an
-#: index for listing newest first.
+#: Version 2: the humans' hints and undos in every round; columns for the player's results (unused
+#: from version 4 on); an index for listing newest first.
 MIGRATE_V1_V2 = """
 ALTER TABLE rounds ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE rounds ADD COLUMN undos INTEGER NOT NULL DEFAULT 0;
@@ -107,18 +111,60 @@ CREATE UNIQUE INDEX matches_uid ON matches(uid) WHERE uid IS NOT NULL;
 """
 
 
-def _backfill_v2(con: sqlite3.Connection) -> None:
-    """Version 2: the player's results of every match recorded before, from its rounds (a match
-    that cannot be read is left out of the statistics: :func:`_update_player`)."""
-    for (match_id,) in con.execute("SELECT id FROM matches").fetchall():
-        _update_player(con, match_id)
+#: Version 4: the results of every human seat of every match, by the person's name.
+MIGRATE_V3_V4 = """
+CREATE TABLE player_results (
+    match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    person TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    opponents TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    margin INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    rounds_won INTEGER NOT NULL,
+    penalty INTEGER NOT NULL,
+    hints INTEGER NOT NULL,
+    undos INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX player_results_person ON player_results(person, match_id);
+"""
+
+
+#: Version 4's results copied from the ``player_*`` columns of version 2 where they were kept (the
+#: person: the name of the human seat they are of).
+_COPY_V3_RESULTS = """
+INSERT OR IGNORE INTO player_results
+SELECT m.id, m.player_seat, s.name, m.player_size, m.player_opponents, m.player_total, m.player_won,
+    m.player_margin, m.player_rounds, m.player_rounds_won, m.player_penalty, m.player_hints, m.player_undos
+FROM matches m JOIN seats s ON s.match_id = m.id AND s.position = m.player_seat AND s.kind = ?
+WHERE m.player_seat IS NOT NULL
+"""
+#: The matches whose human seats do not all have their results.
+_RESULTS_MISSING = """
+SELECT m.id FROM matches m
+WHERE (SELECT COUNT(*) FROM seats s WHERE s.match_id = m.id AND s.kind = ?)
+    != (SELECT COUNT(*) FROM player_results r WHERE r.match_id = m.id)
+"""
+
+
+def _backfill_v4(con: sqlite3.Connection) -> None:
+    """Version 4: the results of every human seat of every match recorded before: those version 2
+    kept copied (no round read), the others worked out from the match's seats and rounds (a match
+    that cannot be read is left out of the statistics: :func:`_update_results`)."""
+    con.execute(_COPY_V3_RESULTS, (HUMAN,))
+    for (match_id,) in con.execute(_RESULTS_MISSING, (HUMAN,)).fetchall():
+        _update_results(con, match_id)
 
 
 #: What takes a database from version ``v - 1`` to ``v``, by ``v``: a script, then a step in Python.
 MIGRATIONS: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
     1: (SCHEMA_V1, None),
-    2: (MIGRATE_V1_V2, _backfill_v2),
+    2: (MIGRATE_V1_V2, None),
     3: (MIGRATE_V2_V3, None),
+    4: (MIGRATE_V3_V4, _backfill_v4),
 }
 
 #: The columns every table has at each version (how an existing file is recognized as ours).
@@ -163,6 +209,26 @@ COLUMNS[2] = {
     },
 }
 COLUMNS[3] = {**COLUMNS[2], "matches": COLUMNS[2]["matches"] | {"uid"}}
+COLUMNS[4] = {
+    **COLUMNS[3],
+    "player_results": frozenset(
+        {
+            "match_id",
+            "seat",
+            "person",
+            "size",
+            "opponents",
+            "total",
+            "won",
+            "margin",
+            "rounds",
+            "rounds_won",
+            "penalty",
+            "hints",
+            "undos",
+        }
+    ),
+}
 
 
 class _NotOurs(Exception):

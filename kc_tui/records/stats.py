@@ -1,6 +1,7 @@
-"""The player's statistics from the history: by opponent and table size (:class:`GroupStats`), match
-by match (:class:`MatchPoint`), the whole (:class:`Summary`); the player's results kept with every
-match (:func:`_update_player`). Plain Python: the connection is handed in."""
+"""A person's statistics from the history: by opponent and table size (:class:`GroupStats`), match
+by match (:class:`MatchPoint`), the whole (:class:`Summary`); the results of every human seat kept
+with every match (:func:`_update_results`). A person is a name: the name of the human seats they
+sat at. Plain Python: the connection is handed in."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from kc_tui.config import HUMAN
+from kc_tui.config import NAME_MAX
 from kc_tui.records.rows import (
     _BIG,
     _MATCH_SELECT,
@@ -84,7 +85,7 @@ class MatchPoint:
 
 @dataclass(frozen=True)
 class Summary:
-    """The player's statistics (:func:`summarize`); demos are never in it."""
+    """A person's statistics (:func:`summarize`); demos are never in it."""
 
     #: By (opponent kind, table size), sorted by kind then size.
     groups: tuple[GroupStats, ...] = ()
@@ -138,8 +139,10 @@ class PlayerRounds:
     undos: int = 0
 
 
-def player_rounds(rounds: Iterable[RoundRecord], seat: int) -> PlayerRounds:
-    """What the player at match seat ``seat`` did in ``rounds`` (only the rounds it played count)."""
+def player_rounds(rounds: Iterable[RoundRecord], seat: int, *, own_hints: bool = True) -> PlayerRounds:
+    """What the player at match seat ``seat`` did in ``rounds`` (only the rounds it played count).
+    A round's hints and undos are the table's humans' together: they count for the seat only when
+    ``own_hints`` (it is the match's one human seat)."""
     played = won = penalty = hints = undos = 0
     for r in rounds:
         if seat not in r.seats:
@@ -147,8 +150,9 @@ def player_rounds(rounds: Iterable[RoundRecord], seat: int) -> PlayerRounds:
         played += 1
         won += r.winner == seat
         penalty += r.penalties[seat] if seat < len(r.penalties) else 0
-        hints += r.hints
-        undos += r.undos
+        if own_hints:
+            hints += r.hints
+            undos += r.undos
     return PlayerRounds(played, won, penalty, hints, undos)
 
 
@@ -168,22 +172,21 @@ class _PlayerMatch:
     rounds: PlayerRounds
 
 
-def _update_player(con: sqlite3.Connection, match_id: int) -> None:
-    """Work out the player's (the human seat's) results of match ``match_id`` into its ``player_*``
-    columns (version 2), as :func:`summarize` would from its record: what :meth:`History.summary`
-    reads. A match with no human seat, or one that cannot be read, gets ``player_seat`` NULL
-    (left out of the statistics); rounds that cannot be read are left out."""
+def _update_results(con: sqlite3.Connection, match_id: int) -> None:
+    """Work out the results of every human seat of match ``match_id`` into ``player_results``
+    (version 4), as :func:`summarize` would from its record: what :meth:`History.summary` reads.
+    A match with no human seat, or one that cannot be read, has no results (left out of the
+    statistics); rounds that cannot be read are left out."""
+    con.execute("DELETE FROM player_results WHERE match_id = ?", (match_id,))
     row = con.execute(f"{_MATCH_SELECT} WHERE m.id = ?", (match_id,)).fetchone()
     if row is None:
         return
     try:
         record = _match_from_row(row)
     except _UNREADABLE:
-        con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
         return
-    seat = record.human_seat()
-    if seat is None:
-        con.execute("UPDATE matches SET player_seat = NULL WHERE id = ?", (match_id,))
+    seats = record.human_seats
+    if not seats:
         return
     rows = con.execute(f"SELECT {_ROUND_SELECT_NO_MOVES} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
     rounds: list[RoundRecord] = []
@@ -192,27 +195,35 @@ def _update_player(con: sqlite3.Connection, match_id: int) -> None:
             rounds.append(_round_from_row(r, len(record.seats), with_moves=False))
         except _UNREADABLE:
             continue
-    pm = _player_match(_replace_rounds(record, tuple(rounds)), seat)
-    t = pm.rounds
-    con.execute(
-        "UPDATE matches SET player_seat = ?, player_size = ?, player_opponents = ?, player_total = ?,"
-        " player_won = ?, player_margin = ?, player_rounds = ?, player_rounds_won = ?, player_penalty = ?,"
-        " player_hints = ?, player_undos = ? WHERE id = ?",
-        (
-            seat,
-            pm.size,
-            _US.join(pm.opponents),
-            pm.total,
-            int(pm.won),
-            pm.margin,
-            t.rounds,
-            t.rounds_won,
-            t.penalty,
-            t.hints,
-            t.undos,
-            match_id,
-        ),
-    )
+    record = _replace_rounds(record, tuple(rounds))
+    values: list[tuple[Any, ...]] = []
+    for seat in seats:
+        pm = _player_match(record, seat)
+        t = pm.rounds
+        values.append(
+            (
+                match_id,
+                seat,
+                record.seats[seat].name,
+                pm.size,
+                _US.join(pm.opponents),
+                pm.total,
+                int(pm.won),
+                pm.margin,
+                t.rounds,
+                t.rounds_won,
+                t.penalty,
+                t.hints,
+                t.undos,
+            )
+        )
+    con.executemany(f"INSERT INTO player_results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 13)})", values)
+
+
+#: The columns of a ``player_results`` row, in the order :func:`_update_results` gives them.
+_RESULT_COLUMNS = (
+    "match_id, seat, person, size, opponents, total, won, margin, rounds, rounds_won, penalty, hints, undos"
+)
 
 
 def _chips(rules: dict[str, Any]) -> bool:
@@ -240,6 +251,7 @@ def match_point(m: MatchRecord, seat: int) -> MatchPoint:
 
 def _player_match(m: MatchRecord, seat: int) -> _PlayerMatch:
     total, won, margin = _result(m.totals, m.winners, seat, _chips(m.rules))
+    own_hints = m.human_seats == (seat,)
     return _PlayerMatch(
         id=m.id,
         finished_at=m.finished_at,
@@ -248,68 +260,96 @@ def _player_match(m: MatchRecord, seat: int) -> _PlayerMatch:
         total=total,
         won=won,
         margin=margin,
-        rounds=player_rounds(m.rounds, seat),
+        rounds=player_rounds(m.rounds, seat, own_hints=own_hints),
     )
 
 
-#: The player's matches whose kept results have their types and are in their ranges (what
-#: :func:`_update_player` writes; sums of up to 10**9 matches of them cannot overflow), for
-#: :meth:`History.summary`.
-_PLAYER_MATCHES = f"""
-FROM matches
-WHERE demo = 0 AND typeof(player_seat) = 'integer' AND player_seat BETWEEN 0 AND 7
-    AND typeof(started_at) = 'text' AND length(started_at) <= 64
-    AND (finished_at IS NULL OR (typeof(finished_at) = 'text' AND length(finished_at) <= 64))
-    AND typeof(player_size) = 'integer' AND player_size BETWEEN 1 AND 8
-    AND typeof(player_opponents) = 'text' AND length(player_opponents) <= {8 * (KIND_MAX + 1)}
-    AND typeof(player_total) = 'integer' AND player_total BETWEEN -{_BIG} AND {_BIG}
-    AND typeof(player_won) = 'integer' AND player_won IN (0, 1)
-    AND typeof(player_margin) = 'integer' AND player_margin BETWEEN -{2 * _BIG} AND {2 * _BIG}
-    AND typeof(player_rounds) = 'integer' AND player_rounds BETWEEN 0 AND {_BIG}
-    AND typeof(player_rounds_won) = 'integer' AND player_rounds_won BETWEEN 0 AND player_rounds
-    AND typeof(player_penalty) = 'integer' AND player_penalty BETWEEN 0 AND {_BIG}
-    AND typeof(player_hints) = 'integer' AND player_hints BETWEEN 0 AND {_BIG}
-    AND typeof(player_undos) = 'integer' AND player_undos BETWEEN 0 AND {_BIG}
+#: A person's matches whose kept results have their types and are in their ranges (what
+#: :func:`_update_results` writes; sums of up to 10**9 matches of them cannot overflow), for
+#: :meth:`History.summary`; the one parameter is the person.
+_PERSON_MATCHES = f"""
+FROM player_results r JOIN matches m ON m.id = r.match_id
+WHERE r.person = ? AND m.demo = 0 AND typeof(r.seat) = 'integer' AND r.seat BETWEEN 0 AND 7
+    AND typeof(m.started_at) = 'text' AND length(m.started_at) <= 64
+    AND (m.finished_at IS NULL OR (typeof(m.finished_at) = 'text' AND length(m.finished_at) <= 64))
+    AND typeof(r.size) = 'integer' AND r.size BETWEEN 1 AND 8
+    AND typeof(r.opponents) = 'text' AND length(r.opponents) <= {8 * (KIND_MAX + 1)}
+    AND typeof(r.total) = 'integer' AND r.total BETWEEN -{_BIG} AND {_BIG}
+    AND typeof(r.won) = 'integer' AND r.won IN (0, 1)
+    AND typeof(r.margin) = 'integer' AND r.margin BETWEEN -{2 * _BIG} AND {2 * _BIG}
+    AND typeof(r.rounds) = 'integer' AND r.rounds BETWEEN 0 AND {_BIG}
+    AND typeof(r.rounds_won) = 'integer' AND r.rounds_won BETWEEN 0 AND r.rounds
+    AND typeof(r.penalty) = 'integer' AND r.penalty BETWEEN 0 AND {_BIG}
+    AND typeof(r.hints) = 'integer' AND r.hints BETWEEN 0 AND {_BIG}
+    AND typeof(r.undos) = 'integer' AND r.undos BETWEEN 0 AND {_BIG}
 """
 #: By (opponents, table size): the sums :func:`_summary` adds up.
 _SUMMARY_GROUPS_SQL = f"""
-SELECT player_opponents, player_size, COUNT(*), SUM(finished_at IS NOT NULL),
-    SUM(finished_at IS NOT NULL AND player_won != 0), SUM(player_rounds), SUM(player_rounds_won),
-    SUM(player_penalty), SUM(player_hints), SUM(player_undos)
-{_PLAYER_MATCHES}
-GROUP BY player_opponents, player_size
+SELECT r.opponents, r.size, COUNT(*), SUM(m.finished_at IS NOT NULL),
+    SUM(m.finished_at IS NOT NULL AND r.won != 0), SUM(r.rounds), SUM(r.rounds_won),
+    SUM(r.penalty), SUM(r.hints), SUM(r.undos)
+{_PERSON_MATCHES}
+GROUP BY r.opponents, r.size
 """
 #: The finished matches, in the order they ended.
 _SUMMARY_POINTS_SQL = f"""
-SELECT id, finished_at, player_total, player_won != 0, player_margin
-{_PLAYER_MATCHES} AND finished_at IS NOT NULL
-ORDER BY finished_at, started_at, id
+SELECT m.id, m.finished_at, r.total, r.won != 0, r.margin
+{_PERSON_MATCHES} AND m.finished_at IS NOT NULL
+ORDER BY m.finished_at, m.started_at, m.id, r.seat
 """
-_SUMMARY_COUNT_SQL = "SELECT COUNT(*) FROM matches WHERE demo = 0 AND player_seat IS NOT NULL"
+_SUMMARY_COUNT_SQL = (
+    "SELECT COUNT(*) FROM player_results r JOIN matches m ON m.id = r.match_id WHERE r.person = ? AND m.demo = 0"
+)
+#: The people who played (no demos), most matches first: name and matches.
+_PEOPLE_SQL = f"""
+SELECT r.person, COUNT(DISTINCT r.match_id) AS n
+FROM player_results r JOIN matches m ON m.id = r.match_id
+WHERE m.demo = 0 AND typeof(r.person) = 'text' AND length(r.person) <= {NAME_MAX}
+GROUP BY r.person ORDER BY n DESC, r.person
+"""
 
 #: The sums kept for one (opponents, table size): matches, finished, won, rounds, rounds won,
 #: penalty, hints, undos.
 _Sums = list[int]
 
 
-def summarize(matches: Sequence[MatchRecord], human: str = HUMAN) -> Summary:
-    """The statistics of the player (the seat whose kind is ``human``) over ``matches`` (records
-    with their rounds, in any order). Demos and matches with no such seat are left out.
-    :meth:`History.summary` gives the same from the database without reading the rounds."""
+def people_of(matches: Iterable[MatchRecord]) -> list[str]:
+    """The names of the humans who played ``matches`` (demos left out), most matches first (then
+    by name)."""
+    counts: dict[str, int] = {}
+    for m in matches:
+        if not m.demo:
+            for name in {m.seats[i].name for i in m.human_seats}:
+                counts[name] = counts.get(name, 0) + 1
+    return sorted(counts, key=lambda name: (-counts[name], name))
+
+
+def summarize(matches: Sequence[MatchRecord], person: str | None = None) -> Summary:
+    """The statistics of ``person`` (the human seats of that name; None: the person who played most,
+    :func:`people_of`) over ``matches`` (records with their rounds, in any order). Demos and
+    matches without the person are left out. :meth:`History.summary` gives the same from the
+    database without reading the rounds."""
+    if person is None:
+        people = people_of(matches)
+        if not people:
+            return Summary()
+        person = people[0]
     combos: dict[tuple[tuple[str, ...], int], _Sums] = {}
     points: list[MatchPoint] = []
     for m in sorted(matches, key=lambda m: (m.finished_at or m.started_at, m.started_at, m.id)):
-        seat = m.human_seat(human)
-        if m.demo or seat is None:
+        if m.demo:
             continue
-        pm = _player_match(m, seat)
-        sums = combos.setdefault((pm.opponents, pm.size), [0] * 8)
-        finished = pm.finished_at is not None
-        r = pm.rounds
-        for i, x in enumerate((1, finished, finished and pm.won, r.rounds, r.rounds_won, r.penalty, r.hints, r.undos)):
-            sums[i] += x
-        if finished:
-            points.append(MatchPoint(pm.id, pm.finished_at, pm.total, pm.won, pm.margin))
+        for seat in m.seats_of(person):
+            pm = _player_match(m, seat)
+            sums = combos.setdefault((pm.opponents, pm.size), [0] * 8)
+            finished = pm.finished_at is not None
+            r = pm.rounds
+            for i, x in enumerate(
+                (1, finished, finished and pm.won, r.rounds, r.rounds_won, r.penalty, r.hints, r.undos)
+            ):
+                sums[i] += x
+            if finished:
+                points.append(MatchPoint(pm.id, pm.finished_at, pm.total, pm.won, pm.margin))
     return _summary(combos, points)
 
 

@@ -60,7 +60,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import HUMAN
+from kc_tui.config import name_problem
 from kc_tui.records.export import match_json, round_row
 from kc_tui.records.files import (
     reason,
@@ -108,6 +108,7 @@ from kc_tui.records.schema import (
     _NotOurs,
 )
 from kc_tui.records.stats import (
+    _PEOPLE_SQL,
     _SUMMARY_COUNT_SQL,
     _SUMMARY_GROUPS_SQL,
     _SUMMARY_POINTS_SQL,
@@ -115,8 +116,7 @@ from kc_tui.records.stats import (
     Summary,
     _summary,
     _Sums,
-    _update_player,
-    summarize,
+    _update_results,
 )
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
@@ -146,7 +146,7 @@ def _insert_match(
         "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
         [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(seats)],
     )
-    _update_player(con, match_id)
+    _update_results(con, match_id)
     return match_id
 
 
@@ -369,7 +369,7 @@ class History:
                     "UPDATE matches SET finished_at = COALESCE(finished_at, ?), winners = ? WHERE id = ?",
                     (_time_text(finished if finished is not None else _utc(None)), winners_text, match_id),
                 )
-            _update_player(con, match_id)
+            _update_results(con, match_id)
             return match_id
 
     def open_match(
@@ -414,7 +414,7 @@ class History:
                 (match_id, *values[1:]),
             )
             con.execute("UPDATE matches SET totals = ? WHERE id = ?", (values[7], match_id))
-            _update_player(con, match_id)
+            _update_results(con, match_id)
 
     def finish_match(
         self, match_id: int, *, winners: Sequence[int], totals: Sequence[int], finished_at: datetime | None = None
@@ -433,7 +433,7 @@ class History:
             )
             if cur.rowcount != 1:
                 raise HistoryError(f"could not {what}: there is no match {match_id}")
-            _update_player(con, match_id)
+            _update_results(con, match_id)
 
     def add_matches(self, records: Iterable[MatchRecord]) -> list[int]:
         """Record whole matches (with their rounds) in one transaction, each under a new id (their
@@ -461,7 +461,7 @@ class History:
                     f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(match_id, *_checked_round(f"add round {r.number}", r, n)[1:]) for r in m.rounds],
                 )
-                _update_player(con, match_id)
+                _update_results(con, match_id)
                 ids.append(match_id)
         return ids
 
@@ -518,16 +518,31 @@ class History:
         return out
 
     def matches(
-        self, *, demos: bool = False, limit: int | None = None, offset: int = 0, rounds: bool = False
+        self,
+        *,
+        demos: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+        rounds: bool = False,
+        person: str | None = None,
     ) -> list[MatchRecord]:
-        """The matches, newest first: the player's (``demos`` False) or the demos (``demos`` True).
-        Their ``rounds`` are empty unless ``rounds`` is True (then without their moves: what
-        :func:`summarize` needs; :meth:`match` gives a match with its moves)."""
+        """The matches, newest first: the players' (``demos`` False; only ``person``'s when given)
+        or the demos (``demos`` True). Their ``rounds`` are empty unless ``rounds`` is True (then
+        without their moves: what :func:`summarize` needs; :meth:`match` gives a match with its
+        moves)."""
+        where, params = self._where(demos, person)
         rows = self._query(
-            f"{_MATCH_SELECT} WHERE m.demo = ? ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
-            (int(demos), -1 if limit is None else max(0, limit), max(0, offset)),
+            f"{_MATCH_SELECT} WHERE {where} ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
+            (*params, -1 if limit is None else max(0, limit), max(0, offset)),
         )
         return self._records(rows, rounds=rounds, moves=False)
+
+    @staticmethod
+    def _where(demos: bool, person: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The condition on ``matches m`` for the demos, the players' matches or ``person``'s."""
+        if person is None or demos:
+            return "m.demo = ?", (int(demos),)
+        return "m.demo = 0 AND m.id IN (SELECT match_id FROM player_results WHERE person = ?)", (person,)
 
     def match(self, match_id: int) -> MatchRecord | None:
         """Match ``match_id`` with its rounds and their moves; None when there is none (or it is unreadable)."""
@@ -535,30 +550,47 @@ class History:
         records = self._records(rows, rounds=True, moves=True)
         return records[0] if records else None
 
-    def count_matches(self, *, demos: bool = False) -> int:
-        rows = self._query("SELECT COUNT(*) FROM matches WHERE demo = ?", (int(demos),))
+    def count_matches(self, *, demos: bool = False, person: str | None = None) -> int:
+        """How many matches :meth:`matches` lists with no limit."""
+        where, params = self._where(demos, person)
+        rows = self._query(f"SELECT COUNT(*) FROM matches m WHERE {where}", params)
         return int(rows[0][0]) if rows else 0
 
-    def summary(self, human: str = HUMAN) -> Summary:
-        """The player's statistics: :func:`summarize` of every match (demos left out), from the
-        results kept with each match (no round is read: quick with thousands of matches)."""
-        if human != HUMAN:  # the kept results are the "human" seat's
-            return summarize(self.matches(rounds=True), human)
+    def people(self) -> list[str]:
+        """The names of the humans who played (demos left out), most matches first, then by name."""
+        out: list[str] = []
+        for name, _n in self._query(_PEOPLE_SQL):
+            problem = name_problem(name, "a player's name") if isinstance(name, str) else "a name is not text"
+            if problem is None:
+                out.append(name)
+            else:
+                self._problem(f"a player was left out of the statistics: {problem}")
+        return out
+
+    def summary(self, person: str | None = None) -> Summary:
+        """``person``'s statistics (None: the person who played most, :meth:`people`):
+        :func:`summarize` of every match (demos left out), from the results kept with each match
+        (no round is read: quick with thousands of matches)."""
+        if person is None:
+            people = self.people()
+            if not people:
+                return Summary()
+            person = people[0]
         combos: dict[tuple[tuple[str, ...], int], _Sums] = {}
         seen = 0
-        for opponents, size, *sums in self._query(_SUMMARY_GROUPS_SQL):
+        for opponents, size, *sums in self._query(_SUMMARY_GROUPS_SQL, (person,)):
             kinds = tuple(opponents.split(_US)) if opponents else ()
             if not all(k and len(k) <= KIND_MAX and k.isprintable() for k in kinds):
                 continue  # counted as not read below
             combos[(kinds, size)] = [int(x) for x in sums]
             seen += sums[0]
         points: list[MatchPoint] = []
-        for match_id, finished, total, won, margin in self._query(_SUMMARY_POINTS_SQL):
+        for match_id, finished, total, won, margin in self._query(_SUMMARY_POINTS_SQL, (person,)):
             try:
                 points.append(MatchPoint(match_id, _time(finished, "its end"), total, bool(won), margin))
             except _Bad as exc:
                 self._problem(f"match {quote_id(match_id)} was left out of the plots: {exc}")
-        counted = self._query(_SUMMARY_COUNT_SQL)
+        counted = self._query(_SUMMARY_COUNT_SQL, (person,))
         if counted and _is_int(counted[0][0]) and counted[0][0] > seen:
             self._problem(f"{counted[0][0] - seen} matches could not be read and were left out of the statistics")
         return _summary(combos, points)

@@ -1,10 +1,11 @@
 """What the Stats screen and ``kings-corners stats`` show, worked out from the history (plain
 Python: no Textual, so the command line imports it without starting the UI).
 
-"The player" is the seat whose kind is ``human``; demos (all AI) are left out of the player's
-statistics. A match's standing is read from its final totals: under points (R15) the lowest
-total is best, under chips (R16) the biggest stack; the rating is fitted on the player's result
-against every AI seat of every finished match (:func:`kc_tui.records.rating.pairwise`).
+The statistics are of one person at a time: "the player" is the human seat of that person's name
+(``person`` None: the first human seat); demos (all AI) are left out. A match's standing is read
+from its final totals: under points (R15) the lowest total is best, under chips (R16) the biggest
+stack; the ratings are fitted on every human seat's result against every other seat of every
+finished match (:func:`kc_tui.records.rating.pairwise`), AIs and humans alike.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
-from kc_tui.records.rating import C, expected
+from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import GroupStats, MatchPoint, Summary
 from kc_tui.util.text import one_line
@@ -173,9 +174,18 @@ def safe_summary(summary: Summary) -> Summary:
     )
 
 
-def human_seat(m: MatchRecord) -> int | None:
-    """The player's seat in ``m`` (the first seat of kind ``human``), or None (a demo)."""
-    return next((i for i, s in enumerate(m.seats) if s.kind == HUMAN), None)
+def human_seat(m: MatchRecord, person: str | None = None) -> int | None:
+    """The player's seat in ``m``: ``person``'s (None: the first seat of kind ``human``), or None
+    (a demo, or a match the person did not play)."""
+    return m.seat_of(person)
+
+
+def choose_person(people: Sequence[str], wanted: str | None) -> str | None:
+    """Whose statistics to show: ``wanted`` (the Settings name) when that person played, else
+    the one who played most (``people`` most matches first); None when no one played."""
+    if wanted is not None and wanted in people:
+        return wanted
+    return people[0] if people else None
 
 
 def is_chips(m: MatchRecord) -> bool:
@@ -186,19 +196,43 @@ def finished(m: MatchRecord) -> bool:
     return m.finished_at is not None and bool(m.winners)
 
 
-def player_games(m: MatchRecord) -> list[tuple[str, float]]:
-    """The player's results in a finished match: (AI kind, score 1 / 0.5 / 0) against each AI seat."""
-    me = human_seat(m)
-    if me is None or m.demo or not finished(m) or len(m.totals) != len(m.seats):
+def _seat_scores(m: MatchRecord) -> list[tuple[int, int, float]]:
+    """``(i, j, score of i against j)`` for every pair of seats of a finished match (none else)."""
+    if m.demo or not finished(m) or len(m.totals) != len(m.seats) or len(m.seats) < 2:
         return []
     from kc_tui.records.rating import pairwise
 
+    return pairwise([float(t) for t in m.totals], not is_chips(m))
+
+
+def player_games(m: MatchRecord, person: str | None = None) -> list[tuple[str, float]]:
+    """The player's results in a finished match: (AI kind, score 1 / 0.5 / 0) against each AI seat."""
+    me = human_seat(m, person)
+    if me is None:
+        return []
     out: dict[int, float] = {}
-    for i, j, score in pairwise([float(t) for t in m.totals], not is_chips(m)):
+    for i, j, score in _seat_scores(m):
         other, mine = (j, score) if i == me else (i, 1.0 - score) if j == me else (-1, 0.0)
         if other >= 0 and other not in out and m.seats[other].kind != HUMAN:
             out[other] = mine
     return [(m.seats[k].kind, s) for k, s in sorted(out.items())]
+
+
+def people_games(m: MatchRecord) -> tuple[list[tuple[str, str, float]], list[tuple[str, str, float]]]:
+    """The games a finished match gives the people's ratings: (person, AI kind, score) for every
+    human seat against every AI seat, and (person, person, score) for every pair of human seats."""
+    vs_ai: list[tuple[str, str, float]] = []
+    between: list[tuple[str, str, float]] = []
+    for i, j, score in _seat_scores(m):
+        a, b = m.seats[i], m.seats[j]
+        if a.is_human and b.is_human:
+            if a.name != b.name:
+                between.append((a.name, b.name, score))
+        elif a.is_human:
+            vs_ai.append((a.name, b.kind, score))
+        elif b.is_human:
+            vs_ai.append((b.name, a.kind, 1.0 - score))
+    return vs_ai, between
 
 
 @dataclass(frozen=True)
@@ -214,32 +248,76 @@ class RatingView:
     anchors: tuple[tuple[str, float], ...] = ()
     #: Why there is no rating although matches were played (the AI ratings cannot be read).
     problem: str = ""
+    #: Whose rating it is when several people played ("": the one player's, "Your rating").
+    who: str = ""
 
     @property
     def line(self) -> str:
         if self.value is None or self.sd is None:
             return self.problem or NO_RATING
-        return f"Your rating {self.value:.0f} ± {self.sd:.0f}: {self.words}"
+        whose = f"{short_text(self.who)}'s rating" if self.who else "Your rating"
+        return f"{whose} {self.value:.0f} ± {self.sd:.0f}: {self.words}"
 
 
-def rating_view(oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS) -> RatingView:
-    """The rating after the last match (:func:`kc_tui.records.rating.player_rating` over every game), and
-    the curve of the rating after up to ``points`` matches spread over the history (:func:`curve`).
-    Only games against rated AI kinds count."""
-    from kc_tui.records.rating import ai_anchors, player_rating, standing_words
+def rating_view(
+    oldest_first: Sequence[MatchRecord], points: int = RATING_POINTS, person: str | None = None, *, who: str = ""
+) -> RatingView:
+    """``person``'s rating after the last match (None: the first human seat's; every person is
+    rated together, :func:`kc_tui.records.rating.people_ratings`), and the curve of it after up
+    to ``points`` of the person's matches spread over the history. Only games against rated AI
+    kinds and between people count. ``who``: the name the line gives (:attr:`RatingView.who`)."""
+    from kc_tui.records.rating import ai_anchors
 
     try:
         anchors = ai_anchors()
     except (OSError, ValueError) as exc:
         return RatingView(problem=f"No rating: the AI players' ratings cannot be read ({exc})")
-    per_match = [[g for g in player_games(m) if g[0] in anchors] for m in oldest_first]
+    if any(people_games(m)[1] for m in oldest_first):
+        return _rating_among_people(oldest_first, points, person, anchors, who)
+    per_match = [[g for g in player_games(m, person) if g[0] in anchors] for m in oldest_first]
     per_match = [g for g in per_match if g]
     if not per_match:
-        return RatingView()
+        return RatingView(who=who)
+    from kc_tui.records.rating import player_rating, standing_words
+
     last = player_rating([g for games in per_match for g in games], anchors)
     ladder = sorted(((k, r.value) for k, r in anchors.items()), key=_second)
     series = curve(per_match, dict(ladder), points)
-    return RatingView(last.value, last.sd, standing_words(last, anchors), tuple(series), tuple(ladder))
+    return RatingView(last.value, last.sd, standing_words(last, anchors), tuple(series), tuple(ladder), who=who)
+
+
+def _rating_among_people(
+    oldest_first: Sequence[MatchRecord], points: int, person: str | None, anchors: Mapping[str, Rating], who: str
+) -> RatingView:
+    """:func:`rating_view` when people played each other: every person fitted together after
+    each sampled match of ``person``'s (a fit over every game so far each time)."""
+    from kc_tui.records.rating import people_ratings, standing_words
+
+    vs_ai: list[tuple[str, str, float]] = []
+    between: list[tuple[str, str, float]] = []
+    upto: list[tuple[int, int]] = []  # after each of the person's rated matches: the games so far
+    name: str | None = person
+    for m in oldest_first:
+        mine, theirs = people_games(m)
+        mine = [g for g in mine if g[1] in anchors]
+        vs_ai += mine
+        between += theirs
+        seat = human_seat(m, person)
+        if seat is None:
+            continue
+        name = name if name is not None else m.seats[seat].name
+        if any(g[0] == name for g in mine) or any(name in g[:2] for g in theirs):
+            upto.append((len(vs_ai), len(between)))
+    if name is None or not upto:
+        return RatingView(who=who)
+    step = max(1, -(-len(upto) // points))
+    marks = sorted({*range(step, len(upto) + 1, step), len(upto)})
+    series = [
+        (k, people_ratings(vs_ai[: upto[k - 1][0]], between[: upto[k - 1][1]], anchors)[name].value) for k in marks
+    ]
+    last = people_ratings(vs_ai, between, anchors)[name]
+    ladder = sorted(((k, r.value) for k, r in anchors.items()), key=_second)
+    return RatingView(last.value, last.sd, standing_words(last, anchors), tuple(series), tuple(ladder), who=who)
 
 
 #: AI kinds rated closer than this share of the plot's rating range are drawn as one line: a
@@ -336,18 +414,18 @@ def when(m: MatchRecord) -> str:
     return t.strftime("%Y-%m-%d %H:%M")
 
 
-def opponents(m: MatchRecord) -> str:
-    """The other seats: "Greedy (greedy), Kingsley (king-aware)"."""
-    me = human_seat(m)
+def opponents(m: MatchRecord, person: str | None = None) -> str:
+    """The other seats than the player's: "Greedy (greedy), Kingsley (king-aware)"."""
+    me = human_seat(m, person)
     others = (f"{short_text(s.name)} ({short_text(s.kind)})" for i, s in enumerate(m.seats[:16]) if i != me)
     return short_text(", ".join(others), 4 * LINE_MAX)
 
 
-def result(m: MatchRecord) -> str:
+def result(m: MatchRecord, person: str | None = None) -> str:
     """Won, lost, shared or unfinished, from the player's seat (a demo: who won)."""
     if not finished(m):
         return "unfinished"
-    me = human_seat(m)
+    me = human_seat(m, person)
     if me is None:
         names = ", ".join(short_text(m.seats[w].name) for w in m.winners[:16] if 0 <= w < len(m.seats))
         return short_text("won by " + names, LINE_MAX)
@@ -367,9 +445,9 @@ def scoring_text(m: MatchRecord) -> str:
     return f"points, target {rule_int(m.rules, 'target')}"
 
 
-def match_line(m: MatchRecord) -> str:
+def match_line(m: MatchRecord, person: str | None = None) -> str:
     """One line about a match: "#12 2026-11-30 18:02 vs Greedy (greedy): won, 12 · 55"."""
-    return f"#{m.id} {when(m)} vs {opponents(m) or DASH}: {result(m)}, {totals_text(m)}"
+    return f"#{m.id} {when(m)} vs {opponents(m, person) or DASH}: {result(m, person)}, {totals_text(m)}"
 
 
 def score_series(m: MatchRecord) -> list[tuple[str, list[int]]]:
@@ -426,7 +504,9 @@ def streak_text(summary: Summary) -> str:
     return f"Winning streak now: {now} · longest: {wins(summary.longest_streak)}"
 
 
-def best_worst(summary: Summary, lookup: Callable[[int], MatchRecord | None]) -> list[tuple[str, str]]:
+def best_worst(
+    summary: Summary, lookup: Callable[[int], MatchRecord | None], person: str | None = None
+) -> list[tuple[str, str]]:
     """("Best match", its line) and ("Worst match", its line), for those the summary names."""
     out: list[tuple[str, str]] = []
     for label, point in (("Best match", summary.best), ("Worst match", summary.worst)):
@@ -434,13 +514,13 @@ def best_worst(summary: Summary, lookup: Callable[[int], MatchRecord | None]) ->
             continue
         mid = point.match_id
         m = lookup(mid)
-        out.append((label, match_line(m) if m is not None else f"#{mid}"))
+        out.append((label, match_line(m, person) if m is not None else f"#{mid}"))
     return out
 
 
-def player_matches(matches: Sequence[MatchRecord]) -> list[MatchRecord]:
-    """The matches the player played (no demos)."""
-    return [m for m in matches if not m.demo and human_seat(m) is not None]
+def player_matches(matches: Sequence[MatchRecord], person: str | None = None) -> list[MatchRecord]:
+    """The matches the player played (no demos): ``person``'s (None: any human's)."""
+    return [m for m in matches if not m.demo and human_seat(m, person) is not None]
 
 
 def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -460,8 +540,9 @@ def report_lines(
     rating: RatingView,
     matches: Mapping[int, MatchRecord],
     n_matches: int,
+    person: str | None = None,
 ) -> list[str]:
-    """The summary as text lines (``kings-corners stats``)."""
+    """The summary as text lines (``kings-corners stats``), of ``person``'s matches."""
     if not n_matches:
         return ["No matches recorded yet: play a match and it is remembered here.", NO_RATING]
     rounds = summary.overall.rounds
@@ -469,7 +550,7 @@ def report_lines(
     lines = [f"Kings Corners: {n_matches} match{'' if n_matches == 1 else 'es'} played{unfinished}", rating.line, ""]
     lines += table_text(SUMMARY_HEADERS, summary_rows(summary))
     lines += ["", streak_text(summary)]
-    lines += [f"{label}: {text}" for label, text in best_worst(summary, matches.get)]
+    lines += [f"{label}: {text}" for label, text in best_worst(summary, matches.get, person)]
     if not rounds:
         lines.append("No finished round yet.")
     return lines
@@ -480,11 +561,13 @@ __all__ = [
     "SUMMARY_HEADERS",
     "RatingView",
     "best_worst",
+    "choose_person",
     "clamp",
     "human_seat",
     "is_chips",
     "match_line",
     "opponents",
+    "people_games",
     "player_games",
     "player_matches",
     "rating_view",

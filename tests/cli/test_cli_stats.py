@@ -241,6 +241,7 @@ def test_stats_read_an_earlier_version_without_changing_it(
     capsys: pytest.CaptureFixture[str], history_file: Path, tmp_path: Path
 ) -> None:
     con = sqlite3.connect(history_file, isolation_level=None)
+    con.execute("DROP TABLE player_results")
     con.execute("DROP INDEX matches_uid")
     con.execute("ALTER TABLE matches DROP COLUMN uid")
     con.execute("PRAGMA user_version = 2")
@@ -342,3 +343,53 @@ def test_csv_cell_prefixes_text_and_keeps_numbers() -> None:
     assert csv_cell("[-1,2]") == "[-1,2]"
     assert csv_cell("\tx") == "'\tx" and csv_cell("\rx") == "'\rx"
     assert csv_cell("Ann") == "Ann" and csv_cell("") == ""
+
+
+def _family(path: Path) -> None:
+    """Ana and Ben at one table with a greedy AI (Ana wins twice), and Ben once alone."""
+    history, _ = History.open(path)
+    for k in range(2):
+        record_match(
+            history, [("Ben", "human"), ("Greedy", "greedy")], [(0, [0, 20, 30])], me="Ana", start=T0 + timedelta(k)
+        )
+    record_match(history, [("Greedy", "greedy")], [(0, [0, 20])], me="Ben", start=T0 + timedelta(3))
+    history.close()
+
+
+def test_stats_of_the_player_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    _family(path)
+    code, out, err = run(capsys, "--history", str(path), "--player", "Ana")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Results of Ana (also played: Ben; --player NAME shows theirs)"
+    assert lines[1] == "Kings Corners: 2 matches played"
+    assert lines[2].startswith("Ana's rating ")
+    assert any(line.startswith("human ") and " 2    2 " in line for line in lines), lines
+    code, out, _ = run(capsys, "--history", str(path), "--player", "Ben")
+    assert code == 0 and "Kings Corners: 3 matches played" in out and "Ben's rating" in out
+    ana, ben = (
+        float(run(capsys, "--history", str(path), "--player", p)[1].split("rating ")[1].split()[0])
+        for p in ("Ana", "Ben")
+    )
+    assert ana > ben  # Ana beat Ben twice
+
+
+def test_stats_default_to_the_settings_name_else_who_played_most(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    _family(path)
+    _, out, _ = run(capsys, "--history", str(path))
+    assert out.startswith("Results of Ben ")  # "You" (the Settings name) never played: Ben played most
+    (tmp_path / "settings.toml").write_text('player_name = "Ana"\n')
+    _, out, _ = run(capsys, "--history", str(path))
+    assert out.startswith("Results of Ana ")
+
+
+def test_stats_of_someone_who_never_played(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    _family(path)
+    code, out, err = run(capsys, "--history", str(path), "--player", "[b]Zed[/b]")
+    assert code == 2 and out == ""
+    assert err.strip().endswith("no matches of [b]Zed[/b] in the history; its players: Ben, Ana")

@@ -6,14 +6,15 @@
   first game wrote it), with values tampered in one or more columns of every table: wrong
   types, huge and non-finite numbers, extreme and malformed dates, JSON nested 100,000 deep,
   markup and control characters, 1 MB text, negative and huge ids, blobs of odd length, rules
-  of the wrong type, kept results out of range, seats and rounds rows deleted; a few with a
+  of the wrong type, kept results out of range, rows of any table deleted; a few with a
   damaged page as well.
 * ``check(data, folder)``: the contract, None when it holds, else what broke. The file is read
   with ``History.open_read_only`` (a :class:`HistoryError` is allowed; any other exception is
   not, nor any change to the file or its folder) and with the app's ``History.open`` on a copy;
   on each, every reader runs (``matches(rounds=True)``, ``match(id)`` for every id,
-  ``summary()``, ``count_matches``, the JSON and CSV exports, ``open_match``) and, on the app's,
-  a ``sync_match``. No reader may raise (``sync_match`` may raise only :class:`HistoryError`),
+  ``summary()``, ``people()`` and every person's ``summary(person)`` and matches,
+  ``count_matches``, the JSON and CSV exports, ``open_match``) and, on the app's, a
+  ``sync_match``. No reader may raise (``sync_match`` may raise only :class:`HistoryError`),
   take over :data:`SLOW` seconds, or give a problem line that is not one plain line.
 """
 
@@ -114,6 +115,8 @@ def _as_version_1(data: bytes) -> bytes:
     con = _load(data)
     con.execute("DROP INDEX matches_uid")
     con.execute("DROP INDEX matches_newest")
+    for table in sorted(set(COLUMNS[SCHEMA_VERSION]) - set(COLUMNS[1])):
+        con.execute(f"DROP TABLE {table}")
     added = [(t, c) for t in sorted(COLUMNS[1]) for c in sorted(COLUMNS[SCHEMA_VERSION][t] - COLUMNS[1][t])]
     for table, column in added:
         con.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
@@ -198,69 +201,34 @@ def _value(rng: random.Random) -> Callable[[], Any]:
     return rng.choice(options)
 
 
-MATCH_COLUMNS = ("id", "started_at", "finished_at", "demo", "rules", "seed", "first_dealer", "winners", "totals")
-PLAYER_COLUMNS = (
-    "player_seat",
-    "player_size",
-    "player_opponents",
-    "player_total",
-    "player_won",
-    "player_margin",
-    "player_rounds",
-    "player_rounds_won",
-    "player_penalty",
-    "player_hints",
-    "player_undos",
-    "uid",
-)
-SEAT_COLUMNS = ("match_id", "position", "name", "kind", "think_ms")
-ROUND_COLUMNS = (
-    "match_id",
-    "number",
-    "dealer",
-    "seats",
-    "winner",
-    "penalties",
-    "chips_delta",
-    "totals",
-    "moves",
-    "played_at",
-)
+#: The primary keys of the tables without a rowid (the others' rows are found by rowid).
+KEYS = {"seats": ("match_id", "position"), "player_results": ("match_id", "seat")}
+#: Columns whose values are ids: set to odd ids half the time.
+ID_COLUMNS = ("id", "match_id", "number", "position", "seat")
 
 
 def _tamper(con: sqlite3.Connection, rng: random.Random, v1: bool) -> None:
-    """Set hostile values in one or more columns of every table; sometimes delete rows."""
-    tables = {
-        "matches": MATCH_COLUMNS if v1 else MATCH_COLUMNS + PLAYER_COLUMNS,
-        "seats": SEAT_COLUMNS,
-        "rounds": ROUND_COLUMNS if v1 else (*ROUND_COLUMNS, "hints", "undos"),
-    }
-    for table, columns in tables.items():
-        rowids = [r[0] for r in con.execute(f"SELECT rowid FROM {table}")] if table != "seats" else []
-        keys = [tuple(r) for r in con.execute("SELECT match_id, position FROM seats")] if table == "seats" else []
+    """Set hostile values in one or more columns of every table (the schema's: version 1's or the
+    current one's); sometimes delete rows."""
+    for table, column_set in sorted(COLUMNS[1 if v1 else SCHEMA_VERSION].items()):
+        columns = sorted(column_set)
+        key = KEYS.get(table, ("rowid",))
+        rows = [tuple(r) for r in con.execute(f"SELECT {', '.join(key)} FROM {table}")]
+        where = " AND ".join(f"{k} = ?" for k in key)
         for _ in range(rng.randrange(1, 4)):
             column = rng.choice(columns)
             value = _value(rng)()
-            params: tuple[Any, ...]
-            if table == "seats":
-                if not keys:
-                    continue
-                match_id, position = rng.choice(keys)
-                where, params = "match_id = ? AND position = ?", (match_id, position)
-            else:
-                if not rowids:
-                    continue
-                where, params = "rowid = ?", (rng.choice(rowids),)
-            if column in ("id", "match_id", "number", "position") and rng.random() < 0.5:
+            if not rows:
+                continue
+            params = rng.choice(rows)
+            if column in ID_COLUMNS and rng.random() < 0.5:
                 value = rng.choice([-1, 0, 2**62, -(2**63), 10**9 + 7])
             try:
                 con.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (value, *params))
             except sqlite3.Error:  # a key taken, or a type the column refuses
                 continue
-        if rng.random() < 0.15 and table == "seats" and keys:
-            con.execute("DELETE FROM seats WHERE match_id = ? AND position = ?", rng.choice(keys))
-        elif rng.random() < 0.15 and rowids:
-            con.execute(f"DELETE FROM {table} WHERE rowid = ?", (rng.choice(rowids),))
+        if rng.random() < 0.15 and rows:
+            con.execute(f"DELETE FROM {table} WHERE {where}", rng.choice(rows))
 
 
 def cases(rng: random.Random, n: int) -> Iterator[bytes]:
@@ -305,6 +273,8 @@ def _readers(h: History, ids: list[int]) -> list[tuple[str, Callable[[], object]
         ("matches(demos=True, rounds=True)", lambda: h.matches(demos=True, rounds=True)),
         ("matches(limit, offset)", lambda: h.matches(limit=2, offset=1)),
         ("summary()", h.summary),
+        ("people() and their summary(person)", lambda: [h.summary(p) for p in h.people()]),
+        ("matches(person=...)", lambda: [h.matches(person=p, limit=2) for p in h.people()]),
         ("count_matches()", lambda: (h.count_matches(), h.count_matches(demos=True))),
         ("export_json()", lambda: json.dumps(h.export_json(), allow_nan=False, ensure_ascii=False)),
         ("the CSV export", csv_export),

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.engine import Rules
-from kc_tui.records import stats
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.schema import APPLICATION_ID, MIGRATIONS
 from kc_tui.records.store import History
@@ -148,6 +147,10 @@ def database_at(p: Path, version: int) -> None:
             " played_at) VALUES (7, ?, 0, '[0,1]', ?, ?, '[0,0]', ?, ?, ?)",
             (number, winner, pens, totals, bytes([1, 0, 0, 4]), T0.isoformat()),
         )
-    if version >= 2:  # the game of version 2 kept the player's results with every match it wrote
-        stats._update_player(con, 7)
+    if version >= 2:  # the game of versions 2 and 3 kept the player's results with every match it wrote
+        con.execute(
+            "UPDATE matches SET player_seat = 0, player_size = 2, player_opponents = 'expert', player_total = 3,"
+            " player_won = 1, player_margin = 98, player_rounds = 2, player_rounds_won = 1, player_penalty = 3,"
+            " player_hints = 0, player_undos = 0 WHERE id = 7"
+        )
     con.close()

@@ -187,6 +187,7 @@ def test_a_migration_under_a_write_lock_reads_a_copy_and_migrates_at_the_first_w
     path = tmp_path / "history.sqlite3"
     recorded(path)
     con = sqlite3.connect(path, isolation_level=None)
+    con.execute("DROP TABLE player_results")
     con.execute("DROP INDEX matches_uid")
     con.execute("ALTER TABLE matches DROP COLUMN uid")
     con.execute("PRAGMA user_version = 2")

@@ -20,6 +20,7 @@ from kc_tui.records.rating import (
     fit,
     pairwise,
     parse_ai_ratings,
+    people_ratings,
     player_rating,
     standing_words,
 )
@@ -311,3 +312,35 @@ def test_the_shipped_ai_ratings_load_and_rate_every_offered_kind() -> None:
 def test_a_bad_ratings_file_is_refused_with_a_message(doc: object) -> None:
     with pytest.raises(ValueError, match=r"ai_ratings\.json"):
         parse_ai_ratings(doc)
+
+
+# ------------------------------------------------------------------------------ the people
+def test_two_humans_who_played_each_other_move_apart_on_the_ais_scale() -> None:
+    vs_ai = [("Ana", "greedy", 1.0), ("Ana", "lookahead", 0.0), ("Ben", "greedy", 0.5), ("Ben", "expert", 0.5)]
+    before = people_ratings(vs_ai, [], ANCHORS)
+    after = people_ratings(vs_ai, [("Ana", "Ben", 1.0), ("Ben", "Ana", 0.0)], ANCHORS)
+    assert list(after) == ["Ana", "Ben"] and after["Ana"].name == "Ana"
+    assert after["Ana"].value > before["Ana"].value
+    assert after["Ben"].value < before["Ben"].value
+    assert after["Ana"].sd < before["Ana"].sd and after["Ben"].sd < before["Ben"].sd
+    # On the AIs' scale: each person is where a one-person fit of their AI games puts them, with
+    # no game between them; the games between them move them by about the same amount.
+    for person in ("Ana", "Ben"):
+        alone = player_rating([(k, s) for p, k, s in vs_ai if p == person], ANCHORS)
+        assert before[person].value == pytest.approx(alone.value, abs=1e-6)
+        assert before[person].sd == pytest.approx(alone.sd, abs=1e-6)
+    up, down = after["Ana"].value - before["Ana"].value, before["Ben"].value - after["Ben"].value
+    assert up == pytest.approx(down, rel=0.5)
+
+
+def test_people_who_only_played_each_other_stay_around_the_ais_mean() -> None:
+    out = people_ratings([], [("Ana", "Ben", 1.0)] * 3, ANCHORS)
+    mean = sum(a.value for a in ANCHORS.values()) / len(ANCHORS)
+    assert out["Ana"].value > mean > out["Ben"].value
+    assert out["Ana"].value - mean == pytest.approx(mean - out["Ben"].value)
+    lone = people_ratings([("Cy", "no-such-kind", 1.0)], [], ANCHORS)["Cy"]
+    assert lone.value == pytest.approx(mean) and lone.sd == rating.DEFAULT_PRIOR_SD
+    with pytest.raises(ValueError, match="against itself"):
+        people_ratings([], [("Ana", "Ana", 1.0)], ANCHORS)
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        people_ratings([], [("Ana", "Ben", 2.0)], ANCHORS)

@@ -56,7 +56,8 @@ def test_two_processes_recording_at_once_lose_nothing(path: Path) -> None:
         full = h.match(m.id)
         assert full is not None and [r.number for r in full.rounds] == list(range(1, 51))
         assert full.finished_at is not None
-    assert h.summary().overall.rounds == 100
+    assert h.people() == ["P1", "P2"]
+    assert h.summary("P1").overall.rounds == 50 and h.summary("P2").overall.rounds == 50
     h.close()
 
 

@@ -107,11 +107,11 @@ def draw_match(plot: PlotextPlot, m: MatchRecord) -> None:
     draw_lines(plot, score_series(m), title=f"Match #{m.id}: {what.lower()} after each round", xlabel="Round")
 
 
-def rounds_table(m: MatchRecord) -> Table:
+def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
     """A row per round: each player's penalty (chips: chips won or lost), ``*`` for who went out;
-    then the totals."""
+    then the totals. The seat of ``person`` (None: the first human's) is "you"."""
     chips = is_chips(m)
-    me = human_seat(m)
+    me = human_seat(m, person)
     t = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold")
     t.add_column("Round", justify="right", no_wrap=True)
     for seat, info in enumerate(m.seats):
@@ -136,14 +136,14 @@ def rounds_table(m: MatchRecord) -> Table:
     return t
 
 
-def winners_text(m: MatchRecord) -> Text:
-    """The outcome in words: "You won.", "You lost: Greedy won.", "You shared the win with Greedy."
-    or, in a demo, "Won by Greedy"."""
+def winners_text(m: MatchRecord, person: str | None = None) -> Text:
+    """The outcome in words for ``person`` (None: the first human seat): "You won.", "You lost:
+    Greedy won.", "You shared the win with Greedy." or, in a demo, "Won by Greedy"."""
     if not m.finished_at or not m.winners:
         return Text("Unfinished: the match was left before its end.", style="dim")
-    me = human_seat(m)
+    me = human_seat(m, person)
     others = ", ".join(m.seats[w].name for w in m.winners if 0 <= w < len(m.seats) and w != me)
-    outcome = result(m)
+    outcome = result(m, person)
     if me is None:
         return Text.assemble(("Won by ", "bold"), rich_plain(others))
     if outcome == "won":
@@ -172,11 +172,15 @@ class MatchDetail(ModalScreen[None]):
     MatchDetail #detail-replay { height: auto; max-height: 6; margin-top: 1; }
     """
 
-    def __init__(self, record: MatchRecord, replay: Callable[[int], None] | None = None) -> None:
-        """``replay(round_number)``: replays a round (offered for every round when given)."""
+    def __init__(
+        self, record: MatchRecord, replay: Callable[[int], None] | None = None, person: str | None = None
+    ) -> None:
+        """``replay(round_number)``: replays a round (offered for every round when given);
+        ``person``: whose match it is shown as (None: the first human seat's)."""
         super().__init__()
         self.record = record
         self.replay = replay
+        self.person = person
 
     def compose(self) -> ComposeResult:
         m = self.record
@@ -184,9 +188,9 @@ class MatchDetail(ModalScreen[None]):
         with Vertical():
             yield Static(plain(f"Match #{m.id} · {when(m)} · {n} round{'' if n == 1 else 's'}"), id="detail-title")
             yield Static(plain(f"Scoring: {scoring_text(m)} · seed {m.seed}"), id="detail-rules")
-            yield Static(winners_text(m), id="detail-winner")
+            yield Static(winners_text(m, self.person), id="detail-winner")
             with VerticalScroll(id="detail-rounds"):
-                yield Static(rounds_table(m) if m.rounds else Text("No round was finished.", style="dim"))
+                yield Static(rounds_table(m, self.person) if m.rounds else Text("No round was finished.", style="dim"))
             what = "chips won (+) or paid (-) each round" if is_chips(m) else "penalty points caught each round"
             yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
             if m.rounds and self.replay is not None:

@@ -1,5 +1,7 @@
-"""The Stats screen: the player's rating, results per opponent kind and table size, streaks, the
-best and worst matches, plots, and every past match (Enter or a click opens one).
+"""The Stats screen: one person's rating, results per opponent kind and table size, streaks, the
+best and worst matches, plots, and every past match (Enter or a click opens one). When several
+people played, ``p`` picks whose (the screen opens on the Settings name's, else on who played
+most).
 
 The first frame is quick whatever the history holds: it counts the matches and lists the newest
 page of them; everything else (every match with its rounds, the summary, the rating after each
@@ -31,11 +33,13 @@ from kc_tui.records.stats import Summary
 from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
 from kc_tui.ui.screens.replay import open_replay
+from kc_tui.ui.screens.stats_people import PersonPicker
 from kc_tui.ui.stats_data import (
     NO_RATING,
     REFERENCE_WIDTH,
     RatingView,
     best_worst,
+    choose_person,
     clamp,
     finished,
     is_chips,
@@ -47,6 +51,7 @@ from kc_tui.ui.stats_data import (
     rule_int,
     safe_record,
     safe_summary,
+    short_text,
     streak_text,
     summary_rows,
     totals_text,
@@ -130,6 +135,7 @@ class StatsScreen(Screen[None]):
         Binding("1", "show_tab('summary')", "Summary"),
         Binding("2", "show_tab('plots')", "Plots"),
         Binding("3", "show_tab('matches')", "Matches"),
+        Binding("p", "pick_person", "Player"),
     ]
 
     class Loaded(Message):
@@ -163,9 +169,15 @@ class StatsScreen(Screen[None]):
             self.match_id = match_id
             self.record = record
 
-    def __init__(self, history: History | None) -> None:
+    def __init__(self, history: History | None, person: str | None = None) -> None:
+        """``person``: whose statistics (None, or a name that never played: the Settings name's
+        when that person played, else the one who played most)."""
         super().__init__()
         self.history = history
+        self.wanted = person
+        #: The people who played, most matches first; the one shown.
+        self.people: list[str] = []
+        self.person: str | None = None
         self.total = 0
         self.data: StatsData | None = None
         self.rating: RatingView | None = None
@@ -182,10 +194,29 @@ class StatsScreen(Screen[None]):
         self.chosen: int | None = None
 
     # ------------------------------------------------------------------ layout
+    @property
+    def several(self) -> bool:
+        """Whether more than one person played (then the screen names whose statistics it shows)."""
+        return len(self.people) > 1
+
+    @property
+    def scope(self) -> str | None:
+        """The person whose matches are listed and counted (None: every player's, one played)."""
+        return self.person if self.several else None
+
+    def _settings_name(self) -> str | None:
+        name = getattr(getattr(self.app, "config", None), "player_name", None)
+        return name if isinstance(name, str) else None
+
     def compose(self) -> ComposeResult:
-        # The count is one quick query: it says whether there is anything to show.
-        self.total = self.history.count_matches() if self.history is not None else 0
-        yield Static("Statistics", id="stats-title")
+        # The people and the count are quick queries: they say whether there is anything to show.
+        if self.history is not None:
+            self.people = self.history.people()
+            wanted = self.wanted if self.wanted in self.people else self._settings_name()
+            self.person = choose_person(self.people, wanted)
+        self.total = self.history.count_matches(person=self.scope) if self.history is not None else 0
+        title = f"Statistics of {short_text(self.person)}" if self.several else "Statistics"
+        yield Static(plain(title), id="stats-title")
         yield Static(NO_RATING if not self.total else "Working out your rating…", id="rating")
         if not self.total:
             yield Static(NO_HISTORY if self.history is None else EMPTY, id="empty")
@@ -225,7 +256,7 @@ class StatsScreen(Screen[None]):
             plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…")
         )
         self.query_one("#summary-body").loading = True
-        self._add_page(0, self.history.matches(limit=PAGE), self.total)
+        self._add_page(0, self.history.matches(limit=PAGE, person=self.scope), self.total)
         self.call_after_refresh(self.load)
 
     # ------------------------------------------------------------------ loading (threads)
@@ -234,11 +265,12 @@ class StatsScreen(Screen[None]):
         history = self.history
         assert history is not None
         try:
-            summary = safe_summary(history.summary())
-            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, self._record))))
+            summary = safe_summary(history.summary(self.person))
+            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, self._record, self.person))))
             records = player_matches([safe_record(m) for m in history.matches()])
             done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
-            self.post_message(self.Rated(rating_view(done)))
+            who = self.person if self.several and self.person is not None else ""
+            self.post_message(self.Rated(rating_view(done, person=self.person, who=who)))
         except Exception as exc:  # a bug must not take the app down: say so on the screen
             self.post_message(self.Failed(f"The statistics could not be worked out: {exc}"))
 
@@ -250,8 +282,8 @@ class StatsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="page", exit_on_error=False)
     def load_page(self, offset: int) -> None:
         assert self.history is not None
-        records = self.history.matches(limit=PAGE, offset=offset)
-        self.post_message(self.Page(offset, records, self.history.count_matches()))
+        records = self.history.matches(limit=PAGE, offset=offset, person=self.scope)
+        self.post_message(self.Page(offset, records, self.history.count_matches(person=self.scope)))
 
     @work(thread=True, exclusive=True, group="chosen", exit_on_error=False)
     def load_match(self, match_id: int) -> None:
@@ -300,7 +332,7 @@ class StatsScreen(Screen[None]):
         if not rows:
             return Text("No finished match or round yet.", style="dim")
         t = Table(
-            title="Your results by opponent and table size",
+            title=f"{self._whose}results by opponent and table size",
             title_justify="left",
             header_style="bold",
             box=box.SIMPLE_HEAD,
@@ -344,12 +376,12 @@ class StatsScreen(Screen[None]):
             self.call_after_refresh(lambda: self._draw_rating(rating, again=False))
         refs = reference_lines(rating.anchors, lo, hi, rows=rows or None)
         near = [(kinds, [value] * len(xs)) for kinds, value in refs]
-        lines: list[tuple[str, Sequence[float]]] = [*near, ("You", ys)]
+        lines: list[tuple[str, Sequence[float]]] = [*near, (self._label, ys)]
         colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
         draw_lines(
             plot,
             lines,
-            title="Your rating after each match",
+            title=f"{self._whose}rating after each match",
             xlabel="Matches played",
             xs=xs,
             colors=colors,
@@ -363,7 +395,7 @@ class StatsScreen(Screen[None]):
         xs = [float(first + k) for k in range(len(points))]
         lines: list[tuple[str, Sequence[float]]] = []
         if points:
-            lines = [("You", [float(clamp(p.margin)) for p in points]), ("level", [0.0] * len(points))]
+            lines = [(self._label, [float(clamp(p.margin)) for p in points]), ("level", [0.0] * len(points))]
         latest = f"the latest {len(points)} " if len(points) < len(summary.points) else ""
         draw_lines(
             self.query_one("#margin-plot", PlotextPlot),
@@ -389,13 +421,13 @@ class StatsScreen(Screen[None]):
                 continue
             self._ids.add(m.id)
             self.listed.append(m)
-            res = result(m)
+            res = result(m, self.person)
             table.add_row(
                 rich_plain(when(m)),
                 rich_plain(res, RESULT_STYLE.get(res, "")),
                 rich_plain(totals_text(m)),
                 rich_plain(short_scoring(m)),
-                rich_plain(opponents(m)),
+                rich_plain(opponents(m, self.person)),
                 key=str(m.id),
             )
         self.show_foot()
@@ -451,12 +483,16 @@ class StatsScreen(Screen[None]):
         if record is None:
             self.app.notify("That match cannot be read any more.", severity="warning")
             return
-        self.app.push_screen(MatchDetail(record, lambda number: open_replay(self.app, record.id, number)))
+        self.app.push_screen(
+            MatchDetail(record, lambda number: open_replay(self.app, record.id, number), person=self.person)
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The tab keys only when there are tabs (not in the empty state)."""
         if action == "show_tab":
             return self.has_tabs
+        if action == "pick_person":
+            return self.several
         return True
 
     @property
@@ -473,6 +509,27 @@ class StatsScreen(Screen[None]):
         tabs.active = tab
         if tab == "matches":
             self._when_built("#match-list", lambda: self.query_one(MatchList).focus())
+
+    @property
+    def _whose(self) -> str:
+        """The titles' possessive: "Your " with one player, else the person's ("Ana's ")."""
+        return f"{short_text(self.person)}'s " if self.several and self.person is not None else "Your "
+
+    @property
+    def _label(self) -> str:
+        """The person's line in the plots: "You" with one player, else the name."""
+        return short_text(self.person) if self.several and self.person is not None else "You"
+
+    def action_pick_person(self) -> None:
+        """Pick whose statistics to show (several people played): the screen is shown again for them."""
+        if not self.several:
+            return
+
+        def picked(person: str | None) -> None:
+            if person is not None and person != self.person:
+                self.app.switch_screen(StatsScreen(self.history, person))
+
+        self.app.push_screen(PersonPicker(self.people, self.person), picked)
 
     def action_back(self) -> None:
         self.dismiss(None)
