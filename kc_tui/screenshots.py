@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from unittest.mock import patch
 
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA
@@ -404,24 +405,17 @@ def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True)
     """Write every screenshot (or only ``names``) to ``out``; return the files written."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    saved_env = {k: os.environ.get(k) for k in (ENV_CONFIG, ENV_DATA)}
-    with tempfile.TemporaryDirectory(prefix="kc-shots-") as tmp:
-        os.environ[ENV_CONFIG] = str(Path(tmp) / "settings.toml")
-        os.environ[ENV_DATA] = str(Path(tmp) / "data")
-        try:
-            for name in names or [n for n, _ in SHOTS]:
-                svg = asyncio.run(take(name, out, SIZES.get(name, SIZE)))
-                written.append(svg)
-                if png:
-                    p = to_png(svg)
-                    if p is not None:
-                        written.append(p)
-        finally:
-            for k, v in saved_env.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+    with (
+        tempfile.TemporaryDirectory(prefix="kc-shots-") as tmp,
+        patch.dict(os.environ, {ENV_CONFIG: str(Path(tmp) / "settings.toml"), ENV_DATA: str(Path(tmp) / "data")}),
+    ):
+        for name in names or [n for n, _ in SHOTS]:
+            svg = asyncio.run(take(name, out, SIZES.get(name, SIZE)))
+            written.append(svg)
+            if png:
+                p = to_png(svg)
+                if p is not None:
+                    written.append(p)
     return written
 
 
