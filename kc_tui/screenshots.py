@@ -13,13 +13,20 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from unittest.mock import patch
 
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA
 from kc_tui.engine import END, Rules
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from kc_tui.records.rows import SeatInfo
+    from kc_tui.records.store import History
 
 SIZE = (110, 36)
 #: Shots taken at another size than :data:`SIZE`.
@@ -202,53 +209,97 @@ STATS_MATCHES: tuple[tuple[tuple[tuple[str, str], ...], float], ...] = (
 )
 
 
-def record_stats_history(history: Any, config: Config) -> None:
-    """Record :data:`STATS_MATCHES` (seeded, so the same every run) into ``history``: rounds
-    until a total reaches the target, the lowest total winning."""
-    import random
-    from datetime import UTC, datetime, timedelta
+#: One round of a made-up match: who went out (None: blocked), every seat's penalty, and the
+#: hints and undos the player asked for.
+MadeRound = tuple[int | None, Sequence[int], int, int]
 
-    from kc_tui.records.rows import RoundRecord, SeatInfo
 
-    rng = random.Random(SEED)
-    start = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
-    target = config.rules.target
-    for k, (opponents, skill) in enumerate(STATS_MATCHES):
-        seats = [SeatInfo(config.player_name, "human"), *(SeatInfo(n, kind, 300) for n, kind in opponents)]
-        n = len(seats)
-        began = start + timedelta(days=k, minutes=rng.randrange(90))
-        match_id = history.start_match(
-            seats=seats, rules=config.rules.to_dict(), seed=SEED + k, first_dealer=k % n, started_at=began
+def record_made_match(
+    history: History,
+    seats: Sequence[SeatInfo],
+    rounds: Iterable[MadeRound],
+    *,
+    rules: Rules,
+    seed: int,
+    first_dealer: int,
+    started_at: datetime,
+    minutes: int,
+    finish: bool = True,
+) -> int:
+    """Record a match of made-up ``rounds`` into ``history``, a round every ``minutes`` from
+    ``started_at``, the dealer passing on from ``first_dealer``; when ``finish``, the match ends a
+    minute after its last round, the lowest total winning. The match's id."""
+    from datetime import timedelta
+
+    from kc_tui.records.rows import RoundRecord
+
+    n = len(seats)
+    match_id = history.start_match(
+        seats=seats, rules=rules.to_dict(), seed=seed, first_dealer=first_dealer, started_at=started_at
+    )
+    totals = [0] * n
+    number = 0
+    for number, (winner, penalties, hints, undos) in enumerate(rounds, 1):
+        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+        history.record_round(
+            match_id,
+            RoundRecord(
+                number=number,
+                dealer=(first_dealer + number - 1) % n,
+                seats=tuple(range(n)),
+                winner=winner,
+                penalties=tuple(penalties),
+                chips_delta=(0,) * n,
+                totals=tuple(totals),
+                moves=(),
+                hints=hints,
+                undos=undos,
+                played_at=started_at + timedelta(minutes=minutes * number),
+            ),
         )
-        totals = [0] * n
-        number = 0
-        while max(totals) < target:
-            number += 1
-            winner = 0 if rng.random() < skill else rng.randrange(1, n)
-            penalties = [0 if i == winner else rng.choice((1, 2, 3, 5, 6, 8, 10, 12, 15)) for i in range(n)]
-            totals = [t + p for t, p in zip(totals, penalties, strict=True)]
-            history.record_round(
-                match_id,
-                RoundRecord(
-                    number=number,
-                    dealer=(k + number - 1) % n,
-                    seats=tuple(range(n)),
-                    winner=winner,
-                    penalties=tuple(penalties),
-                    chips_delta=(0,) * n,
-                    totals=tuple(totals),
-                    moves=(),
-                    hints=rng.choice((0, 0, 0, 1, 2)),
-                    undos=rng.choice((0, 0, 1)),
-                    played_at=began + timedelta(minutes=4 * number),
-                ),
-            )
+    if finish:
         best = min(totals)
         history.finish_match(
             match_id,
             winners=[i for i, t in enumerate(totals) if t == best],
             totals=totals,
-            finished_at=began + timedelta(minutes=4 * number + 1),
+            finished_at=started_at + timedelta(minutes=minutes * number + 1),
+        )
+    return match_id
+
+
+def record_stats_history(history: History, config: Config) -> None:
+    """Record :data:`STATS_MATCHES` (seeded, so the same every run) into ``history``: rounds
+    until a total reaches the target, the lowest total winning."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from kc_tui.records.rows import SeatInfo
+
+    rng = random.Random(SEED)
+    start = datetime(2026, 11, 2, 19, 0, tzinfo=UTC)
+    target = config.rules.target
+
+    def rounds(n: int, skill: float) -> Iterator[MadeRound]:
+        totals = [0] * n
+        while max(totals) < target:
+            winner = 0 if rng.random() < skill else rng.randrange(1, n)
+            penalties = [0 if i == winner else rng.choice((1, 2, 3, 5, 6, 8, 10, 12, 15)) for i in range(n)]
+            totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+            yield winner, penalties, rng.choice((0, 0, 0, 1, 2)), rng.choice((0, 0, 1))
+
+    for k, (opponents, skill) in enumerate(STATS_MATCHES):
+        seats = [SeatInfo(config.player_name, "human"), *(SeatInfo(n, kind, 300) for n, kind in opponents)]
+        began = start + timedelta(days=k, minutes=rng.randrange(90))
+        record_made_match(
+            history,
+            seats,
+            rounds(len(seats), skill),
+            rules=config.rules,
+            seed=SEED + k,
+            first_dealer=k % len(seats),
+            started_at=began,
+            minutes=4,
         )
 
 
@@ -354,24 +405,17 @@ def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True)
     """Write every screenshot (or only ``names``) to ``out``; return the files written."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    saved_env = {k: os.environ.get(k) for k in (ENV_CONFIG, ENV_DATA)}
-    with tempfile.TemporaryDirectory(prefix="kc-shots-") as tmp:
-        os.environ[ENV_CONFIG] = str(Path(tmp) / "settings.toml")
-        os.environ[ENV_DATA] = str(Path(tmp) / "data")
-        try:
-            for name in names or [n for n, _ in SHOTS]:
-                svg = asyncio.run(take(name, out, SIZES.get(name, SIZE)))
-                written.append(svg)
-                if png:
-                    p = to_png(svg)
-                    if p is not None:
-                        written.append(p)
-        finally:
-            for k, v in saved_env.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+    with (
+        tempfile.TemporaryDirectory(prefix="kc-shots-") as tmp,
+        patch.dict(os.environ, {ENV_CONFIG: str(Path(tmp) / "settings.toml"), ENV_DATA: str(Path(tmp) / "data")}),
+    ):
+        for name in names or [n for n, _ in SHOTS]:
+            svg = asyncio.run(take(name, out, SIZES.get(name, SIZE)))
+            written.append(svg)
+            if png:
+                p = to_png(svg)
+                if p is not None:
+                    written.append(p)
     return written
 
 

@@ -56,7 +56,7 @@ from typing import Any
 
 from ai.advice.hint import cards_words, describe_plan, explain, plan_states
 from ai.players.expert import SETTLE_FIRST, ExpertAI, next_check
-from ai.search.planning import Rulebits, State, paired, sim_apply, view_seed
+from ai.search.planning import Rulebits, State, deal_seed, paired, sim_apply, view_seed
 from ai.search.stakes import Stakes
 from kc_tui.engine import (
     END,
@@ -91,9 +91,6 @@ REVIEW_EXPERT: dict[str, Any] = {"horizon": 0, "candidates": 5}
 #: The better plan is named in ``why`` up to this many moves (the rest are counted; ``best_text``
 #: and ``best_plan`` hold them all).
 WHY_MOVES = 3
-#: The deal seeds step by this (as the expert's search does).
-_GOLDEN = 0x9E3779B97F4A7C15
-_SEED_MASK = (1 << 63) - 1
 MARKS = ("good", "inaccuracy", "mistake")
 
 
@@ -216,7 +213,7 @@ class _Reviewer(ExpertAI):
                 if _settled(values, played):
                     break
                 check = next_check(check)
-            deal = determinize(view, (base + it * _GOLDEN) & _SEED_MASK, allowed)
+            deal = determinize(view, deal_seed(base, it), allowed)
             for k, path in enumerate(plans):
                 values[k].append(self._playout(deal.clone(), view.seat, path, bits, horizon, stakes))
         return values

@@ -40,6 +40,7 @@ from ai.search.planning import (
     KQ_MASK,
     ROLLOUT_TURN_LIMIT,
     Rulebits,
+    deal_seed,
     enumerate_turn,
     open_mask,
     paired,
@@ -209,7 +210,7 @@ class ExpertAI(LookaheadAI):
                     break
                 check = next_check(check)
             t0 = time.perf_counter()
-            deal = self._deal(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1), allowed)
+            deal = self._deal(view, deal_seed(base, it), allowed)
             for k, (_score, path, _state) in enumerate(ranked):
                 values[k].append(self._playout(deal.clone(), view.seat, path, bits, horizon, stakes))
             it += 1

@@ -25,6 +25,7 @@ from ai.registry import register
 from ai.search.planning import (
     Rulebits,
     State,
+    deal_seed,
     greedy_playout,
     greedy_turn,
     opponents,
@@ -161,7 +162,7 @@ class LookaheadAI(KingAwareAI):
         for it in range(self.rollouts):
             if self._deadline is not None and time.perf_counter() > self._deadline:
                 break
-            deal = determinize(view, (base + it * 0x9E3779B97F4A7C15) & ((1 << 63) - 1))
+            deal = determinize(view, deal_seed(base, it))
             for k, (_score, path, _state) in enumerate(plans):
                 r = deal.clone()
                 play_plan(r, path)

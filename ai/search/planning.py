@@ -312,6 +312,12 @@ def view_seed(seed: int, view: PlayerView) -> int:
     return x
 
 
+def deal_seed(base: int, i: int) -> int:
+    """The seed of deal ``i`` of a turn's search from the turn's seed ``base`` (:func:`view_seed`):
+    the deals step by the 64-bit golden ratio."""
+    return (base + i * 0x9E3779B97F4A7C15) & ((1 << 63) - 1)
+
+
 def opponents(view: PlayerView) -> list[int]:
     """The other seats in turn order, the next player first."""
     return [(view.seat + k) % view.n_players for k in range(1, view.n_players)]

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import tomli_w
 
@@ -259,18 +260,10 @@ def check(data: bytes, tmpdir: Path) -> str | None:
 def default_settings_in(folder: Path) -> Iterator[Path | None]:
     """The app's own settings file moved into ``folder`` for the block ($XDG_CONFIG_HOME, which
     platformdirs reads on Linux; $KINGS_CORNERS_CONFIG unset); None where that does not move it."""
-    saved = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", ENV_CONFIG)}
-    os.environ["XDG_CONFIG_HOME"] = str(folder)
-    os.environ.pop(ENV_CONFIG, None)
-    try:
+    with patch.dict(os.environ, {"XDG_CONFIG_HOME": str(folder)}):
+        os.environ.pop(ENV_CONFIG, None)
         path = default_config_path()
         yield path if folder in path.parents else None
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _usable_problem(cfg: Config, path: Path, data: bytes, folder: Path) -> str | None:

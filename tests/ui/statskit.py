@@ -16,8 +16,9 @@ from textual.app import App
 import kc_tui.records.rating
 from kc_tui.engine import Rules
 from kc_tui.records.rating import Rating
-from kc_tui.records.rows import RoundRecord, SeatInfo
+from kc_tui.records.rows import SeatInfo
 from kc_tui.records.store import History
+from kc_tui.screenshots import record_made_match
 from kc_tui.ui.screens.stats import StatsScreen
 
 from .gamekit import screen_text
@@ -59,38 +60,17 @@ def record_match(
     """Record a match of the player (seat 0) against ``opponents`` ((name, kind)); ``rounds``:
     (who went out, every seat's penalty). The lowest total wins when ``finish``."""
     seats = [SeatInfo(me, "human"), *(SeatInfo(name, kind, 200) for name, kind in opponents)]
-    n = len(seats)
-    match_id = history.start_match(
-        seats=seats, rules=Rules(target=target).to_dict(), seed=11, first_dealer=0, started_at=start
+    return record_made_match(
+        history,
+        seats,
+        [(winner, penalties, number % 2, 0) for number, (winner, penalties) in enumerate(rounds, 1)],
+        rules=Rules(target=target),
+        seed=11,
+        first_dealer=0,
+        started_at=start,
+        minutes=5,
+        finish=finish,
     )
-    totals = [0] * n
-    for number, (winner, penalties) in enumerate(rounds, 1):
-        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
-        history.record_round(
-            match_id,
-            RoundRecord(
-                number=number,
-                dealer=(number - 1) % n,
-                seats=tuple(range(n)),
-                winner=winner,
-                penalties=tuple(penalties),
-                chips_delta=(0,) * n,
-                totals=tuple(totals),
-                moves=(),
-                hints=number % 2,
-                undos=0,
-                played_at=start + timedelta(minutes=5 * number),
-            ),
-        )
-    if finish:
-        best = min(totals)
-        history.finish_match(
-            match_id,
-            winners=[i for i, t in enumerate(totals) if t == best],
-            totals=totals,
-            finished_at=start + timedelta(minutes=5 * len(rounds) + 1),
-        )
-    return match_id
 
 
 def full_history(path: Path) -> History:

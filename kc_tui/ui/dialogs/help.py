@@ -49,6 +49,16 @@ FOOT = (
 )
 
 
+def two_columns(rows: Sequence[tuple[str, str]], key_style: str) -> Table:
+    """``rows`` (what, what it means) as a table without borders, the first column in ``key_style``."""
+    table = Table(box=None, show_header=False, padding=(0, 2))
+    table.add_column(style=key_style, no_wrap=True)
+    table.add_column()
+    for key, what in rows:
+        table.add_row(key, what)
+    return table
+
+
 class HelpDialog(ModalScreen[None]):
     """A screen's keys (the game's by default) and what its marks mean (``marks`` empty: none)."""
 
@@ -76,22 +86,12 @@ class HelpDialog(ModalScreen[None]):
         self.keys, self.marks, self.title_text, self.foot = keys, marks, title, foot
 
     def compose(self) -> ComposeResult:
-        t = Table(box=None, show_header=False, padding=(0, 2))
-        t.add_column(style="bold #ffd75f", no_wrap=True)
-        t.add_column()
-        for k, what in self.keys:
-            t.add_row(k, what)
         with VerticalScroll():
             yield Static(self.title_text, id="title")
-            yield Static(t)
+            yield Static(two_columns(self.keys, "bold #ffd75f"))
             if self.marks:
-                marks = Table(box=None, show_header=False, padding=(0, 2))
-                marks.add_column(style="bold", no_wrap=True)
-                marks.add_column()
-                for k, what in self.marks:
-                    marks.add_row(k, what)
                 yield Static("What the marks mean", classes="subtitle")
-                yield Static(marks)
+                yield Static(two_columns(self.marks, "bold"))
             yield Static(self.foot, id="foot")
 
     def action_close(self) -> None:

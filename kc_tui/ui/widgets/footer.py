@@ -27,27 +27,10 @@ Shown = tuple["Binding", bool, str, str]
 class Footer(TextualFooter):
     """A footer of the keys of its screen (Textual's :class:`~textual.widgets.Footer`)."""
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-        show_command_palette: bool = True,
-        compact: bool = False,
-    ) -> None:
-        super().__init__(
-            name=name,
-            id=id,
-            classes=classes,
-            disabled=disabled,
-            show_command_palette=show_command_palette,
-            compact=compact,
-        )
-        #: The keys composed last (None before the first composition).
-        self._composed: tuple[Shown, ...] | None = None
-        self._recompose_asked = False
+    #: The keys composed last (None before the first composition).
+    _composed: tuple[Shown, ...] | None = None
+    #: Whether a recomposition is asked for after the next refresh.
+    _recompose_asked: bool = False
 
     def shown_keys(self) -> tuple[Shown, ...]:
         """The keys the footer shows for its screen's bindings as they are now."""
