@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kc_tui.cli import main
-from tests.engine.helpers import position
+from tests.engine.helpers import draw3_position, position
 
 FULL_TO_2 = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D"]
 
@@ -471,23 +471,10 @@ def test_underscore_keys_are_kept_by_apply(tmp_path: Path, capsys: pytest.Captur
     assert [p["name"] for p in res["players"]] == ["P0", "P1"]
 
 
-def _draw3_doc() -> dict[str, Any]:
-    """when_stuck + draw3, two idle turns so far; seat 0's last card goes out with side W empty
-    and draw3 takes the last two stock cards (the R14 scenario)."""
-    return position(
-        [["7H"], []],
-        {"N": ["8S"], "E": ["9H"], "S": ["9D"]},
-        stock=["2D", "3D"],
-        rest=1,
-        rules={"draw": "when_stuck", "out_with_open_side": "draw3"},
-        idle_turns=2,
-    )
-
-
 def test_R14_a_file_written_mid_turn_after_draw3_continues_like_one_apply(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    start = _write(tmp_path, _draw3_doc(), "start.json")
+    start = _write(tmp_path, draw3_position(), "start.json")
     code, mid_text, _ = _run(capsys, "apply", start, "play 7H N")
     assert code == 0
     mid = json.loads(mid_text)

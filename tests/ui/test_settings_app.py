@@ -16,7 +16,7 @@ from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.screens.settings import SettingsScreen
 
 from .conftest import wait_for
-from .gamekit import new_app, new_game, screen_text, set_input
+from .gamekit import new_app, new_game, open_settings, screen_text, set_input
 
 SIZE = (110, 36)
 
@@ -25,9 +25,7 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
-        screen = app.screen
+        screen = await open_settings(pilot)
         screen.query_one("#opp-kind-0", Select).value = "lookahead"
         screen.query_one("#opp-kind-1", Select).value = "expert"
         await set_input(pilot, screen, "opp-think-1", "100")
@@ -89,8 +87,7 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(mon
         warnings = [n.message for n in app._notifications]
         assert any("is invalid" in w and "using defaults" in w and ".bak" in w for w in warnings), warnings
         # The app works: the settings screen opens with the defaults and saves a good file.
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await open_settings(pilot)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
     backup = path.with_name(path.name + ".bak")
@@ -124,8 +121,7 @@ async def test_a_config_option_points_at_another_file(tmp_path: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert app.config.player_name == "Mo" and app.config.target == 30
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await open_settings(pilot)
         await set_input(pilot, app.screen, "target", "40")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -165,9 +161,7 @@ async def test_a_random_opponent_chosen_in_settings_plays_the_next_game() -> Non
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
-        screen = app.screen
+        screen = await open_settings(pilot)
         screen.query_one("#opponent-count", Select).value = 1
         screen.query_one("#opp-kind-0", Select).value = "random"
         screen.query_one("#pace", Select).value = "instant"
