@@ -72,6 +72,11 @@ def position(
     }
 
 
+def valid_position() -> dict[str, Any]:
+    """A valid two-player position in the middle of a round, as a position file holds it."""
+    return position([["5C", "7H", "AS"], ["6C"]], {"N": ["9H", "8S"], "E": ["8D"], "NE": ["KD"]}, stock=["2H"])
+
+
 def draw3_position() -> dict[str, Any]:
     """The R14 scenario: when_stuck + draw3, two idle turns so far; seat 0's last card (7H onto N)
     goes out with side W empty and draw3 takes the last two stock cards."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 import pytest
 
 from kc_tui.config.store import data_dir
-from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.engine import END, PLACES, Move, Rules, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -230,9 +229,7 @@ async def test_seeded_round_to_its_summary() -> None:
 
 
 async def test_a_match_to_the_target_and_play_again() -> None:
-    cfg = make_config()
-    cfg = cfg.with_(rules=dataclasses.replace(cfg.rules, target=5))
-    app = play_app(config=cfg)
+    app = play_app(config=make_config(rules=Rules(target=5)))
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, MatchSummary)
         s = summary.session

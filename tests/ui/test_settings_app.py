@@ -4,6 +4,7 @@ opens from the game and returns."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual.widgets import Select
@@ -19,6 +20,8 @@ from .conftest import wait_for
 from .gamekit import new_app, new_game, open_settings, screen_text, set_input
 
 SIZE = (110, 36)
+#: A settings file that does not parse.
+CORRUPT = "player_name = [unclosed\n"
 
 
 async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> None:
@@ -74,11 +77,17 @@ def apps_own_file(monkeypatch: Any, tmp_path: Any) -> None:
     monkeypatch.setattr(platformdirs, "user_config_dir", lambda *args, **kwargs: str(tmp_path / "config"))
 
 
-async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(monkeypatch: Any, tmp_path: Any) -> None:
+def corrupt_own_file(monkeypatch: Any, tmp_path: Any) -> Path:
+    """The app's own settings file (:func:`apps_own_file`) holding TOML that does not parse: its path."""
     apps_own_file(monkeypatch, tmp_path)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    path.write_text(CORRUPT, encoding="utf-8")
+    return path
+
+
+async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(monkeypatch: Any, tmp_path: Any) -> None:
+    path = corrupt_own_file(monkeypatch, tmp_path)
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -91,7 +100,7 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(mon
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
     backup = path.with_name(path.name + ".bak")
-    assert backup.read_text(encoding="utf-8") == "player_name = [unclosed\n"
+    assert backup.read_text(encoding="utf-8") == CORRUPT
     assert load_config() == (Config(), None)
 
 
@@ -101,10 +110,7 @@ def toast_text(app: Any) -> str:
 
 
 async def test_the_corrupt_settings_warning_is_on_screen_at_start(monkeypatch: Any, tmp_path: Any) -> None:
-    apps_own_file(monkeypatch, tmp_path)
-    path = config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    corrupt_own_file(monkeypatch, tmp_path)
     app = new_app()
     # run_test hides toasts unless asked: this test is about what the player sees.
     async with app.run_test(size=SIZE, notifications=True) as pilot:

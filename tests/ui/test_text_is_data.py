@@ -4,7 +4,6 @@ are never parsed as markup, and can never trigger an action."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -16,6 +15,7 @@ from textual.widgets import Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import config_path, data_dir
+from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -155,8 +155,7 @@ async def test_hostile_names_show_literally_on_the_table_and_clicks_do_nothing()
 
 
 async def test_hostile_names_in_the_summaries_and_after_resume() -> None:
-    cfg = hostile_config()
-    cfg = cfg.with_(rules=dataclasses.replace(cfg.rules, target=5))
+    cfg = hostile_config(rules=Rules(target=5))
     app = play_app(config=cfg)
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, RoundSummary)
