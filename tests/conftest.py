@@ -3,13 +3,16 @@ so tests run side by side (pytest-xdist)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import ai as ai_pkg
+import kc_tui.records.rating
 from ai.base import AIPlayer
+from tests.historykit import ANCHORS
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +21,17 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "config" / "settings.toml"))
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
     yield tmp_path
+
+
+@pytest.fixture
+def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Times shown in UTC and the fixed AI ratings (:data:`tests.historykit.ANCHORS`), whatever the machine."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 @pytest.fixture

@@ -114,6 +114,20 @@ def get_at(doc: Any, path: Path) -> Any:
     return doc
 
 
+def pick_place(doc: Any, rng: random.Random, stop: float) -> tuple[Path, Any]:
+    """A random place in ``doc`` and its value: a walk down from the top that stops at each level
+    below it with chance ``stop`` (so the few top-level fields are hit as often as the many
+    entries of a long list)."""
+    path: Path = ()
+    node = doc
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+        if not keys or (path and rng.random() < stop):
+            return path, node
+        key = rng.choice(keys)
+        path, node = (*path, key), node[key]
+
+
 def set_at(doc: Any, path: Path, value: Any) -> Any:
     """``doc`` with the value at ``path`` replaced (in place; the empty path returns ``value``)."""
     if not path:
@@ -273,6 +287,15 @@ def to_json_text(doc: Any, rng: random.Random | None = None) -> str:
     sep = rng.choice([",", ", ", ",\n  "]) if rng else ","
     colon = rng.choice([":", ": "]) if rng else ":"
     ensure_ascii = rng.random() < 0.5 if rng else True
+    return nested_text(doc, lambda v: _scalar_text(v, ensure_ascii), sep=sep, colon=colon, ensure_ascii=ensure_ascii)
+
+
+def nested_text(
+    doc: Any, scalar: Callable[[Any], str], *, sep: str = ",", colon: str = ":", ensure_ascii: bool = True
+) -> str:
+    """``doc`` written without recursion (any depth): a dict as ``{"key"<colon>value<sep>...}``,
+    a list or tuple as ``[value<sep>...]``, every other value as ``scalar(value)``; keys quoted
+    as JSON strings."""
     out: list[str] = []
     stack: list[tuple[bool, Any]] = [(False, doc)]  # (is raw text, value)
     while stack:
@@ -295,7 +318,7 @@ def to_json_text(doc: Any, rng: random.Random | None = None) -> str:
             parts.append((True, "]"))
             stack.extend(reversed(parts))
         else:
-            out.append(_scalar_text(value, ensure_ascii))
+            out.append(scalar(value))
     return "".join(out)
 
 

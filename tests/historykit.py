@@ -1,6 +1,6 @@
 """A match played to its end by AIs through the engine and recorded as the game records it: the
 one builder of realistic history records for the history, replay and statistics tests and the
-Stats benchmark."""
+Stats benchmark; and the fixed AI ratings the statistics tests rate players against."""
 
 from __future__ import annotations
 
@@ -10,9 +10,18 @@ from datetime import UTC, datetime, timedelta
 import ai
 from kc_tui.engine import Match, Rules
 from kc_tui.match.autoplay import play_out
+from kc_tui.records.rating import Rating
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+#: Fixed AI ratings, so a player's rating and its plot do not move with the shipped file.
+ANCHORS = {
+    "random": Rating("random", 620.0, 30.0),
+    "greedy": Rating("greedy", 1000.0, 0.0),
+    "king-aware": Rating("king-aware", 1090.0, 25.0),
+    "lookahead": Rating("lookahead", 1180.0, 25.0),
+    "expert": Rating("expert", 1290.0, 30.0),
+}
 
 
 def _none(_number: int) -> int:

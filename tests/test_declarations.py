@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Input, Label, Select, Static, Switch
 
 import ai
@@ -26,6 +26,7 @@ from kc_tui.engine.rules import CHOICES, INT_RANGES, TARGET
 from kc_tui.ui.screens.rules import VARIANT_ORDER, settings_table
 from kc_tui.ui.screens.settings import SettingsScreen
 from tests.ai.helpers import new_kind_module as add_kind_module
+from tests.ui.gamekit import SettingsHost
 
 SIZE = (100, 40)
 
@@ -138,24 +139,12 @@ def test_the_rules_screen_lists_every_declared_variant_with_its_title() -> None:
     assert "draw only when stuck *(house rule)*" in changed
 
 
-class Host(App[None]):
-    def __init__(self, cfg: Config) -> None:
-        super().__init__()
-        self.cfg = cfg
-
-    def compose(self) -> ComposeResult:
-        yield Static("host")
-
-    def on_mount(self) -> None:
-        self.push_screen(SettingsScreen(self.cfg))
-
-
 def _error(app: App[None]) -> str:
     return str(app.screen.query_one("#error", Static).render())
 
 
 async def test_the_settings_screen_has_one_field_per_declared_variant() -> None:
-    app = Host(Config())
+    app = SettingsHost(Config())
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         labels = {str(w.render()).strip() for w in screen.query(Label)}
@@ -200,7 +189,7 @@ async def test_the_settings_screen_has_one_field_per_declared_variant() -> None:
 
 
 async def test_the_think_time_is_shown_only_for_kinds_that_take_one() -> None:
-    app = Host(Config())
+    app = SettingsHost(Config())
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         timed = {k.name for k in ai.kinds() if k.takes_think_time}
@@ -236,7 +225,7 @@ def new_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 async def test_a_new_kind_in_one_module_is_offered_in_settings(new_kind: str) -> None:
     assert new_kind in config.ai_kind_names() and new_kind in config.AI_KIND_NAMES
     Opponent("Lowell", new_kind).validate()
-    app = Host(Config())
+    app = SettingsHost(Config())
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         select = screen.query_one("#opp-kind-1", Select)

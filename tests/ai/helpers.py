@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import sys
 import textwrap
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from ai import make_player
 from ai.base import AIPlayer
-from kc_tui.engine import END, Move, PlayerView, Round, Rules
+from kc_tui.engine import END, Move, PlayerView, Round, Rules, parse_move
 
 #: Fast settings of the searching AIs, so thousands of turns stay quick.
 FAST: dict[str, dict[str, Any]] = {
@@ -37,6 +38,22 @@ VARIANTS: list[Rules] = [
         ("end", "draw3"),
     )
 ]
+
+
+#: The pinned positions and each AI kind's turn on them (tests/ai/test_choices_unchanged.py).
+CHOICES = Path(__file__).with_name("choices.json")
+
+
+def pinned_choices() -> dict[str, Any]:
+    """The pinned choices: the AI seed, each kind's settings, and the positions with every kind's turn."""
+    data: dict[str, Any] = json.loads(CHOICES.read_text())
+    return data
+
+
+def pinned_round(pos: dict[str, Any]) -> Round:
+    """A pinned position: its deal replayed through its moves."""
+    moves = [parse_move(t) for t in pos["moves"]]
+    return Round.replay(pos["players"], Rules(**pos["rules"]), pos["seed"], pos["dealer"], moves)
 
 
 def turn_of(ai: AIPlayer, r: Round, limit: int = 60) -> list[Move]:

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ai import make_player
-from kc_tui.engine import END, Round, Rules, move_str, parse_move
-from tests.ai.helpers import turn_of
+from kc_tui.engine import END, Round, Rules, move_str
+from tests.ai.helpers import CHOICES, pinned_choices, pinned_round, turn_of
 
-FIXTURE = Path(__file__).with_name("choices.json")
 #: The AI seed of every recorded turn.
 AI_SEED = 7
 #: Each kind's settings; the expert's fixed iteration count makes it deterministic.
@@ -65,11 +63,6 @@ def _positions() -> list[dict[str, Any]]:
     return out
 
 
-def _round(pos: dict[str, Any]) -> Round:
-    moves = [parse_move(t) for t in pos["moves"]]
-    return Round.replay(pos["players"], Rules(**pos["rules"]), pos["seed"], pos["dealer"], moves)
-
-
 def play_turn(kind: str, r: Round) -> list[str]:
     """The moves a fresh AI of ``kind`` makes in the turn of the player to move (``end`` included)."""
     return [move_str(m) for m in turn_of(make_player(kind, AI_SEED, **SETTINGS[kind]), r)]
@@ -78,16 +71,16 @@ def play_turn(kind: str, r: Round) -> list[str]:
 def record() -> None:
     rows = []
     for pos in _positions():
-        r = _round(pos)
+        r = pinned_round(pos)
         rows.append({**pos, "turns": {kind: play_turn(kind, r) for kind in SETTINGS}})
     text = json.dumps({"ai_seed": AI_SEED, "settings": SETTINGS, "positions": rows}, indent=1)
     # Lists of moves on one line each, so a changed turn shows as one changed line.
     text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
-    FIXTURE.write_text(text + "\n")
+    CHOICES.write_text(text + "\n")
 
 
 def _rows() -> list[dict[str, Any]]:
-    data = json.loads(FIXTURE.read_text())
+    data = pinned_choices()
     assert data["ai_seed"] == AI_SEED and data["settings"] == SETTINGS
     rows: list[dict[str, Any]] = data["positions"]
     return rows
@@ -110,7 +103,7 @@ def test_the_fixture_covers_every_kind_and_rule_variant() -> None:
 @pytest.mark.parametrize("kind", list(SETTINGS))
 def test_every_kind_plays_the_recorded_turns(kind: str) -> None:
     for i, row in enumerate(_rows()):
-        assert play_turn(kind, _round(row)) == row["turns"][kind], f"position {i}: {kind} changed its turn"
+        assert play_turn(kind, pinned_round(row)) == row["turns"][kind], f"position {i}: {kind} changed its turn"
 
 
 if __name__ == "__main__":

@@ -8,19 +8,9 @@ from typing import Any
 
 from ai import make_player
 from kc_tui.engine import END, PlayerView, Round, Rules, cards_of, determinize
+from tests.engine.helpers import hidden_from
 
 from .helpers import FAST, KINDS, VARIANTS, midround_positions
-
-
-def _hidden(r: Round, seat: int) -> int:
-    """Cards in the other hands and in the stock."""
-    m = 0
-    for s, h in enumerate(r.hands):
-        if s != seat:
-            m |= h
-    for c in r.stock:
-        m |= 1 << c
-    return m
 
 
 def _reachable(root: object, limit: int = 20_000) -> list[object]:
@@ -53,7 +43,7 @@ def test_the_view_holds_no_hidden_card() -> None:
     # Seeds from the variant's index, not hash(rules): string hashes change from run to run.
     for i, rules in enumerate(VARIANTS[::5]):
         for r, seat in midround_positions(8, seed=100 + 37 * i, rules=rules):
-            hidden = _hidden(r, seat)
+            hidden = hidden_from(r, seat)
             assert hidden, "the test needs hidden cards"
             v = r.view(seat)
             assert v.hand_mask == r.hands[seat]

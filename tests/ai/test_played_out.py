@@ -10,8 +10,7 @@ from ai import make_player
 from ai.players.lookahead import LookaheadAI
 from ai.search.planning import Rulebits, State, pick
 from kc_tui.engine import END, Move, PlayerView, Round, Rules, mask_of, parse_card, play
-from tests.ai.helpers import midround_positions
-from tests.ai.test_choices_unchanged import _round, _rows
+from tests.ai.helpers import midround_positions, pinned_choices, pinned_round
 
 
 def _lookahead(**params: object) -> LookaheadAI:
@@ -83,8 +82,8 @@ def test_heads_up_the_plans_are_not_played_out() -> None:
 def test_at_three_and_four_seats_the_play_out_only_moves_one_plan_to_the_front() -> None:
     changed = 0
     # The recorded positions of the choices fixture (later in their rounds than midround_positions).
-    for row in _rows():
-        r = _round(row)
+    for row in pinned_choices()["positions"]:
+        r = pinned_round(row)
         if r.n < 3:
             continue
         view = r.view(r.to_move)

@@ -324,14 +324,19 @@ def tree(folder: Path) -> dict[str, str]:
 
 
 @contextmanager
-def small_disk() -> Iterator[Path | None]:
+def small_disk(s: Scene) -> Iterator[Path | None]:
+    """A 512 KiB tmpfs holding the scene's data folder for the block; None, the scene skipped,
+    where mounting one needs root."""
     from tests.faultkit import can_mount
 
     if not can_mount():
+        s.outcome.skipped = "needs root for a tmpfs"
         yield None
         return
     folder = Path(tempfile.mkdtemp(prefix="kc-faults-disk-"))
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(folder)], check=True)
+    s.data = folder / "data"
+    s.env["KINGS_CORNERS_DATA"] = str(s.data)
     try:
         yield folder
     finally:
@@ -360,12 +365,9 @@ def _record_a_match(s: Scene, target: int = 3) -> Ran:
 def _full_disk_launch(s: Scene) -> None:
     from tests.faultkit import fill
 
-    with small_disk() as disk:
+    with small_disk(s) as disk:
         if disk is None:
-            s.outcome.skipped = "needs root for a tmpfs"
             return
-        s.data = disk / "data"
-        s.env["KINGS_CORNERS_DATA"] = str(s.data)
         first = _record_a_match(s)
         finished = first.result.get("rounds_finished", 0)
         before = sha(s.history)
@@ -381,20 +383,13 @@ def _full_disk_launch(s: Scene) -> None:
 
 @scenario("save fails on a full disk: said at once, Quit says not saved")
 def _save_full(s: Scene) -> None:
-    with small_disk() as disk:
+    from tests.faultkit import fill
+
+    with small_disk(s) as disk:
         if disk is None:
-            s.outcome.skipped = "needs root for a tmpfs"
             return
-        s.data = disk / "data"
-        s.env["KINGS_CORNERS_DATA"] = str(s.data)
         s.app("start a match", steps=[["moves", 1]])
-        filler = disk / "filler"
-        with open(filler, "wb", buffering=0) as f:
-            try:
-                while True:
-                    f.write(b"\0" * 4096)
-            except OSError:
-                pass
+        filler = fill(disk)
         ran = s.app("play on a full disk", mode="menu", steps=[["resume"], ["moves", 2], ["quit_dialog"]])
         s.says("the failed save", ran, "could not be saved")
         s.says("the quit dialog", str(ran.result.get("quit_dialog", "")), "NOT saved")
@@ -912,12 +907,9 @@ def _dangling_link(s: Scene) -> None:
 
 @scenario("read-only data folder: cannot save, cannot record, stats calls it sound")
 def _read_only_folder(s: Scene) -> None:
-    with small_disk() as disk:
+    with small_disk(s) as disk:
         if disk is None:
-            s.outcome.skipped = "needs root for a tmpfs"
             return
-        s.data = disk / "data"
-        s.env["KINGS_CORNERS_DATA"] = str(s.data)
         s.app("start a match", steps=[["moves", 1]])
         _add_matches(s.history, 3)
         before = tree(s.data)
@@ -1028,12 +1020,9 @@ def _long_paste(s: Scene) -> None:
 def _full_damaged(s: Scene) -> None:
     from tests.faultkit import fill
 
-    with small_disk() as disk:
+    with small_disk(s) as disk:
         if disk is None:
-            s.outcome.skipped = "needs root for a tmpfs"
             return
-        s.data = disk / "data"
-        s.env["KINGS_CORNERS_DATA"] = str(s.data)
         _add_matches(s.history, 40)
         # A rollback journal, not WAL: SQLite reads it without making a -shm (which a full disk
         # refuses), so that the damage is found and the file set aside.
@@ -1069,12 +1058,9 @@ def _full_damaged(s: Scene) -> None:
 def _locked_and_full(s: Scene) -> None:
     from tests.faultkit import fill, lock_held
 
-    with small_disk() as disk:
+    with small_disk(s) as disk:
         if disk is None:
-            s.outcome.skipped = "needs root for a tmpfs"
             return
-        s.data = disk / "data"
-        s.env["KINGS_CORNERS_DATA"] = str(s.data)
         s.app("make the history", mode="menu", steps=[["wait", 0.5]])
         mark, go = s.folder / "told", s.folder / "go"
         plan = s.folder / "full.json"

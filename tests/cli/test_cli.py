@@ -11,13 +11,9 @@ from typing import Any
 import pytest
 
 from kc_tui.cli import main
-from tests.engine.helpers import position
+from tests.engine.helpers import draw3_position, position, valid_position
 
 FULL_TO_2 = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D"]
-
-
-def _valid() -> dict[str, Any]:
-    return position([["5C", "7H", "AS"], ["6C"]], {"N": ["9H", "8S"], "E": ["8D"], "NE": ["KD"]}, stock=["2H"])
 
 
 def _write(tmp_path: Path, content: dict[str, Any] | str, name: str = "pos.json") -> str:
@@ -33,7 +29,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def _bad_doc(kind: str) -> dict[str, Any] | str:
-    doc = _valid()
+    doc = valid_position()
     if kind == "malformed JSON":
         return '{"players": [1, 2'
     if kind == "empty file":
@@ -114,7 +110,7 @@ def test_deeply_nested_json_is_bad_input_not_a_crash(tmp_path: Path, capsys: pyt
 
 
 def test_illegal_move_is_refused_with_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "apply", path, "play 7H E")  # red 7 on red 8
     _assert_one_line_error(code, out, err, ["illegal move 1", "play 7H E", "R8"])
     # a card that is not in the hand, and an illegal pile move
@@ -123,27 +119,27 @@ def test_illegal_move_is_refused_with_its_name(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_illegal_later_move_prints_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "apply", path, "play 7H N", "end", "play 5C S")  # 5C is seat 0's
     _assert_one_line_error(code, out, err, ["illegal move 3", "5C"])
 
 
 @pytest.mark.parametrize("text", ["fly 7H N", "play 7X N", "play 7H Q", "move N", "move N N", "", "end end"])
 def test_unreadable_move_text(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "apply", path, text)
     _assert_one_line_error(code, out, err, ["cannot read move 1"])
 
 
 def test_check_accepts_a_valid_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "check", path)
     assert code == 0 and err == ""
     assert "valid" in out and "2 players" in out
 
 
 def test_moves_are_sorted_as_text_with_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "moves", path)
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -170,7 +166,7 @@ def test_moves_json_of_a_king_pile_and_corner(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_apply_prints_the_new_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, err = _run(capsys, "apply", path, "play 7H N", "end")
     assert code == 0 and err == ""
     doc = json.loads(out)
@@ -241,13 +237,13 @@ def test_real_process_bad_input(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "duplicate" in proc.stderr and "Traceback" not in proc.stderr
-    good = _write(tmp_path, _valid(), "good.json")
+    good = _write(tmp_path, valid_position(), "good.json")
     proc = _subprocess("apply", good, "play 7H E")
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
 
 
 def test_real_process_moves(tmp_path: Path) -> None:
-    good = _write(tmp_path, _valid())
+    good = _write(tmp_path, valid_position())
     proc = _subprocess("moves", good, "--json")
     assert proc.returncode == 0 and proc.stderr == ""
     moves = json.loads(proc.stdout)
@@ -394,7 +390,7 @@ def test_control_characters_in_a_file_name_stay_on_one_line(tmp_path: Path, name
 
 
 def test_messages_are_escaped_in_process_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, "apply", _write(tmp_path, _valid()), "play\x1b[31m 7H\u202e N\n")
+    code, out, err = _run(capsys, "apply", _write(tmp_path, valid_position()), "play\x1b[31m 7H\u202e N\n")
     _assert_one_line_error(code, out, err, ["cannot read move 1"])
     assert "\x1b" not in err and "\u202e" not in err
     code, out, err = _run(capsys, "check", str(tmp_path / "a\nb\x00c.json"))
@@ -431,7 +427,7 @@ def test_argument_errors_are_one_line_exit_2(
 
 
 def test_the_largest_seed_is_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _valid())
+    path = _write(tmp_path, valid_position())
     code, out, _ = _run(capsys, "apply", path, "end", "--seed", str(2**64 - 1))
     assert code == 0 and json.loads(out)["to_move"] == 1
 
@@ -453,7 +449,7 @@ def test_real_process_argument_errors_and_help(tmp_path: Path) -> None:
 def test_round_over_as_a_string_is_refused_not_taken_as_true(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    doc = _valid()
+    doc = valid_position()
     doc["round_over"] = "false"
     path = _write(tmp_path, doc)
     for argv in (["check", path], ["moves", path], ["apply", path, "end"]):
@@ -461,7 +457,7 @@ def test_round_over_as_a_string_is_refused_not_taken_as_true(
 
 
 def test_underscore_keys_are_kept_by_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = _valid()
+    doc = valid_position()
     doc["_names"] = ["a user key", "not the names"]
     doc["_meta"] = {"from": "a bug report"}
     code, out, _ = _run(capsys, "apply", _write(tmp_path, doc), "end")
@@ -471,23 +467,10 @@ def test_underscore_keys_are_kept_by_apply(tmp_path: Path, capsys: pytest.Captur
     assert [p["name"] for p in res["players"]] == ["P0", "P1"]
 
 
-def _draw3_doc() -> dict[str, Any]:
-    """when_stuck + draw3, two idle turns so far; seat 0's last card goes out with side W empty
-    and draw3 takes the last two stock cards (the R14 scenario)."""
-    return position(
-        [["7H"], []],
-        {"N": ["8S"], "E": ["9H"], "S": ["9D"]},
-        stock=["2D", "3D"],
-        rest=1,
-        rules={"draw": "when_stuck", "out_with_open_side": "draw3"},
-        idle_turns=2,
-    )
-
-
 def test_R14_a_file_written_mid_turn_after_draw3_continues_like_one_apply(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    start = _write(tmp_path, _draw3_doc(), "start.json")
+    start = _write(tmp_path, draw3_position(), "start.json")
     code, mid_text, _ = _run(capsys, "apply", start, "play 7H N")
     assert code == 0
     mid = json.loads(mid_text)

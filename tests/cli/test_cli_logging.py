@@ -13,7 +13,7 @@ import pytest
 import kc_tui.cli as cli
 from kc_tui.config.logs import LOG_NAME, LOGGERS
 from kc_tui.match.saves import write_save
-from tests.cli.test_cli import _valid
+from tests.engine.helpers import valid_position
 
 LEVELS = ("debug", "info", "warning", "error")
 
@@ -30,7 +30,7 @@ def _check(
     data = tmp_path / "data"
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(data))
     pos = tmp_path / "pos.json"
-    pos.write_text(json.dumps(_valid()), encoding="utf-8")
+    pos.write_text(json.dumps(valid_position()), encoding="utf-8")
     real = cli._read_position
 
     def reading(file: str) -> object:

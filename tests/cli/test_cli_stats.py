@@ -10,32 +10,23 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-import kc_tui.records.rating
 from kc_tui.cli import main
 from kc_tui.records.export import EXPORT_COLUMNS
 from kc_tui.records.rows import ENV_HISTORY
 from kc_tui.records.store import History
-from tests.ui.statskit import ANCHORS, BOLD, T0, full_history, record_match
+from tests.ui.statskit import BOLD, T0, full_history, record_match
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
+def isolated(fixed_world: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No $KINGS_CORNERS_HISTORY, the settings file beside the test's files, and the fixed world."""
     monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "settings.toml"))
     monkeypatch.delenv(ENV_HISTORY, raising=False)
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 @pytest.fixture

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 from kc_tui.engine import (
     ALL_CARDS,
+    Match,
     Round,
     card_str,
     cards_of,
@@ -70,6 +72,24 @@ def position(
     }
 
 
+def valid_position() -> dict[str, Any]:
+    """A valid two-player position in the middle of a round, as a position file holds it."""
+    return position([["5C", "7H", "AS"], ["6C"]], {"N": ["9H", "8S"], "E": ["8D"], "NE": ["KD"]}, stock=["2H"])
+
+
+def draw3_position() -> dict[str, Any]:
+    """The R14 scenario: when_stuck + draw3, two idle turns so far; seat 0's last card (7H onto N)
+    goes out with side W empty and draw3 takes the last two stock cards."""
+    return position(
+        [["7H"], []],
+        {"N": ["8S"], "E": ["9H"], "S": ["9D"]},
+        stock=["2D", "3D"],
+        rest=1,
+        rules={"draw": "when_stuck", "out_with_open_side": "draw3"},
+        idle_turns=2,
+    )
+
+
 def build(*args: Any, seed: int = 0, **kwargs: Any) -> Round:
     """A round from :func:`position`'s arguments."""
     return parse_position(position(*args, **kwargs), seed=seed)
@@ -77,6 +97,33 @@ def build(*args: Any, seed: int = 0, **kwargs: Any) -> Round:
 
 def hand_text(r: Round, seat: int) -> set[str]:
     return {card_str(x) for x in cards_of(r.hands[seat])}
+
+
+def random_moves(r: Round, rng: random.Random, count: int | None = None) -> None:
+    """``count`` random legal moves in ``r`` (drawn from ``rng``), or to the round's end (None)."""
+    made = 0
+    while not r.over and (count is None or made < count):
+        ms = r.legal_moves()
+        r.apply(ms[rng.randrange(len(ms))])
+        made += 1
+
+
+def random_match(m: Match, rng: random.Random) -> None:
+    """Every round of ``m`` played by random legal moves and finished, to the match's end."""
+    while not m.over:
+        random_moves(m.round, rng)
+        m.finish_round()
+
+
+def hidden_from(r: Round, seat: int) -> int:
+    """The cards ``seat`` cannot see: the other hands and the stock (a mask)."""
+    hidden = 0
+    for s, h in enumerate(r.hands):
+        if s != seat:
+            hidden |= h
+    for x in r.stock:
+        hidden |= 1 << x
+    return hidden
 
 
 def pile_text(r: Round, place: str) -> list[str]:

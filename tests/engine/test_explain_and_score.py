@@ -31,17 +31,13 @@ from kc_tui.engine.match import (
 from kc_tui.engine.moves import MOVE_BASE
 from kc_tui.engine.player_view import PlayerView
 
+from .helpers import random_match, random_moves
+
 EMPTY_TABLE: tuple[tuple[int, ...], ...] = ((),) * 8
 
 
 def _hand(*texts: str) -> int:
     return mask_of([parse_card(t) for t in texts])
-
-
-def _play_round(m: Match, rng: random.Random) -> None:
-    while not m.round.over:
-        ms = m.round.legal_moves()
-        m.round.apply(ms[rng.randrange(len(ms))])
 
 
 # ---------------------------------------------------------------------- R10 / R11
@@ -100,7 +96,7 @@ def test_R15_a_round_result_carries_every_seats_cards_and_kings_left(rules: Rule
     m = Match(3, rules, seed=11)
     rng = random.Random(5)
     while not m.over:
-        _play_round(m, rng)
+        random_moves(m.round, rng)
         r = m.round
         left = {m.match_seat(i): r.hands[i] for i in range(r.n)}
         res = m.finish_round()
@@ -116,9 +112,7 @@ def test_R15_a_round_result_carries_every_seats_cards_and_kings_left(rules: Rule
 def test_R15_a_saved_result_records_no_hands_and_old_saves_still_replay() -> None:
     m = Match(2, Rules(target=30), seed=3)
     rng = random.Random(9)
-    while not m.over:
-        _play_round(m, rng)
-        m.finish_round()
+    random_match(m, rng)
     doc = m.to_dict()
     for rec in doc["results"]:
         assert set(rec) == RESULT_KEYS  # the save format is unchanged
@@ -156,7 +150,7 @@ def test_R15_R16_finishing_ends_match_foretells_what_finish_round_does(rules: Ru
     rng = random.Random(seed)
     while not m.over:
         assert not m.finishing_ends_match()  # the round goes on
-        _play_round(m, rng)
+        random_moves(m.round, rng)
         before = (list(m.totals), list(m.out), m.pot, len(m.results))
         foretold = m.finishing_ends_match()
         assert (list(m.totals), list(m.out), m.pot, len(m.results)) == before  # nothing changed

@@ -12,6 +12,8 @@ import pytest
 from kc_tui.engine import END, Match, Rules
 from kc_tui.engine.match import RESULT_KEYS
 
+from .helpers import random_match
+
 
 def _random_move(m: Match, rng: random.Random) -> None:
     ms = m.round.legal_moves()
@@ -122,10 +124,7 @@ def test_what_is_shown_is_not_recorded_and_replays_the_same() -> None:
     them again exactly (R16)."""
     m = Match(3, Rules(scoring="chips", chips_start=8, chips_rounds=4), seed=11)
     rng = random.Random(11)
-    while not m.over:
-        while not m.round.over:
-            _random_move(m, rng)
-        m.finish_round()
+    random_match(m, rng)
     for res in m.results:
         assert set(res.to_dict()) == RESULT_KEYS
     again = Match.from_dict(m.to_dict())

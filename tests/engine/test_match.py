@@ -11,20 +11,14 @@ import pytest
 from kc_tui.engine import Match, Rules
 from kc_tui.engine.match import MatchRecordError
 
-
-def _play_round(m: Match, rng: random.Random) -> None:
-    while not m.round.over:
-        ms = m.round.legal_moves()
-        m.round.apply(ms[rng.randrange(len(ms))])
+from .helpers import random_match, random_moves
 
 
 @pytest.mark.parametrize("rules", [Rules(target=25), Rules(scoring="chips", chips_rounds=3, chips_per_card=True)])
 def test_a_finished_match_record_replays(rules: Rules) -> None:
     m = Match(3, rules, seed=42)
     rng = random.Random(1)
-    while not m.over:
-        _play_round(m, rng)
-        m.finish_round()
+    random_match(m, rng)
     doc = m.to_dict()
     again = Match.from_dict(doc)
     assert again.over and again.winners == m.winners
@@ -35,11 +29,9 @@ def test_a_finished_match_record_replays(rules: Rules) -> None:
 def test_a_match_record_in_the_middle_of_a_round_replays() -> None:
     m = Match(2, Rules(target=50), seed=7)
     rng = random.Random(2)
-    _play_round(m, rng)
+    random_moves(m.round, rng)
     m.finish_round()
-    for _ in range(5):
-        ms = m.round.legal_moves()
-        m.round.apply(ms[rng.randrange(len(ms))])
+    random_moves(m.round, rng, 5)
     again = Match.from_dict(m.to_dict())
     assert not again.over and again.number == 2
     assert again.round.history == m.round.history
@@ -49,9 +41,7 @@ def test_a_match_record_in_the_middle_of_a_round_replays() -> None:
 def test_rounds_recorded_after_the_end_are_refused() -> None:
     m = Match(2, Rules(target=10), seed=3)
     rng = random.Random(3)
-    while not m.over:
-        _play_round(m, rng)
-        m.finish_round()
+    random_match(m, rng)
     doc = m.to_dict()
     doc["rounds"].append([1024])
     with pytest.raises(ValueError, match="after the match ended"):
@@ -61,11 +51,9 @@ def test_rounds_recorded_after_the_end_are_refused() -> None:
 def _mid_match_doc() -> dict[str, Any]:
     m = Match(3, Rules(target=50), seed=9)
     rng = random.Random(4)
-    _play_round(m, rng)
+    random_moves(m.round, rng)
     m.finish_round()
-    for _ in range(4):
-        ms = m.round.legal_moves()
-        m.round.apply(ms[rng.randrange(len(ms))])
+    random_moves(m.round, rng, 4)
     return m.to_dict()
 
 

@@ -23,7 +23,7 @@ from kc_tui.engine import (
     parse_position,
 )
 
-from .helpers import all_rule_combos, build, hand_text, invariant_problems, position
+from .helpers import all_rule_combos, build, draw3_position, hand_text, invariant_problems, position
 
 CANONICAL = re.compile(r"^[A2-9TJQK][CDHS]$")
 EXAMPLE = """{
@@ -586,15 +586,7 @@ def test_a_name_missing_from_the_file_is_written_as_a_default() -> None:
 def _draw3_mid_turn() -> Round:
     """R14 scenario: when_stuck + draw3; two idle turns with cards in the stock, then seat 0
     plays its last card with side W empty and draw3 takes the last two stock cards."""
-    doc = position(
-        [["7H"], []],
-        {"N": ["8S"], "E": ["9H"], "S": ["9D"]},
-        stock=["2D", "3D"],
-        rest=1,
-        rules={"draw": "when_stuck", "out_with_open_side": "draw3"},
-        idle_turns=2,
-    )
-    r = parse_position(doc)
+    r = parse_position(draw3_position())
     from kc_tui.engine import parse_move
 
     r.apply(parse_move("play 7H N"))

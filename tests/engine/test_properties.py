@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,7 +33,7 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.rules import CHOICES
 
-from .helpers import all_rule_combos, invariant_problems, snapshot
+from .helpers import all_rule_combos, hidden_from, invariant_problems, snapshot
 
 MAX_DECISIONS = 20_000
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,6 +50,17 @@ seeds = st.integers(min_value=0, max_value=2**40)
 def _pick(r: Round, rng: random.Random, policy: str) -> int:
     ms = r.legal_moves()
     return ms[0] if policy == "first" else ms[rng.randrange(len(ms))]
+
+
+def _played_randomly(r: Round, seed: int) -> Iterator[int]:
+    """Play ``r`` to its end by random legal moves (seeded by ``seed``); before each move, yield
+    how many were made."""
+    rng = random.Random(seed)
+    k = 0
+    while not r.over:
+        yield k
+        r.apply(_pick(r, rng, "random"))
+        k += 1
 
 
 def _random_move_text(rng: random.Random) -> str:
@@ -166,16 +178,12 @@ def test_every_variant_combination_plays_to_the_end(n: int) -> None:
 @given(rules=rules_strategy, n=players_strategy, seed=seeds)
 def test_legal_moves_and_why_illegal_agree_on_the_whole_move_space(rules: Rules, n: int, seed: int) -> None:
     r = Round.deal(n, rules, seed=seed, dealer=seed % n)
-    rng = random.Random(seed)
-    k = 0
-    while not r.over:
+    for k in _played_randomly(r, seed):
         if k % 7 == 0:
             legal = set(r.legal_moves())
             for m in range(-2, 1100):
                 assert r.is_legal(m) == (m in legal), m
                 assert (r.why_illegal(m) is None) == (m in legal), m
-        r.apply(_pick(r, rng, "random"))
-        k += 1
 
 
 # ------------------------------------------------------------------ views (R4) and determinize
@@ -198,20 +206,10 @@ def _walk(value: Any, path: str, found: list[tuple[str, Any]]) -> None:
         raise AssertionError(f"{path}: a view must hold only plain values, found {type(value).__name__}")
 
 
-def _hidden_from(r: Round, seat: int) -> int:
-    hidden = 0
-    for s, h in enumerate(r.hands):
-        if s != seat:
-            hidden |= h
-    for x in r.stock:
-        hidden |= 1 << x
-    return hidden
-
-
 def _shuffle_hidden(r: Round, seat: int, rng: random.Random) -> Round:
     """The same position with the cards ``seat`` cannot see dealt again at random."""
     other = r.clone()
-    pool = cards_of(_hidden_from(r, seat))
+    pool = cards_of(hidden_from(r, seat))
     rng.shuffle(pool)
     for s in range(r.n):
         if s == seat:
@@ -229,7 +227,7 @@ def _check_view(r: Round, seat: int, ever_on_table: int, rng: random.Random) -> 
     found: list[tuple[str, Any]] = []
     for f in dataclasses.fields(v):
         _walk(getattr(v, f.name), f.name, found)
-    hidden = _hidden_from(r, seat)
+    hidden = hidden_from(r, seat)
     assert v.hand_mask == r.hands[seat]
     assert v.hand_mask & hidden == 0
     assert v.stock_size == len(r.stock) and v.hand_sizes == tuple(r.hand_sizes())
@@ -280,7 +278,7 @@ def _check_determinize(r: Round, seat: int, seed: int) -> None:
     assert d.piles == r.piles
     assert len(d.stock) == len(r.stock)
     assert (d.to_move, d.over, d.winner, d.idle_turns) == (r.to_move, r.over, r.winner, r.idle_turns)
-    assert _hidden_from(d, seat) == _hidden_from(r, seat), "the guessed hidden cards are exactly the unseen ones"
+    assert hidden_from(d, seat) == hidden_from(r, seat), "the guessed hidden cards are exactly the unseen ones"
     if r.to_move == seat:
         assert d.legal_moves() == r.legal_moves()
     again = determinize(v, seed)
@@ -290,7 +288,7 @@ def _check_determinize(r: Round, seat: int, seed: int) -> None:
     # with a preference, opponents get the preferred cards first
     d2 = determinize(v, seed, allowed=lambda s, x: not is_king(x))
     assert invariant_problems(d2) == []
-    unseen = _hidden_from(r, seat)
+    unseen = hidden_from(r, seat)
     non_kings = sum(1 for x in cards_of(unseen) if not is_king(x))
     need = sum(r.hand_sizes()) - r.hand_sizes()[seat]
     if non_kings >= need:
@@ -303,14 +301,10 @@ def _check_determinize(r: Round, seat: int, seed: int) -> None:
 @given(rules=rules_strategy, n=players_strategy, seed=seeds)
 def test_determinize_deals_are_consistent_with_the_view(rules: Rules, n: int, seed: int) -> None:
     r = Round.deal(n, rules, seed=seed, dealer=seed % n)
-    rng = random.Random(seed)
-    k = 0
-    while not r.over:
+    for k in _played_randomly(r, seed):
         if k % 6 == 0:
             _check_determinize(r, k % n, seed + k)
             _check_determinize(r, r.to_move, seed + k + 1)
-        r.apply(_pick(r, rng, "random"))
-        k += 1
     _check_determinize(r, 0, seed)
 
 

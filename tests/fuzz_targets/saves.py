@@ -28,7 +28,7 @@ from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, Rules
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from tests import fuzzkit
-from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
+from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem, pick_place
 
 SAVE_NAME = "current-match.json"
 
@@ -131,19 +131,6 @@ def _weird_json(rng: random.Random, like: Any) -> str:
     return rng.choice(options)
 
 
-def _pick(doc: Any, rng: random.Random) -> tuple[tuple[Any, ...], Any]:
-    """A random place in ``doc``: a walk down from the top, stopping at each level with some
-    chance (so the few top-level fields are hit as often as the many moves and log lines)."""
-    path: tuple[Any, ...] = ()
-    node = doc
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
-        if not keys or (path and rng.random() < 0.3):
-            return path, node
-        key = rng.choice(keys)
-        path, node = (*path, key), node[key]
-
-
 _MARK = "\u2063FUZZ\u2063"
 
 
@@ -221,7 +208,7 @@ def cases(rng: random.Random, n: int) -> Iterator[bytes]:
             yield text.encode("utf-8")
         elif kind < 0.45:
             doc = json.loads(text)
-            path, value = _pick(doc, rng)
+            path, value = pick_place(doc, rng, 0.3)
             yield _replace_at(doc, path, _weird_json(rng, value)).encode("utf-8", "surrogatepass")
         elif kind < 0.7:
             yield _structural(json.loads(text), rng).encode("utf-8", "surrogatepass")

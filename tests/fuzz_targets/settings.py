@@ -36,7 +36,7 @@ from kc_tui.config import AI_KIND_NAMES, CARD_STYLES, PACES, THEMES, Config, Opp
 from kc_tui.config.store import ENV_CONFIG, NotASettingsFile, default_config_path, load_config, save_config
 from kc_tui.engine import Rules
 from tests import fuzzkit
-from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem
+from tests.fuzzkit import cut, in_fresh_folder, kept_aside_problem, nested_text, pick_place
 
 SETTINGS_NAME = "settings.toml"
 
@@ -95,30 +95,7 @@ def _toml_scalar(v: Any) -> str:
 def toml_value(v: Any) -> str:
     """``v`` as a TOML value (inline tables and arrays, any depth, written without recursion);
     floats may be inf/nan and :class:`tests.fuzzkit.RawJSON` values are written as TOML."""
-    out: list[str] = []
-    stack: list[tuple[bool, Any]] = [(False, v)]
-    while stack:
-        raw, value = stack.pop()
-        if raw:
-            out.append(value)
-        elif isinstance(value, dict):
-            parts: list[tuple[bool, Any]] = [(True, "{")]
-            for i, (k, x) in enumerate(value.items()):
-                parts.append((True, (", " if i else "") + json.dumps(str(k), ensure_ascii=False) + " = "))
-                parts.append((False, x))
-            parts.append((True, "}"))
-            stack.extend(reversed(parts))
-        elif isinstance(value, list | tuple):
-            parts = [(True, "[")]
-            for i, x in enumerate(value):
-                if i:
-                    parts.append((True, ", "))
-                parts.append((False, x))
-            parts.append((True, "]"))
-            stack.extend(reversed(parts))
-        else:
-            out.append(_toml_scalar(value))
-    return "".join(out)
+    return nested_text(v, _toml_scalar, sep=", ", colon=" = ", ensure_ascii=False)
 
 
 def toml_text(doc: dict[str, Any]) -> str:
@@ -183,17 +160,6 @@ def _weird_value(rng: random.Random, like: Any) -> str:
 _MARK = "\u2063FUZZ\u2063"
 
 
-def _pick(doc: Any, rng: random.Random) -> tuple[tuple[Any, ...], Any]:
-    path: tuple[Any, ...] = ()
-    node = doc
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
-        if not keys or (path and rng.random() < 0.35):
-            return path, node
-        key = rng.choice(keys)
-        path, node = (*path, key), node[key]
-
-
 def _with_raw_value(doc: dict[str, Any], rng: random.Random) -> str:
     """TOML text of ``doc`` with one value (or a new key) replaced by a raw TOML value."""
     doc = copy.deepcopy(doc)
@@ -202,7 +168,7 @@ def _with_raw_value(doc: dict[str, Any], rng: random.Random) -> str:
         doc[key] = _MARK
         like: Any = None
     else:
-        path, like = _pick(doc, rng)
+        path, like = pick_place(doc, rng, 0.35)
         node: Any = doc
         for key in path[:-1]:
             node = node[key]

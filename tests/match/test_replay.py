@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from kc_tui.engine import END, Match, Round, Rules, cards_of, move_str, play, po
 from kc_tui.match.replay import CHECKPOINT_EVERY, ReplayError, RoundReplay
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
-from tests.historykit import play_recorded
+from tests.match.kit import direct_round, play_match, store
 
 #: Rule sets the replays are checked under: the defaults, draws at the end of a turn with closed
 #: completed piles, and chips scoring with small stacks (players drop out, the seats change).
@@ -25,40 +24,6 @@ RULE_SETS = {
     "draw-end": Rules(draw="end", completed_piles="stay", out_with_open_side="draw3"),
     "chips": Rules(scoring="chips", chips_start=15, chips_per_card=True, chips_rounds=8),
 }
-
-
-# ---------------------------------------------------------------------- building records
-def play_match(kinds: Sequence[str], seed: int, rules: Rules | None = None, *, human: int | None = 0) -> MatchRecord:
-    """A match played to its end by AIs through the engine, recorded as the game records it
-    (seat ``human`` recorded as the human; None: a demo)."""
-    return play_recorded(kinds, seed, rules, human=human, seat_name=lambda i, k: f"{k.title()} {i}")
-
-
-def store(path: Path, m: MatchRecord) -> int:
-    """Record ``m`` into the history at ``path`` as the game does; its id."""
-    h, problem = History.open(path)
-    assert problem is None
-    try:
-        match_id = h.start_match(seats=m.seats, rules=m.rules, seed=m.seed, first_dealer=m.first_dealer, demo=m.demo)
-        for r in m.rounds:
-            h.record_round(match_id, r)
-        h.finish_match(match_id, winners=m.winners, totals=m.totals)
-    finally:
-        h.close()
-    return match_id
-
-
-def direct_round(m: MatchRecord, number: int, k: int) -> Round:
-    """Round ``number`` of ``m`` after its first ``k`` moves, replayed directly (no replay model)."""
-    match = Match(len(m.seats), Rules.from_dict(m.rules), m.seed, first_dealer=m.first_dealer)
-    for rec in m.rounds[: number - 1]:
-        for mv in rec.moves:
-            match.round.apply(mv)
-        match.finish_round()
-    r = match.round
-    for mv in m.rounds[number - 1].moves[:k]:
-        r.apply(mv)
-    return r
 
 
 def same(a: Round, b: Round) -> bool:

@@ -15,6 +15,7 @@ from kc_tui.config import NAME_MAX, Config, Opponent
 from kc_tui.engine import END, position_dict
 from kc_tui.match.saves import SAVE_MAX_BYTES, SaveError
 from kc_tui.match.session import MatchSession, load_or_quarantine
+from tests.match.kit import step
 
 HUGE = "9" * 5000
 
@@ -312,12 +313,7 @@ def test_a_finished_match_in_a_read_only_folder_still_ends(tmp_path: Path, monke
 
     monkeypatch.setattr(Path, "unlink", refuse)
     while not s.match.over:
-        if s.match.round.over:
-            s.finish_round()
-        elif s.human_to_move:
-            s.play_human(s.match.round.legal_moves()[0])
-        else:
-            s.step_ai()
+        step(s)
     assert s.match.winners and path.exists()
 
 

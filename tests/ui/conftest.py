@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from kc_tui.match.cardtext import ENV_ASCII, decide_again
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
-from tests.match.test_replay import store
+from tests.match.kit import store
 
 
 @pytest.fixture

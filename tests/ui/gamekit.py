@@ -140,6 +140,18 @@ async def opened(pilot: Pilot[Any], match_id: int, number: int) -> ReplayScreen:
     return screen
 
 
+async def open_settings(pilot: Pilot[Any]) -> SettingsScreen:
+    """Settings opened from the menu (``s``): the screen, once it is up."""
+    from .conftest import wait_for
+
+    app = pilot.app
+    await pilot.press("s")
+    await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+    screen = app.screen
+    assert isinstance(screen, SettingsScreen)
+    return screen
+
+
 async def new_game(pilot: Pilot[Any]) -> GameScreen:
     """New game from the menu (``n``) with the choices its set-up offers (Enter starts): the
     match, settled."""
@@ -152,6 +164,23 @@ async def new_game(pilot: Pilot[Any]) -> GameScreen:
             break
         await pilot.pause(0.02)
     assert isinstance(app.screen, NewGameDialog), f"no set-up on New game; the screen is {app.screen!r}"
+    await pilot.press("enter")
+    return await settle(pilot)
+
+
+async def new_match_from_the_table(pilot: Pilot[Any]) -> GameScreen:
+    """New game from a match in play (the ``new_game`` action): Resume? answered New, the
+    set-up started with Enter; the new match, settled."""
+    from kc_tui.ui.dialogs.confirm import ResumeDialog
+    from kc_tui.ui.dialogs.new_game import NewGameDialog
+
+    from .conftest import wait_for
+
+    app = pilot.app
+    await app.run_action("new_game")
+    await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
     await pilot.press("enter")
     return await settle(pilot)
 
@@ -183,6 +212,13 @@ async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
             continue
         first_move(game)
     raise AssertionError(f"never reached {dialog.__name__}")
+
+
+async def past_the_first_round(pilot: Pilot[Any]) -> GameScreen:
+    """The first round played as :func:`play_until` plays and its summary closed; the game, settled."""
+    summary = await play_until(pilot, RoundSummary)
+    summary.action_close()
+    return await settle(pilot)
 
 
 def first_move(game: GameScreen) -> None:

@@ -9,13 +9,12 @@ from typing import Any
 from kc_tui.config.store import data_dir
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.dialogs.confirm import ResumeDialog
-from kc_tui.ui.dialogs.new_game import NewGameDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
 
 from .conftest import wait_for
-from .gamekit import new_game, play_app, position, settle
+from .gamekit import new_game, new_match_from_the_table, play_app, position, settle
 
 SIZE = (120, 40)
 
@@ -84,13 +83,7 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app2.screen, GameScreen))
         assert app2.game is game
-        await app2.run_action("new_game")
-        await wait_for(pilot, lambda: isinstance(app2.screen, ResumeDialog))
-        await pilot.press("n")
-        # The new match's set-up comes next; Enter starts it.
-        await wait_for(pilot, lambda: isinstance(app2.screen, NewGameDialog))
-        await pilot.press("enter")
-        new = await settle(pilot)
+        new = await new_match_from_the_table(pilot)
         assert new is not game and new.session.match.number == 1
         assert len(app2.screen_stack) == 2  # the menu and the new game: no stale game below
 

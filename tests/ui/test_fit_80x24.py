@@ -24,7 +24,7 @@ from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
 from kc_tui.ui.widgets.pile import PLACE_KEYS
-from tests.match.test_replay import play_match
+from tests.match.kit import play_match
 
 from .conftest import wait_for
 from .fitkit import (

@@ -7,8 +7,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kc_tui.config.store import data_dir
-from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.engine import END, PLACES, Move, Rules, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -61,7 +63,8 @@ async def test_hidden_information_opponent_cards_never_on_screen() -> None:
             assert game.look.label(card) in text
 
 
-async def test_play_a_legal_card_by_keys() -> None:
+@pytest.mark.parametrize("by", ["keys", "mouse"])
+async def test_play_a_legal_card(by: str) -> None:
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
@@ -69,31 +72,22 @@ async def test_play_a_legal_card_by_keys() -> None:
         m = _first(s.match.round.legal_moves(), is_play)
         card, dst = play_card(m), target(m)
         index = s.hand(0).index(card)
-        await pilot.press("1234567890"[index])
+        pile = f"#pile-{PLACES[dst].lower()}"
+        if by == "keys":
+            await pilot.press("1234567890"[index])
+        else:
+            await pilot.click(f"#card-{index}")
         assert game.selected_card == card
-        assert game.query_one(f"#pile-{PLACES[dst].lower()}", PileView).has_class("-target")
-        await pilot.press(PLACE_KEYS[dst])
+        assert game.query_one(pile, PileView).has_class("-target")
+        if by == "keys":
+            await pilot.press(PLACE_KEYS[dst])
+        else:
+            await pilot.click(pile)
         await pilot.pause()
         assert card not in s.hand(0)
         assert s.match.round.piles[dst][-1] == card
         assert s.log[-1].startswith("You ")
         assert game.look.label(card) in s.log[-1]
-
-
-async def test_play_a_legal_card_by_mouse() -> None:
-    app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
-        s = game.session
-        m = _first(s.match.round.legal_moves(), is_play)
-        card, dst = play_card(m), target(m)
-        index = s.hand(0).index(card)
-        await pilot.click(f"#card-{index}")
-        assert game.selected_card == card
-        await pilot.click(f"#pile-{PLACES[dst].lower()}")
-        await pilot.pause()
-        assert card not in s.hand(0)
-        assert s.match.round.piles[dst][-1] == card
 
 
 def _seed_with_pile_move() -> tuple[int, Move]:
@@ -235,9 +229,7 @@ async def test_seeded_round_to_its_summary() -> None:
 
 
 async def test_a_match_to_the_target_and_play_again() -> None:
-    cfg = make_config()
-    cfg = cfg.with_(rules=cfg.rules.__class__(**{**cfg.rules.to_dict(), "target": 5}))
-    app = play_app(config=cfg)
+    app = play_app(config=make_config(rules=Rules(target=5)))
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, MatchSummary)
         s = summary.session

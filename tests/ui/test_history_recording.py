@@ -14,7 +14,7 @@ from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 
-from .gamekit import TWO_ROUNDS, make_config, play_app, play_until, settle
+from .gamekit import TWO_ROUNDS, make_config, past_the_first_round, play_app, play_until, settle
 
 
 def recorded() -> History:
@@ -77,9 +77,7 @@ async def test_a_resumed_match_goes_on_under_the_same_record() -> None:
     config = make_config(rules=TWO_ROUNDS)
     app = play_app(config=config)
     async with app.run_test(size=(120, 40)) as pilot:
-        await play_until(pilot, RoundSummary)
-        app.screen.action_close()  # type: ignore[attr-defined]
-        await settle(pilot)
+        await past_the_first_round(pilot)
     with recorded() as history:
         assert history.count_matches() == 1
     # A new app (a new session of the game) resumes the saved match and finishes it.

@@ -18,7 +18,7 @@ from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
-from tests.match.test_replay import direct_round, play_match, store
+from tests.match.kit import direct_round, play_match, store
 
 from .gamekit import click_button, menu_app, opened, screen_text
 

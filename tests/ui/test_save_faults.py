@@ -21,7 +21,16 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 from ..faultkit import fill, lock_held, small_disk
-from .gamekit import TWO_ROUNDS, first_move, make_config, play_app, play_until, screen_text, settle
+from .gamekit import (
+    TWO_ROUNDS,
+    first_move,
+    make_config,
+    past_the_first_round,
+    play_app,
+    play_until,
+    screen_text,
+    settle,
+)
 
 
 def listen(app: KingsCornersApp) -> list[str]:
@@ -121,9 +130,7 @@ async def test_a_second_window_on_the_same_data_folder_only_looks() -> None:
     config = make_config(rules=TWO_ROUNDS)
     first = play_app(config=config)
     async with first.run_test(size=(120, 40)) as pilot:
-        await play_until(pilot, RoundSummary)
-        first.screen.action_close()  # type: ignore[attr-defined]
-        await settle(pilot)
+        await past_the_first_round(pilot)
         second = KingsCornersApp(config, None, "play")
         notes = listen(second)
         async with second.run_test(size=(120, 40)) as pilot2:

@@ -28,7 +28,7 @@ from kc_tui.ui.screens.stats import StatsScreen
 from kc_tui.ui.stats_data import reference_lines
 from kc_tui.ui.widgets import OpponentPanel, PileView
 from kc_tui.ui.widgets.plot import LegendPlot
-from tests.match.test_replay import direct_round, play_match, store
+from tests.match.kit import direct_round, play_match, store
 
 from .gamekit import make_config, play_app, play_until, settle
 

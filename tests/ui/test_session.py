@@ -8,6 +8,7 @@ from pathlib import Path
 from kc_tui.engine import END, PLACES, is_play, play_card, target
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession, load_or_quarantine
+from tests.match.kit import step
 
 from .gamekit import make_config, position
 
@@ -48,12 +49,7 @@ def test_save_round_trip_is_exact_and_corrupt_saves_move_aside(tmp_path: Path) -
     path = tmp_path / "current-match.json"
     s = MatchSession.from_config(make_config(), 11, save_path=path)
     for _ in range(40):
-        if s.match.round.over:
-            s.finish_round()
-        elif s.human_to_move:
-            s.play_human(s.match.round.legal_moves()[0])
-        else:
-            s.step_ai()
+        step(s)
     loaded = MatchSession.load(path)
     assert loaded is not None
     assert position(loaded) == position(s)

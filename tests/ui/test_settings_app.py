@@ -4,6 +4,7 @@ opens from the game and returns."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual.widgets import Select
@@ -16,18 +17,18 @@ from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.screens.settings import SettingsScreen
 
 from .conftest import wait_for
-from .gamekit import new_app, new_game, screen_text, set_input
+from .gamekit import new_app, new_game, open_settings, screen_text, set_input
 
 SIZE = (110, 36)
+#: A settings file that does not parse.
+CORRUPT = "player_name = [unclosed\n"
 
 
 async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> None:
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
-        screen = app.screen
+        screen = await open_settings(pilot)
         screen.query_one("#opp-kind-0", Select).value = "lookahead"
         screen.query_one("#opp-kind-1", Select).value = "expert"
         await set_input(pilot, screen, "opp-think-1", "100")
@@ -76,11 +77,17 @@ def apps_own_file(monkeypatch: Any, tmp_path: Any) -> None:
     monkeypatch.setattr(platformdirs, "user_config_dir", lambda *args, **kwargs: str(tmp_path / "config"))
 
 
-async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(monkeypatch: Any, tmp_path: Any) -> None:
+def corrupt_own_file(monkeypatch: Any, tmp_path: Any) -> Path:
+    """The app's own settings file (:func:`apps_own_file`) holding TOML that does not parse: its path."""
     apps_own_file(monkeypatch, tmp_path)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    path.write_text(CORRUPT, encoding="utf-8")
+    return path
+
+
+async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(monkeypatch: Any, tmp_path: Any) -> None:
+    path = corrupt_own_file(monkeypatch, tmp_path)
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -89,12 +96,11 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(mon
         warnings = [n.message for n in app._notifications]
         assert any("is invalid" in w and "using defaults" in w and ".bak" in w for w in warnings), warnings
         # The app works: the settings screen opens with the defaults and saves a good file.
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await open_settings(pilot)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
     backup = path.with_name(path.name + ".bak")
-    assert backup.read_text(encoding="utf-8") == "player_name = [unclosed\n"
+    assert backup.read_text(encoding="utf-8") == CORRUPT
     assert load_config() == (Config(), None)
 
 
@@ -104,10 +110,7 @@ def toast_text(app: Any) -> str:
 
 
 async def test_the_corrupt_settings_warning_is_on_screen_at_start(monkeypatch: Any, tmp_path: Any) -> None:
-    apps_own_file(monkeypatch, tmp_path)
-    path = config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("player_name = [unclosed\n", encoding="utf-8")
+    corrupt_own_file(monkeypatch, tmp_path)
     app = new_app()
     # run_test hides toasts unless asked: this test is about what the player sees.
     async with app.run_test(size=SIZE, notifications=True) as pilot:
@@ -124,8 +127,7 @@ async def test_a_config_option_points_at_another_file(tmp_path: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert app.config.player_name == "Mo" and app.config.target == 30
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await open_settings(pilot)
         await set_input(pilot, app.screen, "target", "40")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -165,9 +167,7 @@ async def test_a_random_opponent_chosen_in_settings_plays_the_next_game() -> Non
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
-        screen = app.screen
+        screen = await open_settings(pilot)
         screen.query_one("#opponent-count", Select).value = 1
         screen.query_one("#opp-kind-0", Select).value = "random"
         screen.query_one("#pace", Select).value = "instant"

@@ -10,6 +10,7 @@ import pytest
 from textual.app import App
 from textual.color import Color
 from textual.containers import VerticalScroll
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.select import InvalidSelectValueError
@@ -263,6 +264,18 @@ def controls(app: App[None]) -> list[str]:
     return [w.id or "" for w in app.screen.focus_chain]
 
 
+async def focused_after_each(pilot: Pilot[None], key: str, times: int) -> list[str | None]:
+    """``key`` pressed ``times`` times: the id of the control focused after each press."""
+    seen = []
+    for _ in range(times):
+        await pilot.press(key)
+        await pilot.pause()
+        focused = pilot.app.screen.focused
+        assert focused is not None
+        seen.append(focused.id)
+    return seen
+
+
 async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_row() -> None:
     cfg = Config()  # points scoring: the target row is in the chain, the chips fields are not
     app = Host(cfg)
@@ -278,21 +291,9 @@ async def test_tab_and_shift_tab_walk_every_control_once_and_leave_the_target_ro
         # Tab from the target goes through every control once, in order, and comes back.
         screen.query_one("#target", Input).focus()
         await pilot.pause()
-        seen = []
-        for _ in chain:
-            await pilot.press("tab")
-            await pilot.pause()
-            assert screen.focused is not None
-            seen.append(screen.focused.id)
-        assert seen == chain[start + 1 :] + chain[: start + 1]
+        assert await focused_after_each(pilot, "tab", len(chain)) == chain[start + 1 :] + chain[: start + 1]
         # Shift+Tab walks the same controls backwards.
-        seen = []
-        for _ in chain:
-            await pilot.press("shift+tab")
-            await pilot.pause()
-            assert screen.focused is not None
-            seen.append(screen.focused.id)
-        assert seen == (chain[start:] + chain[:start])[::-1]
+        assert await focused_after_each(pilot, "shift+tab", len(chain)) == (chain[start:] + chain[:start])[::-1]
         # A preset pressed with the keyboard sets the target and keeps the focus: Tab goes on.
         screen.query_one("#target-25", Button).focus()
         await pilot.press("enter")

@@ -14,15 +14,13 @@ from typing import Any
 from textual.widgets._footer import FooterKey
 
 from kc_tui.engine import is_play, play_card, target
-from kc_tui.ui.dialogs.confirm import ResumeDialog
-from kc_tui.ui.dialogs.new_game import NewGameDialog
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
 from kc_tui.ui.widgets.footer import Footer
 
 from .conftest import wait_for
-from .gamekit import play_app, settle
+from .gamekit import new_match_from_the_table, play_app, settle
 
 SIZE = (120, 40)
 
@@ -83,12 +81,7 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
         game = await settle(pilot)
         assert app.screen_stack == [game]  # the table is the first screen: nothing below it
         # A new match from the table (command palette): the menu is below the new one.
-        await app.run_action("new_game")
-        await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
-        await pilot.press("enter")
-        new = await settle(pilot)
+        new = await new_match_from_the_table(pilot)
         assert new is not game and new.session.match.number == 1
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         # Leaving it shows that menu, with the match to resume.

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import config_path, data_dir
+from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -23,7 +24,7 @@ from kc_tui.ui.text import fill, plain, rich_plain, visible
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
 from .conftest import wait_for
-from .gamekit import new_app, new_game, play_app, play_until, screen_text, settle
+from .gamekit import new_app, new_game, open_settings, play_app, play_until, screen_text, set_input, settle
 
 SIZE = (120, 40)
 ME = "[/]"
@@ -154,8 +155,7 @@ async def test_hostile_names_show_literally_on_the_table_and_clicks_do_nothing()
 
 
 async def test_hostile_names_in_the_summaries_and_after_resume() -> None:
-    cfg = hostile_config()
-    cfg = cfg.with_(rules=cfg.rules.__class__(**{**cfg.rules.to_dict(), "target": 5}))
+    cfg = hostile_config(rules=Rules(target=5))
     app = play_app(config=cfg)
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, RoundSummary)
@@ -197,15 +197,10 @@ async def test_hostile_names_in_the_summaries_and_after_resume() -> None:
 
 async def test_a_name_typed_in_settings_as_markup_starts_a_game() -> None:
     """Settings, Your name ``[/]``, save, New game: it used to crash with MarkupError."""
-    from kc_tui.ui.screens.settings import SettingsScreen
-
-    from .gamekit import set_input
-
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await open_settings(pilot)
         await set_input(pilot, app.screen, "player-name", ME)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))

@@ -1,0 +1,58 @@
+"""Helpers of the match tests: a match played by AIs and recorded as the game records it, stored
+into a history, a round of it replayed directly through the engine; a session stepped as a
+beginner plays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from kc_tui.engine import Match, Round, Rules
+from kc_tui.match.session import MatchSession
+from kc_tui.records.rows import MatchRecord
+from kc_tui.records.store import History
+from tests.historykit import play_recorded
+
+
+def play_match(kinds: Sequence[str], seed: int, rules: Rules | None = None, *, human: int | None = 0) -> MatchRecord:
+    """A match played to its end by AIs through the engine, recorded as the game records it
+    (seat ``human`` recorded as the human; None: a demo)."""
+    return play_recorded(kinds, seed, rules, human=human, seat_name=lambda i, k: f"{k.title()} {i}")
+
+
+def store(path: Path, m: MatchRecord) -> int:
+    """Record ``m`` into the history at ``path`` as the game does; its id."""
+    h, problem = History.open(path)
+    assert problem is None
+    try:
+        match_id = h.start_match(seats=m.seats, rules=m.rules, seed=m.seed, first_dealer=m.first_dealer, demo=m.demo)
+        for r in m.rounds:
+            h.record_round(match_id, r)
+        h.finish_match(match_id, winners=m.winners, totals=m.totals)
+    finally:
+        h.close()
+    return match_id
+
+
+def direct_round(m: MatchRecord, number: int, k: int) -> Round:
+    """Round ``number`` of ``m`` after its first ``k`` moves, replayed directly (no replay model)."""
+    match = Match(len(m.seats), Rules.from_dict(m.rules), m.seed, first_dealer=m.first_dealer)
+    for rec in m.rounds[: number - 1]:
+        for mv in rec.moves:
+            match.round.apply(mv)
+        match.finish_round()
+    r = match.round
+    for mv in m.rounds[number - 1].moves[:k]:
+        r.apply(mv)
+    return r
+
+
+def step(s: MatchSession) -> None:
+    """One step of ``s``: the round finished when it is over, else the human's first legal move,
+    else an AI's move."""
+    if s.match.round.over:
+        s.finish_round()
+    elif s.human_to_move:
+        s.play_human(s.match.round.legal_moves()[0])
+    else:
+        s.step_ai()
