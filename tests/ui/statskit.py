@@ -1,21 +1,17 @@
 """Helpers for the Stats screen's tests (and the statistics of the command line): a history
-recorded as a player's, the screen over a bare app, its statistics waited for; fixed AI ratings
-and UTC times (:func:`fixed_world`, autouse where it is imported)."""
+recorded as a player's, the screen over a bare app, its statistics waited for (the tests use
+the ``fixed_world`` fixture of tests/conftest.py: UTC times, fixed AI ratings)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.app import App
 
-import kc_tui.records.rating
 from kc_tui.engine import Rules
-from kc_tui.records.rating import Rating
 from kc_tui.records.rows import SeatInfo
 from kc_tui.records.store import History
 from kc_tui.screenshots import record_made_match
@@ -26,25 +22,6 @@ from .gamekit import screen_text
 SIZE = (120, 40)
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 BOLD = "[b]x[/b]"
-#: Fixed AI ratings, so the rating and its plot do not move with the shipped file.
-ANCHORS = {
-    "random": Rating("random", 620.0, 30.0),
-    "greedy": Rating("greedy", 1000.0, 0.0),
-    "king-aware": Rating("king-aware", 1090.0, 25.0),
-    "lookahead": Rating("lookahead", 1180.0, 25.0),
-    "expert": Rating("expert", 1290.0, 30.0),
-}
-
-
-@pytest.fixture(autouse=True)
-def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Times shown in UTC and fixed AI ratings, whatever the machine."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    monkeypatch.setattr(kc_tui.records.rating, "ai_anchors", lambda: dict(ANCHORS))
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def record_match(

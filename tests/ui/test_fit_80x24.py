@@ -42,7 +42,8 @@ from .fitkit import (
 )
 from .gamekit import DemoHost, SettingsHost, make_config, menu_app, opened, play_app, settle, stage_long_piles
 from .statskit import T0, StatsHost, full_history, loaded, record_match
-from .statskit import fixed_world as fixed_world  # autouse: UTC times, fixed AI ratings
+
+pytestmark = pytest.mark.usefixtures("fixed_world")
 
 SMALL = (80, 24)
 #: The round of the recorded match whose review has explanations longer than their lines.

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Static
 
 from kc_tui.config import NAME_MAX
@@ -29,9 +30,9 @@ from kc_tui.ui.stats_data import (
     totals_text,
 )
 
-from .statskit import SIZE, T0, StatsHost, fixed_world, flat, loaded, record_match
+from .statskit import SIZE, T0, StatsHost, flat, loaded, record_match
 
-__all__ = ["fixed_world"]  # the Stats tests' fixed clock and AI ratings, for these tests too
+pytestmark = pytest.mark.usefixtures("fixed_world")
 
 HUGE = 9 * 10**18
 LONG_NAME = "N" * 10_000_000

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from textual.app import App
 from textual.widgets import OptionList, Static
 
@@ -17,9 +18,9 @@ from kc_tui.ui.screens.stats import StatsScreen
 from kc_tui.ui.screens.stats_people import PersonPicker
 from kc_tui.ui.stats_data import opponents, people_games, rating_view, result
 
-from .statskit import BOLD, SIZE, T0, StatsHost, fixed_world, flat, loaded, record_match
+from .statskit import BOLD, SIZE, T0, StatsHost, flat, loaded, record_match
 
-__all__ = ["fixed_world"]
+pytestmark = pytest.mark.usefixtures("fixed_world")
 
 
 def _family(path: Path) -> History:

@@ -23,10 +23,12 @@ from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
+from tests.historykit import ANCHORS
 
 from .gamekit import make_config, play_app, play_until, screen_text
-from .statskit import ANCHORS, BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, record_match
-from .statskit import fixed_world as fixed_world  # autouse: UTC times, fixed AI ratings
+from .statskit import BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, record_match
+
+pytestmark = pytest.mark.usefixtures("fixed_world")
 
 
 # ---------------------------------------------------------------------------- empty and off
