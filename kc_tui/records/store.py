@@ -62,14 +62,8 @@ from typing import Any
 
 from kc_tui.config import name_problem
 from kc_tui.records.export import match_json, round_row
-from kc_tui.records.files import (
-    reason,
-)
-from kc_tui.records.opening import (
-    Opened,
-    open_history,
-    open_read_only,
-)
+from kc_tui.records.files import reason
+from kc_tui.records.opening import Opened, open_history, open_read_only
 from kc_tui.records.rows import (
     _BIG,
     _MATCH_SELECT,
@@ -90,7 +84,6 @@ from kc_tui.records.rows import (
     _checked_ints,
     _checked_round,
     _checked_time,
-    _ints_text,
     _is_int,
     _match_from_row,
     _match_problem,
@@ -101,12 +94,7 @@ from kc_tui.records.rows import (
     _with_rounds,
     quote_id,
 )
-from kc_tui.records.schema import (
-    _Damaged,
-    _migrate,
-    _Newer,
-    _NotOurs,
-)
+from kc_tui.records.schema import _Damaged, _migrate, _Newer, _NotOurs
 from kc_tui.records.stats import (
     _PEOPLE_SQL,
     _SUMMARY_COUNT_SQL,
@@ -118,63 +106,12 @@ from kc_tui.records.stats import (
     _Sums,
     _update_results,
 )
+from kc_tui.records.writes import find_sync, insert_match
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 log = logging.getLogger(__name__)
 #: The most problems kept in :attr:`History.problems` (a damaged file could have thousands).
 PROBLEMS_KEPT = 50
-
-
-def _insert_match(
-    con: sqlite3.Connection,
-    uid: str | None,
-    seats: Sequence[SeatInfo],
-    rules_text: str,
-    seed: int,
-    first_dealer: int,
-    demo: bool,
-    started: datetime,
-) -> int:
-    """Insert a match (unfinished, totals 0) and its seats; its id."""
-    cur = con.execute(
-        "INSERT INTO matches (uid, started_at, demo, rules, seed, first_dealer, totals) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (uid, _time_text(started), int(bool(demo)), rules_text, str(seed), first_dealer, _ints_text([0] * len(seats))),
-    )
-    match_id = cur.lastrowid
-    assert match_id is not None
-    con.executemany(
-        "INSERT INTO seats (match_id, position, name, kind, think_ms) VALUES (?, ?, ?, ?, ?)",
-        [(match_id, i, s.name, s.kind, s.think_ms) for i, s in enumerate(seats)],
-    )
-    _update_results(con, match_id)
-    return match_id
-
-
-def _find_sync(con: sqlite3.Connection, sync: MatchSync, n: int) -> int | None:
-    """The id of the match ``sync`` is about: the one with its uid, else one recorded before uids
-    (no uid, unfinished, the same seats, rules and seed, rounds 1 to j recorded with j at most
-    the rounds of ``sync``), which is given the uid; None when there is none."""
-    row = con.execute("SELECT id FROM matches WHERE uid = ?", (sync.uid,)).fetchone()
-    if row is not None:
-        return int(row[0])
-    seats, rules = tuple(sync.seats), dict(sync.rules)
-    rows = con.execute(
-        f"{_MATCH_SELECT} WHERE m.uid IS NULL AND m.finished_at IS NULL AND m.seed = ?"
-        " ORDER BY m.started_at DESC, m.id DESC",
-        (str(sync.seed),),
-    ).fetchall()
-    for row in rows:
-        try:
-            m = _match_from_row(row)
-        except _UNREADABLE:
-            continue
-        if m.seats != seats or m.rules != rules or len(m.seats) != n:
-            continue
-        numbers = [r[0] for r in con.execute("SELECT number FROM rounds WHERE match_id = ? ORDER BY number", (m.id,))]
-        if numbers == list(range(1, len(numbers) + 1)) and len(numbers) <= len(sync.rounds):
-            con.execute("UPDATE matches SET uid = ? WHERE id = ?", (sync.uid, m.id))
-            return m.id
-    return None
 
 
 def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
@@ -320,7 +257,7 @@ class History:
         if self.read_only:
             return 0
         with self._write("record the match") as con:
-            return _insert_match(con, None, seats, rules_text, seed, first_dealer, demo, _utc(started_at))
+            return insert_match(con, None, seats, rules_text, seed, first_dealer, demo, _utc(started_at))
 
     def sync_match(self, sync: MatchSync) -> int:
         """Record what is new of a match being played, in one transaction: the match (found by its
@@ -349,9 +286,9 @@ class History:
         if self.read_only:
             return 0
         with self._write(what) as con:
-            match_id = _find_sync(con, sync, n)
+            match_id = find_sync(con, sync, n)
             if match_id is None:
-                match_id = _insert_match(
+                match_id = insert_match(
                     con, sync.uid, sync.seats, rules_text, sync.seed, sync.first_dealer, sync.demo, started
                 )
             have = {row[0] for row in con.execute("SELECT number FROM rounds WHERE match_id = ?", (match_id,))}
@@ -447,7 +384,7 @@ class History:
                 rules_text = _match_problem(what, m.seats, m.rules, m.seed, m.first_dealer)
                 started = _checked_time(what, m.started_at, "its start")
                 n = len(m.seats)
-                match_id = _insert_match(con, None, m.seats, rules_text, m.seed, m.first_dealer, m.demo, started)
+                match_id = insert_match(con, None, m.seats, rules_text, m.seed, m.first_dealer, m.demo, started)
                 con.execute(
                     "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?",
                     (
