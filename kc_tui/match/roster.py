@@ -1,4 +1,4 @@
-"""Who sits at the table: the seats (the human or an AI kind) and the AI players behind them.
+"""Who sits at the table: the seats (people or AI kinds, in any mix) and the AI players behind them.
 
 Reads the AI registry (:func:`ai.kind_info`) for default names and for whether a kind takes a
 think time, so a new AI kind needs nothing here. Every AI seat plays through
@@ -19,15 +19,17 @@ from kc_tui.config import HUMAN
 
 log = logging.getLogger(__name__)
 
-#: The AI that gives hints to the human seat, and the fallbacks while it is not available.
+#: The AI that gives hints to the person on turn, and the fallbacks while it is not available.
 HINT_KINDS: tuple[str, ...] = ("lookahead", "greedy", "random")
 #: The kind an AI seat falls back to while its own kind is not available.
 FALLBACK_KIND = "random"
+#: The name a person's seat is offered before they type their own ("Player 2", ...).
+HUMAN_NAME = "Player"
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits at a match seat: the human (``kind == 'human'``) or an AI kind."""
+    """Who sits at a match seat: a person (``kind == 'human'``) or an AI kind."""
 
     name: str
     kind: str
@@ -64,9 +66,9 @@ def known_kinds() -> tuple[str, ...]:
 
 
 def default_name(kind: str, taken: Sequence[str] = ()) -> str:
-    """A name for an AI of ``kind`` that is not already in ``taken``: its kind's player name
-    ("Kingsley"), then "Kingsley 2", ..."""
-    base = KIND_NAMES.get(kind) or kind.replace("-", " ").title()
+    """A name for a seat of ``kind`` that is not already in ``taken``: its kind's player name
+    ("Kingsley"), then "Kingsley 2", ...; a person's seat: "Player", "Player 2", ..."""
+    base = HUMAN_NAME if kind == HUMAN else KIND_NAMES.get(kind) or kind.replace("-", " ").title()
     name, k = base, 2
     while name in taken:
         name, k = f"{base} {k}", k + 1
@@ -107,7 +109,7 @@ def build_players(seats: Sequence[Seat], match_seed: int) -> dict[int, AIPlayer]
 
 
 def build_hinter(match_seed: int) -> AIPlayer:
-    """The AI that suggests the human's moves: the match-aware lookahead planner that never
+    """The AI that suggests the moves of the person on turn: the match-aware lookahead planner that never
     ends a turn while a card can be shed at no risk (:class:`ai.advice.hint.HintAI`), or else the first
     available of :data:`HINT_KINDS`."""
     try:
@@ -126,6 +128,7 @@ def build_hinter(match_seed: int) -> AIPlayer:
 
 __all__ = [
     "HINT_KINDS",
+    "HUMAN_NAME",
     "KIND_NAMES",
     "Seat",
     "build_ai",
