@@ -221,7 +221,7 @@ def think_ms_check(value: Any) -> None:
         raise ConfigError(f"think time must be a whole number of ms from {lo} to {hi}, not {quote(value)}")
 
 
-def check_human_names(names: Sequence[str]) -> None:
+def check_distinct_names(names: Sequence[str]) -> None:
     """Raise :class:`ConfigError` when two people would share a name (case aside): each person's
     name tells their turns, hands and results apart."""
     seen: set[str] = set()
@@ -230,6 +230,15 @@ def check_human_names(names: Sequence[str]) -> None:
         if key in seen:
             raise ConfigError(f"two people at the table cannot share the name {quote(name)}")
         seen.add(key)
+
+
+def check_human_names(names: Sequence[str]) -> None:
+    """:func:`check_distinct_names`, and no one of several people called "You" (a table of
+    several people calls no one "you")."""
+    check_distinct_names(names)
+    for name in names:
+        if name.strip().casefold() == "you" and len(names) > 1:
+            raise ConfigError(f"with several people at the table, each needs a name: not {quote(name)}")
 
 
 def name_problem(name: Any, what: str) -> str | None:

@@ -61,7 +61,7 @@ KIND_NAMES: Mapping[str, str] = _KindNames()
 
 
 def known_kinds() -> tuple[str, ...]:
-    """Every seat kind a save may hold: the human and every AI kind."""
+    """Every seat kind a save may hold: a person's and every AI kind."""
     return (HUMAN, *ai_kinds())
 
 

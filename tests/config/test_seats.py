@@ -85,3 +85,11 @@ def test_a_bad_name_of_a_person_keeps_the_file_aside_with_one_line() -> None:
 def test_an_unknown_kind_names_the_kinds_and_a_person() -> None:
     with pytest.raises(ConfigError, match=r"unknown AI kind 'genius': choose one of .*greedy.* or human"):
         Opponent("X", "genius").validate()
+
+
+def test_several_people_each_need_a_name_of_their_own_not_you() -> None:
+    Config("You", (Opponent("Greedy", "greedy"),)).validate()  # one person is "you" as ever
+    with pytest.raises(ConfigError, match="each needs a name: not 'You'"):
+        Config("You", (Opponent("Ben", HUMAN),)).validate()
+    with pytest.raises(ConfigError, match="each needs a name: not 'you '"):
+        Config("Ana", (Opponent("you ", HUMAN),)).validate()

@@ -492,15 +492,17 @@ async def test_a_person_in_a_seat_has_a_name_no_think_time_and_is_saved() -> Non
         await pilot.pause()
         assert screen.query_one("#opp-name-0", Input).value == "Player", "a person's seat is offered a name"
         assert not any(w.display for w in screen.query("#opponent-0 .think")), "no think time for a person"
-        await type_into(pilot, app, "opp-name-0", "you")
-        assert "cannot share the name" in error_text(app), "two people with one name (case aside) are refused"
-        await type_into(pilot, app, "opp-name-0", "Ana")
+        assert "each needs a name: not 'You'" in error_text(app), "several people: no one is 'you'"
+        await type_into(pilot, app, "player-name", "Ana")
+        await type_into(pilot, app, "opp-name-0", "ana")
+        assert "cannot share the name 'ana'" in error_text(app), "two people with one name (case aside) are refused"
+        await type_into(pilot, app, "opp-name-0", "Ben")
         assert "All settings are valid" in error_text(app)
         await pilot.press("ctrl+s")
         await pilot.pause()
     saved = app.results[-1]
-    assert saved is not None and saved.opponents[0] == Opponent("Ana", HUMAN, 1000)
-    assert saved.human_names == ("You", "Ana")
+    assert saved is not None and saved.opponents[0] == Opponent("Ben", HUMAN, 1000)
+    assert saved.human_names == ("Ana", "Ben")
     assert 'kind = "human"' in path.read_text(encoding="utf-8")
     loaded, warning = load_config()
     assert warning is None and loaded == saved
@@ -510,7 +512,7 @@ async def test_a_person_in_a_seat_has_a_name_no_think_time_and_is_saved() -> Non
         assert not any(w.display for w in again.screen.query("#opponent-0 .think"))
         again.screen.query_one("#opp-kind-0", Select).value = "expert"
         await pilot.pause()
-        assert again.screen.query_one("#opp-name-0", Input).value == "Ana", "a name typed is kept"
+        assert again.screen.query_one("#opp-name-0", Input).value == "Ben", "a name typed is kept"
         assert all(w.display for w in again.screen.query("#opponent-0 .think"))
 
 

@@ -38,6 +38,7 @@ from kc_tui.config import (
     Config,
     ConfigError,
     Opponent,
+    check_human_names,
 )
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
@@ -353,6 +354,13 @@ class SettingsScreen(Screen[Config | None]):
                 wid = "player-name" if i == 0 else f"opp-name-{i - 1}"
                 out.setdefault(wid, f"two players cannot share the name {name!r}")
             seen.add(name.casefold())
+        people = [("player-name", names[0])]
+        people += [(f"opp-name-{i}", names[i + 1]) for i in range(count) if self._value(f"opp-kind-{i}") == HUMAN]
+        try:
+            check_human_names([name for _, name in people])
+        except ConfigError as exc:
+            wid = next((w for w, name in people if name.casefold() == "you"), people[-1][0])
+            out.setdefault(wid, str(exc))
         return out
 
     def _refresh_error(self) -> None:
