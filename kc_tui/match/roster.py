@@ -15,7 +15,8 @@ from typing import Any
 
 from ai import AIPlayer, ai_kinds, kind_info, make_player
 from ai.safe import SafePlayer
-from kc_tui.config import HUMAN
+from kc_tui.config import HUMAN, Config, Opponent
+from kc_tui.config.args import SeatSpec
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,24 @@ def default_names(kinds: Sequence[str]) -> list[str]:
     return taken
 
 
+def config_for_seats(config: Config, specs: Sequence[SeatSpec], think_ms: int = 1000) -> Config:
+    """``config`` with the seats of ``specs`` (checked by :func:`kc_tui.config.args.parse_seats`):
+    the first person is ``player_name``, the seats after them follow in order around the table
+    and those before them come last (the order around the table is kept); each AI is named after
+    its kind, with a number when the name is taken."""
+    first = next(i for i, spec in enumerate(specs) if spec.is_human)
+    ordered = [*specs[first:], *specs[:first]]
+    taken = [spec.name for spec in ordered if spec.name is not None]
+    opponents: list[Opponent] = []
+    for spec in ordered[1:]:
+        name = spec.name
+        if name is None:
+            name = default_name(spec.kind, taken)
+            taken.append(name)
+        opponents.append(Opponent(name, spec.kind, think_ms))
+    return config.with_(player_name=ordered[0].name, opponents=tuple(opponents))
+
+
 def build_ai(kind: str, seed: int, think_ms: int = 1000) -> AIPlayer:
     """An AI of ``kind`` (given ``think_ms`` when the kind takes a think time); falls back to
     'random' (with a logged warning) while a kind is not available, so the game always runs."""
@@ -134,6 +153,7 @@ __all__ = [
     "build_ai",
     "build_hinter",
     "build_players",
+    "config_for_seats",
     "default_name",
     "default_names",
     "known_kinds",
