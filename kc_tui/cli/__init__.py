@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from kc_tui.config.args import CliError, kinds_help, target_help
+from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.engine import (
     IllegalMove,
@@ -436,9 +436,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
-    p = sub.add_parser("play", help="start a match against AI opponents")
+    p = sub.add_parser("play", help="start a match against AI opponents, or with other people at the keyboard")
     p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
     p.add_argument("--opponents", help=kinds_help("greedy,king-aware", 1, 3))
+    p.add_argument("--seats", help=seats_help())
     p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "play"))

@@ -1,4 +1,7 @@
-"""The user's settings: opponents, target, house rules, pace and card style, and their checks.
+"""The user's settings: the seats, target, house rules, pace and card style, and their checks.
+
+The first seat is the person who set the app up (``player_name``); every other seat is an
+:class:`Opponent`: an AI kind, or another person at the same keyboard (kind :data:`HUMAN`).
 
 The model and the checks of every value; the file they are kept in (TOML under platformdirs) is
 :mod:`kc_tui.config.store`, the checks the command line shares with the launcher
@@ -7,6 +10,7 @@ The model and the checks of every value; the file they are kept in (TOML under p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -15,8 +19,10 @@ from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
-#: The kind of the seat a person plays (every other seat's kind is an AI kind).
+#: The kind of a seat a person plays (every other seat's kind is an AI kind).
 HUMAN = "human"
+#: How many seats a match has, at least and at most (RULES.md: two to four players).
+SEATS_RANGE: tuple[int, int] = (2, 4)
 PACES: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 #: Seconds between AI moves shown on screen, per pace.
 PACE_SECONDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.15, "instant": 0.0}
@@ -58,18 +64,29 @@ def __getattr__(name: str) -> tuple[str, ...]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def seat_kind_names() -> tuple[str, ...]:
+    """The kinds a seat may be: every offered AI kind (:func:`ai_kind_names`), then :data:`HUMAN`."""
+    return (*ai_kind_names(), HUMAN)
+
+
 @dataclass(frozen=True, slots=True)
 class Opponent:
+    """A seat besides the first: an AI of ``kind``, or another person when ``kind`` is :data:`HUMAN`."""
+
     name: str = "Greedy"
     kind: str = "greedy"
     #: The expert's think time per move, in milliseconds (other kinds ignore it).
     think_ms: int = 1000
 
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
     def validate(self) -> None:
         _check_name(self.name, "an opponent's name")
-        names = ai_kind_names()
-        if self.kind not in names:
-            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {', '.join(names)}")
+        if self.kind not in seat_kind_names():
+            kinds = ", ".join(ai_kind_names())
+            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {kinds} or {HUMAN}")
         think_ms_check(self.think_ms)
 
 
@@ -94,13 +111,20 @@ class Config:
     def target(self) -> int:
         return self.rules.target
 
+    @property
+    def human_names(self) -> tuple[str, ...]:
+        """The names of the people at the table, in seat order: ``player_name`` first."""
+        return (self.player_name, *(o.name for o in self.opponents if o.is_human))
+
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the first bad setting."""
         _check_name(self.player_name, "your name")
-        if not 1 <= len(self.opponents) <= 3:
-            raise ConfigError(f"choose 1 to 3 opponents, not {len(self.opponents)}")
+        lo, hi = SEATS_RANGE
+        if not lo - 1 <= len(self.opponents) <= hi - 1:
+            raise ConfigError(f"choose {lo - 1} to {hi - 1} opponents, not {len(self.opponents)}")
         for o in self.opponents:
             o.validate()
+        check_human_names(self.human_names)
         if not isinstance(self.rules, Rules):
             raise ConfigError("rules must be a table of rule settings")
         lo, hi = TARGET_RANGE
@@ -195,6 +219,26 @@ def think_ms_check(value: Any) -> None:
     lo, hi = THINK_MS_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ConfigError(f"think time must be a whole number of ms from {lo} to {hi}, not {quote(value)}")
+
+
+def check_distinct_names(names: Sequence[str]) -> None:
+    """Raise :class:`ConfigError` when two people would share a name (case aside): each person's
+    name tells their turns, hands and results apart."""
+    seen: set[str] = set()
+    for name in names:
+        key = name.strip().casefold()
+        if key in seen:
+            raise ConfigError(f"two people at the table cannot share the name {quote(name)}")
+        seen.add(key)
+
+
+def check_human_names(names: Sequence[str]) -> None:
+    """:func:`check_distinct_names`, and no one of several people called "You" (a table of
+    several people calls no one "you")."""
+    check_distinct_names(names)
+    for name in names:
+        if name.strip().casefold() == "you" and len(names) > 1:
+            raise ConfigError(f"with several people at the table, each needs a name: not {quote(name)}")
 
 
 def name_problem(name: Any, what: str) -> str | None:

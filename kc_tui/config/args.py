@@ -1,12 +1,16 @@
 """What the ``kings-corners`` command and the app's launcher share: the error a bad command line
-is reported with and the checks of the values they both take (AI kinds, the target score).
+is reported with and the checks of the values they both take (AI kinds, the seats of a match,
+the target score).
 
 It imports neither :mod:`kc_tui.cli` nor :mod:`kc_tui.ui`, so both import it without a cycle.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ai import ai_kinds, normalize_kind
+from kc_tui.config import HUMAN, SEATS_RANGE, ConfigError, check_human_names, name_problem
 from kc_tui.engine.rules import TARGET
 
 #: The targets the app takes (``--target``): the settings' range, declared with the rule.
@@ -30,6 +34,70 @@ def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
     return kinds
 
 
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat of ``--seats``: a person (``kind`` :data:`HUMAN`, with their name) or an AI kind
+    (``name`` None: the launcher names it after its kind)."""
+
+    kind: str
+    name: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+def parse_seats(text: str, player_name: str) -> list[SeatSpec]:
+    """The seats of ``play --seats`` in order around the table, from comma text: ``human:NAME``
+    (a person), ``human`` (the person named ``player_name``, the settings' name) or an AI kind
+    (normalised by :func:`ai.normalize_kind`). :class:`CliError` for an unknown kind, a name
+    the settings would refuse or that holds markup (``[`` or ``]``), two people of one name,
+    no person at all, or fewer or more seats than a match has."""
+    specs: list[SeatSpec] = []
+    known = ai_kinds()
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        head, colon, name = part.partition(":")
+        if normalize_kind(head) == HUMAN:
+            specs.append(SeatSpec(HUMAN, _person_name(name.strip() if colon else player_name)))
+            continue
+        kind = normalize_kind(part)
+        if colon or kind not in known:
+            raise CliError(f"unknown AI kind {part!r}: choose human, human:NAME or one of {', '.join(known)}")
+        specs.append(SeatSpec(kind))
+    lo, hi = SEATS_RANGE
+    if not lo <= len(specs) <= hi:
+        raise CliError(f"choose {lo} to {hi} seats, not {len(specs)}")
+    people = [s.name for s in specs if s.name is not None]
+    if not people:
+        raise CliError("--seats needs a human seat: an AI-only table is the demo ('demo --seats')")
+    try:
+        check_human_names(people)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    return specs
+
+
+def _person_name(name: str) -> str:
+    """A person's name from the command line, checked as the settings check it; no markup."""
+    problem = name_problem(name, f"the name {name!r}" if name else "a human seat's name")
+    if problem is not None:
+        raise CliError(problem)
+    if "[" in name or "]" in name:
+        raise CliError(f"the name {name!r} cannot hold markup ('[' or ']')")
+    return name
+
+
+def seats_help() -> str:
+    """The help of ``play --seats``."""
+    lo, hi = SEATS_RANGE
+    return (
+        f"the seats around the table, {lo} to {hi}, comma-separated: human:NAME, human (your name from"
+        f" Settings) or an AI kind, e.g. human:Ana,human:Ben,expert (kinds: {', '.join(ai_kinds())})"
+    )
+
+
 def check_target(target: int | None) -> None:
     """:class:`CliError` unless ``target`` is None or in the settings' range of targets."""
     lo, hi = TARGET_RANGE
@@ -48,4 +116,13 @@ def kinds_help(example: str, lo: int, hi: int) -> str:
     return f"comma-separated AI kinds, {lo} to {hi}, e.g. {example} (kinds: {', '.join(ai_kinds())})"
 
 
-__all__ = ["CliError", "check_target", "kinds_help", "parse_kinds", "target_help"]
+__all__ = [
+    "CliError",
+    "SeatSpec",
+    "check_target",
+    "kinds_help",
+    "parse_kinds",
+    "parse_seats",
+    "seats_help",
+    "target_help",
+]

@@ -1,7 +1,8 @@
 """The move log in plain words: what each move, draw, round start and end, and AI fault says.
 
-Plain Python. :class:`Narrator` knows the seats' names and which seat is the human (whose drawn
-cards are named; an AI's draws are only counted), and the card style.
+Plain Python. :class:`Narrator` knows the seats' names, whose drawn cards its lines may name (the
+one person a log is meant for; every other draw is only counted: "Ana drew a card"), and the
+card style. Every line names its seat.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from kc_tui.match.cardtext import CardFormat, cards_text
 
 
 class Narrator:
-    """Log lines for one match: ``names``/``humans`` by match seat; ``fmt`` formats a card."""
+    """Log lines for one match: ``names`` by match seat, ``shown_draws``: whether a seat's drawn
+    card is named (by match seat); ``fmt`` formats a card."""
 
-    def __init__(self, match: Match, names: Sequence[str], humans: Sequence[bool], fmt: CardFormat) -> None:
+    def __init__(self, match: Match, names: Sequence[str], shown_draws: Sequence[bool], fmt: CardFormat) -> None:
         self.match = match
         self.names = list(names)
-        self.humans = list(humans)
+        self.shown_draws = list(shown_draws)
         self.fmt = fmt
 
     def play(self, r: Round, m: Move) -> list[str]:
@@ -58,7 +60,7 @@ class Narrator:
 
     def _drew(self, seat: int, card: Card | None, count: int) -> str:
         who = self.names[seat]
-        if self.humans[seat] and count == 1 and card is not None:
+        if self.shown_draws[seat] and count == 1 and card is not None:
             return f"{who} drew {self.fmt(card)}"
         return f"{who} drew a card" if count == 1 else f"{who} drew {count} cards"
 

@@ -17,7 +17,7 @@ Positions, moves and turns:
   round's last position (the *stops*): forward to the first stop after the position, back to
   the last stop before it (from the middle of a turn, back is the start of that turn).
 
-What the viewer sees (R4): the viewer is a match seat (the human's, say) or ``None`` for a
+What the viewer sees (R4): the viewer is a match seat (a person's, say) or ``None`` for a
 spectator. :meth:`RoundReplay.snapshot` holds the viewer's own hand and every seat's count of
 cards; the other hands only once they are opened, which :meth:`RoundReplay.open_hands` allows
 only at the last position of a finished round. Once opened they stay open while stepping back

@@ -1,4 +1,4 @@
-"""Who sits at the table: the seats (the human or an AI kind) and the AI players behind them.
+"""Who sits at the table: the seats (people or AI kinds, in any mix) and the AI players behind them.
 
 Reads the AI registry (:func:`ai.kind_info`) for default names and for whether a kind takes a
 think time, so a new AI kind needs nothing here. Every AI seat plays through
@@ -15,19 +15,22 @@ from typing import Any
 
 from ai import AIPlayer, ai_kinds, kind_info, make_player
 from ai.safe import SafePlayer
-from kc_tui.config import HUMAN
+from kc_tui.config import HUMAN, Config, Opponent
+from kc_tui.config.args import SeatSpec
 
 log = logging.getLogger(__name__)
 
-#: The AI that gives hints to the human seat, and the fallbacks while it is not available.
+#: The AI that gives hints to the person on turn, and the fallbacks while it is not available.
 HINT_KINDS: tuple[str, ...] = ("lookahead", "greedy", "random")
 #: The kind an AI seat falls back to while its own kind is not available.
 FALLBACK_KIND = "random"
+#: The name a person's seat is offered before they type their own ("Player 2", ...).
+HUMAN_NAME = "Player"
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits at a match seat: the human (``kind == 'human'``) or an AI kind."""
+    """Who sits at a match seat: a person (``kind == 'human'``) or an AI kind."""
 
     name: str
     kind: str
@@ -59,14 +62,14 @@ KIND_NAMES: Mapping[str, str] = _KindNames()
 
 
 def known_kinds() -> tuple[str, ...]:
-    """Every seat kind a save may hold: the human and every AI kind."""
+    """Every seat kind a save may hold: a person's and every AI kind."""
     return (HUMAN, *ai_kinds())
 
 
 def default_name(kind: str, taken: Sequence[str] = ()) -> str:
-    """A name for an AI of ``kind`` that is not already in ``taken``: its kind's player name
-    ("Kingsley"), then "Kingsley 2", ..."""
-    base = KIND_NAMES.get(kind) or kind.replace("-", " ").title()
+    """A name for a seat of ``kind`` that is not already in ``taken``: its kind's player name
+    ("Kingsley"), then "Kingsley 2", ...; a person's seat: "Player", "Player 2", ..."""
+    base = HUMAN_NAME if kind == HUMAN else KIND_NAMES.get(kind) or kind.replace("-", " ").title()
     name, k = base, 2
     while name in taken:
         name, k = f"{base} {k}", k + 1
@@ -79,6 +82,24 @@ def default_names(kinds: Sequence[str]) -> list[str]:
     for k in kinds:
         taken.append(default_name(k, taken))
     return taken
+
+
+def config_for_seats(config: Config, specs: Sequence[SeatSpec], think_ms: int = 1000) -> Config:
+    """``config`` with the seats of ``specs`` (checked by :func:`kc_tui.config.args.parse_seats`):
+    the first person is ``player_name``, the seats after them follow in order around the table
+    and those before them come last (the order around the table is kept); each AI is named after
+    its kind, with a number when the name is taken."""
+    first = next(i for i, spec in enumerate(specs) if spec.is_human)
+    ordered = [*specs[first:], *specs[:first]]
+    taken = [spec.name for spec in ordered if spec.name is not None]
+    opponents: list[Opponent] = []
+    for spec in ordered[1:]:
+        name = spec.name
+        if name is None:
+            name = default_name(spec.kind, taken)
+            taken.append(name)
+        opponents.append(Opponent(name, spec.kind, think_ms))
+    return config.with_(player_name=ordered[0].name, opponents=tuple(opponents))
 
 
 def build_ai(kind: str, seed: int, think_ms: int = 1000) -> AIPlayer:
@@ -107,7 +128,7 @@ def build_players(seats: Sequence[Seat], match_seed: int) -> dict[int, AIPlayer]
 
 
 def build_hinter(match_seed: int) -> AIPlayer:
-    """The AI that suggests the human's moves: the match-aware lookahead planner that never
+    """The AI that suggests the moves of the person on turn: the match-aware lookahead planner that never
     ends a turn while a card can be shed at no risk (:class:`ai.advice.hint.HintAI`), or else the first
     available of :data:`HINT_KINDS`."""
     try:
@@ -126,11 +147,13 @@ def build_hinter(match_seed: int) -> AIPlayer:
 
 __all__ = [
     "HINT_KINDS",
+    "HUMAN_NAME",
     "KIND_NAMES",
     "Seat",
     "build_ai",
     "build_hinter",
     "build_players",
+    "config_for_seats",
     "default_name",
     "default_names",
     "known_kinds",

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kc_tui.config import ConfigError, name_problem, quote, think_ms_check
+from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote, think_ms_check
 from kc_tui.config.store import data_dir
 from kc_tui.engine import Match, Round, position_dict
 from kc_tui.match.roster import Seat, known_kinds
@@ -51,7 +51,7 @@ COUNT_MAX = 10**6
 
 @dataclass(frozen=True, slots=True)
 class RoundNote:
-    """What the history keeps of a finished round besides its moves: the human's hints and undos,
+    """What the history keeps of a finished round besides its moves: the people's hints and undos,
     and when it ended."""
 
     hints: int = 0
@@ -421,7 +421,8 @@ def _same(a: Any, b: Any) -> bool:
 
 def seats_from(data: Any, n: int) -> list[Seat]:
     """The seats of a save: exactly ``n``, names as the settings allow, known kinds, think
-    times in range, at most one human."""
+    times in range, no two people with one name (any number of people: the save says nothing of
+    whose hand is open, so a resume never opens one by itself)."""
     if not isinstance(data, list) or len(data) != n:
         raise SaveError(f"the save must list exactly {n} seats")
     seats: list[Seat] = []
@@ -445,8 +446,10 @@ def seats_from(data: Any, n: int) -> list[Seat]:
         except ConfigError as exc:
             raise SaveError(f"{what}: {exc}") from None
         seats.append(Seat(d["name"], kind, think_ms))
-    if sum(seat.is_human for seat in seats) > 1:
-        raise SaveError("the save has more than one human seat")
+    try:
+        check_distinct_names([seat.name for seat in seats if seat.is_human])
+    except ConfigError as exc:
+        raise SaveError(f"the save's seats: {exc}") from None
     return seats
 
 

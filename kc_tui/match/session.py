@@ -1,9 +1,12 @@
 """A match being played: the engine's :class:`Match`, who sits where, the turn protocol (the
-human's moves with undo in the current turn, the AIs' decisions with the stamp that drops stale
-ones) and the answers the UI asks for (legal targets, refusal reasons, the hands to score).
+moves of the person on turn with undo in the current turn, the AIs' decisions with the stamp that
+drops stale ones) and the answers the UI asks for (legal targets, refusal reasons, the hands to
+score). Any number of seats are people (``human_seats``); play, hints and undo act for the seat on
+turn.
 Plain Python: no Textual. The jobs around it live in their own modules:
 :mod:`kc_tui.match.roster` (seats and AI players), :mod:`kc_tui.match.narration` (the move log's words),
-:mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.cardtext` (cards as text). The table driver
+:mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.cardtext` (cards as text),
+:mod:`kc_tui.match.turns` (the moves to take back). The table driver
 (:mod:`kc_tui.match.table`) runs a session's turns for a screen.
 
 Seats are *match seats* (0 .. n-1, fixed for the whole match); the engine's round seats are
@@ -11,7 +14,7 @@ converted with ``Match.seats`` (they differ only when chips scoring knocks a pla
 
 Typical use::
 
-    session = MatchSession.from_config(config, seed=3)        # human at seat 0, saved to disk
+    session = MatchSession.from_config(config, seed=3)        # the people and AIs of the settings, saved
     demo = MatchSession.all_ai(["greedy", "expert"], rules)   # every seat an AI, never saved
 
     if session.ai_to_move:
@@ -19,7 +22,7 @@ Typical use::
         m = turn.think()                      # any thread: only computes
         session.apply_ai_turn(turn, m)        # main thread: False when stale (discarded)
     else:
-        reason = session.play_human(m)        # None when played, else a one-line reason
+        reason = session.play_human(m)        # the person on turn: None when played, else a reason
     if session.match.round.over:
         result = session.finish_round()       # then session.match.over, session.match.winners ...
 """
@@ -73,6 +76,7 @@ from kc_tui.match.saves import (
     save_document,
     write_save,
 )
+from kc_tui.match.turns import TurnUndo
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +125,12 @@ class MatchSession:
         #: match); by default a finished match's save is removed at once.
         self.keep_save_at_end = False
         self.fmt = card_formatter(card_style)
-        self.narrator = Narrator(match, self.names, [s.is_human for s in self.seats], self.fmt)
+        #: The match seats of the people, in seat order (empty: every seat is an AI).
+        self.human_seats: tuple[int, ...] = tuple(i for i, s in enumerate(self.seats) if s.is_human)
+        # One person: the log is theirs and names their draws. Several: the log is shared, so
+        # it names no one's drawn card.
+        shown = [s.is_human and len(self.human_seats) == 1 for s in self.seats]
+        self.narrator = Narrator(match, self.names, shown, self.fmt)
         self.log: list[str] = list(log_lines)
         #: Bumped on every change of the round object (new round, undo, load): stale AI
         #: decisions are detected with it.
@@ -129,9 +138,8 @@ class MatchSession:
         #: The AI player of every AI seat (each behind ai.safe.SafePlayer).
         self.players: dict[int, AIPlayer] = build_players(self.seats, match.seed)
         self._hinter: AIPlayer | None = None
-        #: The round before each of the human's moves this turn and how many log lines the
-        #: move wrote (for undo).
-        self._undo: list[tuple[Round, int]] = []
+        #: The moves of the seat on turn this turn, to take back.
+        self._undo = TurnUndo()
         #: Log lines written so far (the log itself is trimmed now and then).
         self._written = 0
 
@@ -145,7 +153,8 @@ class MatchSession:
         save_path: Path | bool | None = True,
         writer: SaveWriter | None = None,
     ) -> MatchSession:
-        """A new match: the human (``config.player_name``) at seat 0 against ``config.opponents``.
+        """A new match: ``config.player_name`` at seat 0, then ``config.opponents`` (AIs, or other
+        people: kind ``human``).
         ``save_path=True`` saves to :func:`default_save_path`; ``None``/``False`` never saves;
         ``writer`` writes the saves in its thread."""
         seats = [Seat(config.player_name, HUMAN)] + [Seat(o.name, o.kind, o.think_ms) for o in config.opponents]
@@ -187,15 +196,18 @@ class MatchSession:
 
     @property
     def human_seat(self) -> int | None:
-        """The human's match seat, or None when every seat is an AI."""
-        for i, s in enumerate(self.seats):
-            if s.is_human:
-                return i
-        return None
+        """The first person's match seat, or None when every seat is an AI: for a caller that
+        means the one person at the table (with several, see ``human_seats`` and ``to_move``)."""
+        return self.human_seats[0] if self.human_seats else None
 
     @property
     def all_ai_seats(self) -> bool:
-        return self.human_seat is None
+        return not self.human_seats
+
+    @property
+    def hot_seat(self) -> bool:
+        """Whether two or more people share the keyboard (the log names everyone, "you" no one)."""
+        return len(self.human_seats) > 1
 
     @property
     def to_move(self) -> int:
@@ -204,6 +216,7 @@ class MatchSession:
 
     @property
     def human_to_move(self) -> bool:
+        """Whether the seat on turn is a person's (False between rounds)."""
         return not self.match.round.over and self.seats[self.to_move].is_human
 
     @property
@@ -217,14 +230,14 @@ class MatchSession:
         return self.match.live_pot() if self.match.chips_scoring else None
 
     def view(self, seat: int) -> PlayerView:
-        """What match seat ``seat`` may see (R4). The UI draws the human's view only."""
+        """What match seat ``seat`` may see (R4). The UI draws the view of the person on turn only."""
         rs = self.match.round_seat(seat)
         if rs is None:
             raise ValueError(f"seat {seat} sits this round out")
         return self.match.round.view(rs)
 
     def hand(self, seat: int) -> list[Card]:
-        """A seat's hand in display order (for the human, or open hands in the demo)."""
+        """A seat's hand in display order (for the person it belongs to, or open hands in the demo)."""
         rs = self.match.round_seat(seat)
         return [] if rs is None else self.match.round.hand(rs)
 
@@ -249,13 +262,13 @@ class MatchSession:
         return self.match.round.why_illegal(m, self.fmt)
 
     def targets_for_card(self, card: Card) -> set[int]:
-        """The places the human may play ``card`` on now (empty when it is not the human's turn)."""
+        """The places the person on turn may play ``card`` on now (empty on an AI's turn)."""
         if not self.human_to_move:
             return set()
         return {target(m) for m in self.match.round.legal_moves() if is_play(m) and play_card(m) == card}
 
     def targets_for_pile(self, place: int) -> set[int]:
-        """The places the human may move the pile at ``place`` onto now."""
+        """The places the person on turn may move the pile at ``place`` onto now."""
         if not self.human_to_move:
             return set()
         return {target(m) for m in self.match.round.legal_moves() if is_pile_move(m) and source(m) == place}
@@ -269,31 +282,32 @@ class MatchSession:
 
     # ------------------------------------------------------------------ moves
     def play_human(self, m: Move) -> str | None:
-        """Make the human's move ``m``. Returns None when it was played, else a one-line
-        reason (the state is unchanged)."""
+        """Make the move ``m`` of the person on turn. Returns None when it was played, else a
+        one-line reason (the state is unchanged)."""
         if not self.human_to_move:
             return "the round is over" if self.match.round.over else "it is not your turn"
         reason = self.why_illegal(m)
         if reason is not None:
             return reason
-        before, written = self.match.round.clone(), self._written
+        seat, before, written = self.to_move, self.match.round.clone(), self._written
         self._apply(m)
         if m != END and not self.match.round.over:
-            self._undo.append((before, self._written - written))
+            self._undo.push(seat, before, self._written - written)
         return None
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo) and self.human_to_move
+        """Whether the person on turn has a move of this turn to take back (never another's)."""
+        return self.human_to_move and self._undo.can_undo(self.to_move)
 
     def undo(self) -> bool:
-        """Take back the human's last move of the current turn; False when there is none."""
-        if not self.can_undo:
+        """Take back the last move the person on turn made this turn; False when there is none."""
+        entry = self._undo.pop(self.to_move) if self.human_to_move else None
+        if entry is None:
             return False
-        before, lines = self._undo.pop()
-        self.match.round = before
-        if lines > 0:
-            del self.log[-lines:]
+        self.match.round = entry.before
+        if entry.lines > 0:
+            del self.log[-entry.lines :]
         self.generation += 1
         self.save()
         return True
@@ -332,14 +346,15 @@ class MatchSession:
         return (self.generation, self.match.number, _hist_len(self.match.round))
 
     def hint(self) -> Move:
-        """The lookahead AI's suggestion for the human (synchronous)."""
+        """The lookahead AI's suggestion for the person on turn (synchronous)."""
         return self.hint_turn().think()
 
     def hint_turn(self) -> AITurn:
-        """A snapshot for computing a hint in a worker thread."""
-        seat = self.human_seat
-        if seat is None or not self.human_to_move:
-            raise ValueError("a hint is for the human's turn")
+        """A snapshot for computing a hint for the person on turn in a worker thread (its stamp
+        goes stale once anything moves, the turn passing included)."""
+        if not self.human_to_move:
+            raise ValueError("a hint is for a person's turn")
+        seat = self.to_move
         if self._hinter is None:
             self._hinter = build_hinter(self.match.seed)
         return AITurn(seat, self._hinter, self.view(seat), self.stamp)
@@ -356,21 +371,10 @@ class MatchSession:
         self.save()
 
     def _restore_undo(self) -> None:
-        """Rebuild the undo of the human's moves made so far this turn (after a resume): the
-        round is dealt again and replayed up to the start of the turn, then move by move."""
+        """Rebuild the undo of the moves the person on turn made so far this turn (after a resume)."""
         self._undo.clear()
-        if not self.human_to_move:
-            return
-        moves = self.match.replay_moves()
-        start = len(moves)
-        while start > 0 and moves[start - 1] != END:
-            start -= 1
-        if start == len(moves):
-            return
-        r = self.match.replay_round(start)
-        for m in moves[start:]:
-            before = r.clone()
-            self._undo.append((before, len(self.narrator.play(r, m))))
+        if self.human_to_move:
+            self._undo.rebuild(self.match, self.narrator, self.to_move)
 
     @property
     def lines_written(self) -> int:
@@ -398,7 +402,7 @@ class MatchSession:
 
     # ------------------------------------------------------------------ rounds
     def finish_round(self, *, hints: int = 0, undos: int = 0) -> RoundResult:
-        """Score the finished round (noting the human's ``hints`` and ``undos`` in it for the
+        """Score the finished round (noting the people's ``hints`` and ``undos`` in it for the
         history) and start the next (unless the match is over). The save is updated; a finished
         match's save is removed (there is nothing left to resume) unless ``keep_save_at_end``."""
         result = self.match.finish_round()
@@ -496,14 +500,17 @@ def match_end_text(s: MatchSession) -> str:
     """Why the match ended and who won, naming them (plain text; names are data: show it with
     the UI's text helpers). Points (R15): "Alice reached 52: the match is over. Bob wins with
     31." Chips (R16): "The others are out of chips: Bob wins with 88 chips." or "The match is
-    over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. "" while
-    the match goes on."""
+    over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. With one
+    person at the table they are "you" ("You win with 52."); with several, everyone is named.
+    "" while the match goes on."""
     if not s.match.over:
         return ""
-    totals, human = s.match.live_chips(), s.human_seat
+    # One person at the table is "you" (whatever their name); with several, everyone is named.
+    totals = s.match.live_chips()
+    human = s.human_seats[0] if len(s.human_seats) == 1 else None
 
     def who(seats: Sequence[int], with_totals: bool = False) -> str:
-        # The human is "you" (whatever their name): "Bob and you share the win", "You win".
+        # "Bob and you share the win", "You win"; with several people "Ana wins".
         if list(seats) == [human]:
             return "You"
         ordered = sorted(seats, key=lambda x: x == human)

@@ -1,7 +1,8 @@
 """The table driver: runs a match's turns for any view (the game screen, the demo, a test).
 
-Plain Python, no Textual. The driver owns whose turn it is and asks for moves: a human's through
-the view (``driver.session.human_to_move``; the view calls :meth:`TableDriver.play`), an AI's through its
+Plain Python, no Textual. The driver owns whose turn it is and asks for moves: a person's through
+the view (``driver.session.human_to_move``, for whichever person is on turn: any number of seats
+may be people; the view calls :meth:`TableDriver.play`), an AI's through its
 :class:`ai.safe.SafePlayer` with its think budget, off the UI thread: :meth:`TableDriver.ai_job`
 gives the view an :class:`AIJob` whose ``run()`` may run in any thread and returns a
 :class:`Decision`; the view hands it back to :meth:`TableDriver.decide` on its own thread, which
@@ -212,7 +213,7 @@ class TableDriver:
             session.keep_save_at_end = True  # removed once the history has the finished match
         #: An all-AI table (recorded as a demo, apart from the player's games).
         self.demo = demo
-        #: Hints shown to the human and moves taken back this round (recorded with the round).
+        #: Hints shown and moves taken back this round, by every person (recorded with the round).
         self.hints_this_round = 0
         self.undos_this_round = 0
         #: Why the history could not record yet (shown once by the view: it then sets it to None).
@@ -298,7 +299,7 @@ class TableDriver:
         return AIJob(self.session.prepare_ai_turn(), self.stamp)
 
     def hint_job(self) -> AIJob:
-        """A hint for the human to move, to compute off the UI thread."""
+        """A hint for the person on turn, to compute off the UI thread."""
         return AIJob(self.session.hint_turn(), self.stamp, hint=True, fmt=self.session.fmt)
 
     def owns(self, decision: Decision) -> bool:
@@ -324,16 +325,17 @@ class TableDriver:
         return True
 
     def hint_ready(self, decision: Decision) -> bool:
-        """Whether a hint still fits the position (it is the human's turn, nothing moved): the
-        view shows it then, and it counts as a hint used this round."""
-        ready = decision.hint and self.is_current(decision) and self.session.human_to_move
+        """Whether a hint still fits the position (nothing moved, so it is still the turn of the
+        person it was asked for): the view shows it then, and it counts as a hint used this round."""
+        s = self.session
+        ready = decision.hint and self.is_current(decision) and s.human_to_move and decision.turn.seat == s.to_move
         if ready:
             self.hints_this_round += 1
         return ready
 
-    # ------------------------------------------------------------------ the human
+    # ------------------------------------------------------------------ the people
     def play(self, m: Move) -> str | None:
-        """The human's move: None when it was made, else a one-line reason (nothing changes)."""
+        """The move of the person on turn: None when it was made, else a one-line reason (nothing changes)."""
         s = self.session
         seat, written = s.to_move, s.lines_written
         reason = s.play_human(m)
@@ -345,6 +347,7 @@ class TableDriver:
         return self.play(END)
 
     def undo(self) -> bool:
+        """Take back the last move of the person on turn this turn (never another's)."""
         undone = self.session.undo()
         if undone:
             self.undos_this_round += 1

@@ -11,9 +11,9 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from kc_tui.config import Config, Opponent
-from kc_tui.config.args import CliError, check_target, parse_kinds
+from kc_tui.config.args import CliError, check_target, parse_kinds, parse_seats
 from kc_tui.config.store import config_path, load_config
-from kc_tui.match.roster import default_name
+from kc_tui.match.roster import config_for_seats, default_name
 
 
 def build_app(mode: str, args: argparse.Namespace) -> object:
@@ -27,7 +27,11 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
     check_target(target)
     if target is not None:
         config = config.with_(rules=dataclasses.replace(config.rules, target=target))
-    if mode == "play" and getattr(args, "opponents", None):
+    if mode == "play" and getattr(args, "seats", None):
+        if getattr(args, "opponents", None):
+            raise CliError("give --seats or --opponents, not both")
+        config = config_for_seats(config, parse_seats(args.seats, config.player_name))
+    elif mode == "play" and getattr(args, "opponents", None):
         kinds = parse_kinds(args.opponents, "opponents", 1, 3)
         taken: list[str] = [config.player_name]
         ops = []

@@ -91,8 +91,12 @@ def _edit(doc: dict[str, Any], change: str) -> str:
         doc["seats"].append({"name": "Extra", "kind": "greedy", "think_ms": 1000})
     elif change == "seats null":
         doc["seats"] = None
-    elif change == "two humans":
-        doc["seats"][1]["kind"] = "human"
+    elif change == "two people of one name":
+        old = doc["seats"][1]["name"]
+        doc["seats"][1] = {"name": human_name.upper(), "kind": "human", "think_ms": 1000}
+        for p in doc["players"]:
+            if p["name"] == old:
+                p["name"] = human_name.upper()
     elif change == "unknown kind":
         doc["seats"][1]["kind"] = "[@click=app.quit]boom[/]"
     elif change == "think_ms true":
@@ -161,7 +165,7 @@ CHANGES = [
     "one seat short",
     "one seat too many",
     "seats null",
-    "two humans",
+    "two people of one name",
     "unknown kind",
     "think_ms true",
     "think_ms float",
@@ -208,7 +212,7 @@ def test_the_reasons_name_the_problem(save: tuple[Path, dict[str, Any]]) -> None
     expected = {
         "log null": "log",
         "one seat short": "exactly 3 seats",
-        "two humans": "more than one human",
+        "two people of one name": "cannot share the name",
         "unknown kind": "unknown kind '[@click=app.quit]boom[/]'",
         "name escape": "printable",
         "move Infinity": "Infinity",

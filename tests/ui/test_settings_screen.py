@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static, Sw
 from textual.widgets.select import InvalidSelectValueError
 
 import ai
-from kc_tui.config import THINK_MS_RANGE, Config, Opponent
+from kc_tui.config import HUMAN, THINK_MS_RANGE, Config, Opponent
 from kc_tui.config.store import config_path, load_config, save_config
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
@@ -441,7 +441,7 @@ async def test_every_number_field_refuses_junk_with_one_message_naming_the_range
     assert load_config()[0] == saved
 
 
-async def test_random_is_offered_weakest_first_and_hint_is_not() -> None:
+async def test_random_is_offered_weakest_first_a_person_last_and_hint_is_not() -> None:
     app = Host(Config())
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -451,7 +451,7 @@ async def test_random_is_offered_weakest_first_and_hint_is_not() -> None:
         await pilot.pause()
         overlay = kind.query_one(OptionList)  # the open list
         options = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
-        assert options == [k.name for k in ai.kinds() if k.offered]
+        assert options == [*(k.name for k in ai.kinds() if k.offered), HUMAN]
         assert options[0] == "random" and "hint" not in options
         await pilot.press("escape")
         with pytest.raises(InvalidSelectValueError):
@@ -482,6 +482,39 @@ async def test_a_random_opponent_is_saved_and_read_back() -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert again.results[-1] == loaded
+
+
+async def test_a_person_in_a_seat_has_a_name_no_think_time_and_is_saved() -> None:
+    path = config_path()
+    app = Host(Config())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        screen.query_one("#opp-kind-0", Select).value = HUMAN
+        await pilot.pause()
+        assert screen.query_one("#opp-name-0", Input).value == "Player", "a person's seat is offered a name"
+        assert not any(w.display for w in screen.query("#opponent-0 .think")), "no think time for a person"
+        assert "each needs a name: not 'You'" in error_text(app), "several people: no one is 'you'"
+        await type_into(pilot, app, "player-name", "Ana")
+        await type_into(pilot, app, "opp-name-0", "ana")
+        assert "cannot share the name 'ana'" in error_text(app), "two people with one name (case aside) are refused"
+        await type_into(pilot, app, "opp-name-0", "Ben")
+        assert "All settings are valid" in error_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = app.results[-1]
+    assert saved is not None and saved.opponents[0] == Opponent("Ben", HUMAN, 1000)
+    assert saved.human_names == ("Ana", "Ben")
+    assert 'kind = "human"' in path.read_text(encoding="utf-8")
+    loaded, warning = load_config()
+    assert warning is None and loaded == saved
+    again = Host(loaded)
+    async with again.run_test(size=SIZE) as pilot:
+        assert again.screen.query_one("#opp-kind-0", Select).value == HUMAN
+        assert not any(w.display for w in again.screen.query("#opponent-0 .think"))
+        again.screen.query_one("#opp-kind-0", Select).value = "expert"
+        await pilot.pause()
+        assert again.screen.query_one("#opp-name-0", Input).value == "Ben", "a name typed is kept"
+        assert all(w.display for w in again.screen.query("#opponent-0 .think"))
 
 
 async def test_no_help_line_names_a_rule_twice() -> None:

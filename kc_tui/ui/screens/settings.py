@@ -1,4 +1,5 @@
-"""The settings screen: opponents, your name, target and scoring, house rules, pace and looks.
+"""The settings screen: your name, the other seats (AIs or people), target and scoring, house
+rules, pace and looks.
 
 Every field checks itself as you type; a bad value turns the field red and the error line
 says why. Nothing is saved while any field is bad. Saving writes the TOML file atomically
@@ -28,6 +29,7 @@ from textual.widgets import Button, Header, Input, Label, OptionList, Select, St
 import ai
 from kc_tui.config import (
     CARD_STYLES,
+    HUMAN,
     NAME_MAX,
     PACE_SECONDS,
     PACES,
@@ -36,6 +38,7 @@ from kc_tui.config import (
     Config,
     ConfigError,
     Opponent,
+    check_human_names,
 )
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
@@ -93,10 +96,11 @@ def _name_input(value: str, wid: str, what: str) -> NameInput:
 
 
 def _opponent_rows(cfg: Config) -> ComposeResult:
-    """A row for each of the three opponents (those not playing are hidden), and the kinds' help."""
+    """A row for each of the three opponents (those not playing are hidden), and the kinds' help.
+    An opponent is an AI kind or another person at the keyboard (:data:`HUMAN`, listed last)."""
     lo, hi = THINK_MS_RANGE
     offered = [k for k in ai.kinds() if k.offered]
-    names = tuple(k.name for k in offered)
+    names = (*(k.name for k in offered), HUMAN)
     for i in range(3):
         opp = cfg.opponents[i] if i < len(cfg.opponents) else default_opponent(i)
         yield _row(
@@ -250,14 +254,17 @@ class SettingsScreen(Screen[Config | None]):
             self._show_note(event.field.id)
 
     def _takes_think_time(self, i: int) -> bool:
+        """Whether opponent ``i``'s kind on screen takes a think time (a person's seat does not)."""
         kind = self.query_one(f"#opp-kind-{i}", Select).value
+        if not isinstance(kind, str) or kind == HUMAN:
+            return False
         try:
-            return isinstance(kind, str) and ai.kind_info(kind).takes_think_time
+            return ai.kind_info(kind).takes_think_time
         except ai.UnknownKind:  # pragma: no cover - the list holds registered kinds only
             return False
 
     def _show_think(self, i: int) -> None:
-        """The think time of opponent ``i`` is shown only for a kind that takes one."""
+        """The think time of opponent ``i`` is shown only for an AI kind that takes one."""
         shown = self._takes_think_time(i)
         for w in self.query(f"#opponent-{i} .think"):
             w.display = shown
@@ -347,6 +354,13 @@ class SettingsScreen(Screen[Config | None]):
                 wid = "player-name" if i == 0 else f"opp-name-{i - 1}"
                 out.setdefault(wid, f"two players cannot share the name {name!r}")
             seen.add(name.casefold())
+        people = [("player-name", names[0])]
+        people += [(f"opp-name-{i}", names[i + 1]) for i in range(count) if self._value(f"opp-kind-{i}") == HUMAN]
+        try:
+            check_human_names([name for _, name in people])
+        except ConfigError as exc:
+            wid = next((w for w, name in people if name.casefold() == "you"), people[-1][0])
+            out.setdefault(wid, str(exc))
         return out
 
     def _refresh_error(self) -> None:

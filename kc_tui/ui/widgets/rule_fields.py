@@ -18,10 +18,10 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 import ai
-from kc_tui.config import DEFAULT_OPPONENT_NAMES, Opponent, name_problem
+from kc_tui.config import DEFAULT_OPPONENT_NAMES, HUMAN, Opponent, name_problem
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
-from kc_tui.match.roster import default_name
+from kc_tui.match.roster import HUMAN_NAME, default_name
 from kc_tui.ui.text import plain
 
 #: The variants of the "Match" section (scoring), the others are house rules: both read from the
@@ -106,10 +106,11 @@ def default_opponent(i: int) -> Opponent:
 
 
 def name_for_kind(name: str, kind: str, taken: list[str]) -> str | None:
-    """The name an opponent called ``name`` takes when its kind becomes ``kind``: the new kind's
-    default name (not one of ``taken``) while ``name`` is some kind's default name (with or
-    without a number), else None (a name the player chose is kept)."""
-    player_names = {k.name: k.player_name for k in ai.kinds()}
+    """The name an opponent called ``name`` takes when its kind becomes ``kind`` (an AI kind or a
+    person, :data:`HUMAN`): the new kind's default name (not one of ``taken``) while ``name`` is
+    some kind's default name (with or without a number), else None (a name the player chose is
+    kept)."""
+    player_names = {k.name: k.player_name for k in ai.kinds()} | {HUMAN: HUMAN_NAME}
     base = name.strip().rstrip("0123456789").strip()
     if base in player_names.values() and not name.strip().startswith(player_names.get(kind, "\0")):
         return default_name(kind, taken)

@@ -1,0 +1,67 @@
+"""Taking moves back: the moves the seat on turn made this turn, each with the round before it.
+
+Plain Python. The entries belong to one seat's turn: ending the turn (or a new round) clears
+them, so a person's undo never reaches another person's moves. After a resume the entries are
+rebuilt from the match's moves (:meth:`TurnUndo.rebuild`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kc_tui.engine import END, Match, Round
+from kc_tui.match.narration import Narrator
+
+
+@dataclass(frozen=True, slots=True)
+class UndoEntry:
+    """One move of ``seat`` (a match seat): the round before it and how many log lines it wrote."""
+
+    seat: int
+    before: Round
+    lines: int
+
+
+class TurnUndo:
+    """The moves of the seat on turn this turn, last first (see the module docs)."""
+
+    def __init__(self) -> None:
+        self._entries: list[UndoEntry] = []
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def push(self, seat: int, before: Round, lines: int) -> None:
+        """``seat`` moved from ``before``; a move of another seat starts a new turn's entries."""
+        if self._entries and self._entries[-1].seat != seat:
+            self._entries.clear()
+        self._entries.append(UndoEntry(seat, before, lines))
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` has a move of this turn to take back."""
+        return bool(self._entries) and self._entries[-1].seat == seat
+
+    def pop(self, seat: int) -> UndoEntry | None:
+        """``seat``'s last move of this turn (taken off), or None when it has none."""
+        return self._entries.pop() if self.can_undo(seat) else None
+
+    def rebuild(self, match: Match, narrator: Narrator, seat: int) -> None:
+        """The entries of ``seat``'s moves so far this turn (after a resume): the round is dealt
+        again and replayed up to the start of the turn, then move by move."""
+        self._entries.clear()
+        moves = match.replay_moves()
+        start = len(moves)
+        while start > 0 and moves[start - 1] != END:
+            start -= 1
+        if start == len(moves):
+            return
+        r = match.replay_round(start)
+        for m in moves[start:]:
+            before = r.clone()
+            self._entries.append(UndoEntry(seat, before, len(narrator.play(r, m))))
+
+
+__all__ = ["TurnUndo", "UndoEntry"]
