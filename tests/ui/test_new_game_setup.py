@@ -10,7 +10,7 @@ from typing import Any
 from textual.widgets import Input, Select, Switch
 
 import ai
-from kc_tui.config import Config, Opponent
+from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.config.store import config_path, load_config
 from kc_tui.engine import Rules
 from kc_tui.ui.app import KingsCornersApp
@@ -78,10 +78,10 @@ async def test_new_game_opens_the_set_up_with_the_settings_choices() -> None:
         assert [dialog.query_one(f"#opp-kind-{i}", Select).value for i in range(2)] == ["greedy", "king-aware"]
         assert shown(dialog, "#opponent-1") and not shown(dialog, "#opponent-2")
         assert dialog.query_one("#target", Input).value == "30"
-        # Every kind an opponent may be, as the AI registry declares them, weakest first.
+        # Every kind an opponent may be, as the AI registry declares them, weakest first, then a person.
         offered = [k.name for k in ai.kinds() if k.offered]
         options = dialog.query_one("#opp-kind-0", Select)._options
-        assert [value for _label, value in options] == offered
+        assert [value for _label, value in options] == [*offered, HUMAN]
         text = screen_text(app)
         for words in ("New game", "Opponents", "Target score", "Greedy", "Kingsley", "Start", KEYS_HELP):
             assert words in text, words
@@ -304,3 +304,17 @@ async def test_play_again_starts_at_once_with_the_same_choices() -> None:
         again = await settle(pilot)
         assert isinstance(again, GameScreen) and again.session.match.rules.target == 5
         assert not any(isinstance(s, NewGameDialog) for s in app.screen_stack)
+
+
+async def test_a_person_in_the_settings_is_a_person_in_the_set_up_and_the_match() -> None:
+    config = make_config(player_name="Ana", opponents=(Opponent("Ben", HUMAN), Opponent("Greedy", "greedy")))
+    app = menu_app(config)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_set_up(pilot)
+        assert [dialog.query_one(f"#opp-kind-{i}", Select).value for i in range(2)] == [HUMAN, "greedy"]
+        assert "Ben" in screen_text(app)
+        dialog.action_start()
+        await wait_for(pilot, lambda: app.game is not None, what="the match to start")
+        game = app.game
+        assert game is not None
+        assert [(s.name, s.is_human) for s in game.session.seats] == [("Ana", True), ("Ben", True), ("Greedy", False)]

@@ -20,8 +20,7 @@ from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalSc
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-import ai
-from kc_tui.config import Config, ConfigError, Opponent
+from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names
 from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
@@ -96,7 +95,8 @@ class NewGameDialog(ModalScreen[Config | None]):
         ]
 
     def compose(self) -> ComposeResult:
-        kinds = tuple(k.name for k in ai.kinds() if k.offered)
+        kinds = seat_kind_names()
+        ai_names = [k for k in kinds if k != HUMAN]
         with Vertical(id="new-game"):
             yield Static("New game", id="new-game-title")
             with VerticalScroll(id="new-game-body", can_focus=False):
@@ -122,7 +122,10 @@ class NewGameDialog(ModalScreen[Config | None]):
                             classes="kind",
                         )
                         yield Label(plain(opp.name), id=f"opp-name-{i}", classes="opp-name")
-                yield Static(plain(f"AI kinds, weakest first: {', '.join(kinds)}. {MORE_HELP}"), classes="help")
+                yield Static(
+                    plain(f"AI kinds, weakest first: {', '.join(ai_names)}; or {HUMAN}: another person. {MORE_HELP}"),
+                    classes="help",
+                )
                 yield from variant_rows(MATCH_RULES, self.config.rules)
             yield Static("", id="new-game-error")
             yield Static(KEYS_HELP, classes="help")
