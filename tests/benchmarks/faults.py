@@ -576,7 +576,8 @@ def _bad_rows(s: Scene) -> None:
             ("UPDATE matches SET finished_at = ? WHERE id = 1", ("9999-12-31T23:00:00-05:00",)),
             ("UPDATE matches SET rules = ? WHERE id = 1", ("[" * 100_000 + "]" * 100_000,)),
             ("UPDATE matches SET rules = ? WHERE id = 1", ('{"scoring":"chips","chips_start":"x"}',)),
-            ("UPDATE matches SET player_margin = ? WHERE id = 1", (9 * 10**18,)),
+            ("UPDATE player_results SET margin = ? WHERE match_id = 1", (9 * 10**18,)),
+            ("UPDATE player_results SET person = ? WHERE match_id = 1", ("[b]" * 10_000,)),
             ("UPDATE seats SET name = ? WHERE match_id = 1 AND position = 1", ("N" * 10_000_000,)),
         ]
     ):
