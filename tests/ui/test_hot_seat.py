@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Static
 
 from kc_tui.config import HUMAN
 from kc_tui.engine import END, Match, Move, Rules, cards_of, is_pile_move, is_play, play_card, source, target
@@ -57,14 +58,14 @@ def game_of(app: KingsCornersApp) -> GameScreen:
     return game
 
 
-def widget_text(widget: Widget) -> str:
-    """What ``widget`` renders, as plain text."""
-    r = widget.render()
+def widget_text(widget: Widget, width: int = 60) -> str:
+    """What ``widget`` renders, as plain text (at ``width`` columns at least)."""
+    r = widget.content if isinstance(widget, Static) else widget.render()
     if isinstance(r, str):
         return r
     if isinstance(r, Text | Content):
         return r.plain
-    console = Console(width=max(widget.size.width, 60), file=io.StringIO(), record=True, color_system=None)
+    console = Console(width=max(widget.size.width, width), file=io.StringIO(), record=True, color_system=None)
     console.print(r)
     return console.export_text()
 
@@ -151,6 +152,27 @@ async def confirm(pilot: Pilot[Any]) -> None:
     await wait_turn(pilot)
 
 
+async def to_ana(pilot: Pilot[Any], s: MatchSession) -> GameScreen:
+    """The table of ``s`` opened; Ben (first to play) confirms and ends his turn, Cy plays, Ana
+    confirms: her turn, her hand open."""
+    app = pilot.app
+    assert isinstance(app, KingsCornersApp)
+    game = await start(pilot, s)
+    await confirm(pilot)
+    await pilot.press("t")
+    await wait_turn(pilot)
+    assert isinstance(app.screen, HandoffScreen) and app.screen.player == "Ana"
+    check_private(app)
+    await confirm(pilot)
+    return game
+
+
+def label_text(game: GameScreen) -> str:
+    label = game.query_one("#me-label").render()
+    assert isinstance(label, Content | Text)
+    return label.plain
+
+
 async def press_move(pilot: Pilot[Any], game: GameScreen, m: Move) -> None:
     """``m`` by the keys the game uses (a card past the tenth by the click's action)."""
     s = game.session
@@ -201,7 +223,7 @@ async def test_a_whole_match_of_two_humans_and_an_ai_keeps_each_hand_private() -
             if isinstance(screen, RoundSummary):
                 rounds += 1
                 result = s.match.results[-1]
-                body = widget_text(screen.query_one("#body"))
+                body = widget_text(screen.query_one("#body"), 300)
                 for seat in range(s.match.n):  # every hand caught, face up
                     assert all(game.look.label(c) in body for c in cards_of(result.hands_left[seat]))
                 await pilot.press("enter")
@@ -209,8 +231,7 @@ async def test_a_whole_match_of_two_humans_and_an_ai_keeps_each_hand_private() -
                 continue
             seat = s.to_move
             assert screen is game and s.seats[seat].is_human
-            label = game.query_one("#me-label").render()
-            assert isinstance(label, Content | Text) and label.plain.startswith(s.names[seat])
+            assert label_text(game).startswith(s.names[seat])
             number = s.match.number
             for _ in range(60):  # the turn, move by move
                 m = choose(s)
@@ -233,8 +254,7 @@ async def test_a_whole_match_of_two_humans_and_an_ai_keeps_each_hand_private() -
         assert {name for _, name in handoffs} == {"Ana", "Ben"}
 
 
-async def test_the_handoff_comes_between_different_humans() -> None:
-    """Ben ends his turn; Cy (the AI) plays; Ana is asked for before her hand opens."""
+async def test_the_first_to_play_confirms_before_any_hand_opens() -> None:
     app = hot_app()
     async with app.run_test(size=(120, 40)) as pilot:
         s = hot_session()
@@ -242,34 +262,35 @@ async def test_the_handoff_comes_between_different_humans() -> None:
         assert isinstance(app.screen, HandoffScreen) and app.screen.player == "Ben"
         assert game.query_one(HandView).cards == []
         await confirm(pilot)
-        assert game.query_one(HandView).cards == s.hand(1)
-        await pilot.press("t")
+        assert game.query_one(HandView).cards == s.hand(1) and label_text(game).startswith("Ben")
+        assert marked(game) == [c for c in (s.last_drawn(1),) if c is not None]
+        game.schedule()  # Ben is at the keyboard: no second handoff
         await wait_turn(pilot)
-        assert isinstance(app.screen, HandoffScreen) and app.screen.player == "Ana"
-        check_private(app)
-        await confirm(pilot)
-        check_private(app)
-        assert game.query_one(HandView).cards == s.hand(0)
+        assert app.screen_stack[-1] is game and game.seating.open_seat() == 1
 
 
-async def test_the_drawn_mark_and_the_label_are_the_owners() -> None:
+async def test_ana_comes_to_the_keyboard_after_ben_and_the_ai() -> None:
     app = hot_app()
     async with app.run_test(size=(120, 40)) as pilot:
         s = hot_session()
-        game = await start(pilot, s)
-        await confirm(pilot)
-        drawn = s.last_drawn(1)
-        marked = [c.card for c in game.query(CardChip) if c.new and c.card is not None]
-        assert marked == ([drawn] if drawn is not None else [])
-        label = game.query_one("#me-label").render()
-        assert isinstance(label, Content | Text) and label.plain.startswith("Ben")
-        await pilot.press("t")
-        await wait_turn(pilot)
-        await confirm(pilot)
-        ana = s.last_drawn(0)
-        marked = [c.card for c in game.query(CardChip) if c.new and c.card is not None]
-        assert marked == ([ana] if ana is not None else [])
-        assert drawn is None or drawn not in marked
+        game = await to_ana(pilot, s)
+        check_private(app)
+        assert game.query_one(HandView).cards == s.hand(0) and label_text(game).startswith("Ana")
+
+
+def marked(game: GameScreen) -> list[int]:
+    """The cards of the hand row marked "new"."""
+    return [c.card for c in game.query(CardChip) if c.new and c.card is not None]
+
+
+async def test_the_drawn_mark_is_only_its_owners() -> None:
+    app = hot_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = hot_session()
+        game = await to_ana(pilot, s)
+        ben, ana = s.last_drawn(1), s.last_drawn(0)
+        assert ben is not None and ana is not None and ben != ana
+        assert marked(game) == [ana]
 
 
 async def test_a_resumed_hot_seat_match_opens_on_the_handoff() -> None:
@@ -295,11 +316,7 @@ async def test_hints_and_undo_act_for_the_seat_on_turn() -> None:
     app = hot_app()
     async with app.run_test(size=(120, 40)) as pilot:
         s = hot_session()
-        game = await start(pilot, s)
-        await confirm(pilot)
-        await pilot.press("t")  # Ben ends his turn; Cy plays; Ana comes to the keyboard
-        await wait_turn(pilot)
-        await confirm(pilot)
+        game = await to_ana(pilot, s)
         assert s.to_move == 0 and not game.check_action("undo", ())
         await pilot.press("h")
         await wait_for(pilot, lambda: game.hint_move is not None)
@@ -365,11 +382,7 @@ def _handoff(size: tuple[int, int]) -> Any:
 
 async def _table(pilot: Pilot[Any]) -> None:
     s = hot_session()
-    game = await start(pilot, s)
-    await confirm(pilot)
-    await pilot.press("t")  # Ben ends his turn, Cy plays: Ana's handoff
-    await wait_turn(pilot)
-    await confirm(pilot)
+    game = await to_ana(pilot, s)
     m = next((m for m in s.view(0).legal_moves() if is_play(m)), None)
     if m is not None:
         await pilot.press(KEYS[s.hand(0).index(play_card(m))])

@@ -109,7 +109,7 @@ class HandoffScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff"):
             if self.round_number is not None:
-                yield Static(f"Round {self.round_number} is dealt", id="handoff-round")
+                yield Static(plain(f"Round {self.round_number} is dealt"), id="handoff-round")
             yield Static(plain(handoff_line(self.player)), id="handoff-line")
             yield Static(
                 fill("The others look away: $name's hand opens on the table next.", name=self.player),
