@@ -48,6 +48,7 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("settings", "Settings"),
     ("rules", "The rules, with the active variants marked"),
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
+    ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
 )
 
 
@@ -126,6 +127,22 @@ async def shot_game(pilot: Any) -> None:
     await _wait(pilot, lambda: app.screen is game)
     await pilot.press("right")
     await pilot.pause(0.2)
+
+
+async def shot_handoff(pilot: Any) -> None:
+    """A match of two people and an AI, just dealt: the first person is asked to the keyboard."""
+    from kc_tui.config import HUMAN
+    from kc_tui.engine import Match
+    from kc_tui.match.roster import Seat
+    from kc_tui.match.session import MatchSession
+    from kc_tui.ui.screens.handoff import HandoffScreen
+
+    app = pilot.app
+    seats = [Seat("Ana", HUMAN), Seat("Ben", HUMAN), Seat("Kingsley", "king-aware")]
+    session = MatchSession(Match(len(seats), app.config.rules, SEED), seats)
+    session._round_started()
+    app.show_game(session)
+    await _wait(pilot, lambda: isinstance(app.screen, HandoffScreen))
 
 
 async def shot_round_summary(pilot: Any) -> None:
@@ -372,6 +389,7 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "settings": shot_settings,
     "rules": shot_rules,
     "stats": shot_stats,
+    "handoff": shot_handoff,
 }
 
 

@@ -322,7 +322,7 @@ def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | No
 
 class MatchSummary(ModalScreen[str | None]):
     """The winner(s) by name and why the match ended, every player's rounds and final total,
-    and play again / main menu."""
+    and play again / main menu. The one person at a table is "you"; several are named."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "again", "Play again"),
@@ -360,7 +360,8 @@ class MatchSummary(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         s = self.session
         names = [s.names[w] for w in s.match.winners]
-        human = s.human_seat
+        humans = [i for i, seat in enumerate(s.seats) if seat.is_human]
+        human = humans[0] if len(humans) == 1 else None  # "you" only where one person plays
         if human is not None and human in s.match.winners:
             head = "You win the match!" if len(names) == 1 else f"A shared win: {' and '.join(names)}"
         elif len(names) == 1:

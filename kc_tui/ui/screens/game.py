@@ -20,6 +20,8 @@ from kc_tui.match.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
+from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, hint_body, hint_text, too_small_text
+from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -32,21 +34,6 @@ if TYPE_CHECKING:
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.
 QUIT_SAVE_WAIT = 0.3
-#: The smallest terminal the table fits in.
-MIN_WIDTH = 80
-MIN_HEIGHT = 24
-
-
-def too_small_text(width: int, height: int) -> Text:
-    return Text.assemble(
-        ("The terminal is too small for the table.\n\n", "bold"),
-        f"Please enlarge it to at least {MIN_WIDTH}×{MIN_HEIGHT}\n",
-        (f"(it is {width}×{height} now).\n\n", "dim"),
-        ("The game is paused and will be here, untouched, when it fits.", "italic"),
-        justify="center",
-    )
-
-
 #: The most lines the message area grows to; a longer message scrolls there (the hint says so).
 MESSAGE_LINES = 4
 
@@ -55,7 +42,8 @@ ALWAYS = frozenset({"quit", "help", "menu"})
 
 
 class GameScreen(DrivenScreen):
-    """One match. The human is the session's human seat; AIs move in worker threads."""
+    """One match. Its humans play at the keyboard (a hand opens for its owner only: :class:`Seating`);
+    AIs move in worker threads."""
 
     CSS_PATH = "game.tcss"
     AUTO_FOCUS = ""
@@ -94,6 +82,7 @@ class GameScreen(DrivenScreen):
         #: The match's end: how it moved the player's rating (None: not known, or no line).
         self._rating: str | None = None
         self._match_summary: MatchSummary | None = None
+        self.seating = Seating(session)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -101,7 +90,7 @@ class GameScreen(DrivenScreen):
         with Vertical(id="game"):
             with Horizontal(id="opponents"):
                 for seat, info in enumerate(s.seats):
-                    if seat != s.human_seat:
+                    if seat != s.human_seat or self.seating.hot_seat:
                         yield OpponentPanel(seat, info.name, info.kind)
             with Horizontal(id="middle"):
                 yield TableView(self.look, s.match.rules, id="table")
@@ -113,7 +102,8 @@ class GameScreen(DrivenScreen):
                 yield Static(id="status")
             with Horizontal(id="me"):
                 yield Static(id="me-label")
-                yield HandView(self.look, id="hand", room=s.hand_size(s.human_seat) if s.human_seat is not None else 0)
+                open_seat = self.seating.open_seat()
+                yield HandView(self.look, id="hand", room=0 if open_seat is None else s.hand_size(open_seat))
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -126,7 +116,7 @@ class GameScreen(DrivenScreen):
     def refresh_view(self) -> None:
         """Draw the whole table from the session (never from a worker)."""
         s = self.session
-        human = s.human_seat
+        human = self.seating.open_seat()
         snap = self.driver.snapshot(human)
         table = self.query_one(TableView)
         table.show(
@@ -136,9 +126,11 @@ class GameScreen(DrivenScreen):
         if self.hint_move is not None and self.hint_move != END:
             hint_places.add(target(self.hint_move))
         table.highlight(self._targets(), self.source_pile, hint_places)
-        if human is not None:
-            hand = list(snap.seats[human].hand or ())
+        if human is not None or self.seating.hot_seat:
+            hand = list(snap.seats[human].hand or ()) if human is not None else []
             self.query_one(HandView).show(hand, drawn=snap.drawn, selected=self.selected_card, look=self.look)
+        for panel in self.query(OpponentPanel):
+            panel.display = panel.seat != self.seating.label_seat()
         self.show_seats(snap)
         self._show_scores()
         self.query_one(MoveLog).sync(snap.log)
@@ -167,11 +159,11 @@ class GameScreen(DrivenScreen):
     def _show_scores(self) -> None:
         """Totals everywhere they appear: the scoreboard, the opponents' panels, your label."""
         s = self.session
-        human = s.human_seat
+        human = self.seating.label_seat()
         if human is not None:
             ended = self._summary_open  # the table behind the summary shows the round that ended
-            n = len(self.query_one(HandView).cards) if ended else s.hand_size(human)
-            mine = s.human_to_move and not ended
+            n = len(self.query_one(HandView).cards) if ended and not self.seating.hot_seat else s.hand_size(human)
+            mine = self.seating.may_act() and not ended
             turn = ("your turn", "bold #ffd75f") if mine else (f"{n} card{'s' if n != 1 else ''}", "dim")
             label = Text.assemble((s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", turn)
             label.no_wrap, label.overflow = True, "ellipsis"
@@ -215,6 +207,8 @@ class GameScreen(DrivenScreen):
             self.say("The round is over.")
         elif self.paused:
             self.say("Paused. Press p to go on.", "hint")
+        elif self.seating.needs_handoff():
+            self.say(f"Waiting for {s.names[s.to_move]} at the keyboard.")
         elif s.human_to_move:
             if self.selected_card is not None:
                 where = self._targets()
@@ -232,7 +226,8 @@ class GameScreen(DrivenScreen):
                 else:
                     self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
             else:
-                self.say("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                who = f"{s.names[s.to_move]}, your" if self.seating.hot_seat else "Your"
+                self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 
@@ -266,7 +261,25 @@ class GameScreen(DrivenScreen):
     def schedule(self, delay: float | None = None) -> None:
         """After any change: say whose turn it is, then show the round's end or let the AI think."""
         self._prompt()
+        if self.seating.needs_handoff() and not self.seating.handing_off and self.may_advance():
+            self._hand_off()
+            return
         super().schedule(delay)
+
+    def _hand_off(self) -> None:
+        """The handoff screen for the human on turn; their hand opens once they confirm."""
+        s, seating = self.session, self.seating
+        seating.handing_off = True
+        dealt = s.match.number if not s.match.round.history and seating.at_keyboard is None else None
+
+        def confirmed(_: bool | None) -> None:
+            seating.handing_off = False
+            seating.at_keyboard = s.to_move if s.human_to_move else None
+            self.selected_card = self.source_pile = self.hint_move = None
+            self.refresh_view()
+            self.schedule()
+
+        self.app.push_screen(HandoffScreen(s.names[s.to_move], dealt), confirmed)
 
     def after_change(self) -> None:
         self.hint_move = None
@@ -280,6 +293,7 @@ class GameScreen(DrivenScreen):
         from kc_tui.ui.dialogs.summary import RoundSummary
 
         ended = self.driver.finish_round()
+        self.seating.new_deal()  # nobody's hand of the next deal opens before its handoff
         self.tell_history_problem()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
@@ -311,8 +325,8 @@ class GameScreen(DrivenScreen):
         is read there, never on the UI thread) and shown on the match's summary once known."""
         from kc_tui.ui.dialogs.summary import RATING_PENDING, played_record
 
-        if self.session.human_seat is None:
-            return
+        if self.session.human_seat is None or self.seating.hot_seat:
+            return  # the rating line is the one player's
         self._rating = RATING_PENDING
         this = played_record(self.session)
         recorder, uid, app = self.driver.recorder, self.session.record.uid, self.app
@@ -341,7 +355,7 @@ class GameScreen(DrivenScreen):
         if self.too_small and action not in ALWAYS:
             return False  # the game is paused behind the "enlarge the terminal" notice
         s = self.session
-        mine = s.human_to_move and not self._summary_open
+        mine = self.seating.may_act() and not self._summary_open
         if action == "end_turn":
             return mine
         if action == "undo":
@@ -358,7 +372,7 @@ class GameScreen(DrivenScreen):
         s = self.session
         if self.too_small:
             return False  # paused: nothing on the table is visible
-        if s.human_to_move and not self._summary_open:
+        if self.seating.may_act() and not self._summary_open:
             return True
         if s.match.round.over:
             self.say("The round is over.", "info")
@@ -471,7 +485,7 @@ class GameScreen(DrivenScreen):
             return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
         self.say("Thinking of a hint…", "hint")
-        self.think(self.driver.hint_job())
+        self.think(self.seating.hint_job(self.driver))
 
     def hint_arrived(self, decision: Decision) -> None:
         self._hint_busy = False
@@ -487,31 +501,13 @@ class GameScreen(DrivenScreen):
         else:
             self.selected_card = self.source_pile = None
         self.refresh_view()
-        playable = is_play(m) or is_pile_move(m)
-        if note is not None:
-            # The plan and why, from the planner's own evaluation.
-            body = note.removeprefix("Hint: ")
-        elif m == END:
-            seat = self.session.human_seat
-            can_play = seat is not None and len(self.session.view(seat).legal_moves()) > 1
-            body = (
-                "keep your cards: every play you have would open a place for the others; end your turn (t)."
-                if can_play
-                else "nothing you hold can be played; end your turn (t)."
-            )
-        else:
-            body = self.session.suggest(m)
+        body = hint_body(self.session, m, note)
         # The key that plays the first move comes first: it shows whatever the hint's length.
-        keys = [f"press {PLACE_KEYS[target(m)]} to play it"] if playable else []
-        text = self._hint_text(keys, body)
+        keys = [f"press {PLACE_KEYS[target(m)]} to play it"] if is_play(m) or is_pile_move(m) else []
+        text = hint_text(keys, body)
         if self.message_lines(text) > MESSAGE_LINES:
-            text = self._hint_text([*keys, "h: more"], body)
+            text = hint_text([*keys, "h: more"], body)
         self.say(text, "hint")
-
-    @staticmethod
-    def _hint_text(keys: list[str], body: str) -> Text:
-        head = f"Hint ({'; '.join(keys)}): " if keys else "Hint: "
-        return Text.assemble((head, "bold"), body)
 
     def action_clear(self) -> None:
         self._end_asked = False
@@ -597,4 +593,4 @@ class GameScreen(DrivenScreen):
         return self.thinking or (s.ai_to_move and not self.paused) or (s.match.round.over and not self._summary_open)
 
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "GameScreen", "RoundResult"]
+__all__ = ["GameScreen", "RoundResult"]

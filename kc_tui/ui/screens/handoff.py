@@ -1,0 +1,132 @@
+"""Several people at one keyboard: who sits there now, and the handoff screen between them.
+
+A table of two or more humans keeps each hand for its owner. :class:`Seating` knows which human
+confirmed being at the keyboard; the game screen draws a hand only for the human on turn once
+that person has confirmed (:meth:`Seating.open_seat`). :class:`HandoffScreen` fills the terminal
+between two turns of different humans, at every deal and when a match is resumed: nobody's cards
+are drawn while it shows. With one human nothing of this applies: that player's hand is always
+open, as at any table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Static
+
+from kc_tui.match.session import MatchSession
+from kc_tui.match.table import AIJob, TableDriver
+from kc_tui.ui.text import fill, plain
+
+
+class Seating:
+    """Who is at the keyboard of a match's table: the human seats, and the one that confirmed
+    last (None: nobody since the deal, or since the table was opened)."""
+
+    def __init__(self, session: MatchSession) -> None:
+        self.session = session
+        #: The human seats, in seat order.
+        self.humans: tuple[int, ...] = tuple(i for i, s in enumerate(session.seats) if s.is_human)
+        #: The human seat that confirmed being at the keyboard, or None.
+        self.at_keyboard: int | None = None
+        #: A handoff screen is up (or on its way): the next one waits for its answer.
+        self.handing_off = False
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several humans share the keyboard."""
+        return len(self.humans) > 1
+
+    def new_deal(self) -> None:
+        """A round was dealt: its first human confirms before any hand opens."""
+        self.at_keyboard = None
+
+    def needs_handoff(self) -> bool:
+        """A human is on turn who has not confirmed being at the keyboard."""
+        s = self.session
+        return self.hot_seat and s.human_to_move and s.to_move != self.at_keyboard
+
+    def open_seat(self) -> int | None:
+        """The seat whose hand may be drawn now: the one human at a table of one, else the human
+        on turn once confirmed (None on an AI's turn, between rounds and before the handoff)."""
+        s = self.session
+        if not self.hot_seat:
+            return self.humans[0] if self.humans else None
+        return s.to_move if s.human_to_move and s.to_move == self.at_keyboard else None
+
+    def label_seat(self) -> int | None:
+        """The seat the hand's row is labelled with: the one human, else the human on turn, else
+        the human who was at the keyboard last (their hand closed), else the first human."""
+        s = self.session
+        if not self.hot_seat:
+            return self.humans[0] if self.humans else None
+        if s.human_to_move:
+            return s.to_move
+        return self.at_keyboard if self.at_keyboard is not None else self.humans[0]
+
+    def may_act(self) -> bool:
+        """The human on turn may act: it is a human's turn and their hand is open."""
+        s = self.session
+        return s.human_to_move and self.open_seat() == s.to_move
+
+    def hint_job(self, driver: TableDriver) -> AIJob:
+        """A hint for the human on turn, whichever of the humans it is."""
+        s = self.session
+        job = driver.hint_job()
+        seat = s.to_move
+        if job.turn.seat == seat:
+            return job
+        return replace(job, turn=replace(job.turn, seat=seat, view=s.view(seat)))
+
+
+def handoff_line(name: str) -> str:
+    """The handoff's request: "Ben's turn: press Enter when Ben is at the keyboard"."""
+    return f"{name}'s turn: press Enter when {name} is at the keyboard"
+
+
+class HandoffScreen(Screen[bool]):
+    """Fills the terminal with whose turn it is; Enter (or the button) says that person is at
+    the keyboard (dismissed with True). No hand is drawn anywhere while it shows."""
+
+    CSS_PATH = "handoff.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "Ready"),
+    ]
+
+    def __init__(self, name: str, round_number: int | None = None) -> None:
+        """``name``: the person to come to the keyboard; ``round_number``: the round just dealt
+        (said above the request), or None in the middle of a round."""
+        super().__init__()
+        self.player = name
+        self.round_number = round_number
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handoff"):
+            if self.round_number is not None:
+                yield Static(plain(f"Round {self.round_number} is dealt"), id="handoff-round")
+            yield Static(plain(handoff_line(self.player)), id="handoff-line")
+            yield Static(
+                fill("The others look away: $name's hand opens on the table next.", name=self.player),
+                id="handoff-note",
+            )
+            with Center():
+                yield Button(plain(f"{self.player} is here"), variant="primary", id="handoff-ready")
+
+    def on_mount(self) -> None:
+        self.query_one("#handoff-ready", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_ready()
+
+    def action_ready(self) -> None:
+        self.dismiss(True)
+
+
+__all__ = ["HandoffScreen", "Seating", "handoff_line"]
