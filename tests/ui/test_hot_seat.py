@@ -13,11 +13,11 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from kc_tui.config import HUMAN
+from kc_tui.config import HUMAN, Opponent
 from kc_tui.engine import END, Match, Move, Rules, cards_of, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
-from kc_tui.ui.app import KingsCornersApp
+from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.handoff import HandoffScreen, handoff_line
@@ -38,8 +38,6 @@ def hot_session(seed: int = SEED, rules: Rules | None = None) -> MatchSession:
     """Ana and Ben at one keyboard, the greedy Cy in the third seat."""
     match = Match(3, rules or Rules(), seed)
     s = MatchSession(match, [Seat("Ana", HUMAN), Seat("Ben", HUMAN), Seat("Cy", "greedy")])
-    # At a table of several humans the log counts every draw and names none: each hand is private.
-    s.narrator.humans = [False] * len(s.seats)
     s._round_started()
     return s
 
@@ -294,21 +292,33 @@ async def test_the_drawn_mark_is_only_its_owners() -> None:
 
 
 async def test_a_resumed_hot_seat_match_opens_on_the_handoff() -> None:
-    app = hot_app()
+    """A match of Ana, Ben and Cy saved after Ben's first move, then resumed by a new app (a new
+    session of the game): it opens on Ben's handoff with no hand drawn, then on his hand."""
+    config = make_config(player_name="Ana", opponents=(Opponent("Ben", HUMAN), Opponent("Cy", "greedy")))
+    app = KingsCornersApp(config, None, "play", StartOptions(seed=SEED))
     async with app.run_test(size=(120, 40)) as pilot:
-        s = hot_session()
-        game = await start(pilot, s)
-        await confirm(pilot)
-        m = choose(s)
-        await press_move(pilot, game, m)
-        saved = s  # what Resume shows: the session (as loaded) on a table of its own
-        again = app.show_game(saved)
         await wait_turn(pilot)
         assert isinstance(app.screen, HandoffScreen) and app.screen.player == "Ben"
-        assert again.query_one(HandView).cards == []
-        check_private(app)
         await confirm(pilot)
-        assert again.query_one(HandView).cards == saved.hand(1)
+        game = game_of(app)
+        s = game.session
+        await press_move(pilot, game, choose(s))
+        await wait_for(pilot, lambda: s.saved, what="the save after Ben's move")
+        position = (s.to_move, [s.hand(i) for i in range(3)], s.match.round.piles)
+    resumed = KingsCornersApp(config, None, "menu")
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        resumed.action_resume()
+        await wait_turn(pilot)
+        assert isinstance(resumed.screen, HandoffScreen) and resumed.screen.player == "Ben"
+        again = game_of(resumed)
+        t = again.session
+        assert (t.to_move, [t.hand(i) for i in range(3)], t.match.round.piles) == position
+        assert again.query_one(HandView).cards == []
+        check_private(resumed)
+        await confirm(pilot)
+        assert again.query_one(HandView).cards == t.hand(1)
+        check_private(resumed)
 
 
 # ---------------------------------------------------------------------------- hints and undo
@@ -354,7 +364,6 @@ async def test_names_on_the_handoff_are_shown_literally() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         match = Match(3, Rules(), SEED)
         s = MatchSession(match, [Seat("[b]x[/b]", HUMAN), Seat("[/]", HUMAN), Seat("Cy", "greedy")])
-        s.narrator.humans = [False] * 3
         s._round_started()
         await start(pilot, s)
         assert handoff_line("[/]") in screen_text(app)

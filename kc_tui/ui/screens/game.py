@@ -485,7 +485,7 @@ class GameScreen(DrivenScreen):
             return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
         self.say("Thinking of a hint…", "hint")
-        self.think(self.seating.hint_job(self.driver))
+        self.think(self.driver.hint_job())
 
     def hint_arrived(self, decision: Decision) -> None:
         self._hint_busy = False

@@ -10,7 +10,6 @@ open, as at any table.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -20,7 +19,6 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import AIJob, TableDriver
 from kc_tui.ui.text import fill, plain
 
 
@@ -31,7 +29,7 @@ class Seating:
     def __init__(self, session: MatchSession) -> None:
         self.session = session
         #: The human seats, in seat order.
-        self.humans: tuple[int, ...] = tuple(i for i, s in enumerate(session.seats) if s.is_human)
+        self.humans: tuple[int, ...] = session.human_seats
         #: The human seat that confirmed being at the keyboard, or None.
         self.at_keyboard: int | None = None
         #: A handoff screen is up (or on its way): the next one waits for its answer.
@@ -73,15 +71,6 @@ class Seating:
         """The human on turn may act: it is a human's turn and their hand is open."""
         s = self.session
         return s.human_to_move and self.open_seat() == s.to_move
-
-    def hint_job(self, driver: TableDriver) -> AIJob:
-        """A hint for the human on turn, whichever of the humans it is."""
-        s = self.session
-        job = driver.hint_job()
-        seat = s.to_move
-        if job.turn.seat == seat:
-            return job
-        return replace(job, turn=replace(job.turn, seat=seat, view=s.view(seat)))
 
 
 def handoff_line(name: str) -> str:
