@@ -11,15 +11,17 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Static
 
+from kc_tui.config import HUMAN
 from kc_tui.engine import END, Round, cards_of, play, sort_for_hand
 from kc_tui.match.replay import RoundReplay
-from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
+from kc_tui.records.rows import ENV_HISTORY, MatchRecord, SeatInfo, default_history_path
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.kit import direct_round, play_match, store
 
+from .conftest import wait_for
 from .gamekit import click_button, menu_app, opened, screen_text
 
 SIZE = (120, 40)
@@ -319,3 +321,29 @@ def test_snapshot_replay_mid_round(snap_compare: Any, recorded: int) -> None:
 def test_snapshot_replay_end_hands_open(snap_compare: Any, recorded: int) -> None:
     app, run_before = _snap_app(recorded, ("end", "o"))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_match_of_several_people_replays_as_the_person_chosen(
+    match: MatchRecord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a person, a round of two people is seen as a spectator sees it (no hand until the
+    end); with one, from that person's seat."""
+    people = (SeatInfo("Ana", HUMAN), SeatInfo("Ben", HUMAN), match.seats[2])
+    monkeypatch.delenv(ENV_HISTORY, raising=False)
+    match_id = store(default_history_path(), dataclasses.replace(match, seats=people))
+    app = menu_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await wait_for(pilot, lambda: app.history is not None, what="the history")
+        open_replay(app, match_id, ROUND)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.viewer is None
+        assert not screen.query(HandView), "a spectator's replay draws no hand"
+        await pilot.press("escape")
+        await pilot.pause()
+        open_replay(app, match_id, ROUND, person="Ben")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.viewer == 1
+        shows(screen, direct_round(match, ROUND, 0), match, viewer=1)

@@ -542,9 +542,18 @@ class ReplayScreen(Screen[None]):
         event.stop()  # nothing is played in a replay
 
 
-def open_replay(app: App[Any], match_id: int, round_number: int, *, notes: Mapping[int, str] | None = None) -> None:
-    """Show round ``round_number`` of match ``match_id`` of ``app.history`` as the player saw it
-    (the human seat's view; a demo is seen as a spectator), or say in a toast why it cannot be."""
+def open_replay(
+    app: App[Any],
+    match_id: int,
+    round_number: int,
+    *,
+    notes: Mapping[int, str] | None = None,
+    person: str | None = None,
+) -> None:
+    """Show round ``round_number`` of match ``match_id`` of ``app.history`` as ``person`` saw it
+    (without a person: as the one human of the match saw it; a demo, or a match of several people,
+    is seen as a spectator, who sees no hand until the round's end), or say in a toast why it
+    cannot be."""
     history = getattr(app, "history", None)
     if history is None:
         _tell(app, "The game history is not available, so no round can be replayed.")
@@ -565,7 +574,7 @@ def open_replay(app: App[Any], match_id: int, round_number: int, *, notes: Mappi
         screen = ReplayScreen(
             record,
             round_number,
-            record.human_seat(),
+            _viewer(record, person),
             notes=notes,
             look=CardLook.of(config) if config is not None else None,
             pace=getattr(config, "pace", "normal"),
@@ -574,6 +583,14 @@ def open_replay(app: App[Any], match_id: int, round_number: int, *, notes: Mappi
         _tell(app, f"Round {round_number} cannot be replayed: {exc}")
         return
     app.push_screen(screen)
+
+
+def _viewer(record: MatchRecord, person: str | None) -> int | None:
+    """The seat a replay of ``record`` is seen from (None: a spectator's view)."""
+    if person is not None:
+        return record.seat_of(person)
+    humans = record.human_seats
+    return humans[0] if len(humans) == 1 else None
 
 
 def _tell(app: App[Any], message: str) -> None:

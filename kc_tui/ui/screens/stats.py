@@ -484,7 +484,9 @@ class StatsScreen(Screen[None]):
             self.app.notify("That match cannot be read any more.", severity="warning")
             return
         self.app.push_screen(
-            MatchDetail(record, lambda number: open_replay(self.app, record.id, number), person=self.person)
+            MatchDetail(
+                record, lambda number: open_replay(self.app, record.id, number, person=self.person), person=self.person
+            )
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
