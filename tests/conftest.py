@@ -3,6 +3,7 @@ so tests run side by side (pytest-xdist)."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,13 @@ import ai as ai_pkg
 import kc_tui.records.rating
 from ai.base import AIPlayer
 from tests.historykit import ANCHORS
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: half as many workers again as there are cores. A UI test waits on its app's
+    timers and workers part of the time, and the extra worker fills those waits."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores + cores // 2)
 
 
 @pytest.fixture(autouse=True)

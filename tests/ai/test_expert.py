@@ -162,7 +162,7 @@ def test_settled_when_no_other_plan_can_be_meaningfully_better() -> None:
 def test_the_search_stops_early_once_settled_and_never_without_settle() -> None:
     early = 0
     searched = 0
-    for i, (r, seat) in enumerate(midround_positions(16, seed=21)):
+    for i, (r, seat) in enumerate(midround_positions(10, seed=21)):
         view = r.view(seat)
         full = _expert(i, iterations=400, settle=0.0)
         full.plan_turn(view, view.legal_moves())
@@ -174,7 +174,7 @@ def test_the_search_stops_early_once_settled_and_never_without_settle() -> None:
         quick.plan_turn(view, view.legal_moves())
         assert 32 <= quick.last_iterations <= 400
         early += quick.last_iterations < 400
-    assert searched >= 8
+    assert searched >= 5
     assert early >= searched // 2
 
 

@@ -92,6 +92,7 @@ def test_seat_names_and_wilson() -> None:
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
 
 
+@pytest.mark.slow  # a strength sweep; tests/benchmarks and docs/MEASUREMENTS.md measure strength
 def test_greedy_beats_random_on_100_deals(tmp_path: Path) -> None:
     """A small statistical sanity check (docs/MEASUREMENTS.md has the 2,000-deal measurement)."""
     d = _run(tmp_path, "s", "--seats", "greedy,random", "--deals", "100", "--seed", "77")
