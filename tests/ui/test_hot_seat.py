@@ -250,6 +250,12 @@ async def test_a_whole_match_of_two_humans_and_an_ai_keeps_each_hand_private() -
         assert {n for n, _ in handoffs} == set(range(1, rounds + 1))
         assert human_turns >= len(handoffs) - rounds
         assert {name for _, name in handoffs} == {"Ana", "Ben"}
+        # The log on screen names every seat and never says "you".
+        shown = game.query_one(MoveLog).shown
+        for name in NAMES:
+            assert any(line.startswith(f"{name} played") or line.startswith(f"{name} put") for line in shown), name
+            assert any(line == f"{name} ended the turn" for line in shown), name
+        assert not [line for line in shown if "you" in line.lower().split()], "the log says 'you'"
 
 
 async def test_the_first_to_play_confirms_before_any_hand_opens() -> None:

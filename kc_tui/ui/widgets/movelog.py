@@ -46,6 +46,11 @@ class MoveLog(ScrollView):
         self._drawn: dict[tuple[int, int, int], Strip] = {}  # (row or -1 for blank, scroll x, width)
 
     @property
+    def shown(self) -> tuple[str, ...]:
+        """The lines the log shows, as given (before they are wrapped)."""
+        return tuple(self._shown)
+
+    @property
     def lines(self) -> list[Strip]:
         """The rows drawn: every line shown, wrapped to the log's width."""
         self._wrap()
