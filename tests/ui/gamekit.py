@@ -31,6 +31,8 @@ SEED = 3
 #: With SEED, a match of the beginner (play_until) and make_config's two AIs ends in its second
 #: round: a round summary, then the match summary.
 TWO_ROUNDS = Rules(target=5)
+#: With SEED, that match ends in its first round, after 8 moves (hands of 4 cards).
+ONE_ROUND = Rules(target=5, hand_size=4)
 
 
 async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -> None:

@@ -22,7 +22,7 @@ from kc_tui.ui.stats_data import finished, player_matches, rating_view
 
 from ..historykit import T0, play_recorded
 from .conftest import wait_for
-from .gamekit import TWO_ROUNDS, make_config, play_app, play_until, screen_text
+from .gamekit import ONE_ROUND, make_config, play_app, play_until, screen_text
 
 SMALL = (80, 24)
 #: A target low enough for a match of a round or two.
@@ -77,7 +77,7 @@ def this_match(app: KingsCornersApp) -> tuple[list[int], list[str]]:
 
 async def test_the_end_of_a_match_shows_the_rating_before_and_after_it() -> None:
     earlier = earlier_records()
-    app = play_app(config=make_config(rules=QUICK))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SMALL) as pilot:
         _summary, line = await rating_shown(pilot)
         totals, kinds = this_match(app)
@@ -100,7 +100,7 @@ async def test_the_end_of_a_match_shows_the_rating_before_and_after_it() -> None
 
 
 async def test_the_first_rated_match_gives_the_first_rating() -> None:
-    app = play_app(config=make_config(rules=QUICK))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SMALL) as pilot:
         _summary, line = await rating_shown(pilot)
         totals, kinds = this_match(app)
@@ -118,7 +118,7 @@ async def test_the_match_counts_once_when_the_history_has_it_already(
 
     earlier = earlier_records()
     real = History.matches
-    app = play_app(config=make_config(rules=TWO_ROUNDS))
+    app = play_app(config=make_config(rules=ONE_ROUND))
 
     def once_recorded(self: History, **kwargs: Any) -> list[MatchRecord]:
         recorder, game = app.recorder, app.game
@@ -161,7 +161,7 @@ async def test_a_history_that_cannot_be_read_is_said_in_plain_words(monkeypatch:
         raise HistoryError("the game history could not be read: the disk is failing")
 
     monkeypatch.setattr(History, "matches", broken)
-    app = play_app(config=make_config(rules=QUICK))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SMALL) as pilot:
         _summary, line = await rating_shown(pilot)
         assert line == "Your rating cannot be worked out: the game history could not be read: the disk is failing"
@@ -173,7 +173,7 @@ async def test_a_history_that_cannot_be_read_is_said_in_plain_words(monkeypatch:
 
 async def test_a_history_that_is_not_open_is_said_in_plain_words(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Recorder, "wait_open", lambda self, timeout: None)
-    app = play_app(config=make_config(rules=QUICK))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SMALL) as pilot:
         _summary, line = await rating_shown(pilot)
         assert line == "Your rating cannot be worked out: the game history is not available."
@@ -191,7 +191,7 @@ async def test_the_summary_shows_at_once_while_the_rating_is_worked_out(monkeypa
         return real(self, **kwargs)
 
     monkeypatch.setattr(History, "matches", slow)
-    app = play_app(config=make_config(rules=QUICK))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SMALL) as pilot:
         summary = await play_until(pilot, MatchSummary)
         assert isinstance(summary, MatchSummary)

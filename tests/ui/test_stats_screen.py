@@ -13,7 +13,6 @@ from textual.binding import Binding
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
 from ai import ai_kinds
-from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
 from kc_tui.records.rating import player_rating
 from kc_tui.records.store import History
@@ -25,7 +24,7 @@ from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 from tests.historykit import ANCHORS
 
-from .gamekit import make_config, play_app, play_until, screen_text
+from .gamekit import ONE_ROUND, make_config, play_app, play_until, screen_text
 from .statskit import BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, record_match
 
 pytestmark = pytest.mark.usefixtures("fixed_world")
@@ -216,7 +215,7 @@ def test_ai_kinds_rated_within_a_plot_row_are_one_reference_line() -> None:
 
 async def test_a_match_played_on_screen_shows_in_the_stats() -> None:
     """End to end: a short match played through the table, then Statistics from the app."""
-    app = play_app(config=make_config(rules=Rules(target=5)))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SIZE) as pilot:
         await play_until(pilot, MatchSummary)
         assert app.history is not None
