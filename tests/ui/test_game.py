@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kc_tui.config.store import data_dir
-from kc_tui.engine import END, PLACES, Move, Rules, is_pile_move, is_play, play_card, source, target
+from kc_tui.engine import END, PLACES, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import QuitDialog, ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -18,7 +18,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
-from .gamekit import SEED, game_of, make_config, play_app, play_until, position, screen_text, settle
+from .gamekit import ONE_ROUND, SEED, game_of, make_config, play_app, play_until, position, screen_text, settle
 
 SIZE = (120, 40)
 
@@ -229,7 +229,7 @@ async def test_seeded_round_to_its_summary() -> None:
 
 
 async def test_a_match_to_the_target_and_play_again() -> None:
-    app = play_app(config=make_config(rules=Rules(target=5)))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, MatchSummary)
         s = summary.session

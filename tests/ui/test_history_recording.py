@@ -14,7 +14,7 @@ from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 
-from .gamekit import TWO_ROUNDS, make_config, past_the_first_round, play_app, play_until, settle
+from .gamekit import ONE_ROUND, TWO_ROUNDS, make_config, past_the_first_round, play_app, play_until, settle
 
 
 def recorded() -> History:
@@ -34,7 +34,7 @@ def replay_penalties(m: Any) -> None:
 
 
 async def test_a_match_played_on_the_screen_is_recorded_with_every_move_and_replays() -> None:
-    app = play_app(config=make_config(rules=Rules(target=5)))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=(120, 40)) as pilot:
         await play_until(pilot, MatchSummary)
         session = app.game.session if app.game else None

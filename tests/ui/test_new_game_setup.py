@@ -21,7 +21,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 
 from .conftest import wait_for
-from .gamekit import make_config, new_app, play_app, play_until, screen_text, settle
+from .gamekit import ONE_ROUND, make_config, new_app, play_app, play_until, screen_text, settle
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -295,7 +295,7 @@ async def test_a_command_line_start_goes_straight_to_the_table() -> None:
 
 
 async def test_play_again_starts_at_once_with_the_same_choices() -> None:
-    app = play_app(config=make_config(rules=Rules(target=5)))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SIZE) as pilot:
         first = await settle(pilot)
         await play_until(pilot, MatchSummary)

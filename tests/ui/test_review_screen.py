@@ -14,7 +14,7 @@ from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.widgets import TableView
 
 from .conftest import wait_for
-from .gamekit import make_config, play_app, play_until
+from .gamekit import ONE_ROUND, make_config, play_app, play_until
 
 
 async def replay_from_summary(pilot: Any) -> ReplayScreen:
@@ -130,7 +130,7 @@ async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> N
 
 
 async def test_the_match_summary_lists_the_rounds_to_replay() -> None:
-    app = play_app(config=make_config(rules=Rules(target=5)))
+    app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=(120, 40)) as pilot:
         await play_until(pilot, MatchSummary)
         await pilot.press("v")
