@@ -157,29 +157,32 @@ def test_a_data_folder_on_a_read_only_disk_is_said_so() -> None:
 
 
 # ---------------------------------------------------------------------- atomic_write
-def test_a_full_disk_leaves_the_old_file_and_no_temporary_file() -> None:
+@contextmanager
+def full_disk_with_a_save() -> Iterator[Path]:
+    """A save file on a small disk, the disk then filled; on leaving, the save and the filler
+    are all there is and the save holds what it held."""
     with small_disk() as disk:
         target = disk / "current-match.json"
         target.write_bytes(b'{"old": true}')
         fill(disk)
+        yield target
+        assert target.read_bytes() == b'{"old": true}'
+        assert names(disk) == ["current-match.json", "filler"]
+
+
+def test_a_full_disk_leaves_the_old_file_and_no_temporary_file() -> None:
+    with full_disk_with_a_save() as target:
         with pytest.raises(OSError) as raised:
             atomic_write(target, BIG)
         assert str(raised.value) == f"Could not write {target}: the disk is full"
         assert raised.value.strerror == "the disk is full" and raised.value.errno == errno.ENOSPC
-        assert target.read_bytes() == b'{"old": true}'
-        assert names(disk) == ["current-match.json", "filler"]
 
 
 def test_a_save_on_a_full_disk_leaves_no_temporary_file() -> None:
     from kc_tui.match.saves import write_save
 
-    with small_disk() as disk:
-        target = disk / "current-match.json"
-        target.write_bytes(b'{"old": true}')
-        fill(disk)
+    with full_disk_with_a_save() as target:
         write_save(target, {"log": ["x" * 99 for _ in range(1000)]})  # logged, never raised
-        assert target.read_bytes() == b'{"old": true}'
-        assert names(disk) == ["current-match.json", "filler"]
 
 
 def test_a_read_only_file_system_is_said_so_and_nothing_changes() -> None:
