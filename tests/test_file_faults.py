@@ -234,14 +234,19 @@ def test_a_file_in_place_of_the_folder_is_said_so(tmp_path: Path) -> None:
     assert (tmp_path / "data").read_text() == "a file"
 
 
+def _replace_fails(monkeypatch: pytest.MonkeyPatch, code: int, text: str) -> None:
+    """Every :func:`os.replace` fails with ``code`` and ``text``."""
+
+    def fail(src: object, dst: object) -> None:
+        raise OSError(code, text)
+
+    monkeypatch.setattr(os, "replace", fail)
+
+
 def test_a_failed_rename_removes_the_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "f.json"
     target.write_bytes(b"old")
-
-    def refuse(src: object, dst: object) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
-    monkeypatch.setattr(os, "replace", refuse)
+    _replace_fails(monkeypatch, errno.EIO, "Input/output error")
     with pytest.raises(OSError, match="input/output error"):
         atomic_write(target, b"new")
     assert names(tmp_path) == ["f.json"] and target.read_bytes() == b"old"
@@ -330,11 +335,7 @@ def test_a_bad_settings_file_on_a_read_only_disk_is_left_and_said_so(monkeypatch
 def test_moving_aside_on_a_full_disk_says_the_disk_is_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "f"
     path.write_bytes(b"bad")
-
-    def full(src: object, dst: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", full)
+    _replace_fails(monkeypatch, errno.ENOSPC, "No space left on device")
     assert (
         move_aside(path, ".bak")
         == " It could not be moved aside (the disk is full), so it was left in place and is ignored."
