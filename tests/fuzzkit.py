@@ -261,15 +261,20 @@ def mutate_doc(doc: Any, rng: random.Random, mutations: int | None = None) -> An
     return out
 
 
+def float_text(value: float, nan: str, inf: str) -> str:
+    """``value`` as text: its ``repr`` when finite, else ``nan``, ``inf`` or ``-`` and ``inf``."""
+    if math.isnan(value):
+        return nan
+    if math.isinf(value):
+        return inf if value > 0 else f"-{inf}"
+    return repr(value)
+
+
 def _scalar_text(value: Any, ensure_ascii: bool) -> str:
     if isinstance(value, RawJSON):
         return str(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        return repr(value)
+        return float_text(value, "NaN", "Infinity")
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, int):

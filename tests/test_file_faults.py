@@ -157,29 +157,32 @@ def test_a_data_folder_on_a_read_only_disk_is_said_so() -> None:
 
 
 # ---------------------------------------------------------------------- atomic_write
-def test_a_full_disk_leaves_the_old_file_and_no_temporary_file() -> None:
+@contextmanager
+def full_disk_with_a_save() -> Iterator[Path]:
+    """A save file on a small disk, the disk then filled; on leaving, the save and the filler
+    are all there is and the save holds what it held."""
     with small_disk() as disk:
         target = disk / "current-match.json"
         target.write_bytes(b'{"old": true}')
         fill(disk)
+        yield target
+        assert target.read_bytes() == b'{"old": true}'
+        assert names(disk) == ["current-match.json", "filler"]
+
+
+def test_a_full_disk_leaves_the_old_file_and_no_temporary_file() -> None:
+    with full_disk_with_a_save() as target:
         with pytest.raises(OSError) as raised:
             atomic_write(target, BIG)
         assert str(raised.value) == f"Could not write {target}: the disk is full"
         assert raised.value.strerror == "the disk is full" and raised.value.errno == errno.ENOSPC
-        assert target.read_bytes() == b'{"old": true}'
-        assert names(disk) == ["current-match.json", "filler"]
 
 
 def test_a_save_on_a_full_disk_leaves_no_temporary_file() -> None:
     from kc_tui.match.saves import write_save
 
-    with small_disk() as disk:
-        target = disk / "current-match.json"
-        target.write_bytes(b'{"old": true}')
-        fill(disk)
+    with full_disk_with_a_save() as target:
         write_save(target, {"log": ["x" * 99 for _ in range(1000)]})  # logged, never raised
-        assert target.read_bytes() == b'{"old": true}'
-        assert names(disk) == ["current-match.json", "filler"]
 
 
 def test_a_read_only_file_system_is_said_so_and_nothing_changes() -> None:
@@ -231,14 +234,19 @@ def test_a_file_in_place_of_the_folder_is_said_so(tmp_path: Path) -> None:
     assert (tmp_path / "data").read_text() == "a file"
 
 
+def _replace_fails(monkeypatch: pytest.MonkeyPatch, code: int, text: str) -> None:
+    """Every :func:`os.replace` fails with ``code`` and ``text``."""
+
+    def fail(src: object, dst: object) -> None:
+        raise OSError(code, text)
+
+    monkeypatch.setattr(os, "replace", fail)
+
+
 def test_a_failed_rename_removes_the_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "f.json"
     target.write_bytes(b"old")
-
-    def refuse(src: object, dst: object) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
-    monkeypatch.setattr(os, "replace", refuse)
+    _replace_fails(monkeypatch, errno.EIO, "Input/output error")
     with pytest.raises(OSError, match="input/output error"):
         atomic_write(target, b"new")
     assert names(tmp_path) == ["f.json"] and target.read_bytes() == b"old"
@@ -327,11 +335,7 @@ def test_a_bad_settings_file_on_a_read_only_disk_is_left_and_said_so(monkeypatch
 def test_moving_aside_on_a_full_disk_says_the_disk_is_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "f"
     path.write_bytes(b"bad")
-
-    def full(src: object, dst: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", full)
+    _replace_fails(monkeypatch, errno.ENOSPC, "No space left on device")
     assert (
         move_aside(path, ".bak")
         == " It could not be moved aside (the disk is full), so it was left in place and is ignored."

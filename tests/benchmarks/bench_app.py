@@ -145,6 +145,15 @@ def _child(kind: str, seed: int) -> dict[str, float]:
     return result
 
 
+def _median_ms(frames: Frames, key: str) -> float:
+    """The median of ``key`` (seconds) over ``frames``, in milliseconds."""
+    return statistics.median(r[key] for r in frames) * 1000
+
+
+def _met(ok: bool) -> str:
+    return "yes" if ok else "no"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=3)
@@ -162,31 +171,31 @@ def main() -> int:
         return 0
 
     bare, runs, locked = _first_frames(args.seed, args.runs)
-    wall = statistics.median(r["wall"] for r in runs) * 1000
-    cpu = statistics.median(r["cpu"] for r in runs) * 1000
+    wall = _median_ms(runs, "wall")
+    cpu = _median_ms(runs, "cpu")
     print(f"first_frame_ms_median: {wall:.0f}")
     print(f"first_frame_cpu_ms_median: {cpu:.0f}")
     print(f"first_frame_ms_max: {max(r['wall'] for r in runs) * 1000:.0f}")
-    print(f"first_frame_target_met: {'yes' if wall <= 1000 else 'no'} (target <= 1000 ms)")
-    wall_bare = statistics.median(r["wall"] for r in bare) * 1000
-    cpu_bare = statistics.median(r["cpu"] for r in bare) * 1000
+    print(f"first_frame_target_met: {_met(wall <= 1000)} (target <= 1000 ms)")
+    wall_bare = _median_ms(bare, "wall")
+    cpu_bare = _median_ms(bare, "cpu")
     bare_ratio = wall / wall_bare
     print(f"bare_textual_first_frame_ms_median: {wall_bare:.0f}")
     print(f"bare_textual_first_frame_cpu_ms_median: {cpu_bare:.0f}")
     print(f"first_frame_bare_ratio: {bare_ratio:.2f} (cpu {cpu / cpu_bare:.2f})")
-    print(f"first_frame_bare_ratio_target_met: {'yes' if bare_ratio <= 1.5 else 'no'} (target <= 1.5)")
-    wall_locked = statistics.median(r["wall"] for r in locked) * 1000
+    print(f"first_frame_bare_ratio_target_met: {_met(bare_ratio <= 1.5)} (target <= 1.5)")
+    wall_locked = _median_ms(locked, "wall")
     ratio = wall_locked / wall
     print(f"first_frame_history_locked_ms_median: {wall_locked:.0f}")
     print(f"first_frame_history_locked_ratio: {ratio:.2f}")
-    print(f"first_frame_history_locked_target_met: {'yes' if ratio <= 1.10 else 'no'} (target: within 10%)")
+    print(f"first_frame_history_locked_target_met: {_met(ratio <= 1.10)} (target: within 10%)")
     print(f"load_average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     _isolate()
     demo = _child("demo", args.seed)
     print(f"demo_match_rounds: {demo['rounds']:.0f} (finished: {bool(demo['over'])})")
     print(f"demo_match_seconds: {demo['seconds']:.1f}")
     print(f"peak_rss_mb: {demo['rss_mb']:.0f}")
-    print(f"peak_memory_target_met: {'yes' if demo['rss_mb'] <= 150 else 'no'} (target <= 150 MB)")
+    print(f"peak_memory_target_met: {_met(demo['rss_mb'] <= 150)} (target <= 150 MB)")
     return 0
 
 

@@ -116,11 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     seeds = iter(range(10**9))
     deal = per_call_us(lambda: Round.deal(4, rules, seed=next(seeds)), 2000)
 
-    print(f"legal_moves_us: {statistics.median(legal):.2f}")
-    print(f"clone_us: {statistics.median(clone):.2f}")
-    print(f"apply_us: {statistics.median(apply_times):.2f}")
-    print(f"view_us: {statistics.median(view):.2f}")
-    print(f"deal_us: {deal:.2f}")
+    per_call = {
+        "legal_moves": statistics.median(legal),
+        "clone": statistics.median(clone),
+        "apply": statistics.median(apply_times),
+        "view": statistics.median(view),
+        "deal": deal,
+    }
+    for name, us in per_call.items():
+        print(f"{name}_us: {us:.2f}")
     print(f"mean_legal_moves_mid_round: {statistics.mean(len(p.legal_moves()) for p in positions):.1f}")
     print(f"python: {sys.version.split()[0]}")
     return 0

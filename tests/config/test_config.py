@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -298,33 +299,43 @@ def test_a_nested_rule_value_is_named_plainly() -> None:
 # ---------------------------------------------------------------- a file named by the user is never ours
 BASHRC = b'# ~/.bashrc\n[ -z "$PS1" ] && return\nexport PATH="$HOME/bin:$PATH"\nalias ll=\'ls -l\'\n'
 JUNK = bytes(range(256)) * 4 + b"\x00\xff\xfe"
-NOT_SETTINGS = pytest.mark.parametrize("content", [BASHRC, JUNK, b"pace = 1\n"], ids=["bashrc", "binary", "bad-value"])
+
+
+class Named(NamedTuple):
+    """A file named by the user: its path, the argument to pass (None: read from the environment)
+    and the SHA-256 of what it holds."""
+
+    path: Path
+    arg: str | None
+    sha: str
 
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _named(tmp_path: Path, content: bytes, how: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str | None]:
-    """A file named by the user (``--config FILE`` or $KINGS_CORNERS_CONFIG) holding ``content``;
-    the path and the argument to pass (None: read from the environment)."""
+@pytest.fixture(params=[BASHRC, JUNK, b"pace = 1\n"], ids=["bashrc", "binary", "bad-value"])
+def content(request: pytest.FixtureRequest) -> bytes:
+    """What a named file that is not settings holds."""
+    value: bytes = request.param
+    return value
+
+
+@pytest.fixture(params=["option", "env"])
+def named(request: pytest.FixtureRequest, content: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Named:
+    """A file named by the user (``--config FILE`` or $KINGS_CORNERS_CONFIG) holding ``content``."""
     home = tmp_path / "home"
     home.mkdir()
     path = home / ".bashrc"
     path.write_bytes(content)
-    if how == "env":
+    if request.param == "env":
         monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(path))
-        return path, None
-    return path, str(path)
+        return Named(path, None, _sha(path))
+    return Named(path, str(path), _sha(path))
 
 
-@NOT_SETTINGS
-@pytest.mark.parametrize("how", ["option", "env"])
-def test_a_named_file_that_is_not_settings_is_left_as_it_is(
-    content: bytes, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path, arg = _named(tmp_path, content, how, monkeypatch)
-    before = _sha(path)
+def test_a_named_file_that_is_not_settings_is_left_as_it_is(named: Named) -> None:
+    path, arg, before = named
     for _ in range(2):  # every launch says so again, and leaves it
         cfg, warning = load_config(arg)
         assert cfg == Config()
@@ -337,13 +348,8 @@ def test_a_named_file_that_is_not_settings_is_left_as_it_is(
         assert sorted(p.name for p in path.parent.iterdir()) == [".bashrc"], "nothing was added beside it"
 
 
-@NOT_SETTINGS
-@pytest.mark.parametrize("how", ["option", "env"])
-def test_saving_over_a_named_file_that_is_not_settings_is_refused(
-    content: bytes, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path, arg = _named(tmp_path, content, how, monkeypatch)
-    before = _sha(path)
+def test_saving_over_a_named_file_that_is_not_settings_is_refused(named: Named) -> None:
+    path, arg, before = named
     load_config(arg)
     with pytest.raises(NotASettingsFile) as refused:
         save_config(Config(player_name="Ada"), arg)

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from unittest.mock import patch
 
 import tomli_w
@@ -82,11 +81,7 @@ def _toml_scalar(v: Any) -> str:
     if isinstance(v, int):
         return int.__repr__(v) if abs(v) < 10**4000 else hex(v)
     if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
+        return fuzzkit.float_text(v, "nan", "inf")
     if v is None:  # TOML has no null: an empty string stands in
         return '""'
     return json.dumps(str(v), ensure_ascii=False)
@@ -264,15 +259,30 @@ def _loaded(path: Path | None) -> tuple[Config, str | None] | str:
     return cfg, warning
 
 
-def _check_named(data: bytes, folder: Path) -> str | None:
-    path = folder / SETTINGS_NAME
+class _Done(NamedTuple):
+    """The end of a check, with its problem (None: none)."""
+
+    problem: str | None
+
+
+def _written_and_loaded(data: bytes, path: Path, arg: Path | None, folder: Path) -> str | _Done:
+    """Writes ``data`` to ``path`` and loads the settings from ``arg`` (None: the app's own file):
+    the warning, or the end of the check when loading failed or the file was used."""
     path.write_bytes(data)
-    got = _loaded(path)
+    got = _loaded(arg)
     if isinstance(got, str):
-        return got
+        return _Done(got)
     cfg, warning = got
     if warning is None:
-        return _usable_problem(cfg, path, data, folder)
+        return _Done(_usable_problem(cfg, path, data, folder))
+    return warning
+
+
+def _check_named(data: bytes, folder: Path) -> str | None:
+    path = folder / SETTINGS_NAME
+    warning = _written_and_loaded(data, path, path, folder)
+    if isinstance(warning, _Done):
+        return warning.problem
     if not isinstance(warning, str) or not warning.isprintable():
         return f"the warning is not one plain line: {warning!r}"
     if "left as it is" not in warning:
@@ -298,11 +308,7 @@ def _check_ours(data: bytes, folder: Path) -> str | None:
         if path is None:
             return None
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        got = _loaded(None)
-        if isinstance(got, str):
-            return got
-        cfg, warning = got
-        if warning is None:
-            return _usable_problem(cfg, path, data, path.parent)
+        warning = _written_and_loaded(data, path, None, path.parent)
+        if isinstance(warning, _Done):
+            return warning.problem
         return kept_aside_problem(data, path, warning)

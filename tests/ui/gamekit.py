@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from textual.worker import WorkerState
 
 from kc_tui.cli import build_parser
 from kc_tui.config import Config, Opponent
+from kc_tui.config.store import save_config
 from kc_tui.engine import END, Rules, is_play, play_card, position_dict, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
@@ -128,6 +131,16 @@ async def settle(pilot: Pilot[Any], timeout: float = 20.0) -> GameScreen:
                     return game
         if time.monotonic() >= end:
             raise AssertionError(f"the game did not settle in {timeout} s; the screens: {app.screen_stack}")
+
+
+@asynccontextmanager
+async def settled_game(
+    app: KingsCornersApp, size: tuple[int, int] = (120, 40)
+) -> AsyncIterator[tuple[Pilot[Any], GameScreen]]:
+    """``app`` run headless at ``size`` until its game has settled (:func:`settle`): the pilot
+    and the game."""
+    async with app.run_test(size=size) as pilot:
+        yield pilot, await settle(pilot)
 
 
 async def opened(pilot: Pilot[Any], match_id: int, number: int) -> ReplayScreen:
@@ -290,6 +303,13 @@ class SettingsHost(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(SettingsScreen(self.config, self.path), self.results.append)
+
+
+def saved_settings_host() -> tuple[Config, SettingsHost]:
+    """Settings of a player named Kim, saved, and a host of the settings screen over them."""
+    config = Config(player_name="Kim")
+    save_config(config)
+    return config, SettingsHost(config)
 
 
 async def type_into(pilot: Any, app: App[Any], wid: str, text: str) -> None:

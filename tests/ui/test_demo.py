@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import cast
 
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from kc_tui.cli import build_parser
@@ -18,6 +21,13 @@ from .conftest import wait_for
 from .gamekit import DemoHost
 
 SIZE = (110, 36)
+
+
+@asynccontextmanager
+async def _shown(demo: DemoScreen) -> AsyncIterator[Pilot[None]]:
+    """``demo`` run headless over a bare screen: the pilot."""
+    async with DemoHost(demo).run_test(size=SIZE) as pilot:
+        yield pilot
 
 
 def moves_made(demo: DemoScreen) -> tuple[int, int]:
@@ -45,8 +55,7 @@ async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
 
 async def test_pause_step_and_resume() -> None:
     demo = DemoScreen(["greedy", "lookahead"], 5, "normal", Config())
-    app = DemoHost(demo)
-    async with app.run_test(size=SIZE) as pilot:
+    async with _shown(demo) as pilot:
         await pilot.press("space")
         assert demo.paused
         await wait_for(pilot, lambda: not demo.thinking, 10)
@@ -67,8 +76,7 @@ async def test_pause_step_and_resume() -> None:
 
 async def test_step_while_playing_pauses_and_moves_once() -> None:
     demo = DemoScreen(["greedy", "greedy"], 2, "slow", Config())
-    app = DemoHost(demo)
-    async with app.run_test(size=SIZE) as pilot:
+    async with _shown(demo) as pilot:
         await pilot.press("n")
         assert demo.paused
         await wait_for(pilot, lambda: moves_made(demo) != (0, 0), 10)
@@ -80,8 +88,7 @@ async def test_step_while_playing_pauses_and_moves_once() -> None:
 
 async def test_speed_keys_and_open_hands() -> None:
     demo = DemoScreen(["greedy", "king-aware", "lookahead", "random"], 3, "normal", Config())
-    app = DemoHost(demo)
-    async with app.run_test(size=SIZE) as pilot:
+    async with _shown(demo) as pilot:
         await pilot.press("space")
         panels = list(demo.query(OpponentPanel))
         assert len(panels) == 4
@@ -103,8 +110,7 @@ async def test_speed_keys_and_open_hands() -> None:
 
 async def test_a_new_demo_never_applies_a_stale_decision() -> None:
     demo = DemoScreen(["greedy", "greedy"], 9, "slow", Config())
-    app = DemoHost(demo)
-    async with app.run_test(size=SIZE) as pilot:
+    async with _shown(demo) as pilot:
         await pilot.press("space")
         await wait_for(pilot, lambda: not demo.thinking, 10)
         old_session, stale = demo.session, demo.driver.ai_job()

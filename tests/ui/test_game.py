@@ -18,7 +18,18 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
-from .gamekit import ONE_ROUND, SEED, game_of, make_config, play_app, play_until, position, screen_text, settle
+from .gamekit import (
+    ONE_ROUND,
+    SEED,
+    game_of,
+    make_config,
+    play_app,
+    play_until,
+    position,
+    screen_text,
+    settle,
+    settled_game,
+)
 
 SIZE = (120, 40)
 
@@ -32,8 +43,7 @@ def _first(moves: list[Move], pred: Any) -> Move:
 
 async def test_start_seeded_match_shows_table_hand_and_opponents() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (_pilot, game):
         s = game.session
         assert s.match.seed == SEED
         assert s.human_to_move
@@ -52,8 +62,7 @@ async def test_start_seeded_match_shows_table_hand_and_opponents() -> None:
 
 async def test_hidden_information_opponent_cards_never_on_screen() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (_pilot, game):
         s = game.session
         text = screen_text(app)
         for seat in (1, 2):
@@ -66,8 +75,7 @@ async def test_hidden_information_opponent_cards_never_on_screen() -> None:
 @pytest.mark.parametrize("by", ["keys", "mouse"])
 async def test_play_a_legal_card(by: str) -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         m = _first(s.match.round.legal_moves(), is_play)
         card, dst = play_card(m), target(m)
@@ -105,8 +113,7 @@ def _seed_with_pile_move() -> tuple[int, Move]:
 async def test_move_a_pile_by_keys() -> None:
     seed, m = _seed_with_pile_move()
     app = play_app(seed)
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         src, dst = source(m), target(m)
         moving, onto = s.match.round.piles[src], s.match.round.piles[dst]
@@ -122,8 +129,7 @@ async def test_move_a_pile_by_keys() -> None:
 
 async def test_illegal_attempt_says_why_and_changes_nothing() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         hand = s.hand(0)
         legal = set(s.match.round.legal_moves())
@@ -141,8 +147,7 @@ async def test_illegal_attempt_says_why_and_changes_nothing() -> None:
 
 async def test_undo_takes_back_the_moves_of_this_turn() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         before = position(s)
         m = _first(s.match.round.legal_moves(), is_play)
@@ -157,8 +162,7 @@ async def test_undo_takes_back_the_moves_of_this_turn() -> None:
 
 async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         await pilot.press("h")
         game = await settle(pilot)
         hint = game.hint_move
@@ -174,8 +178,7 @@ async def test_the_hint_names_its_plan_and_says_why() -> None:
     from ai.advice.hint import HintAI
 
     app = play_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (80, 24)) as (pilot, game):
         s = game.session
         advice = HintAI(s.match.seed + 7).advice(s.view(0), s.fmt)
         await pilot.press("h")
@@ -192,8 +195,7 @@ async def test_the_hint_names_its_plan_and_says_why() -> None:
 
 async def test_end_turn_the_ais_play_and_it_is_your_turn_again() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         moves_before = len(s.match.round.history)
         await pilot.press("t")
@@ -250,8 +252,7 @@ async def test_a_match_to_the_target_and_play_again() -> None:
 
 async def test_quit_and_resume_the_exact_position() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         s = game.session
         m = _first(s.match.round.legal_moves(), is_play)
         piles_before = list(s.match.round.piles)
@@ -313,8 +314,7 @@ async def test_a_corrupt_save_is_reported_and_moved_aside() -> None:
 
 async def test_a_tiny_terminal_asks_to_enlarge_and_the_game_comes_back_untouched() -> None:
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         await pilot.press("t")  # the AIs are to move when the terminal shrinks
         await pilot.resize_terminal(60, 20)
         await pilot.pause(0.3)
@@ -346,8 +346,7 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
     monkeypatch.setitem(ai_pkg.registry._REGISTRY, "greedy", SlowAI)
     monkeypatch.setattr(ai_pkg.registry, "_load_all", lambda: None)
     app = play_app(seed=SEED)
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         old = game.session
         await pilot.press("t")
         await pilot.pause(0.1)

@@ -12,7 +12,7 @@ from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.widgets import OpponentPanel
 from tests.ai.helpers import FAULTS
 
-from .gamekit import DemoHost, make_config, play_app, screen_text, settle
+from .gamekit import DemoHost, make_config, play_app, screen_text, settle, settled_game
 
 SIZE = (120, 40)
 
@@ -27,8 +27,7 @@ async def test_a_faulty_ai_falls_back_and_the_screen_says_so(
 ) -> None:
     registry["king-aware"] = faulty  # Kingsley, the second opponent
     app = play_app()
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         await pilot.press("t")
         game = await settle(pilot)
         s = game.session
@@ -44,8 +43,7 @@ async def test_a_faulty_ai_falls_back_and_the_screen_says_so(
 async def test_chips_scoring_shows_the_same_target_in_the_game_and_the_demo() -> None:
     rules = Rules(scoring="chips")
     app = play_app(config=make_config(rules=rules))
-    async with app.run_test(size=SIZE) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, SIZE) as (pilot, game):
         assert {p.target for p in game.query(OpponentPanel)} == {0}
         assert "chips" in screen_text(app)
     demo = DemoScreen(["greedy", "greedy"], 1, "slow", Config(rules=rules))

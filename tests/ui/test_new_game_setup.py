@@ -46,6 +46,14 @@ async def open_set_up(pilot: Any) -> NewGameDialog:
     return dialog
 
 
+async def _set_up(pilot: Any, dialog: NewGameDialog, count: int, kinds: dict[int, str], target: str) -> None:
+    """Choose ``count`` opponents, the kinds in ``kinds`` (by the opponent's place) and ``target``."""
+    await choose(pilot, dialog, "opponent-count", count)
+    for place, kind in kinds.items():
+        await choose(pilot, dialog, f"opp-kind-{place}", kind)
+    await type_into(pilot, dialog, "target", target)
+
+
 async def choose(pilot: Any, dialog: NewGameDialog, wid: str, value: object) -> None:
     dialog.query_one(f"#{wid}", Select).value = value
     await pilot.pause()
@@ -92,10 +100,7 @@ async def test_the_choices_start_a_match_with_those_opponents_and_that_target() 
     app = menu_app()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_set_up(pilot)
-        await choose(pilot, dialog, "opponent-count", 3)
-        await choose(pilot, dialog, "opp-kind-0", "random")
-        await choose(pilot, dialog, "opp-kind-2", "expert")
-        await type_into(pilot, dialog, "target", "7")
+        await _set_up(pilot, dialog, 3, {0: "random", 2: "expert"}, "7")
         dialog.query_one("#start").focus()
         await pilot.press("enter")
         game = await settle(pilot)
@@ -111,9 +116,7 @@ async def test_the_choices_are_saved_and_offered_at_the_next_new_game() -> None:
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_set_up(pilot)
-        await choose(pilot, dialog, "opponent-count", 1)
-        await choose(pilot, dialog, "opp-kind-0", "lookahead")
-        await type_into(pilot, dialog, "target", "40")
+        await _set_up(pilot, dialog, 1, {0: "lookahead"}, "40")
         await pilot.press("enter")  # Enter in a field starts too
         await settle(pilot)
         saved = load_config()[0]

@@ -10,13 +10,13 @@ from textual.app import App
 from textual.widgets import Input, Select, Static, Switch
 
 from kc_tui.config import Config, Opponent
-from kc_tui.config.store import load_config, save_config
+from kc_tui.config.store import load_config
 from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 
 from .fitkit import EXPERTS, flat, read_every_text, screen_lines, shown, texts
 from .gamekit import SettingsHost as Host
-from .gamekit import type_into
+from .gamekit import saved_settings_host, type_into
 
 SMALL = (80, 24)
 SIZE = (100, 40)
@@ -51,9 +51,7 @@ async def test_a_change_typed_back_to_what_it_was_is_no_change() -> None:
 
 
 async def test_escape_with_changes_asks_and_n_keeps_them_on_screen() -> None:
-    before = Config(player_name="Kim")
-    save_config(before)
-    app = Host(before)
+    before, app = saved_settings_host()
     async with app.run_test(size=SMALL) as pilot:
         await type_into(pilot, app, "player-name", "Changed")
         await pilot.press("escape")
@@ -77,9 +75,7 @@ async def test_escape_with_changes_asks_and_n_keeps_them_on_screen() -> None:
 
 
 async def test_y_discards_the_changes_and_the_theme_preview() -> None:
-    before = Config(player_name="Kim")
-    save_config(before)
-    app = Host(before)
+    before, app = saved_settings_host()
     async with app.run_test(size=SMALL) as pilot:
         theme = app.theme
         app.screen.query_one("#theme", Select).value = "dracula"

@@ -17,12 +17,12 @@ from textual.widgets.select import InvalidSelectValueError
 
 import ai
 from kc_tui.config import HUMAN, THINK_MS_RANGE, Config, Opponent
-from kc_tui.config.store import config_path, load_config, save_config
+from kc_tui.config.store import config_path, load_config
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 
 from .gamekit import SettingsHost as Host
-from .gamekit import type_into
+from .gamekit import saved_settings_host, type_into
 
 SIZE = (100, 40)
 
@@ -157,9 +157,7 @@ async def test_bad_input_is_refused_with_a_message_and_never_saved() -> None:
 
 
 async def test_cancel_keeps_the_old_settings_and_theme() -> None:
-    before = Config(player_name="Kim")
-    save_config(before)
-    app = Host(before)
+    before, app = saved_settings_host()
     async with app.run_test(size=SIZE) as pilot:
         theme = app.theme
         await type_into(pilot, app, "player-name", "Changed")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.binding import Binding
+from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
 from ai import ai_kinds
@@ -30,6 +31,13 @@ from .statskit import BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, rec
 pytestmark = pytest.mark.usefixtures("fixed_world")
 
 
+async def _leave_with(pilot: Pilot[Any], key: str) -> None:
+    """Press ``key``: the statistics screen is left."""
+    await pilot.press(key)
+    await pilot.pause()
+    assert not isinstance(pilot.app.screen, StatsScreen)
+
+
 # ---------------------------------------------------------------------------- empty and off
 async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> None:
     history, _ = History.open(tmp_path / "h.sqlite3")
@@ -41,9 +49,7 @@ async def test_empty_history_says_so_and_escape_goes_back(tmp_path: Path) -> Non
         assert "Summary" not in text and "esc Back" in text  # no tabs, nor their keys in the footer
         assert not screen.query(TabbedContent)
         await pilot.press("3")  # no tabs to switch to: nothing happens
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, StatsScreen)
+        await _leave_with(pilot, "escape")
 
 
 async def test_no_history_at_all() -> None:
@@ -51,9 +57,7 @@ async def test_no_history_at_all() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "history is off or could not be opened" in flat(app)
-        await pilot.press("q")
-        await pilot.pause()
-        assert not isinstance(app.screen, StatsScreen)
+        await _leave_with(pilot, "q")
 
 
 # ---------------------------------------------------------------------------- a full history
@@ -111,9 +115,7 @@ async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, StatsScreen)
+        await _leave_with(pilot, "escape")
 
 
 async def test_a_click_on_a_row_opens_that_match(tmp_path: Path) -> None:

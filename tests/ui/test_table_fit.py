@@ -16,7 +16,7 @@ from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 
-from .gamekit import LONG_HAND, play_app, screen_text, settle, stage, table_app, whole_card
+from .gamekit import LONG_HAND, play_app, screen_text, settle, settled_game, stage, table_app, whole_card
 
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50))
 TABLES = [(size, n, scoring) for size in SIZES for n in (1, 3) for scoring in ("points", "chips")]
@@ -87,8 +87,7 @@ async def test_a_hand_wider_than_the_row_overlaps_then_scrolls_with_a_bar() -> N
 
 async def test_the_move_log_rewraps_after_a_resize() -> None:
     app = table_app(1, "points")
-    async with app.run_test(size=(80, 24)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (80, 24)) as (pilot, game):
         for _ in range(3):
             game.action_end_turn()
             game = await settle(pilot)
@@ -108,8 +107,7 @@ async def test_the_move_log_rewraps_after_a_resize() -> None:
 
 async def test_t_with_a_card_picked_asks_before_ending_the_turn() -> None:
     app = play_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (120, 40)) as (pilot, game):
         s = game.session
         turn = s.match.round.hist
         await pilot.press("1")
@@ -126,8 +124,7 @@ async def test_t_with_a_card_picked_asks_before_ending_the_turn() -> None:
 
 async def test_t_asks_again_after_the_selection_changes() -> None:
     app = play_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (120, 40)) as (pilot, game):
         s = game.session
         turn = s.match.round.hist
         await pilot.press("1", "t", "escape", "2", "t")
@@ -139,8 +136,7 @@ async def test_m_goes_back_to_the_menu_and_the_match_resumes() -> None:
     from kc_tui.ui.screens.menu import MenuScreen
 
     app = play_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (120, 40)) as (pilot, game):
         hand = list(game.session.hand(0))
         await pilot.press("m")
         await pilot.pause()
@@ -156,8 +152,7 @@ async def test_m_asks_first_when_the_game_is_not_saved() -> None:
     from kc_tui.ui.screens.menu import MenuScreen
 
     app = play_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (120, 40)) as (pilot, game):
         game.session.save_path = None
         await pilot.press("m")
         await pilot.pause()
@@ -199,8 +194,7 @@ async def test_the_palette_offers_quit_once() -> None:
 @pytest.mark.parametrize("width", [22, 30, 40, 60])
 async def test_an_opponent_panel_keeps_count_score_and_turn_by_priority(width: int) -> None:
     app = table_app(3, "points")
-    async with app.run_test(size=(160, 50)) as pilot:
-        game = await settle(pilot)
+    async with settled_game(app, (160, 50)) as (pilot, game):
         panel = game.query_one(OpponentPanel)
         panel.styles.width = width + 4  # border and padding
         panel.show(cards=13, total=48, score="48/50 pts", to_move=True)
