@@ -423,3 +423,21 @@ def test_snapshot_hot_seat_table_80x24(snap_compare: Any) -> None:
 
 def test_snapshot_hot_seat_table_120x40(snap_compare: Any) -> None:
     assert snap_compare(hot_app(), terminal_size=SIZES[1], run_before=_table)
+
+
+async def test_a_round_is_replayed_from_the_seat_of_the_person_at_the_keyboard() -> None:
+    """The round summary's replay is seen from the seat of the person who confirmed last; nobody
+    is named before the first handoff, nor at a table of one."""
+    app = hot_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = hot_session()
+        game = await start(pilot, s)
+        assert game.seating.person() is None
+        await confirm(pilot)
+        assert game.seating.person() == s.names[s.to_move] == "Ben"
+        game.seating.new_deal()
+        assert game.seating.person() is None
+        one = MatchSession(Match(3, Rules(), SEED), [Seat("Ana", HUMAN), Seat("Bo", "greedy"), Seat("Cy", "greedy")])
+        one._round_started()
+        single = await start(pilot, one)
+        assert single.seating.person() is None

@@ -50,13 +50,14 @@ def show_rounds(app: App[Any], driver: TableDriver) -> None:
     app.push_screen(MatchDetail(record, lambda number: open_replay(app, record.id, number)))
 
 
-def replay_round(app: App[Any], driver: TableDriver, number: int) -> None:
-    """Round ``number`` of the match replayed, once the history has it."""
+def replay_round(app: App[Any], driver: TableDriver, number: int, person: str | None = None) -> None:
+    """Round ``number`` of the match replayed (from ``person``'s seat; None: the one human's, or a
+    spectator's when several people play), once the history has it."""
     from kc_tui.ui.screens.replay import open_replay
 
     match_id = recorded_match(app, driver, number)
     if match_id is not None:
-        open_replay(app, match_id, number)
+        open_replay(app, match_id, number, person=person)
 
 
 def recorded_match(app: App[Any], driver: TableDriver, rounds: int) -> int | None:

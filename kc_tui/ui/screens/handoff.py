@@ -67,6 +67,12 @@ class Seating:
             return s.to_move
         return self.at_keyboard if self.at_keyboard is not None else self.humans[0]
 
+    def person(self) -> str | None:
+        """At a table of several people, the name of the one who confirmed last (None: nobody
+        since the deal, or a table of one, whose person needs no naming)."""
+        seat = self.at_keyboard if self.hot_seat else None
+        return None if seat is None else self.session.names[seat]
+
     def may_act(self) -> bool:
         """The human on turn may act: it is a human's turn and their hand is open."""
         s = self.session
