@@ -174,12 +174,6 @@ def safe_summary(summary: Summary) -> Summary:
     )
 
 
-def human_seat(m: MatchRecord, person: str | None = None) -> int | None:
-    """The player's seat in ``m``: ``person``'s (None: the first seat of kind ``human``), or None
-    (a demo, or a match the person did not play)."""
-    return m.seat_of(person)
-
-
 def choose_person(people: Sequence[str], wanted: str | None) -> str | None:
     """Whose statistics to show: ``wanted`` (the Settings name) when that person played, else
     the one who played most (``people`` most matches first); None when no one played."""
@@ -207,7 +201,7 @@ def _seat_scores(m: MatchRecord) -> list[tuple[int, int, float]]:
 
 def player_games(m: MatchRecord, person: str | None = None) -> list[tuple[str, float]]:
     """The player's results in a finished match: (AI kind, score 1 / 0.5 / 0) against each AI seat."""
-    me = human_seat(m, person)
+    me = m.seat_of(person)
     if me is None:
         return []
     out: dict[int, float] = {}
@@ -302,7 +296,7 @@ def _rating_among_people(
         mine = [g for g in mine if g[1] in anchors]
         vs_ai += mine
         between += theirs
-        seat = human_seat(m, person)
+        seat = m.seat_of(person)
         if seat is None:
             continue
         name = name if name is not None else m.seats[seat].name
@@ -416,7 +410,7 @@ def when(m: MatchRecord) -> str:
 
 def opponents(m: MatchRecord, person: str | None = None) -> str:
     """The other seats than the player's: "Greedy (greedy), Kingsley (king-aware)"."""
-    me = human_seat(m, person)
+    me = m.seat_of(person)
     others = (f"{short_text(s.name)} ({short_text(s.kind)})" for i, s in enumerate(m.seats[:16]) if i != me)
     return short_text(", ".join(others), 4 * LINE_MAX)
 
@@ -425,7 +419,7 @@ def result(m: MatchRecord, person: str | None = None) -> str:
     """Won, lost, shared or unfinished, from the player's seat (a demo: who won)."""
     if not finished(m):
         return "unfinished"
-    me = human_seat(m, person)
+    me = m.seat_of(person)
     if me is None:
         names = ", ".join(short_text(m.seats[w].name) for w in m.winners[:16] if 0 <= w < len(m.seats))
         return short_text("won by " + names, LINE_MAX)
@@ -520,7 +514,7 @@ def best_worst(
 
 def player_matches(matches: Sequence[MatchRecord], person: str | None = None) -> list[MatchRecord]:
     """The matches the player played (no demos): ``person``'s (None: any human's)."""
-    return [m for m in matches if not m.demo and human_seat(m, person) is not None]
+    return [m for m in matches if not m.demo and m.seat_of(person) is not None]
 
 
 def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -563,7 +557,6 @@ __all__ = [
     "best_worst",
     "choose_person",
     "clamp",
-    "human_seat",
     "is_chips",
     "match_line",
     "opponents",

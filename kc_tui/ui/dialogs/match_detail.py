@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from textual_plotext import PlotextPlot
 
 from kc_tui.records.rows import MatchRecord
-from kc_tui.ui.stats_data import human_seat, is_chips, result, score_series, scoring_text, when
+from kc_tui.ui.stats_data import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
@@ -111,7 +111,7 @@ def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
     """A row per round: each player's penalty (chips: chips won or lost), ``*`` for who went out;
     then the totals. The seat of ``person`` (None: the first human's) is "you"."""
     chips = is_chips(m)
-    me = human_seat(m, person)
+    me = m.seat_of(person)
     t = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold")
     t.add_column("Round", justify="right", no_wrap=True)
     for seat, info in enumerate(m.seats):
@@ -141,7 +141,7 @@ def winners_text(m: MatchRecord, person: str | None = None) -> Text:
     Greedy won.", "You shared the win with Greedy." or, in a demo, "Won by Greedy"."""
     if not m.finished_at or not m.winners:
         return Text("Unfinished: the match was left before its end.", style="dim")
-    me = human_seat(m, person)
+    me = m.seat_of(person)
     others = ", ".join(m.seats[w].name for w in m.winners if 0 <= w < len(m.seats) and w != me)
     outcome = result(m, person)
     if me is None:

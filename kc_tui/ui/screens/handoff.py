@@ -28,8 +28,6 @@ class Seating:
 
     def __init__(self, session: MatchSession) -> None:
         self.session = session
-        #: The human seats, in seat order.
-        self.humans: tuple[int, ...] = session.human_seats
         #: The human seat that confirmed being at the keyboard, or None.
         self.at_keyboard: int | None = None
         #: A handoff screen is up (or on its way): the next one waits for its answer.
@@ -38,7 +36,7 @@ class Seating:
     @property
     def hot_seat(self) -> bool:
         """Several humans share the keyboard."""
-        return len(self.humans) > 1
+        return len(self.session.human_seats) > 1
 
     def new_deal(self) -> None:
         """A round was dealt: its first human confirms before any hand opens."""
@@ -54,7 +52,7 @@ class Seating:
         on turn once confirmed (None on an AI's turn, between rounds and before the handoff)."""
         s = self.session
         if not self.hot_seat:
-            return self.humans[0] if self.humans else None
+            return self.session.human_seats[0] if self.session.human_seats else None
         return s.to_move if s.human_to_move and s.to_move == self.at_keyboard else None
 
     def label_seat(self) -> int | None:
@@ -62,10 +60,10 @@ class Seating:
         the human who was at the keyboard last (their hand closed), else the first human."""
         s = self.session
         if not self.hot_seat:
-            return self.humans[0] if self.humans else None
+            return self.session.human_seats[0] if self.session.human_seats else None
         if s.human_to_move:
             return s.to_move
-        return self.at_keyboard if self.at_keyboard is not None else self.humans[0]
+        return self.at_keyboard if self.at_keyboard is not None else self.session.human_seats[0]
 
     def person(self) -> str | None:
         """At a table of several people, the name of the one who confirmed last (None: nobody
