@@ -147,6 +147,9 @@ class Recorder:
         if history is not None:
             self._opened.set()
         self._thread: threading.Thread | None = None
+        #: Set when the thread may open the history (:meth:`start` with ``held``, then :meth:`release`).
+        self._go = threading.Event()
+        self._go.set()
         self._closing = False
         self._listeners: list[Callable[[RecorderStatus], object]] = []
 
@@ -157,7 +160,9 @@ class Recorder:
         return self._history
 
     def wait_open(self, timeout: float) -> History | None:
-        """The history, waiting up to ``timeout`` seconds for it to open."""
+        """The history, waiting up to ``timeout`` seconds for it to open (a held thread is let go:
+        the history is wanted now)."""
+        self.release()
         self._opened.wait(timeout)
         return self._history
 
@@ -338,14 +343,23 @@ class Recorder:
         return problems
 
     # ------------------------------------------------------------------ the thread
-    def start(self) -> None:
-        """Record in a thread of its own from now on (opening the history there first)."""
+    def start(self, *, held: bool = False) -> None:
+        """Record in a thread of its own from now on (opening the history there first).
+        ``held``: the thread waits for :meth:`release` before it opens the history (the app
+        lets it go once its first screen is drawn, so the two never share the interpreter)."""
         if self._thread is not None:
             return
+        if held:
+            self._go.clear()
         self._thread = threading.Thread(target=self._run, name="history-recorder", daemon=True)
         self._thread.start()
 
+    def release(self) -> None:
+        """Let a held thread open the history and record."""
+        self._go.set()
+
     def _run(self) -> None:
+        self._go.wait()
         if self._history is None and self._opener is not None:
             try:
                 self._history, self.open_message = self._opener()
@@ -380,6 +394,7 @@ class Recorder:
         """Stop: what still waits after ``timeout`` seconds is kept in the outbox for next time;
         then the history is closed."""
         if self._thread is not None:
+            self.release()
             self.flush(timeout)
             with self._cond:
                 self._closing = True

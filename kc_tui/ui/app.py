@@ -166,16 +166,17 @@ class KingsCornersApp(App[int]):
         command line starts at once (its menu is made when the player leaves it). Nothing lies
         below it, so nothing below is laid out and drawn again with it."""
         # No collection while the first screen is made and drawn (tens of thousands of short-lived
-        # objects, 15-30 ms of collections): the collector runs again once it is on screen.
+        # objects, 15-30 ms of collections): the collector runs again once it is on screen. The
+        # history opens then too (its thread would take the interpreter from the first frame).
         self._collector_held = gc.isenabled()
         gc.disable()
-        self.call_after_refresh(self._release_collector)
+        self.call_after_refresh(self._first_screen_drawn)
         self._apply_theme()
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
             self.recorder = Recorder(opener=open_history, outbox=default_outbox())
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
-            self.recorder.start()
+            self.recorder.start(held=True)
             self.saver = SaveWriter()
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
@@ -432,6 +433,11 @@ class KingsCornersApp(App[int]):
         from kc_tui.ui.screens.stats import StatsScreen
 
         self.push_screen(StatsScreen(self.history))
+
+    def _first_screen_drawn(self) -> None:
+        self._release_collector()
+        if self.recorder is not None:
+            self.recorder.release()
 
     def _release_collector(self) -> None:
         if self._collector_held:

@@ -203,3 +203,30 @@ def test_a_bug_in_recording_is_a_problem_that_waits_not_a_crash(
     assert "locked" in (rec.status.problem or "")
     rec.retry()
     assert rec.status.waiting == 0 and rounds_in(path) == [(1, 1)]
+
+
+def test_a_held_recorder_opens_nothing_until_released_and_then_records_what_waited(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    opened: list[float] = []
+
+    def opener() -> tuple[History, str | None]:
+        opened.append(time.monotonic())
+        return History.open(path)
+
+    recorder = Recorder(opener=opener, outbox=tmp_path / "outbox")
+    recorder.start(held=True)
+    sync, doc = sync_of(played(1))
+    recorder.submit(sync, document=doc)
+    time.sleep(0.2)
+    assert opened == [] and not path.exists()  # held: the caller's thread drew meanwhile
+    recorder.release()
+    assert wait_until(lambda: path.exists() and len(rounds_in(path)) == 1)
+    recorder.close()
+
+
+def test_asking_for_the_history_lets_a_held_recorder_go(tmp_path: Path) -> None:
+    recorder = Recorder(opener=lambda: History.open(tmp_path / "history.sqlite3"))
+    recorder.start(held=True)
+    history = recorder.wait_open(10.0)
+    assert history is not None and history.matches() == []
+    recorder.close()
