@@ -17,7 +17,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
+from kc_tui.util.text import one_line
 from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
 
 #: The signals passed on to the app.
@@ -31,25 +33,33 @@ def app_command() -> list[str]:
     return [sys.executable, "-m", "kc_tui"]
 
 
-def run_tab(root: Path) -> int:
-    """Run one tab's app in a new folder under ``root`` (a ready root); its exit code."""
+def run_tab(root: Path, command: Sequence[str] | None = None) -> int:
+    """Run one tab's app (``command``, default :func:`app_command`) in a new folder under ``root``
+    (a ready root); its exit code. The signals of :data:`FORWARDED` go to the app meanwhile."""
     folder = new_tab_folder(root)
+    before: dict[signal.Signals, Any] = {}
     try:
         env = {**os.environ, **tab_environment(folder.path)}
-        child = subprocess.Popen(app_command(), env=env)
+        try:
+            child = subprocess.Popen(list(command or app_command()), env=env)
+        except OSError as exc:
+            sys.stderr.write(f"kings-corners serve: cannot start the app: {one_line(exc.strerror or str(exc))}\n")
+            return 1
 
         def forward(sig: int, _frame: FrameType | None) -> None:
             if child.poll() is None:
                 child.send_signal(sig)
 
         for sig in FORWARDED:
-            signal.signal(sig, forward)
+            before[sig] = signal.signal(sig, forward)
         while True:
             try:
                 return child.wait()
             except KeyboardInterrupt:  # pragma: no cover - SIGINT is forwarded, not raised
                 continue
     finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
         folder.release()
         remove_tab_folder(root, folder.path)
 

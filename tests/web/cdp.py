@@ -41,6 +41,9 @@ FLAGS = (
     "--remote-debugging-port=0",
 )
 
+#: Requests to the browser go straight to it, whatever proxy the environment names.
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
 #: The keys pressed by name: (key, code, Windows virtual key code, text typed).
 SPECIAL_KEYS: dict[str, tuple[str, str, int, str]] = {
     "enter": ("Enter", "Enter", 13, "\r"),
@@ -178,14 +181,14 @@ class Browser:
 
     def _http(self, path: str, method: str = "GET") -> Any:
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method)
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with DIRECT.open(request, timeout=10) as answer:
             return json.loads(answer.read())
 
     async def open(self, url: str, width: int = 1280, height: int = 800) -> Page:
         """A new tab on ``url``, its window ``width`` x ``height`` pixels, keeping what its
         WebSockets receive as text (:data:`KEEP_TEXT`)."""
         target = await asyncio.to_thread(self._http, "/json/new?about:blank", "PUT")
-        ws = await websockets.connect(target["webSocketDebuggerUrl"], max_size=64 << 20)
+        ws = await websockets.connect(target["webSocketDebuggerUrl"], max_size=64 << 20, proxy=None)
         page = Page(ws)
         metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
         await page.call("Emulation.setDeviceMetricsOverride", **metrics)

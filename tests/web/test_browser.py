@@ -13,13 +13,8 @@ import json
 import os
 import shutil
 import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +28,7 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 from kc_tui.web.folders import DATA_NAME, PREFIX, SETTINGS_NAME
 
 from .cdp import CHROMIUM, Browser, Page, browser, chromium_available
+from .servekit import Served, serving
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"Chromium is not installed at {CHROMIUM} (.ci/run installs Debian's chromium)"
@@ -57,59 +53,10 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TURNS = 8
 
 
-@dataclass
-class Served:
-    url: str
-    root: Path
-    process: subprocess.Popen[str]
-    lines: list[str]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    """``kings-corners serve`` in a process of its own, its root under ``tmp_path``; stopped by
-    SIGTERM after the test."""
-    root = tmp_path / "root"
-    port = free_port()
-    env = {**os.environ, "KINGS_CORNERS_DATA": str(tmp_path / "serve-data")}
-    command = [sys.executable, "-m", "kc_tui", "serve", "--port", str(port), "--root", str(root)]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
-    )
-    assert process.stdout is not None
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line.rstrip("\n"))
-            if line.startswith("Serving"):
-                ready.set()
-        ready.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    assert ready.wait(20), "serve said nothing in 20 s"
-    assert process.poll() is None, f"serve ended: {lines}"
-    try:
-        yield Served(f"http://127.0.0.1:{port}/", root, process, lines)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
-        reader.join(5)
+    with serving(tmp_path) as running:
+        yield running
 
 
 def tab_folders(root: Path) -> set[Path]:
