@@ -419,7 +419,7 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
     from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, port_arg
 
-    p = sub.add_parser("serve", help="serve the app to web browsers: one app, with its own settings and saves, a tab")
+    p = sub.add_parser("serve", help="serve the app to web browsers (each tab its own app, settings and saves)")
     p.add_argument(
         "--bind",
         default=DEFAULT_BIND,

@@ -4,7 +4,6 @@ machine's only. Plain Python, cheap to import (the command line's parser uses it
 from __future__ import annotations
 
 import argparse
-import ipaddress
 
 DEFAULT_BIND = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -24,6 +23,8 @@ def is_loopback(bind: str) -> bool:
     """Whether ``bind`` is an address of this machine only (127.0.0.0/8, ::1, ``localhost``)."""
     if bind.lower() == "localhost":
         return True
+    import ipaddress  # loaded by the serve command only, not by every start of the command line
+
     try:
         return ipaddress.ip_address(bind.removeprefix("[").removesuffix("]")).is_loopback
     except ValueError:
