@@ -49,15 +49,6 @@ APP_EXIT_WAIT = 10.0
 _HOST = re.compile(r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
 
-#: What asyncio says of a tab's app that ends after the server's loop closed (serve stopping):
-#: the app has ended as it should (its launcher removes its folder), so it is not said.
-_LATE_EXIT = "Loop %r that handles pid %r is closed"
-
-
-def _not_late_exit(record: logging.LogRecord) -> bool:
-    return record.msg != _LATE_EXIT
-
-
 def _size(value: object, default: int) -> int:
     """A terminal's width or height as the browser gave it: a whole number from 1 to
     :data:`SIZE_MAX` (text is read as a number), else ``default``."""
@@ -246,7 +237,6 @@ class TabServer(Server):
 def serve(root: Path, bind: str, port: int, say: Callable[[str], None]) -> None:
     """Serve the app on ``bind``:``port`` with the tabs' folders under ``root`` (a ready root):
     first the folders left by killed tabs are removed."""
-    logging.getLogger("asyncio").addFilter(_not_late_exit)
     swept = sweep(root)
     if swept:
         say(f"removed {swept} folder{'s' if swept != 1 else ''} of tabs that ended without cleaning up")

@@ -6,12 +6,16 @@ It makes the tab's private folder under ``ROOT`` (:mod:`kc_tui.web.folders`), ru
 the folder when the app ends. The app's standard streams are this process's own: textual-serve
 talks to the app through them. Signals that end a process are passed on to the app, which quits
 as it does in a terminal (its match is saved after every move already); the folder goes then.
+A server killed without a word (``kill -9``) closes its end of the app's standard input: the
+launcher sees it, ends the app, and removes the folder too.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -28,14 +32,43 @@ FORWARDED: tuple[signal.Signals, ...] = tuple(
 )
 
 
+#: How often the launcher looks whether the server is gone (seconds).
+WATCH_EVERY = 0.5
+#: How long the app has to quit when the server is gone, before it is killed (seconds).
+APP_EXIT_WAIT = 10.0
+
+
 def app_command() -> list[str]:
     """The app on its menu, run by this Python."""
     return [sys.executable, "-m", "kc_tui"]
 
 
-def run_tab(root: Path, command: Sequence[str] | None = None) -> int:
+def server_gone() -> bool:
+    """Whether the server that started this tab is gone: its end of the standard input, a pipe,
+    is closed (it was killed without telling the app to quit). Nothing is read."""
+    try:
+        if not stat.S_ISFIFO(os.fstat(0).st_mode):
+            return False
+        poller = select.poll()
+        poller.register(0, 0)  # no event asked for: only a hang-up (or an error) is reported
+        return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _fd, events in poller.poll(0))
+    except (OSError, AttributeError):  # no standard input; no poll() (Windows)
+        return False
+
+
+def end_app(child: subprocess.Popen[bytes]) -> None:
+    """Ask the app to quit (SIGTERM: it quits as in a terminal), then kill it if it will not."""
+    child.terminate()
+    try:
+        child.wait(APP_EXIT_WAIT)
+    except subprocess.TimeoutExpired:
+        child.kill()
+
+
+def run_tab(root: Path, command: Sequence[str] | None = None, watch: bool = False) -> int:
     """Run one tab's app (``command``, default :func:`app_command`) in a new folder under ``root``
-    (a ready root); its exit code. The signals of :data:`FORWARDED` go to the app meanwhile."""
+    (a ready root); its exit code. The signals of :data:`FORWARDED` go to the app meanwhile;
+    with ``watch``, the app is ended when the server is gone (:func:`server_gone`)."""
     folder = new_tab_folder(root)
     before: dict[signal.Signals, Any] = {}
     try:
@@ -54,7 +87,10 @@ def run_tab(root: Path, command: Sequence[str] | None = None) -> int:
             before[sig] = signal.signal(sig, forward)
         while True:
             try:
-                return child.wait()
+                return child.wait(WATCH_EVERY)
+            except subprocess.TimeoutExpired:
+                if watch and server_gone():
+                    end_app(child)
             except KeyboardInterrupt:  # pragma: no cover - SIGINT is forwarded, not raised
                 continue
     finally:
@@ -74,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RootError as exc:
         sys.stderr.write(f"kings-corners serve: {exc}\n")
         return 2
-    return run_tab(root)
+    return run_tab(root, watch=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from kc_tui.cli import main
-from kc_tui.web.folders import PREFIX
+from kc_tui.web.folders import PREFIX, SWEEP_AGE
 
 from .servekit import Served, free_port, serving
 
@@ -151,3 +153,24 @@ async def test_a_tab_survives_nonsense_from_its_browser_and_its_folder_goes_with
         assert folder.is_dir()
     await eventually("the closed tab's folder removed", lambda: not folder.exists())
     assert [line for line in served.lines if not line.startswith("Serving")] == []
+
+
+async def test_a_server_killed_ends_its_tabs_and_the_next_one_sweeps_what_was_left(tmp_path: Path) -> None:
+    with serving(tmp_path) as served:
+        origin = Origin(f"http://127.0.0.1:{served.port}")
+        ws = await websockets.connect(f"ws://127.0.0.1:{served.port}/ws", origin=origin, proxy=None)
+        await asyncio.wait_for(ws.recv(), 20)
+        (folder,) = tab_folders(served.root)
+        served.process.send_signal(signal.SIGKILL)
+        served.process.wait(10)
+        # The tab's launcher sees its server gone, ends the app and removes the folder.
+        await eventually("the killed server's tab folder removed", lambda: not folder.exists())
+        await ws.close()
+    # A folder nobody holds any more (its tab killed too, long ago) is swept by the next serve.
+    stale = served.root / f"{PREFIX}stale"
+    (stale / "data").mkdir(parents=True)
+    then = time.time() - 2 * SWEEP_AGE
+    os.utime(stale, (then, then))
+    with serving(tmp_path) as again:
+        assert again.lines[0] == "removed 1 folder of tabs that ended without cleaning up"
+        assert not stale.exists()
