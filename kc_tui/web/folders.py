@@ -114,8 +114,9 @@ def _lock(folder: Path, wait: bool) -> IO[bytes] | None:
 def new_tab_folder(root: Path) -> TabFolder:
     """A new private folder for one tab directly under ``root`` (mode 0700), locked."""
     path = Path(tempfile.mkdtemp(prefix=PREFIX, dir=root))
+    lock = _lock(path, wait=True)
     (path / DATA_NAME).mkdir(mode=PRIVATE)
-    return TabFolder(path, _lock(path, wait=True))
+    return TabFolder(path, lock)
 
 
 def tab_environment(folder: Path) -> dict[str, str]:
@@ -153,7 +154,8 @@ def remove_tab_folder(root: Path, folder: Path) -> bool:
 
 def sweep(root: Path) -> int:
     """Remove the tabs' folders under ``root`` that no live tab holds (their processes were
-    killed); how many were removed. A folder a tab's app holds is left alone."""
+    killed); how many were removed. A folder a tab's app holds, one younger than
+    :data:`SWEEP_AGE` and one without a tab's lock file are left alone."""
     removed = 0
     try:
         entries = list(os.scandir(root))
@@ -166,6 +168,8 @@ def sweep(root: Path) -> int:
         try:
             if time.time() - entry.stat(follow_symlinks=False).st_mtime < SWEEP_AGE:
                 continue
+            if not stat.S_ISREG(os.lstat(folder / LOCK_NAME).st_mode):
+                continue  # not a tab's: a tab's folder has its lock file from its first moment
         except OSError:
             continue
         held = _lock(folder, wait=False)

@@ -174,6 +174,9 @@ def test_sweep_removes_the_folder_of_a_killed_tab_and_keeps_a_live_one(tmp_path:
         live_folder, killed_folder = Path(live.stdout.readline().strip()), Path(killed.stdout.readline().strip())
         young = new_tab_folder(root)
         young.release()  # dead, but too young to be swept: its tab may be taking its lock
+        other = root / f"{PREFIX}not-ours"
+        other.mkdir()  # named like a tab's folder, but without a tab's lock file: not a tab's
+        age(other, 2 * SWEEP_AGE)
         killed.send_signal(signal.SIGKILL)
         killed.wait(10)
         for folder in (live_folder, killed_folder):
@@ -181,6 +184,7 @@ def test_sweep_removes_the_folder_of_a_killed_tab_and_keeps_a_live_one(tmp_path:
         assert sweep(root) == 1
         assert not killed_folder.exists()
         assert live_folder.is_dir() and (live_folder / LOCK_NAME).exists() and young.path.is_dir()
+        assert other.is_dir()
     finally:
         live.kill()
         live.wait(10)

@@ -22,7 +22,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from kc_tui.cli import main
-from kc_tui.web.folders import PREFIX, SWEEP_AGE
+from kc_tui.web.folders import LOCK_NAME, PREFIX, SWEEP_AGE
 
 from .servekit import Served, free_port, serving
 
@@ -169,6 +169,7 @@ async def test_a_server_killed_ends_its_tabs_and_the_next_one_sweeps_what_was_le
     # A folder nobody holds any more (its tab killed too, long ago) is swept by the next serve.
     stale = served.root / f"{PREFIX}stale"
     (stale / "data").mkdir(parents=True)
+    (stale / LOCK_NAME).write_bytes(b"")
     then = time.time() - 2 * SWEEP_AGE
     os.utime(stale, (then, then))
     with serving(tmp_path) as again:
