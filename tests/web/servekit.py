@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from kc_tui.web.folders import PREFIX
+
 
 @dataclass
 class Served:
@@ -24,6 +26,11 @@ class Served:
     root: Path
     process: subprocess.Popen[str]
     lines: list[str]
+
+
+def tab_folders(root: Path) -> set[Path]:
+    """The tabs' folders under serve's root."""
+    return {p for p in root.iterdir() if p.name.startswith(PREFIX)}
 
 
 def free_port() -> int:

@@ -11,10 +11,8 @@ import asyncio
 import functools
 import json
 import os
-import shutil
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +23,10 @@ from kc_tui.engine.cards import card_str
 from kc_tui.match.saves import SAVE_NAME
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
-from kc_tui.web.folders import DATA_NAME, PREFIX, SETTINGS_NAME
+from kc_tui.web.folders import DATA_NAME, SETTINGS_NAME
 
 from .cdp import CHROMIUM, Browser, Page, browser, chromium_available
-from .servekit import Served, serving
+from .servekit import Served, tab_folders
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"Chromium is not installed at {CHROMIUM} (.ci/run installs Debian's chromium)"
@@ -51,16 +49,6 @@ SELECTED = (
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: The most turns of the person (or rounds won by AIs first) waited through for a card to play.
 TURNS = 8
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    with serving(tmp_path) as running:
-        yield running
-
-
-def tab_folders(root: Path) -> set[Path]:
-    return {p for p in root.iterdir() if p.name.startswith(PREFIX)}
 
 
 async def wait_until(what: str, check: Any, timeout: float = 20.0) -> Any:
@@ -168,8 +156,8 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
         assert save["log"][-1].startswith(("You played ", "You put ")), "\n".join(save["log"])
 
         shot = await page.screenshot()
-        assert shot.startswith(PNG_MAGIC) and len(shot) > 20_000
         (tmp_path / "browser.png").write_bytes(shot)
+        assert (tmp_path / "browser.png").read_bytes()[:8] == PNG_MAGIC and len(shot) > 20_000
         if out := os.environ.get("KC_SCREENSHOTS"):
             Path(out).mkdir(parents=True, exist_ok=True)
             (Path(out) / "browser.png").write_bytes(shot)
@@ -191,4 +179,3 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
     assert served.process.wait(20) == 0
     await wait_until("every folder removed", lambda: not tab_folders(served.root))
     assert [line for line in served.lines if not line.startswith("Serving")] == []  # no traceback, no noise
-    shutil.rmtree(served.root)

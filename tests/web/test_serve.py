@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from websockets.typing import Origin
 from kc_tui.cli import main
 from kc_tui.web.folders import LOCK_NAME, PREFIX, SWEEP_AGE
 
-from .servekit import Served, free_port, serving
+from .servekit import Served, free_port, serving, tab_folders
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -87,22 +87,12 @@ def page(url: str, host: str | None = None) -> tuple[int, str]:
         return exc.code, ""
 
 
-def tab_folders(root: Path) -> set[Path]:
-    return {p for p in root.iterdir() if p.name.startswith(PREFIX)}
-
-
 async def eventually(what: str, check: Callable[[], bool], timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not in {timeout} s")
         await asyncio.sleep(0.05)
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    with serving(tmp_path) as running:
-        yield running
 
 
 def test_the_page_points_at_the_address_asked_for_and_only_loopback_names_are_served(served: Served) -> None:
