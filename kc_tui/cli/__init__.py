@@ -436,19 +436,24 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app to browsers until Ctrl+C. Each tab's app has a private folder under the root
+    (its settings, save and history), removed when the tab's app ends (kc_tui.web.folders)."""
     from kc_tui.web.folders import RootError, default_root, ready_root
-    from kc_tui.web.options import exposed_warning, is_loopback
 
     try:
         root = ready_root(args.root if args.root is not None else default_root())
     except RootError as exc:
         raise CliError(str(exc)) from None
-    if not is_loopback(args.bind):
-        write_line(sys.stderr, f"{PROG}: {one_line(exposed_warning(args.bind, args.port), MAX_LINE)}")
     from kc_tui.web.site import ServeError, serve
 
+    def say(line: str) -> None:
+        write_line(sys.stdout, one_line(line, MAX_LINE))
+
+    def warn(line: str) -> None:
+        write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
+
     try:
-        serve(root, args.bind, args.port, lambda line: write_line(sys.stdout, one_line(line, MAX_LINE)))
+        serve(root, args.bind, args.port, say, warn)
     except ServeError as exc:
         raise CliError(str(exc)) from None
     return 0

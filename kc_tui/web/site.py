@@ -17,9 +17,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import shlex
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +34,7 @@ from textual_serve.server import Server
 
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import sweep
-from kc_tui.web.options import is_loopback
+from kc_tui.web.options import exposed_warning, is_loopback
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,13 @@ def _size(value: object, default: int) -> int:
     return min(max(value, 1), SIZE_MAX)
 
 
+def _reason(exc: OSError) -> str:
+    """Why an address cannot be listened on, in a few words ("address already in use")."""
+    if isinstance(exc, socket.gaierror) or not exc.errno or exc.errno < 0:
+        return one_line(str(exc.strerror or exc))
+    return os.strerror(exc.errno).lower()
+
+
 class ServeError(Exception):
     """The server cannot start (its address cannot be listened on); the message is one line."""
 
@@ -78,12 +87,15 @@ class OneLine(logging.Formatter):
 class TabServer(Server):
     """textual-serve's server with the checks of the module's docstring."""
 
-    def __init__(self, root: Path, host: str, port: int, say: Callable[[str], None]) -> None:
+    def __init__(
+        self, root: Path, host: str, port: int, say: Callable[[str], None], warn: Callable[[str], None]
+    ) -> None:
         super().__init__(tab_command(root), host=host, port=port, title=TITLE)
         self.root = root
         self.loopback = is_loopback(host)
         self.services: set[AppService] = set()
         self.say = say
+        self.warn = warn
 
     def initialize_logging(self) -> None:
         """Warnings of the server and of textual-serve as one line each on standard error, no
@@ -201,6 +213,9 @@ class TabServer(Server):
         """Nothing is said before the address is listened on (:meth:`serve` says it then)."""
 
     def listening(self, *_args: object) -> None:
+        """Said once the address is listened on: where, and a warning when it is not loopback."""
+        if not self.loopback:
+            self.warn(exposed_warning(self.host, self.port))
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.say(f"Serving {TITLE} on http://{host}:{self.port}/ (each tab's folder in {self.root}); Ctrl+C stops")
 
@@ -227,20 +242,21 @@ class TabServer(Server):
                 print=self.listening,
             )
         except OSError as exc:
-            raise ServeError(f"cannot listen on {self.host} port {self.port}: {exc.strerror or exc}") from None
+            raise ServeError(f"cannot listen on {self.host} port {self.port}: {_reason(exc)}") from None
         finally:
             asyncio.set_event_loop(None)
             if not loop.is_closed():
                 loop.close()
 
 
-def serve(root: Path, bind: str, port: int, say: Callable[[str], None]) -> None:
+def serve(root: Path, bind: str, port: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
     """Serve the app on ``bind``:``port`` with the tabs' folders under ``root`` (a ready root):
-    first the folders left by killed tabs are removed."""
+    first the folders left by killed tabs are removed. ``say`` tells what happens, ``warn`` that
+    the address is not this machine's only."""
     swept = sweep(root)
     if swept:
         say(f"removed {swept} folder{'s' if swept != 1 else ''} of tabs that ended without cleaning up")
-    TabServer(root, bind, port, say).serve()
+    TabServer(root, bind, port, say, warn).serve()
 
 
 __all__ = ["MAX_TABS", "ServeError", "TabServer", "serve", "tab_command"]

@@ -55,6 +55,14 @@ def test_a_bad_root_is_one_line_and_exit_2(
     assert (tmp_path / "file").read_text() == "keep"
 
 
+def test_an_address_not_of_this_machine_is_one_line_and_exit_2_with_no_warning(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "kc_tui", "serve", "--bind", "192.0.2.1", "--root", str(tmp_path / "root")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("kings-corners: cannot listen on 192.0.2.1 port 8000: ")
+    assert done.stderr.count("\n") == 1
+
+
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -165,3 +173,14 @@ async def test_a_server_killed_ends_its_tabs_and_the_next_one_sweeps_what_was_le
     with serving(tmp_path) as again:
         assert again.lines[0] == "removed 1 folder of tabs that ended without cleaning up"
         assert not stale.exists()
+
+
+def test_the_command_line_loads_no_web_server_until_serve_runs() -> None:
+    probe = (
+        "import sys\n"
+        "from kc_tui.cli import build_parser\n"
+        "build_parser().parse_args(['serve', '--port', '8000'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'aiohttp', 'textual_serve', 'jinja2'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "[]"
