@@ -414,6 +414,51 @@ def version() -> str:
         return __version__
 
 
+# ---------------------------------------------------------------------------- serve
+def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
+    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, port_arg
+
+    p = sub.add_parser("serve", help="serve the app to web browsers (each tab its own app, settings and saves)")
+    p.add_argument(
+        "--bind",
+        default=DEFAULT_BIND,
+        metavar="ADDRESS",
+        help=f"the address to listen on (default: {DEFAULT_BIND}, this machine only; any other prints a warning)",
+    )
+    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT, help=f"the port (default: {DEFAULT_PORT})")
+    p.add_argument(
+        "--root",
+        metavar="DIR",
+        help="the folder that holds each tab's private folder (default: web-tabs in the data folder)",
+    )
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app to browsers until Ctrl+C. Each tab's app has a private folder under the root
+    (its settings, save and history), removed when the tab's app ends (kc_tui.web.folders)."""
+    from kc_tui.web.folders import RootError, default_root, ready_root
+
+    try:
+        root = ready_root(args.root if args.root is not None else default_root())
+    except RootError as exc:
+        raise CliError(str(exc)) from None
+    from kc_tui.web.site import ServeError, serve
+
+    def say(line: str) -> None:
+        write_line(sys.stdout, one_line(line, MAX_LINE))
+
+    def warn(line: str) -> None:
+        write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
+
+    try:
+        serve(root, args.bind, args.port, say, warn)
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
+    return 0
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (see :func:`main`), for every subcommand too."""
 
@@ -489,6 +534,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
     )
     p.set_defaults(func=cmd_apply)
+
+    add_serve_parser(sub)
     return parser
 
 

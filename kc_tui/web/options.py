@@ -1,0 +1,42 @@
+"""The checks of ``kings-corners serve``'s command line: the port, and whether an address is this
+machine's only. Plain Python, cheap to import (the command line's parser uses it)."""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_BIND = "127.0.0.1"
+DEFAULT_PORT = 8000
+PORT_MAX = 65535
+
+
+def port_arg(text: str) -> int:
+    """A ``--port`` value: a whole number from 1 to 65535."""
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 5 or not 1 <= int(t) <= PORT_MAX:
+        shown = repr(text[:20] + ("..." if len(text) > 20 else ""))
+        raise argparse.ArgumentTypeError(f"the port must be a whole number from 1 to {PORT_MAX}, not {shown}")
+    return int(t)
+
+
+def is_loopback(bind: str) -> bool:
+    """Whether ``bind`` is an address of this machine only (127.0.0.0/8, ::1, ``localhost``)."""
+    if bind.lower() == "localhost":
+        return True
+    import ipaddress  # loaded by the serve command only, not by every start of the command line
+
+    try:
+        return ipaddress.ip_address(bind.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
+
+
+def exposed_warning(bind: str, port: int) -> str:
+    """The one-line warning of a server that other machines can reach."""
+    return (
+        f"warning: serving on {bind}, not on this machine only: anyone who can reach port {port} "
+        "can open tabs (an app process each) on this machine"
+    )
+
+
+__all__ = ["DEFAULT_BIND", "DEFAULT_PORT", "exposed_warning", "is_loopback", "port_arg"]

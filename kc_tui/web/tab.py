@@ -1,0 +1,117 @@
+"""One browser tab's app: ``python -m kc_tui.web.tab ROOT``, the command textual-serve runs for
+every tab that connects.
+
+It makes the tab's private folder under ``ROOT`` (:mod:`kc_tui.web.folders`), runs the app
+(``python -m kc_tui``, the menu) with its settings, data and history in that folder, and removes
+the folder when the app ends. The app's standard streams are this process's own: textual-serve
+talks to the app through them. Signals that end a process are passed on to the app, which quits
+as it does in a terminal (its match is saved after every move already); the folder goes then.
+A server killed without a word (``kill -9``) closes its end of the app's standard input: the
+launcher sees it, ends the app, and removes the folder too.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import stat
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from kc_tui.util.text import one_line
+from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
+
+#: The signals passed on to the app.
+FORWARDED: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
+)
+
+
+#: How often the launcher looks whether the server is gone (seconds).
+WATCH_EVERY = 0.5
+#: How long the app has to quit when the server is gone, before it is killed (seconds).
+APP_EXIT_WAIT = 10.0
+
+
+def app_command() -> list[str]:
+    """The app on its menu, run by this Python."""
+    return [sys.executable, "-m", "kc_tui"]
+
+
+def server_gone() -> bool:
+    """Whether the server that started this tab is gone: its end of the standard input, a pipe,
+    is closed (it was killed without telling the app to quit). Nothing is read."""
+    try:
+        if not stat.S_ISFIFO(os.fstat(0).st_mode):
+            return False
+        poller = select.poll()
+        poller.register(0, 0)  # no event asked for: only a hang-up (or an error) is reported
+        return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _fd, events in poller.poll(0))
+    except (OSError, AttributeError):  # no standard input; no poll() (Windows)
+        return False
+
+
+def end_app(child: subprocess.Popen[bytes]) -> None:
+    """Ask the app to quit (SIGTERM: it quits as in a terminal), then kill it if it will not."""
+    child.terminate()
+    try:
+        child.wait(APP_EXIT_WAIT)
+    except subprocess.TimeoutExpired:
+        child.kill()
+
+
+def run_tab(root: Path, command: Sequence[str] | None = None, watch: bool = False) -> int:
+    """Run one tab's app (``command``, default :func:`app_command`) in a new folder under ``root``
+    (a ready root); its exit code. The signals of :data:`FORWARDED` go to the app meanwhile;
+    with ``watch``, the app is ended when the server is gone (:func:`server_gone`)."""
+    folder = new_tab_folder(root)
+    before: dict[signal.Signals, Any] = {}
+    try:
+        env = {**os.environ, **tab_environment(folder.path)}
+        try:
+            child = subprocess.Popen(list(command or app_command()), env=env)
+        except OSError as exc:
+            sys.stderr.write(f"kings-corners serve: cannot start the app: {one_line(exc.strerror or str(exc))}\n")
+            return 1
+
+        def forward(sig: int, _frame: FrameType | None) -> None:
+            if child.poll() is None:
+                child.send_signal(sig)
+
+        for sig in FORWARDED:
+            before[sig] = signal.signal(sig, forward)
+        while True:
+            try:
+                return child.wait(WATCH_EVERY)
+            except subprocess.TimeoutExpired:
+                if watch and server_gone():
+                    end_app(child)
+            except KeyboardInterrupt:  # pragma: no cover - SIGINT is forwarded, not raised
+                continue
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        folder.release()
+        remove_tab_folder(root, folder.path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT\n")
+        return 2
+    try:
+        root = ready_root(args[0])
+    except RootError as exc:
+        sys.stderr.write(f"kings-corners serve: {exc}\n")
+        return 2
+    return run_tab(root, watch=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
