@@ -489,7 +489,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
     )
     p.set_defaults(func=cmd_apply)
+    add_join_command(sub)
     return parser
+
+
+# ---------------------------------------------------------------------------- join
+def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``join URL [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
+    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' printed)")
+    p.add_argument("url", metavar="URL", help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch)")
+    p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_join)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """The app on a remote seat; an address that cannot be joined is one line (exit 2)."""
+    from kc_tui.net.client import AddressError, table_address
+
+    try:
+        url = table_address(args.url, watch=args.watch)
+    except AddressError as exc:
+        raise CliError(str(exc)) from None
+    from kc_tui.ui.app import KingsCornersApp
+    from kc_tui.ui.launch import build_app, run
+
+    app = build_app("join", args)
+    assert isinstance(app, KingsCornersApp)
+    app.options.join = url
+    return run(app)
 
 
 @functools.cache

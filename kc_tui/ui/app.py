@@ -40,6 +40,8 @@ class StartOptions:
     pace: str | None = None
     #: Notices to show once the app is up (e.g. a settings warning).
     warnings: list[str] = field(default_factory=list)
+    #: The table's address for ``mode == 'join'`` (checked: :func:`kc_tui.net.client.table_address`).
+    join: str | None = None
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -184,6 +186,10 @@ class KingsCornersApp(App[int]):
         self._saved_at_start = self.look_only is None and save_exists()
         if self.mode == "play" and self.look_only is None and not self._saved_at_start:
             screen = self._game_screen(self._new_session())
+        elif self.mode == "join" and self.options.join is not None:
+            from kc_tui.ui.screens.remote import remote_screen
+
+            screen = remote_screen(self.options.join, self.config)
         else:
             screen = MenuScreen()
         # What push_screen does for a screen and Textual's first screen misses: its CSS files
@@ -427,6 +433,17 @@ class KingsCornersApp(App[int]):
     def demo_recorder(self) -> Recorder | None:
         """What records demos: the recorder, unless the settings turn that off."""
         return self.recorder if self.config.record_demos else None
+
+    def action_join(self) -> None:
+        """Join a table hosted on another machine: its address asked for, then its remote seat."""
+        from kc_tui.ui.screens.remote import remote_screen
+        from kc_tui.ui.screens.remote_dialogs import JoinDialog
+
+        def chosen(url: str | None) -> None:
+            if url is not None:
+                self.push_screen(remote_screen(url, self.config))
+
+        self.push_screen(JoinDialog(), chosen)
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen
