@@ -70,11 +70,14 @@ def recorded(url: str, **options: float | bool) -> Recorded:
 
 class Relay:
     """Forwards WebSocket messages both ways between its clients and ``upstream`` (a server's
-    base URL, the path kept). ``inject``: lines sent to each client before the server's first."""
+    base URL, the path kept). ``inject``: lines sent to each client before the server's first;
+    ``refusing``: new connections are cut at once."""
 
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream
         self.inject: list[str] = []
+        #: While true, every new connection is closed at once (the server cannot be reached).
+        self.refusing = False
         self.opened = 0
         self._server: Server | None = None
         self._clients: set[ServerConnection] = set()
@@ -87,6 +90,9 @@ class Relay:
     async def _handle(self, ws: ServerConnection) -> None:
         path = ws.request.path if ws.request is not None else "/"
         self.opened += 1
+        if self.refusing:
+            ws.transport.abort()
+            return
         self._clients.add(ws)
         try:
             async with connect(self.upstream + path, compression=None, max_size=p.MAX_MESSAGE) as up:

@@ -22,7 +22,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from kc_tui.config import Config
@@ -122,6 +122,8 @@ class RemoteScreen(Screen[None]):
         self._told_over = False
         self._told_bad_moves: set[str] = set()
         self._panels_for: tuple[tuple[str, str], ...] | None = None
+        #: The round's summary on show (the match's end waits for it).
+        self._summary: ModalScreen[None] | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -150,7 +152,9 @@ class RemoteScreen(Screen[None]):
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
     def on_unmount(self) -> None:
-        self.seat.close()
+        seat = self.seat
+        seat.on_message = seat.on_link = seat.on_problem = None
+        seat.close()
 
     # ------------------------------------------------------------------ from the network
     def _received(self, message: ServerMessage) -> None:
@@ -217,7 +221,8 @@ class RemoteScreen(Screen[None]):
         """Say what changed: the seat's own move done, its turn, the match's end."""
         if state.over and not self._told_over:
             self._told_over = True
-            self._show_match_end()
+            if self._summary is None:
+                self._show_match_end()  # else once the round's summary is closed
             return
         mine = is_my_turn(state)
         new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
@@ -232,8 +237,16 @@ class RemoteScreen(Screen[None]):
         self.round_winners[message.number] = message.winner
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
-        over = self.state is not None and self.state.over
-        self.app.push_screen(RemoteRoundSummary(message.number, message.winner, message.lines, over=over))
+        summary = RemoteRoundSummary(message.number, message.winner, message.lines)
+        self._summary = summary
+
+        def closed(_: object = None) -> None:
+            if self._summary is summary:
+                self._summary = None
+                if self._told_over:
+                    self._show_match_end()
+
+        self.app.push_screen(summary, closed)
 
     def _show_match_end(self) -> None:
         from kc_tui.ui.screens.remote_dialogs import RemoteMatchEnd
@@ -275,6 +288,13 @@ class RemoteScreen(Screen[None]):
         self._show_link()
         if link.status is Status.ENDED and link.code is not None:
             self.say(Text.assemble(("✗ ", "bold red"), visible(link.reason), ". m: main menu"), "error")
+        elif link.status is Status.RECONNECTING:
+            self.selected_card = self.source_pile = self.hint_move = None
+            self._hint_asked = None
+            self.refresh_view()
+            self.say("The connection is down: reconnecting… Moves can be made again once it is back.")
+        elif link.status is Status.CONNECTED:
+            self._prompt()
         self.refresh_bindings()
 
     def _problem(self, reason: str) -> None:

@@ -44,24 +44,26 @@ class RemoteRoundSummary(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
 
-    def __init__(self, number: int, winner: str | None, lines: Sequence[str], *, over: bool = False) -> None:
+    def __init__(self, number: int, winner: str | None, lines: Sequence[str]) -> None:
         super().__init__()
         self.number = number
         self.winner = winner
         self.lines = list(lines)
-        self.over = over
 
     def title_text(self) -> str:
+        """The summary's first line when it names the round, else one made of the winner."""
+        if self.lines and self.lines[0].startswith(f"Round {self.number}"):
+            return self.lines[0]
         if self.winner is None:
-            return f"Round {self.number} is blocked"
+            return f"Round {self.number} was blocked"
         return f"Round {self.number}: {self.winner} went out"
 
     def compose(self) -> ComposeResult:
+        body = self.lines[1:] if self.lines and self.lines[0] == self.title_text() else self.lines
         with Vertical():
             yield Static(plain(self.title_text()), id="title")
-            yield Static(lines_text(self.lines), id="body")
-            nxt = "The match is over." if self.over else "The next round is dealt at the table meanwhile."
-            yield Static(nxt, id="next")
+            yield Static(lines_text(body), id="body")
+            yield Static("The table goes on meanwhile: the next round is dealt there.", id="next")
             yield Button("Back to the table  (Enter)", variant="primary", id="close")
 
     def on_mount(self) -> None:
