@@ -499,24 +499,36 @@ def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' printed)")
     p.add_argument("url", metavar="URL", help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch)")
     p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
+    p.add_argument(
+        "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
+    )
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_join)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     """The app on a remote seat; an address that cannot be joined is one line (exit 2)."""
-    from kc_tui.net.client import AddressError, table_address
+    import ssl
+
+    from kc_tui.net.client import AddressError, table_address, trusting
 
     try:
         url = table_address(args.url, watch=args.watch)
     except AddressError as exc:
         raise CliError(str(exc)) from None
+    if args.cafile is not None:
+        if not url.startswith("wss://"):
+            raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")
+        try:
+            trusting(args.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            raise CliError(f"{show_path(args.cafile)}: not a certificate file that can be read ({exc})") from None
     from kc_tui.ui.app import KingsCornersApp
     from kc_tui.ui.launch import build_app, run
 
     app = build_app("join", args)
     assert isinstance(app, KingsCornersApp)
-    app.options.join = url
+    app.options.join, app.options.join_cafile = url, args.cafile
     return run(app)
 
 

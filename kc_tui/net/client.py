@@ -19,9 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import logging
+import ssl
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
@@ -55,6 +58,8 @@ PING_TIMEOUT = 10.0
 FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
+
+log = logging.getLogger(__name__)
 
 
 def client_name() -> str:
@@ -139,8 +144,12 @@ class RemoteSeat:
         first_retry: float = FIRST_RETRY,
         last_retry: float = LAST_RETRY,
         client: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
+        """``ssl_context``: how a ``wss://`` server's certificate is checked (default: the
+        system's trusted authorities; :func:`trusting` makes one that trusts a host's own)."""
         self.url = table_address(url, watch=watch)
+        self.ssl_context = ssl_context if self.url.startswith("wss://") else None
         self.watching = self.url.endswith("/watch")
         self.on_message = on_message
         self.on_link = on_link
@@ -252,6 +261,7 @@ class RemoteSeat:
                 max_size=MAX_MESSAGE,
                 proxy=None,
                 user_agent_header=self.client,
+                **self._tls(),
             ) as ws:
                 self._ws = ws
                 self.connections += 1
@@ -275,8 +285,7 @@ class RemoteSeat:
                             self.state = message
                         elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
                             self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
-                        if self.on_message is not None:
-                            self.on_message(message)
+                        self._tell(message)
                 finally:
                     writer.cancel()
                     self._outbox = None
@@ -287,6 +296,11 @@ class RemoteSeat:
                 self._set_link(Link(Status.ENDED, "the server has no table at this address", "not-found"))
             else:
                 self._dropped(f"the server answered HTTP {code}")
+        except ssl.SSLCertVerificationError as exc:
+            reason = exc.verify_message or exc.reason or "not trusted"
+            self._set_link(
+                Link(Status.ENDED, one_line(f"the server's certificate is refused ({reason})", LINE), "certificate")
+            )
         except InvalidURI as exc:  # pragma: no cover - table_address checked it
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
@@ -294,6 +308,20 @@ class RemoteSeat:
         else:
             self._dropped("the server closed the connection")
         return welcomed
+
+    def _tls(self) -> dict[str, Any]:
+        """The TLS argument of a connection: the seat's context, when it has one."""
+        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+
+    def _tell(self, message: ServerMessage) -> None:
+        """Hand ``message`` to the listener; a failure there is logged and told, the connection goes on."""
+        if self.on_message is None:
+            return
+        try:
+            self.on_message(message)
+        except Exception as exc:
+            log.exception("a %s message could not be shown", type(message).__name__)
+            self._problem(f"a message from the server could not be shown ({type(exc).__name__})")
 
     def _dropped(self, why: str) -> None:
         if not self._closing and not self.ended:
@@ -314,6 +342,15 @@ class RemoteSeat:
         return None
 
 
+def trusting(cafile: str) -> ssl.SSLContext:
+    """A context that checks a ``wss://`` server against the certificates in ``cafile`` (a
+    host's own certificate, self-signed: ``host --cert``) as well as the system's; OSError or
+    ssl.SSLError when the file cannot be read as certificates."""
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=cafile)
+    return context
+
+
 def _why(exc: BaseException) -> str:
     """Why a connection failed or dropped, in one plain line."""
     if isinstance(exc, ConnectionRefusedError):
@@ -327,4 +364,4 @@ def _why(exc: BaseException) -> str:
     return one_line(f"the connection failed ({exc})", LINE)
 
 
-__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "table_address"]
+__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "table_address", "trusting"]

@@ -42,6 +42,8 @@ class StartOptions:
     warnings: list[str] = field(default_factory=list)
     #: The table's address for ``mode == 'join'`` (checked: :func:`kc_tui.net.client.table_address`).
     join: str | None = None
+    #: Certificates a ``wss://`` table's server is trusted by besides the system's (``join --cafile``).
+    join_cafile: str | None = None
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -189,7 +191,7 @@ class KingsCornersApp(App[int]):
         elif self.mode == "join" and self.options.join is not None:
             from kc_tui.ui.screens.remote import remote_screen
 
-            screen = remote_screen(self.options.join, self.config)
+            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
         else:
             screen = MenuScreen()
         # What push_screen does for a screen and Textual's first screen misses: its CSS files

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -55,11 +56,23 @@ class Recorded:
                 await asyncio.wait_for(self.task, WAIT)
 
 
-def recorded(url: str, **options: float | bool) -> Recorded:
-    """A running seat at ``url`` (fast retries unless ``options`` say)."""
-    options.setdefault("first_retry", 0.05)
-    options.setdefault("last_retry", 0.2)
-    seat = RemoteSeat(url, client="kings-corners tests", **options)  # type: ignore[arg-type]
+def recorded(
+    url: str,
+    *,
+    watch: bool = False,
+    first_retry: float = 0.05,
+    last_retry: float = 0.2,
+    ssl_context: ssl.SSLContext | None = None,
+) -> Recorded:
+    """A running seat at ``url`` (retrying fast)."""
+    seat = RemoteSeat(
+        url,
+        client="kings-corners tests",
+        watch=watch,
+        first_retry=first_retry,
+        last_retry=last_retry,
+        ssl_context=ssl_context,
+    )
     rec = Recorded(seat)
     seat.on_message = rec.messages.append
     seat.on_link = rec.links.append

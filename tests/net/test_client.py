@@ -3,10 +3,16 @@ state, a move, reconnection after the connection drops, a wrong token, a malform
 
 from __future__ import annotations
 
+import shutil
+import ssl
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from kc_tui.cli import main
 from kc_tui.net import protocol as p
-from kc_tui.net.client import AddressError, RemoteSeat, Status, table_address
+from kc_tui.net.client import AddressError, RemoteSeat, Status, table_address, trusting
 from kc_tui.net.server import WATCH_PATH, seat_path
 from tests.net.clientkit import recorded, relayed, until
 from tests.net.serverkit import TWO_ROUNDS, running, session_for
@@ -139,3 +145,55 @@ def test_addresses_of_seats_and_spectators() -> None:
     assert table_address(" ws://h:1/seat/tok ") == "ws://h:1/seat/tok"
     assert table_address("wss://h/watch/") == "wss://h/watch"
     assert table_address("ws://h:1/seat/tok", watch=True) == "ws://h:1/watch"
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key (as ``host --cert/--key`` take them)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    new_key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key)]
+    subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+    subprocess.run(
+        ["openssl", "req", "-x509", *new_key, "-out", str(cert), "-days", "1", *subject],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+    return cert, key
+
+
+async def test_a_wss_table_is_joined_when_its_certificate_is_trusted(certificate: tuple[Path, Path]) -> None:
+    cert, key = certificate
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    async with running(session_for(ANA_AND_AI), ssl=context) as (server, base):
+        address = base.replace("ws://", "wss://") + seat_path(server.tokens[0])
+        untrusted = recorded(address)
+        assert untrusted.task is not None
+        await until(untrusted.task.done, what="the untrusted seat's end")
+        assert untrusted.seat.link.code == "certificate" and "certificate" in untrusted.seat.link.reason
+        assert untrusted.seat.connections == 0 and untrusted.statuses == [Status.ENDED]
+        trusted = recorded(address, ssl_context=trusting(str(cert)))
+        await until(lambda: trusted.seat.state is not None, what="a state over TLS")
+        assert trusted.seat.connected and trusted.seat.state is not None and trusted.seat.state.hand
+        await trusted.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["join", "http://host/seat/abc"], "ws://"),
+        (["join", "ws://host:8765/"], "names no seat"),
+        (["join", "--cafile", "nowhere.pem", "ws://host/seat/abc"], "--cafile is for a wss://"),
+        (["join", "--cafile", "nowhere.pem", "wss://host/seat/abc"], "nowhere.pem"),
+    ],
+)
+def test_join_with_an_address_it_cannot_use_is_one_line_and_exit_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("kings-corners: ") and words in err
+    assert "Traceback" not in err

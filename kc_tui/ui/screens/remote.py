@@ -42,7 +42,7 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.net.client import Link, RemoteSeat, Status
+from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
@@ -65,6 +65,26 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
+#: The game's keys as they work at a remote seat (no pause: the table's pace is the host's).
+SEAT_KEYS: tuple[tuple[str, str], ...] = (
+    ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
+    ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
+    ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
+    ("click", "a card, then a pile: the same as the keys"),
+    ("t", "end your turn (with a card still picked: press t twice)"),
+    ("u", "undo your last move this turn"),
+    ("h", "hint: the server's lookahead AI says what it would do"),
+    ("esc", "drop the selection"),
+    ("r  or  F1", "the rules of this table"),
+    ("?", "this page"),
+    ("m", "leave for the main menu: your seat waits for you (the same address takes it back)"),
+    ("ctrl+q", "quit (the table goes on; join again with the same address)"),
+)
+#: The line under the seat's keys.
+SEAT_FOOT = (
+    "The host's server checks every move: legal targets of what you picked are highlighted in green, and a"
+    " refused try says why. The line above your hand says who the table waits for. Esc closes."
+)
 #: The keys of a spectator's view, for its help.
 WATCH_KEYS: tuple[tuple[str, str], ...] = (
     ("r  F1", "the rules of this table"),
@@ -583,7 +603,7 @@ class RemoteScreen(Screen[None]):
     def action_help(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog())
+        self.app.push_screen(HelpDialog(SEAT_KEYS, title="Keys at a remote seat", foot=SEAT_FOOT))
 
     def action_menu(self) -> None:
         self.action_leave()
@@ -638,9 +658,10 @@ class WatchScreen(RemoteScreen):
         self.app.push_screen(HelpDialog(WATCH_KEYS, (), title="Watching a table", foot=""))
 
 
-def remote_screen(url: str, config: Config, *, watch: bool = False) -> RemoteScreen:
-    """The screen for a table's address: a spectator's (``/watch``, or ``watch``) or a seat's."""
-    seat = RemoteSeat(url, watch=watch)
+def remote_screen(url: str, config: Config, *, watch: bool = False, cafile: str | None = None) -> RemoteScreen:
+    """The screen for a table's address: a spectator's (``/watch``, or ``watch``) or a seat's;
+    ``cafile``: certificates a ``wss://`` server is trusted by (:func:`~kc_tui.net.client.trusting`)."""
+    seat = RemoteSeat(url, watch=watch, ssl_context=trusting(cafile) if cafile is not None else None)
     return WatchScreen(seat.url, config, seat=seat) if seat.watching else RemoteScreen(seat.url, config, seat=seat)
 
 
