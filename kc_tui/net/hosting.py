@@ -305,6 +305,11 @@ async def _serve(
     context: ssl.SSLContext | None,
 ) -> int:
     out = sys.stdout
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
     server = TableServer(
         session,
         tokens=tokens,
@@ -328,11 +333,6 @@ async def _serve(
     _print(out, f"Kings Corners table at {url}: {', '.join(session.names)}. Type 'ai NAME' or 'quit'.")
     for line in join_lines(session.names, server.tokens, url):
         _print(out, line)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
     reading = _read_commands(server, stop, out)
     try:
         await stop.wait()

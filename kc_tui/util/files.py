@@ -270,7 +270,8 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd: int | None = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666 if mode is None else mode)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        fd = os.open(tmp, flags, 0o666 if mode is None else mode)
         if mode is not None:
             os.fchmod(fd, mode)
         elif old_mode is not None and stat.S_ISREG(old_mode):

@@ -80,7 +80,7 @@ async def test_a_wrong_token_is_refused_after_hello_the_same_for_any_and_nothing
 
 
 async def test_a_path_that_is_not_a_seat_or_watch_is_refused_before_the_websocket_opens() -> None:
-    async with running() as (server, base):
+    async with running() as (_server, base):
         for path in ("/", "/seat/", "/seat/a/b", "/watch/x", "/admin"):
             with pytest.raises(InvalidStatus) as info:
                 await connect(base + path)
@@ -88,7 +88,7 @@ async def test_a_path_that_is_not_a_seat_or_watch_is_refused_before_the_websocke
 
 
 async def test_malformed_messages_are_refused_one_by_one_and_the_table_goes_on() -> None:
-    async with table() as (server, base, ana, ben):
+    async with table() as (server, _base, ana, ben):
         mover = await on_turn(server, ana, ben)
         stamp = mover.state.stamp
         before = position(server)
@@ -141,7 +141,7 @@ async def test_another_protocol_version_is_told_which_the_server_speaks_and_clos
 
 
 async def test_an_oversized_message_closes_that_connection_only() -> None:
-    async with table() as (server, base, ana, ben):
+    async with table() as (server, _base, ana, ben):
         mover = await on_turn(server, ana, ben)
         other = ben if mover is ana else ana
         before = position(server)
@@ -181,7 +181,7 @@ async def test_moves_out_of_turn_from_a_spectator_or_an_old_state_are_refused() 
 
 
 async def test_an_illegal_move_is_refused_with_the_rule_and_nothing_changes() -> None:
-    async with table() as (server, base, ana, ben):
+    async with table() as (server, _base, ana, ben):
         mover = await on_turn(server, ana, ben)
         st = mover.state
         before = position(server)
@@ -202,7 +202,7 @@ async def test_an_illegal_move_is_refused_with_the_rule_and_nothing_changes() ->
 
 
 async def test_a_request_before_hello_is_answered_hello_first_and_a_silent_client_is_closed() -> None:
-    async with running(hello_timeout=0.3) as (server, base):
+    async with running(hello_timeout=0.3) as (_server, base):
         early = await join(base + "/watch", hello=False)
         await early.send(p.ping_message(3))
         error = await early.expect(p.ErrorMsg)
