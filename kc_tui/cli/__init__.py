@@ -489,8 +489,43 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
     )
     p.set_defaults(func=cmd_apply)
+    _add_host(sub)
     add_join_command(sub)
     return parser
+
+
+# ---------------------------------------------------------------------------- host
+def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``host``: serve one table to people on other machines (docs/PROTOCOL.md)."""
+    from kc_tui.engine.rules import rules_help
+
+    p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
+    p.add_argument("--seats", help=seats_help() + "; one join command is printed per person's seat")
+    p.add_argument(
+        "--rules", nargs="*", default=[], metavar="KEY=VALUE", help=f"rule variants, e.g. draw=end: {rules_help()}"
+    )
+    p.add_argument("--target", type=int, help=target_help())
+    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument(
+        "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
+    )
+    p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
+    p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
+    p.add_argument(
+        "--stand-in",
+        metavar="SECONDS",
+        help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
+    )
+    p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
+    p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_host)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from kc_tui.net.hosting import run
+
+    return run(args)
 
 
 # ---------------------------------------------------------------------------- join

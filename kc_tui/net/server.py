@@ -81,6 +81,7 @@ class _Client:
     refill_at: float = field(default_factory=time.monotonic)
     slowed: int = 0
     malformed: int = 0
+    closing: bool = False
 
     def allow(self) -> bool:
         """Take one message from the token bucket; False when it is empty."""
@@ -114,6 +115,7 @@ class TableServer:
         ssl: SSLContext | None = None,
         status: Callable[[str], None] | None = None,
         server_name: str = "kings-corners",
+        hello_timeout: float = p.HELLO_TIMEOUT,
     ) -> None:
         self.session = session
         self.driver = TableDriver(session, pace="instant")
@@ -128,8 +130,10 @@ class TableServer:
         self.ssl = ssl
         self.server_name = server_name
         self._status = status
-        #: The stamp of the state: bumped whenever the position changes.
-        self.stamp = 1
+        self.hello_timeout = hello_timeout
+        #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
+        #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
+        self.stamp = time.time_ns() // 1_000_000
         self._position: TableStamp = self.driver.stamp
         self._seated: dict[int, _Client] = {}
         self._watchers: set[_Client] = set()
@@ -161,6 +165,7 @@ class TableServer:
             ssl=self.ssl,
             server_header=self.server_name,
             open_timeout=p.HELLO_TIMEOUT,
+            close_timeout=3,
             logger=logging.getLogger(f"{__name__}.ws"),
         )
         sockets = list(self._server.sockets)
@@ -231,9 +236,11 @@ class TableServer:
         token = path.partition("/seat/")[2]
         self._clients.add(client)
         try:
-            if await self._hello(client, token):
-                async for message in ws:
-                    await self._receive(client, message)
+            await self._hello(client, token)
+            # Read to the end, also while closing: the closing handshake is read behind what the
+            # client sent before it (a paused reader would never see it).
+            async for message in ws:
+                await self._receive(client, message)
         except ConnectionClosed:
             pass
         except asyncio.CancelledError:
@@ -249,28 +256,26 @@ class TableServer:
         False when the connection is to close."""
         ws = client.ws
         try:
-            async with asyncio.timeout(p.HELLO_TIMEOUT):
+            async with asyncio.timeout(self.hello_timeout):
                 while True:
                     message = await ws.recv()
                     try:
                         hello = self._parse(client, message)
                     except p.ProtocolError as exc:
-                        if not await self._refuse(client, exc):
+                        if not self._refuse(client, exc):
                             return False
-                        continue
-                    if hello is None:
                         continue
                     if isinstance(hello, p.Hello):
                         break
                     self._send(client, p.error(p.HELLO_FIRST, "say hello first", getattr(hello, "id", None)))
         except TimeoutError:
-            await ws.close(CLOSE_POLICY, "no hello within 10 seconds")
+            self._close(client, CLOSE_POLICY, f"no hello within {self.hello_timeout:g} seconds")
             return False
         if client.wants_seat:
             seat = self._seat_of(token)
             if seat is None:
                 self._send(client, p.error(p.BAD_TOKEN, "no seat at this table has this token", hello.id))
-                await ws.close(CLOSE_POLICY, "bad-token")
+                self._close(client, CLOSE_POLICY, "bad-token")
                 return False
             self._sit(client, seat)
         else:
@@ -287,7 +292,7 @@ class TableServer:
         if old is not None:
             old.ready = False
             self._send(old, p.error(p.SEAT_TAKEN, f"{name}'s seat was taken by a newer connection"))
-            self._background(old.ws.close(CLOSE_NORMAL, "seat-taken"))
+            self._close(old, CLOSE_NORMAL, "seat-taken")
         client.seat = seat
         client.ready = True
         self._seated[seat] = client
@@ -314,8 +319,14 @@ class TableServer:
         self._start_away_timer(seat)
         self._changed()
 
-    def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage | None:
-        """The client's message (None: dropped for the rate); ProtocolError for a bad one."""
+    def _close(self, client: _Client, code: int, reason: str) -> None:
+        """Close ``client``'s connection (its messages from now on are read and dropped)."""
+        client.ready = False
+        client.closing = True
+        self._background(client.ws.close(code, reason))
+
+    def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
+        """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
         if not client.allow():
             client.slowed += 1
             raise p.ProtocolError(p.SLOW_DOWN, "too many messages: this one was dropped")
@@ -324,39 +335,38 @@ class TableServer:
         client.malformed = 0
         return parsed
 
-    async def _refuse(self, client: _Client, exc: p.ProtocolError) -> bool:
+    def _refuse(self, client: _Client, exc: p.ProtocolError) -> bool:
         """Answer a refused message; False when the connection is closed for it."""
-        ws = client.ws
         if exc.code == p.SLOW_DOWN:
             if client.slowed > p.SLOW_DOWN_CLOSE:
-                await ws.close(CLOSE_POLICY, "slow-down: too many messages")
+                self._close(client, CLOSE_POLICY, "slow-down: too many messages")
                 return False
             self._send(client, p.error(p.SLOW_DOWN, exc.message))
             return True
         self._send(client, p.error(exc.code, exc.message, exc.id))
         if exc.code == p.UPGRADE:
-            await ws.close(CLOSE_POLICY, "upgrade")
+            self._close(client, CLOSE_POLICY, "upgrade")
             return False
         if exc.code == p.TOO_LARGE:
-            await ws.close(1009, "too-large")
+            self._close(client, 1009, "too-large")
             return False
         if exc.code == p.MALFORMED:
             client.malformed += 1
             if client.malformed >= p.MALFORMED_CLOSE:
-                await ws.close(CLOSE_POLICY, "malformed: too many in a row")
+                self._close(client, CLOSE_POLICY, "malformed: too many in a row")
                 return False
         return True
 
-    async def _receive(self, client: _Client, message: str | bytes) -> None:
+    async def _receive(self, client: _Client, message: str | bytes) -> bool:
+        """Answer one message; False when the connection is to close."""
         if not client.ready:
-            return
+            return False
+        if client.closing:
+            return False
         try:
             request = self._parse(client, message)
         except p.ProtocolError as exc:
-            await self._refuse(client, exc)
-            return
-        if request is None:
-            return
+            return self._refuse(client, exc)
         try:
             await self._answer(client, request)
         except ConnectionClosed:
@@ -365,6 +375,7 @@ class TableServer:
             log.exception("a request could not be answered; the table goes on")
             if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest):
                 self._send(client, p.refused(request.id, "the server could not do that (see its log)"))
+        return True
 
     async def _answer(self, client: _Client, request: p.ClientMessage) -> None:
         if isinstance(request, p.Ping):
