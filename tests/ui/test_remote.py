@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from kc_tui.engine import Card, Rules, parse_move, play_card, source, target
 from kc_tui.match.session import match_end_text
+from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
 from kc_tui.ui.app import KingsCornersApp, StartOptions
@@ -320,3 +321,16 @@ async def test_the_remote_shot_is_a_seat_mid_game(tmp_path: Path) -> None:
     text = html.unescape(re.sub(r"<[^>]+>", "", svg.read_text(encoding="utf-8"))).replace("\xa0", " ")
     assert "The table waits for you" in text and "connected: Ana, Ben" in text
     assert "selected: it can go on" in text
+
+
+async def test_a_wrong_token_says_so_in_one_line_and_escape_leaves() -> None:
+    async with table() as (_server, base, _ben):
+        app = join_app(base + seat_path("x" * p.TOKEN_LENGTH))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.seat.ended)
+            await pilot.pause()
+            assert "no seat at this table has this token" in status_text(screen)
+            assert "Not at the table" in link_text(screen) and screen.seat.connections == 1
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))

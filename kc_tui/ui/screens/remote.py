@@ -307,7 +307,7 @@ class RemoteScreen(Screen[None]):
             return
         self._show_link()
         if link.status is Status.ENDED and link.code is not None:
-            self.say(Text.assemble(("✗ ", "bold red"), visible(link.reason), ". m: main menu"), "error")
+            self.say(Text.assemble(("✗ ", "bold red"), visible(link.reason), ". Esc, q or m: main menu"), "error")
         elif link.status is Status.RECONNECTING:
             self.selected_card = self.source_pile = self.hint_move = None
             self._hint_asked = None
@@ -456,6 +456,8 @@ class RemoteScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ALWAYS:
             return True
+        if self.seat.ended:
+            return action in ("clear", "pile", "rules")  # Esc and q leave a table that ended
         if self.too_small:
             return False
         mine = self._may_act()
@@ -520,6 +522,10 @@ class RemoteScreen(Screen[None]):
                 chip.scroll_visible(animate=False)
 
     def action_pile(self, place: int) -> None:
+        if self.seat.ended:
+            if place == 7:  # q
+                self.action_leave()
+            return
         if not self._my_turn_or_say():
             return
         if self.selected_card is not None:
@@ -590,6 +596,9 @@ class RemoteScreen(Screen[None]):
         self.say("Thinking of a hint…", "hint")
 
     def action_clear(self) -> None:
+        if self.seat.ended:
+            self.action_leave()
+            return
         self._end_asked = False
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()

@@ -106,7 +106,7 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
     state, who the table waits for, and which people are connected."""
     if link.status is Status.ENDED:
         why = f": {link.reason}" if link.reason else ""
-        return Text.assemble(("Not at the table", "bold"), visible(why), ". m: main menu"), "ended"
+        return Text.assemble(("Not at the table", "bold"), visible(why), ". Esc, q or m: main menu"), "ended"
     if link.status is Status.CONNECTING:
         return Text("Connecting to the table…"), "wait"
     out = Text(no_wrap=True, overflow="ellipsis")
