@@ -29,7 +29,7 @@ from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from tests.net.clientkit import relayed
-from tests.net.serverkit import TWO_ROUNDS, Client, running, seat, session_for
+from tests.net.serverkit import TWO_ROUNDS, Client, cards_in_text, running, seat, session_for
 
 from .conftest import wait_for
 from .gamekit import make_config, screen_text
@@ -66,10 +66,12 @@ async def table() -> AsyncIterator[tuple[TableServer, str, Client]]:
 
 
 def hidden_cards(server: TableServer, viewer: int | None) -> set[Card]:
-    """The cards ``viewer`` may not see: every other hand, and the stock."""
+    """The cards ``viewer`` may not see: every other hand, and the stock (less any card that was
+    face up once: on a pile, or named in the log as played)."""
     s = server.session
     r = s.match.round
-    seen: set[Card] = {c for pile in r.piles for c in pile}
+    played = [line for line in s.log if " played " in line or " put " in line]
+    seen: set[Card] = {c for pile in r.piles for c in pile} | cards_in_text("\n".join(played))
     if viewer is not None:
         seen |= set(s.hand(viewer))
     everything = {c for seat in range(s.match.n) for c in s.hand(seat)} | set(r.stock)
@@ -334,3 +336,19 @@ async def test_a_wrong_token_says_so_in_one_line_and_escape_leaves() -> None:
             assert "Not at the table" in link_text(screen) and screen.seat.connections == 1
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_an_away_person_and_the_ai_standing_in_are_shown() -> None:
+    async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0.2) as (server, base):
+        ben = await seat(server, base, BEN)
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].connected)
+            await ben.close()
+            await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].stand_in)
+            await pilot.pause()
+            assert f"away: {BEN} (an AI stands in)" in link_text(screen)
+            panel = screen.query_one(OpponentPanel)
+            assert panel.kind == "AI stands in" and "AI stands in" in screen_text(app)
+            assert_nothing_hidden(app, screen, server, 0)

@@ -343,7 +343,8 @@ class RemoteScreen(Screen[None]):
             kind = seat_kind(seat.kind, connected=seat.connected, stand_in=seat.stand_in)
             if kind != panel.kind:
                 panel.kind = kind
-                panel.refresh()
+                for neighbour in panel.row():  # the row's panels are fitted together
+                    neighbour.refresh()
             panel.show(
                 cards=seat.cards,
                 total=seat.total,
