@@ -231,8 +231,7 @@ class RemoteScreen(Screen[None]):
             hand = state.hand or ()
             if self.selected_card is not None and (self.selected_card not in hand or not is_my_turn(state)):
                 self.selected_card = None
-            if self.source_pile is not None and not is_my_turn(state):
-                self.source_pile = None
+            self.source_pile = None  # the piles changed: a pile is picked up again from the new table
         self.refresh_view()
         if changed:
             self._after_state(before, state)
