@@ -168,6 +168,7 @@ class RemoteSeat:
         self._next_id = 1
         self._closing = False
         self._wake: asyncio.Event | None = None
+        self._closer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ status
     @property
@@ -229,9 +230,10 @@ class RemoteSeat:
             self._wake.set()
         if self._ws is not None:
             ws = self._ws
-            with contextlib.suppress(RuntimeError):
-                asyncio.get_running_loop().create_task(ws.close())
-        self._set_link(Link(Status.ENDED, "left the table"))
+            with contextlib.suppress(RuntimeError):  # no loop runs: the connection is gone with it
+                self._closer = asyncio.get_running_loop().create_task(ws.close())
+        if not self.ended:  # a seat the server ended keeps its reason
+            self._set_link(Link(Status.ENDED, "left the table"))
 
     async def run(self) -> None:
         """Connect, and connect again whenever the connection drops, until the server refuses

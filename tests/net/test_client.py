@@ -89,6 +89,8 @@ async def test_a_wrong_token_ends_the_seat_for_good() -> None:
         assert rec.seat.link.status is Status.ENDED and rec.seat.link.code == p.BAD_TOKEN
         assert rec.seat.connections == 1, "no second try: the token will not change"
         assert "\n" not in rec.seat.link.reason and rec.seat.link.reason
+        rec.seat.close()
+        assert rec.seat.link.code == p.BAD_TOKEN, "leaving keeps the reason the server gave"
 
 
 async def test_an_address_the_server_does_not_serve_ends_the_seat() -> None:
