@@ -91,6 +91,8 @@ class Relay:
         self.inject: list[str] = []
         #: While true, every new connection is closed at once (the server cannot be reached).
         self.refusing = False
+        #: Turns each of the server's messages into what its clients receive (None: as it is).
+        self.rewrite: Callable[[str], str] | None = None
         self.opened = 0
         self._server: Server | None = None
         self._clients: set[ServerConnection] = set()
@@ -118,6 +120,8 @@ class Relay:
                             first = False
                             for line in self.inject:
                                 await ws.send(line)
+                        if self.rewrite is not None and isinstance(message, str):
+                            message = self.rewrite(message)
                         await ws.send(message)
 
                 async def upward() -> None:

@@ -6,6 +6,7 @@ the screen."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -352,3 +353,34 @@ async def test_an_away_person_and_the_ai_standing_in_are_shown() -> None:
             panel = screen.query_one(OpponentPanel)
             assert panel.kind == "AI stands in" and "AI stands in" in screen_text(app)
             assert_nothing_hidden(app, screen, server, 0)
+
+
+#: What a hostile server might slip into its lines: escape sequences and markup with an action.
+HOSTILE = "\x1b[2J[@click=app.quit]boom[/] \u202e"
+
+
+def hostile(text: str) -> str:
+    """A server's ``state`` with a hostile log line, score and waiting name."""
+    data = json.loads(text)
+    if data.get("type") == "state":
+        data["log"] = [*data["log"], HOSTILE]
+        data["seats"][1]["score"] = HOSTILE
+    return json.dumps(data)
+
+
+async def test_a_hostile_servers_lines_are_shown_as_escaped_text() -> None:
+    async with table() as (server, base, _ben), relayed(base) as (relay, front):
+        relay.rewrite = hostile
+        app = join_app(front + seat_path(server.tokens[0]))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.state is not None)
+            await pilot.pause()
+            shown = screen.query_one(MoveLog).shown[-1]
+            assert shown == "\\x1b[2J[@click=app.quit]boom[/] \\u202e"
+            assert "\x1b" not in "".join(str(p.score) for p in screen.query(OpponentPanel))
+            text = screen_text(app)
+            assert "[@click=app.quit]boom[/]" in text and "\x1b" not in text
+            await pilot.click(MoveLog)
+            await pilot.pause()
+            assert app.is_running and isinstance(app.screen, RemoteScreen)

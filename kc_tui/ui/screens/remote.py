@@ -347,7 +347,7 @@ class RemoteScreen(Screen[None]):
             panel.show(
                 cards=seat.cards,
                 total=seat.total,
-                score=seat.score,
+                score=visible(seat.score),
                 target=state.target,
                 to_move=seat.to_move,
                 dealer=seat.dealer,
@@ -363,7 +363,7 @@ class RemoteScreen(Screen[None]):
             chips=chips,
             pot=state.pot,
         )
-        self.query_one(MoveLog).sync(state.log)
+        self.query_one(MoveLog).sync([visible(line) for line in state.log])  # control characters as escapes
         self._show_link()
         self.refresh_bindings()
 
