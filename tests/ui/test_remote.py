@@ -384,3 +384,17 @@ async def test_a_hostile_servers_lines_are_shown_as_escaped_text() -> None:
             await pilot.click(MoveLog)
             await pilot.pause()
             assert app.is_running and isinstance(app.screen, RemoteScreen)
+
+
+async def test_a_terminal_too_small_for_the_table_says_so_and_the_table_comes_back() -> None:
+    async with table() as (server, base, _ben):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=(70, 20)) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.state is not None)
+            await pilot.pause()
+            assert screen.too_small and "The terminal is too small" in screen_text(app)
+            await pilot.resize_terminal(*SIZE)
+            await wait_for(pilot, lambda: not screen.too_small)
+            await pilot.pause()
+            assert "The terminal is too small" not in screen_text(app) and "stock" in screen_text(app)
