@@ -199,3 +199,16 @@ def test_join_with_an_address_it_cannot_use_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("kings-corners: ") and words in err
     assert "Traceback" not in err
+
+
+async def test_a_seat_taken_by_a_newer_client_ends_the_older_for_good() -> None:
+    async with running(session_for(ANA_AND_AI)) as (server, base):
+        older = recorded(base + seat_path(server.tokens[0]))
+        await until(lambda: older.seat.connected, what="the first client")
+        newer = recorded(base + seat_path(server.tokens[0]))
+        assert older.task is not None
+        await until(older.task.done, what="the older client's end")
+        assert older.seat.link.code == p.SEAT_TAKEN and older.seat.connections == 1
+        await until(lambda: newer.seat.connected and newer.seat.state is not None, what="the newer client")
+        assert newer.seat.connections == 1 and server.connected[0]
+        await newer.stop()
