@@ -440,10 +440,14 @@ class KingsCornersApp(App[int]):
         """Join a table hosted on another machine: its address asked for, then its remote seat."""
         from kc_tui.ui.screens.remote import remote_screen
         from kc_tui.ui.screens.remote_dialogs import JoinDialog
+        from kc_tui.ui.screens.remote_table import RemoteTable
 
         def chosen(url: str | None) -> None:
-            if url is not None:
-                self.push_screen(remote_screen(url, self.config))
+            if url is None:
+                return
+            while isinstance(self.screen, RemoteTable):  # one table at a time: the new one replaces it
+                self.pop_screen()
+            self.push_screen(remote_screen(url, self.config))
 
         self.push_screen(JoinDialog(), chosen)
 
