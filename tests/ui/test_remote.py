@@ -195,6 +195,8 @@ async def test_a_spectator_sees_every_seat_and_no_hand() -> None:
             await pilot.pause()
             assert not screen.query_one("#me").display
             assert "Watching" in link_text(screen)
+            keys = {binding.key for _, binding, _, _ in screen.active_bindings.values()}
+            assert "w" not in keys and "t" not in keys and {"q", "escape", "m"} <= keys
             assert_nothing_hidden(app, screen, server, None)
             await pilot.press("q")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))

@@ -194,6 +194,7 @@ class RemoteScreen(RemoteTable):
         """Say what changed: the seat's own move done, its turn, the match's end."""
         if state.over and not self._told_over:
             self._told_over = True
+            self.say(state.end_text or "The match is over.")
             if self._summary is None:
                 self._show_match_end()  # else once the round's summary is closed
             return
@@ -471,11 +472,9 @@ class RemoteScreen(RemoteTable):
             self.action_pile(event.place)
 
 
-class WatchScreen(RemoteScreen):
+class WatchScreen(RemoteScreen, inherit_bindings=False):
     """A spectator's view of a table: every seat's panel, the piles, the scores and the log,
     no hand and no moves. Escape, q or m leave for the main menu."""
-
-    inherit_bindings = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,f1", "rules", "Rules"),
         Binding("question_mark", "help", "Keys", key_display="?"),
