@@ -168,8 +168,7 @@ class RemoteTable(Screen[None]):
         elif state.over:
             self.say(state.end_text or "The match is over.")
         elif self.watching:
-            who = state.waiting_for
-            self.say(f"Watching: {who} is playing…" if who else "Watching the table.")
+            self.say(f"Watching: {self._who_plays(state)}" if state.waiting_for else "Watching the table.")
         elif is_my_turn(state):
             if self.selected_card is not None:
                 self._say_targets(self.look.label(self.selected_card), self._targets(), card=True)
@@ -178,9 +177,19 @@ class RemoteTable(Screen[None]):
             else:
                 self.say("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
         elif state.waiting_for is not None:
-            self.say(f"{state.waiting_for} is playing…")
+            self.say(self._who_plays(state))
         else:
             self.say("Waiting for the next round…")
+
+    @staticmethod
+    def _who_plays(state: StateMsg) -> str:
+        """Who the table waits for: "Ben is playing…", or that Ben is away (and the table waits,
+        or an AI plays for Ben)."""
+        who = state.waiting_for
+        seat = next((s for s in state.seats if s.name == who), None)
+        if seat is not None and seat.kind == "human" and not seat.connected:
+            return f"{who} is away: an AI plays for them…" if seat.stand_in else f"{who} is away: the table waits."
+        return f"{who} is playing…"
 
     def _say_targets(self, what: str, where: set[int], *, card: bool) -> None:
         keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
