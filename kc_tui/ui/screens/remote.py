@@ -475,6 +475,7 @@ class RemoteScreen(RemoteTable):
 class WatchScreen(RemoteScreen, inherit_bindings=False):
     """A spectator's view of a table: every seat's panel, the piles, the scores and the log,
     no hand and no moves. Escape, q or m leave for the main menu."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,f1", "rules", "Rules"),
         Binding("question_mark", "help", "Keys", key_display="?"),
