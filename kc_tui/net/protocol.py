@@ -528,6 +528,9 @@ class PongMsg:
 ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ErrorMsg | PongMsg
 
 
+_TOP: Any = object()
+
+
 class _Reader:
     """Typed reads of a server message's fields; every failure is a ``malformed`` ProtocolError."""
 
@@ -538,40 +541,42 @@ class _Reader:
     def fail(self, what: str) -> ProtocolError:
         return ProtocolError(MALFORMED, f"the server's {self.kind} message: {what}")
 
-    def get(self, key: str) -> Any:
-        if key not in self.data:
+    def get(self, key: str, data: Mapping[str, Any] | None = None) -> Any:
+        """``key`` of the message (or of ``data``, an object in it); a missing one is refused."""
+        where = self.data if data is None else data
+        if key not in where:
             raise self.fail(f"no field {key!r}")
-        return self.data[key]
+        return where[key]
 
-    def integer(self, key: str, value: Any = None, *, none: bool = False) -> Any:
-        v = self.get(key) if value is None else value
+    def integer(self, key: str, value: Any = _TOP, *, none: bool = False) -> Any:
+        v = self.get(key) if value is _TOP else value
         if v is None and none:
             return None
         if not _is_int(v):
             raise self.fail(f"{key!r} is not an integer")
         return v
 
-    def text(self, key: str, value: Any = None, *, none: bool = False) -> Any:
-        v = self.get(key) if value is None else value
+    def text(self, key: str, value: Any = _TOP, *, none: bool = False) -> Any:
+        v = self.get(key) if value is _TOP else value
         if v is None and none:
             return None
         if not isinstance(v, str):
             raise self.fail(f"{key!r} is not text")
         return v
 
-    def flag(self, key: str, value: Any = None) -> bool:
-        v = self.get(key) if value is None else value
+    def flag(self, key: str, value: Any = _TOP) -> bool:
+        v = self.get(key) if value is _TOP else value
         if not isinstance(v, bool):
             raise self.fail(f"{key!r} is not true or false")
         return v
 
-    def seq(self, key: str, value: Any = None) -> list[Any]:
-        v = self.get(key) if value is None else value
+    def seq(self, key: str, value: Any = _TOP) -> list[Any]:
+        v = self.get(key) if value is _TOP else value
         if not isinstance(v, list):
             raise self.fail(f"{key!r} is not a list")
         return v
 
-    def texts(self, key: str, value: Any = None) -> tuple[str, ...]:
+    def texts(self, key: str, value: Any = _TOP) -> tuple[str, ...]:
         return tuple(self.text(key, x) for x in self.seq(key, value))
 
     def card(self, key: str, value: Any) -> Card:
@@ -582,7 +587,7 @@ class _Reader:
         except CardError:
             raise self.fail(f"{key!r} holds {value[:10]!r}, which is not a card") from None
 
-    def cards(self, key: str, value: Any = None) -> tuple[Card, ...]:
+    def cards(self, key: str, value: Any = _TOP) -> tuple[Card, ...]:
         return tuple(self.card(key, x) for x in self.seq(key, value))
 
     def obj(self, key: str, value: Any) -> dict[str, Any]:
@@ -631,22 +636,22 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
 
 def _seat_info(r: _Reader, value: Any) -> SeatInfo:
     d = r.obj("seats", value)
-    return SeatInfo(r.text("name", d.get("name")), r.text("kind", d.get("kind")))
+    return SeatInfo(r.text("name", r.get("name", d)), r.text("kind", r.get("kind", d)))
 
 
 def _seat_state(r: _Reader, value: Any) -> SeatState:
     d = r.obj("seats", value)
     return SeatState(
-        name=r.text("name", d.get("name")),
-        kind=r.text("kind", d.get("kind")),
-        cards=r.integer("cards", d.get("cards")),
-        score=r.text("score", d.get("score")),
-        total=r.integer("total", d.get("total")),
-        to_move=r.flag("to_move", d.get("to_move")),
-        dealer=r.flag("dealer", d.get("dealer")),
-        winner=r.flag("winner", d.get("winner")),
-        connected=r.flag("connected", d.get("connected")),
-        stand_in=r.flag("stand_in", d.get("stand_in")),
+        name=r.text("name", r.get("name", d)),
+        kind=r.text("kind", r.get("kind", d)),
+        cards=r.integer("cards", r.get("cards", d)),
+        score=r.text("score", r.get("score", d)),
+        total=r.integer("total", r.get("total", d)),
+        to_move=r.flag("to_move", r.get("to_move", d)),
+        dealer=r.flag("dealer", r.get("dealer", d)),
+        winner=r.flag("winner", r.get("winner", d)),
+        connected=r.flag("connected", r.get("connected", d)),
+        stand_in=r.flag("stand_in", r.get("stand_in", d)),
     )
 
 

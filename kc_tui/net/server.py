@@ -84,13 +84,18 @@ class _Client:
     closing: bool = False
 
     def allow(self) -> bool:
-        """Take one message from the token bucket; False when it is empty."""
+        """Take one message from the token bucket; False when it is empty (counted in
+        ``slowed``, which goes back to 0 only once the bucket has filled up again: a client that
+        calmed down)."""
         now = time.monotonic()
         self.tokens = min(float(p.RATE_BURST), self.tokens + (now - self.refill_at) * p.RATE_PER_SECOND)
         self.refill_at = now
+        if self.tokens >= p.RATE_BURST - 1:
+            self.slowed = 0
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
+        self.slowed += 1
         return False
 
 
@@ -328,9 +333,7 @@ class TableServer:
     def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
         """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
         if not client.allow():
-            client.slowed += 1
             raise p.ProtocolError(p.SLOW_DOWN, "too many messages: this one was dropped")
-        client.slowed = 0
         parsed = p.parse_client(message)
         client.malformed = 0
         return parsed
