@@ -451,12 +451,16 @@ class TableServer:
         if self.driver.stamp != self._position:
             self._position = self.driver.stamp
             self.stamp += 1
-        for seat, client in list(self._seated.items()):
-            if client.ready:
-                self._send(client, self._state_for(seat))
+        seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c.ws for c in self._watchers if c.ready]
-        if watchers:
-            broadcast(watchers, self._state_for(None))
+        viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
+        if viewers:
+            stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+            texts = p.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+            for seat, client in seated:
+                self._send(client, texts[seat])
+            if watchers:
+                broadcast(watchers, texts[None])
         self._wake.set()
 
     # ------------------------------------------------------------------ the table
