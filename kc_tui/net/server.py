@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -54,6 +55,27 @@ MAX_TOKEN_TEXT = 128
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
+
+
+_SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every seat path's token replaced: ``/seat/<token>``."""
+    return _SEAT_IN_TEXT.sub("/seat/<token>", text)
+
+
+class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The websockets library's log with the seat tokens taken out of every line (its debug
+    lines show each request's path)."""
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
+        if self.isEnabledFor(level):
+            try:
+                text = str(msg) % args if args else str(msg)
+            except (TypeError, ValueError):
+                text = " ".join(str(x) for x in (msg, *args))
+            self.logger.log(level, "%s", redact(text), **kwargs)
 
 
 def new_token() -> str:
@@ -171,7 +193,7 @@ class TableServer:
             server_header=self.server_name,
             open_timeout=p.HELLO_TIMEOUT,
             close_timeout=3,
-            logger=logging.getLogger(f"{__name__}.ws"),
+            logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
         )
         sockets = list(self._server.sockets)
         self.port = int(sockets[0].getsockname()[1])
@@ -571,8 +593,8 @@ class TableServer:
         winner = None if r.winner is None else s.names[r.winner]
         lines = round_lines(s, r.number, winner, ended.hands)
         message = p.round_message(r.number, winner, lines, ended.hands)
-        for line in lines[:1]:
-            self._say(line)
+        totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
+        self._say(f"{lines[0]}; totals: {totals}")
         targets = [c.ws for c in self._clients if c.ready]
         if targets:
             broadcast(targets, message)
