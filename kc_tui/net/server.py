@@ -331,8 +331,7 @@ class TableServer:
         if old is None:
             self._say(f"{name} connected" + (": the seat is theirs again" if back else ""))
         self._send(client, self._welcome(seat))
-        self._send(client, self._state_for(seat))
-        self._changed()
+        self._changed()  # the state to every client, this one included
 
     def _left(self, client: _Client) -> None:
         self._watchers.discard(client)
