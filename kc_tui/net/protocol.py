@@ -9,7 +9,7 @@ PROTOCOL.md's table and one plain line) for anything it does not accept, never a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -342,12 +342,10 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def state_fields(
+def public_fields(
     snap: TableSnapshot,
     *,
     stamp: int,
-    legal: Sequence[Move],
-    can_undo: bool,
     results: Sequence[Sequence[int]],
     waiting_for: str | None,
     over: bool,
@@ -356,78 +354,104 @@ def state_fields(
     connected: Sequence[bool],
     stand_in: Sequence[bool],
 ) -> dict[str, Any]:
-    """A ``state`` message for ``snap``'s viewer, from that viewer's snapshot only (its own hand,
-    its own drawn card; a spectator's snapshot has neither)."""
-    viewer = snap.viewer
-    own = snap.seats[viewer].hand if viewer is not None else None
-    return _server(
-        "state",
-        stamp=stamp,
-        seat=viewer,
-        round=snap.round_number,
-        stock=snap.stock,
-        target=snap.target,
-        pot=snap.pot,
-        piles=[_cards(p) for p in snap.piles],
-        seats=[
+    """The fields of ``state`` every viewer shares, from the public snapshot (no hand at all)."""
+    if snap.viewer is not None or any(seat.hand is not None for seat in snap.seats):
+        raise ValueError("the shared fields of a state come from the public snapshot only")
+    return {
+        "stamp": stamp,
+        "round": snap.round_number,
+        "stock": snap.stock,
+        "target": snap.target,
+        "pot": snap.pot,
+        "piles": [_cards(pile) for pile in snap.piles],
+        "seats": [
             {
-                "name": s.name,
-                "kind": s.kind,
-                "cards": s.cards,
-                "score": s.score,
-                "total": s.total,
-                "to_move": s.to_move,
-                "dealer": s.dealer,
-                "winner": s.winner,
-                "connected": connected[s.seat],
-                "stand_in": stand_in[s.seat],
+                "name": seat.name,
+                "kind": seat.kind,
+                "cards": seat.cards,
+                "score": seat.score,
+                "total": seat.total,
+                "to_move": seat.to_move,
+                "dealer": seat.dealer,
+                "winner": seat.winner,
+                "connected": connected[seat.seat],
+                "stand_in": stand_in[seat.seat],
             }
-            for s in snap.seats
+            for seat in snap.seats
         ],
-        hand=None if own is None else _cards(own),
-        drawn=None if viewer is None or snap.drawn is None else card_str(snap.drawn),
-        legal=[move_str(m) for m in legal] if viewer is not None else [],
-        can_undo=can_undo if viewer is not None else False,
-        log=list(snap.log[-LOG_LINES:]),
-        results=[list(r) for r in results],
-        waiting_for=waiting_for,
+        "log": list(snap.log[-LOG_LINES:]),
+        "results": [list(r) for r in results],
+        "waiting_for": waiting_for,
+        "over": over,
+        "winners": list(winners),
+        "end_text": end_text,
+    }
+
+
+def own_fields(snap: TableSnapshot | None, legal: Sequence[Move], can_undo: bool) -> dict[str, Any]:
+    """The fields of ``state`` that are one seat's own, from that seat's snapshot (None: a
+    spectator's, which has none)."""
+    if snap is None or snap.viewer is None:
+        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False}
+    hand = snap.seats[snap.viewer].hand or ()
+    return {
+        "seat": snap.viewer,
+        "hand": _cards(hand),
+        "drawn": None if snap.drawn is None else card_str(snap.drawn),
+        "legal": [move_str(m) for m in legal],
+        "can_undo": can_undo,
+    }
+
+
+def states(
+    driver: TableDriver,
+    viewers: Iterable[int | None],
+    *,
+    stamp: int,
+    connected: Sequence[bool],
+    stand_in: Sequence[bool],
+) -> dict[int | None, str]:
+    """The ``state`` message of each of ``viewers`` (match seats, None for spectators): the
+    shared fields built and encoded once from ``driver.snapshot(None)``, each seat's own from
+    ``driver.snapshot(seat)``; ``legal`` from the engine only for the seat on turn."""
+    from kc_tui.match.session import match_end_text
+
+    s = driver.session
+    chips = s.match.chips_scoring
+    over = s.match.over
+    shared = public_fields(
+        driver.snapshot(None),
+        stamp=stamp,
+        results=[r.chips_delta if chips else r.penalties for r in s.match.results],
+        waiting_for=None if over or s.match.round.over else s.names[s.to_move],
         over=over,
-        winners=list(winners),
-        end_text=end_text,
+        winners=[s.names[w] for w in s.match.winners] if over else [],
+        end_text=match_end_text(s) if over else "",
+        connected=connected,
+        stand_in=stand_in,
     )
+    tail = encode(shared)[1:]  # '"stamp":...}'
+    head = encode({"v": PROTOCOL_VERSION, "type": "state"})[:-1]
+    on_turn = s.to_move if s.human_to_move else None
+    out: dict[int | None, str] = {}
+    for viewer in viewers:
+        if viewer in out:
+            continue
+        if viewer is None:
+            own = own_fields(None, (), False)
+        else:
+            mine = viewer == on_turn
+            legal = sorted(s.match.round.legal_moves(), key=move_str) if mine else []
+            own = own_fields(driver.snapshot(viewer), legal, mine and s.can_undo)
+        out[viewer] = f"{head},{encode(own)[1:-1]},{tail}"
+    return out
 
 
 def state(
     driver: TableDriver, viewer: int | None, *, stamp: int, connected: Sequence[bool], stand_in: Sequence[bool]
 ) -> str:
-    """The ``state`` message for ``viewer`` (a match seat, or None for a spectator), built from
-    ``driver.snapshot(viewer)``; ``legal`` from the engine only for the seat on turn."""
-    from kc_tui.match.session import match_end_text
-
-    s = driver.session
-    snap = driver.snapshot(viewer)
-    on_turn = viewer is not None and s.human_to_move and s.to_move == viewer
-    legal = sorted(s.match.round.legal_moves(), key=move_str) if on_turn else []
-    chips = s.match.chips_scoring
-    results = [list(r.chips_delta if chips else r.penalties) for r in s.match.results]
-    waiting = None if s.match.over or s.match.round.over else s.names[s.to_move]
-    over = s.match.over
-    winners = [s.names[w] for w in s.match.winners] if over else []
-    return encode(
-        state_fields(
-            snap,
-            stamp=stamp,
-            legal=legal,
-            can_undo=on_turn and s.can_undo,
-            results=results,
-            waiting_for=waiting,
-            over=over,
-            winners=winners,
-            end_text=match_end_text(s) if over else "",
-            connected=connected,
-            stand_in=stand_in,
-        )
-    )
+    """The ``state`` message of one viewer (see :func:`states`)."""
+    return states(driver, [viewer], stamp=stamp, connected=connected, stand_in=stand_in)[viewer]
 
 
 # ---------------------------------------------------------------------- server -> client (reading)
@@ -528,6 +552,9 @@ class PongMsg:
 ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ErrorMsg | PongMsg
 
 
+_TOP: Any = object()
+
+
 class _Reader:
     """Typed reads of a server message's fields; every failure is a ``malformed`` ProtocolError."""
 
@@ -538,40 +565,42 @@ class _Reader:
     def fail(self, what: str) -> ProtocolError:
         return ProtocolError(MALFORMED, f"the server's {self.kind} message: {what}")
 
-    def get(self, key: str) -> Any:
-        if key not in self.data:
+    def get(self, key: str, data: Mapping[str, Any] | None = None) -> Any:
+        """``key`` of the message (or of ``data``, an object in it); a missing one is refused."""
+        where = self.data if data is None else data
+        if key not in where:
             raise self.fail(f"no field {key!r}")
-        return self.data[key]
+        return where[key]
 
-    def integer(self, key: str, value: Any = None, *, none: bool = False) -> Any:
-        v = self.get(key) if value is None else value
+    def integer(self, key: str, value: Any = _TOP, *, none: bool = False) -> Any:
+        v = self.get(key) if value is _TOP else value
         if v is None and none:
             return None
         if not _is_int(v):
             raise self.fail(f"{key!r} is not an integer")
         return v
 
-    def text(self, key: str, value: Any = None, *, none: bool = False) -> Any:
-        v = self.get(key) if value is None else value
+    def text(self, key: str, value: Any = _TOP, *, none: bool = False) -> Any:
+        v = self.get(key) if value is _TOP else value
         if v is None and none:
             return None
         if not isinstance(v, str):
             raise self.fail(f"{key!r} is not text")
         return v
 
-    def flag(self, key: str, value: Any = None) -> bool:
-        v = self.get(key) if value is None else value
+    def flag(self, key: str, value: Any = _TOP) -> bool:
+        v = self.get(key) if value is _TOP else value
         if not isinstance(v, bool):
             raise self.fail(f"{key!r} is not true or false")
         return v
 
-    def seq(self, key: str, value: Any = None) -> list[Any]:
-        v = self.get(key) if value is None else value
+    def seq(self, key: str, value: Any = _TOP) -> list[Any]:
+        v = self.get(key) if value is _TOP else value
         if not isinstance(v, list):
             raise self.fail(f"{key!r} is not a list")
         return v
 
-    def texts(self, key: str, value: Any = None) -> tuple[str, ...]:
+    def texts(self, key: str, value: Any = _TOP) -> tuple[str, ...]:
         return tuple(self.text(key, x) for x in self.seq(key, value))
 
     def card(self, key: str, value: Any) -> Card:
@@ -582,7 +611,7 @@ class _Reader:
         except CardError:
             raise self.fail(f"{key!r} holds {value[:10]!r}, which is not a card") from None
 
-    def cards(self, key: str, value: Any = None) -> tuple[Card, ...]:
+    def cards(self, key: str, value: Any = _TOP) -> tuple[Card, ...]:
         return tuple(self.card(key, x) for x in self.seq(key, value))
 
     def obj(self, key: str, value: Any) -> dict[str, Any]:
@@ -631,22 +660,22 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
 
 def _seat_info(r: _Reader, value: Any) -> SeatInfo:
     d = r.obj("seats", value)
-    return SeatInfo(r.text("name", d.get("name")), r.text("kind", d.get("kind")))
+    return SeatInfo(r.text("name", r.get("name", d)), r.text("kind", r.get("kind", d)))
 
 
 def _seat_state(r: _Reader, value: Any) -> SeatState:
     d = r.obj("seats", value)
     return SeatState(
-        name=r.text("name", d.get("name")),
-        kind=r.text("kind", d.get("kind")),
-        cards=r.integer("cards", d.get("cards")),
-        score=r.text("score", d.get("score")),
-        total=r.integer("total", d.get("total")),
-        to_move=r.flag("to_move", d.get("to_move")),
-        dealer=r.flag("dealer", d.get("dealer")),
-        winner=r.flag("winner", d.get("winner")),
-        connected=r.flag("connected", d.get("connected")),
-        stand_in=r.flag("stand_in", d.get("stand_in")),
+        name=r.text("name", r.get("name", d)),
+        kind=r.text("kind", r.get("kind", d)),
+        cards=r.integer("cards", r.get("cards", d)),
+        score=r.text("score", r.get("score", d)),
+        total=r.integer("total", r.get("total", d)),
+        to_move=r.flag("to_move", r.get("to_move", d)),
+        dealer=r.flag("dealer", r.get("dealer", d)),
+        winner=r.flag("winner", r.get("winner", d)),
+        connected=r.flag("connected", r.get("connected", d)),
+        stand_in=r.flag("stand_in", r.get("stand_in", d)),
     )
 
 
@@ -749,14 +778,16 @@ __all__ = [
     "hint",
     "hint_message",
     "move_message",
+    "own_fields",
     "parse_client",
     "parse_server",
     "ping_message",
     "pong",
+    "public_fields",
     "refused",
     "round_message",
     "state",
-    "state_fields",
+    "states",
     "undo_message",
     "welcome",
 ]

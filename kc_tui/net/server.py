@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -56,6 +57,27 @@ CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
 
 
+_SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every seat path's token replaced: ``/seat/<token>``."""
+    return _SEAT_IN_TEXT.sub("/seat/<token>", text)
+
+
+class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The websockets library's log with the seat tokens taken out of every line (its debug
+    lines show each request's path)."""
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
+        if self.isEnabledFor(level):
+            try:
+                text = str(msg) % args if args else str(msg)
+            except (TypeError, ValueError):
+                text = " ".join(str(x) for x in (msg, *args))
+            self.logger.log(level, "%s", redact(text), **kwargs)
+
+
 def new_token() -> str:
     """A seat token: :data:`~kc_tui.net.protocol.TOKEN_BYTES` random bytes, URL-safe base64."""
     return secrets.token_urlsafe(p.TOKEN_BYTES)
@@ -84,13 +106,18 @@ class _Client:
     closing: bool = False
 
     def allow(self) -> bool:
-        """Take one message from the token bucket; False when it is empty."""
+        """Take one message from the token bucket; False when it is empty (counted in
+        ``slowed``, which goes back to 0 only once the bucket has filled up again: a client that
+        calmed down)."""
         now = time.monotonic()
         self.tokens = min(float(p.RATE_BURST), self.tokens + (now - self.refill_at) * p.RATE_PER_SECOND)
         self.refill_at = now
+        if self.tokens >= p.RATE_BURST - 1:
+            self.slowed = 0
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
+        self.slowed += 1
         return False
 
 
@@ -166,7 +193,7 @@ class TableServer:
             server_header=self.server_name,
             open_timeout=p.HELLO_TIMEOUT,
             close_timeout=3,
-            logger=logging.getLogger(f"{__name__}.ws"),
+            logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
         )
         sockets = list(self._server.sockets)
         self.port = int(sockets[0].getsockname()[1])
@@ -304,8 +331,7 @@ class TableServer:
         if old is None:
             self._say(f"{name} connected" + (": the seat is theirs again" if back else ""))
         self._send(client, self._welcome(seat))
-        self._send(client, self._state_for(seat))
-        self._changed()
+        self._changed()  # the state to every client, this one included
 
     def _left(self, client: _Client) -> None:
         self._watchers.discard(client)
@@ -328,9 +354,7 @@ class TableServer:
     def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
         """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
         if not client.allow():
-            client.slowed += 1
             raise p.ProtocolError(p.SLOW_DOWN, "too many messages: this one was dropped")
-        client.slowed = 0
         parsed = p.parse_client(message)
         client.malformed = 0
         return parsed
@@ -448,12 +472,16 @@ class TableServer:
         if self.driver.stamp != self._position:
             self._position = self.driver.stamp
             self.stamp += 1
-        for seat, client in list(self._seated.items()):
-            if client.ready:
-                self._send(client, self._state_for(seat))
+        seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c.ws for c in self._watchers if c.ready]
-        if watchers:
-            broadcast(watchers, self._state_for(None))
+        viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
+        if viewers:
+            stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+            texts = p.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+            for seat, client in seated:
+                self._send(client, texts[seat])
+            if watchers:
+                broadcast(watchers, texts[None])
         self._wake.set()
 
     # ------------------------------------------------------------------ the table
@@ -564,8 +592,8 @@ class TableServer:
         winner = None if r.winner is None else s.names[r.winner]
         lines = round_lines(s, r.number, winner, ended.hands)
         message = p.round_message(r.number, winner, lines, ended.hands)
-        for line in lines[:1]:
-            self._say(line)
+        totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
+        self._say(f"{lines[0]}; totals: {totals}")
         targets = [c.ws for c in self._clients if c.ready]
         if targets:
             broadcast(targets, message)

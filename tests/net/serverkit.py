@@ -123,7 +123,9 @@ class Client:
         await self.ws.send(p.move_message(move, self.state.stamp if stamp is None else stamp, rid))
         return rid
 
-    async def expect(self, kind: type[Any], timeout: float = WAIT, where: Callable[[Any], bool] | None = None) -> Any:
+    async def expect(
+        self, kind: type[Any] | tuple[type[Any], ...], timeout: float = WAIT, where: Callable[[Any], bool] | None = None
+    ) -> Any:
         """The next message of ``kind`` (and ``where``), skipping others."""
         async with asyncio.timeout(timeout):
             while True:
@@ -184,20 +186,28 @@ async def watch(base: str) -> Client:
     return await join(base + WATCH_PATH)
 
 
-async def play_on(client: Client, rng: random.Random, until: Callable[[], bool]) -> int:
-    """Play this seat's moves (chosen at random from its ``legal``) until ``until()``; the moves made."""
+def answers(stamp: int) -> Callable[[Any], bool]:
+    """Whether a message answers a request made at ``stamp``: a newer state, or a refusal."""
+    return lambda m: not isinstance(m, p.StateMsg) or m.stamp != stamp
+
+
+async def play_on(client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0) -> int:
+    """Play this seat's moves (chosen at random from its ``legal``) until ``until()``; the moves
+    made. A move refused (or dropped for the rate) is chosen again after a pause."""
     made = 0
-    last = -1
-    while not until():
-        st = client.state
-        if st.over:
-            return made
-        if st.legal and st.stamp != last:
-            last = st.stamp
+    async with asyncio.timeout(timeout):
+        while not until() and not client.state.over:
+            st = client.state
+            if not st.legal:
+                with suppress(TimeoutError):
+                    await client.expect(p.StateMsg, timeout=0.5)
+                continue
             plays = [m for m in st.legal if m != "end"]
             choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in st.legal else st.legal[0]
             await client.move(choice, st.stamp)
-            made += 1
-        with suppress(TimeoutError):
-            await client.expect(p.StateMsg, timeout=0.5)
+            answer = await client.expect((p.StateMsg, p.RefusedMsg, p.ErrorMsg), where=answers(st.stamp))
+            if isinstance(answer, p.StateMsg):
+                made += 1
+            else:
+                await asyncio.sleep(0.1)
     return made

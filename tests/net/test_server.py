@@ -32,3 +32,28 @@ async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card
             assert c.leaks == []
             await c.close()
         assert len(ana.states()) > 5 and spectator.state.hand is None
+
+
+async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
+    from tests.net.test_server_refusals import on_turn, position
+
+    async with running(stand_in=0) as (server, base):
+        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+        mover = await on_turn(server, ana, ben)
+        st = mover.state
+        await mover.send(p.hint_message(st.stamp, 21))
+        hint = await mover.expect(p.HintMsg)
+        assert hint.id == 21 and hint.move in st.legal and hint.text
+        plays = [m for m in st.legal if m != "end"]
+        assert plays  # with this seed the seat on turn can play a card
+        before = position(server)
+        await mover.move(plays[0])
+        moved = await mover.expect(p.StateMsg, where=lambda m: m.stamp > st.stamp)
+        assert moved.can_undo and position(server) != before
+        await mover.send(p.undo_message(moved.stamp, 22))
+        undone = await mover.expect(p.StateMsg, where=lambda m: m.stamp > moved.stamp)
+        assert (undone.hand, undone.piles, undone.legal) == (st.hand, st.piles, st.legal)
+        assert position(server)[1:] == before[1:]
+        for c in (ana, ben):
+            assert c.leaks == []
+            await c.close()

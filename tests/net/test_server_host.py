@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
+import ssl
 import stat
 import subprocess
 import sys
@@ -179,3 +181,30 @@ def test_a_bad_host_argument_is_one_line_and_exit_2(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("kings-corners: ") and says in err, err
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="makes its certificate with openssl")
+async def test_with_a_certificate_the_table_is_served_over_tls(tmp_path: Path) -> None:
+    from websockets.asyncio.client import connect
+
+    from kc_tui.net.hosting import base_url, tls_context
+    from tests.net.serverkit import running
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    make = "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1"
+    subprocess.run(
+        ["openssl", *make.split(), "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    context = tls_context(str(cert), str(key))
+    async with running(ssl=context) as (server, _):
+        assert server.port is not None
+        url = base_url("127.0.0.1", server.port, True)
+        assert url.startswith("wss://")
+        trust = ssl.create_default_context(cafile=str(cert))
+        async with connect(url + "/watch", ssl=trust) as ws:
+            await ws.send(p.hello_message("tls test"))
+            assert isinstance(p.parse_server(await ws.recv()), p.WelcomeMsg)
+        with pytest.raises(ssl.SSLCertVerificationError):
+            await connect(url + "/watch", ssl=ssl.create_default_context())

@@ -60,7 +60,7 @@ async def still_plays(server: TableServer, *clients: Client) -> None:
 async def closed(client: Client) -> int | None:
     """Wait for the server to close ``client``; the close code."""
     assert client.reader is not None
-    await asyncio.wait_for(client.reader, 5)
+    await asyncio.wait_for(client.reader, 20)
     return client.ws.close_code
 
 
@@ -214,7 +214,7 @@ async def test_a_flood_is_slowed_then_closed_and_the_others_play_on() -> None:
     async with table() as (server, base, ana, ben):
         before = position(server)
         flooder = await watch(base)
-        for _ in range(p.RATE_BURST + p.SLOW_DOWN_CLOSE + 20):
+        for _ in range(p.RATE_BURST + p.SLOW_DOWN_CLOSE + 100):
             try:
                 await flooder.ws.send(p.ping_message())
             except ConnectionClosed:
@@ -222,7 +222,7 @@ async def test_a_flood_is_slowed_then_closed_and_the_others_play_on() -> None:
         assert await closed(flooder) == 1008
         pongs = sum(isinstance(m, p.PongMsg) for m in flooder.messages)
         slowed = sum(isinstance(m, p.ErrorMsg) and m.code == p.SLOW_DOWN for m in flooder.messages)
-        assert p.RATE_BURST - 1 <= pongs <= p.RATE_BURST + 10
-        assert slowed >= p.SLOW_DOWN_CLOSE - 10
+        assert p.RATE_BURST - 1 <= pongs < p.RATE_BURST + 60  # the burst, and what trickled in since
+        assert slowed == p.SLOW_DOWN_CLOSE
         assert position(server) == before
         await still_plays(server, ana, ben)

@@ -4,8 +4,12 @@ and an AI standing in for an away person until they are back."""
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from kc_tui.net import protocol as p
+from kc_tui.net.server import seat_path
 from tests.net.serverkit import join, running, seat
 from tests.net.test_server_refusals import on_turn, position
 
@@ -106,3 +110,18 @@ async def test_the_hosts_ai_command_stands_in_at_once_and_only_for_an_away_perso
         assert watcher.state.seats[1].stand_in
         for c in (ana, watcher):
             await c.close()
+
+
+async def test_no_seat_token_reaches_the_log_even_at_debug(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with running(stand_in=0) as (server, base):
+        ana = await seat(server, base, "Ana")
+        await ana.close()
+        ana = await seat(server, base, "Ana")
+        wrong = await join(base + seat_path("W" * 43), wait_state=False)
+        await wrong.expect(p.ErrorMsg)
+        await ana.close()
+    server_log = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("kc_tui"))
+    assert "/seat/<token>" in server_log
+    for token in [*server.tokens.values(), "W" * 43]:
+        assert token not in server_log
