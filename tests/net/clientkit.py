@@ -93,6 +93,8 @@ class Relay:
         self.refusing = False
         #: Turns each of the server's messages into what its clients receive (None: as it is).
         self.rewrite: Callable[[str], str] | None = None
+        #: Seconds each of the server's messages is held back (a slow server or network).
+        self.delay = 0.0
         self.opened = 0
         self._server: Server | None = None
         self._clients: set[ServerConnection] = set()
@@ -120,6 +122,8 @@ class Relay:
                             first = False
                             for line in self.inject:
                                 await ws.send(line)
+                        if self.delay:
+                            await asyncio.sleep(self.delay)
                         if self.rewrite is not None and isinstance(message, str):
                             message = self.rewrite(message)
                         await ws.send(message)

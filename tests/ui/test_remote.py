@@ -400,3 +400,17 @@ async def test_a_terminal_too_small_for_the_table_says_so_and_the_table_comes_ba
             await wait_for(pilot, lambda: not screen.too_small)
             await pilot.pause()
             assert "The terminal is too small" not in screen_text(app) and "stock" in screen_text(app)
+
+
+async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() -> None:
+    async with table() as (server, base, _ben), relayed(base) as (relay, front):
+        relay.delay = 1.0  # each message: the welcome after a second, the state after two
+        app = join_app(front + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: app.screen is not screen)
+            assert screen.state is None, "the keys were answered before the server"
+            assert "Connecting to the table" in status_text(screen)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: screen.state is not None)
