@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 SIZE = (110, 36)
 #: Shots taken at another size than :data:`SIZE`.
-SIZES: dict[str, tuple[int, int]] = {"game-80x24": (80, 24)}
+SIZES: dict[str, tuple[int, int]] = {"game-80x24": (80, 24), "remote": (100, 30)}
 SVG_FONT = "font-family: Fira Code, monospace;"
 PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
 SEED = 3
@@ -49,6 +49,11 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("rules", "The rules, with the active variants marked"),
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
     ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
+)
+#: Shots written only when asked for by name (``--only remote``): the README shows them once it
+#: has their lines.
+MORE_SHOTS: tuple[tuple[str, str], ...] = (
+    ("remote", "A remote seat at a table hosted on another machine: who the table waits for, who is connected"),
 )
 
 
@@ -377,7 +382,52 @@ async def shot_review(pilot: Any) -> None:
     await pilot.pause(0.3)
 
 
-DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
+async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
+    """Ana's remote seat at a table served on loopback (Ben connected from another client, the
+    AI Kingsley playing on the server), two of her turns in, a card picked. The server is
+    stopped by the returned cleanup, once the shot is taken."""
+    from websockets.asyncio.client import connect
+
+    from kc_tui.config import HUMAN
+    from kc_tui.match.roster import Seat, build_ai
+    from kc_tui.match.session import MatchSession
+    from kc_tui.net import protocol
+    from kc_tui.net.server import TableServer, seat_path
+    from kc_tui.ui.screens.remote import remote_screen
+    from kc_tui.ui.screens.remote_view import is_my_turn
+
+    app = pilot.app
+    seats = [Seat("Ana", HUMAN), Seat("Ben", HUMAN), Seat("Kingsley", "king-aware")]
+    session = MatchSession.hosted(seats, app.config.rules, SEED)
+    helper = build_ai("greedy", 99)
+    for _ in range(5000):
+        ended = sum(1 for seat, m in session.match.round.history if seat == 0 and m == END)
+        if ended >= 2 and session.to_move == 0 and not session.match.round.over:
+            break
+        if session.human_to_move:
+            reason = session.play_human(helper.choose(session.view(session.to_move)))
+            assert reason is None, reason
+        else:
+            session.step_ai()
+    server = TableServer(session, ai_delay=0.0, round_pause=0.0, stand_in=0)
+    port = await server.start("127.0.0.1", 0)
+    base = f"ws://127.0.0.1:{port}"
+    ben = await connect(base + seat_path(server.tokens[1]))
+    await ben.send(protocol.hello_message("kings-corners"))
+    screen = remote_screen(base + seat_path(server.tokens[0]), app.config)
+    app.push_screen(screen)
+    await _wait(pilot, lambda: screen.state is not None and is_my_turn(screen.state) and server.connected[1])
+    await pilot.press("right")
+    await pilot.pause(0.3)
+
+    async def stop() -> None:
+        await ben.close()
+        await server.close()
+
+    return stop
+
+
+DRIVERS: dict[str, Callable[[Any], Awaitable[Callable[[], Awaitable[None]] | None]]] = {
     "main-menu": shot_menu,
     "game": shot_game,
     "game-80x24": shot_game,
@@ -390,6 +440,7 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[None]]] = {
     "rules": shot_rules,
     "stats": shot_stats,
     "handoff": shot_handoff,
+    "remote": shot_remote,
 }
 
 
@@ -398,8 +449,10 @@ async def take(name: str, out: Path, size: tuple[int, int] = SIZE) -> Path:
     app = make_app(shot_config())
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.2)
-        await DRIVERS[name](pilot)
+        cleanup = await DRIVERS[name](pilot)
         svg = app.export_screenshot(title=f"Kings Corners · {name.replace('-', ' ')}")
+        if cleanup is not None:
+            await cleanup()
     path = out / f"{name}.svg"
     path.write_text(svg, encoding="utf-8")
     return path
@@ -440,7 +493,8 @@ def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True)
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kc_tui.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", help="folder to write to (default: screenshots)")
-    parser.add_argument("--only", help="comma-separated screenshot names: " + ", ".join(n for n, _ in SHOTS))
+    every = ", ".join(n for n, _ in SHOTS + MORE_SHOTS)
+    parser.add_argument("--only", help="comma-separated screenshot names: " + every)
     parser.add_argument("--no-png", action="store_true", help="write the SVG files only")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.only.split(",")] if args.only else None

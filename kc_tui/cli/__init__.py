@@ -534,9 +534,83 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
     )
     p.set_defaults(func=cmd_apply)
-
+    _add_host(sub)
+    add_join_command(sub)
     add_serve_parser(sub)
     return parser
+
+
+# ---------------------------------------------------------------------------- host
+def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``host``: serve one table to people on other machines (docs/PROTOCOL.md)."""
+    from kc_tui.engine.rules import rules_help
+
+    p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
+    p.add_argument("--seats", help=seats_help() + "; one join command is printed per person's seat")
+    p.add_argument(
+        "--rules", nargs="*", default=[], metavar="KEY=VALUE", help=f"rule variants, e.g. draw=end: {rules_help()}"
+    )
+    p.add_argument("--target", type=int, help=target_help())
+    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument(
+        "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
+    )
+    p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
+    p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
+    p.add_argument(
+        "--stand-in",
+        metavar="SECONDS",
+        help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
+    )
+    p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
+    p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_host)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from kc_tui.net.hosting import run
+
+    return run(args)
+
+
+# ---------------------------------------------------------------------------- join
+def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``join URL [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
+    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' printed)")
+    p.add_argument("url", metavar="URL", help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch)")
+    p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
+    p.add_argument(
+        "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
+    )
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_join)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """The app on a remote seat; an address that cannot be joined is one line (exit 2)."""
+    import ssl
+
+    from kc_tui.net.client import AddressError, table_address, trusting
+
+    try:
+        url = table_address(args.url, watch=args.watch)
+    except AddressError as exc:
+        raise CliError(str(exc)) from None
+    if args.cafile is not None:
+        if not url.startswith("wss://"):
+            raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")
+        try:
+            trusting(args.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            raise CliError(f"{show_path(args.cafile)}: not a certificate file that can be read ({exc})") from None
+    from kc_tui.ui.app import KingsCornersApp
+    from kc_tui.ui.launch import build_app, run
+
+    app = build_app("join", args)
+    assert isinstance(app, KingsCornersApp)
+    app.options.join, app.options.join_cafile = url, args.cafile
+    return run(app)
 
 
 @functools.cache

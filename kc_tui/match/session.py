@@ -110,6 +110,7 @@ class MatchSession:
         card_style: str = "symbols",
         log_lines: Sequence[str] = (),
         record: RecordInfo | None = None,
+        shared_log: bool = False,
     ) -> None:
         if len(seats) != match.n:
             raise ValueError(f"{len(seats)} seats for a match of {match.n} players")
@@ -127,9 +128,13 @@ class MatchSession:
         self.fmt = card_formatter(card_style)
         #: The match seats of the people, in seat order (empty: every seat is an AI).
         self.human_seats: tuple[int, ...] = tuple(i for i, s in enumerate(self.seats) if s.is_human)
-        # One person: the log is theirs and names their draws. Several: the log is shared, so
-        # it names no one's drawn card.
-        shown = [s.is_human and len(self.human_seats) == 1 for s in self.seats]
+        #: Whether many people read the log (a hosted table): it names every seat, never a drawn
+        #: card, and the match's end names everyone, even with one person seated.
+        self.shared_log = shared_log
+        # One person at the keyboard: the log is theirs and names their draws. Several, or a
+        # shared log: it names no one's drawn card.
+        mine = len(self.human_seats) == 1 and not shared_log
+        shown = [s.is_human and mine for s in self.seats]
         self.narrator = Narrator(match, self.names, shown, self.fmt)
         self.log: list[str] = list(log_lines)
         #: Bumped on every change of the round object (new round, undo, load): stale AI
@@ -164,6 +169,24 @@ class MatchSession:
         path = default_save_path() if save_path is True else (save_path or None)
         s = cls(match, seats, save_path=path, card_style=config.card_style)
         s.writer = writer
+        s._round_started()
+        s.save()
+        return s
+
+    @classmethod
+    def hosted(
+        cls,
+        seats: Sequence[Seat],
+        rules: Rules,
+        seed: int | None = None,
+        *,
+        save_path: Path | None = None,
+        card_style: str = "symbols",
+    ) -> MatchSession:
+        """A new match whose log many people read (a hosted table: ``shared_log``), seated as
+        ``seats`` in order; saved to ``save_path`` after every move (None: never saved)."""
+        match = Match(len(seats), rules, new_seed() if seed is None else seed)
+        s = cls(match, seats, save_path=save_path, card_style=card_style, shared_log=True)
         s._round_started()
         s.save()
         return s
@@ -458,13 +481,24 @@ class MatchSession:
             delete_save(self.save_path, self.record.uid)
 
     @classmethod
-    def from_dict(cls, doc: Any, *, save_path: Path | None = None, card_style: str = "symbols") -> MatchSession:
+    def from_dict(
+        cls, doc: Any, *, save_path: Path | None = None, card_style: str = "symbols", shared_log: bool = False
+    ) -> MatchSession:
         """Rebuild a saved match exactly; :class:`SaveError` when the save is not usable. Every
         field is checked for its exact JSON type; the match is replayed from its seed and the
-        replayed position must be exactly the saved one."""
+        replayed position must be exactly the saved one. ``shared_log``: as in the constructor
+        (a hosted table's match)."""
         match, seats, log_lines = read_document(doc)
         record = read_record(doc, len(match.results))
-        s = cls(match, seats, save_path=save_path, card_style=card_style, log_lines=log_lines, record=record)
+        s = cls(
+            match,
+            seats,
+            save_path=save_path,
+            card_style=card_style,
+            log_lines=log_lines,
+            record=record,
+            shared_log=shared_log,
+        )
         for ai in s.players.values():
             ai.new_round()
         check_position(doc, s.match.round, [s.names[x] for x in match.seats])
@@ -472,13 +506,17 @@ class MatchSession:
         return s
 
     @classmethod
-    def load(cls, path: Path | None = None, *, card_style: str = "symbols") -> MatchSession | None:
+    def load(
+        cls, path: Path | None = None, *, card_style: str = "symbols", shared_log: bool = False
+    ) -> MatchSession | None:
         """The saved match at ``path`` (default: the save in the data dir), or None when there
         is none. :class:`SaveError` when it exists but is unusable (other exceptions are
         possible for failures nobody foresaw: :func:`load_or_quarantine` catches them all)."""
         path = path or default_save_path()
         doc = read_save_file(path)
-        return None if doc is None else cls.from_dict(doc, save_path=path, card_style=card_style)
+        if doc is None:
+            return None
+        return cls.from_dict(doc, save_path=path, card_style=card_style, shared_log=shared_log)
 
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
@@ -501,13 +539,13 @@ def match_end_text(s: MatchSession) -> str:
     the UI's text helpers). Points (R15): "Alice reached 52: the match is over. Bob wins with
     31." Chips (R16): "The others are out of chips: Bob wins with 88 chips." or "The match is
     over after 10 rounds: Bob wins with 88 chips." A shared win names every winner. With one
-    person at the table they are "you" ("You win with 52."); with several, everyone is named.
-    "" while the match goes on."""
+    person at the table they are "you" ("You win with 52."); with several, or when the log is
+    shared (a hosted table), everyone is named. "" while the match goes on."""
     if not s.match.over:
         return ""
     # One person at the table is "you" (whatever their name); with several, everyone is named.
     totals = s.match.live_chips()
-    human = s.human_seats[0] if len(s.human_seats) == 1 else None
+    human = s.human_seats[0] if len(s.human_seats) == 1 and not s.shared_log else None
 
     def who(seats: Sequence[int], with_totals: bool = False) -> str:
         # "Bob and you share the win", "You win"; with several people "Ana wins".

@@ -402,7 +402,9 @@ class TableDriver:
     def score_text(self, seat: int) -> str:
         """A seat's total for a label: "12/100 pts", or "70 chips" ("1 chip") under chips scoring, the
         stack as it is now (R16: this round's ante and the fines paid so far have left it)."""
-        total = self.session.match.live_chips()[seat]
+        return self._score_label(self.session.match.live_chips()[seat])
+
+    def _score_label(self, total: int) -> str:
         if self.session.match.chips_scoring:
             return "1 chip" if total == 1 else f"{total} chips"
         return f"{total}/{self.session.match.rules.target} pts"
@@ -426,7 +428,7 @@ class TableDriver:
                 dealer=i == s.match.dealer,
                 winner=i in winners,
                 hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
-                score=self.score_text(i),
+                score=self._score_label(totals[i]),
             )
             for i, seat in enumerate(s.seats)
         )

@@ -40,6 +40,10 @@ class StartOptions:
     pace: str | None = None
     #: Notices to show once the app is up (e.g. a settings warning).
     warnings: list[str] = field(default_factory=list)
+    #: The table's address for ``mode == 'join'`` (checked: :func:`kc_tui.net.client.table_address`).
+    join: str | None = None
+    #: Certificates a ``wss://`` table's server is trusted by besides the system's (``join --cafile``).
+    join_cafile: str | None = None
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -185,6 +189,10 @@ class KingsCornersApp(App[int]):
         self._saved_at_start = self.look_only is None and save_exists()
         if self.mode == "play" and self.look_only is None and not self._saved_at_start:
             screen = self._game_screen(self._new_session())
+        elif self.mode == "join" and self.options.join is not None:
+            from kc_tui.ui.screens.remote import remote_screen
+
+            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
         else:
             screen = MenuScreen()
         # What push_screen does for a screen and Textual's first screen misses: its CSS files
@@ -428,6 +436,21 @@ class KingsCornersApp(App[int]):
     def demo_recorder(self) -> Recorder | None:
         """What records demos: the recorder, unless the settings turn that off."""
         return self.recorder if self.config.record_demos else None
+
+    def action_join(self) -> None:
+        """Join a table hosted on another machine: its address asked for, then its remote seat."""
+        from kc_tui.ui.screens.remote import remote_screen
+        from kc_tui.ui.screens.remote_dialogs import JoinDialog
+        from kc_tui.ui.screens.remote_table import RemoteTable
+
+        def chosen(url: str | None) -> None:
+            if url is None:
+                return
+            while isinstance(self.screen, RemoteTable):  # one table at a time: the new one replaces it
+                self.pop_screen()
+            self.push_screen(remote_screen(url, self.config))
+
+        self.push_screen(JoinDialog(), chosen)
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen

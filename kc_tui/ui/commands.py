@@ -1,6 +1,6 @@
 """The main menu's actions in Textual's command palette (Ctrl+P).
 
-Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``,
+Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``, ``action_join``,
 ``action_stats``, ``action_settings``, ``action_rules``, ``action_quit``); a command whose action the app does
 not have, or which does not apply now (Resume without a save), is not offered.
 """
@@ -17,6 +17,7 @@ MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("New game", "new_game", "Start a new match against your AI opponents"),
     ("Resume", "resume", "Carry on with the saved match"),
     ("Watch a demo", "demo", "Watch AI players play each other, hands open"),
+    ("Join a table", "join", "Sit at (or watch) a table hosted on another machine: kings-corners host"),
     ("Statistics", "stats", "Your results, rating and past matches"),
     ("Settings", "settings", "Opponents, target score, house rules, pace and looks"),
     ("Rules", "rules", "Read the rules, with this table's variants marked"),
@@ -25,7 +26,7 @@ MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 
 class MenuCommands(Provider):
-    """New game, Resume, Watch a demo, Statistics, Settings, Rules and Quit."""
+    """New game, Resume, Watch a demo, Join a table, Statistics, Settings, Rules and Quit."""
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         app: Any = self.app

@@ -243,7 +243,7 @@ def move_aside(path: Path, suffix: str) -> str:
     return f" It was moved aside to {one_line(str(aside))}."
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half:
     into a new file beside it (``.<name>.<pid>.<random>.tmp``, which keeps the old file's
     permissions), flushed to the disk, then renamed over ``path``; the folder is flushed after
@@ -251,7 +251,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     is removed, ``path`` is left as it was, and a :class:`FileError` (an OSError) is raised: one
     line, "Could not write X: the disk is full" ("permission denied", "read-only file system",
     "the folder Y is a file, not a folder", "X is a folder, not a file"...), its ``strerror``
-    the reason alone."""
+    the reason alone. ``mode``: the new file's permissions from the start (e.g. 0o600 for a
+    secret), whatever the old file's were."""
     path = Path(path)
     shown = one_line(str(path))
     folder = path.parent
@@ -269,8 +270,11 @@ def atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd: int | None = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-        if old_mode is not None and stat.S_ISREG(old_mode):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        fd = os.open(tmp, flags, 0o666 if mode is None else mode)
+        if mode is not None:
+            os.fchmod(fd, mode)
+        elif old_mode is not None and stat.S_ISREG(old_mode):
             with contextlib.suppress(OSError):
                 os.fchmod(fd, stat.S_IMODE(old_mode))
         view = memoryview(data)

@@ -1,4 +1,4 @@
-"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit."""
+"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class MenuScreen(Screen[None]):
         Binding("n", "app.new_game", "New game"),
         Binding("c", "resume", "Resume"),
         Binding("d", "app.demo", "Demo"),
+        Binding("j", "app.join", "Join a table", show=False),
         Binding("t", "app.stats", "Stats"),
         Binding("s", "app.settings", "Settings"),
         Binding("r", "app.rules", "Rules"),

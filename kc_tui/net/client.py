@@ -1,0 +1,369 @@
+"""A remote seat's connection to a table server (docs/PROTOCOL.md): plain asyncio, no Textual.
+
+:class:`RemoteSeat` connects to a table's address (``ws://`` or ``wss://``), says ``hello``,
+and hands every server message it receives, parsed (:mod:`kc_tui.net.protocol`), to its
+listener; it keeps the latest ``welcome`` and ``state``. Moves, undo and hints are sent with the
+stamp of the latest state. When the connection drops it connects again by itself (every 0.5 s,
+doubling to 5 s) and says so through its status: connecting, connected, reconnecting, or ended
+for good (a wrong token, another protocol version, the seat taken by a newer client, an address
+the server does not serve). A server message that does not parse is reported as a one-line
+problem and skipped: it never stops the connection, and never raises.
+
+Everything runs on the caller's event loop (a Textual app's): :meth:`RemoteSeat.run` is a
+coroutine to run as a task; the requests (:meth:`RemoteSeat.move` ...) never block, they queue
+the message for the connection's writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import ssl
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from kc_tui.net.protocol import (
+    MAX_ID,
+    MAX_MESSAGE,
+    ErrorMsg,
+    ProtocolError,
+    ServerMessage,
+    StateMsg,
+    WelcomeMsg,
+    hello_message,
+    hint_message,
+    move_message,
+    parse_server,
+    ping_message,
+    undo_message,
+)
+from kc_tui.util.text import one_line
+
+#: The first wait before connecting again, and the longest (seconds): the wait doubles between.
+FIRST_RETRY = 0.5
+LAST_RETRY = 5.0
+#: How long opening a connection may take before it counts as failed (seconds).
+OPEN_TIMEOUT = 10.0
+#: WebSocket pings: how often, and how long an answer may take before the connection counts as lost.
+PING_INTERVAL = 10.0
+PING_TIMEOUT = 10.0
+#: The error codes after which connecting again cannot help: the seat's client stops.
+FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
+#: The longest line of text kept from the server for a status or a problem.
+LINE = 200
+
+log = logging.getLogger(__name__)
+
+
+def client_name() -> str:
+    """What ``hello`` says the client is: "kings-corners 1.4.0"."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"kings-corners {version('kings-corners')}"
+    except PackageNotFoundError:
+        from kc_tui import __version__
+
+        return f"kings-corners {__version__}"
+
+
+class AddressError(ValueError):
+    """A table's address that cannot be joined (one line, for the person who typed it)."""
+
+
+def table_address(url: str, *, watch: bool = False) -> str:
+    """``url`` checked as a table's address: ``ws://`` or ``wss://``, a host, and the path
+    ``/seat/<token>`` (a person's seat) or ``/watch``. With ``watch`` a seat's address is turned
+    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else."""
+    text = url.strip()
+    shown = one_line(text, 120) or "''"
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        raise AddressError(
+            f"{shown} is not an address: use the one the host printed (ws://HOST:PORT/seat/...)"
+        ) from None
+    if parts.scheme not in ("ws", "wss"):
+        raise AddressError(f"{shown} is not a table's address: it starts with ws:// or wss:// (as the host printed)")
+    if not parts.hostname:
+        raise AddressError(f"{shown} names no host: write ws://HOST:PORT/seat/... as the host printed")
+    path = parts.path.rstrip("/")
+    if watch or path == "/watch":
+        path = "/watch"
+    elif not path.startswith("/seat/") or len(path) <= len("/seat/") or "/" in path[len("/seat/") :]:
+        raise AddressError(f"{shown} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch")
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+class Status(enum.Enum):
+    """Where the connection is."""
+
+    #: The first connection is being made.
+    CONNECTING = "connecting"
+    #: Connected, and welcomed by the server.
+    CONNECTED = "connected"
+    #: The connection dropped: connecting again (after a wait).
+    RECONNECTING = "reconnecting"
+    #: Ended for good: the server refused the seat, or the seat was closed (:meth:`RemoteSeat.close`).
+    ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """The connection's status and why (one plain line; empty when there is nothing to say)."""
+
+    status: Status
+    reason: str = ""
+    #: The error code that ended the connection for good (``bad-token``, ``upgrade``...), if any.
+    code: str | None = None
+
+
+class RemoteSeat:
+    """One client of a table: a person's seat (``/seat/<token>``) or a spectator (``/watch``).
+
+    ``on_message`` receives every parsed server message; ``on_link`` every change of status;
+    ``on_problem`` a one-line reason for each server message that was not understood. All three
+    are called on the loop :meth:`run` runs on."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_message: Callable[[ServerMessage], None] | None = None,
+        on_link: Callable[[Link], None] | None = None,
+        on_problem: Callable[[str], None] | None = None,
+        watch: bool = False,
+        first_retry: float = FIRST_RETRY,
+        last_retry: float = LAST_RETRY,
+        client: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        """``ssl_context``: how a ``wss://`` server's certificate is checked (default: the
+        system's trusted authorities; :func:`trusting` makes one that trusts a host's own)."""
+        self.url = table_address(url, watch=watch)
+        self.ssl_context = ssl_context if self.url.startswith("wss://") else None
+        self.watching = self.url.endswith("/watch")
+        self.on_message = on_message
+        self.on_link = on_link
+        self.on_problem = on_problem
+        self.first_retry = first_retry
+        self.last_retry = last_retry
+        self.client = client or client_name()
+        #: The latest ``welcome`` and ``state`` (None before the first).
+        self.welcome: WelcomeMsg | None = None
+        self.state: StateMsg | None = None
+        self.link = Link(Status.CONNECTING)
+        #: How many connections were opened (the first one included).
+        self.connections = 0
+        self._ws: ClientConnection | None = None
+        self._outbox: asyncio.Queue[str] | None = None
+        self._next_id = 1
+        self._closing = False
+        self._wake: asyncio.Event | None = None
+        self._closer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ status
+    @property
+    def connected(self) -> bool:
+        return self.link.status is Status.CONNECTED
+
+    @property
+    def ended(self) -> bool:
+        return self.link.status is Status.ENDED
+
+    def _set_link(self, link: Link) -> None:
+        if link == self.link:
+            return
+        self.link = link
+        if self.on_link is not None:
+            self.on_link(link)
+
+    def _problem(self, reason: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(one_line(reason, LINE))
+
+    # ------------------------------------------------------------------ requests
+    def move(self, text: str) -> int | None:
+        """Ask for the move ``text`` ("play 7H N", "move N E", "end") in the latest state; the
+        request's id, or None when it cannot be sent now (not connected, no state yet)."""
+        return self._request(lambda stamp, rid: move_message(text, stamp, rid))
+
+    def undo(self) -> int | None:
+        """Ask to take back this seat's last move of the turn (see :meth:`move`)."""
+        return self._request(undo_message)
+
+    def hint(self) -> int | None:
+        """Ask for a hint for this seat's turn (see :meth:`move`)."""
+        return self._request(hint_message)
+
+    def ping(self) -> int | None:
+        """Ask the server for a ``pong``."""
+        return self._send(ping_message)
+
+    def _request(self, build: Callable[[int, int], str]) -> int | None:
+        state = self.state
+        if state is None or self.watching:
+            return None
+        return self._send(lambda rid: build(state.stamp, rid))
+
+    def _send(self, build: Callable[[int], str]) -> int | None:
+        if not self.connected or self._outbox is None:
+            return None
+        rid = self._next_id
+        self._next_id = self._next_id % MAX_ID + 1
+        self._outbox.put_nowait(build(rid))
+        return rid
+
+    # ------------------------------------------------------------------ the connection
+    def close(self) -> None:
+        """End the connection for good (the seat stays at the table for its person's return)."""
+        self._closing = True
+        if self._wake is not None:
+            self._wake.set()
+        if self._ws is not None:
+            ws = self._ws
+            with contextlib.suppress(RuntimeError):  # no loop runs: the connection is gone with it
+                self._closer = asyncio.get_running_loop().create_task(ws.close())
+        if not self.ended:  # a seat the server ended keeps its reason
+            self._set_link(Link(Status.ENDED, "left the table"))
+
+    async def run(self) -> None:
+        """Connect, and connect again whenever the connection drops, until the server refuses
+        the seat for good or :meth:`close` is called. Never raises (but is cancellable)."""
+        self._wake = asyncio.Event()
+        delay = self.first_retry
+        while not self._closing:
+            welcomed = await self._connect_once()
+            if self._closing or self.ended:
+                break
+            if welcomed:
+                delay = self.first_retry
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+            delay = min(delay * 2, self.last_retry)
+
+    async def _connect_once(self) -> bool:
+        """One connection, from opening it to its end; whether the server welcomed this seat."""
+        welcomed = False
+        try:
+            async with connect(
+                self.url,
+                open_timeout=OPEN_TIMEOUT,
+                ping_interval=PING_INTERVAL,
+                ping_timeout=PING_TIMEOUT,
+                max_size=MAX_MESSAGE,
+                proxy=None,
+                user_agent_header=self.client,
+                **self._tls(),
+            ) as ws:
+                self._ws = ws
+                self.connections += 1
+                outbox: asyncio.Queue[str] = asyncio.Queue()
+                await ws.send(hello_message(self.client))
+                writer = asyncio.create_task(self._write(ws, outbox))
+                try:
+                    async for data in ws:
+                        if isinstance(data, bytes):
+                            self._problem("the server sent a binary message: skipped")
+                            continue
+                        message = self._parse(data)
+                        if message is None:
+                            continue
+                        if isinstance(message, WelcomeMsg):
+                            welcomed = True
+                            self.welcome = message
+                            self._outbox = outbox
+                            self._set_link(Link(Status.CONNECTED))
+                        elif isinstance(message, StateMsg):
+                            self.state = message
+                        elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
+                            self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
+                        self._tell(message)
+                finally:
+                    writer.cancel()
+                    self._outbox = None
+                    self._ws = None
+        except InvalidStatus as exc:
+            code = exc.response.status_code
+            if code == 404:
+                self._set_link(Link(Status.ENDED, "the server has no table at this address", "not-found"))
+            else:
+                self._dropped(f"the server answered HTTP {code}")
+        except ssl.SSLCertVerificationError as exc:
+            reason = exc.verify_message or exc.reason or "not trusted"
+            self._set_link(
+                Link(Status.ENDED, one_line(f"the server's certificate is refused ({reason})", LINE), "certificate")
+            )
+        except InvalidURI as exc:  # pragma: no cover - table_address checked it
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+            self._dropped(_why(exc))
+        else:
+            self._dropped("the server closed the connection")
+        return welcomed
+
+    def _tls(self) -> dict[str, Any]:
+        """The TLS argument of a connection: the seat's context, when it has one."""
+        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+
+    def _tell(self, message: ServerMessage) -> None:
+        """Hand ``message`` to the listener; a failure there is logged and told, the connection goes on."""
+        if self.on_message is None:
+            return
+        try:
+            self.on_message(message)
+        except Exception as exc:
+            log.exception("a %s message could not be shown", type(message).__name__)
+            self._problem(f"a message from the server could not be shown ({type(exc).__name__})")
+
+    def _dropped(self, why: str) -> None:
+        if not self._closing and not self.ended:
+            self._set_link(Link(Status.RECONNECTING, why))
+
+    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await ws.send(await outbox.get())
+
+    def _parse(self, data: str) -> ServerMessage | None:
+        try:
+            return parse_server(data)
+        except ProtocolError as exc:
+            self._problem(f"a message from the server was not understood: {exc}")
+        except Exception as exc:  # a bug in parsing must not end the seat's connection
+            self._problem(f"a message from the server was not understood ({type(exc).__name__})")
+        return None
+
+
+def trusting(cafile: str) -> ssl.SSLContext:
+    """A context that checks a ``wss://`` server against the certificates in ``cafile`` (a
+    host's own certificate, self-signed: ``host --cert``) as well as the system's; OSError or
+    ssl.SSLError when the file cannot be read as certificates."""
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=cafile)
+    return context
+
+
+def _why(exc: BaseException) -> str:
+    """Why a connection failed or dropped, in one plain line."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "the server is not answering (connection refused)"
+    if isinstance(exc, TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(exc, ConnectionClosed):
+        return "the connection was lost"
+    if isinstance(exc, OSError):
+        return one_line(f"cannot reach the server ({exc.strerror or exc})", LINE)
+    return one_line(f"the connection failed ({exc})", LINE)
+
+
+__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "table_address", "trusting"]

@@ -1,0 +1,420 @@
+"""``kings-corners host``: one table served to its people's machines (docs/PROTOCOL.md).
+
+The command's checks of its arguments (each a one-line :class:`CliError`), the hosted match's
+save (``hosted.json`` in the data folder, apart from the solo save, written after every move)
+and its seat file beside it (the seat tokens, the port and the address, written atomically with
+mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
+seat, the watch command, then what happens at the table) and the commands typed on its standard
+input (``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for
+``host --resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import math
+import os
+import signal
+import socket
+import ssl
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from kc_tui.config import HUMAN, Config
+from kc_tui.config.args import CliError, check_target, parse_seats
+from kc_tui.config.store import data_dir
+from kc_tui.engine import Rules, RulesError
+from kc_tui.match.roster import Seat, default_name
+from kc_tui.match.saves import SaveError
+from kc_tui.match.session import MatchSession
+from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
+from kc_tui.util.files import atomic_write, read_capped
+from kc_tui.util.text import one_line
+
+log = logging.getLogger(__name__)
+
+HOSTED_SAVE = "hosted.json"
+SEAT_FILE = "hosted-seats.json"
+SEAT_FORMAT = "kings-corners/hosted-seats/1"
+DEFAULT_BIND = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_STAND_IN = 60.0
+STAND_IN_MAX = 86_400.0
+#: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
+HOSTED_THINK_MS = 1000
+
+
+def hosted_save_path() -> Path:
+    """Where the hosted match is saved: ``data_dir()/hosted.json`` (never the solo save)."""
+    return data_dir() / HOSTED_SAVE
+
+
+def seat_file_path(save: Path) -> Path:
+    return save.with_name(SEAT_FILE)
+
+
+# ---------------------------------------------------------------------- the seat file
+@dataclass(frozen=True, slots=True)
+class SeatFile:
+    """What the hosted match's seat file keeps: the match it belongs to (its uid), the tokens
+    by match seat, the port, the address and whether it was served over TLS."""
+
+    uid: str
+    tokens: dict[int, str]
+    port: int
+    bind: str
+    tls: bool
+
+    def to_bytes(self) -> bytes:
+        doc = {
+            "format": SEAT_FORMAT,
+            "uid": self.uid,
+            "port": self.port,
+            "bind": self.bind,
+            "tls": self.tls,
+            "tokens": {str(seat): token for seat, token in sorted(self.tokens.items())},
+        }
+        return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
+
+
+def write_seat_file(path: Path, seats: SeatFile) -> None:
+    """Write the seat file atomically, readable by its owner only (mode 0600); FileError (one
+    line) when it cannot be written."""
+    atomic_write(path, seats.to_bytes(), mode=0o600)
+
+
+def read_seat_file(path: Path) -> SeatFile:
+    """The seat file at ``path``; :class:`CliError` (one line) when it is missing or unusable."""
+    shown = one_line(str(path))
+    try:
+        raw = read_capped(path, 64 * 1024)
+    except FileNotFoundError:
+        raise CliError(f"the hosted table's seat file {shown} is missing: start a new table instead") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {shown}: {one_line(exc.strerror or str(exc))}") from None
+    if raw is None:
+        raise CliError(f"{shown} is too large to be a seat file")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+        if not isinstance(doc, dict) or doc.get("format") != SEAT_FORMAT:
+            raise ValueError("not a seat file")
+        uid, port, bind, tls, tokens = doc["uid"], doc["port"], doc["bind"], doc["tls"], doc["tokens"]
+        if not (isinstance(uid, str) and type(port) is int and 0 < port < 65536 and isinstance(bind, str)):
+            raise ValueError("a field of the wrong type")
+        if not isinstance(tls, bool) or not isinstance(tokens, dict):
+            raise ValueError("a field of the wrong type")
+        seats = {int(k): v for k, v in tokens.items() if isinstance(v, str) and k.isdigit()}
+        if len(seats) != len(tokens):
+            raise ValueError("a token of the wrong type")
+    except (ValueError, KeyError, UnicodeDecodeError) as exc:
+        raise CliError(f"{shown} is not a usable seat file ({one_line(str(exc), 80)})") from None
+    return SeatFile(uid, seats, port, bind, tls)
+
+
+# ---------------------------------------------------------------------- the arguments
+@dataclass(frozen=True, slots=True)
+class HostOptions:
+    """The ``host`` command's arguments, checked."""
+
+    bind: str
+    port: int | None
+    stand_in: float
+    resume: bool
+    seats: tuple[Seat, ...] = ()
+    rules: Rules | None = None
+    seed: int | None = None
+    cert: str | None = None
+    key: str | None = None
+
+
+def is_loopback(bind: str) -> bool:
+    if bind == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+def _port(text: str | None) -> int | None:
+    if text is None:
+        return None
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 5 or int(t) > 65535:
+        raise CliError(f"--port must be a whole number from 0 to 65535, not {one_line(repr(text[:20]))}")
+    return int(t)
+
+
+def _stand_in(text: str | None) -> float:
+    if text is None:
+        return DEFAULT_STAND_IN
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= STAND_IN_MAX:
+        raise CliError(
+            f"--stand-in must be a number of seconds from 0 to {STAND_IN_MAX:g}, not {one_line(repr(text[:20]))}"
+        )
+    return value
+
+
+def _bind(text: str | None) -> str:
+    if text is None:
+        return DEFAULT_BIND
+    bind = text.strip()
+    if not bind or len(bind) > 253 or not bind.isascii() or any(c.isspace() or c in "/[]" for c in bind):
+        raise CliError(
+            f"--bind must be an address to listen on (e.g. 127.0.0.1 or 0.0.0.0), not {one_line(repr(text[:40]))}"
+        )
+    return bind
+
+
+def options_from(args: argparse.Namespace, config: Config | None = None) -> HostOptions:
+    """The checked options of ``host``; :class:`CliError` (one line) for the first bad one."""
+    bind = _bind(args.bind) if args.bind is not None else None
+    port = _port(args.port)
+    stand_in = _stand_in(args.stand_in)
+    if (args.cert is None) != (args.key is None):
+        raise CliError("--cert and --key go together: the certificate and its private key")
+    if args.resume:
+        given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
+        if args.seed is not None:
+            given.append("--seed")
+        if given:
+            raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
+        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key)
+    if not args.seats:
+        raise CliError("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)")
+    config = config or Config()
+    specs = parse_seats(args.seats, config.player_name)
+    check_target(args.target)
+    try:
+        rules = Rules.from_pairs([str(r) for r in args.rules]) if args.rules else config.rules
+    except RulesError as exc:
+        raise CliError(f"--rules: {exc}") from None
+    if args.target is not None:
+        rules = replace(rules, target=args.target)
+    taken = [spec.name for spec in specs if spec.name is not None]
+    ordered: list[Seat] = []
+    for spec in specs:  # in the order given: the first seat deals first
+        if spec.name is not None:
+            ordered.append(Seat(spec.name, HUMAN))
+        else:
+            name = default_name(spec.kind, taken)
+            taken.append(name)
+            ordered.append(Seat(name, spec.kind, HOSTED_THINK_MS))
+    return HostOptions(
+        bind or DEFAULT_BIND, port, stand_in, False, tuple(ordered), rules, args.seed, args.cert, args.key
+    )
+
+
+def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
+    if cert is None or key is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CliError(f"cannot use --cert/--key: {one_line(reason, 200)}") from None
+    return context
+
+
+# ---------------------------------------------------------------------- what the host prints
+def base_url(bind: str, port: int, tls: bool) -> str:
+    """The URL the clients connect to: the bound address (this machine's name for a wildcard)."""
+    host = bind
+    if bind in ("0.0.0.0", "::", ""):
+        host = socket.gethostname() or "127.0.0.1"
+    elif ":" in bind:
+        host = f"[{bind}]"
+    return f"{'wss' if tls else 'ws'}://{host}:{port}"
+
+
+def join_lines(names: Sequence[str], tokens: dict[int, str], url: str) -> list[str]:
+    """One line per person's seat with its join command, then the watch line."""
+    lines = [f"{names[seat]}: kings-corners join {url}{seat_path(token)}" for seat, token in sorted(tokens.items())]
+    lines.append(f"Watch: kings-corners join --watch {url}{WATCH_PATH}")
+    return lines
+
+
+def warning_line(bind: str) -> str:
+    return (
+        f"warning: listening on {bind}: anyone who can reach this address can join or watch the table;"
+        " prefer an SSH tunnel to 127.0.0.1, or --cert/--key (wss://)"
+    )
+
+
+def _print(stream: TextIO, line: str) -> None:
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError, UnicodeEncodeError):
+        pass
+
+
+# ---------------------------------------------------------------------- running
+def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int]:
+    """The session to serve, its tokens (None: new ones), the address and the port."""
+    save = hosted_save_path()
+    if options.resume:
+        seats = read_seat_file(seat_file_path(save))
+        try:
+            session = MatchSession.load(save, shared_log=True)
+        except SaveError as exc:
+            raise CliError(f"the hosted match cannot be resumed: {exc}") from None
+        if session is None:
+            raise CliError("there is no hosted table to resume: start one with --seats")
+        if session.record.uid != seats.uid or sorted(seats.tokens) != list(session.human_seats):
+            raise CliError("the seat file does not belong to the saved hosted match: start a new table")
+        if seats.tls and options.cert is None:
+            raise CliError("the table was served over TLS (wss://): give --cert and --key again")
+        port = seats.port if options.port is None else options.port
+        return session, seats.tokens, options.bind or seats.bind, port
+    session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed, save_path=save)
+    return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``host`` command."""
+    from kc_tui.config.store import load_config
+
+    options = options_from(args, load_config(getattr(args, "config", None))[0])
+    context = tls_context(options.cert, options.key)
+    session, tokens, bind, port = prepare(options)
+    if not is_loopback(bind):
+        _print(sys.stderr, warning_line(bind))
+    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context))
+
+
+async def _serve(
+    session: MatchSession,
+    tokens: dict[int, str] | None,
+    bind: str,
+    port: int,
+    stand_in: float,
+    context: ssl.SSLContext | None,
+) -> int:
+    out = sys.stdout
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    server = TableServer(
+        session,
+        tokens=tokens,
+        stand_in=stand_in,
+        ssl=context,
+        status=lambda line: _print(out, line),
+        server_name=f"kings-corners {_version()}",
+    )
+    try:
+        bound = await server.start(bind, port)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
+    save = hosted_save_path()
+    try:
+        write_seat_file(
+            seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)
+        )
+    except OSError as exc:
+        _print(out, f"the seat file could not be written ({one_line(str(exc))}): --resume will not work")
+    url = base_url(bind, bound, context is not None)
+    _print(out, f"Kings Corners table at {url}: {', '.join(session.names)}. Type 'ai NAME' or 'quit'.")
+    for line in join_lines(session.names, server.tokens, url):
+        _print(out, line)
+    reading = _read_commands(server, stop, out)
+    try:
+        await stop.wait()
+    finally:
+        reading()
+        await server.close()
+        if session.match.over:
+            with contextlib.suppress(OSError):
+                seat_file_path(save).unlink()
+        _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
+    return 0
+
+
+def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Callable[[], None]:
+    """Read the host's commands from standard input as they come; the function that stops it."""
+    loop = asyncio.get_running_loop()
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return lambda: None
+    buffer = bytearray()
+
+    def readable() -> None:
+        try:
+            chunk = os.read(fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:  # the end of the input: the table goes on until Ctrl+C or SIGTERM
+            loop.remove_reader(fd)
+            return
+        buffer.extend(chunk)
+        while b"\n" in buffer:
+            line, _, rest = bytes(buffer).partition(b"\n")
+            buffer[:] = rest
+            _command(server, stop, out, line.decode("utf-8", "replace").strip())
+
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError, NotImplementedError):
+        return lambda: None
+
+    def stop_reading() -> None:
+        loop.remove_reader(fd)
+
+    return stop_reading
+
+
+def _command(server: TableServer, stop: asyncio.Event, out: TextIO, line: str) -> None:
+    word, _, rest = line.partition(" ")
+    if not word:
+        return
+    if word == "quit":
+        stop.set()
+    elif word == "ai" and rest.strip():
+        _print(out, server.stand_in_now(rest))
+    else:
+        _print(out, f"unknown command {one_line(repr(line[:40]))}: type 'ai NAME' or 'quit'")
+
+
+def _version() -> str:
+    from kc_tui import __version__
+
+    return __version__
+
+
+__all__ = [
+    "DEFAULT_BIND",
+    "DEFAULT_PORT",
+    "HOSTED_SAVE",
+    "SEAT_FILE",
+    "HostOptions",
+    "SeatFile",
+    "base_url",
+    "hosted_save_path",
+    "is_loopback",
+    "join_lines",
+    "options_from",
+    "read_seat_file",
+    "run",
+    "seat_file_path",
+    "warning_line",
+    "write_seat_file",
+]

@@ -1,0 +1,623 @@
+"""The table server: one :class:`~kc_tui.match.table.TableDriver` on an asyncio loop, its seats
+and spectators on WebSockets (docs/PROTOCOL.md).
+
+Plain Python and asyncio (no Textual, no Rich). Everything that touches the driver runs on the
+loop; the AIs think in worker threads (``asyncio.to_thread``) on frozen views, and their moves
+are applied back on the loop through the driver (stale ones are dropped). Every message to a seat
+is built from ``driver.snapshot(seat)``, a spectator's from ``driver.snapshot(None)``.
+
+Seat tokens are secrets: they are compared with :func:`hmac.compare_digest` and never logged.
+Whatever a client sends, the server answers as PROTOCOL.md says and goes on serving the others;
+what goes wrong inside is written to the app's log, never shown as a traceback.
+
+Typical use::
+
+    server = TableServer(session, stand_in=60)
+    port = await server.start("127.0.0.1", 0)
+    print(server.tokens)              # {seat: token} of every person's seat
+    ...
+    await server.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from ssl import SSLContext
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from ai import AIPlayer
+from ai.safe import SafePlayer
+from kc_tui.engine import END
+from kc_tui.match.roster import build_ai, seat_seed
+from kc_tui.match.session import MatchSession
+from kc_tui.match.table import TableDriver, TableStamp
+from kc_tui.net import protocol as p
+
+log = logging.getLogger(__name__)
+
+#: The kind of AI that stands in for a person whose client is away.
+STAND_IN_KIND = "lookahead"
+#: The longest path segment taken as a token (a longer one is refused before the WebSocket opens).
+MAX_TOKEN_TEXT = 128
+#: WebSocket close codes.
+CLOSE_POLICY = 1008
+CLOSE_NORMAL = 1000
+
+
+_SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every seat path's token replaced: ``/seat/<token>``."""
+    return _SEAT_IN_TEXT.sub("/seat/<token>", text)
+
+
+class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The websockets library's log with the seat tokens taken out of every line (its debug
+    lines show each request's path)."""
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
+        if self.isEnabledFor(level):
+            try:
+                text = str(msg) % args if args else str(msg)
+            except (TypeError, ValueError):
+                text = " ".join(str(x) for x in (msg, *args))
+            self.logger.log(level, "%s", redact(text), **kwargs)
+
+
+def new_token() -> str:
+    """A seat token: :data:`~kc_tui.net.protocol.TOKEN_BYTES` random bytes, URL-safe base64."""
+    return secrets.token_urlsafe(p.TOKEN_BYTES)
+
+
+def seat_path(token: str) -> str:
+    return f"/seat/{token}"
+
+
+WATCH_PATH = "/watch"
+
+
+@dataclass(eq=False)
+class _Client:
+    """One connection: its seat (None: a spectator, or not said hello yet), its token bucket and
+    its counts of refused messages in a row."""
+
+    ws: ServerConnection
+    wants_seat: bool
+    seat: int | None = None
+    ready: bool = False
+    tokens: float = float(p.RATE_BURST)
+    refill_at: float = field(default_factory=time.monotonic)
+    slowed: int = 0
+    malformed: int = 0
+    closing: bool = False
+
+    def allow(self) -> bool:
+        """Take one message from the token bucket; False when it is empty (counted in
+        ``slowed``, which goes back to 0 only once the bucket has filled up again: a client that
+        calmed down)."""
+        now = time.monotonic()
+        self.tokens = min(float(p.RATE_BURST), self.tokens + (now - self.refill_at) * p.RATE_PER_SECOND)
+        self.refill_at = now
+        if self.tokens >= p.RATE_BURST - 1:
+            self.slowed = 0
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.slowed += 1
+        return False
+
+
+class TableServer:
+    """Serves one match (a :class:`MatchSession`) to its seats' clients. See the module docs.
+
+    ``tokens``: the seat tokens by match seat (new ones for every person's seat by default);
+    ``stand_in``: seconds a person's seat waits for its client before an AI plays it (0: never);
+    ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
+    a finished round stays on the table before it is scored and the next is dealt;
+    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds)."""
+
+    def __init__(
+        self,
+        session: MatchSession,
+        *,
+        tokens: Mapping[int, str] | None = None,
+        stand_in: float = 60.0,
+        ai_delay: float = 0.3,
+        round_pause: float = 1.5,
+        stand_in_think_ms: int = 500,
+        ssl: SSLContext | None = None,
+        status: Callable[[str], None] | None = None,
+        server_name: str = "kings-corners",
+        hello_timeout: float = p.HELLO_TIMEOUT,
+    ) -> None:
+        self.session = session
+        self.driver = TableDriver(session, pace="instant")
+        people = session.human_seats
+        self.tokens: dict[int, str] = dict(tokens) if tokens is not None else {s: new_token() for s in people}
+        if sorted(self.tokens) != list(people):
+            raise ValueError("a token is needed for every person's seat, and only for those")
+        self.stand_in_after = stand_in
+        self.ai_delay = ai_delay
+        self.round_pause = round_pause
+        self.stand_in_think_ms = stand_in_think_ms
+        self.ssl = ssl
+        self.server_name = server_name
+        self._status = status
+        self.hello_timeout = hello_timeout
+        #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
+        #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
+        self.stamp = time.time_ns() // 1_000_000
+        self._position: TableStamp = self.driver.stamp
+        self._seated: dict[int, _Client] = {}
+        self._watchers: set[_Client] = set()
+        self._clients: set[_Client] = set()
+        #: Person seats an AI plays now (their client is away), and those AIs.
+        self.standing_in: set[int] = set()
+        self._stand_ins: dict[int, AIPlayer] = {}
+        self._stand_in_round: dict[int, int] = {}
+        self._away_timers: dict[int, asyncio.Task[None]] = {}
+        self._hinting = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._wake = asyncio.Event()
+        self._server: Server | None = None
+        self._table_task: asyncio.Task[None] | None = None
+        self._closed = False
+        self.port: int | None = None
+
+    # ------------------------------------------------------------------ running
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen on ``host``:``port`` (0: any free port) and start the table; the bound port."""
+        self._server = await serve(
+            self._handle,
+            host,
+            port,
+            process_request=self._route,
+            max_size=p.MAX_MESSAGE,
+            max_queue=64,
+            compression=None,
+            ssl=self.ssl,
+            server_header=self.server_name,
+            open_timeout=p.HELLO_TIMEOUT,
+            close_timeout=3,
+            logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
+        )
+        sockets = list(self._server.sockets)
+        self.port = int(sockets[0].getsockname()[1])
+        for seat in self.session.human_seats:
+            self._start_away_timer(seat)
+        self._table_task = asyncio.create_task(self._run_table(), name="table")
+        return self.port
+
+    async def close(self) -> None:
+        """Stop serving: every client's connection is closed (the match's save stays)."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in self._away_timers.values():
+            task.cancel()
+        if self._table_task is not None:
+            self._table_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._table_task
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+
+    @property
+    def connected(self) -> list[bool]:
+        """By match seat: whether a person's client is there (always True for an AI's seat)."""
+        return [not seat.is_human or i in self._seated for i, seat in enumerate(self.session.seats)]
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _say(self, line: str) -> None:
+        log.info("%s", line)
+        if self._status is not None:
+            try:
+                self._status(line)
+            except Exception:
+                log.exception("the status line could not be shown")
+
+    # ------------------------------------------------------------------ HTTP
+    def _route(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Refuse every path but ``/seat/<token>`` and ``/watch`` before the WebSocket opens."""
+        path = request.path.partition("?")[0]
+        if path == WATCH_PATH:
+            return None
+        head, _, token = path.partition("/seat/")
+        if not head and token and "/" not in token and len(token) <= MAX_TOKEN_TEXT:
+            return None
+        return connection.respond(HTTPStatus.NOT_FOUND, "Not found: a table has /seat/<token> and /watch.\n")
+
+    def _seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token`` (every token is compared, in constant time)."""
+        given = token.encode("utf-8", "surrogatepass")
+        found: int | None = None
+        for seat, secret in self.tokens.items():
+            if hmac.compare_digest(given, secret.encode("ascii")):
+                found = seat
+        return found
+
+    # ------------------------------------------------------------------ one connection
+    async def _handle(self, ws: ServerConnection) -> None:
+        path = ws.request.path.partition("?")[0] if ws.request is not None else ""
+        client = _Client(ws, wants_seat=path != WATCH_PATH)
+        token = path.partition("/seat/")[2]
+        self._clients.add(client)
+        try:
+            await self._hello(client, token)
+            # Read to the end, also while closing: the closing handshake is read behind what the
+            # client sent before it (a paused reader would never see it).
+            async for message in ws:
+                await self._receive(client, message)
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a connection failed; the table goes on")
+        finally:
+            self._clients.discard(client)
+            self._left(client)
+
+    async def _hello(self, client: _Client, token: str) -> bool:
+        """Wait for the ``hello`` (answering anything else ``hello-first``) and seat the client;
+        False when the connection is to close."""
+        ws = client.ws
+        try:
+            async with asyncio.timeout(self.hello_timeout):
+                while True:
+                    message = await ws.recv()
+                    try:
+                        hello = self._parse(client, message)
+                    except p.ProtocolError as exc:
+                        if not self._refuse(client, exc):
+                            return False
+                        continue
+                    if isinstance(hello, p.Hello):
+                        break
+                    self._send(client, p.error(p.HELLO_FIRST, "say hello first", getattr(hello, "id", None)))
+        except TimeoutError:
+            self._close(client, CLOSE_POLICY, f"no hello within {self.hello_timeout:g} seconds")
+            return False
+        if client.wants_seat:
+            seat = self._seat_of(token)
+            if seat is None:
+                self._send(client, p.error(p.BAD_TOKEN, "no seat at this table has this token", hello.id))
+                self._close(client, CLOSE_POLICY, "bad-token")
+                return False
+            self._sit(client, seat)
+        else:
+            self._watchers.add(client)
+            client.ready = True
+            self._send(client, self._welcome(None))
+            self._send(client, self._state_for(None))
+        return True
+
+    def _sit(self, client: _Client, seat: int) -> None:
+        """Give ``seat`` to ``client``: an older connection of that seat is told and closed."""
+        old = self._seated.get(seat)
+        name = self.session.names[seat]
+        if old is not None:
+            old.ready = False
+            self._send(old, p.error(p.SEAT_TAKEN, f"{name}'s seat was taken by a newer connection"))
+            self._close(old, CLOSE_NORMAL, "seat-taken")
+        client.seat = seat
+        client.ready = True
+        self._seated[seat] = client
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        back = seat in self.standing_in
+        self.standing_in.discard(seat)
+        if old is None:
+            self._say(f"{name} connected" + (": the seat is theirs again" if back else ""))
+        self._send(client, self._welcome(seat))
+        self._changed()  # the state to every client, this one included
+
+    def _left(self, client: _Client) -> None:
+        self._watchers.discard(client)
+        seat = client.seat
+        if seat is None or self._seated.get(seat) is not client:
+            return
+        del self._seated[seat]
+        if self._closed:
+            return
+        self._say(f"{self.session.names[seat]} left")
+        self._start_away_timer(seat)
+        self._changed()
+
+    def _close(self, client: _Client, code: int, reason: str) -> None:
+        """Close ``client``'s connection (its messages from now on are read and dropped)."""
+        client.ready = False
+        client.closing = True
+        self._background(client.ws.close(code, reason))
+
+    def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
+        """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
+        if not client.allow():
+            raise p.ProtocolError(p.SLOW_DOWN, "too many messages: this one was dropped")
+        parsed = p.parse_client(message)
+        client.malformed = 0
+        return parsed
+
+    def _refuse(self, client: _Client, exc: p.ProtocolError) -> bool:
+        """Answer a refused message; False when the connection is closed for it."""
+        if exc.code == p.SLOW_DOWN:
+            if client.slowed > p.SLOW_DOWN_CLOSE:
+                self._close(client, CLOSE_POLICY, "slow-down: too many messages")
+                return False
+            self._send(client, p.error(p.SLOW_DOWN, exc.message))
+            return True
+        self._send(client, p.error(exc.code, exc.message, exc.id))
+        if exc.code == p.UPGRADE:
+            self._close(client, CLOSE_POLICY, "upgrade")
+            return False
+        if exc.code == p.TOO_LARGE:
+            self._close(client, 1009, "too-large")
+            return False
+        if exc.code == p.MALFORMED:
+            client.malformed += 1
+            if client.malformed >= p.MALFORMED_CLOSE:
+                self._close(client, CLOSE_POLICY, "malformed: too many in a row")
+                return False
+        return True
+
+    async def _receive(self, client: _Client, message: str | bytes) -> bool:
+        """Answer one message; False when the connection is to close."""
+        if not client.ready:
+            return False
+        if client.closing:
+            return False
+        try:
+            request = self._parse(client, message)
+        except p.ProtocolError as exc:
+            return self._refuse(client, exc)
+        try:
+            await self._answer(client, request)
+        except ConnectionClosed:
+            raise
+        except Exception:
+            log.exception("a request could not be answered; the table goes on")
+            if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest):
+                self._send(client, p.refused(request.id, "the server could not do that (see its log)"))
+        return True
+
+    async def _answer(self, client: _Client, request: p.ClientMessage) -> None:
+        if isinstance(request, p.Ping):
+            self._send(client, p.pong(request.id))
+            return
+        if isinstance(request, p.Hello):
+            self._send(client, p.error(p.HELLO_FIRST, "hello is the first message only", request.id))
+            return
+        s = self.session
+        seat = client.seat
+        if seat is None:
+            self._send(client, p.error(p.NOT_YOUR_TURN, "a spectator does not play", request.id))
+            return
+        if request.stamp != self.stamp:
+            self._send(client, p.refused(request.id, "the table moved on: choose again in the newest state"))
+            return
+        if not s.human_to_move or s.to_move != seat:
+            waiting = "the round is over" if s.match.round.over else f"it is {s.names[s.to_move]}'s turn"
+            self._send(client, p.error(p.NOT_YOUR_TURN, f"not your turn: {waiting}", request.id))
+            return
+        if isinstance(request, p.MoveRequest):
+            reason = self.driver.play(request.parsed)
+            if reason is not None:
+                self._send(client, p.refused(request.id, reason))
+                return
+            self._changed()
+        elif isinstance(request, p.UndoRequest):
+            if not self.driver.undo():
+                self._send(client, p.refused(request.id, "there is no move of this turn to take back"))
+                return
+            self._changed()
+        else:
+            await self._hint(client, request)
+
+    async def _hint(self, client: _Client, request: p.HintRequest) -> None:
+        if self._hinting:
+            self._send(client, p.refused(request.id, "a hint is being worked out already"))
+            return
+        self._hinting = True
+        try:
+            decision = await asyncio.to_thread(self.driver.hint_job().run)
+        finally:
+            self._hinting = False
+        if not self.driver.hint_ready(decision):
+            self._send(client, p.refused(request.id, "the table moved on: ask again"))
+            return
+        from kc_tui.engine import move_str
+
+        words = decision.note or f"Hint: {self.session.suggest(decision.move)}."
+        self._send(client, p.hint(request.id, move_str(decision.move), words))
+
+    # ------------------------------------------------------------------ messages
+    def _send(self, client: _Client, text: str) -> None:
+        """Queue ``text`` to ``client`` without waiting (a closed connection is skipped)."""
+        broadcast([client.ws], text)
+
+    def _welcome(self, seat: int | None) -> str:
+        s = self.session
+        name = s.names[seat] if seat is not None else "Spectator"
+        seats = [(x.name, x.kind) for x in s.seats]
+        return p.welcome(seat, name, self.server_name, s.match.rules.to_dict(), seats)
+
+    def _state_for(self, viewer: int | None) -> str:
+        stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+        return p.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+
+    def _changed(self) -> None:
+        """Something at the table changed: bump the stamp when the position did, send every
+        client its state and wake the table."""
+        if self.driver.stamp != self._position:
+            self._position = self.driver.stamp
+            self.stamp += 1
+        seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
+        watchers = [c.ws for c in self._watchers if c.ready]
+        viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
+        if viewers:
+            stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+            texts = p.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+            for seat, client in seated:
+                self._send(client, texts[seat])
+            if watchers:
+                broadcast(watchers, texts[None])
+        self._wake.set()
+
+    # ------------------------------------------------------------------ the table
+    def _start_away_timer(self, seat: int) -> None:
+        if self.stand_in_after <= 0 or seat in self._away_timers or self._closed:
+            return
+        self._away_timers[seat] = asyncio.create_task(self._away(seat), name=f"away-{seat}")
+
+    async def _away(self, seat: int) -> None:
+        await asyncio.sleep(self.stand_in_after)
+        self._away_timers.pop(seat, None)
+        if seat not in self._seated:
+            self._stand_in(seat)
+
+    def stand_in_now(self, name: str) -> str:
+        """The host's ``ai NAME``: an AI plays that person's seat at once while their client is
+        away. One line saying what happened."""
+        s = self.session
+        wanted = name.strip().casefold()
+        seat = next((i for i, n in enumerate(s.names) if n.casefold() == wanted), None)
+        if seat is None:
+            return f"no seat is named {name.strip()[:40]!r}: the seats are {', '.join(s.names)}"
+        if not s.seats[seat].is_human:
+            return f"{s.names[seat]} is an AI already"
+        if seat in self._seated:
+            return f"{s.names[seat]} is connected: their seat stays theirs"
+        if seat in self.standing_in:
+            return f"an AI stands in for {s.names[seat]} already"
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self._stand_in(seat)
+        return f"an AI stands in for {s.names[seat]}"
+
+    def _stand_in(self, seat: int) -> None:
+        if seat in self.standing_in:
+            return
+        self.standing_in.add(seat)
+        self._say(f"{self.session.names[seat]} is away: an AI ({STAND_IN_KIND}) plays their seat until they are back")
+        self._changed()
+
+    def _stand_in_player(self, seat: int) -> AIPlayer:
+        s = self.session
+        player = self._stand_ins.get(seat)
+        if player is None:
+            player = SafePlayer(build_ai(STAND_IN_KIND, seat_seed(s.match.seed, seat) + 1000, self.stand_in_think_ms))
+            self._stand_ins[seat] = player
+        if self._stand_in_round.get(seat) != s.match.number:
+            self._stand_in_round[seat] = s.match.number
+            player.new_round()
+        return player
+
+    async def _run_table(self) -> None:
+        """The table's steps: AIs' moves, stand-ins' moves, the ends of rounds; otherwise wait
+        for a change (a person's move, a client coming or going)."""
+        while not self._closed:
+            try:
+                acted = await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the table's step failed; waiting for the next change")
+                acted = False
+            if not acted:
+                self._wake.clear()
+                await self._wake.wait()
+
+    async def _step(self) -> bool:
+        """One step of the table; False when it waits for someone."""
+        s = self.session
+        if s.match.over:
+            return False
+        if s.match.round.over:
+            await asyncio.sleep(self.round_pause)
+            if s.match.round.over and not s.match.over:
+                self._finish_round()
+            return True
+        seat = s.to_move
+        if s.ai_to_move:
+            if self.ai_delay > 0:
+                await asyncio.sleep(self.ai_delay)
+            job = self.driver.ai_job()
+            decision = await asyncio.to_thread(job.run)
+            if self.driver.decide(decision):
+                self._changed()
+            return True
+        if seat in self.standing_in:
+            if self.ai_delay > 0:
+                await asyncio.sleep(self.ai_delay)
+            if seat not in self.standing_in or not s.human_to_move or s.to_move != seat:
+                return True
+            before = self.driver.stamp
+            player = self._stand_in_player(seat)
+            m = await asyncio.to_thread(player.choose, s.view(seat))
+            if self.driver.stamp != before or seat not in self.standing_in:
+                return True  # the person came back, or the table moved on: the move is stale
+            if self.driver.play(m) is not None and self.driver.play(END) is not None:
+                log.error("the stand-in's move was refused; waiting for the person")
+                return False
+            self._changed()
+            return True
+        return False
+
+    def _finish_round(self) -> None:
+        s = self.session
+        ended = self.driver.finish_round()
+        r = ended.result
+        winner = None if r.winner is None else s.names[r.winner]
+        lines = round_lines(s, r.number, winner, ended.hands)
+        message = p.round_message(r.number, winner, lines, ended.hands)
+        totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
+        self._say(f"{lines[0]}; totals: {totals}")
+        targets = [c.ws for c in self._clients if c.ready]
+        if targets:
+            broadcast(targets, message)
+        self._changed()
+        if s.match.over:
+            from kc_tui.match.session import match_end_text
+
+            self._say(match_end_text(s))
+
+
+def round_lines(s: MatchSession, number: int, winner: str | None, hands: tuple[tuple[int, int], ...]) -> list[str]:
+    """A scored round in plain lines, naming every seat and no card: who went out, and every
+    seat's cards left and total."""
+    head = f"Round {number}: {winner} went out" if winner is not None else f"Round {number} was blocked"
+    lines = [head]
+    totals = s.match.live_chips()
+    for i, name in enumerate(s.names):
+        cards, kings = hands[i]
+        left = "no cards left" if cards == 0 else f"{cards} card{'s' if cards != 1 else ''} left"
+        if kings:
+            left += f" ({kings} king{'s' if kings != 1 else ''})"
+        unit = "chips" if s.match.chips_scoring else f"/{s.match.rules.target} pts"
+        lines.append(f"{name}: {left}, total {totals[i]}{' ' if unit == 'chips' else ''}{unit}")
+    return lines
+
+
+__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "new_token", "round_lines", "seat_path"]

@@ -1,0 +1,502 @@
+"""A remote seat: a table hosted by ``kings-corners host``, played from this app over the network.
+
+The server is the only authority: this screen draws what its ``state`` messages say (the same
+widgets as the game screen: the piles and corners, the hand, the other seats' panels, the
+scores, the move log, the footer), and sends what its person wants to do (a move, undo, a hint)
+with the state's stamp. Legal targets come from the state's ``legal`` list; a refusal is the
+server's one line. A status line says who the table waits for, who is connected, and
+"reconnecting…" while the connection is down: the connection runs as a task on the app's loop
+(:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the network. With
+``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
+
+Everything from the network (names, log lines, summaries, refusals) is shown literally.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import ModalScreen
+
+from kc_tui.config import Config
+from kc_tui.engine import (
+    PLACES,
+    Card,
+    Move,
+    MoveError,
+    is_pile_move,
+    is_play,
+    move,
+    move_str,
+    parse_move,
+    play,
+    play_card,
+    source,
+    target,
+)
+from kc_tui.net.client import Link, RemoteSeat, Status, trusting
+from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
+from kc_tui.ui.screens.remote_table import RemoteTable
+from kc_tui.ui.screens.remote_view import (
+    is_my_turn,
+    legal_moves,
+    pile_targets,
+    table_rules,
+)
+from kc_tui.ui.text import visible
+from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
+from kc_tui.ui.widgets.hand import KEYS
+from kc_tui.ui.widgets.pile import PLACE_KEYS
+
+#: The actions that work while the terminal is too small, or the connection has ended.
+ALWAYS = frozenset({"quit", "help", "menu", "leave"})
+#: The game's keys as they work at a remote seat (no pause: the table's pace is the host's).
+SEAT_KEYS: tuple[tuple[str, str], ...] = (
+    ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
+    ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
+    ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
+    ("click", "a card, then a pile: the same as the keys"),
+    ("t", "end your turn (with a card still picked: press t twice)"),
+    ("u", "undo your last move this turn"),
+    ("h", "hint: the server's lookahead AI says what it would do"),
+    ("esc", "drop the selection"),
+    ("r  or  F1", "the rules of this table"),
+    ("?", "this page"),
+    ("m", "leave for the main menu: your seat waits for you (the same address takes it back)"),
+    ("ctrl+q", "quit (the table goes on; join again with the same address)"),
+)
+#: The line under the seat's keys.
+SEAT_FOOT = (
+    "The host's server checks every move: legal targets of what you picked are highlighted in green, and a"
+    " refused try says why. The line above your hand says who the table waits for. Esc closes."
+)
+#: The keys of a spectator's view, for its help.
+WATCH_KEYS: tuple[tuple[str, str], ...] = (
+    ("r  F1", "the rules of this table"),
+    ("m  q  Esc", "leave for the main menu"),
+    ("?", "these keys"),
+    ("Ctrl+Q", "quit"),
+)
+
+
+class RemoteScreen(RemoteTable):
+    """A seat (or a spectator's place) at a table on a server; ``url`` from
+    :func:`~kc_tui.net.client.table_address`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "card(-1)", "Card", key_display="1-9"),
+        Binding("right", "card(1)", "Card", show=False),
+        *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
+        Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
+        *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
+        Binding("t", "end_turn", "End turn"),
+        Binding("u", "undo", "Undo"),
+        Binding("h", "hint", "Hint"),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("r,f1", "rules", "Rules"),
+        Binding("question_mark", "help", "Keys", key_display="?"),
+        Binding("m", "menu", "Menu"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, url: str, config: Config, *, watch: bool = False, seat: RemoteSeat | None = None) -> None:
+        super().__init__(seat or RemoteSeat(url, watch=watch), config)
+        self.seat.on_message = self._received
+        self.seat.on_link = self._link_changed
+        self.seat.on_problem = self._problem
+        self.welcome: WelcomeMsg | None = None
+        #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
+        self._end_asked = False
+        self._hint_asked: int | None = None
+        self._told_over = False
+        self._told_bad_moves: set[str] = set()
+        self._panels_for: tuple[tuple[str, str], ...] | None = None
+        #: The round's summary on show (the match's end waits for it).
+        self._summary: ModalScreen[None] | None = None
+
+    def on_mount(self) -> None:
+        self.query_one("#me").display = not self.watching
+        self._check_size(self.app.size.width, self.app.size.height)
+        self._show_link()
+        self.say("Connecting to the table…")
+        self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        seat = self.seat
+        seat.on_message = seat.on_link = seat.on_problem = None
+        seat.close()
+
+    # ------------------------------------------------------------------ from the network
+    def _received(self, message: ServerMessage) -> None:
+        if not self.is_attached:
+            return
+        if isinstance(message, WelcomeMsg):
+            self._welcomed(message)
+        elif isinstance(message, StateMsg):
+            self._new_state(message)
+        elif isinstance(message, RefusedMsg):
+            self._hint_asked = None if message.id == self._hint_asked else self._hint_asked
+            self.say(Text.assemble(("✗ ", "bold red"), visible(message.reason)), "error")
+            self.app.bell()
+        elif isinstance(message, HintMsg):
+            self._hint_arrived(message)
+        elif isinstance(message, RoundMsg):
+            self._round_scored(message)
+        elif isinstance(message, ErrorMsg):
+            self.say(Text.assemble(("✗ ", "bold red"), visible(message.message)), "error")
+
+    def _welcomed(self, message: WelcomeMsg) -> None:
+        self.welcome = message
+        self.rules, problem = table_rules(message.rules)
+        if problem is not None:
+            self._problem(problem)
+        self._ensure_panels([(s.name, s.kind) for s in message.seats])
+
+    def _ensure_panels(self, seats: list[tuple[str, str]]) -> None:
+        """One panel for every seat but this one (every seat for a spectator), made again only
+        when the table's seats change."""
+        key = tuple(seats)
+        if key == self._panels_for:
+            return
+        self._panels_for = key
+        row = self.query_one("#opponents", Horizontal)
+        row.remove_children()
+        mine = self.state.seat if self.state is not None else self.welcome.seat if self.welcome is not None else None
+        row.mount_all(
+            [OpponentPanel(i, name, kind) for i, (name, kind) in enumerate(seats) if i != mine or self.watching]
+        )
+
+    def _new_state(self, state: StateMsg) -> None:
+        before = self.state
+        self.state = state
+        self.moves, bad = legal_moves(state)
+        for text in bad:
+            if text not in self._told_bad_moves:
+                self._told_bad_moves.add(text)
+                self._problem(f"the server offered a move that cannot be read: {text}")
+        self._ensure_panels([(s.name, s.kind) for s in state.seats])
+        changed = before is None or before.stamp != state.stamp
+        if changed:
+            self.hint_move = None
+            hand = state.hand or ()
+            if self.selected_card is not None and (self.selected_card not in hand or not is_my_turn(state)):
+                self.selected_card = None
+            self.source_pile = None  # the piles changed: a pile is picked up again from the new table
+        self.refresh_view()
+        if changed:
+            self._after_state(before, state)
+
+    def _after_state(self, before: StateMsg | None, state: StateMsg) -> None:
+        """Say what changed: the seat's own move done, its turn, the match's end."""
+        if state.over and not self._told_over:
+            self._told_over = True
+            self.say(state.end_text or "The match is over.")
+            if self._summary is None:
+                self._show_match_end()  # else once the round's summary is closed
+            return
+        mine = is_my_turn(state)
+        new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
+        if mine and before is not None and is_my_turn(before) and new_line:
+            self.say(Text.assemble(("✓ ", "bold green"), visible(new_line), ". Go on, or t to end your turn."), "ok")
+        else:
+            self._prompt()
+
+    def _round_scored(self, message: RoundMsg) -> None:
+        from kc_tui.ui.screens.remote_dialogs import RemoteRoundSummary
+
+        self.round_winners[message.number] = message.winner
+        self.selected_card = self.source_pile = self.hint_move = None
+        self.refresh_view()
+        summary = RemoteRoundSummary(message.number, message.winner, message.lines)
+        self._summary = summary
+
+        def closed(_: object = None) -> None:
+            if self._summary is summary:
+                self._summary = None
+                if self._told_over:
+                    self._show_match_end()
+
+        self.app.push_screen(summary, closed)
+
+    def _show_match_end(self) -> None:
+        from kc_tui.ui.screens.remote_dialogs import RemoteMatchEnd
+
+        state = self.state
+        if state is None:
+            return
+        self.say(state.end_text or "The match is over.", "info")
+
+        def closed(choice: str | None) -> None:
+            if choice == "menu":
+                self.action_menu()
+
+        self.app.push_screen(RemoteMatchEnd(state.end_text, state.winners), closed)
+
+    def _hint_arrived(self, message: HintMsg) -> None:
+        if message.id != self._hint_asked:
+            return  # an answer for a request given up (the table moved on)
+        self._hint_asked = None
+        try:
+            m = parse_move(message.move)
+        except MoveError:
+            self.say(Text.assemble(("Hint: ", "bold"), visible(message.text)), "hint")
+            return
+        self.hint_move = m
+        if is_play(m):
+            self.selected_card, self.source_pile = play_card(m), None
+        elif is_pile_move(m):
+            self.selected_card, self.source_pile = None, source(m)
+        else:
+            self.selected_card = self.source_pile = None
+        self.refresh_view()
+        keys = f"press {PLACE_KEYS[target(m)]} to play it" if is_play(m) or is_pile_move(m) else "t ends your turn"
+        self.say(Text.assemble((f"Hint ({keys}): ", "bold"), visible(message.text.removeprefix("Hint: "))), "hint")
+
+    def _link_changed(self, link: Link) -> None:
+        if not self.is_attached:
+            return
+        self._show_link()
+        if link.status is Status.ENDED and link.code is not None:
+            self.say(Text.assemble(("✗ ", "bold red"), visible(link.reason), ". Esc, q or m: main menu"), "error")
+        elif link.status is Status.RECONNECTING:
+            self.selected_card = self.source_pile = self.hint_move = None
+            self._hint_asked = None
+            self.refresh_view()
+            self.say("The connection is down: reconnecting… Moves can be made again once it is back.")
+        elif link.status is Status.CONNECTED:
+            self._prompt()
+        self.refresh_bindings()
+
+    def _problem(self, reason: str) -> None:
+        if self.is_attached:
+            self.app.notify(reason, title="Table", severity="warning", timeout=8)
+
+    # ------------------------------------------------------------------ actions
+    def _may_act(self) -> bool:
+        return not self.watching and self.seat.connected and is_my_turn(self.state)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ALWAYS:
+            return True
+        if self.seat.ended:
+            return action in ("clear", "pile", "rules")  # Esc and q leave a table that ended
+        if self.too_small:
+            return False
+        mine = self._may_act()
+        if action in ("end_turn", "hint"):
+            return mine
+        if action == "undo":
+            return mine and self.state is not None and self.state.can_undo
+        if action in ("card", "pile", "pick"):
+            return True if mine else None
+        return True
+
+    def _my_turn_or_say(self) -> bool:
+        if self.too_small or self.watching:
+            return False
+        if self._may_act():
+            return True
+        state = self.state
+        if not self.seat.connected:
+            self.say("The connection is down: your move waits until it is back.", "info")
+        elif state is not None and state.over:
+            self.say(state.end_text or "The match is over.", "info")
+        elif state is not None and state.waiting_for is not None:
+            self.say(f"Wait for your turn: {state.waiting_for} is playing.", "info")
+        else:
+            self.say("Wait for your turn.", "info")
+        return False
+
+    def _hand(self) -> list[Card]:
+        return list(self.state.hand or ()) if self.state is not None else []
+
+    def action_card(self, delta: int) -> None:
+        if not self._my_turn_or_say():
+            return
+        hand = self._hand()
+        if not hand:
+            return
+        if self.selected_card in hand:
+            i = (hand.index(self.selected_card) + delta) % len(hand)
+        else:
+            i = 0 if delta > 0 else len(hand) - 1
+        self._select_card(hand[i])
+
+    def action_pick(self, index: int) -> None:
+        if not self._my_turn_or_say():
+            return
+        hand = self._hand()
+        if index >= len(hand):
+            self.say(f"You have {len(hand)} cards: there is no card {KEYS[index]}.", "error")
+            return
+        card = hand[index]
+        self._select_card(None if card == self.selected_card else card)
+
+    def _select_card(self, card: Card | None) -> None:
+        self._end_asked = False
+        self.selected_card = card
+        self.source_pile = self.hint_move = None
+        self.refresh_view()
+        self._prompt()
+        if card is not None:
+            chip = self.query_one(HandView).chip_for(card)
+            if chip is not None:
+                chip.scroll_visible(animate=False)
+
+    def action_pile(self, place: int) -> None:
+        if self.seat.ended:
+            if place == 7:  # q
+                self.action_leave()
+            return
+        if not self._my_turn_or_say():
+            return
+        if self.selected_card is not None:
+            self._send(play(self.selected_card, place))
+        elif self.source_pile is not None:
+            if place == self.source_pile:
+                self.action_clear()
+            else:
+                self._send(move(self.source_pile, place))
+        elif not pile_targets(self.moves, place):
+            state = self.state
+            empty = state is None or not state.piles[place]
+            self.say(f"Pile {PLACES[place]} {'is empty' if empty else 'cannot move anywhere now'}.", "info")
+        else:
+            self.source_pile = place
+            self.hint_move = None
+            self.refresh_view()
+            self._prompt()
+
+    def _send(self, m: Move) -> None:
+        """Ask the server for ``m`` (it answers with the next state, or a refusal)."""
+        if self.seat.move(move_str(m)) is None:
+            self.say("The connection is down: the move was not sent.", "error")
+            return
+        self.say(f"Sent: {move_str(m)}…")
+
+    def action_end_turn(self) -> None:
+        if not self._my_turn_or_say():
+            return
+        picked = self.selected_card is not None or self.source_pile is not None
+        if picked and not self._end_asked:
+            self._end_asked = True
+            what = (
+                self.look.label(self.selected_card)
+                if self.selected_card is not None
+                else f"the pile {PLACES[self.source_pile or 0]}"
+            )
+            self.say(
+                f"{what} is picked but not played. Press t again to end your turn anyway, "
+                "or pick where it goes (Esc cancels).",
+                "hint",
+            )
+            return
+        self._end_asked = False
+        self.selected_card = self.source_pile = None
+        self._send(parse_move("end"))
+
+    def action_undo(self) -> None:
+        if not self._my_turn_or_say():
+            return
+        if self.state is None or not self.state.can_undo:
+            self.say("Nothing to undo this turn.", "info")
+            return
+        if self.seat.undo() is None:
+            self.say("The connection is down: nothing was sent.", "error")
+            return
+        self.selected_card = self.source_pile = self.hint_move = None
+        self.say("Taking back your last move…")
+
+    def action_hint(self) -> None:
+        if not self._my_turn_or_say() or self._hint_asked is not None:
+            return
+        rid = self.seat.hint()
+        if rid is None:
+            self.say("The connection is down: no hint now.", "error")
+            return
+        self._hint_asked = rid
+        self.say("Thinking of a hint…", "hint")
+
+    def action_clear(self) -> None:
+        if self.seat.ended:
+            self.action_leave()
+            return
+        self._end_asked = False
+        self.selected_card = self.source_pile = self.hint_move = None
+        self.refresh_view()
+        self._prompt()
+
+    def action_rules(self) -> None:
+        from kc_tui.ui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.rules))
+
+    def action_help(self) -> None:
+        from kc_tui.ui.dialogs.help import HelpDialog
+
+        self.app.push_screen(HelpDialog(SEAT_KEYS, title="Keys at a remote seat", foot=SEAT_FOOT))
+
+    def action_menu(self) -> None:
+        self.action_leave()
+
+    def action_leave(self) -> None:
+        """Back to the main menu; a seat stays at the table for its person (the same address
+        takes it back)."""
+        was_seat = not self.watching and not self.seat.ended
+        self.seat.close()
+        self.workers.cancel_group(self, "net")
+        self.app.pop_screen()
+        if was_seat:
+            self.app.notify(
+                "You left the table: your seat waits for you (join again with the same address).", title="Table"
+            )
+
+    def action_quit(self) -> None:
+        self.seat.close()
+        self.app.exit()
+
+    # ------------------------------------------------------------------ mouse
+    @on(HandView.CardClicked)
+    def _card_clicked(self, event: HandView.CardClicked) -> None:
+        if not self._my_turn_or_say():
+            return
+        self._select_card(None if event.card == self.selected_card else event.card)
+
+    @on(PileView.Clicked)
+    def _pile_clicked(self, event: PileView.Clicked) -> None:
+        if not self.watching:
+            self.action_pile(event.place)
+
+
+class WatchScreen(RemoteScreen, inherit_bindings=False):
+    """A spectator's view of a table: every seat's panel, the piles, the scores and the log,
+    no hand and no moves. Escape, q or m leave for the main menu."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,f1", "rules", "Rules"),
+        Binding("question_mark", "help", "Keys", key_display="?"),
+        Binding("m,q,escape", "leave", "Menu", key_display="m"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, url: str, config: Config, *, seat: RemoteSeat | None = None) -> None:
+        super().__init__(url, config, watch=True, seat=seat)
+
+    def action_help(self) -> None:
+        from kc_tui.ui.dialogs.help import HelpDialog
+
+        self.app.push_screen(HelpDialog(WATCH_KEYS, (), title="Watching a table", foot=""))
+
+
+def remote_screen(url: str, config: Config, *, watch: bool = False, cafile: str | None = None) -> RemoteScreen:
+    """The screen for a table's address: a spectator's (``/watch``, or ``watch``) or a seat's;
+    ``cafile``: certificates a ``wss://`` server is trusted by (:func:`~kc_tui.net.client.trusting`)."""
+    seat = RemoteSeat(url, watch=watch, ssl_context=trusting(cafile) if cafile is not None else None)
+    return WatchScreen(seat.url, config, seat=seat) if seat.watching else RemoteScreen(seat.url, config, seat=seat)
+
+
+__all__ = ["RemoteScreen", "WatchScreen", "remote_screen"]

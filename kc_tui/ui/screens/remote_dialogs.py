@@ -1,0 +1,182 @@
+"""The remote seat's dialogs: a round's summary and the match's end as the server words them, and
+the main menu's "Join a table" (the address the host printed).
+
+The summaries are the server's plain lines, shown literally; closing one only uncovers the table
+(the server never waits for it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from kc_tui.net.client import AddressError, table_address
+from kc_tui.ui.text import plain, visible
+
+SUMMARY_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 76; max-width: 100%; height: auto; max-height: 100%;
+    border: thick $accent; background: $panel; padding: 0 2; overflow-y: auto;
+}}
+{name} #title {{ text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }}
+{name} #body {{ width: 100%; margin: 1 0; }}
+{name} #next {{ color: $text-muted; margin-bottom: 1; }}
+{name} Button {{ width: 100%; margin-bottom: 1; }}
+"""
+
+
+def lines_text(lines: Sequence[str]) -> Text:
+    """Lines from the server, each shown literally (never markup)."""
+    return Text("\n").join(Text(visible(line)) for line in lines)
+
+
+class RemoteRoundSummary(ModalScreen[None]):
+    """A round scored at the table: who went out (or that it was blocked), and the server's
+    summary lines. Enter, Space or Escape go back to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
+    DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
+
+    def __init__(self, number: int, winner: str | None, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.number = number
+        self.winner = winner
+        self.lines = list(lines)
+
+    def title_text(self) -> str:
+        """The summary's first line when it names the round, else one made of the winner."""
+        if self.lines and self.lines[0].startswith(f"Round {self.number}"):
+            return self.lines[0]
+        if self.winner is None:
+            return f"Round {self.number} was blocked"
+        return f"Round {self.number}: {self.winner} went out"
+
+    def compose(self) -> ComposeResult:
+        body = self.lines[1:] if self.lines and self.lines[0] == self.title_text() else self.lines
+        with Vertical():
+            yield Static(plain(self.title_text()), id="title")
+            yield Static(lines_text(body), id="body")
+            yield Static("The table goes on meanwhile: the next round is dealt there.", id="next")
+            yield Button("Back to the table  (Enter)", variant="primary", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RemoteMatchEnd(ModalScreen[str | None]):
+    """The match is over: the server's line about its end and its winners. Enter goes back to
+    the table (dismissed with None), m to the main menu ("menu")."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", "Table"),
+        Binding("m", "menu", "Main menu"),
+    ]
+    DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteMatchEnd")
+
+    def __init__(self, end_text: str, winners: Sequence[str]) -> None:
+        super().__init__()
+        self.end_text = end_text
+        self.winners = list(winners)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("The match is over", id="title")
+            body = self.end_text or (
+                f"Won by {', '.join(self.winners)}." if self.winners else "The table has finished its match."
+            )
+            yield Static(plain(body), id="body")
+            with Horizontal():
+                yield Button("Back to the table  (Enter)", variant="primary", id="close")
+                yield Button("Main menu  (m)", id="menu")
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss("menu" if event.button.id == "menu" else None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_menu(self) -> None:
+        self.dismiss("menu")
+
+
+class JoinDialog(ModalScreen[str | None]):
+    """The address of a table (the line the host printed, or only its ws:// address): dismissed
+    with the address checked (:func:`~kc_tui.net.client.table_address`), or None (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    JoinDialog { align: center middle; }
+    JoinDialog > Vertical {
+        width: 76; max-width: 100%; height: auto; border: thick $accent; background: $panel; padding: 1 2;
+    }
+    JoinDialog #question { text-style: bold; margin-bottom: 1; }
+    JoinDialog #detail { color: $text-muted; margin-bottom: 1; }
+    JoinDialog #problem { color: $error; height: auto; margin-top: 1; }
+    JoinDialog Horizontal { height: auto; align-horizontal: center; margin-top: 1; }
+    JoinDialog Button { margin: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Join a table", id="question")
+            yield Static(
+                "Paste the address the host printed for your seat (ws://HOST:PORT/seat/...), or its"
+                " /watch address to watch.",
+                id="detail",
+            )
+            yield Input(placeholder="ws://192.168.1.20:8765/seat/...", id="address")
+            yield Static("", id="problem")
+            with Horizontal():
+                yield Button("Join  (Enter)", variant="primary", id="join")
+                yield Button("Cancel  (Esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#address", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._join()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "join":
+            self._join()
+        else:
+            self.action_cancel()
+
+    def _join(self) -> None:
+        text = self.query_one("#address", Input).value
+        words = text.split()
+        # The host's whole line may be pasted: "Ana: kings-corners join ws://..." or "... --watch ws://...".
+        address = next((w for w in reversed(words) if "://" in w), text)
+        watch = "--watch" in words
+        try:
+            url = table_address(address, watch=watch)
+        except AddressError as exc:
+            self.query_one("#problem", Static).update(plain(str(exc)))
+            return
+        self.dismiss(url)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["JoinDialog", "RemoteMatchEnd", "RemoteRoundSummary", "lines_text"]

@@ -1,0 +1,182 @@
+"""The protocol's messages: the strict reading of a client's message, the server's messages built
+from a seat's view only, and the strict reading of a server's message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kc_tui.engine import card_str, move_str
+from kc_tui.match.table import TableDriver
+from kc_tui.net import protocol as p
+from tests.net.serverkit import cards_in_text, session_for
+
+
+def msg(**fields: Any) -> str:
+    return json.dumps({"v": 1, **fields})
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        (p.hello_message("kings-corners 1.4.0"), p.Hello("kings-corners 1.4.0")),
+        (p.move_message("play 7H N", 17, 3), None),
+        (p.move_message("end", 0), None),
+        (p.undo_message(5, 0), p.UndoRequest(5, 0)),
+        (p.hint_message(5, p.MAX_ID), p.HintRequest(5, p.MAX_ID)),
+        (p.ping_message(), p.Ping(None)),
+    ],
+)
+def test_the_clients_messages_read_back(text: str, parsed: p.ClientMessage | None) -> None:
+    got = p.parse_client(text)
+    if parsed is not None:
+        assert got == parsed
+    else:
+        assert isinstance(got, p.MoveRequest)
+        assert move_str(got.parsed) == got.move
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "says"),
+    [
+        ("", p.MALFORMED, "not JSON"),
+        ("{", p.MALFORMED, "not JSON"),
+        ("[]", p.MALFORMED, "a JSON object"),
+        ('"hello"', p.MALFORMED, "a JSON object"),
+        (msg(type="ping", x=float("nan")).replace("NaN", "NaN"), p.MALFORMED, "NaN"),
+        ('{"v": 1, "type": "ping", "id": Infinity}', p.MALFORMED, "Infinity"),
+        ('{"v": 1, "type": "ping", "id": -Infinity}', p.MALFORMED, "Infinity"),
+        ('{"v": 1, "type": "ping", "type": "ping"}', p.MALFORMED, "twice"),
+        (msg(type="ping", id=1.0), p.MALFORMED, "id"),
+        (msg(type="ping", id=True), p.MALFORMED, "id"),
+        (msg(type="ping", id=p.MAX_ID + 1), p.MALFORMED, "id"),
+        (msg(type="ping", id="1"), p.MALFORMED, "id"),
+        (msg(type="move", move="end", stamp=1.5), p.MALFORMED, "stamp"),
+        (msg(type="move", move="end", stamp=False), p.MALFORMED, "stamp"),
+        (msg(type="move", move="end", stamp=-1), p.MALFORMED, "stamp"),
+        (msg(type="move", move="end"), p.MALFORMED, "needs the field 'stamp'"),
+        (msg(type="move", move=7, stamp=1), p.MALFORMED, "the move is text"),
+        (msg(type="move", move="play 7H", stamp=1), p.MALFORMED, "cannot read the move"),
+        (msg(type="move", move="end", stamp=1, colour="red"), p.MALFORMED, "no field 'colour'"),
+        (msg(type="hello", client=["x"]), p.MALFORMED, "text"),
+        (msg(type="hello", client="x" * (p.MAX_STRING + 1)), p.MALFORMED, "longer than 256"),
+        (msg(type="shout"), p.MALFORMED, "unknown message type 'shout'"),
+        (json.dumps({"type": "ping"}), p.MALFORMED, '"v": 1'),
+        (json.dumps({"v": "1", "type": "ping"}), p.MALFORMED, '"v": 1'),
+        (json.dumps({"v": 2, "type": "ping"}), p.UPGRADE, "version 1"),
+        ('{"v": 1, "type": "ping", "x": ' + "[" * 8 + "]" * 8 + "}", p.MALFORMED, "nested"),
+        ('{"v": 1, "type": "ping", "x": "' + "[" * 20 + '"}', p.MALFORMED, "no field 'x'"),
+        ("[" * 100_000 + "]" * 100_000, p.TOO_LARGE, "over 65536 bytes"),
+        ("[" * 30_000 + "]" * 30_000, p.MALFORMED, "nested"),
+        (msg(type="hello", client="é" * 40_000), p.TOO_LARGE, "over"),
+    ],
+)
+def test_a_bad_client_message_is_one_line_with_its_code(text: str, code: str, says: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.parse_client(text)
+    assert info.value.code == code
+    assert says in info.value.message
+    assert "\n" not in info.value.message and len(info.value.message) < 300
+
+
+def test_a_binary_message_is_malformed_and_a_bad_requests_id_is_kept() -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.parse_client(b'{"v": 1, "type": "ping"}')
+    assert info.value.code == p.MALFORMED and "binary" in info.value.message
+    with pytest.raises(p.ProtocolError) as info:
+        p.parse_client(msg(type="move", move="jump", stamp=1, id=12))
+    assert info.value.id == 12
+
+
+def test_a_seats_state_holds_its_own_hand_only_and_a_spectators_none() -> None:
+    session = session_for()
+    driver = TableDriver(session)
+    n = session.match.n
+    for viewer in [*range(n), None]:
+        text = p.state(driver, viewer, stamp=9, connected=[True] * n, stand_in=[False] * n)
+        state = p.parse_server(text)
+        assert isinstance(state, p.StateMsg)
+        assert state.seat == viewer and state.stamp == 9
+        assert len(text.encode()) < p.MAX_MESSAGE
+        public = {c for pile in state.piles for c in pile}
+        if viewer is None:
+            assert state.hand is None and state.drawn is None and state.legal == () and not state.can_undo
+            visible = public
+        else:
+            assert state.hand == tuple(session.hand(viewer))
+            visible = public | set(session.hand(viewer))
+        others = {c for s in range(n) if s != viewer for c in session.hand(s)}
+        assert not {card_str(c) for c in others} & set(json.dumps(json.loads(text)).split('"'))
+        data = json.loads(text)
+        for key in ("piles", "hand", "drawn", "legal"):
+            data.pop(key)
+        assert cards_in_text(json.dumps(data, ensure_ascii=False)) <= visible
+        on_turn = viewer == session.to_move and session.human_to_move
+        assert bool(state.legal) == on_turn
+        assert [s.name for s in state.seats] == session.names
+
+
+def test_the_state_of_the_seat_on_turn_lists_the_engines_legal_moves() -> None:
+    session = session_for()
+    driver = TableDriver(session)
+    while not session.human_to_move:
+        driver.decide(driver.ai_job().run())
+    seat = session.to_move
+    n = session.match.n
+    state = p.parse_server(p.state(driver, seat, stamp=1, connected=[True] * n, stand_in=[False] * n))
+    assert isinstance(state, p.StateMsg)
+    assert sorted(state.legal) == sorted(move_str(m) for m in session.match.round.legal_moves())
+    assert set(state.legal_moves) == set(session.match.round.legal_moves())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        p.welcome(0, "Ana", "kings-corners 1", {"target": 5}, [("Ana", "human"), ("Greedy", "greedy")]),
+        p.welcome(None, "Spectator", "kings-corners 1", {}, []),
+        p.refused(3, "8♣ does not fit on 9♣ at N"),
+        p.hint(None, "end", "Hint: end your turn."),
+        p.round_message(2, None, ["Round 2 was blocked"], [(3, 1), (0, 0)]),
+        p.error(p.BAD_TOKEN, "no seat"),
+        p.error(p.NOT_YOUR_TURN, "not your turn", 5),
+        p.pong(None),
+    ],
+)
+def test_the_servers_messages_read_back_into_their_dataclasses(text: str) -> None:
+    message = p.parse_server(text)
+    kind = json.loads(text)["type"]
+    assert type(message).__name__.lower().startswith(kind)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"stamp": "1"}, "'stamp' is not an integer"),
+        ({"piles": [[]] * 7}, "7 places"),
+        ({"piles": [["ZZ"]] + [[]] * 7}, "not a card"),
+        ({"hand": ["7H", 3]}, "not text"),
+        ({"over": 1}, "true or false"),
+        ({"seats": [{"name": "Ana"}]}, "no field 'kind'"),
+        ({"spy": 1}, "no field 'spy'"),
+        ({"v": 3}, "version 1"),
+    ],
+)
+def test_a_bad_server_state_is_refused_by_the_client_side_reader(change: dict[str, Any], says: str) -> None:
+    session = session_for()
+    n = session.match.n
+    data = json.loads(p.state(TableDriver(session), 0, stamp=1, connected=[True] * n, stand_in=[False] * n))
+    data.update(change)
+    with pytest.raises(p.ProtocolError) as info:
+        p.parse_server(json.dumps(data))
+    assert says in info.value.message
+
+
+def test_every_error_code_of_the_protocol_doc_is_known() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    table = doc.split("## Error codes")[1].split("##")[0]
+    codes = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `")]
+    assert tuple(codes) == p.ERROR_CODES

@@ -1,0 +1,59 @@
+"""The table server with real clients on loopback: a whole match, and no card a seat may not see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from kc_tui.net import protocol as p
+from tests.net.serverkit import TWO_ROUNDS, play_on, running, seat, session_for, watch
+
+
+async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card() -> None:
+    async with running(session_for(rules=TWO_ROUNDS)) as (server, base):
+        ana, ben, spectator = await seat(server, base, "Ana"), await seat(server, base, "Ben"), await watch(base)
+        welcome = next(m for m in ana.messages if isinstance(m, p.WelcomeMsg))
+        assert (welcome.seat, welcome.name) == (0, "Ana")
+        assert [s.kind for s in welcome.seats] == ["human", "human", "greedy"]
+
+        def over() -> bool:
+            return server.session.match.over
+
+        made = await asyncio.gather(play_on(ana, random.Random(1), over), play_on(ben, random.Random(2), over))
+        for c in (ana, ben, spectator):
+            await c.expect(p.StateMsg, where=lambda m: m.over)
+        assert min(made) > 0
+        rounds = [m for m in spectator.messages if isinstance(m, p.RoundMsg)]
+        assert [r.number for r in rounds] == list(range(1, len(server.session.match.results) + 1))
+        last = spectator.state
+        assert last.over and last.winners and last.end_text
+        assert "You" not in last.end_text.split()
+        for c in (ana, ben, spectator):
+            assert c.leaks == []
+            await c.close()
+        assert len(ana.states()) > 5 and spectator.state.hand is None
+
+
+async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
+    from tests.net.test_server_refusals import on_turn, position
+
+    async with running(stand_in=0) as (server, base):
+        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+        mover = await on_turn(server, ana, ben)
+        st = mover.state
+        await mover.send(p.hint_message(st.stamp, 21))
+        hint = await mover.expect(p.HintMsg)
+        assert hint.id == 21 and hint.move in st.legal and hint.text
+        plays = [m for m in st.legal if m != "end"]
+        assert plays  # with this seed the seat on turn can play a card
+        before = position(server)
+        await mover.move(plays[0])
+        moved = await mover.expect(p.StateMsg, where=lambda m: m.stamp > st.stamp)
+        assert moved.can_undo and position(server) != before
+        await mover.send(p.undo_message(moved.stamp, 22))
+        undone = await mover.expect(p.StateMsg, where=lambda m: m.stamp > moved.stamp)
+        assert (undone.hand, undone.piles, undone.legal) == (st.hand, st.piles, st.legal)
+        assert position(server)[1:] == before[1:]
+        for c in (ana, ben):
+            assert c.leaks == []
+            await c.close()
