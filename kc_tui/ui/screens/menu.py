@@ -68,6 +68,8 @@ class MenuScreen(Screen[None]):
             with Center():
                 yield Button("Watch a demo  (d)", id="demo")
             with Center():
+                yield Button("Join a table  (j)", id="join")
+            with Center():
                 yield Button("Statistics  (t)", id="stats")
             with Center():
                 yield Button("Settings  (s)", id="settings")
