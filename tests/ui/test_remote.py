@@ -173,6 +173,7 @@ async def test_reconnecting_is_shown_while_the_connection_is_down() -> None:
             relay.refusing = True
             await relay.drop()
             await wait_for(pilot, lambda: "reconnecting…" in link_text(screen))
+            assert "waits for" not in link_text(screen) and "connected:" not in link_text(screen), "stale while down"
             await wait_for(pilot, lambda: not server.connected[0])
             assert "connection is down" in str(screen.query_one("#status", Static).render())
             await pilot.press("question_mark")  # the screen still answers keys

@@ -115,11 +115,8 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
         out.append("reconnecting…", "bold")
         if link.reason:
             out.append(f" ({visible(link.reason)})")
-        kind = "down"
-        if state is None:
-            return out, kind
-        out.append(" · ")
-    elif watching:
+        return out, "down"  # what the table waited for is stale until the connection is back
+    if watching:
         out.append("Watching · ", "bold")
     if state is None:
         out.append("waiting for the table")
