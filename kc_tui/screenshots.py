@@ -49,10 +49,6 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("rules", "The rules, with the active variants marked"),
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
     ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
-)
-#: Shots written only when asked for by name (``--only remote``): the README shows them once it
-#: has their lines.
-MORE_SHOTS: tuple[tuple[str, str], ...] = (
     ("remote", "A remote seat at a table hosted on another machine: who the table waits for, who is connected"),
 )
 
@@ -493,7 +489,7 @@ def generate(out: Path, names: Sequence[str] | None = None, *, png: bool = True)
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kc_tui.screenshots", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="screenshots", help="folder to write to (default: screenshots)")
-    every = ", ".join(n for n, _ in SHOTS + MORE_SHOTS)
+    every = ", ".join(n for n, _ in SHOTS)
     parser.add_argument("--only", help="comma-separated screenshot names: " + every)
     parser.add_argument("--no-png", action="store_true", help="write the SVG files only")
     args = parser.parse_args(argv)
