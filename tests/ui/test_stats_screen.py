@@ -265,7 +265,7 @@ async def test_the_menu_button_runs_the_apps_stats_action() -> None:
 
 @pytest.mark.parametrize("saved", [False, True])
 async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
-    """Seven buttons (with Resume) do not fit 80x24 bordered: they become a line each, every one
+    """Eight buttons (with Resume) do not fit 80x24 bordered: they become a line each, every one
     whole on screen; at 100x40 they keep their borders."""
     if saved:
         MatchSession.from_config(make_config(), 5).save()
@@ -276,7 +276,7 @@ async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             buttons = [b for b in menu.query(Button) if b.display]
-            assert len(buttons) == (7 if saved else 6)
+            assert len(buttons) == (8 if saved else 7)
             for b in buttons:
                 assert b.compact is compact
                 assert menu.region.contains_region(b.region), (size, b.id, b.region)
