@@ -280,7 +280,8 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
             raise CliError("the table was served over TLS (wss://): give --cert and --key again")
         port = seats.port if options.port is None else options.port
         return session, seats.tokens, options.bind or seats.bind, port
-    session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed, save_path=save)
+    # Saved (over an earlier hosted match) only once the table is served: see _serve.
+    session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed)
     return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port
 
 
@@ -323,6 +324,13 @@ async def _serve(
     except OSError as exc:
         raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
     save = hosted_save_path()
+    if session.save_path is None:  # a new table: its save replaces an earlier hosted match's
+        if save.exists():
+            _print(out, "The hosted table saved before is replaced by this one.")
+        session.save_path = save
+        session.save()
+        if session.save_problem is not None:
+            _print(out, f"The match cannot be saved ({session.save_problem}): --resume will not work")
     try:
         write_seat_file(
             seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)

@@ -10,6 +10,9 @@ loopback in a client process of its own. Prints ``name: value`` lines.
   state (the state built and sent for every seat of that table).
 * ``moves_per_s``: moves made at all tables per wall-clock second; ``server_cpu_share``: the
   server process's CPU time over the wall-clock time of the run (1.0: one core busy).
+* The first ``WARM_UP`` seconds (every client connecting and saying hello at once) are played
+  but not measured. On a virtual machine, ``st`` in ``vmstat`` (time stolen by the host) shows
+  in ``server_loop_lag_*`` and the round trips' tail whatever the server does.
 * ``server_rss_per_table_kib``: the growth of the server's resident memory from before the tables
   were made to the end of the run, per table.
 
@@ -35,6 +38,9 @@ from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
 from kc_tui.net.server import TableServer, seat_path
 
+#: Seconds of play before the round trips are measured (every client connects at once first).
+WARM_UP = 3.0
+
 
 def rss_kib() -> int:
     with open("/proc/self/statm") as f:
@@ -42,7 +48,9 @@ def rss_kib() -> int:
 
 
 # ---------------------------------------------------------------------- the clients
-async def seat_client(url: str, think: float, stop_at: float, rtts: list[float], counts: dict[str, int]) -> None:
+async def seat_client(
+    url: str, think: float, stop_at: float, warm_until: float, rtts: list[float], counts: dict[str, int]
+) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random(url)
@@ -70,7 +78,8 @@ async def seat_client(url: str, think: float, stop_at: float, rtts: list[float],
             kind = message["type"]
             if kind == "state":
                 if sent_at is not None and message["stamp"] != sent_stamp:
-                    rtts.append(received - sent_at)
+                    if sent_at >= warm_until:  # the first seconds: every client connecting at once
+                        rtts.append(received - sent_at)
                     counts["moves"] += 1
                     sent_at = None
                 if message["over"]:
@@ -91,8 +100,11 @@ async def all_clients(urls: list[str], think: float, seconds: float) -> tuple[li
     from collections import defaultdict
 
     tally: defaultdict[str, int] = defaultdict(int, counts)
-    stop_at = time.perf_counter() + seconds
-    results = await asyncio.gather(*(seat_client(u, think, stop_at, rtts, tally) for u in urls), return_exceptions=True)
+    warm_until = time.perf_counter() + WARM_UP
+    stop_at = warm_until + seconds
+    results = await asyncio.gather(
+        *(seat_client(u, think, stop_at, warm_until, rtts, tally) for u in urls), return_exceptions=True
+    )
     failed = [r for r in results if isinstance(r, BaseException)]
     tally["clients_failed"] = len(failed)
     return rtts, dict(tally)
@@ -108,7 +120,9 @@ def client_process(urls: list[str], think: float, seconds: float, out: Connectio
 
 # ---------------------------------------------------------------------- the server
 async def loop_lag(lags: list[float], every: float = 0.01) -> None:
-    """How late the server's loop wakes a 10 ms timer: the time a message waits for the loop."""
+    """How late the server's loop wakes a 10 ms timer: the time a message waits for the loop
+    (from the end of the warm-up)."""
+    await asyncio.sleep(WARM_UP)
     while True:
         t = time.perf_counter()
         await asyncio.sleep(every)

@@ -208,3 +208,22 @@ async def test_with_a_certificate_the_table_is_served_over_tls(tmp_path: Path) -
             assert isinstance(p.parse_server(await ws.recv()), p.WelcomeMsg)
         with pytest.raises(ssl.SSLCertVerificationError):
             await connect(url + "/watch", ssl=ssl.create_default_context())
+
+
+def test_a_port_in_use_is_one_line_and_an_earlier_hosted_save_stays(
+    isolated_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    earlier = isolated_dirs / "data" / HOSTED_SAVE
+    earlier.parent.mkdir(parents=True, exist_ok=True)
+    earlier.write_text("the earlier table", encoding="utf-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["host", "--seats", "human:Ana,greedy", "--port", str(port)]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
+    assert earlier.read_text(encoding="utf-8") == "the earlier table"
+    assert not (isolated_dirs / "data" / SEAT_FILE).exists()
