@@ -23,7 +23,14 @@ async def test_menu_buttons_show_their_keys_and_resume_only_with_a_save() -> Non
         await pilot.pause(0.2)
         assert isinstance(app.screen, MenuScreen)
         text = await footer_drawn(pilot, "n New game")
-        for label in ("New game  (n)", "Watch a demo  (d)", "Join a table  (j)", "Settings  (s)", "Rules  (r)", "Quit  (q)"):
+        for label in (
+            "New game  (n)",
+            "Watch a demo  (d)",
+            "Join a table  (j)",
+            "Settings  (s)",
+            "Rules  (r)",
+            "Quit  (q)",
+        ):
             assert label in text
         assert "n New game" in " ".join(text.split()), "the footer shows the menu's keys"
         assert "Resume" not in text, "no save: neither the button nor the footer offers Resume"
