@@ -39,6 +39,8 @@ SLOW_DOWN_CLOSE = 200
 MALFORMED_CLOSE = 20
 #: Seconds a client has to send ``hello`` after connecting.
 HELLO_TIMEOUT = 10.0
+#: Connections one table serves at once (seats and spectators, and those still saying hello).
+MAX_CONNECTIONS = 64
 #: Log lines a ``state`` carries.
 LOG_LINES = 50
 #: Seat tokens: random bytes (URL-safe base64 text of 43 characters).
@@ -745,6 +747,7 @@ __all__ = [
     "HELLO_TIMEOUT",
     "LOG_LINES",
     "MALFORMED_CLOSE",
+    "MAX_CONNECTIONS",
     "MAX_DEPTH",
     "MAX_ID",
     "MAX_MESSAGE",

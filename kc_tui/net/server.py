@@ -143,6 +143,7 @@ class TableServer:
         status: Callable[[str], None] | None = None,
         server_name: str = "kings-corners",
         hello_timeout: float = p.HELLO_TIMEOUT,
+        max_connections: int = p.MAX_CONNECTIONS,
     ) -> None:
         self.session = session
         self.driver = TableDriver(session, pace="instant")
@@ -158,6 +159,7 @@ class TableServer:
         self.server_name = server_name
         self._status = status
         self.hello_timeout = hello_timeout
+        self.max_connections = max_connections
         #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
         #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
         self.stamp = time.time_ns() // 1_000_000
@@ -238,12 +240,14 @@ class TableServer:
 
     # ------------------------------------------------------------------ HTTP
     def _route(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Refuse every path but ``/seat/<token>`` and ``/watch`` before the WebSocket opens."""
+        """Refuse every path but ``/seat/<token>`` and ``/watch`` before the WebSocket opens. Once
+        the table serves ``max_connections``, only a person coming back to their seat is let in."""
         path = request.path.partition("?")[0]
-        if path == WATCH_PATH:
-            return None
+        full = self._server is not None and len(self._server.connections) >= self.max_connections
         head, _, token = path.partition("/seat/")
-        if not head and token and "/" not in token and len(token) <= MAX_TOKEN_TEXT:
+        if path == WATCH_PATH or (not head and token and "/" not in token and len(token) <= MAX_TOKEN_TEXT):
+            if full and (path == WATCH_PATH or self._seat_of(token) is None):
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "This table is full: try again later.\n")
             return None
         return connection.respond(HTTPStatus.NOT_FOUND, "Not found: a table has /seat/<token> and /watch.\n")
 

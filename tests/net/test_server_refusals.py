@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from kc_tui.engine import position_dict
 from kc_tui.net import protocol as p
-from kc_tui.net.server import TableServer, seat_path
+from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.net.serverkit import Client, join, running, seat, watch
 
 
@@ -226,3 +226,20 @@ async def test_a_flood_is_slowed_then_closed_and_the_others_play_on() -> None:
         assert slowed == p.SLOW_DOWN_CLOSE
         assert position(server) == before
         await still_plays(server, ana, ben)
+
+
+async def test_a_full_table_refuses_spectators_and_wrong_tokens_but_lets_a_person_back() -> None:
+    async with table(max_connections=3) as (server, base, ana, ben):
+        spectator = await watch(base)  # the third connection: the table is full now
+        for path in (WATCH_PATH, seat_path("x" * 43)):
+            with pytest.raises(InvalidStatus) as info:
+                await connect(base + path)
+            assert info.value.response.status_code == 503
+        await ben.close()
+        await asyncio.sleep(0.1)
+        late = await watch(base)  # Ben's place went to another spectator: full again
+        back = await seat(server, base, "Ben")  # yet Ben comes back to his seat
+        assert back.state.seat == 1 and server.connected[1]
+        await still_plays(server, ana, back)
+        for c in (spectator, late, back):
+            await c.close()
