@@ -29,6 +29,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import (
     MAX_ID,
     MAX_MESSAGE,
@@ -263,6 +264,7 @@ class RemoteSeat:
                 max_size=MAX_MESSAGE,
                 proxy=None,
                 user_agent_header=self.client,
+                logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
                 **self._tls(),
             ) as ws:
                 self._ws = ws

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import hmac
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -45,6 +44,7 @@ from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver, TableStamp
 from kc_tui.net import protocol as p
+from kc_tui.net.logs import TokenRedacting
 
 log = logging.getLogger(__name__)
 
@@ -55,27 +55,6 @@ MAX_TOKEN_TEXT = 128
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
-
-
-_SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
-
-
-def redact(text: str) -> str:
-    """``text`` with every seat path's token replaced: ``/seat/<token>``."""
-    return _SEAT_IN_TEXT.sub("/seat/<token>", text)
-
-
-class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]
-    """The websockets library's log with the seat tokens taken out of every line (its debug
-    lines show each request's path)."""
-
-    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
-        if self.isEnabledFor(level):
-            try:
-                text = str(msg) % args if args else str(msg)
-            except (TypeError, ValueError):
-                text = " ".join(str(x) for x in (msg, *args))
-            self.logger.log(level, "%s", redact(text), **kwargs)
 
 
 def new_token() -> str:

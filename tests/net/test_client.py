@@ -3,6 +3,7 @@ state, a move, reconnection after the connection drops, a wrong token, a malform
 
 from __future__ import annotations
 
+import logging
 import shutil
 import ssl
 import subprocess
@@ -212,3 +213,14 @@ async def test_a_seat_taken_by_a_newer_client_ends_the_older_for_good() -> None:
         await until(lambda: newer.seat.connected and newer.seat.state is not None, what="the newer client")
         assert newer.seat.connections == 1 and server.connected[0]
         await newer.stop()
+
+
+async def test_no_seat_token_reaches_the_clients_log_even_at_debug(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base):
+        rec = recorded(base + seat_path(server.tokens[0]))
+        await until(lambda: my_turn(rec.seat.state), what="Ana's turn")
+        await rec.stop()
+    lines = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("kc_tui.net.client"))
+    assert "/seat/<token>" in lines, "the client's connection was logged"
+    assert server.tokens[0] not in "\n".join(r.getMessage() for r in caplog.records)
