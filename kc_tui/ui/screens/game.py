@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
-from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
+from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
@@ -22,6 +22,7 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, hint_body, hint_text, too_small_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
+from kc_tui.ui.screens.picking import HandPicking
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -41,7 +42,7 @@ MESSAGE_LINES = 4
 ALWAYS = frozenset({"quit", "help", "menu"})
 
 
-class GameScreen(DrivenScreen):
+class GameScreen(HandPicking, DrivenScreen):
     """One match. Its humans play at the keyboard (a hand opens for its owner only: :class:`Seating`);
     AIs move in worker threads."""
 
@@ -381,57 +382,19 @@ class GameScreen(DrivenScreen):
             self.say(f"Wait for your turn: {s.names[s.to_move]} is playing.", "info")
         return False
 
-    def action_card(self, delta: int) -> None:
-        if not self._my_turn_or_say():
-            return
-        hand = self.session.hand(self.session.to_move)
-        if not hand:
-            return
-        if self.selected_card in hand:
-            i = (hand.index(self.selected_card) + delta) % len(hand)
-        else:
-            i = 0 if delta > 0 else len(hand) - 1
-        self._select_card(hand[i])
+    # ------------------------------------------------------------------ picking (HandPicking)
+    def picking_hand(self) -> list[Card]:
+        return self.session.hand(self.session.to_move)
 
-    def action_pick(self, index: int) -> None:
-        if not self._my_turn_or_say():
-            return
-        hand = self.session.hand(self.session.to_move)
-        if index >= len(hand):
-            self.say(f"You have {len(hand)} cards: there is no card {KEYS[index]}.", "error")
-            return
-        card = hand[index]
-        self._select_card(None if card == self.selected_card else card)
+    def submit_move(self, m: Move) -> None:
+        self._try(m)
 
-    def _select_card(self, card: Card | None) -> None:
-        self._end_asked = False
-        self.selected_card = card
-        self.source_pile = None
-        self.hint_move = None
-        self.refresh_view()
-        self._prompt()
-        if card is not None:
-            chip = self.query_one(HandView).chip_for(card)
-            if chip is not None:
-                chip.scroll_visible(animate=False)
+    def why_not_pick_up(self, place: int) -> str | None:
+        return self.driver.session.why_not_pick_up(place)
 
-    def action_pile(self, place: int) -> None:
-        if not self._my_turn_or_say():
-            return
-        if self.selected_card is not None:
-            self._try(play(self.selected_card, place))
-        elif self.source_pile is not None:
-            if place == self.source_pile:
-                self.action_clear()
-            else:
-                self._try(move(self.source_pile, place))
-        elif (why := self.driver.session.why_not_pick_up(place)) is not None:
-            self.say(why, "info")
-        else:
-            self.source_pile = place
-            self.hint_move = None
-            self.refresh_view()
-            self._prompt()
+    def end_turn_now(self) -> None:
+        self.driver.end_turn()
+        self.after_change()
 
     def _try(self, m: Move) -> None:
         reason = self.driver.play(m)
@@ -445,29 +408,6 @@ class GameScreen(DrivenScreen):
         self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, ". Go on, or t to end your turn."), "ok")
-
-    def action_end_turn(self) -> None:
-        if not self._my_turn_or_say():
-            return
-        picked = self.selected_card is not None or self.source_pile is not None
-        if picked and not self._end_asked:
-            # A card (or pile) is picked and not played: ending now is likely a slip of the key.
-            self._end_asked = True
-            what = (
-                self.look.label(self.selected_card)
-                if self.selected_card is not None
-                else f"the pile {PLACES[self.source_pile or 0]}"
-            )
-            self.say(
-                f"{what} is picked but not played. Press t again to end your turn anyway, "
-                "or pick where it goes (Esc cancels).",
-                "hint",
-            )
-            return
-        self._end_asked = False
-        self.selected_card = self.source_pile = None
-        self.driver.end_turn()
-        self.after_change()
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -509,12 +449,6 @@ class GameScreen(DrivenScreen):
         if self.message_lines(text) > MESSAGE_LINES:
             text = hint_text([*keys, "h: more"], body)
         self.say(text, "hint")
-
-    def action_clear(self) -> None:
-        self._end_asked = False
-        self.selected_card = self.source_pile = self.hint_move = None
-        self.refresh_view()
-        self._prompt()
 
     def action_pause(self) -> None:
         self.paused = not self.paused
@@ -578,9 +512,7 @@ class GameScreen(DrivenScreen):
     # ------------------------------------------------------------------ mouse
     @on(HandView.CardClicked)
     def _card_clicked(self, event: HandView.CardClicked) -> None:
-        if not self._my_turn_or_say():
-            return
-        self._select_card(None if event.card == self.selected_card else event.card)
+        self.card_clicked(event.card)
 
     @on(PileView.Clicked)
     def _pile_clicked(self, event: PileView.Clicked) -> None:

@@ -24,16 +24,15 @@ from textual.screen import ModalScreen
 
 from kc_tui.config import Config
 from kc_tui.engine import (
+    END,
     PLACES,
     Card,
     Move,
     MoveError,
     is_pile_move,
     is_play,
-    move,
     move_str,
     parse_move,
-    play,
     play_card,
     source,
     target,
@@ -109,8 +108,6 @@ class RemoteScreen(RemoteTable):
         self.seat.on_link = self._link_changed
         self.seat.on_problem = self._problem
         self.welcome: WelcomeMsg | None = None
-        #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
-        self._end_asked = False
         self._hint_asked: int | None = None
         self._told_over = False
         self._told_bad_moves: set[str] = set()
@@ -311,65 +308,28 @@ class RemoteScreen(RemoteTable):
             self.say("Wait for your turn.", "info")
         return False
 
-    def _hand(self) -> list[Card]:
+    def picking_hand(self) -> list[Card]:
         return list(self.state.hand or ()) if self.state is not None else []
 
-    def action_card(self, delta: int) -> None:
-        if not self._my_turn_or_say():
-            return
-        hand = self._hand()
-        if not hand:
-            return
-        if self.selected_card in hand:
-            i = (hand.index(self.selected_card) + delta) % len(hand)
-        else:
-            i = 0 if delta > 0 else len(hand) - 1
-        self._select_card(hand[i])
+    # ------------------------------------------------------------------ picking (HandPicking)
+    def submit_move(self, m: Move) -> None:
+        self._send(m)
 
-    def action_pick(self, index: int) -> None:
-        if not self._my_turn_or_say():
-            return
-        hand = self._hand()
-        if index >= len(hand):
-            self.say(f"You have {len(hand)} cards: there is no card {KEYS[index]}.", "error")
-            return
-        card = hand[index]
-        self._select_card(None if card == self.selected_card else card)
+    def why_not_pick_up(self, place: int) -> str | None:
+        if pile_targets(self.moves, place):
+            return None
+        empty = self.state is None or not self.state.piles[place]
+        return f"Pile {PLACES[place]} {'is empty' if empty else 'cannot move anywhere now'}."
 
-    def _select_card(self, card: Card | None) -> None:
-        self._end_asked = False
-        self.selected_card = card
-        self.source_pile = self.hint_move = None
-        self.refresh_view()
-        self._prompt()
-        if card is not None:
-            chip = self.query_one(HandView).chip_for(card)
-            if chip is not None:
-                chip.scroll_visible(animate=False)
+    def end_turn_now(self) -> None:
+        self._send(END)
 
     def action_pile(self, place: int) -> None:
         if self.seat.ended:
             if place == 7:  # q
                 self.action_leave()
             return
-        if not self._my_turn_or_say():
-            return
-        if self.selected_card is not None:
-            self._send(play(self.selected_card, place))
-        elif self.source_pile is not None:
-            if place == self.source_pile:
-                self.action_clear()
-            else:
-                self._send(move(self.source_pile, place))
-        elif not pile_targets(self.moves, place):
-            state = self.state
-            empty = state is None or not state.piles[place]
-            self.say(f"Pile {PLACES[place]} {'is empty' if empty else 'cannot move anywhere now'}.", "info")
-        else:
-            self.source_pile = place
-            self.hint_move = None
-            self.refresh_view()
-            self._prompt()
+        super().action_pile(place)
 
     def _send(self, m: Move) -> None:
         """Ask the server for ``m`` (it answers with the next state, or a refusal)."""
@@ -377,27 +337,6 @@ class RemoteScreen(RemoteTable):
             self.say("The connection is down: the move was not sent.", "error")
             return
         self.say(f"Sent: {move_str(m)}…")
-
-    def action_end_turn(self) -> None:
-        if not self._my_turn_or_say():
-            return
-        picked = self.selected_card is not None or self.source_pile is not None
-        if picked and not self._end_asked:
-            self._end_asked = True
-            what = (
-                self.look.label(self.selected_card)
-                if self.selected_card is not None
-                else f"the pile {PLACES[self.source_pile or 0]}"
-            )
-            self.say(
-                f"{what} is picked but not played. Press t again to end your turn anyway, "
-                "or pick where it goes (Esc cancels).",
-                "hint",
-            )
-            return
-        self._end_asked = False
-        self.selected_card = self.source_pile = None
-        self._send(parse_move("end"))
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -425,10 +364,7 @@ class RemoteScreen(RemoteTable):
         if self.seat.ended:
             self.action_leave()
             return
-        self._end_asked = False
-        self.selected_card = self.source_pile = self.hint_move = None
-        self.refresh_view()
-        self._prompt()
+        super().action_clear()
 
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen
@@ -462,9 +398,7 @@ class RemoteScreen(RemoteTable):
     # ------------------------------------------------------------------ mouse
     @on(HandView.CardClicked)
     def _card_clicked(self, event: HandView.CardClicked) -> None:
-        if not self._my_turn_or_say():
-            return
-        self._select_card(None if event.card == self.selected_card else event.card)
+        self.card_clicked(event.card)
 
     @on(PileView.Clicked)
     def _pile_clicked(self, event: PileView.Clicked) -> None:

@@ -25,6 +25,7 @@ from kc_tui.net.client import RemoteSeat
 from kc_tui.net.protocol import StateMsg
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
+from kc_tui.ui.screens.picking import HandPicking
 from kc_tui.ui.screens.remote_view import (
     card_targets,
     chips_scoring,
@@ -40,7 +41,7 @@ from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 
-class RemoteTable(Screen[None]):
+class RemoteTable(HandPicking, Screen[None]):
     """The table of ``seat``'s latest state, and what is picked on it."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "remote.tcss"]

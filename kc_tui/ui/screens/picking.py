@@ -1,0 +1,157 @@
+"""Picking a card or a pile and playing it, by keys and clicks: what the game screen and a remote
+seat's screen share.
+
+:class:`HandPicking` holds what is picked (``selected_card``, ``source_pile``) and the keys'
+actions (``←`` ``→`` and ``1``-``9`` pick a card, a pile's key plays the picked card there or
+picks the pile up, ``t`` ends the turn, asking again when something is picked, Esc lets go).
+The screen says whose turn it is and how a move is made: :meth:`_my_turn_or_say`,
+:meth:`picking_hand`, :meth:`submit_move`, :meth:`why_not_pick_up`, :meth:`end_turn_now`, and
+draws with ``refresh_view`` and ``_prompt``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kc_tui.engine import PLACES, Card, Move, move, play
+from kc_tui.ui.cards import CardLook
+from kc_tui.ui.widgets import HandView
+from kc_tui.ui.widgets.hand import KEYS
+
+if TYPE_CHECKING:
+    from rich.text import Text
+    from textual.screen import Screen
+
+    _Base = Screen[None]
+else:
+    _Base = object
+
+
+class HandPicking(_Base):
+    """The picking keys of a table's screen (mixed in before the screen's base class)."""
+
+    look: CardLook
+    selected_card: Card | None = None
+    source_pile: int | None = None
+    #: The move of the hint shown (drawn on the table until something is picked).
+    hint_move: Move | None = None
+    #: ``t`` was pressed once with something picked (a second ``t`` ends the turn anyway).
+    _end_asked: bool = False
+
+    # ------------------------------------------------------------------ the screen's part
+    def _my_turn_or_say(self) -> bool:
+        """Whether this screen's person may act now; if not, say why."""
+        raise NotImplementedError
+
+    def picking_hand(self) -> list[Card]:
+        """The hand of the person who picks, in the order it is drawn."""
+        raise NotImplementedError
+
+    def submit_move(self, m: Move) -> None:
+        """Make (or ask for) the move ``m``."""
+        raise NotImplementedError
+
+    def why_not_pick_up(self, place: int) -> str | None:
+        """Why the pile at ``place`` cannot be picked up now, or None."""
+        raise NotImplementedError
+
+    def end_turn_now(self) -> None:
+        """End the turn (nothing is picked any more)."""
+        raise NotImplementedError
+
+    if TYPE_CHECKING:  # the screen's own drawing (never shadowed here)
+
+        def refresh_view(self) -> None: ...
+
+        def _prompt(self) -> None: ...
+
+        def say(self, text: str | Text, kind: str = "info") -> None: ...
+
+    # ------------------------------------------------------------------ the keys
+    def action_card(self, delta: int) -> None:
+        if not self._my_turn_or_say():
+            return
+        hand = self.picking_hand()
+        if not hand:
+            return
+        if self.selected_card in hand:
+            i = (hand.index(self.selected_card) + delta) % len(hand)
+        else:
+            i = 0 if delta > 0 else len(hand) - 1
+        self._select_card(hand[i])
+
+    def action_pick(self, index: int) -> None:
+        if not self._my_turn_or_say():
+            return
+        hand = self.picking_hand()
+        if index >= len(hand):
+            self.say(f"You have {len(hand)} cards: there is no card {KEYS[index]}.", "error")
+            return
+        card = hand[index]
+        self._select_card(None if card == self.selected_card else card)
+
+    def _select_card(self, card: Card | None) -> None:
+        self._end_asked = False
+        self.selected_card = card
+        self.source_pile = None
+        self.hint_move = None
+        self.refresh_view()
+        self._prompt()
+        if card is not None:
+            chip = self.query_one(HandView).chip_for(card)
+            if chip is not None:
+                chip.scroll_visible(animate=False)
+
+    def card_clicked(self, card: Card) -> None:
+        """A card of the hand was clicked: pick it, or let it go."""
+        if self._my_turn_or_say():
+            self._select_card(None if card == self.selected_card else card)
+
+    def action_pile(self, place: int) -> None:
+        if not self._my_turn_or_say():
+            return
+        if self.selected_card is not None:
+            self.submit_move(play(self.selected_card, place))
+        elif self.source_pile is not None:
+            if place == self.source_pile:
+                self.action_clear()
+            else:
+                self.submit_move(move(self.source_pile, place))
+        elif (why := self.why_not_pick_up(place)) is not None:
+            self.say(why, "info")
+        else:
+            self.source_pile = place
+            self.hint_move = None
+            self.refresh_view()
+            self._prompt()
+
+    def action_end_turn(self) -> None:
+        if not self._my_turn_or_say():
+            return
+        picked = self.selected_card is not None or self.source_pile is not None
+        if picked and not self._end_asked:
+            # A card (or pile) is picked and not played: ending now is likely a slip of the key.
+            self._end_asked = True
+            what = (
+                self.look.label(self.selected_card)
+                if self.selected_card is not None
+                else f"the pile {PLACES[self.source_pile or 0]}"
+            )
+            self.say(
+                f"{what} is picked but not played. Press t again to end your turn anyway, "
+                "or pick where it goes (Esc cancels).",
+                "hint",
+            )
+            return
+        self._end_asked = False
+        self.selected_card = self.source_pile = None
+        self.end_turn_now()
+
+    def action_clear(self) -> None:
+        self._end_asked = False
+        self.selected_card = self.source_pile = self.hint_move = None
+        self.refresh_view()
+        self._prompt()
+
+
+__all__ = ["HandPicking"]
