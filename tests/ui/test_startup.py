@@ -82,7 +82,7 @@ async def test_a_match_started_at_once_has_the_menu_made_when_it_is_left() -> No
         assert app.screen_stack == [game]  # the table is the first screen: nothing below it
         # A new match from the table (command palette): the menu is below the new one.
         new = await new_match_from_the_table(pilot)
-        assert new is not game and new.session.match.number == 1
+        assert new is not game and new.session.record.uid != game.session.record.uid  # a new match
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         # Leaving it shows that menu, with the match to resume.
         await pilot.press("m")
