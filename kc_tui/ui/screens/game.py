@@ -232,12 +232,11 @@ class GameScreen(HandPicking, DrivenScreen):
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 
-    def _targets(self) -> set[int]:
-        if self.selected_card is not None:
-            return self.driver.session.targets_for_card(self.selected_card)
-        if self.source_pile is not None:
-            return self.driver.session.targets_for_pile(self.source_pile)
-        return set()
+    def places_for_card(self, card: Card) -> set[int]:
+        return self.session.targets_for_card(card)
+
+    def places_for_pile(self, place: int) -> set[int]:
+        return self.session.targets_for_pile(place)
 
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:

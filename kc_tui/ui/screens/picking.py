@@ -59,6 +59,14 @@ class HandPicking(_Base):
         """End the turn (nothing is picked any more)."""
         raise NotImplementedError
 
+    def places_for_card(self, card: Card) -> set[int]:
+        """The places the picking person may play ``card`` on now."""
+        raise NotImplementedError
+
+    def places_for_pile(self, place: int) -> set[int]:
+        """The places the pile at ``place`` may move onto now."""
+        raise NotImplementedError
+
     if TYPE_CHECKING:  # the screen's own drawing (never shadowed here)
 
         def refresh_view(self) -> None: ...
@@ -66,6 +74,14 @@ class HandPicking(_Base):
         def _prompt(self) -> None: ...
 
         def say(self, text: str | Text, kind: str = "info") -> None: ...
+
+    def _targets(self) -> set[int]:
+        """Where what is picked may go (highlighted on the table)."""
+        if self.selected_card is not None:
+            return self.places_for_card(self.selected_card)
+        if self.source_pile is not None:
+            return self.places_for_pile(self.source_pile)
+        return set()
 
     # ------------------------------------------------------------------ the keys
     def action_card(self, delta: int) -> None:

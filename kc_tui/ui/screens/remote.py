@@ -43,7 +43,6 @@ from kc_tui.ui.screens.remote_table import RemoteTable
 from kc_tui.ui.screens.remote_view import (
     is_my_turn,
     legal_moves,
-    pile_targets,
     table_rules,
 )
 from kc_tui.ui.text import visible
@@ -316,7 +315,7 @@ class RemoteScreen(RemoteTable):
         self._send(m)
 
     def why_not_pick_up(self, place: int) -> str | None:
-        if pile_targets(self.moves, place):
+        if self.places_for_pile(place):
             return None
         empty = self.state is None or not self.state.piles[place]
         return f"Pile {PLACES[place]} {'is empty' if empty else 'cannot move anywhere now'}."

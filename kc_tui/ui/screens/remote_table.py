@@ -201,12 +201,11 @@ class RemoteTable(HandPicking, Screen[None]):
             tail = f"it can move onto {keys}" if where else "it cannot move anywhere now"
             self.say(f"{what} picked up: {tail}. Esc to cancel.")
 
-    def _targets(self) -> set[int]:
-        if self.selected_card is not None:
-            return card_targets(self.moves, self.selected_card)
-        if self.source_pile is not None:
-            return pile_targets(self.moves, self.source_pile)
-        return set()
+    def places_for_card(self, card: Card) -> set[int]:
+        return card_targets(self.moves, card)
+
+    def places_for_pile(self, place: int) -> set[int]:
+        return pile_targets(self.moves, place)
 
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:
