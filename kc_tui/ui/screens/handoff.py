@@ -87,6 +87,8 @@ class HandoffScreen(Screen[bool]):
     the keyboard (dismissed with True). No hand is drawn anywhere while it shows."""
 
     CSS_PATH = "handoff.tcss"
+    #: Focused when the screen shows (and never looked for once it is leaving: a quick Enter).
+    AUTO_FOCUS = "#handoff-ready"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Ready"),
@@ -110,9 +112,6 @@ class HandoffScreen(Screen[bool]):
             )
             with Center():
                 yield Button(plain(f"{self.player} is here"), variant="primary", id="handoff-ready")
-
-    def on_mount(self) -> None:
-        self.query_one("#handoff-ready", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
