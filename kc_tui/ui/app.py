@@ -69,6 +69,9 @@ _imports_frozen = False
 
 #: How long a screen that reads the history waits for it to open at start-up (seconds).
 HISTORY_OPEN_WAIT = 3.0
+#: How long after the first screen is drawn the history opens (seconds), unless it is asked for
+#: sooner: the player's first keys are not answered while SQLite checks the file.
+HISTORY_OPEN_DELAY = 0.5
 #: How long quitting waits for the last save to be written.
 SAVE_CLOSE_WAIT = 5.0
 #: How long quitting waits for the recorder to record what is waiting (the rest stays in the outbox).
@@ -171,7 +174,7 @@ class KingsCornersApp(App[int]):
         below it, so nothing below is laid out and drawn again with it."""
         # No collection while the first screen is made and drawn (tens of thousands of short-lived
         # objects, 15-30 ms of collections): the collector runs again once it is on screen. The
-        # history opens then too (its thread would take the interpreter from the first frame).
+        # history opens a moment later (HISTORY_OPEN_DELAY: its thread would take the interpreter).
         self._collector_held = gc.isenabled()
         gc.disable()
         self.call_after_refresh(self._first_screen_drawn)
@@ -460,7 +463,7 @@ class KingsCornersApp(App[int]):
     def _first_screen_drawn(self) -> None:
         self._release_collector()
         if self.recorder is not None:
-            self.recorder.release()
+            self.set_timer(HISTORY_OPEN_DELAY, self.recorder.release)
 
     def _release_collector(self) -> None:
         if self._collector_held:

@@ -29,6 +29,7 @@ from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.screens.settings import SettingsScreen
+from kc_tui.ui.widgets import HandView
 
 SEED = 3
 #: With SEED, a match of the beginner (play_until) and make_config's two AIs ends in its second
@@ -83,6 +84,13 @@ class DemoHost(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.demo)
+
+
+async def click_card(pilot: Pilot[Any], index: int, offset: tuple[int, int] = (1, 1)) -> None:
+    """Click card ``index`` of the hand row of the screen shown, ``offset`` into the card."""
+    hand = pilot.app.screen.query_one(HandView)
+    card = hand.shown()[index]
+    await pilot.click("#hand-row", offset=(card.region.x - hand.row.region.x + offset[0], offset[1]))
 
 
 def make_config(**changes: Any) -> Config:

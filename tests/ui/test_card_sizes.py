@@ -22,20 +22,20 @@ from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import FOUR_COLOUR, HUGE, LARGE, SELECTED_BG, SMALL, TWO_COLOUR, CardLook, face_size
 from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
-from kc_tui.ui.widgets import CardChip, HandView, OpponentPanel, PileView, StockView
+from kc_tui.ui.widgets import HandView, OpponentPanel, PileView, ShownCard, StockView
 
 from .fitkit import screen_lines
-from .gamekit import LONG_HAND, play_app, settle, stage, table_app, whole_card
+from .gamekit import LONG_HAND, click_card, play_app, settle, stage, table_app, whole_card
 
 LOOK = CardLook()
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50), (200, 60))
 
 
-def cards_shown(game: GameScreen) -> list[Widget]:
-    """The widgets cards are drawn in: the places, the stock and the cards of the hand in sight."""
-    hand = game.query_one(HandView)
-    chips = [c for c in hand.query(CardChip) if c.display and hand.region.contains_region(c.region)]
-    return [*game.query(PileView), game.query_one(StockView), *chips]
+def cards_shown(game: GameScreen) -> list[tuple[str, Region]]:
+    """Where cards are drawn: the places, the stock and the cards of the hand in sight."""
+    places = [*game.query(PileView), game.query_one(StockView)]
+    hand = [(f"card {c.index} of the hand", c.region) for c in game.query_one(HandView).in_sight()]
+    return [*((repr(w), w.region) for w in places), *hand]
 
 
 def rendered(widget: Widget) -> list[Text]:
@@ -55,8 +55,13 @@ def pile_of(game: GameScreen, place: int) -> PileView:
     return game.query_one(f"#pile-{PLACES[place].lower()}", PileView)
 
 
-def last_chip(game: GameScreen) -> CardChip:
-    return [c for c in game.query_one(HandView).query(CardChip) if c.display][-1]
+def last_chip(game: GameScreen) -> ShownCard:
+    return game.query_one(HandView).shown()[-1]
+
+
+def card_lines(game: GameScreen, shown: ShownCard) -> list[Text]:
+    """The lines card ``shown`` of the hand is drawn with."""
+    return game.query_one(HandView).row.card_lines(shown.index)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -69,10 +74,11 @@ async def test_the_cards_fit_the_table_with_nothing_overlapping_or_cut_off(size:
         shown = cards_shown(game)
         assert len(shown) == 9 + LONG_HAND or game.query_one(HandView).overflowing
         others = [*game.query(OpponentPanel), game.query_one("#status"), game.query_one("#side")]
-        for widget in [*shown, *others]:
-            assert screen.contains_region(widget.region), f"{widget!r} at {widget.region} is off the screen"
-        for a, b in combinations([*shown, *others], 2):
-            assert not a.region.overlaps(b.region), f"{a!r} {a.region} overlaps {b!r} {b.region}"
+        drawn = [*shown, *((repr(w), w.region) for w in others)]
+        for name, region in drawn:
+            assert screen.contains_region(region), f"{name} at {region} is off the screen"
+        for (a, at), (b, bt) in combinations(drawn, 2):
+            assert not at.overlaps(bt), f"{a} {at} overlaps {b} {bt}"
         for widget in [*game.query(PileView), game.query_one(StockView)]:
             lines = rendered(widget)
             box = widget.content_size
@@ -84,7 +90,7 @@ async def test_the_cards_fit_the_table_with_nothing_overlapping_or_cut_off(size:
                 assert any(top in line.plain for line in rendered(pile_of(game, place))), PLACES[place]
         chip = last_chip(game)
         assert (chip.region.width, chip.region.height) == (face.width, face.lines)
-        assert "".join(line.plain for line in rendered(chip)).count(game.look.label(chip.card or 0)) == (
+        assert "".join(line.plain for line in card_lines(game, chip)).count(game.look.label(chip.card)) == (
             1 if face is SMALL else 2
         )
 
@@ -123,7 +129,7 @@ async def test_the_cards_follow_the_terminal_when_only_its_height_changes() -> N
         await pilot.resize_terminal(160, 50)
         await pilot.pause(0.2)
         assert last_chip(game).region.height == 5 and hand.region.height == 5
-        assert all(c.has_class("-large") for c in hand.query(CardChip))
+        assert hand.row.face is LARGE and all(c.region.height == 5 for c in hand.shown())
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.2)
         assert last_chip(game).region.size == (5, 3) and hand.region.height == 3
@@ -136,12 +142,10 @@ async def test_a_large_card_is_selected_by_a_click_and_marked_with_its_targets()
         s = game.session
         hand = s.hand(0)
         index = 1
-        chips = [c for c in game.query_one(HandView).query(CardChip) if c.display]
-        await pilot.click(f"#card-{index}", offset=(3, 3))  # the middle of a large card
+        await click_card(pilot, index, offset=(3, 3))  # the middle of a large card
         await pilot.pause()
         assert game.selected_card == hand[index]
-        chip = chips[index]
-        lines = rendered(chip)
+        lines = card_lines(game, game.query_one(HandView).shown()[index])
         assert len(lines) == 5
         assert lines[-1].plain == "└▲▲▲▲▲┘"
         assert all(span_colour(span, bg=True) == SELECTED_BG for span in lines[2].spans)
@@ -157,7 +161,7 @@ async def test_a_click_on_a_large_card_plays_it_on_the_pile_clicked() -> None:
         m = next(m for m in s.match.round.legal_moves() if is_play(m))
         card, dst = play_card(m), target(m)
         index = s.hand(0).index(card)
-        await pilot.click(f"#card-{index}", offset=(5, 4))
+        await click_card(pilot, index, offset=(5, 4))
         assert game.selected_card == card
         await pilot.click(f"#pile-{PLACES[dst].lower()}")
         await pilot.pause()
@@ -191,9 +195,9 @@ async def test_large_cards_are_drawn_in_ascii_on_a_terminal_without_suits() -> N
     async with app.run_test(size=(160, 50)) as pilot:
         game = await settle(pilot)
         chip = last_chip(game)
-        label = game.look.label(chip.card or 0)
+        label = game.look.label(chip.card)
         assert label.isascii()
-        assert [line.plain for line in rendered(chip)][1:] == [
+        assert [line.plain for line in card_lines(game, chip)][1:] == [
             f"|{label.ljust(5)}|",
             f"|{label[-1].center(5)}|",
             f"|{label.rjust(5)}|",
@@ -259,8 +263,8 @@ async def test_a_hint_marks_its_large_card_and_its_place() -> None:
         game = await settle(pilot)
         m = game.hint_move
         assert m is not None and is_play(m), m
-        chip = game.query_one(HandView).chip_for(play_card(m))
-        assert chip is not None and chip.has_class("-selected")
-        lines = rendered(chip)
+        chip = next(c for c in game.query_one(HandView).shown() if c.card == play_card(m))
+        assert chip.selected
+        lines = card_lines(game, chip)
         assert len(lines) == LARGE.lines and lines[-1].plain == "└▲▲▲▲▲┘"
         assert pile_of(game, target(m)).has_class("-hint")

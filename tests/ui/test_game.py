@@ -21,6 +21,7 @@ from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 from .gamekit import (
     ONE_ROUND,
     SEED,
+    click_card,
     game_of,
     make_config,
     play_app,
@@ -84,7 +85,7 @@ async def test_play_a_legal_card(by: str) -> None:
         if by == "keys":
             await pilot.press("1234567890"[index])
         else:
-            await pilot.click(f"#card-{index}")
+            await click_card(pilot, index)
         assert game.selected_card == card
         assert game.query_one(pile, PileView).has_class("-target")
         if by == "keys":

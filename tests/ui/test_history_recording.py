@@ -153,3 +153,33 @@ async def test_a_file_that_is_not_a_history_is_left_as_it_is_and_the_game_starts
     assert any("not a Kings Corners history" in n and "left as it is" in n for n in notes), notes
     assert path.read_bytes() == junk
     assert not any(p.name.startswith(path.name + ".corrupt-") for p in path.parent.iterdir())
+
+
+async def test_the_history_opens_a_moment_after_the_first_frame_or_at_once_when_asked(monkeypatch: Any) -> None:
+    import kc_tui.ui.app as app_module
+
+    monkeypatch.setattr(app_module, "HISTORY_OPEN_DELAY", 60.0)
+    app = play_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.3)
+        assert app.recorder is not None and not app.recorder.status.opened  # it waits its moment
+        assert not default_history_path().exists()
+        assert app.history is not None  # asked for: it opens at once
+        assert app.recorder.status.opened and default_history_path().exists()
+
+
+async def test_the_history_opens_by_itself_once_its_moment_has_come(monkeypatch: Any) -> None:
+    import kc_tui.ui.app as app_module
+
+    monkeypatch.setattr(app_module, "HISTORY_OPEN_DELAY", 0.05)
+    app = play_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        recorder = app.recorder
+        assert recorder is not None
+        for _ in range(200):
+            if recorder.status.opened:
+                break
+            await pilot.pause(0.05)
+        assert recorder.status.opened and default_history_path().exists()

@@ -22,7 +22,7 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.handoff import HandoffScreen, handoff_line
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
-from kc_tui.ui.widgets.hand import KEYS, CardChip
+from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 from .conftest import wait_for
@@ -101,7 +101,7 @@ def check_private(app: KingsCornersApp) -> None:
     hand = game.query_one(HandView)
     if open_seat is None:
         assert hand.cards == []
-        assert not [c for c in game.query(CardChip) if c.card is not None]
+        assert hand.shown() == []
     else:
         assert hand.cards == s.hand(open_seat)
     if isinstance(app.screen, RoundSummary):
@@ -284,7 +284,7 @@ async def test_ana_comes_to_the_keyboard_after_ben_and_the_ai() -> None:
 
 def marked(game: GameScreen) -> list[int]:
     """The cards of the hand row marked "new"."""
-    return [c.card for c in game.query(CardChip) if c.new and c.card is not None]
+    return [c.card for c in game.query_one(HandView).shown() if c.new]
 
 
 async def test_the_drawn_mark_is_only_its_owners() -> None:

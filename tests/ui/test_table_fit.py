@@ -43,8 +43,7 @@ def check_readable(app: KingsCornersApp, game: GameScreen) -> None:
     else:
         assert f"0/{s.match.rules.target} pts" in text
     hand = game.query_one(HandView)
-    visible = [c for c in hand.query("CardChip") if c.display and hand.region.contains_region(c.region)]
-    assert len(visible) == LONG_HAND or hand.overflowing, "cards of the hand are hidden without a sign"
+    assert len(hand.in_sight()) == LONG_HAND or hand.overflowing, "cards of the hand are hidden without a sign"
 
 
 @pytest.mark.parametrize(("size", "n", "scoring"), TABLES, ids=[f"{w}x{h}-{n}opp-{sc}" for (w, h), n, sc in TABLES])
@@ -61,9 +60,9 @@ async def test_a_hand_wider_than_the_row_overlaps_then_scrolls_with_a_bar() -> N
     async with app.run_test(size=(80, 24)) as pilot:
         game = await stage(pilot)
         hand = game.query_one(HandView)
-        chips = [c for c in hand.query("CardChip") if c.display]
-        assert len(chips) == LONG_HAND
-        assert all(c.has_class("-covered") for c in chips[:-1]) and not chips[-1].has_class("-covered")
+        cards = hand.shown()
+        assert len(cards) == LONG_HAND
+        assert all(c.covered for c in cards[:-1]) and not cards[-1].covered
         assert not hand.overflowing  # 15 overlapped cards fit in 80 columns
         # Four more cards: they do not fit, and the row says so with its scroll bar.
         s = game.session
@@ -79,7 +78,7 @@ async def test_a_hand_wider_than_the_row_overlaps_then_scrolls_with_a_bar() -> N
         # The last card is reached with the keys, and scrolled into sight.
         await pilot.press("left")
         await pilot.pause()
-        last = [c for c in hand.query("CardChip") if c.display][-1]
+        last = hand.shown()[-1]
         assert game.selected_card == last.card
         assert hand.scrollable_content_region.x <= last.region.x
         assert last.region.right <= hand.region.right

@@ -103,8 +103,7 @@ class GameScreen(HandPicking, DrivenScreen):
                 yield Static(id="status")
             with Horizontal(id="me"):
                 yield Static(id="me-label")
-                open_seat = self.seating.open_seat()
-                yield HandView(self.look, id="hand", room=0 if open_seat is None else s.hand_size(open_seat))
+                yield HandView(self.look, id="hand")
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -114,9 +114,7 @@ class HandPicking(_Base):
         self.refresh_view()
         self._prompt()
         if card is not None:
-            chip = self.query_one(HandView).chip_for(card)
-            if chip is not None:
-                chip.scroll_visible(animate=False)
+            self.query_one(HandView).scroll_to_card(card)
 
     def card_clicked(self, card: Card) -> None:
         """A card of the hand was clicked: pick it, or let it go."""

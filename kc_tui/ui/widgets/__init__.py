@@ -8,7 +8,7 @@
 * :class:`MoveLog` - the move log (``sync``)
 """
 
-from .hand import CardChip, HandView
+from .hand import HandRow, HandView, ShownCard
 from .movelog import MoveLog
 from .opponent import OpponentPanel
 from .pile import PLACE_KEYS, PileView, StockView
@@ -17,12 +17,13 @@ from .table import TableView
 
 __all__ = [
     "PLACE_KEYS",
-    "CardChip",
+    "HandRow",
     "HandView",
     "MoveLog",
     "OpponentPanel",
     "PileView",
     "Scoreboard",
+    "ShownCard",
     "StockView",
     "TableView",
 ]

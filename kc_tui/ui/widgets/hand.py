@@ -6,92 +6,183 @@ a line more for the scroll bar."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import HorizontalScroll
+from textual.css.scalar import Scalar
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
 from kc_tui.engine import Card
-from kc_tui.ui.cards import FACE_BG, FACES, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
+from kc_tui.ui.cards import FACE_BG, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
 
 KEYS = "1234567890"
 #: Columns of a card covered by the next one: its left edge and its label.
 COVERED = 4
 
 
-class CardChip(Widget):
-    """One card of the hand: its number key, its face, and a marker (new / selected)."""
+@dataclass(frozen=True, slots=True)
+class ShownCard:
+    """One card of the hand as the row draws it: its place in the hand, whether the next card
+    covers part of it, its marks, and its columns on the screen."""
+
+    card: Card
+    index: int
+    covered: bool
+    new: bool
+    selected: bool
+    region: Region
+
+
+class HandRow(Widget):
+    """The cards of a hand side by side in one widget, each drawn by :meth:`CardLook.face` with
+    its number key on its top edge and its mark (new / selected) on its bottom one. The card
+    under the mouse is tinted; a click on one posts :class:`HandView.CardClicked`."""
 
     DEFAULT_CSS = """
-    CardChip {
-        width: 5;
+    HandRow {
+        width: auto;
         height: 3;
         padding: 0;
     }
-    CardChip.-covered { width: 4; }
-    CardChip.-large { width: 7; height: 5; }
-    CardChip.-huge { width: 9; height: 7; }
-    CardChip.-large.-covered, CardChip.-huge.-covered { width: 4; }
-    CardChip:hover { tint: $accent 20%; }
     """
 
-    def __init__(self, index: int) -> None:
-        super().__init__(id=f"card-{index}")
-        self.index = index
-        self.card: Card | None = None
-        self.look = CardLook()
-        self.new = False
+    def __init__(self, look: CardLook) -> None:
+        super().__init__(id="hand-row")
+        self.look = look
+        self.cards: list[Card] = []
+        self.drawn: Card | None = None
+        self.selected: Card | None = None
+        self.face: FaceSize = SMALL
+        #: Whether every card but the last is covered by the next one (only its label in sight).
+        self.covered = False
+        self._hover: int | None = None
 
-    def set_card(self, card: Card, look: CardLook, *, new: bool, selected: bool) -> None:
-        if (self.card, self.look, self.new, self.has_class("-selected")) == (card, look, new, selected):
+    def set_hand(self, cards: list[Card], look: CardLook, *, drawn: Card | None, selected: Card | None) -> None:
+        state = (list(cards), look, drawn if drawn in cards else None, selected)
+        if state == (self.cards, self.look, self.drawn, self.selected):
             return
-        self.card, self.look, self.new = card, look, new
-        self.set_class(selected, "-selected")
+        self.cards, self.look, self.drawn, self.selected = state
+        self._size_to_cards()
         self.refresh()
 
-    @property
-    def face(self) -> FaceSize:
-        """The size the card is drawn at: its class (``-large``), else small."""
-        return next((f for f in FACES if self.has_class(f"-{f.name}")), SMALL)
+    def set_fit(self, face: FaceSize, covered: bool) -> None:
+        if (face, covered) == (self.face, self.covered):
+            return
+        self.face, self.covered = face, covered
+        self._size_to_cards()
+        self.refresh()
 
-    def render(self) -> RenderableType:
-        if self.card is None:
-            return ""
-        key = KEYS[self.index] if self.index < len(KEYS) else ""
-        selected = self.has_class("-selected")
-        size = self.face
-        mark = "▲" * size.inner if selected else ("new" if self.new else "")
+    def card_width(self, index: int) -> int:
+        """Columns of card ``index``: a whole card, or the part of it left in sight."""
+        return COVERED if self.is_covered(index) else self.face.width
+
+    def is_covered(self, index: int) -> bool:
+        return self.covered and index < len(self.cards) - 1
+
+    @property
+    def width_needed(self) -> int:
+        return sum(self.card_width(i) for i in range(len(self.cards)))
+
+    def _size_to_cards(self) -> None:
+        width, height = self.width_needed, self.face.lines
+        if (self.styles.width, self.styles.height) != (Scalar.from_number(width), Scalar.from_number(height)):
+            self.styles.width, self.styles.height = width, height
+
+    def index_at(self, x: int) -> int | None:
+        """The card drawn at column ``x`` of the row, or None."""
+        left = 0
+        for i in range(len(self.cards)):
+            left += self.card_width(i)
+            if 0 <= x < left:
+                return i
+        return None
+
+    def shown(self) -> list[ShownCard]:
+        """Each card as drawn, with its region on the screen (out of the hand's sight when the
+        row is scrolled past it)."""
+        out: list[ShownCard] = []
+        x, y = self.region.x, self.region.y
+        for i, card in enumerate(self.cards):
+            width = self.card_width(i)
+            region = Region(x, y, width, self.face.lines)
+            out.append(ShownCard(card, i, self.is_covered(i), card == self.drawn, card == self.selected, region))
+            x += width
+        return out
+
+    def card_lines(self, index: int) -> list[Text]:
+        """The lines card ``index`` is drawn with (a covered card's may be narrower than its
+        columns: the row pads them with blanks)."""
+        card = self.cards[index]
+        selected = card == self.selected
+        mark = "▲" * self.face.inner if selected else ("new" if card == self.drawn else "")
+        bg = SELECTED_BG if selected else FACE_BG
+        if index == self._hover:
+            bg = self._tinted(bg)
         lines = self.look.face(
-            self.card,
-            whole=not self.has_class("-covered"),
-            bg=SELECTED_BG if selected else FACE_BG,
-            key=key,
+            card,
+            whole=not self.is_covered(index),
+            bg=bg,
+            key=KEYS[index] if index < len(KEYS) else "",
             mark=mark,
             mark_style=Style(color="#8a4b00", bold=True, italic=not selected),
-            size=size,
+            size=self.face,
         )
-        return Text("\n").join(lines)
+        return lines
+
+    def _tinted(self, bg: str) -> str:
+        """``bg`` tinted with the theme's accent, as the card under the mouse is."""
+        accent = self.app.theme_variables.get("accent", "#ffa62b")
+        return Color.parse(bg).blend(Color.parse(accent), 0.2).hex
+
+    def render(self) -> RenderableType:
+        if not self.cards:
+            return ""
+        faces = [(self.card_lines(i), self.card_width(i)) for i in range(len(self.cards))]
+        out = Text(no_wrap=True, overflow="crop")
+        for row in range(self.face.lines):
+            if row:
+                out.append("\n")
+            for lines, width in faces:
+                out.append_text(lines[row])
+                out.append(" " * (width - lines[row].cell_len))
+        return out
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover(self.index_at(event.x))
+
+    def on_leave(self, _event: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _set_hover(self, index: int | None) -> None:
+        if index != self._hover:
+            self._hover = index
+            self.refresh()
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        if self.card is not None:
-            self.post_message(HandView.CardClicked(self.card, self.index))
+        index = self.index_at(event.x)
+        if index is not None:
+            self.post_message(HandView.CardClicked(self.cards[index], index))
 
 
 class HandView(HorizontalScroll):
-    """``show(cards, drawn=, selected=)`` draws the hand; clicking a card posts
-    :class:`HandView.CardClicked`. Reusable for open hands in the demo."""
+    """``show(cards, drawn=, selected=)`` draws the hand (in one :class:`HandRow`); clicking a
+    card posts :class:`HandView.CardClicked`. Reusable for open hands in the demo."""
 
     DEFAULT_CSS = """
     HandView {
         scrollbar-size-horizontal: 1;
+        height: 3;
     }
     HandView.-fits { scrollbar-size-horizontal: 0; }
-    HandView > .empty { color: $text-muted; padding: 1 2; }
     """
 
     can_focus = False
@@ -102,18 +193,14 @@ class HandView(HorizontalScroll):
             self.card = card
             self.index = index
 
-    def __init__(self, look: CardLook | None = None, *, id: str | None = None, room: int = 0) -> None:
-        """``room``: how many cards the row is made with (more are mounted when shown), so
-        that a hand shown at once is laid out with the screen, not after it."""
+    def __init__(self, look: CardLook | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-fits")  # as it is until it is shown too wide
         self.look = look or CardLook()
         self.cards: list[Card] = []
-        self._chips: list[CardChip] = [CardChip(i) for i in range(room)]
-        for chip in self._chips:
-            chip.display = False
+        self.row = HandRow(self.look)
 
     def compose(self) -> ComposeResult:
-        yield from self._chips
+        yield self.row
 
     def show(
         self,
@@ -126,18 +213,7 @@ class HandView(HorizontalScroll):
         if look is not None:
             self.look = look
         self.cards = list(cards)
-        new = [CardChip(i) for i in range(len(self._chips), len(cards))]
-        if new:  # mounted at once: the row is laid out again once, not once a card
-            self._chips.extend(new)
-            self.mount_all(new)
-        for i, chip in enumerate(self._chips):
-            if i < len(cards):
-                if not chip.display:
-                    chip.display = True
-                chip.set_card(cards[i], self.look, new=cards[i] == drawn, selected=cards[i] == selected)
-            elif chip.display:
-                chip.display = False
-                chip.card = None
+        self.row.set_hand(self.cards, self.look, drawn=drawn, selected=selected)
         self._fit()
 
     def on_mount(self) -> None:
@@ -157,6 +233,22 @@ class HandView(HorizontalScroll):
         """The size its cards are drawn at: the terminal's (:func:`screen_face`)."""
         return screen_face(self) if self.is_attached else SMALL
 
+    def shown(self) -> list[ShownCard]:
+        """The cards of the hand as drawn, each with its region on the screen."""
+        return self.row.shown()
+
+    def in_sight(self) -> list[ShownCard]:
+        """The cards of the hand wholly in sight (not scrolled away)."""
+        return [c for c in self.shown() if self.region.contains_region(c.region)]
+
+    def scroll_to_card(self, card: Card) -> None:
+        """Scroll the row so that ``card`` is in sight."""
+        for shown in self.row.shown():
+            if shown.card == card:
+                left = shown.region.x - self.row.region.x
+                self.scroll_to_region(Region(left, 0, shown.region.width, shown.region.height), animate=False)
+                return
+
     def _fit(self) -> None:
         """Cards of the terminal's size; overlapped when the whole ones do not fit; scrolled
         (with a bar) when even that does not. The row is as high as they are, and the bar."""
@@ -164,20 +256,11 @@ class HandView(HorizontalScroll):
         width = self.size.width
         face = self.face
         covered = width > 0 and n * face.width > width
-        for i, chip in enumerate(self._chips):
-            for f in FACES:
-                chip.set_class(f is face and f is not SMALL, f"-{f.name}")
-            chip.set_class(covered and i < n - 1, "-covered")
-        over = width > 0 and ((n - 1) * COVERED + face.width if covered else n * face.width) > width
+        self.row.set_fit(face, covered)
+        over = width > 0 and self.row.width_needed > width
         self.set_class(over, "-overflow")
         self.set_class(not over, "-fits")
         height = face.lines + (1 if over else 0)
         inline = self.styles.inline.height
         if inline is None or inline.cells != height:
             self.styles.height = height
-
-    def chip_for(self, card: Card) -> CardChip | None:
-        for chip in self._chips:
-            if chip.card == card and chip.display:
-                return chip
-        return None
