@@ -201,9 +201,22 @@ class KingsCornersApp(App[int]):
         # What push_screen does for a screen and Textual's first screen misses: its CSS files
         # read, and a result callback, which switch_screen pops when it replaces the screen on
         # top (leaving a first table makes the menu in its place).
-        self._load_screen_css(screen)
+        self._read_first_screen_css(screen)
         screen._push_result_callback(self, None)
         return screen
+
+    def _read_first_screen_css(self, screen: Screen[Any]) -> None:
+        """The first screen's CSS files, added to the stylesheet's sources. Nothing is parsed yet
+        when it is made: the first styling parses every source once (push_screen's way parses
+        them all at once, then once again at that first styling)."""
+        if screen.CSS:  # not parsed as a file is: the way push_screen adds it
+            self._load_screen_css(screen)
+            return
+        if self.css_monitor is not None:
+            self.css_monitor.add_paths(screen.css_path)
+        for path in screen.css_path:
+            if not self.stylesheet.has_source(str(path), ""):
+                self.stylesheet.read(path)
 
     def on_mount(self) -> None:
         problem: str | None = None
