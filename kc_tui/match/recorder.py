@@ -150,6 +150,10 @@ class Recorder:
         #: Set when the thread may open the history (:meth:`start` with ``held``, then :meth:`release`).
         self._go = threading.Event()
         self._go.set()
+        #: When a released thread opens the history (:meth:`release` with ``after``)...
+        self._open_at = 0.0
+        #: ... unless it is asked for sooner.
+        self._now = threading.Event()
         self._closing = False
         self._listeners: list[Callable[[RecorderStatus], object]] = []
 
@@ -160,8 +164,9 @@ class Recorder:
         return self._history
 
     def wait_open(self, timeout: float) -> History | None:
-        """The history, waiting up to ``timeout`` seconds for it to open (a held thread is let go:
-        the history is wanted now)."""
+        """The history, waiting up to ``timeout`` seconds for it to open (a held thread is let go
+        at once: the history is wanted now)."""
+        self._now.set()
         self.release()
         self._opened.wait(timeout)
         return self._history
@@ -354,12 +359,16 @@ class Recorder:
         self._thread = threading.Thread(target=self._run, name="history-recorder", daemon=True)
         self._thread.start()
 
-    def release(self) -> None:
-        """Let a held thread open the history and record."""
+    def release(self, after: float = 0.0) -> None:
+        """Let a held thread open the history and record, ``after`` seconds from now (at once
+        if the history is asked for meanwhile, or the recorder closes)."""
+        self._open_at = time.monotonic() + after
         self._go.set()
 
     def _run(self) -> None:
         self._go.wait()
+        while not self._now.is_set() and (left := self._open_at - time.monotonic()) > 0:
+            self._now.wait(left)
         if self._history is None and self._opener is not None:
             try:
                 self._history, self.open_message = self._opener()
@@ -394,6 +403,7 @@ class Recorder:
         """Stop: what still waits after ``timeout`` seconds is kept in the outbox for next time;
         then the history is closed."""
         if self._thread is not None:
+            self._now.set()
             self.release()
             self.flush(timeout)
             with self._cond:

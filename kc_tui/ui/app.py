@@ -476,7 +476,7 @@ class KingsCornersApp(App[int]):
     def _first_screen_drawn(self) -> None:
         self._release_collector()
         if self.recorder is not None:
-            self.set_timer(HISTORY_OPEN_DELAY, self.recorder.release)
+            self.recorder.release(after=HISTORY_OPEN_DELAY)
 
     def _release_collector(self) -> None:
         if self._collector_held:

@@ -230,3 +230,42 @@ def test_asking_for_the_history_lets_a_held_recorder_go(tmp_path: Path) -> None:
     history = recorder.wait_open(10.0)
     assert history is not None and history.matches() == []
     recorder.close()
+
+
+def test_a_recorder_released_with_a_delay_opens_the_history_once_it_has_passed(tmp_path: Path) -> None:
+    opened: list[float] = []
+    path = tmp_path / "history.sqlite3"
+
+    def opener() -> tuple[History, str | None]:
+        opened.append(time.monotonic())
+        return History.open(path)
+
+    recorder = Recorder(opener=opener, outbox=tmp_path / "outbox")
+    recorder.start(held=True)
+    released = time.monotonic()
+    recorder.release(after=0.3)
+    assert wait_until(lambda: bool(opened))
+    assert opened[0] - released >= 0.3
+    recorder.close()
+
+
+def test_asking_for_the_history_opens_it_at_once_during_a_release_delay(tmp_path: Path) -> None:
+    recorder = Recorder(opener=lambda: History.open(tmp_path / "history.sqlite3"))
+    recorder.start(held=True)
+    recorder.release(after=60.0)
+    assert recorder.wait_open(10.0) is not None  # well before the minute is up
+    assert recorder.status.opened
+    recorder.close()
+
+
+def test_closing_a_recorder_during_its_release_delay_records_what_waits(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    recorder = Recorder(opener=lambda: History.open(path), outbox=tmp_path / "outbox")
+    recorder.start(held=True)
+    recorder.release(after=60.0)
+    sync, doc = sync_of(played(1))
+    recorder.submit(sync, document=doc)
+    started = time.monotonic()
+    recorder.close(5.0)
+    assert time.monotonic() - started < 5.0
+    assert rounds_in(path) == [(1, 1)]
