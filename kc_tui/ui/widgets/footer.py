@@ -361,6 +361,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
             self._hover = hover
             self.tooltip = (place.shown[2] or None) if place is not None else None
             self.styles.pointer = "default" if place is None else "pointer"
+            self.screen.update_pointer_shape()
             self.refresh()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
