@@ -8,11 +8,11 @@ from typing import Any
 from textual.app import App
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Select, Static, Switch
-from textual.widgets._footer import FooterKey
+from textual.widgets import Input, Select, Static, Switch
 
 from kc_tui.config import Opponent
 from kc_tui.ui.screens.settings import SettingsBody
+from kc_tui.ui.widgets.footer import Footer, FooterSpot
 
 #: Three expert opponents: the settings screen at its longest (a think time for each).
 EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
@@ -67,9 +67,9 @@ def assert_whole(app: App[Any], text: str, where: Widget | Region | None = None)
     )
 
 
-def footer_keys(app: App[Any]) -> list[FooterKey]:
+def footer_keys(app: App[Any]) -> list[FooterSpot]:
     """The keys the screen's footer offers."""
-    return list(app.screen.query_one(Footer).query(FooterKey))
+    return app.screen.query_one(Footer).spots()
 
 
 def assert_footer_whole(app: App[Any], *wanted: str) -> None:

@@ -11,13 +11,14 @@ import subprocess
 import sys
 from typing import Any
 
-from textual.widgets._footer import FooterKey
+import pytest
+from textual.strip import Strip
 
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
-from kc_tui.ui.widgets.footer import Footer
+from kc_tui.ui.widgets.footer import Footer, FooterSpot
 
 from .conftest import wait_for
 from .gamekit import new_match_from_the_table, play_app, settle
@@ -128,23 +129,38 @@ async def test_the_collector_waits_for_the_first_frame_and_runs_again_after_it()
         gc.enable()
 
 
-def _footer_keys(app: Any) -> list[FooterKey]:
-    return list(app.screen.query_one(Footer).query(FooterKey))
+def _footer_keys(app: Any) -> list[FooterSpot]:
+    footer: Footer = app.screen.query_one(Footer)
+    return footer.spots()
 
 
-async def test_the_footer_follows_the_keys_and_keeps_them_while_they_do_not_change() -> None:
+async def test_the_footer_follows_the_keys_and_keeps_them_while_they_do_not_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)
+        footer = game.query_one(Footer)
+        drawn: list[int] = []
+        draw = footer.render_line
+
+        def counted(y: int) -> Strip:
+            drawn.append(y)
+            return draw(y)
+
+        monkeypatch.setattr(footer, "render_line", counted)
         keys = _footer_keys(app)
         assert "undo" not in {k.action for k in keys}  # nothing to undo yet: Undo is not shown
-        assert {"end_turn", "hint", "menu"} <= {k.action for k in keys if not k._disabled}
+        assert {"end_turn", "hint", "menu"} <= {k.action for k in keys if not k.disabled}
         for _ in range(3):
             game.refresh_bindings()
         await pilot.pause()
-        assert _footer_keys(app) == keys, "the same keys were mounted again"
+        await pilot.pause()
+        assert _footer_keys(app) == keys
+        assert not drawn, "the footer was drawn again for the same keys"
         s = game.session
         m = next(m for m in s.match.round.legal_moves() if is_play(m))
         await pilot.press("1234567890"[s.hand(0).index(play_card(m))], PLACE_KEYS[target(m)])
         await wait_for(pilot, lambda: "undo" in {k.action for k in _footer_keys(app)})
-        assert "undo" in {k.action for k in _footer_keys(app) if not k._disabled}
+        assert "undo" in {k.action for k in _footer_keys(app) if not k.disabled}
+        assert drawn, "the footer shows its new keys"
