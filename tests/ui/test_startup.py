@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,3 +166,29 @@ async def test_the_footer_follows_the_keys_and_keeps_them_while_they_do_not_chan
         await wait_for(pilot, lambda: "undo" in {k.action for k in _footer_keys(app)})
         assert "undo" in {k.action for k in _footer_keys(app) if not k.disabled}
         assert drawn, "the footer shows its new keys"
+
+
+def test_what_the_first_screen_made_is_out_of_the_collectors_reach_once_it_is_drawn(tmp_path: Path) -> None:
+    probe = """
+import asyncio, gc, json
+from kc_tui.config import Config
+from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.screens.game import GameScreen
+
+async def main():
+    app = KingsCornersApp(Config(), None, "play", StartOptions(seed=3))
+    frozen = gc.get_freeze_count()
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not isinstance(app.screen, GameScreen):
+            await asyncio.sleep(0.01)
+        await pilot.pause()
+        game = app.screen
+        tracked = {id(o) for o in gc.get_objects()}
+        print(json.dumps([gc.isenabled(), gc.get_freeze_count() > frozen, id(game) in tracked]))
+
+asyncio.run(main())
+"""
+    env = {**os.environ, "KINGS_CORNERS_DATA": str(tmp_path / "data"), "KINGS_CORNERS_CONFIG": str(tmp_path / "s.toml")}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
+    enabled, froze, tracked = json.loads(out.stdout.strip().splitlines()[-1])
+    assert enabled and froze and not tracked
