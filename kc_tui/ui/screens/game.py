@@ -20,9 +20,10 @@ from kc_tui.match.table import Decision, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
-from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, hint_body, hint_text, too_small_text
+from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.screens.picking import HandPicking
+from kc_tui.ui.screens.too_small import show_too_small
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -88,23 +89,21 @@ class GameScreen(HandPicking, DrivenScreen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         s = self.session
-        with Vertical(id="game"):
-            with Horizontal(id="opponents"):
-                for seat, info in enumerate(s.seats):
-                    if seat != s.human_seat or self.seating.hot_seat:
-                        yield OpponentPanel(seat, info.name, info.kind)
-            with Horizontal(id="middle"):
-                yield TableView(self.look, s.match.rules, id="table")
-                with Vertical(id="side"):
-                    yield Scoreboard(id="scoreboard")
-                    yield MoveLog(id="log")
-            with VerticalScroll(id="message") as message:
-                message.can_focus = False
-                yield Static(id="status")
-            with Horizontal(id="me"):
-                yield Static(id="me-label")
-                yield HandView(self.look, id="hand")
-        yield Static(id="too-small")
+        with Horizontal(id="opponents", classes="table-part"):
+            for seat, info in enumerate(s.seats):
+                if seat != s.human_seat or self.seating.hot_seat:
+                    yield OpponentPanel(seat, info.name, info.kind)
+        with Horizontal(id="middle", classes="table-part"):
+            yield TableView(self.look, s.match.rules, id="table")
+            with Vertical(id="side"):
+                yield Scoreboard(id="scoreboard")
+                yield MoveLog(id="log")
+        with VerticalScroll(id="message", classes="table-part") as message:
+            message.can_focus = False
+            yield Static(id="status")
+        with Horizontal(id="me", classes="table-part"):
+            yield Static(id="me-label")
+            yield HandView(self.look, id="hand")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -242,12 +241,8 @@ class GameScreen(HandPicking, DrivenScreen):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        if small:
-            self.query_one("#too-small", Static).update(too_small_text(width, height))
         was = self.too_small
-        self.too_small = small
-        self.set_class(small, "-too-small")
+        self.too_small = small = show_too_small(self, width, height)
         if small != was:
             self.refresh_bindings()
         if was and not small:

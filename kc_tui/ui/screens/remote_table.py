@@ -24,7 +24,6 @@ from kc_tui.engine import PLACES, Card, Move, Rules, is_pile_move, is_play, targ
 from kc_tui.net.client import RemoteSeat
 from kc_tui.net.protocol import StateMsg
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
 from kc_tui.ui.screens.picking import HandPicking
 from kc_tui.ui.screens.remote_view import (
     card_targets,
@@ -35,6 +34,7 @@ from kc_tui.ui.screens.remote_view import (
     round_results,
     seat_kind,
 )
+from kc_tui.ui.screens.too_small import show_too_small
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -66,21 +66,19 @@ class RemoteTable(HandPicking, Screen[None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        with Vertical(id="game"):
-            yield Horizontal(id="opponents")
-            with Horizontal(id="middle"):
-                yield TableView(self.look, self.rules, show_keys=not self.watching, id="table")
-                with Vertical(id="side"):
-                    yield Scoreboard(id="scoreboard")
-                    yield MoveLog(id="log")
-            with VerticalScroll(id="message") as message:
-                message.can_focus = False
-                yield Static(id="status")
-            yield Static(id="link")
-            with Horizontal(id="me"):
-                yield Static(id="me-label")
-                yield HandView(self.look, id="hand")
-        yield Static(id="too-small")
+        yield Horizontal(id="opponents", classes="table-part")
+        with Horizontal(id="middle", classes="table-part"):
+            yield TableView(self.look, self.rules, show_keys=not self.watching, id="table")
+            with Vertical(id="side"):
+                yield Scoreboard(id="scoreboard")
+                yield MoveLog(id="log")
+        with VerticalScroll(id="message", classes="table-part") as message:
+            message.can_focus = False
+            yield Static(id="status")
+        yield Static(id="link", classes="table-part")
+        with Horizontal(id="me", classes="table-part"):
+            yield Static(id="me-label")
+            yield HandView(self.look, id="hand")
         yield Footer(compact=True, show_command_palette=False)
 
     # ------------------------------------------------------------------ drawing
@@ -212,12 +210,9 @@ class RemoteTable(HandPicking, Screen[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        if small:
-            self.query_one("#too-small", Static).update(too_small_text(width, height))
+        small = show_too_small(self, width, height)
         if small != self.too_small:
             self.too_small = small
-            self.set_class(small, "-too-small")
             self.refresh_bindings()
 
 
