@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
@@ -23,9 +23,9 @@ from kc_tui.ui.screens.game_records import rating_line, replay_round, show_round
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.screens.picking import HandPicking
-from kc_tui.ui.screens.too_small import show_too_small
+from kc_tui.ui.screens.table_parts import show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
-from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
+from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -89,21 +89,13 @@ class GameScreen(HandPicking, DrivenScreen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         s = self.session
-        with Horizontal(id="opponents", classes="table-part"):
-            for seat, info in enumerate(s.seats):
-                if seat != s.human_seat or self.seating.hot_seat:
-                    yield OpponentPanel(seat, info.name, info.kind)
-        with Horizontal(id="middle", classes="table-part"):
-            yield TableView(self.look, s.match.rules, id="table")
-            with Vertical(id="side"):
-                yield Scoreboard(id="scoreboard")
-                yield MoveLog(id="log")
-        with VerticalScroll(id="message", classes="table-part") as message:
-            message.can_focus = False
-            yield Static(id="status")
-        with Horizontal(id="me", classes="table-part"):
-            yield Static(id="me-label")
-            yield HandView(self.look, id="hand")
+        opponents = [
+            OpponentPanel(seat, info.name, info.kind)
+            for seat, info in enumerate(s.seats)
+            if seat != s.human_seat or self.seating.hot_seat
+        ]
+        table = TableView(self.look, s.match.rules, id="table")
+        yield from table_parts(table, HandView(self.look, id="hand"), opponents)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -15,7 +15,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -34,7 +34,7 @@ from kc_tui.ui.screens.remote_view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.screens.too_small import show_too_small
+from kc_tui.ui.screens.table_parts import show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -66,19 +66,8 @@ class RemoteTable(HandPicking, Screen[None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Horizontal(id="opponents", classes="table-part")
-        with Horizontal(id="middle", classes="table-part"):
-            yield TableView(self.look, self.rules, show_keys=not self.watching, id="table")
-            with Vertical(id="side"):
-                yield Scoreboard(id="scoreboard")
-                yield MoveLog(id="log")
-        with VerticalScroll(id="message", classes="table-part") as message:
-            message.can_focus = False
-            yield Static(id="status")
-        yield Static(id="link", classes="table-part")
-        with Horizontal(id="me", classes="table-part"):
-            yield Static(id="me-label")
-            yield HandView(self.look, id="hand")
+        table = TableView(self.look, self.rules, show_keys=not self.watching, id="table")
+        yield from table_parts(table, HandView(self.look, id="hand"), link=Static(id="link"))
         yield Footer(compact=True, show_command_palette=False)
 
     # ------------------------------------------------------------------ drawing

@@ -1,0 +1,55 @@
+"""The parts of the table as the game screen and the remote seat lay them out (game.tcss), and
+the notice shown in their place while the terminal is too small (their CSS hides the
+``.table-part`` widgets then and shows it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
+from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
+
+
+def table_parts(
+    table: TableView, hand: HandView, opponents: Iterable[Widget] = (), *, link: Static | None = None
+) -> ComposeResult:
+    """The opponents' row, the table with the scoreboard and the log beside it, the message area,
+    ``link`` (a status line of the connection) when given, then the player's label and hand."""
+    with Horizontal(id="opponents", classes="table-part"):
+        yield from opponents
+    with Horizontal(id="middle", classes="table-part"):
+        yield table
+        with Vertical(id="side"):
+            yield Scoreboard(id="scoreboard")
+            yield MoveLog(id="log")
+    with VerticalScroll(id="message", classes="table-part") as message:
+        message.can_focus = False
+        yield Static(id="status")
+    if link is not None:
+        link.add_class("table-part")
+        yield link
+    with Horizontal(id="me", classes="table-part"):
+        yield Static(id="me-label")
+        yield hand
+
+
+def show_too_small(screen: Screen[Any], width: int, height: int) -> bool:
+    """Whether a terminal of ``width`` × ``height`` is too small for the table. When it is, the
+    screen shows the notice (made the first time it is needed) in place of the table."""
+    small = width < MIN_WIDTH or height < MIN_HEIGHT
+    if small:
+        text = too_small_text(width, height)
+        found = screen.query("#too-small")
+        if found:
+            found.first(Static).update(text)
+        else:
+            screen.mount(Static(text, id="too-small"))
+    screen.set_class(small, "-too-small")
+    return small
