@@ -22,12 +22,11 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.screens.picking import HandPicking
+from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
 from kc_tui.ui.screens.table_parts import show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
-from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
@@ -51,20 +50,11 @@ class GameScreen(HandPicking, DrivenScreen):
     AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "card(-1)", "Card", key_display="1-9"),
-        Binding("right", "card(1)", "Card", show=False),
-        *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
-        Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
-        *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
-        Binding("t", "end_turn", "End turn"),
+        *PICKING_KEYS,
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("r,f1", "rules", "Rules"),
-        Binding("question_mark", "help", "Keys", key_display="?"),
-        Binding("m", "menu", "Menu"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        *TABLE_KEYS,
     ]
 
     def __init__(self, session: MatchSession, config: Config, recorder: Recorder | None = None) -> None:

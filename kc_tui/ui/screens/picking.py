@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding, BindingType
+
 from kc_tui.engine import PLACES, Card, Move, move, play
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import HandView
 from kc_tui.ui.widgets.hand import KEYS
+from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -25,6 +28,27 @@ if TYPE_CHECKING:
     _Base = Screen[None]
 else:
     _Base = object
+
+
+#: The keys that pick and play, first in a table screen's bindings (its own keys follow, then
+#: :data:`TABLE_KEYS`).
+PICKING_KEYS: list[BindingType] = [
+    Binding("left", "card(-1)", "Card", key_display="1-9"),
+    Binding("right", "card(1)", "Card", show=False),
+    *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
+    Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
+    *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
+    Binding("t", "end_turn", "End turn"),
+]
+#: The keys a table screen's bindings end with: letting go of what is picked, the rules, the
+#: keys page, the menu and quitting.
+TABLE_KEYS: list[BindingType] = [
+    Binding("escape", "clear", "Clear", show=False),
+    Binding("r,f1", "rules", "Rules"),
+    Binding("question_mark", "help", "Keys", key_display="?"),
+    Binding("m", "menu", "Menu"),
+    Binding("ctrl+q", "quit", "Quit", priority=True),
+]
 
 
 class HandPicking(_Base):

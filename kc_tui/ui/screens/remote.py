@@ -39,6 +39,7 @@ from kc_tui.engine import (
 )
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
+from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.screens.remote_table import RemoteTable
 from kc_tui.ui.screens.remote_view import (
     is_my_turn,
@@ -47,7 +48,6 @@ from kc_tui.ui.screens.remote_view import (
 )
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
-from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 #: The actions that work while the terminal is too small, or the connection has ended.
@@ -86,19 +86,10 @@ class RemoteScreen(RemoteTable):
     :func:`~kc_tui.net.client.table_address`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "card(-1)", "Card", key_display="1-9"),
-        Binding("right", "card(1)", "Card", show=False),
-        *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
-        Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
-        *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
-        Binding("t", "end_turn", "End turn"),
+        *PICKING_KEYS,
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("r,f1", "rules", "Rules"),
-        Binding("question_mark", "help", "Keys", key_display="?"),
-        Binding("m", "menu", "Menu"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        *TABLE_KEYS,
     ]
 
     def __init__(self, url: str, config: Config, *, watch: bool = False, seat: RemoteSeat | None = None) -> None:
