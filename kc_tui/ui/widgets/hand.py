@@ -196,7 +196,6 @@ class HandView(HorizontalScroll):
     def __init__(self, look: CardLook | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-fits")  # as it is until it is shown too wide
         self.look = look or CardLook()
-        self.cards: list[Card] = []
         self.row = HandRow(self.look)
 
     def compose(self) -> ComposeResult:
@@ -212,8 +211,7 @@ class HandView(HorizontalScroll):
     ) -> None:
         if look is not None:
             self.look = look
-        self.cards = list(cards)
-        self.row.set_hand(self.cards, self.look, drawn=drawn, selected=selected)
+        self.row.set_hand(list(cards), self.look, drawn=drawn, selected=selected)
         self._fit()
 
     def on_mount(self) -> None:
@@ -222,6 +220,11 @@ class HandView(HorizontalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit()
+
+    @property
+    def cards(self) -> list[Card]:
+        """The cards shown, in their order."""
+        return self.row.cards
 
     @property
     def overflowing(self) -> bool:
