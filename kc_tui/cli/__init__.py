@@ -38,6 +38,10 @@ EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
 #: The seeds the command line accepts (64 bits, the width of the engine's generator).
 SEED_MAX = (1 << 64) - 1
+SEED_HELP = (
+    "seed of the match, 0 to 2**64-1 (same seed, same deals: a seeded match is predictable, for replays"
+    " and tournaments; without one the deals come from 128 secret random bits)"
+)
 #: The longest message line written (longer ones are cut and end in "...").
 MAX_LINE = 1000
 
@@ -482,7 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("play", help="start a match against AI opponents, or with other people at the keyboard")
-    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument("--opponents", help=kinds_help("greedy,king-aware", 1, 3))
     p.add_argument("--seats", help=seats_help())
     p.add_argument("--target", type=int, help=target_help())
@@ -491,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="watch AI players play each other")
     p.add_argument("--seats", help=kinds_help("greedy,expert", 2, 4))
-    p.add_argument("--seed", type=seed_arg, help="seed of the match, 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
     p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -551,7 +555,7 @@ def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
         "--rules", nargs="*", default=[], metavar="KEY=VALUE", help=f"rule variants, e.g. draw=end: {rules_help()}"
     )
     p.add_argument("--target", type=int, help=target_help())
-    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument(
         "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
     )

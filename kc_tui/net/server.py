@@ -42,7 +42,7 @@ from ai.safe import SafePlayer
 from kc_tui.engine import END
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import TableDriver, TableStamp
+from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import protocol as p
 from kc_tui.net.logs import TokenRedacting
 
@@ -107,7 +107,9 @@ class TableServer:
     ``stand_in``: seconds a person's seat waits for its client before an AI plays it (0: never);
     ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
     a finished round stays on the table before it is scored and the next is dealt;
-    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds)."""
+    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds).
+    A session whose log names a person's draws is refused (:class:`LogNotShared`): every
+    viewer's state is built from that viewer's view, and such a log is one person's alone."""
 
     def __init__(
         self,
@@ -124,6 +126,11 @@ class TableServer:
         hello_timeout: float = p.HELLO_TIMEOUT,
         max_connections: int = p.MAX_CONNECTIONS,
     ) -> None:
+        if session.log_owner is not None:
+            raise LogNotShared(
+                "a table served to many needs a shared log: this match's log names"
+                f" {session.names[session.log_owner]}'s drawn cards (build it with MatchSession.hosted)"
+            )
         self.session = session
         self.driver = TableDriver(session, pace="instant")
         people = session.human_seats
@@ -411,7 +418,7 @@ class TableServer:
             self._changed()
         elif isinstance(request, p.UndoRequest):
             if not self.driver.undo():
-                self._send(client, p.refused(request.id, "there is no move of this turn to take back"))
+                self._send(client, p.refused(request.id, s.why_no_undo))
                 return
             self._changed()
         else:
@@ -573,7 +580,7 @@ class TableServer:
         ended = self.driver.finish_round()
         r = ended.result
         winner = None if r.winner is None else s.names[r.winner]
-        lines = round_lines(s, r.number, winner, ended.hands)
+        lines = self.driver.round_lines(ended)
         message = p.round_message(r.number, winner, lines, ended.hands)
         totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
         self._say(f"{lines[0]}; totals: {totals}")
@@ -587,20 +594,4 @@ class TableServer:
             self._say(match_end_text(s))
 
 
-def round_lines(s: MatchSession, number: int, winner: str | None, hands: tuple[tuple[int, int], ...]) -> list[str]:
-    """A scored round in plain lines, naming every seat and no card: who went out, and every
-    seat's cards left and total."""
-    head = f"Round {number}: {winner} went out" if winner is not None else f"Round {number} was blocked"
-    lines = [head]
-    totals = s.match.live_chips()
-    for i, name in enumerate(s.names):
-        cards, kings = hands[i]
-        left = "no cards left" if cards == 0 else f"{cards} card{'s' if cards != 1 else ''} left"
-        if kings:
-            left += f" ({kings} king{'s' if kings != 1 else ''})"
-        unit = "chips" if s.match.chips_scoring else f"/{s.match.rules.target} pts"
-        lines.append(f"{name}: {left}, total {totals[i]}{' ' if unit == 'chips' else ''}{unit}")
-    return lines
-
-
-__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "new_token", "round_lines", "seat_path"]
+__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "new_token", "seat_path"]

@@ -392,7 +392,7 @@ class GameScreen(HandPicking, DrivenScreen):
             self.refresh_view()
             self.say("Took back your last move.", "ok")
         else:
-            self.say("Nothing to undo this turn.", "info")
+            self.say(self.session.why_no_undo, "info")
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
