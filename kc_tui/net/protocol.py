@@ -385,7 +385,7 @@ def own_fields(snap: TableSnapshot | None) -> dict[str, Any]:
     """The fields of ``state`` that are one seat's own, encoded from that seat's view (None: a
     spectator's, which has none)."""
     if snap is None or snap.viewer is None:
-        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False}
+        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False, "undo_note": ""}
     hand = snap.seats[snap.viewer].hand or ()
     return {
         "seat": snap.viewer,
@@ -393,6 +393,7 @@ def own_fields(snap: TableSnapshot | None) -> dict[str, Any]:
         "drawn": None if snap.drawn is None else card_str(snap.drawn),
         "legal": [move_str(m) for m in snap.legal],
         "can_undo": snap.can_undo,
+        "undo_note": snap.undo_note,
     }
 
 
@@ -482,6 +483,8 @@ class StateMsg:
     over: bool
     winners: tuple[str, ...]
     end_text: str
+    #: Why the seat on turn cannot take a move back (empty when it can, or is not on turn).
+    undo_note: str = ""
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -614,6 +617,7 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
             "drawn",
             "legal",
             "can_undo",
+            "undo_note",
             "log",
             "results",
             "waiting_for",
@@ -687,6 +691,7 @@ def parse_server(text: str | bytes) -> ServerMessage:
             drawn=None if drawn is None else r.card("drawn", drawn),
             legal=r.texts("legal"),
             can_undo=r.flag("can_undo"),
+            undo_note=r.text("undo_note", data.get("undo_note", "")),
             log=r.texts("log"),
             results=results,
             waiting_for=r.text("waiting_for", none=True),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -14,29 +13,18 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from kc_tui.engine import Card, Rules, card_str, card_symbol, parse_card
+from kc_tui.engine import Card, Rules, card_str, card_symbol
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
+from tests.match.kit import cards_in_text
 
 SEED = 3
 #: A match of one short round (hands of 4 cards), and one of a round or two.
 ONE_ROUND = Rules(target=5, hand_size=4)
 TWO_ROUNDS = Rules(target=5)
 WAIT = 10.0
-
-#: A card in text: its code ("7H", "TH") or its symbol ("7♥", "10♥").
-CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC♠♥♦♣])(?![A-Za-z0-9])")
-
-
-def cards_in_text(text: str) -> set[Card]:
-    """Every card named in ``text`` (as a code or a symbol)."""
-    found: set[Card] = set()
-    for rank, suit in CARD_TEXT.findall(text):
-        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(suit, suit)
-        found.add(parse_card(("T" if rank == "10" else rank) + suit))
-    return found
 
 
 def session_for(

@@ -332,7 +332,7 @@ class RemoteScreen(RemoteTable):
         if not self._my_turn_or_say():
             return
         if self.state is None or not self.state.can_undo:
-            self.say("Nothing to undo this turn.", "info")
+            self.say((self.state.undo_note if self.state else "") or "Nothing to undo this turn.", "info")
             return
         if self.seat.undo() is None:
             self.say("The connection is down: nothing was sent.", "error")
