@@ -37,7 +37,7 @@ def test_a_match_without_a_seed_takes_128_bits_from_secrets(monkeypatch: pytest.
         asked.append(k)
         return real(k)
 
-    monkeypatch.setattr(saves.secrets, "randbits", randbits)
+    monkeypatch.setattr(secrets, "randbits", randbits)
     for session in (
         MatchSession.hosted(people(2), Rules()),
         MatchSession.all_ai(["greedy", "greedy"]),

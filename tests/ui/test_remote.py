@@ -29,8 +29,9 @@ from kc_tui.ui.screens.remote_view import card_targets, is_my_turn
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
+from tests.match.kit import cards_in_text
 from tests.net.clientkit import relayed
-from tests.net.serverkit import TWO_ROUNDS, Client, cards_in_text, running, seat, session_for
+from tests.net.serverkit import TWO_ROUNDS, Client, running, seat, session_for
 
 from .conftest import wait_for
 from .gamekit import make_config, screen_text
