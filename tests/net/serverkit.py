@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -25,12 +26,14 @@ SEED = 3
 ONE_ROUND = Rules(target=5, hand_size=4)
 TWO_ROUNDS = Rules(target=5)
 WAIT = 10.0
+#: A log line that tells a card played or put on the table.
+PLAYED = re.compile(r" (played|put) ")
 
 
 def session_for(
     seats: Sequence[tuple[str, str]] = (("Ana", "human"), ("Ben", "human"), ("Greedy", "greedy")),
     rules: Rules = ONE_ROUND,
-    seed: int = SEED,
+    seed: int | None = SEED,
     save_path: Path | None = None,
 ) -> MatchSession:
     return MatchSession.hosted([Seat(n, k, 50) for n, k in seats], rules, seed, save_path=save_path)
@@ -98,6 +101,9 @@ class Client:
                     self.leaks.append(f"legal move {m} of a card outside the hand")
             if message.seat is None and (message.hand is not None or message.legal or message.drawn is not None):
                 self.leaks.append("a spectator got a hand")
+            # A card played is shown to everyone as it is played, even one that completes a
+            # pile shuffled away at once (R12) and so is on no pile of any state.
+            self.seen |= {c for line in message.log if PLAYED.search(line) for c in cards_in_text(line)}
         for card in cards_in_text(_texts(text)):
             if card not in self.seen:
                 self.leaks.append(f"{card_symbol(card)} in {text[:200]}")
@@ -174,14 +180,45 @@ async def watch(base: str) -> Client:
     return await join(base + WATCH_PATH)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A state the server built for a viewer, with the truth at that moment: every hand and the stock."""
+
+    viewer: int | None
+    text: str
+    hands: tuple[frozenset[Card], ...]
+    stock: frozenset[Card]
+
+
+def record_frames(monkeypatch: Any) -> dict[str, Frame]:
+    """Every state message the server builds from now on, by its text, with the truth it was built from."""
+    frames: dict[str, Frame] = {}
+    real = p.states
+
+    def states(driver: Any, viewers: Any, **kwargs: Any) -> dict[int | None, str]:
+        out = real(driver, viewers, **kwargs)
+        s = driver.session
+        hands = tuple(frozenset(s.hand(i)) for i in range(s.match.n))
+        stock = frozenset(s.match.round.stock)
+        for viewer, text in out.items():
+            frames[text] = Frame(viewer, text, hands, stock)
+        return out
+
+    monkeypatch.setattr(p, "states", states)
+    return frames
+
+
 def answers(stamp: int) -> Callable[[Any], bool]:
     """Whether a message answers a request made at ``stamp``: a newer state, or a refusal."""
     return lambda m: not isinstance(m, p.StateMsg) or m.stamp != stamp
 
 
-async def play_on(client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0) -> int:
+async def play_on(
+    client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0, *, undo: float = 0.0
+) -> int:
     """Play this seat's moves (chosen at random from its ``legal``) until ``until()``; the moves
-    made. A move refused (or dropped for the rate) is chosen again after a pause."""
+    made. With ``undo``, that share of its chances to take a move back are taken. A move
+    refused (or dropped for the rate) is chosen again after a pause."""
     made = 0
     async with asyncio.timeout(timeout):
         while not until() and not client.state.over:
@@ -190,9 +227,13 @@ async def play_on(client: Client, rng: random.Random, until: Callable[[], bool],
                 with suppress(TimeoutError):
                     await client.expect(p.StateMsg, timeout=0.5)
                 continue
-            plays = [m for m in st.legal if m != "end"]
-            choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in st.legal else st.legal[0]
-            await client.move(choice, st.stamp)
+            if st.can_undo and rng.random() < undo:
+                client.next_id += 1
+                await client.send(p.undo_message(st.stamp, client.next_id))
+            else:
+                plays = [m for m in st.legal if m != "end"]
+                end = "end" if "end" in st.legal else st.legal[0]
+                await client.move(rng.choice(plays) if plays and rng.random() < 0.8 else end, st.stamp)
             answer = await client.expect((p.StateMsg, p.RefusedMsg, p.ErrorMsg), where=answers(st.stamp))
             if isinstance(answer, p.StateMsg):
                 made += 1
