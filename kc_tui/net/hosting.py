@@ -286,10 +286,9 @@ def _print(stream: TextIO, line: str) -> None:
 # ---------------------------------------------------------------------- running
 def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int]:
     """The session to serve, its tokens (None: new ones), the address and the port."""
-    try:
-        save = ensure_data_dir() / HOSTED_SAVE
-    except OSError as exc:
-        raise CliError(str(exc)) from None
+    with contextlib.suppress(OSError):  # made private; one that cannot be made is the save's to say
+        ensure_data_dir()
+    save = hosted_save_path()
     if options.resume:
         seats = read_seat_file(seat_file_path(save))
         try:

@@ -171,11 +171,26 @@ async def relayed(upstream: str) -> AsyncIterator[tuple[Relay, str]]:
         await relay.close()
 
 
+@dataclass
+class AppProcess:
+    """The app as a real process on a pseudo-terminal: the process, the terminal's end that types
+    to it (``os.write``) and everything it wrote there so far."""
+
+    proc: subprocess.Popen[bytes]
+    terminal: int
+    output: bytearray = field(default_factory=bytearray)
+
+    async def shows(self, text: bytes, timeout: float = WAIT) -> None:
+        """Wait until the process has written ``text`` to its terminal."""
+        await until(lambda: text in self.output or self.proc.poll() is not None, timeout, what=repr(text))
+        assert text in self.output, f"the process ended ({self.proc.poll()}): {bytes(self.output[-300:])!r}"
+
+
 @contextlib.contextmanager
-def app_process(args: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    """``kings-corners ARGS`` as a real process on a pseudo-terminal of 80x24 (its screen read
-    and dropped as it comes, so it never waits on a full terminal); ended (SIGTERM, then SIGKILL)
-    when the block ends."""
+def app_process(args: list[str], env: dict[str, str]) -> Iterator[AppProcess]:
+    """``kings-corners ARGS`` as a real process on a pseudo-terminal of 80x24 (what it writes is
+    read as it comes, so it never waits on a full terminal); ended (SIGTERM, then SIGKILL) when
+    the block ends."""
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     proc = subprocess.Popen(
@@ -188,16 +203,17 @@ def app_process(args: list[str], env: dict[str, str]) -> Iterator[subprocess.Pop
         close_fds=True,
     )
     os.close(follower)
+    app = AppProcess(proc, leader)
 
     def drain() -> None:
         with contextlib.suppress(OSError):
-            while os.read(leader, 65536):
-                pass
+            while chunk := os.read(leader, 65536):
+                app.output.extend(chunk)
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        yield proc
+        yield app
     finally:
         if proc.poll() is None:
             proc.terminate()

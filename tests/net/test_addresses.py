@@ -86,6 +86,14 @@ async def test_host_addresses_writes_private_files_that_join_file_reads_and_prin
             await c.close()
     finally:
         stop(host)
+    for f in files:
+        f.unlink()
+    again = start_host("--resume", "--stand-in", "0", "--addresses", str(folder))
+    try:
+        await lines_until(again, "Watch: ")
+        assert [read_address(str(f)) for f in sorted(folder.iterdir())] == urls, "the same seats, the same files"
+    finally:
+        stop(again)
 
 
 async def test_host_without_addresses_warns_that_an_address_is_a_password() -> None:
@@ -143,14 +151,33 @@ async def test_while_join_file_sits_at_the_table_its_token_is_on_no_command_line
         ana_token, ben_token = token_of(read_address(str(ana_file))), token_of(read_address(str(ben_file)))
         with app_process(["join", "--file", str(ana_file)], env) as joiner:
             await lines_until(host, "Ana connected")
-            assert joiner.poll() is None
+            assert joiner.proc.poll() is None
             lines = process_lines()
-            assert str(ana_file) in lines[joiner.pid], "the scan reads the joining app's command line"
+            assert str(ana_file) in lines[joiner.proc.pid], "the scan reads the joining app's command line"
             assert [pid for pid, line in lines.items() if ana_token in line] == []
             # The scan finds a token that is on a command line: the URL form puts it there.
             with app_process(["join", read_address(str(ben_file))], env) as visible:
                 await lines_until(host, "Ben connected")
-                assert [pid for pid, line in process_lines().items() if ben_token in line] == [visible.pid]
+                assert [pid for pid, line in process_lines().items() if ben_token in line] == [visible.proc.pid]
+    finally:
+        stop(host)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_join_file_dash_takes_the_address_pasted_at_the_terminal(isolated_dirs: Path) -> None:
+    folder = isolated_dirs / "addresses"
+    host = start_host(*SEATS, "--port", "0", "--stand-in", "0", "--addresses", str(folder))
+    env = os.environ | {"KINGS_CORNERS_DATA": str(isolated_dirs / "joiner")}
+    try:
+        await lines_until(host, "Watch: ")
+        url = read_address(str(sorted(folder.iterdir())[0]))
+        with app_process(["join", "--file", "-"], env) as joiner:
+            await joiner.shows(b"The seat's address (not shown as you paste it): ")
+            os.write(joiner.terminal, url.encode() + b"\r")
+            await lines_until(host, "Ana connected")
+            assert joiner.proc.poll() is None
+            assert token_of(url).encode() not in joiner.output, "the address was echoed"
+            assert [pid for pid, line in process_lines().items() if token_of(url) in line] == []
     finally:
         stop(host)
 
