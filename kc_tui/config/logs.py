@@ -90,7 +90,7 @@ def _open_log(path: Path) -> IO[str]:
     from kc_tui.util.files import PRIVATE_FILE, make_folder
 
     make_folder(path.parent)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags, PRIVATE_FILE)
     try:
         return os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")

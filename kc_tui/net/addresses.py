@@ -66,7 +66,7 @@ def ready_folder(text: str) -> Path:
         raise CliError(f"--addresses {shown} cannot be used: {why}") from None
     if not stat.S_ISDIR(st.st_mode):
         raise CliError(f"--addresses {shown} is not a folder")
-    if st.st_uid != os.geteuid():
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
         raise CliError(f"--addresses {shown} is not your folder: the addresses go into a folder of your own")
     if st.st_mode & 0o022:
         raise CliError(
@@ -183,7 +183,11 @@ def _read_own(fd: int, shown: str) -> bytes:
 
 def _from_terminal() -> str:
     """The address pasted at the terminal (not echoed); :class:`CliError` without a terminal."""
-    if not sys.stdin.isatty():
+    try:
+        terminal = sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # closed
+        terminal = False
+    if not terminal:
         raise CliError(
             "--file - reads the address typed or pasted at the terminal (the app needs the terminal"
             " too): give the file instead"

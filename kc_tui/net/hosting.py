@@ -4,10 +4,9 @@ The command's checks of its arguments (each a one-line :class:`CliError`), the h
 save (``hosted.json`` in the data folder, apart from the solo save, written after every move)
 and its seat file beside it (the seat tokens, the port and the address, written atomically with
 mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
-seat, or with ``--addresses DIR`` the files they are written to, the watch command, then what
-happens at the table) and the commands typed on its standard
-input (``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for
-``host --resume``.
+seat, or with ``--addresses DIR`` the files they are written to (kc_tui/net/addresses.py), the
+watch command, then what happens at the table) and the commands typed on its standard input
+(``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for ``host --resume``.
 """
 
 from __future__ import annotations
