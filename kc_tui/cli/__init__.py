@@ -566,6 +566,12 @@ def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="SECONDS",
         help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
     )
+    p.add_argument(
+        "--addresses",
+        metavar="DIR",
+        help="write each person's seat address into its own file in DIR (readable by you only; DIR is made"
+        " 0700 if missing) instead of printing it: hand each person their file, they run join --file FILE",
+    )
     p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
     p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -580,9 +586,22 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- join
 def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
-    """``join URL [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
-    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' printed)")
-    p.add_argument("url", metavar="URL", help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch)")
+    """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
+    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' gave you)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--file",
+        metavar="FILE",
+        help="read the seat's address from FILE (the file 'host --addresses' wrote; '-': paste it at the"
+        " terminal): it stays out of the process list other users see",
+    )
+    where.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch); on the command line other"
+        " users of this machine can read it in the process list and take the seat: prefer --file",
+    )
     p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
     p.add_argument(
         "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
@@ -597,10 +616,17 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from kc_tui.net.client import AddressError, table_address, trusting
 
-    try:
-        url = table_address(args.url, watch=args.watch)
-    except AddressError as exc:
-        raise CliError(str(exc)) from None
+    if args.file is not None:
+        from kc_tui.net.addresses import read_address
+
+        url = read_address(args.file, watch=args.watch)
+    elif args.url is None:
+        raise CliError("join needs the seat's address: --file FILE (the file the host gave you) or the URL")
+    else:
+        try:
+            url = table_address(args.url, watch=args.watch)
+        except AddressError as exc:
+            raise CliError(str(exc)) from None
     if args.cafile is not None:
         if not url.startswith("wss://"):
             raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")

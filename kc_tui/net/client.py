@@ -57,6 +57,13 @@ PING_INTERVAL = 10.0
 PING_TIMEOUT = 10.0
 #: The error codes after which connecting again cannot help: the seat's client stops.
 FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
+#: Why the connection ended, for a server that closed it with a final code as its reason but
+#: whose error message did not arrive.
+CLOSED_FOR = {
+    "bad-token": "no seat at this table has this address",
+    "upgrade": "the server speaks another version of the table's protocol",
+    "seat-taken": "someone else joined with your seat's address: the seat is theirs now",
+}
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
 
@@ -290,6 +297,7 @@ class RemoteSeat:
                         elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
                             self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
                         self._tell(message)
+                    self._closed_for(ws.close_reason)
                 finally:
                     writer.cancel()
                     self._outbox = None
@@ -308,6 +316,8 @@ class RemoteSeat:
         except InvalidURI as exc:  # pragma: no cover - table_address checked it
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+            if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
+                self._closed_for(exc.rcvd.reason)
             self._dropped(_why(exc))
         else:
             self._dropped("the server closed the connection")
@@ -326,6 +336,11 @@ class RemoteSeat:
         except Exception as exc:
             log.exception("a %s message could not be shown", type(message).__name__)
             self._problem(f"a message from the server could not be shown ({type(exc).__name__})")
+
+    def _closed_for(self, reason: str | None) -> None:
+        """The server closed the connection giving a final code as its reason: end for good (once)."""
+        if reason in CLOSED_FOR and not self.ended and not self._closing:
+            self._set_link(Link(Status.ENDED, CLOSED_FOR[reason], reason))
 
     def _dropped(self, why: str) -> None:
         if not self._closing and not self.ended:

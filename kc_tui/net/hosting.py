@@ -4,9 +4,9 @@ The command's checks of its arguments (each a one-line :class:`CliError`), the h
 save (``hosted.json`` in the data folder, apart from the solo save, written after every move)
 and its seat file beside it (the seat tokens, the port and the address, written atomically with
 mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
-seat, the watch command, then what happens at the table) and the commands typed on its standard
-input (``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for
-``host --resume``.
+seat, or with ``--addresses DIR`` the files they are written to (kc_tui/net/addresses.py), the
+watch command, then what happens at the table) and the commands typed on its standard input
+(``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for ``host --resume``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import TextIO
 
 from kc_tui.config import HUMAN, Config
 from kc_tui.config.args import CliError, check_target, parse_seats
-from kc_tui.config.store import data_dir
+from kc_tui.config.store import data_dir, ensure_data_dir
 from kc_tui.engine import Rules, RulesError
 from kc_tui.match.roster import Seat, default_name
 from kc_tui.match.saves import SaveError
@@ -133,6 +133,8 @@ class HostOptions:
     seed: int | None = None
     cert: str | None = None
     key: str | None = None
+    #: The folder the seats' address files go into (``--addresses``); None: they are printed.
+    addresses: Path | None = None
 
 
 def is_loopback(bind: str) -> bool:
@@ -185,13 +187,14 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
     stand_in = _stand_in(args.stand_in)
     if (args.cert is None) != (args.key is None):
         raise CliError("--cert and --key go together: the certificate and its private key")
+    folder = _addresses(getattr(args, "addresses", None))
     if args.resume:
         given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
         if args.seed is not None:
             given.append("--seed")
         if given:
             raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
-        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key)
+        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key, addresses=folder)
     if not args.seats:
         raise CliError("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)")
     config = config or Config()
@@ -213,8 +216,16 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
             taken.append(name)
             ordered.append(Seat(name, spec.kind, HOSTED_THINK_MS))
     return HostOptions(
-        bind or DEFAULT_BIND, port, stand_in, False, tuple(ordered), rules, args.seed, args.cert, args.key
+        bind or DEFAULT_BIND, port, stand_in, False, tuple(ordered), rules, args.seed, args.cert, args.key, folder
     )
+
+
+def _addresses(text: str | None) -> Path | None:
+    if text is None:
+        return None
+    from kc_tui.net.addresses import ready_folder
+
+    return ready_folder(text)
 
 
 def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
@@ -240,11 +251,20 @@ def base_url(bind: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{host}:{port}"
 
 
+def seat_urls(tokens: dict[int, str], url: str) -> dict[int, str]:
+    """Every person's seat's address, by match seat."""
+    return {seat: f"{url}{seat_path(token)}" for seat, token in sorted(tokens.items())}
+
+
 def join_lines(names: Sequence[str], tokens: dict[int, str], url: str) -> list[str]:
     """One line per person's seat with its join command, then the watch line."""
-    lines = [f"{names[seat]}: kings-corners join {url}{seat_path(token)}" for seat, token in sorted(tokens.items())]
-    lines.append(f"Watch: kings-corners join --watch {url}{WATCH_PATH}")
+    lines = [f"{names[seat]}: kings-corners join {address}" for seat, address in seat_urls(tokens, url).items()]
+    lines.append(watch_line(url))
     return lines
+
+
+def watch_line(url: str) -> str:
+    return f"Watch: kings-corners join --watch {url}{WATCH_PATH}"
 
 
 def warning_line(bind: str) -> str:
@@ -265,6 +285,8 @@ def _print(stream: TextIO, line: str) -> None:
 # ---------------------------------------------------------------------- running
 def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int]:
     """The session to serve, its tokens (None: new ones), the address and the port."""
+    with contextlib.suppress(OSError):  # made private; one that cannot be made is the save's to say
+        ensure_data_dir()
     save = hosted_save_path()
     if options.resume:
         seats = read_seat_file(seat_file_path(save))
@@ -294,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
     session, tokens, bind, port = prepare(options)
     if not is_loopback(bind):
         _print(sys.stderr, warning_line(bind))
-    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context))
+    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, options.addresses))
 
 
 async def _serve(
@@ -304,6 +326,7 @@ async def _serve(
     port: int,
     stand_in: float,
     context: ssl.SSLContext | None,
+    addresses: Path | None = None,
 ) -> int:
     out = sys.stdout
     stop = asyncio.Event()
@@ -339,7 +362,12 @@ async def _serve(
         _print(out, f"the seat file could not be written ({one_line(str(exc))}): --resume will not work")
     url = base_url(bind, bound, context is not None)
     _print(out, f"Kings Corners table at {url}: {', '.join(session.names)}. Type 'ai NAME' or 'quit'.")
-    for line in join_lines(session.names, server.tokens, url):
+    try:
+        lines = _seat_lines(session.names, server.tokens, url, addresses)
+    except OSError as exc:
+        await server.close()
+        raise CliError(f"the seats' addresses could not be written: {one_line(str(exc))}") from None
+    for line in lines:
         _print(out, line)
     reading = _read_commands(server, stop, out)
     try:
@@ -352,6 +380,17 @@ async def _serve(
                 seat_file_path(save).unlink()
         _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
     return 0
+
+
+def _seat_lines(names: Sequence[str], tokens: dict[int, str], url: str, folder: Path | None) -> list[str]:
+    """What the host reads about the seats' addresses: the files written into ``folder`` and how
+    to hand them over, or (no folder) the join commands after a warning that they are secrets.
+    OSError when a file cannot be written."""
+    from kc_tui.net.addresses import SECRET_WARNING, handing_lines, write_addresses
+
+    if folder is None:
+        return [SECRET_WARNING, *join_lines(names, tokens, url)] if tokens else join_lines(names, tokens, url)
+    return [*handing_lines(folder, write_addresses(folder, names, seat_urls(tokens, url))), watch_line(url)]
 
 
 def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Callable[[], None]:

@@ -69,6 +69,14 @@ def seat_path(token: str) -> str:
 WATCH_PATH = "/watch"
 
 
+def displaced_text(name: str) -> str:
+    """What the older connection of ``name``'s seat is told when a newer one takes the seat."""
+    return (
+        f"someone else joined with your seat's address: {name}'s seat is theirs now (if it was not you,"
+        " tell the host: whoever has the address can take the seat)"
+    )
+
+
 @dataclass(eq=False)
 class _Client:
     """One connection: its seat (None: a spectator, or not said hello yet), its token bucket and
@@ -306,10 +314,11 @@ class TableServer:
         """Give ``seat`` to ``client``: an older connection of that seat is told and closed."""
         old = self._seated.get(seat)
         name = self.session.names[seat]
-        if old is not None:
+        if old is not None:  # the newer connection wins: the older is told why before it is closed
             old.ready = False
-            self._send(old, p.error(p.SEAT_TAKEN, f"{name}'s seat was taken by a newer connection"))
-            self._close(old, CLOSE_NORMAL, "seat-taken")
+            self._send(old, p.error(p.SEAT_TAKEN, displaced_text(name)))
+            self._close(old, CLOSE_NORMAL, p.SEAT_TAKEN)
+            self._say(f"{name}'s seat was joined from another connection with its address: the older one was closed")
         client.seat = seat
         client.ready = True
         self._seated[seat] = client
@@ -594,4 +603,4 @@ class TableServer:
             self._say(match_end_text(s))
 
 
-__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "new_token", "seat_path"]
+__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "displaced_text", "new_token", "seat_path"]

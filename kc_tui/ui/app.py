@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from kc_tui.records import datalock
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
+from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -195,7 +197,10 @@ class KingsCornersApp(App[int]):
         self._apply_theme()
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
-            self.recorder = Recorder(opener=open_history, outbox=default_outbox())
+            outbox = default_outbox()
+            with contextlib.suppress(OSError):  # made private here: the recorder makes it with the umask's mode
+                make_folder(outbox)
+            self.recorder = Recorder(opener=open_history, outbox=outbox)
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
             self.recorder.start(held=True)
             self.saver = SaveWriter()

@@ -4,8 +4,11 @@ real websockets clients that keep every message they receive, parsed."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -240,3 +243,63 @@ async def play_on(
             else:
                 await asyncio.sleep(0.1)
     return made
+
+
+# ---------------------------------------------------------------------- ``kings-corners host`` as a process
+def start_host(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kc_tui", "host", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"},
+    )
+
+
+async def read_line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
+    pipe = proc.stdout if stream == "stdout" else proc.stderr
+    assert pipe is not None
+    line = await asyncio.wait_for(asyncio.to_thread(pipe.readline), 30)
+    assert line, f"the host ended: {proc.poll()}"
+    return line.rstrip("\n")
+
+
+async def join_lines(proc: subprocess.Popen[str]) -> dict[str, str]:
+    """The host's printed join commands: {"Ana": url, ..., "Watch": url}."""
+    urls: dict[str, str] = {}
+    while "Watch" not in urls:
+        line = await read_line(proc)
+        name, sep, command = line.partition(": kings-corners join ")
+        if sep:
+            urls[name] = command.removeprefix("--watch ")
+    return urls
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate(timeout=10)
+
+
+async def lines_until(proc: subprocess.Popen[str], words: str, stream: str = "stdout") -> list[str]:
+    """The host's lines up to the first holding ``words`` (that one included)."""
+    lines: list[str] = []
+    while not lines or words not in lines[-1]:
+        lines.append(await read_line(proc, stream))
+    return lines
+
+
+def process_lines() -> dict[int, str]:
+    """Every process's command line as another user of this machine reads it (``ps``,
+    ``/proc/<pid>/cmdline``), by process id: the arguments joined by spaces."""
+    lines: dict[int, str] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                lines[int(entry.name)] = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:  # the process ended meanwhile
+            continue
+    return lines

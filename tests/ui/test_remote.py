@@ -416,3 +416,22 @@ async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() ->
             assert "Connecting to the table" in status_text(screen)
             await pilot.press("escape")
             await wait_for(pilot, lambda: screen.state is not None)
+
+
+async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off() -> None:
+    async with table() as (server, base, _ben):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+            other = await seat(server, base, "Ana")  # the same address, from another connection
+            await wait_for(pilot, lambda: screen.seat.ended)
+            await pilot.pause()
+            words = "someone else joined with your seat's address"
+            assert words in status_text(screen) and "Esc, q or m: main menu" in status_text(screen)
+            assert "Not at the table" in link_text(screen) and words in link_text(screen)
+            assert screen.seat.connections == 1 and server.connected[0] and other.state.seat == 0
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            assert screen.seat.connections == 1, "the displaced seat connected again"
+            await other.close()

@@ -133,7 +133,8 @@ class RemoteScreen(RemoteTable):
             self._hint_arrived(message)
         elif isinstance(message, RoundMsg):
             self._round_scored(message)
-        elif isinstance(message, ErrorMsg):
+        elif isinstance(message, ErrorMsg) and not (self.seat.ended and self.seat.link.code == message.code):
+            # (an error that ended the seat was said with the way out: see _link_changed)
             self.say(Text.assemble(("✗ ", "bold red"), visible(message.message)), "error")
 
     def _welcomed(self, message: WelcomeMsg) -> None:
