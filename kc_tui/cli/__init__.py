@@ -421,9 +421,15 @@ def version() -> str:
 # ---------------------------------------------------------------------------- serve
 def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
-    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, port_arg
+    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, allow_join_arg, port_arg
 
-    p = sub.add_parser("serve", help="serve the app to web browsers (each tab its own app, settings and saves)")
+    p = sub.add_parser(
+        "serve",
+        help="serve the app to web browsers (each tab its own app, settings and saves)",
+        description="Serve the app to web browsers: each tab runs its own app on this machine. A tab's"
+        " 'Join a table' connects from this machine, so it is offered only with --allow-join, and joins"
+        " only the tables listed there.",
+    )
     p.add_argument(
         "--bind",
         default=DEFAULT_BIND,
@@ -436,14 +442,26 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="DIR",
         help="the folder that holds each tab's private folder (default: web-tabs in the data folder)",
     )
+    p.add_argument(
+        "--allow-join",
+        action="append",
+        type=allow_join_arg,
+        metavar="HOST:PORT",
+        help="let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port"
+        " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table",
+    )
     p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app to browsers until Ctrl+C. Each tab's app has a private folder under the root
     (its settings, save and history), removed when the tab's app ends (kc_tui.web.folders)."""
+    from kc_tui.net.allowlist import MAX_TABLES
     from kc_tui.web.folders import RootError, default_root, ready_root
 
+    tables = tuple(dict.fromkeys(args.allow_join or ()))
+    if len(tables) > MAX_TABLES:
+        raise CliError(f"--allow-join: at most {MAX_TABLES} tables, not {len(tables)}")
     try:
         root = ready_root(args.root if args.root is not None else default_root())
     except RootError as exc:
@@ -457,7 +475,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
 
     try:
-        serve(root, args.bind, args.port, say, warn)
+        serve(root, args.bind, args.port, say, warn, tables)
     except ServeError as exc:
         raise CliError(str(exc)) from None
     return 0

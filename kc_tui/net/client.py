@@ -7,7 +7,8 @@ stamp of the latest state. When the connection drops it connects again by itself
 doubling to 5 s) and says so through its status: connecting, connected, reconnecting, or ended
 for good (a wrong token, another protocol version, the seat taken by a newer client, an address
 the server does not serve). A server message that does not parse is reported as a one-line
-problem and skipped: it never stops the connection, and never raises.
+problem and skipped: it never stops the connection, and never raises. A served tab's app joins
+only the tables its operator allowed (:func:`destination`, :mod:`kc_tui.net.allowlist`).
 
 Everything runs on the caller's event loop (a Textual app's): :meth:`RemoteSeat.run` is a
 coroutine to run as a task; the requests (:meth:`RemoteSeat.move` ...) never block, they queue
@@ -28,7 +29,9 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.uri import parse_uri
 
+from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import (
     MAX_ID,
@@ -89,7 +92,8 @@ class AddressError(ValueError):
 def table_address(url: str, *, watch: bool = False) -> str:
     """``url`` checked as a table's address: ``ws://`` or ``wss://``, a host, and the path
     ``/seat/<token>`` (a person's seat) or ``/watch``. With ``watch`` a seat's address is turned
-    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else."""
+    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else, and
+    for a table this process may not join (:func:`destination`)."""
     text = url.strip()
     shown = one_line(text, 120) or "''"
     try:
@@ -108,7 +112,28 @@ def table_address(url: str, *, watch: bool = False) -> str:
         path = "/watch"
     elif not path.startswith("/seat/") or len(path) <= len("/seat/") or "/" in path[len("/seat/") :]:
         raise AddressError(f"{shown} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch")
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    address = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    destination(address)
+    return address
+
+
+def destination(url: str) -> Endpoint:
+    """The host and port a connection to ``url`` goes to, as websockets reads them;
+    :class:`AddressError` when this process may not connect there: a served tab's app joins only
+    the tables its list names (:mod:`kc_tui.net.allowlist`), and no address with a user name."""
+    try:
+        uri = parse_uri(url)
+    except InvalidURI:
+        raise AddressError(f"{one_line(url, 120)} is not an address: use the one the host printed") from None
+    allowed = served_tables()
+    if allowed is not None and uri.username is not None:
+        raise AddressError("a table's address has no '@' (its host is what follows one): write ws://HOST:PORT/...")
+    where = endpoint(uri.host, uri.port)
+    try:
+        check(where, allowed)
+    except NotAllowed as exc:
+        raise AddressError(str(exc)) from None
+    return where
 
 
 class Status(enum.Enum):
@@ -263,8 +288,11 @@ class RemoteSeat:
         """One connection, from opening it to its end; whether the server welcomed this seat."""
         welcomed = False
         try:
+            where = destination(self.url)
             async with connect(
                 self.url,
+                host=where.host,  # where the address was checked for, and no redirect elsewhere
+                port=where.port,
                 open_timeout=OPEN_TIMEOUT,
                 ping_interval=PING_INTERVAL,
                 ping_timeout=PING_TIMEOUT,
@@ -315,6 +343,10 @@ class RemoteSeat:
             )
         except InvalidURI as exc:  # pragma: no cover - table_address checked it
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
+        except AddressError as exc:
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
+        except ValueError as exc:  # websockets follows no redirect to another host or port
+            self._set_link(Link(Status.ENDED, one_line(f"the server sent the seat elsewhere: {exc}", LINE), "redirect"))
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
             if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
                 self._closed_for(exc.rcvd.reason)
@@ -383,4 +415,4 @@ def _why(exc: BaseException) -> str:
     return one_line(f"the connection failed ({exc})", LINE)
 
 
-__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "table_address", "trusting"]
+__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "destination", "table_address", "trusting"]
