@@ -580,6 +580,11 @@ def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
     p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
     p.add_argument(
+        "--replace",
+        action="store_true",
+        help="start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)",
+    )
+    p.add_argument(
         "--stand-in",
         metavar="SECONDS",
         help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",

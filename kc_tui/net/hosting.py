@@ -36,7 +36,7 @@ from kc_tui.match.roster import Seat, default_name
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from kc_tui.util.files import atomic_write, read_capped
+from kc_tui.util.files import aside_path, atomic_write, describe_os_error, read_capped
 from kc_tui.util.text import one_line
 
 log = logging.getLogger(__name__)
@@ -135,6 +135,8 @@ class HostOptions:
     key: str | None = None
     #: The folder the seats' address files go into (``--addresses``); None: they are printed.
     addresses: Path | None = None
+    #: Start a new table over an unfinished hosted one, which is kept aside (``--replace``).
+    replace: bool = False
 
 
 def is_loopback(bind: str) -> bool:
@@ -192,6 +194,8 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
         given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
         if args.seed is not None:
             given.append("--seed")
+        if getattr(args, "replace", False):
+            given.append("--replace")
         if given:
             raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
         return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key, addresses=folder)
@@ -216,7 +220,17 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
             taken.append(name)
             ordered.append(Seat(name, spec.kind, HOSTED_THINK_MS))
     return HostOptions(
-        bind or DEFAULT_BIND, port, stand_in, False, tuple(ordered), rules, args.seed, args.cert, args.key, folder
+        bind or DEFAULT_BIND,
+        port,
+        stand_in,
+        False,
+        tuple(ordered),
+        rules,
+        args.seed,
+        args.cert,
+        args.key,
+        folder,
+        bool(getattr(args, "replace", False)),
     )
 
 
@@ -302,9 +316,44 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
             raise CliError("the table was served over TLS (wss://): give --cert and --key again")
         port = seats.port if options.port is None else options.port
         return session, seats.tokens, options.bind or seats.bind, port
-    # Saved (over an earlier hosted match) only once the table is served: see _serve.
+    unfinished = unfinished_table(save)
+    if unfinished is not None and not options.replace:
+        raise CliError(
+            f"an unfinished hosted table is saved ({unfinished}): serve it again with 'host --resume',"
+            " or start this one with --replace (the saved one is kept aside)"
+        )
+    # Saved (an unfinished table before it kept aside) only once the table is served: see _serve.
     session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed)
     return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port
+
+
+def unfinished_table(save: Path) -> str | None:
+    """What the hosted save at ``save`` holds when it is a match not yet over (or cannot be read,
+    so it may be one), in words; None when there is none, or its match is over."""
+    if not save.exists() and not save.is_symlink():
+        return None
+    try:
+        session = MatchSession.load(save, shared_log=True)
+    except Exception as exc:  # unreadable: it may still be someone's table, so it is not replaced silently
+        return f"{save.name} cannot be read: {one_line(str(exc), 80)}"
+    if session is None or session.match.over:
+        return None
+    return f"round {session.match.number}, {', '.join(session.names)}"
+
+
+def keep_aside(save: Path) -> list[str]:
+    """Move the hosted save at ``save`` and its seats' file to names that say they were replaced;
+    a line for each. :class:`CliError` when one cannot be moved (nothing is then written over it)."""
+    lines: list[str] = []
+    for path in (save, seat_file_path(save)):
+        if os.path.lexists(path):
+            aside = aside_path(path, ".replaced")
+            try:
+                os.replace(path, aside)
+            except OSError as exc:
+                raise CliError(f"cannot keep {path.name} aside: {describe_os_error(exc)}") from None
+            lines.append(f"The unfinished hosted table's {path.name} is kept as {aside.name}.")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -347,9 +396,9 @@ async def _serve(
     except OSError as exc:
         raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
     save = hosted_save_path()
-    if session.save_path is None:  # a new table: its save replaces an earlier hosted match's
-        if save.exists():
-            _print(out, "The hosted table saved before is replaced by this one.")
+    if session.save_path is None:  # a new table: an unfinished one saved before is kept aside (--replace)
+        for line in keep_aside(save):
+            _print(out, line)
         session.save_path = save
         session.save()
         if session.save_problem is not None:

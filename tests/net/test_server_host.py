@@ -184,7 +184,7 @@ def test_a_port_in_use_is_one_line_and_an_earlier_hosted_save_stays(
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["host", "--seats", "human:Ana,greedy", "--port", str(port)]) == 2
+        assert main(["host", "--seats", "human:Ana,greedy", "--port", str(port), "--replace"]) == 2
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
     assert earlier.read_text(encoding="utf-8") == "the earlier table"
