@@ -20,6 +20,7 @@ from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.widgets import HandView, MoveLog
 
 from .conftest import wait_for
+from .fitkit import assert_whole
 from .gamekit import (
     HOT_SEAT_PEOPLE,
     SEED,
@@ -226,3 +227,47 @@ async def test_the_match_summarys_rounds_ask_whose_view_too() -> None:
         await check_only_own_hand(pilot, replay, ANA, BEN)
         await pilot.press("escape")
         await wait_for(pilot, lambda: a.screen is detail)
+
+
+async def test_the_question_and_the_handoff_are_whole_at_80x24() -> None:
+    a = app()
+    async with a.run_test(size=(80, 24)) as pilot:
+        question = await chooser(pilot)
+        await pilot.pause()
+        for where, text in (
+            ("#whose-title", "Replay round 1: whose view?"),
+            ("#whose-note", "A person's view shows their hand and their draws only, once the keyboard is theirs."),
+            *(("#whose-views", view) for view in view_choices(question)),
+            ("#whose-keys", "Enter chooses · Esc goes back"),
+        ):
+            assert_whole(a, text, question.query_one(where))
+        await choose_view(pilot, BEN)
+        await pilot.pause()
+        for text in (
+            "Round 1's replay, as Ben saw it",
+            pass_line(BEN),
+            "The others look away: Ben's hand opens next. Esc goes back.",
+            "Ben is here",
+        ):
+            assert_whole(a, text)
+
+
+# ---------------------------------------------------------------------------- snapshots (80×24)
+async def _question(pilot: Pilot[Any]) -> None:
+    await chooser(pilot)
+    await pilot.pause()
+
+
+async def _handoff(pilot: Pilot[Any]) -> None:
+    await chooser(pilot)
+    await choose_view(pilot, BEN)
+    assert isinstance(pilot.app.screen, HandoffScreen)
+    await pilot.pause()
+
+
+def test_snapshot_whose_view_80x24(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=(80, 24), run_before=_question)
+
+
+def test_snapshot_replay_handoff_80x24(snap_compare: Any) -> None:
+    assert snap_compare(app(), terminal_size=(80, 24), run_before=_handoff)
