@@ -5,6 +5,7 @@ replay's widgets, in the replay or in its review."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -174,18 +175,24 @@ async def test_bens_view_shows_his_hand_and_draws_only_in_the_replay_and_its_rev
         await wait_for(pilot, lambda: replay.review is not None and not replay.reviewing, 120)
         assert replay.review is not None and replay.review.turns
         await check_only_own_hand(pilot, replay, BEN, ANA)
-        better = [start for start, turn in replay.reviewed.items() if turn.better_plan_exists]
-        for start in better:
-            rp.seek(start)
-            replay.refresh_view()
-            await pilot.press("b")
-            await pilot.pause()
-            assert replay._better is not None
-            for _ in replay._better:
-                assert not shown_cards(replay, hand_at(replay, ANA, start)), f"Ana's cards in the plan at {start}"
-                await pilot.press("right")
-                await pilot.pause()
-            await pilot.press("b")
+        # A better plan on the table, move by move: Ben's longest turn marked (its plan is his
+        # own, so it plays from that turn's start), whatever the expert found of his turns.
+        start, turn = max(replay.reviewed.items(), key=lambda item: len(item[1].best_plan))
+        assert turn.best_plan
+        replay.reviewed[start] = dataclasses.replace(turn, mark="mistake")
+        rp.seek(start)
+        replay.refresh_view()
+        await pilot.press("b")
+        await pilot.pause()
+        plan = replay._better
+        assert plan is not None and len(plan) == len(turn.best_plan) + 1
+        for at in range(len(plan)):
+            assert replay._better_at == at
+            assert sorted(replay.query_one(HandView).cards) == sorted(
+                cards_of(plan[at].hands[rp.seats.index(HOT_SEAT_PEOPLE.index(BEN))])
+            )
+            assert not shown_cards(replay, hand_at(replay, ANA, start)), f"Ana's cards in the plan's move {at}"
+            await pilot.press("right")
             await pilot.pause()
 
 
