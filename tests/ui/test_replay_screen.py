@@ -17,12 +17,13 @@ from kc_tui.match.replay import RoundReplay
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, SeatInfo, default_history_path
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.whose_view import TABLE_VIEW, WhoseView
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.kit import direct_round, play_match, store
 
 from .conftest import wait_for
-from .gamekit import click_button, menu_app, opened, screen_text
+from .gamekit import choose_view, click_button, menu_app, opened, screen_text
 
 SIZE = (120, 40)
 #: The round replayed on screen (of the match played with seed 11 by three AIs, seat 0 "You").
@@ -326,8 +327,8 @@ def test_snapshot_replay_end_hands_open(snap_compare: Any, recorded: int) -> Non
 async def test_a_match_of_several_people_replays_as_the_person_chosen(
     match: MatchRecord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without a person, a round of two people is seen as a spectator sees it (no hand until the
-    end); with one, from that person's seat."""
+    """Without a person, a round of two people asks whose view: the table's draws no hand; with a
+    person, from that person's seat."""
     people = (SeatInfo("Ana", HUMAN), SeatInfo("Ben", HUMAN), match.seats[2])
     monkeypatch.delenv(ENV_HISTORY, raising=False)
     match_id = store(default_history_path(), dataclasses.replace(match, seats=people))
@@ -336,7 +337,8 @@ async def test_a_match_of_several_people_replays_as_the_person_chosen(
         await pilot.pause()
         await wait_for(pilot, lambda: app.history is not None, what="the history")
         open_replay(app, match_id, ROUND)
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, WhoseView))
+        await choose_view(pilot, TABLE_VIEW)
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.viewer is None
         assert not screen.query(HandView), "a spectator's replay draws no hand"
