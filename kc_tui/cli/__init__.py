@@ -27,7 +27,7 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
-from kc_tui.util.text import one_line
+from kc_tui.util.text import one_line, write_line
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -58,16 +58,6 @@ def show_path(path: str) -> str:
     except UnicodeError:
         text = path
     return one_line(text, 300)
-
-
-def write_line(stream: TextIO, line: str) -> None:
-    """Write ``line`` and a newline so that no character can raise an encoding error."""
-    try:
-        stream.write(line + "\n")
-    except UnicodeEncodeError:
-        encoding = getattr(stream, "encoding", None) or "ascii"
-        stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding, "replace"))
-    stream.flush()
 
 
 def _kind_of(mode: int) -> str:

@@ -7,11 +7,13 @@ It imports neither :mod:`kc_tui.cli` nor :mod:`kc_tui.ui`, so both import it wit
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ai import ai_kinds, normalize_kind
 from kc_tui.config import HUMAN, SEATS_RANGE, ConfigError, check_human_names, name_problem
 from kc_tui.engine.rules import TARGET
+from kc_tui.util.text import one_line
 
 #: The targets the app takes (``--target``): the settings' range, declared with the rule.
 TARGET_RANGE: tuple[int, int] = TARGET.settings_range
@@ -79,8 +81,23 @@ def parse_seats(text: str, player_name: str) -> list[SeatSpec]:
     return specs
 
 
+def typed_text(text: str, what: str) -> str:
+    """``text`` from the command line as it was typed: bytes Python kept as surrogate escapes
+    (its locale is not UTF-8, e.g. C without UTF-8 mode) are read as UTF-8; :class:`CliError`
+    when they are not UTF-8. ``what`` names the argument in the message."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+        return text
+    raw = os.fsencode(text)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = raw.decode("utf-8", "backslashreplace")
+        raise CliError(f"{what} '{one_line(shown, 60)}' is not UTF-8 text: type it in a UTF-8 terminal") from None
+
+
 def _person_name(name: str) -> str:
     """A person's name from the command line, checked as the settings check it; no markup."""
+    name = typed_text(name, "the name")
     problem = name_problem(name, f"the name {name!r}" if name else "a human seat's name")
     if problem is not None:
         raise CliError(problem)

@@ -37,7 +37,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.util.files import aside_path, atomic_write, describe_os_error, read_capped
-from kc_tui.util.text import one_line
+from kc_tui.util.text import one_line, write_line
 
 log = logging.getLogger(__name__)
 
@@ -289,11 +289,8 @@ def warning_line(bind: str) -> str:
 
 
 def _print(stream: TextIO, line: str) -> None:
-    try:
-        stream.write(line + "\n")
-        stream.flush()
-    except (OSError, ValueError, UnicodeEncodeError):
-        pass
+    with contextlib.suppress(OSError, ValueError):
+        write_line(stream, line)
 
 
 # ---------------------------------------------------------------------- running

@@ -655,15 +655,17 @@ def _seat_state(r: _Reader, value: Any) -> SeatState:
     )
 
 
-def parse_server(text: str | bytes) -> ServerMessage:
+def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
     """A server's message, checked field by field into its dataclass; :class:`ProtocolError`
-    (``malformed``, or ``upgrade`` for another version) for anything else."""
+    (``malformed``, or ``upgrade`` for another version) for anything else. A field it does not
+    know is skipped (a newer server's addition, PROTOCOL.md's versions), or refused when
+    ``strict`` (the tests' check that the server sends only what PROTOCOL.md says)."""
     data = decode(text)
     _check_version(data)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SERVER_FIELDS:
         raise ProtocolError(MALFORMED, f"an unknown server message type {str(kind)[:30]!r}")
-    for key in data:
+    for key in data if strict else ():
         if key not in SERVER_FIELDS[kind] and key not in ("v", "type"):
             raise ProtocolError(MALFORMED, f"the server's {kind} message has no field {key[:40]!r}")
     r = _Reader(data, kind)

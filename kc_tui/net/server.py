@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -36,6 +38,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from ai import AIPlayer
 from ai.safe import SafePlayer
@@ -55,6 +58,23 @@ MAX_TOKEN_TEXT = 128
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
+CLOSE_TOO_LARGE = 1009
+#: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
+HANDSHAKE_TIMEOUT = 5.0
+#: Connections still in the handshake: at most this many from one address, and in all. Beyond
+#: either, a new connection is closed as soon as it is accepted.
+MAX_HANDSHAKES_PER_ADDRESS = 8
+MAX_HANDSHAKES = 32
+#: The largest frame read at all (a larger one closes the connection with 1009 unanswered); one
+#: over :data:`~kc_tui.net.protocol.MAX_MESSAGE` and up to this is answered ``too-large``.
+MAX_FRAME = 4 * p.MAX_MESSAGE
+#: Messages waiting to be written to one client (its newest state counts once); a client that
+#: reads so slowly that more pile up is closed.
+MAX_PENDING = 200
+#: The errors of ``accept()`` that mean the process (or the system) is out of file handles.
+OUT_OF_HANDLES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: Seconds without such an error after which the next one is shown to the host again.
+OUT_OF_HANDLES_QUIET = 60.0
 
 
 def new_token() -> str:
@@ -91,6 +111,11 @@ class _Client:
     slowed: int = 0
     malformed: int = 0
     closing: bool = False
+    #: What waits to be written, in order: ``(kind, text)``, kind "state", "message" or "close"
+    #: (text: the close reason). At most one state: a newer one replaces it (at the end).
+    pending: deque[tuple[str, str]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    close_code: int = CLOSE_NORMAL
 
     def allow(self) -> bool:
         """Take one message from the token bucket; False when it is empty (counted in
@@ -133,6 +158,9 @@ class TableServer:
         server_name: str = "kings-corners",
         hello_timeout: float = p.HELLO_TIMEOUT,
         max_connections: int = p.MAX_CONNECTIONS,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
+        max_handshakes: int = MAX_HANDSHAKES,
+        max_handshakes_per_address: int = MAX_HANDSHAKES_PER_ADDRESS,
     ) -> None:
         if session.log_owner is not None:
             raise LogNotShared(
@@ -154,6 +182,14 @@ class TableServer:
         self._status = status
         self.hello_timeout = hello_timeout
         self.max_connections = max_connections
+        self.handshake_timeout = handshake_timeout
+        self.max_handshakes = max_handshakes
+        self.max_handshakes_per_address = max_handshakes_per_address
+        #: Connections in the WebSocket handshake, by remote address.
+        self.handshaking: dict[str, int] = {}
+        self._last_out_of_handles: float | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_handler: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
         #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
         #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
         self.stamp = time.time_ns() // 1_000_000
@@ -177,17 +213,21 @@ class TableServer:
     # ------------------------------------------------------------------ running
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: any free port) and start the table; the bound port."""
+        loop = asyncio.get_running_loop()
+        self._loop, self._loop_handler = loop, loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_exception)
         self._server = await serve(
             self._handle,
             host,
             port,
             process_request=self._route,
-            max_size=p.MAX_MESSAGE,
+            create_connection=_gated(self),
+            max_size=MAX_FRAME,
             max_queue=64,
             compression=None,
             ssl=self.ssl,
             server_header=self.server_name,
-            open_timeout=p.HELLO_TIMEOUT,
+            open_timeout=self.handshake_timeout,
             close_timeout=3,
             logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
         )
@@ -213,11 +253,60 @@ class TableServer:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
+        if self._loop is not None and self._loop.get_exception_handler() == self._loop_exception:
+            self._loop.set_exception_handler(self._loop_handler)
 
     @property
     def connected(self) -> list[bool]:
         """By match seat: whether a person's client is there (always True for an AI's seat)."""
         return [not seat.is_human or i in self._seated for i, seat in enumerate(self.session.seats)]
+
+    def pending(self, seat: int | None) -> tuple[int, int]:
+        """What waits to be written to ``seat``'s client (None: every spectator's together): the
+        states and the other messages."""
+        clients = [c for c in self._clients if c.seat == seat and (seat is not None or not c.wants_seat)]
+        kinds = [kind for c in clients for kind, _ in c.pending]
+        return kinds.count("state"), len(kinds) - kinds.count("state")
+
+    # ------------------------------------------------------------------ raw connections
+    def _admit(self, address: str) -> bool:
+        """A TCP connection was accepted from ``address``: whether it may go on to the handshake
+        (counted in :attr:`handshaking` until :meth:`_handshake_done`)."""
+        total = sum(self.handshaking.values())
+        if total >= self.max_handshakes or self.handshaking.get(address, 0) >= self.max_handshakes_per_address:
+            log.debug("a connection from %s was closed: too many in the handshake", address)
+            return False
+        self.handshaking[address] = self.handshaking.get(address, 0) + 1
+        return True
+
+    def _handshake_done(self, address: str) -> None:
+        left = self.handshaking.get(address, 0) - 1
+        if left > 0:
+            self.handshaking[address] = left
+        else:
+            self.handshaking.pop(address, None)
+
+    def _quiet_since_out_of_handles(self) -> bool:
+        last = self._last_out_of_handles
+        return last is None or time.monotonic() - last >= OUT_OF_HANDLES_QUIET
+
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The loop's exception handler: ``accept()`` out of file handles is one plain line for
+        the host (again only after a quiet minute), never a traceback; the rest as before."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in OUT_OF_HANDLES and "accept" in str(context.get("message")):
+            if self._quiet_since_out_of_handles():
+                self._say(
+                    f"out of file handles ({exc.strerror or exc}): new connections wait until some close;"
+                    " the seated people play on"
+                )
+            log.warning("accept() failed: %s", exc.strerror or exc)
+            self._last_out_of_handles = time.monotonic()
+            return
+        if self._loop_handler is not None:
+            self._loop_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -260,6 +349,7 @@ class TableServer:
         client = _Client(ws, wants_seat=path != WATCH_PATH)
         token = path.partition("/seat/")[2]
         self._clients.add(client)
+        writer = asyncio.create_task(self._write(client), name="writer")
         try:
             await self._hello(client, token)
             # Read to the end, also while closing: the closing handshake is read behind what the
@@ -275,6 +365,24 @@ class TableServer:
         finally:
             self._clients.discard(client)
             self._left(client)
+            writer.cancel()
+            client.pending.clear()
+
+    async def _write(self, client: _Client) -> None:
+        """Write what waits for ``client``, in order, as fast as it reads (its close last)."""
+        ws = client.ws
+        try:
+            while True:
+                await client.wake.wait()
+                client.wake.clear()
+                while client.pending:
+                    kind, text = client.pending.popleft()
+                    if kind == "close":
+                        await ws.close(client.close_code, text)
+                        return
+                    await ws.send(text)
+        except ConnectionClosed:
+            client.pending.clear()
 
     async def _hello(self, client: _Client, token: str) -> bool:
         """Wait for the ``hello`` (answering anything else ``hello-first``) and seat the client;
@@ -307,7 +415,7 @@ class TableServer:
             self._watchers.add(client)
             client.ready = True
             self._send(client, self._welcome(None))
-            self._send(client, self._state_for(None))
+            self._send(client, self._state_for(None), state=True)
         return True
 
     def _sit(self, client: _Client, seat: int) -> None:
@@ -345,10 +453,15 @@ class TableServer:
         self._changed()
 
     def _close(self, client: _Client, code: int, reason: str) -> None:
-        """Close ``client``'s connection (its messages from now on are read and dropped)."""
+        """Close ``client``'s connection once what it was sent is written (its messages from now
+        on are read and dropped)."""
+        if client.closing:
+            return
         client.ready = False
         client.closing = True
-        self._background(client.ws.close(code, reason))
+        client.close_code = code
+        client.pending.append(("close", reason))
+        client.wake.set()
 
     def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
         """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
@@ -371,7 +484,7 @@ class TableServer:
             self._close(client, CLOSE_POLICY, "upgrade")
             return False
         if exc.code == p.TOO_LARGE:
-            self._close(client, 1009, "too-large")
+            self._close(client, CLOSE_TOO_LARGE, "too-large")
             return False
         if exc.code == p.MALFORMED:
             client.malformed += 1
@@ -451,9 +564,30 @@ class TableServer:
         self._send(client, p.hint(request.id, move_str(decision.move), words))
 
     # ------------------------------------------------------------------ messages
-    def _send(self, client: _Client, text: str) -> None:
-        """Queue ``text`` to ``client`` without waiting (a closed connection is skipped)."""
-        broadcast([client.ws], text)
+    def _send(self, client: _Client, text: str, *, state: bool = False) -> None:
+        """Send ``text`` to ``client`` without waiting (a closing connection is skipped): written
+        at once while the client reads, else kept in its queue, where a ``state`` replaces the
+        one still waiting (a slow client gets the newest). A client with :data:`MAX_PENDING`
+        messages unread is closed."""
+        if client.closing or client.ws.protocol.state is not State.OPEN:
+            return
+        if not client.pending and not client.ws.paused:
+            broadcast([client.ws], text)
+            return
+        if state:
+            for i, (kind, _) in enumerate(client.pending):
+                if kind == "state":
+                    del client.pending[i]
+                    break
+        if len(client.pending) >= MAX_PENDING:
+            client.pending.clear()
+            client.ready = False
+            client.closing = True
+            log.info("a client was closed: %d messages unread", MAX_PENDING)
+            self._background(client.ws.close(CLOSE_POLICY, "too slow: messages unread"))
+            return
+        client.pending.append(("state" if state else "message", text))
+        client.wake.set()
 
     def _welcome(self, seat: int | None) -> str:
         s = self.session
@@ -472,15 +606,15 @@ class TableServer:
             self._position = self.driver.stamp
             self.stamp += 1
         seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
-        watchers = [c.ws for c in self._watchers if c.ready]
+        watchers = [c for c in self._watchers if c.ready]
         viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
         if viewers:
             stand_in = [i in self.standing_in for i in range(self.session.match.n)]
             texts = p.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
             for seat, client in seated:
-                self._send(client, texts[seat])
-            if watchers:
-                broadcast(watchers, texts[None])
+                self._send(client, texts[seat], state=True)
+            for client in watchers:
+                self._send(client, texts[None], state=True)
         self._wake.set()
 
     # ------------------------------------------------------------------ the table
@@ -593,14 +727,48 @@ class TableServer:
         message = p.round_message(r.number, winner, lines, ended.hands)
         totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
         self._say(f"{lines[0]}; totals: {totals}")
-        targets = [c.ws for c in self._clients if c.ready]
-        if targets:
-            broadcast(targets, message)
+        for client in [c for c in self._clients if c.ready]:
+            self._send(client, message)
         self._changed()
         if s.match.over:
             from kc_tui.match.session import match_end_text
 
             self._say(match_end_text(s))
+
+
+def _gated(server: TableServer) -> type[ServerConnection]:
+    """The connection class of ``server``'s WebSockets: each TCP connection is counted in the
+    handshake from its accept to its HTTP upgrade (or its end), and one over the limits
+    (:meth:`TableServer._admit`) is closed at once."""
+
+    class GatedConnection(ServerConnection):
+        address: str | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+            if server._admit(address):
+                self.address = address
+            else:
+                self.transport.abort()
+
+        async def handshake(self, *args: Any, **kwargs: Any) -> None:
+            try:
+                await super().handshake(*args, **kwargs)
+            finally:
+                self._done()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._done()
+            super().connection_lost(exc)
+
+        def _done(self) -> None:
+            if self.address is not None:
+                server._handshake_done(self.address)
+                self.address = None
+
+    return GatedConnection
 
 
 __all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "displaced_text", "new_token", "seat_path"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TextIO
+
 #: Longest reason quoted in a warning (the file's path and where it went are never cut).
 PROBLEM_MAX = 300
 
@@ -13,3 +15,14 @@ def one_line(text: str, limit: int | None = None) -> str:
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
+
+
+def write_line(stream: TextIO, line: str) -> None:
+    """Write ``line`` and a newline so that no character can raise an encoding error: one the
+    stream's encoding lacks (an ASCII terminal's ``ë``) is written as its escape (``\\xeb``)."""
+    try:
+        stream.write(line + "\n")
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding, "replace"))
+    stream.flush()

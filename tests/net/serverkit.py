@@ -83,7 +83,7 @@ class Client:
             async for text in self.ws:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                message = p.parse_server(text)
+                message = p.parse_server(text, strict=True)
                 self.check(message, text)
                 self.messages.append(message)
                 self.inbox.put_nowait(message)

@@ -170,8 +170,24 @@ def test_a_bad_server_state_is_refused_by_the_client_side_reader(change: dict[st
     data = json.loads(p.state(TableDriver(session), 0, stamp=1, connected=[True] * n, stand_in=[False] * n))
     data.update(change)
     with pytest.raises(p.ProtocolError) as info:
-        p.parse_server(json.dumps(data))
+        p.parse_server(json.dumps(data), strict=True)
     assert says in info.value.message
+
+
+def test_the_client_side_reader_skips_a_field_it_does_not_know() -> None:
+    session = session_for()
+    n = session.match.n
+    text = p.state(TableDriver(session), 0, stamp=1, connected=[True] * n, stand_in=[False] * n)
+    data = json.loads(text)
+    data["spy"] = {"added": "by a newer server"}
+    data["seats"][0]["mood"] = "calm"
+    newer = json.dumps(data)
+    assert p.parse_server(newer) == p.parse_server(text)
+    with pytest.raises(p.ProtocolError) as info:
+        p.parse_server(newer, strict=True)
+    assert "no field 'spy'" in info.value.message
+    error = json.loads(p.error(p.SLOW_DOWN, "too many messages"))
+    assert p.parse_server(json.dumps(error | {"retry_after": 2})) == p.ErrorMsg(p.SLOW_DOWN, "too many messages")
 
 
 def test_every_error_code_of_the_protocol_doc_is_known() -> None:
