@@ -198,6 +198,9 @@ class TableSnapshot:
     over: bool = False
     winners: tuple[str, ...] = ()
     end_text: str = ""
+    #: Why the table's save could not be written (one plain line), while it cannot; None when
+    #: every move shown is kept (or the table is not saved at all).
+    save_problem: str | None = None
 
 
 class LogNotShared(ValueError):
@@ -483,6 +486,7 @@ class TableDriver:
             over=over,
             winners=tuple(s.names[w] for w in s.match.winners) if over else (),
             end_text=match_end_text(s) if over else "",
+            save_problem=s.save_problem,
         )
 
 

@@ -59,13 +59,14 @@ OPEN_TIMEOUT = 10.0
 PING_INTERVAL = 10.0
 PING_TIMEOUT = 10.0
 #: The error codes after which connecting again cannot help: the seat's client stops.
-FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
+FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken", "closed"})
 #: Why the connection ended, for a server that closed it with a final code as its reason but
 #: whose error message did not arrive.
 CLOSED_FOR = {
     "bad-token": "no seat at this table has this address",
     "upgrade": "the server speaks another version of the table's protocol",
     "seat-taken": "someone else joined with your seat's address: the seat is theirs now",
+    "closed": "the host closed the table; 'host --resume' serves it again",
 }
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
@@ -211,6 +212,19 @@ class RemoteSeat:
     @property
     def ended(self) -> bool:
         return self.link.status is Status.ENDED
+
+    @property
+    def may_rejoin(self) -> bool:
+        """Whether the seat ended because the host closed the table (it may be served again)."""
+        return self.ended and self.link.code == "closed"
+
+    def reopen(self) -> bool:
+        """After the host closed the table, try again (the seat's :meth:`run` is then started
+        anew); False when the seat did not end that way."""
+        if not self.may_rejoin or self._closing:
+            return False
+        self._set_link(Link(Status.CONNECTING, ""))
+        return True
 
     def _set_link(self, link: Link) -> None:
         if link == self.link:

@@ -32,11 +32,12 @@ from kc_tui.config import HUMAN, Config
 from kc_tui.config.args import CliError, check_target, parse_seats
 from kc_tui.config.store import data_dir, ensure_data_dir
 from kc_tui.engine import Rules, RulesError
+from kc_tui.match.recorder import Recorder, open_history
 from kc_tui.match.roster import Seat, default_name
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from kc_tui.util.files import aside_path, atomic_write, describe_os_error, read_capped
+from kc_tui.util.files import aside_path, atomic_write, describe_os_error, make_folder, read_capped
 from kc_tui.util.text import one_line, write_line
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,11 @@ DEFAULT_STAND_IN = 60.0
 STAND_IN_MAX = 86_400.0
 #: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
 HOSTED_THINK_MS = 1000
+
+
+#: The hosted table's rounds waiting for the history; how long closing waits for them.
+HOSTED_OUTBOX = "hosted-outbox"
+RECORDER_CLOSE_WAIT = 2.0
 
 
 def hosted_save_path() -> Path:
@@ -380,6 +386,7 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    recorder = hosted_recorder()
     server = TableServer(
         session,
         tokens=tokens,
@@ -387,10 +394,12 @@ async def _serve(
         ssl=context,
         status=lambda line: _print(out, line),
         server_name=f"kings-corners {_version()}",
+        recorder=recorder,
     )
     try:
         bound = await server.start(bind, port)
     except OSError as exc:
+        recorder.close(0)
         raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
     save = hosted_save_path()
     if session.save_path is None:  # a new table: an unfinished one saved before is kept aside (--replace)
@@ -400,6 +409,7 @@ async def _serve(
         session.save()
         if session.save_problem is not None:
             _print(out, f"The match cannot be saved ({session.save_problem}): --resume will not work")
+    session.keep_save_at_end = True  # removed once the history has the finished match
     try:
         write_seat_file(
             seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)
@@ -421,11 +431,23 @@ async def _serve(
     finally:
         reading()
         await server.close()
+        recorder.close(RECORDER_CLOSE_WAIT)
         if session.match.over:
             with contextlib.suppress(OSError):
                 seat_file_path(save).unlink()
         _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
     return 0
+
+
+def hosted_recorder() -> Recorder:
+    """The recorder of a hosted table's rounds into the host's history (its own outbox, so a
+    window of the game open beside it records its own matches undisturbed)."""
+    outbox = data_dir() / HOSTED_OUTBOX
+    with contextlib.suppress(OSError):  # a folder that cannot be made is the recorder's to say
+        make_folder(outbox)
+    recorder = Recorder(opener=open_history, outbox=outbox)
+    recorder.start()
+    return recorder
 
 
 def _seat_lines(names: Sequence[str], tokens: dict[int, str], url: str, folder: Path | None) -> list[str]:

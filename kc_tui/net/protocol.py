@@ -56,6 +56,8 @@ TOO_LARGE = "too-large"
 NOT_YOUR_TURN = "not-your-turn"
 SLOW_DOWN = "slow-down"
 HELLO_FIRST = "hello-first"
+#: The host closed the table (``quit``, Ctrl+C, SIGTERM): ``host --resume`` serves it again.
+CLOSED = "closed"
 ERROR_CODES: tuple[str, ...] = (
     UPGRADE,
     BAD_TOKEN,
@@ -378,6 +380,7 @@ def public_fields(
         "over": snap.over,
         "winners": list(snap.winners),
         "end_text": snap.end_text,
+        "save_problem": snap.save_problem,
     }
 
 
@@ -485,6 +488,8 @@ class StateMsg:
     end_text: str
     #: Why the seat on turn cannot take a move back (empty when it can, or is not on turn).
     undo_note: str = ""
+    #: Why the host cannot save the table now (None: every move shown is kept).
+    save_problem: str | None = None
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -624,6 +629,7 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
             "over",
             "winners",
             "end_text",
+            "save_problem",
         ]
     ),
     "refused": frozenset({"id", "reason"}),
@@ -700,6 +706,7 @@ def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
             over=r.flag("over"),
             winners=r.texts("winners"),
             end_text=r.text("end_text"),
+            save_problem=r.text("save_problem", data.get("save_problem"), none=True),
         )
     if kind == "refused":
         return RefusedMsg(r.id(), r.text("reason"))

@@ -43,6 +43,7 @@ from websockets.protocol import State
 from ai import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.engine import END
+from kc_tui.match.recorder import Recorder
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
@@ -55,9 +56,15 @@ log = logging.getLogger(__name__)
 STAND_IN_KIND = "lookahead"
 #: The longest path segment taken as a token (a longer one is refused before the WebSocket opens).
 MAX_TOKEN_TEXT = 128
+#: While the table is not being saved, the console is reminded every so many moves.
+UNSAVED_REMINDER = 10
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+#: What every client is told when the host closes the table, and how long the telling may take.
+CLOSED_TEXT = "the host closed the table; 'host --resume' serves it again"
+CLOSE_WAIT = 2.0
 CLOSE_TOO_LARGE = 1009
 #: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
 HANDSHAKE_TIMEOUT = 5.0
@@ -161,6 +168,7 @@ class TableServer:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_handshakes: int = MAX_HANDSHAKES,
         max_handshakes_per_address: int = MAX_HANDSHAKES_PER_ADDRESS,
+        recorder: Recorder | None = None,
     ) -> None:
         if session.log_owner is not None:
             raise LogNotShared(
@@ -168,7 +176,12 @@ class TableServer:
                 f" {session.names[session.log_owner]}'s drawn cards (build it with MatchSession.hosted)"
             )
         self.session = session
-        self.driver = TableDriver(session, pace="instant")
+        self.driver = TableDriver(session, pace="instant", recorder=recorder)
+        #: The save's problem last told (None: the table is saved), and moves made since.
+        self._save_told: str | None = None
+        self._unsaved_moves = 0
+        #: The history's problem last told.
+        self._history_told: str | None = None
         people = session.human_seats
         self.tokens: dict[int, str] = dict(tokens) if tokens is not None else {s: new_token() for s in people}
         if sorted(self.tokens) != list(people):
@@ -239,10 +252,18 @@ class TableServer:
         return self.port
 
     async def close(self) -> None:
-        """Stop serving: every client's connection is closed (the match's save stays)."""
+        """Stop serving: every client is told the table is closed (``closed``), then its
+        connection is closed (the match's save stays)."""
         if self._closed:
             return
         self._closed = True
+        told = [c for c in self._clients if not c.closing]
+        for client in told:
+            self._send(client, p.error(p.CLOSED, CLOSED_TEXT))
+            self._close(client, CLOSE_GOING_AWAY, p.CLOSED)
+        if told:  # what was queued is written before the server closes the connections
+            with contextlib.suppress(Exception):
+                await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
         for task in self._away_timers.values():
             task.cancel()
         if self._table_task is not None:
@@ -600,11 +621,12 @@ class TableServer:
         return p.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
 
     def _changed(self) -> None:
-        """Something at the table changed: bump the stamp when the position did, send every
-        client its state and wake the table."""
+        """Something at the table changed: bump the stamp when the position did, say whether the
+        table is kept, send every client its state and wake the table."""
         if self.driver.stamp != self._position:
             self._position = self.driver.stamp
             self.stamp += 1
+            self._tell_saving()
         seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c for c in self._watchers if c.ready]
         viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
@@ -616,6 +638,25 @@ class TableServer:
             for client in watchers:
                 self._send(client, texts[None], state=True)
         self._wake.set()
+
+    def _tell_saving(self) -> None:
+        """Tell the host's console when the table stops being saved, again every
+        :data:`UNSAVED_REMINDER` moves while it is not, and when it is saved again (every state
+        says it too: ``save_problem``); the same for the history."""
+        problem = self.session.save_problem
+        if problem is not None:
+            self._unsaved_moves += 1
+            if problem != self._save_told or self._unsaved_moves % UNSAVED_REMINDER == 0:
+                lost = f"{self._unsaved_moves} move{'s' if self._unsaved_moves != 1 else ''}"
+                self._say(f"The table is not being saved ({problem}): {lost} would be lost if the host stopped now")
+        elif self._save_told is not None:
+            self._unsaved_moves = 0
+            self._say("The table is saved again: every move so far is kept")
+        self._save_told = problem
+        history = self.driver.recorder.status.problem if self.driver.recorder is not None else None
+        if history != self._history_told and history is not None:
+            self._say(f"The game history could not record the round yet ({history}): it is kept and tried again")
+        self._history_told = history
 
     # ------------------------------------------------------------------ the table
     def _start_away_timer(self, seat: int) -> None:

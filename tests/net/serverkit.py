@@ -303,3 +303,77 @@ def process_lines() -> dict[int, str]:
         except OSError:  # the process ended meanwhile
             continue
     return lines
+
+
+async def settled_turn(*clients: Client) -> Client:
+    """The client on turn, once its seat has had its state and the table waits for it."""
+    async with asyncio.timeout(20):
+        while True:
+            for c in clients:
+                if c.messages and c.state.legal:
+                    await asyncio.sleep(0.3)
+                    if c.state.legal and c.state is c.states()[-1]:
+                        return c
+            await asyncio.sleep(0.05)
+
+
+async def newer(client: Client) -> None:
+    """Wait for a state newer than the client's last."""
+    before = client.state.stamp
+    await client.expect(p.StateMsg, where=lambda m: m.stamp > before)
+
+
+async def make_moves(count: int, *clients: Client) -> None:
+    """``count`` moves by whichever seat is on turn (a card when it can, else the end of its turn)."""
+    for _ in range(count):
+        mover = await settled_turn(*clients)
+        plays = [m for m in mover.state.legal if m != "end"]
+        await mover.move(plays[0] if plays else "end")
+        await newer(mover)
+
+
+async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
+    """A real host whose data folder is on the tmpfs ``disk``, Ana and Ben at the table: moves
+    made, the disk filled, moves made, the disk freed, a move made, then the host killed with
+    SIGKILL and served again with ``--resume``. What each side was told, and whether every
+    move shown came back."""
+    from tests.faultkit import fill
+
+    out: dict[str, Any] = {}
+    host = start_host(*seats)
+    try:
+        urls = await join_lines(host)
+        ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
+        await make_moves(2, ana, ben)
+        filler = fill(disk)
+        await make_moves(3, ana, ben)
+        out["seats_told"] = all(c.state.save_problem is not None for c in (ana, ben))
+        filler.unlink()
+        await make_moves(1, ana, ben)
+        with suppress(TimeoutError):
+            for c in (ana, ben):
+                await c.expect(p.StateMsg, timeout=WAIT, where=lambda m: m.save_problem is None)
+        out["seats_saved_again"] = all(c.state.save_problem is None for c in (ana, ben))
+        shown = {c.state.seat: c.state for c in (ana, ben)}
+        host.kill()
+        console, _ = host.communicate(timeout=20)
+        out["console"] = console
+        for c in (ana, ben):
+            await c.close()
+    finally:
+        stop(host)
+    again = start_host("--resume", "--stand-in", "0")
+    try:
+        await join_lines(again)
+        ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
+        out["lost"] = sum(
+            1
+            for c in (ana, ben)
+            if (c.state.round, c.state.piles, c.state.hand, c.state.log)
+            != (shown[c.state.seat].round, shown[c.state.seat].piles, shown[c.state.seat].hand, shown[c.state.seat].log)
+        )
+        for c in (ana, ben):
+            await c.close()
+    finally:
+        stop(again)
+    return out

@@ -17,27 +17,9 @@ import pytest
 from kc_tui.cli import main
 from kc_tui.net import protocol as p
 from kc_tui.net.hosting import HOSTED_SAVE, SEAT_FILE
-from tests.net.serverkit import Client, join, join_lines, read_line, start_host, stop
+from tests.net.serverkit import join, join_lines, newer, read_line, settled_turn, start_host, stop
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
-
-
-async def settled_turn(*clients: Client) -> Client:
-    """The client on turn, once its seat has had its state and the table waits for it."""
-    async with asyncio.timeout(20):
-        while True:
-            for c in clients:
-                if c.messages and c.state.legal:
-                    await asyncio.sleep(0.3)
-                    if c.state.legal and c.state is c.states()[-1]:
-                        return c
-            await asyncio.sleep(0.05)
-
-
-async def newer(client: Client) -> None:
-    """Wait for a state newer than the client's last."""
-    before = client.state.stamp
-    await client.expect(p.StateMsg, where=lambda m: m.stamp > before)
 
 
 async def test_a_killed_host_resumes_the_same_position_with_the_same_tokens(isolated_dirs: Path) -> None:

@@ -435,3 +435,26 @@ async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
             assert screen.seat.connections == 1, "the displaced seat connected again"
             await other.close()
+
+
+async def test_the_hosts_quit_is_shown_and_j_joins_again_once_it_is_served() -> None:
+    async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0) as (server, base):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+            await server.close()
+            await wait_for(pilot, lambda: screen.seat.ended)
+            await pilot.pause()
+            assert "the host closed the table" in status_text(screen)
+            assert "j: join again" in status_text(screen) and "host --resume" in link_text(screen)
+            connections = screen.seat.connections
+            again = TableServer(server.session, tokens=server.tokens, stand_in=0, ai_delay=0, round_pause=0)
+            assert server.port is not None
+            await again.start("127.0.0.1", server.port)
+            try:
+                await pilot.press("j")
+                await wait_for(pilot, lambda: screen.seat.connected and again.connected[0])
+                assert screen.seat.connections == connections + 1
+            finally:
+                await again.close()
