@@ -452,11 +452,13 @@ def review_round(
     iterations: int = DEFAULT_ITERATIONS,
     seed: int = 0,
     fmt: CardFormat = card_symbol,
+    hint_seed: int | None = None,
 ) -> RoundReview:
     """Review every turn of ``turns`` (the player's view at each turn's start, and the plan it
-    played), in order. ``progress(done, total)`` is called before the first turn and after
-    each; ``cancelled()`` is asked before each turn and the review stops when it is True,
-    returning the turns reviewed so far (``cancelled`` set). Pure: safe in a worker thread."""
+    played), in order; ``hint_seed`` is the seed of the player's hint (:func:`review_turn`).
+    ``progress(done, total)`` is called before the first turn and after each; ``cancelled()``
+    is asked before each turn and the review stops when it is True, returning the turns
+    reviewed so far (``cancelled`` set). Pure: safe in a worker thread."""
     total = len(turns)
     out: list[TurnReview] = []
     stopped = False
@@ -466,7 +468,7 @@ def review_round(
         if cancelled is not None and cancelled():
             stopped = True
             break
-        out.append(review_turn(view, plan, iterations=iterations, seed=seed, fmt=fmt, index=i))
+        out.append(review_turn(view, plan, iterations=iterations, seed=seed, fmt=fmt, index=i, hint_seed=hint_seed))
         if progress is not None:
             progress(i + 1, total)
     return RoundReview(tuple(out), total, stopped, summary_line(out, total, stopped))
