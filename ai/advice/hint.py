@@ -6,7 +6,13 @@ it would give the next player a place). For a player asking for help, ending the
 card that could be shed for free is never the advice: a play is *free* when it opens nothing
 for the cards the player cannot see, that is, no unseen card fits on the card played unless it
 already fitted somewhere on the table (:func:`free_plays`). The hint is not a kind of opponent
-(it is not registered): the app builds it for the human's seat.
+(it is not registered): the app builds it for the human's seat, once a match.
+
+A hint's plan holds for the turn (:meth:`HintAI.plan_for`): the whole turn is planned once
+(:meth:`HintAI.turn_plan`) and kept, keyed on the position each of its steps is expected at, so
+the next hint after its first step is its next step; a drawn card or another move plans again.
+The review (:mod:`ai.advice.review`) plans the turn's start the same way, with the hint's seed,
+and never marks a turn played as the hint said.
 
 A hint says why (:meth:`HintAI.advice`, :func:`describe_plan`, :func:`explain`): it names the
 whole plan for the rest of the turn in the move log's words ("play 5♦ on 6♠ at N, then move

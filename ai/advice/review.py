@@ -18,6 +18,14 @@ other half, both ways round, so picking the best of several noisy means does not
 ``loss_se`` is its standard error from the paired differences. A turn whose played plan is the
 best loses 0.
 
+The hint's plan for the turn (:meth:`ai.advice.hint.HintAI.turn_plan`, planned from the turn's
+start with the hint's seed, as the game's hint planned it) is one of the candidates: a turn that
+ends where it ends followed the hint and is ``good`` ("The hint's plan"), without any deal, so
+the review never calls the game's own advice a mistake. Ends of turn that differ only in which
+side or which corner holds a pile are one plan (:func:`canonical`). The better plan shown for a
+marked turn is one whose paired difference to the played plan is beyond :data:`Z` standard
+errors; when no plan's is, the turn is ``good`` whatever the held-out loss.
+
 Marks (:data:`GOOD_LOSS`, :data:`MISTAKE_LOSS`, :data:`Z`), in points (or chips):
 
 * ``good``: the loss is under half a point, or not significant (at most two standard errors);
@@ -86,7 +94,8 @@ DEFAULT_ITERATIONS = 40
 #: The expert's settings for the review: every deal is played to the end of the round (at every
 #: table size; the game's expert scores heads-up deals after one reply with its leaf model,
 #: which overstated the losses against real play: tests/benchmarks/bench_review.py), and its
-#: five best candidates (with the played plan and the played plan carried on: seven at most).
+#: five best candidates (with the hint's plan, the played plan and the played plan carried on: eight
+#: at most).
 REVIEW_EXPERT: dict[str, Any] = {"horizon": 0, "candidates": 5}
 #: The better plan is named in ``why`` up to this many moves (the rest are counted; ``best_text``
 #: and ``best_plan`` hold them all).
@@ -539,6 +548,7 @@ __all__ = [
     "RoundReview",
     "TurnReview",
     "Z",
+    "canonical",
     "held_out_loss",
     "mark_of",
     "match_turns",
