@@ -174,11 +174,14 @@ class HintAI(LookaheadAI):
 
 def view_after(view: PlayerView, moves: Sequence[Move], hand: int, piles: PileTuple) -> PlayerView:
     """``view`` after its seat played ``moves`` this turn, reaching ``hand`` and ``piles``: what
-    the seat would see then (the moves in the history, its hand size, the cards played seen)."""
+    the seat would see then (the moves in the history, its hand size, the cards played seen, a
+    completed pile gone to the stock under R12 ``to_stock``)."""
     table = 0
     for pile in piles:
         for c in pile:
             table |= 1 << c
+    played = view.hand_mask & ~hand
+    to_stock = (view.table_mask | played) & ~table
     sizes = list(view.hand_sizes)
     sizes[view.seat] = hand.bit_count()
     return replace(
@@ -186,9 +189,10 @@ def view_after(view: PlayerView, moves: Sequence[Move], hand: int, piles: PileTu
         hand_mask=hand,
         piles=piles,
         hand_sizes=tuple(sizes),
+        stock_size=view.stock_size + to_stock.bit_count(),
         moved_this_turn=view.moved_this_turn or bool(moves),
         played_card_this_turn=view.played_card_this_turn or any(m < MOVE_BASE for m in moves),
-        seen_mask=view.seen_mask | table,
+        seen_mask=view.seen_mask | table | played,
         history=(*view.history, *((view.seat, m) for m in moves)),
     )
 

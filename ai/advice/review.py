@@ -59,10 +59,10 @@ Everything here is pure (no globals, a new expert per turn), so it runs in a wor
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ai.advice.hint import HintAI, cards_words, describe_plan, explain, plan_states
+from ai.advice.hint import HintAI, cards_words, describe_plan, explain, plan_states, view_after
 from ai.players.expert import SETTLE_FIRST, ExpertAI, next_check
 from ai.search.planning import N_SIDES, Rulebits, State, deal_seed, paired, sim_apply, view_seed
 from ai.search.stakes import Stakes
@@ -79,7 +79,6 @@ from kc_tui.engine import (
     generate_moves,
     penalty_of,
 )
-from kc_tui.engine.moves import MOVE_BASE
 
 CardFormat = Callable[[Card], str]
 
@@ -317,13 +316,7 @@ def review_turn(
     if played and h_end:
         # What was played, then carried on as the expert's planner would from there: often the
         # better plan closest to the player's (e.g. stopping one card short of going out).
-        after = replace(
-            view,
-            hand_mask=h_end,
-            piles=piles_end,
-            moved_this_turn=True,
-            played_card_this_turn=any(m < MOVE_BASE for m in played),
-        )
+        after = view_after(view, played, h_end, piles_end)
         rest = reviewer.ranked_plans(after)[0][1]
         if rest:
             add((*played, *rest), name=True)  # the same end of turn, named the player's way

@@ -119,6 +119,26 @@ def test_the_hint_s_plan_never_ends_with_a_free_play_left() -> None:
             assert not free_plays(view_after(view, plan, h, p))
 
 
+@pytest.mark.parametrize("variant", [0, 5, 16])
+def test_the_hint_plans_its_later_steps_on_the_view_its_seat_will_have(variant: int) -> None:
+    # R12 to_stock included: a completed pile goes to the stock, the card that completed it seen.
+    from ai.advice.hint import view_after
+
+    steps = 0
+    for k, (r, seat) in enumerate(midround_positions(10, seed=3, rules=VARIANTS[variant])):
+        view = r.view(seat)
+        plan = HintAI(k).turn_plan(view)
+        r = r.clone()
+        for i, m in enumerate(plan):
+            r.apply(m)
+            h, p = plan_states(view, plan[: i + 1])[-1]
+            if r.over or r.to_move != seat or r.hands[seat] != h:
+                break  # out, or three cards drawn
+            assert view_after(view, plan[: i + 1], h, p) == r.view(seat)
+            steps += 1
+    assert steps >= 10
+
+
 # ------------------------------------------------------------------ a real mistake
 def test_ending_the_turn_with_the_cards_the_hint_would_play_is_still_a_mistake() -> None:
     # K♥ fits an empty corner and 5♦ the 6♠ at N: the hint goes out. The opponent holds one
