@@ -36,6 +36,7 @@ from kc_tui.config import PACES
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.match.roster import hint_seed
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
@@ -474,17 +475,20 @@ class ReplayScreen(Screen[None]):
         bar.display = True
         self._stop_playing()
         self.refresh_view()
-        self._review(turns, [len(view.history) for view, _plan in turns], card_formatter(self.look.style))
+        starts = [len(view.history) for view, _plan in turns]
+        self._review(turns, starts, card_formatter(self.look.style), hint_seed(rec.seed))
 
     @work(thread=True, exclusive=True, group="review")
-    def _review(self, turns: list[Any], starts: list[int], fmt: Any) -> None:
-        """The review itself, off the UI thread: it reports through messages only."""
+    def _review(self, turns: list[Any], starts: list[int], fmt: Any, hints: int) -> None:
+        """The review itself, off the UI thread: it reports through messages only. ``hints`` is
+        the seed of the hint the player was offered in the match: a turn played as it said is
+        never marked."""
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
             self.post_message(self.ReviewProgress(done, total))
 
-        result = review_round(turns, progress=progress, cancelled=lambda: worker.is_cancelled, fmt=fmt)
+        result = review_round(turns, progress=progress, cancelled=lambda: worker.is_cancelled, fmt=fmt, hint_seed=hints)
         self.post_message(self.ReviewDone(result, starts))
 
     class ReviewProgress(Message):
