@@ -5,7 +5,6 @@ round's end and 'o'; play at a pace; notes; open_replay's refusals; snapshots.""
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from kc_tui.records.rows import ENV_HISTORY, MatchRecord, SeatInfo, default_hist
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import TABLE_VIEW, WhoseView
-from kc_tui.ui.screens.replay import ReplayScreen, open_replay
+from kc_tui.ui.screens.replay import PACE_STEP, ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.kit import direct_round, play_match, store
 
@@ -140,11 +139,9 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         assert screen.pace == "slow" and "Pace: slow" in status(screen)
         await pilot.press("right", "space")
         assert screen.playing and "▶ slow" in status(screen) and screen.replay.position == 1
-        started = time.monotonic()
-        while screen.replay.position == 1 and time.monotonic() - started < 10:
-            await pilot.pause(0.05)
-        assert screen.playing and screen.replay.position == 2
-        assert time.monotonic() - started > 0.8, "the slow pace did not wait between moves"
+        assert screen.play_interval == PACE_STEP["slow"] > PACE_STEP["normal"]  # the timer of the next move
+        await wait_for(pilot, lambda: screen.replay.position == 2)
+        assert screen.playing
         await pilot.press("plus", "plus", "plus")  # faster while playing
         assert screen.pace == "instant" and screen.playing
         for _ in range(200):

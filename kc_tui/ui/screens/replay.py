@@ -365,6 +365,11 @@ class ReplayScreen(Screen[None]):
         self._start_timer()
         self.refresh_view()
 
+    @property
+    def play_interval(self) -> float | None:
+        """Seconds between moves of the timer that plays them now (None: not playing)."""
+        return None if self._timer is None else float(self._timer._interval)
+
     def _start_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
