@@ -17,7 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from kc_tui.engine import Card, Rules, card_str, card_symbol
+from kc_tui.engine import Card, Rules, card_str, card_symbol, position_dict
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
@@ -377,3 +377,19 @@ async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
     finally:
         stop(again)
     return out
+
+
+def position(server: TableServer) -> tuple[int, Any, list[str]]:
+    s = server.session
+    return server.stamp, position_dict(s.match.round, s.names), list(s.log)
+
+
+async def on_turn(server: TableServer, *clients: Client) -> Client:
+    """The client whose seat is to move, once its state says so."""
+    async with asyncio.timeout(10):
+        while True:
+            for c in clients:
+                st = c.state
+                if st.legal and st.stamp == server.stamp:
+                    return c
+            await asyncio.sleep(0.01)
