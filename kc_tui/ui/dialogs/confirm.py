@@ -38,17 +38,26 @@ class QuitDialog(ModalScreen[bool]):
     YES = "Quit (y)"
 
     def __init__(
-        self, saved: bool = True, problem: str | None = None, unrecorded: RecorderStatus | None = None
+        self,
+        saved: bool = True,
+        problem: str | None = None,
+        unrecorded: RecorderStatus | None = None,
+        *,
+        over: bool = False,
     ) -> None:
         super().__init__()
         self.saved = saved
         self.problem = problem
         self.unrecorded = unrecorded
+        #: The match is over (its summary is up): there is nothing to resume.
+        self.over = over
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.QUESTION, classes="question")
-            if not self.saved:
+            if self.over:
+                detail = "The match is over."
+            elif not self.saved:
                 detail = "This game is not saved."
             elif self.problem is not None:
                 detail = (
