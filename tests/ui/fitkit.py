@@ -12,7 +12,7 @@ from textual.widgets import Input, Select, Static, Switch
 
 from kc_tui.config import Opponent
 from kc_tui.ui.screens.settings import SettingsBody
-from kc_tui.ui.widgets import PileView, TableView
+from kc_tui.ui.widgets import HandView, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer, FooterSpot
 from kc_tui.ui.widgets.pile import StockView
 
@@ -193,3 +193,15 @@ def stock_drawn(app: App[Any], table: TableView) -> bool:
     stock = table.query_one(StockView)
     cells = "".join(screen_lines(app, stock))
     return on_screen(app, stock) and "▒" in cells and "stock" in cells
+
+
+def hand_keys(app: App[Any], hand: HandView) -> dict[str, int]:
+    """The key written on the top edge of each card of ``hand`` on screen: key → card."""
+    out: dict[str, int] = {}
+    for shown_card in hand.shown():
+        r = shown_card.region
+        edge = screen_lines(app, Region(r.x, r.y, r.width, 1))[0]
+        key = edge[1:2]
+        if key.isdigit():
+            out[key] = shown_card.card
+    return out

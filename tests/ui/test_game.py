@@ -294,7 +294,7 @@ async def test_quit_and_resume_the_exact_position() -> None:
     async with app3.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app3.screen, ResumeDialog)
-        await pilot.press("r")
+        await pilot.press("c")
         game = await settle(pilot)
         assert position(game.session) == saved
 

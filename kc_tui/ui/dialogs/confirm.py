@@ -114,10 +114,11 @@ class ResumeDialog(ModalScreen[bool | None]):
 
     With ``replacing`` (the player asked for a new game while a match is saved) the dialog
     warns that a new match replaces the saved one, and Escape cancels (None) instead of resuming.
+    Resume is ``c``, as in the menu (``r`` is the rules everywhere).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "answer(True)", "Resume"),
+        Binding("c", "answer(True)", "Resume"),
         Binding("n", "answer(False)", "New match"),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
@@ -138,7 +139,7 @@ class ResumeDialog(ModalScreen[bool | None]):
                 yield Static("Resume your match?", classes="question")
                 yield Static(plain(self.summary), classes="detail", id="summary")
             with Horizontal():
-                yield Button("Resume (r)", variant="primary", id="yes")
+                yield Button("Resume (c)", variant="primary", id="yes")
                 yield Button("New match (n)", variant="warning" if self.replacing else "default", id="no")
                 if self.replacing:
                     yield Button("Cancel (esc)", id="cancel")

@@ -108,7 +108,10 @@ class GameScreen(HandPicking, DrivenScreen):
         table.highlight(self._targets(), self.source_pile, hint_places)
         if human is not None or self.seating.hot_seat:
             hand = list(snap.seats[human].hand or ()) if human is not None else []
-            self.query_one(HandView).show(hand, drawn=snap.drawn, selected=self.selected_card, look=self.look)
+            keys = self.card_keys(hand, self._turn() if self.seating.may_act() and not self._summary_open else None)
+            self.query_one(HandView).show(
+                hand, drawn=snap.drawn, selected=self.selected_card, look=self.look, keys=keys
+            )
         for panel in self.query(OpponentPanel):
             panel.display = panel.seat != self.seating.label_seat()
         self.show_seats(snap)
@@ -117,6 +120,20 @@ class GameScreen(HandPicking, DrivenScreen):
         self.refresh_bindings()
         self.tell_save()
         self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
+
+    def _turn(self) -> tuple[int, int, int]:
+        """The turn being played: the round, the seat on turn and the turns ended before it."""
+        r = self.session.match.round
+        return self.session.match.number, self.session.to_move, sum(1 for _, m in r.history if m == END)
+
+    def end_turn_cost(self) -> str | None:
+        """R16: under chips scoring a turn ended without a card played from the hand costs a chip
+        (while the player has one)."""
+        s = self.session
+        m = s.match
+        if not m.chips_scoring or m.round.played_card or m.live_chips()[s.to_move] <= 0:
+            return None
+        return "Ending your turn now costs a chip (R16: no card played from your hand yet)"
 
     def tell_save(self) -> None:
         """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
@@ -209,7 +226,8 @@ class GameScreen(HandPicking, DrivenScreen):
                     self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
             else:
                 who = f"{s.names[s.to_move]}, your" if self.seating.hot_seat else "Your"
-                self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                cost = " (costs a chip)" if self.end_turn_cost() is not None else ""
+                self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn{cost}")
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 

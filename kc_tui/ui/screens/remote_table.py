@@ -81,8 +81,10 @@ class RemoteTable(HandPicking, Screen[None]):
         hint_places = {target(self.hint_move)} if self.hint_move is not None and self.hint_move_is_move else set()
         table.highlight(self._targets(), self.source_pile, hint_places)
         if not self.watching:
+            hand = list(state.hand or ())
+            keys = self.card_keys(hand, state.round if is_my_turn(state) else None)
             self.query_one(HandView).show(
-                list(state.hand or ()), drawn=state.drawn, selected=self.selected_card, look=self.look
+                hand, drawn=state.drawn, selected=self.selected_card, look=self.look, keys=keys
             )
             self._show_me(state)
             self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
