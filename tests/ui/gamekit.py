@@ -344,6 +344,7 @@ async def stage(pilot: Pilot[Any]) -> GameScreen:
     """The settled game with long piles and hands (:func:`stage_long_piles`), drawn."""
     game = await settle(pilot)
     stage_long_piles(game.session)
+    game.number_afresh()  # a hand dealt anew, numbered in its order
     game.refresh_view()
     await pilot.pause()
     await pilot.pause()

@@ -260,7 +260,7 @@ async def test_the_demo_title_status_and_footer_are_whole_at_80x24(kinds: list[s
             assert on_screen(app, panel)
             assert demo.session.names[seat] in flat(" ".join(screen_lines(app, panel)))
         assert on_screen(app, demo.query_one("#demo-table"))
-        assert_footer_whole(app, "Pause", "Step", "Hands", "New demo", "Rules", "Back")
+        assert_footer_whole(app, "Resume", "Step", "Hands", "New demo", "Rules", "Back")
 
 
 def test_snapshot_demo_80x24(snap_compare: Any) -> None:

@@ -226,8 +226,10 @@ class GameScreen(HandPicking, DrivenScreen):
                     self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
             else:
                 who = f"{s.names[s.to_move]}, your" if self.seating.hot_seat else "Your"
-                cost = " (costs a chip)" if self.end_turn_cost() is not None else ""
-                self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn{cost}")
+                if self.end_turn_cost() is not None:  # one line at 80 columns, the cost in it
+                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
+                else:
+                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 

@@ -99,6 +99,10 @@ class HandPicking(_Base):
         """What ending the turn now costs, said before the ``t`` that ends it (None: nothing)."""
         return None
 
+    def number_afresh(self) -> None:
+        """Number the hand afresh, in its order, at its next drawing (a position laid out anew)."""
+        self._card_keys = None
+
     def card_keys(self, hand: list[Card], turn: Hashable | None) -> list[int | None]:
         """The number key of each card of ``hand`` (an index into :data:`KEYS`; None: no key).
         Through one ``turn`` (a value that changes when the next turn begins; None: not the
