@@ -86,10 +86,13 @@ class AIFault:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """A round was scored: its ``result`` and the (cards, kings) left in every seat's hand."""
+    """A round was scored: its ``result`` and the (cards, kings) left in every seat's hand;
+    ``cards``: those cards, by match seat in hand order, as the round's end shows them face up
+    to everyone (R15)."""
 
     result: RoundResult
     hands: tuple[tuple[int, int], ...]
+    cards: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,15 +399,24 @@ class TableDriver:
     def finish_round(self) -> RoundEnded:
         """Score the round that is over and deal the next (unless the match is over)."""
         hands = tuple(self.session.hands_to_score())
+        cards = self.cards_left()
         hints, undos = self.hints_by_seat, self.undos_by_seat
         self.hints_by_seat, self.undos_by_seat = [0] * len(hints), [0] * len(undos)
         result = self.session.finish_round(hints=hints, undos=undos)
         self._record()
-        ended = RoundEnded(result, hands)
+        ended = RoundEnded(result, hands, cards)
         self._emit(ended)
         if self.session.match.over:
             self._emit(MatchEnded(tuple(self.session.match.winners)))
         return ended
+
+    def cards_left(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards left in every match seat's hand once the round is over (what its end shows
+        everyone); ValueError while it goes on: no hand is shown before its end."""
+        s = self.session
+        if not s.match.round.over:
+            raise ValueError("the round goes on: its hands are not shown")
+        return tuple(tuple(s.hand(seat)) for seat in range(s.match.n))
 
     # ------------------------------------------------------------------ the history
     def _record(self) -> None:
