@@ -3,8 +3,10 @@ history and in their statistics), and the round's summary shows the table as the
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
+from kc_tui.cli import main
 from kc_tui.engine import Rules
 from kc_tui.records.rows import default_history_path
 from kc_tui.records.store import History
@@ -16,7 +18,9 @@ from .gamekit import HOT_SEAT_PEOPLE, game_of, hot_seat_app, play_hot_seat_until
 ANA, BEN = HOT_SEAT_PEOPLE
 
 
-async def test_each_persons_hints_are_theirs_and_the_summary_shows_the_round_as_it_ended() -> None:
+async def test_each_persons_hints_are_theirs_and_the_summary_shows_the_round_as_it_ended(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     app = hot_seat_app(rules=Rules(target=200))
     async with app.run_test(size=(120, 40)) as pilot:
         summary = await play_hot_seat_until(pilot, RoundSummary, hints={ANA: 3, BEN: 1})
@@ -44,3 +48,8 @@ async def test_each_persons_hints_are_theirs_and_the_summary_shows_the_round_as_
     assert history.summary(ANA).overall.hints_per_round == 3.0
     assert history.summary(BEN).overall.hints_per_round == 1.0
     history.close()
+    capsys.readouterr()
+    for person, rate in ((ANA, "3.00"), (BEN, "1.00")):
+        assert main(["stats", "--player", person]) == 0
+        rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("all ")]
+        assert [row[-1] for row in rows] == [rate], f"{person}'s hints a round"
