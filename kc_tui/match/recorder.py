@@ -83,7 +83,15 @@ def match_sync(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bo
     from kc_tui.records.rows import MatchSync, RoundRecord
 
     rounds = tuple(
-        RoundRecord.of_result(result, moves, hints=note.hints, undos=note.undos, played_at=note.played_at)
+        RoundRecord.of_result(
+            result,
+            moves,
+            hints=note.hints,
+            undos=note.undos,
+            played_at=note.played_at,
+            seat_hints=note.seat_hints or None,
+            seat_undos=note.seat_undos or None,
+        )
         for result, moves, note in zip(match.results, match.round_moves, record.rounds, strict=False)
     )
     return MatchSync(

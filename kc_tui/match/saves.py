@@ -44,6 +44,8 @@ SAVE_KEYS = frozenset({"save_format", "match", "seats", "log", "record"})
 SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
 RECORD_KEYS = frozenset({"uid", "started_at", "rounds"})
 ROUND_NOTE_KEYS = frozenset({"hints", "undos", "played_at"})
+#: The keys of a round's note that has every seat's own hints and undos too.
+ROUND_NOTE_SEAT_KEYS = ROUND_NOTE_KEYS | {"seat_hints", "seat_undos"}
 #: The format of a finished match waiting for the game history (a file of the outbox).
 PENDING_FORMAT = "kings-corners/pending-record/1"
 PENDING_KEYS = frozenset({"save_format", "match", "seats", "record", "demo"})
@@ -53,12 +55,27 @@ COUNT_MAX = 10**6
 
 @dataclass(frozen=True, slots=True)
 class RoundNote:
-    """What the history keeps of a finished round besides its moves: the people's hints and undos,
-    and when it ended."""
+    """What the history keeps of a finished round besides its moves: the people's hints and undos
+    (all of them together), and when it ended; every match seat's own hints and undos (the person
+    on turn who asked), or empty in a note of a save that kept the table's counts only."""
 
     hints: int = 0
     undos: int = 0
     played_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    seat_hints: tuple[int, ...] = ()
+    seat_undos: tuple[int, ...] = ()
+
+    @classmethod
+    def by_seat(cls, hints: Sequence[int], undos: Sequence[int]) -> RoundNote:
+        """The note of a round in which every match seat asked ``hints[seat]`` hints and took
+        ``undos[seat]`` moves back."""
+        return cls(sum(hints), sum(undos), seat_hints=tuple(hints), seat_undos=tuple(undos))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hints": self.hints, "undos": self.undos, "played_at": self.played_at.isoformat()}
+        if self.seat_hints or self.seat_undos:
+            out["seat_hints"], out["seat_undos"] = list(self.seat_hints), list(self.seat_undos)
+        return out
 
 
 @dataclass(slots=True)
@@ -74,7 +91,7 @@ class RecordInfo:
         return {
             "uid": self.uid,
             "started_at": self.started_at.isoformat(),
-            "rounds": [{"hints": n.hints, "undos": n.undos, "played_at": n.played_at.isoformat()} for n in self.rounds],
+            "rounds": [n.to_dict() for n in self.rounds],
         }
 
 
@@ -286,7 +303,7 @@ def read_pending(doc: Any) -> tuple[Match, list[Seat], RecordInfo, bool]:
     demo = doc.get("demo")
     if not isinstance(demo, bool):
         raise SaveError("its demo mark must be true or false")
-    return match, seats, record_from(doc.get("record"), len(match.results)), demo
+    return match, seats, record_from(doc.get("record"), len(match.results), match.n), demo
 
 
 # ---------------------------------------------------------------------- reading
@@ -321,18 +338,19 @@ def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
     return match, seats, log_from(doc.get("log", []))
 
 
-def read_record(doc: dict[str, Any], rounds: int) -> RecordInfo:
+def read_record(doc: dict[str, Any], rounds: int, seats: int) -> RecordInfo:
     """The record of a save document whose match has ``rounds`` finished rounds. A save written
     before records were kept has none: the match gets a new uid (the history finds it by its
     seats, rules and seed) and notes of no hints or undos."""
     if "record" not in doc:
         return RecordInfo(rounds=[RoundNote() for _ in range(rounds)])
-    return record_from(doc["record"], rounds)
+    return record_from(doc["record"], rounds, seats)
 
 
-def record_from(data: Any, rounds: int) -> RecordInfo:
+def record_from(data: Any, rounds: int, seats: int) -> RecordInfo:
     """A :class:`RecordInfo` from its JSON, checked: a uid of 32 hex digits, times, and exactly
-    one note for each of the ``rounds`` finished rounds."""
+    one note for each of the ``rounds`` finished rounds (its seats' counts, when it has them, one
+    for each of the match's ``seats``)."""
     if not isinstance(data, dict) or set(data) != RECORD_KEYS:
         raise SaveError("its record must have a uid, a start time and the rounds' notes")
     uid = data["uid"]
@@ -343,14 +361,26 @@ def record_from(data: Any, rounds: int) -> RecordInfo:
         raise SaveError(f"its record must note exactly the {rounds} finished rounds")
     out: list[RoundNote] = []
     for i, note in enumerate(notes):
-        if not isinstance(note, dict) or set(note) != ROUND_NOTE_KEYS:
+        if not isinstance(note, dict) or set(note) not in (ROUND_NOTE_KEYS, ROUND_NOTE_SEAT_KEYS):
             raise SaveError(f"the note of round {i + 1} must have hints, undos and a time")
         for key in ("hints", "undos"):
-            value = note[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= COUNT_MAX:
+            if not _is_count(note[key]):
                 raise SaveError(f"the {key} of round {i + 1} must be a whole number from 0 to {COUNT_MAX}")
-        out.append(RoundNote(note["hints"], note["undos"], _time_from(note["played_at"], f"round {i + 1}'s time")))
+        by_seat: list[tuple[int, ...]] = []
+        for key in ("seat_hints", "seat_undos"):
+            counts = note.get(key, [])
+            if not isinstance(counts, list) or len(counts) != (seats if key in note else 0):
+                raise SaveError(f"the {key} of round {i + 1} must be a list of {seats} counts, one for each seat")
+            if not all(_is_count(c) for c in counts):
+                raise SaveError(f"the {key} of round {i + 1} must be whole numbers from 0 to {COUNT_MAX}")
+            by_seat.append(tuple(counts))
+        when = _time_from(note["played_at"], f"round {i + 1}'s time")
+        out.append(RoundNote(note["hints"], note["undos"], when, *by_seat))
     return RecordInfo(uid, _time_from(data["started_at"], "its start"), out)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNT_MAX
 
 
 def _time_from(value: Any, what: str) -> datetime:

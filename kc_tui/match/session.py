@@ -437,12 +437,14 @@ class MatchSession:
             self._write(line)
 
     # ------------------------------------------------------------------ rounds
-    def finish_round(self, *, hints: int = 0, undos: int = 0) -> RoundResult:
-        """Score the finished round (noting the people's ``hints`` and ``undos`` in it for the
-        history) and start the next (unless the match is over). The save is updated; a finished
-        match's save is removed (there is nothing left to resume) unless ``keep_save_at_end``."""
+    def finish_round(self, *, hints: Sequence[int] = (), undos: Sequence[int] = ()) -> RoundResult:
+        """Score the finished round (noting the hints and undos of every match seat in it for the
+        history: ``hints[seat]``, none when empty) and start the next (unless the match is over).
+        The save is updated; a finished match's save is removed (there is nothing left to
+        resume) unless ``keep_save_at_end``."""
+        none = (0,) * self.match.n
         result = self.match.finish_round()
-        self.record.rounds.append(RoundNote(hints, undos))
+        self.record.rounds.append(RoundNote.by_seat(tuple(hints) or none, tuple(undos) or none))
         if self.match.over:
             self._write(self.narrator.match_over(self.match.winners))
             self.generation += 1
@@ -502,7 +504,7 @@ class MatchSession:
         replayed position must be exactly the saved one. ``shared_log``: as in the constructor
         (a hosted table's match)."""
         match, seats, log_lines = read_document(doc)
-        record = read_record(doc, len(match.results))
+        record = read_record(doc, len(match.results), match.n)
         s = cls(
             match,
             seats,

@@ -86,10 +86,13 @@ class AIFault:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """A round was scored: its ``result`` and the (cards, kings) left in every seat's hand."""
+    """A round was scored: its ``result`` and the (cards, kings) left in every seat's hand;
+    ``cards``: those cards, by match seat in hand order, as the round's end shows them face up
+    to everyone (R15)."""
 
     result: RoundResult
     hands: tuple[tuple[int, int], ...]
+    cards: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +238,22 @@ class TableDriver:
             session.keep_save_at_end = True  # removed once the history has the finished match
         #: An all-AI table (recorded as a demo, apart from the player's games).
         self.demo = demo
-        #: Hints shown and moves taken back this round, by every person (recorded with the round).
-        self.hints_this_round = 0
-        self.undos_this_round = 0
+        #: Hints shown and moves taken back this round, by match seat: each counts for the person
+        #: on turn who asked (recorded with the round).
+        self.hints_by_seat = [0] * session.match.n
+        self.undos_by_seat = [0] * session.match.n
         #: Why the history could not record yet (shown once by the view: it then sets it to None).
         self.history_problem: str | None = None
+
+    @property
+    def hints_this_round(self) -> int:
+        """The hints shown this round, every person's together."""
+        return sum(self.hints_by_seat)
+
+    @property
+    def undos_this_round(self) -> int:
+        """The moves taken back this round, every person's together."""
+        return sum(self.undos_by_seat)
 
     @property
     def history(self) -> History | None:
@@ -352,7 +366,7 @@ class TableDriver:
         s = self.session
         ready = decision.hint and self.is_current(decision) and s.human_to_move and decision.turn.seat == s.to_move
         if ready:
-            self.hints_this_round += 1
+            self.hints_by_seat[decision.turn.seat] += 1
         return ready
 
     # ------------------------------------------------------------------ the people
@@ -370,9 +384,10 @@ class TableDriver:
 
     def undo(self) -> bool:
         """Take back the last move of the person on turn this turn (never another's)."""
+        seat = self.session.to_move
         undone = self.session.undo()
         if undone:
-            self.undos_this_round += 1
+            self.undos_by_seat[seat] += 1
         return undone
 
     def _moved(self, seat: int, m: Move, lines: Sequence[str]) -> None:
@@ -384,15 +399,24 @@ class TableDriver:
     def finish_round(self) -> RoundEnded:
         """Score the round that is over and deal the next (unless the match is over)."""
         hands = tuple(self.session.hands_to_score())
-        hints, undos = self.hints_this_round, self.undos_this_round
-        self.hints_this_round = self.undos_this_round = 0
+        cards = self.cards_left()
+        hints, undos = self.hints_by_seat, self.undos_by_seat
+        self.hints_by_seat, self.undos_by_seat = [0] * len(hints), [0] * len(undos)
         result = self.session.finish_round(hints=hints, undos=undos)
         self._record()
-        ended = RoundEnded(result, hands)
+        ended = RoundEnded(result, hands, cards)
         self._emit(ended)
         if self.session.match.over:
             self._emit(MatchEnded(tuple(self.session.match.winners)))
         return ended
+
+    def cards_left(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards left in every match seat's hand once the round is over (what its end shows
+        everyone); ValueError while it goes on: no hand is shown before its end."""
+        s = self.session
+        if not s.match.round.over:
+            raise ValueError("the round goes on: its hands are not shown")
+        return tuple(tuple(s.hand(seat)) for seat in range(s.match.n))
 
     # ------------------------------------------------------------------ the history
     def _record(self) -> None:

@@ -328,8 +328,25 @@ def hint(id: int | None, move: str, text: str) -> str:
     return encode(_server("hint", id=id, move=move, text=text))
 
 
-def round_message(number: int, winner: str | None, lines: Sequence[str], hands: Sequence[tuple[int, int]]) -> str:
-    return encode(_server("round", number=number, winner=winner, lines=list(lines), hands=[[c, k] for c, k in hands]))
+def round_message(
+    number: int,
+    winner: str | None,
+    lines: Sequence[str],
+    hands: Sequence[tuple[int, int]],
+    cards: Sequence[Sequence[Card]] = (),
+) -> str:
+    """A round scored: ``cards`` are the cards left in every seat's hand at its end (shown to
+    everyone once the round is over, never before)."""
+    return encode(
+        _server(
+            "round",
+            number=number,
+            winner=winner,
+            lines=list(lines),
+            hands=[[c, k] for c, k in hands],
+            cards=[_cards(hand) for hand in cards],
+        )
+    )
 
 
 def error(code: str, message: str, id: int | None = None) -> str:
@@ -516,6 +533,8 @@ class RoundMsg:
     winner: str | None
     lines: tuple[str, ...]
     hands: tuple[tuple[int, int], ...]
+    #: The cards left in every seat's hand at the round's end (empty from a server that sends none).
+    cards: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -635,7 +654,7 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
     ),
     "refused": frozenset({"id", "reason"}),
     "hint": frozenset({"id", "move", "text"}),
-    "round": frozenset({"number", "winner", "lines", "hands"}),
+    "round": frozenset({"number", "winner", "lines", "hands", "cards"}),
     "error": frozenset({"code", "message", "id"}),
     "pong": frozenset({"id"}),
 }
@@ -720,7 +739,10 @@ def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
             if len(items) != 2:
                 raise r.fail("'hands' holds a pair that is not [cards, kings]")
             hands.append((r.integer("hands", items[0]), r.integer("hands", items[1])))
-        return RoundMsg(r.integer("number"), r.text("winner", none=True), r.texts("lines"), tuple(hands))
+        cards = tuple(r.cards("cards", hand) for hand in r.seq("cards", data.get("cards", [])))
+        if cards and len(cards) != len(hands):
+            raise r.fail(f"'cards' holds {len(cards)} hands, not {len(hands)}")
+        return RoundMsg(r.integer("number"), r.text("winner", none=True), r.texts("lines"), tuple(hands), cards)
     if kind == "error":
         code = r.text("code")
         return ErrorMsg(code, r.text("message"), r.id())

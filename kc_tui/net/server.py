@@ -765,7 +765,7 @@ class TableServer:
         r = ended.result
         winner = None if r.winner is None else s.names[r.winner]
         lines = self.driver.round_lines(ended)
-        message = p.round_message(r.number, winner, lines, ended.hands)
+        message = p.round_message(r.number, winner, lines, ended.hands, ended.cards)
         totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
         self._say(f"{lines[0]}; totals: {totals}")
         for client in [c for c in self._clients if c.ready]:

@@ -76,19 +76,47 @@ class RoundRecord(RoundOutcome):
 
     #: The engine's moves in order: dealing the round again and making them replays it exactly.
     moves: tuple[int, ...]
-    #: The human's hints and undos this round.
+    #: The people's hints and undos this round, all of them together.
     hints: int
     undos: int
     #: When the round ended (UTC).
     played_at: datetime
+    #: The hints and undos of every match seat (the person on turn who asked), or None for a
+    #: round recorded with the table's counts only.
+    seat_hints: tuple[int, ...] | None = None
+    seat_undos: tuple[int, ...] | None = None
 
     @classmethod
     def of_result(
-        cls, result: RoundOutcome, moves: Sequence[int], *, hints: int, undos: int, played_at: datetime
+        cls,
+        result: RoundOutcome,
+        moves: Sequence[int],
+        *,
+        hints: int,
+        undos: int,
+        played_at: datetime,
+        seat_hints: Sequence[int] | None = None,
+        seat_undos: Sequence[int] | None = None,
     ) -> RoundRecord:
         """The record of the engine's ``result`` for a round played with ``moves``."""
         outcome = {f.name: getattr(result, f.name) for f in dataclasses.fields(RoundOutcome)}
-        return cls(**outcome, moves=tuple(moves), hints=hints, undos=undos, played_at=played_at)
+        return cls(
+            **outcome,
+            moves=tuple(moves),
+            hints=hints,
+            undos=undos,
+            played_at=played_at,
+            seat_hints=None if seat_hints is None else tuple(seat_hints),
+            seat_undos=None if seat_undos is None else tuple(seat_undos),
+        )
+
+    def hints_of(self, seat: int, *, own: bool) -> tuple[int, int]:
+        """(hints, undos) of match seat ``seat`` this round: its own counts when the round has
+        them, else the table's when ``own`` (the seat is the match's one person), else none."""
+        if self.seat_hints is not None and self.seat_undos is not None:
+            at = seat < len(self.seat_hints) and seat < len(self.seat_undos)
+            return (self.seat_hints[seat], self.seat_undos[seat]) if at else (0, 0)
+        return (self.hints, self.undos) if own else (0, 0)
 
 
 @dataclass(frozen=True)
@@ -210,6 +238,8 @@ def _round_values(match_id: int, r: RoundRecord) -> tuple[Any, ...]:
         r.hints,
         r.undos,
         _time_text(r.played_at),
+        None if r.seat_hints is None else _ints_text(r.seat_hints),
+        None if r.seat_undos is None else _ints_text(r.seat_undos),
     )
 
 
@@ -347,16 +377,23 @@ SELECT m.id, {_cap("m.started_at")}, {_cap("m.finished_at")}, m.demo, {_cap("m.r
 FROM matches m
 """
 _ROUND_COLUMNS = (
-    "match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at"
+    "match_id, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at,"
+    " seat_hints, seat_undos"
 )
 #: The columns of a round as read (text and blobs cut to their sizes, see :func:`_cap`).
 _ROUND_SELECT = (
     f"match_id, number, dealer, {_cap('seats')}, winner, {_cap('penalties')}, {_cap('chips_delta')},"
-    f" {_cap('totals')}, {_cap('moves', MOVES_MAX)}, hints, undos, {_cap('played_at')}"
+    f" {_cap('totals')}, {_cap('moves', MOVES_MAX)}, hints, undos, {_cap('played_at')},"
+    f" {_cap('seat_hints')}, {_cap('seat_undos')}"
 )
 _ROUND_SELECT_NO_MOVES = (
     f"match_id, number, dealer, {_cap('seats')}, winner, {_cap('penalties')}, {_cap('chips_delta')},"
-    f" {_cap('totals')}, NULL, hints, undos, {_cap('played_at')}"
+    f" {_cap('totals')}, NULL, hints, undos, {_cap('played_at')}, {_cap('seat_hints')}, {_cap('seat_undos')}"
+)
+#: The same, of a history of version 4 (being migrated): its rounds have no seats' counts.
+_ROUND_SELECT_V4 = (
+    f"match_id, number, dealer, {_cap('seats')}, winner, {_cap('penalties')}, {_cap('chips_delta')},"
+    f" {_cap('totals')}, NULL, hints, undos, {_cap('played_at')}, NULL, NULL"
 )
 #: What reading a row may raise besides :class:`_Bad` when a value is not what the schema says.
 _UNREADABLE = (_Bad, ValueError, TypeError, OverflowError, RecursionError, IndexError, KeyError)
@@ -429,7 +466,8 @@ def _seat_from_row(name: object, kind: object, think_ms: object) -> SeatInfo:
 
 
 def _round_from_row(row: Sequence[Any], n: int, with_moves: bool) -> RoundRecord:
-    _, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at = row
+    (_, number, dealer, seats, winner, penalties, chips_delta, totals, moves, hints, undos, played_at) = row[:12]
+    seat_hints, seat_undos = row[12:]
     round_seats = _int_list(seats, "its seats", 0, n - 1)
     if not round_seats or len(set(round_seats)) != len(round_seats):
         raise _Bad("its seats are not distinct seats")
@@ -447,6 +485,8 @@ def _round_from_row(row: Sequence[Any], n: int, with_moves: bool) -> RoundRecord
         hints=_int(hints, "its hints", 0),
         undos=_int(undos, "its undos", 0),
         played_at=_time(played_at, "its time"),
+        seat_hints=None if seat_hints is None else _int_list(seat_hints, "its seats' hints", 0, _BIG, n),
+        seat_undos=None if seat_undos is None else _int_list(seat_undos, "its seats' undos", 0, _BIG, n),
     )
 
 

@@ -24,7 +24,11 @@ of every match, keyed by the person's name (the seat's name)::
 worked out from the match and its rounds whenever they are written, and for every match when
 migrating (:func:`~kc_tui.records.stats._update_results`), so that :meth:`History.summary
 <kc_tui.records.store.History.summary>` reads no round; the index ``player_results_person``
-(person, match_id) finds a person's matches. Times are ISO 8601 text in UTC; ``seed`` is decimal
+(person, match_id) finds a person's matches. Version 5 (:data:`MIGRATE_V4_V5`) adds
+``rounds.seat_hints`` and ``rounds.seat_undos``: every match seat's own hints and undos in the
+round (the person on turn who asked), as JSON lists by match seat; NULL in rounds recorded before,
+which keep the table's counts in ``hints`` and ``undos`` only (they count for a match's one person
+alone). ``hints`` and ``undos`` stay the sums. Times are ISO 8601 text in UTC; ``seed`` is decimal
 text (seeds are unsigned 64-bit); lists of ints (winners, totals, seats, penalties, chips_delta)
 are JSON text; ``moves`` is a BLOB of little-endian unsigned 16-bit moves. A new file is made by
 running every migration from version 0, so a new database and one migrated from any earlier
@@ -38,11 +42,12 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 
 from kc_tui.config import HUMAN
+from kc_tui.records.rows import _ROUND_SELECT_V4
 from kc_tui.records.stats import _update_results
 from kc_tui.util.text import one_line
 
 #: The schema's version, kept in ``PRAGMA user_version``.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: ``PRAGMA application_id`` of our databases: "KCHI" (Kings Corners HIstory).
 APPLICATION_ID = 0x4B434849
 #: How long a write waits for another process's transaction (ms).
@@ -156,7 +161,14 @@ def _backfill_v4(con: sqlite3.Connection) -> None:
     that cannot be read is left out of the statistics: :func:`_update_results`)."""
     con.execute(_COPY_V3_RESULTS, (HUMAN,))
     for (match_id,) in con.execute(_RESULTS_MISSING, (HUMAN,)).fetchall():
-        _update_results(con, match_id)
+        _update_results(con, match_id, _ROUND_SELECT_V4)
+
+
+#: Version 5: every seat's own hints and undos in each round (NULL in the rounds recorded before).
+MIGRATE_V4_V5 = """
+ALTER TABLE rounds ADD COLUMN seat_hints TEXT;
+ALTER TABLE rounds ADD COLUMN seat_undos TEXT;
+"""
 
 
 #: What takes a database from version ``v - 1`` to ``v``, by ``v``: a script, then a step in Python.
@@ -165,6 +177,7 @@ MIGRATIONS: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] =
     2: (MIGRATE_V1_V2, None),
     3: (MIGRATE_V2_V3, None),
     4: (MIGRATE_V3_V4, _backfill_v4),
+    5: (MIGRATE_V4_V5, None),
 }
 
 #: The columns every table has at each version (how an existing file is recognized as ours).
@@ -229,6 +242,8 @@ COLUMNS[4] = {
         }
     ),
 }
+
+COLUMNS[5] = {**COLUMNS[4], "rounds": COLUMNS[4]["rounds"] | {"seat_hints", "seat_undos"}}
 
 
 class _NotOurs(Exception):

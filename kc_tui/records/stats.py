@@ -141,8 +141,9 @@ class PlayerRounds:
 
 def player_rounds(rounds: Iterable[RoundRecord], seat: int, *, own_hints: bool = True) -> PlayerRounds:
     """What the player at match seat ``seat`` did in ``rounds`` (only the rounds it played count).
-    A round's hints and undos are the table's humans' together: they count for the seat only when
-    ``own_hints`` (it is the match's one human seat)."""
+    A round's hints and undos are the seat's own where the round has every seat's; a round with
+    the table's counts only counts them for the seat when ``own_hints`` (it is the match's one
+    human seat)."""
     played = won = penalty = hints = undos = 0
     for r in rounds:
         if seat not in r.seats:
@@ -150,9 +151,9 @@ def player_rounds(rounds: Iterable[RoundRecord], seat: int, *, own_hints: bool =
         played += 1
         won += r.winner == seat
         penalty += r.penalties[seat] if seat < len(r.penalties) else 0
-        if own_hints:
-            hints += r.hints
-            undos += r.undos
+        seat_hints, seat_undos = r.hints_of(seat, own=own_hints)
+        hints += seat_hints
+        undos += seat_undos
     return PlayerRounds(played, won, penalty, hints, undos)
 
 
@@ -172,11 +173,12 @@ class _PlayerMatch:
     rounds: PlayerRounds
 
 
-def _update_results(con: sqlite3.Connection, match_id: int) -> None:
+def _update_results(con: sqlite3.Connection, match_id: int, rounds_select: str = _ROUND_SELECT_NO_MOVES) -> None:
     """Work out the results of every human seat of match ``match_id`` into ``player_results``
     (version 4), as :func:`summarize` would from its record: what :meth:`History.summary` reads.
     A match with no human seat, or one that cannot be read, has no results (left out of the
-    statistics); rounds that cannot be read are left out."""
+    statistics); rounds that cannot be read are left out. ``rounds_select``: the columns of its
+    rounds to read (a history being migrated reads those of its version)."""
     con.execute("DELETE FROM player_results WHERE match_id = ?", (match_id,))
     row = con.execute(f"{_MATCH_SELECT} WHERE m.id = ?", (match_id,)).fetchone()
     if row is None:
@@ -188,7 +190,7 @@ def _update_results(con: sqlite3.Connection, match_id: int) -> None:
     seats = record.human_seats
     if not seats:
         return
-    rows = con.execute(f"SELECT {_ROUND_SELECT_NO_MOVES} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
+    rows = con.execute(f"SELECT {rounds_select} FROM rounds WHERE match_id = ?", (match_id,)).fetchall()
     rounds: list[RoundRecord] = []
     for r in rows:
         try:

@@ -293,7 +293,7 @@ class History:
                 )
             have = {row[0] for row in con.execute("SELECT number FROM rounds WHERE match_id = ?", (match_id,))}
             con.executemany(
-                f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (match_id, *values[1:])
                     for r, values in zip(rounds, round_values, strict=True)
@@ -347,7 +347,7 @@ class History:
                 raise HistoryError(f"could not {what}: there is no match {match_id}")
             values = _checked_round(what, record, int(row[0]))
             con.execute(
-                f"INSERT OR REPLACE INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, *values[1:]),
             )
             con.execute("UPDATE matches SET totals = ? WHERE id = ?", (values[7], match_id))
@@ -395,7 +395,7 @@ class History:
                     ),
                 )
                 con.executemany(
-                    f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO rounds ({_ROUND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(match_id, *_checked_round(f"add round {r.number}", r, n)[1:]) for r in m.rounds],
                 )
                 _update_results(con, match_id)

@@ -235,6 +235,8 @@ def test_stats_read_an_earlier_version_without_changing_it(
     con.execute("DROP TABLE player_results")
     con.execute("DROP INDEX matches_uid")
     con.execute("ALTER TABLE matches DROP COLUMN uid")
+    con.execute("ALTER TABLE rounds DROP COLUMN seat_hints")
+    con.execute("ALTER TABLE rounds DROP COLUMN seat_undos")
     con.execute("PRAGMA user_version = 2")
     con.close()
     before = _state(tmp_path)

@@ -8,9 +8,12 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from ai import make_player
 from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.engine import END, Move, Rules
+from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.match.table import Event, MoveMade, TableDriver, TurnEnded
 
@@ -40,6 +43,20 @@ def to_turn_of(driver: TableDriver, seat: int, limit: int = 500) -> None:
         else:
             assert driver.decide(driver.ai_job().run())
     raise AssertionError(f"seat {seat} never came to move")
+
+
+def to_round_end(driver: TableDriver, limit: int = 500) -> None:
+    """Play on (as :func:`to_turn_of`) until the round is over, and score it."""
+    s = driver.session
+    for _ in range(limit):
+        if s.match.round.over:
+            driver.finish_round()
+            return
+        if s.human_to_move:
+            assert driver.play(chosen(s)) is None
+        else:
+            assert driver.decide(driver.ai_job().run())
+    raise AssertionError("the round never ended")
 
 
 def a_play(s: MatchSession) -> Move | None:
@@ -176,3 +193,46 @@ def test_a_table_of_four_people_and_no_ai_saves_and_resumes(tmp_path: Path) -> N
     assert s.play_human(chosen(s)) is None
     back = MatchSession.load(path)
     assert back is not None and back.human_seats == (0, 1, 2, 3) and back.to_dict() == s.to_dict()
+
+
+def test_hints_and_undos_are_noted_for_the_person_who_asked_and_kept_in_the_save(tmp_path: Path) -> None:
+    path = tmp_path / "save.json"
+    driver = TableDriver(hot_seat(11, path), "instant")
+    s = driver.session
+    to_turn_of(driver, ANA)
+    for _ in range(2):
+        assert driver.hint_ready(driver.hint_job().run())
+    driver.end_turn()
+    to_turn_of(driver, BEN)
+    assert driver.hint_ready(driver.hint_job().run())
+    while (m := a_play(s)) is None:
+        driver.end_turn()
+        to_turn_of(driver, BEN)
+    assert driver.play(m) is None and driver.undo()
+    assert (driver.hints_by_seat[ANA], driver.hints_by_seat[BEN], driver.undos_by_seat[BEN]) == (2, 1, 1)
+    to_round_end(driver)
+    note = s.record.rounds[-1]
+    assert (note.seat_hints[ANA], note.seat_hints[BEN], note.seat_undos[BEN], note.hints, note.undos) == (2, 1, 1, 3, 1)
+    assert driver.hints_by_seat == [0, 0, 0], "the next round counts from none"
+    resumed = MatchSession.load(path)
+    assert resumed is not None and resumed.record.rounds == s.record.rounds
+
+
+def test_a_save_whose_notes_have_the_tables_counts_only_reads_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "save.json"
+    driver = TableDriver(hot_seat(11, path), "instant")
+    to_round_end(driver)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    (note,) = doc["record"]["rounds"]
+    assert note["seat_hints"] == [0, 0, 0]
+    del note["seat_hints"], note["seat_undos"]
+    note["hints"] = 5
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    resumed = MatchSession.load(path)
+    assert resumed is not None
+    (old,) = resumed.record.rounds
+    assert (old.hints, old.seat_hints, old.seat_undos) == (5, (), ())
+    note["seat_hints"], note["seat_undos"] = [1, 2], [0, 0]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(SaveError, match="seat_hints of round 1 must be a list of 3 counts"):
+        MatchSession.load(path)

@@ -11,7 +11,7 @@ import pytest
 from ai.base import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import END, Rules
+from kc_tui.engine import END, Rules, cards_of
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import (
     AIFault,
@@ -209,3 +209,21 @@ def test_the_suites_ais_get_a_wide_time_limit() -> None:
     from tests.conftest import TEST_TIMEOUT_FACTOR
 
     assert SafePlayer(make_player("greedy", 1)).timeout_factor == TEST_TIMEOUT_FACTOR > 2.0
+
+
+def test_the_hands_are_shown_at_the_rounds_end_and_never_before() -> None:
+    driver = TableDriver(MatchSession.all_ai(["greedy", "greedy", "greedy"], Rules(hand_size=4), seed=12), "instant")
+    s = driver.session
+    ended: list[RoundEnded] = []
+    driver.listen(lambda e: ended.append(e) if isinstance(e, RoundEnded) else None)
+    with pytest.raises(ValueError, match="its hands are not shown"):
+        driver.cards_left()
+    while not s.match.round.over:
+        assert driver.decide(driver.ai_job().run())
+    at_end = [sorted(s.hand(seat)) for seat in range(3)]
+    assert [sorted(hand) for hand in driver.cards_left()] == at_end
+    driver.finish_round()
+    (end,) = ended
+    assert [sorted(hand) for hand in end.cards] == at_end
+    assert [len(hand) for hand in end.cards] == [cards for cards, _ in end.hands]
+    assert [frozenset(hand) for hand in end.cards] == [frozenset(cards_of(m)) for m in end.result.hands_left]

@@ -107,9 +107,32 @@ class Client:
             # A card played is shown to everyone as it is played, even one that completes a
             # pile shuffled away at once (R12) and so is on no pile of any state.
             self.seen |= {c for line in message.log if PLAYED.search(line) for c in cards_in_text(line)}
+        if isinstance(message, p.RoundMsg):
+            self.check_round(message)
         for card in cards_in_text(_texts(text)):
             if card not in self.seen:
                 self.leaks.append(f"{card_symbol(card)} in {text[:200]}")
+
+    def check_round(self, message: p.RoundMsg) -> None:
+        """A round's summary shows the hands face up once the round is over, never before: the
+        last state must be of that round, over (the table waits for nobody); each hand as many
+        cards as it counts, none of them on a pile, this seat's own its hand of that state. Its
+        cards are seen from now on."""
+        states = self.states()
+        last = states[-1] if states else None
+        if last is None or last.round != message.number or last.waiting_for is not None:
+            self.leaks.append(f"the hands of round {message.number} shown before it ended")
+            return
+        shown = [c for hand in message.cards for c in hand]
+        on_piles = {c for pile in last.piles for c in pile}
+        if len(shown) != len(set(shown)) or on_piles & set(shown):
+            self.leaks.append(f"round {message.number}'s hands hold a card twice or one on a pile")
+        for seat, (hand, (count, _)) in enumerate(zip(message.cards, message.hands, strict=False)):
+            if len(hand) != count:
+                self.leaks.append(f"round {message.number}: seat {seat} shows {len(hand)} cards, not {count}")
+            if seat == last.seat and set(hand) != set(last.hand or ()):
+                self.leaks.append(f"round {message.number}: this seat's cards are not its hand")
+        self.seen |= set(shown)
 
     async def send(self, text: str) -> None:
         await self.ws.send(text)

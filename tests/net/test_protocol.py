@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kc_tui.engine import card_str, move_str
+from kc_tui.engine import card_str, move_str, parse_card
 from kc_tui.match.table import TableDriver
 from kc_tui.net import protocol as p
 from tests.match.kit import cards_in_text
@@ -149,6 +149,20 @@ def test_the_servers_messages_read_back_into_their_dataclasses(text: str) -> Non
     message = p.parse_server(text)
     kind = json.loads(text)["type"]
     assert type(message).__name__.lower().startswith(kind)
+
+
+def test_a_rounds_cards_read_back_and_a_round_without_them_shows_none() -> None:
+    ben = (parse_card("7H"), parse_card("KS"))
+    text = p.round_message(1, "Ana", ["Round 1: Ana went out"], [(0, 0), (2, 1)], [[], ben])
+    message = p.parse_server(text, strict=True)
+    assert isinstance(message, p.RoundMsg) and message.cards == ((), ben)
+    older = json.loads(text)
+    del older["cards"]
+    message = p.parse_server(json.dumps(older), strict=True)
+    assert isinstance(message, p.RoundMsg) and message.cards == () and message.hands == ((0, 0), (2, 1))
+    for bad, says in (([["7H"]], "1 hands, not 2"), ([[], ["ZZ"]], "not a card")):
+        with pytest.raises(p.ProtocolError, match=says):
+            p.parse_server(json.dumps({**older, "cards": bad}))
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from kc_tui.engine import cards_of
 from kc_tui.net import protocol as p
 from tests.net.serverkit import TWO_ROUNDS, on_turn, play_on, position, running, seat, session_for, watch
 
@@ -25,6 +26,12 @@ async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card
         assert min(made) > 0
         rounds = [m for m in spectator.messages if isinstance(m, p.RoundMsg)]
         assert [r.number for r in rounds] == list(range(1, len(server.session.match.results) + 1))
+        # Every round's end shows every hand's cards left, as the engine scored them.
+        for c in (ana, ben, spectator):
+            shown = [m.cards for m in c.messages if isinstance(m, p.RoundMsg)]
+            scored = [tuple(frozenset(cards_of(mask)) for mask in r.hands_left) for r in server.session.match.results]
+            assert [tuple(frozenset(hand) for hand in cards) for cards in shown] == scored
+        assert any(hand for r in rounds for hand in r.cards), "no round ended with a card in a hand"
         last = spectator.state
         assert last.over and last.winners and last.end_text
         assert "You" not in last.end_text.split()

@@ -153,4 +153,6 @@ def database_at(p: Path, version: int) -> None:
             " player_won = 1, player_margin = 98, player_rounds = 2, player_rounds_won = 1, player_penalty = 3,"
             " player_hints = 0, player_undos = 0 WHERE id = 7"
         )
+    if version >= 4:  # the game of version 4 kept every human seat's results in player_results
+        con.execute("INSERT INTO player_results VALUES (7, 0, 'Ann', 2, 'expert', 3, 1, 98, 2, 1, 3, 0, 0)")
     con.close()

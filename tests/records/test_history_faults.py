@@ -192,6 +192,8 @@ def test_a_migration_under_a_write_lock_reads_a_copy_and_migrates_at_the_first_w
     con.execute("DROP TABLE player_results")
     con.execute("DROP INDEX matches_uid")
     con.execute("ALTER TABLE matches DROP COLUMN uid")
+    con.execute("ALTER TABLE rounds DROP COLUMN seat_hints")
+    con.execute("ALTER TABLE rounds DROP COLUMN seat_undos")
     con.execute("PRAGMA user_version = 2")
     con.close()
     with lock_held(path, "write"):

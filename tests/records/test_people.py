@@ -49,7 +49,7 @@ def test_a_version_3_file_of_the_game_before_is_migrated_with_its_statistics(pat
     fresh, _ = History.open(tmp_path / "fresh.sqlite3")
     fresh.close()
     assert schema(path) == schema(tmp_path / "fresh.sqlite3")
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert h.people() == ["You"]
     s = h.summary()
     # What the game of version 3 showed for this file (its History.summary()).

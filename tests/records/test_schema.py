@@ -3,6 +3,7 @@ earlier version migrated, a newer one never changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from kc_tui.records.rows import SeatInfo
 from kc_tui.records.schema import APPLICATION_ID, COLUMNS, SCHEMA_VERSION
 from kc_tui.records.stats import summarize
 from kc_tui.records.store import History
-from tests.records.kit import checked_works, database_at, play, record, rnd, schema
+from tests.records.kit import checked_works, database_at, made, play, record, rnd, schema
 
 
 # ---------------------------------------------------------------------- schema and migrations
@@ -63,6 +64,37 @@ def test_an_earlier_version_is_migrated_and_its_matches_kept(path: Path, tmp_pat
         assert s.overall.penalty_total == 3
         assert s == summarize(h.matches(rounds=True))
     checked_works(h)
+    h.close()
+
+
+def test_a_version_4_file_keeps_its_rounds_table_counts_and_new_rounds_count_each_persons(path: Path) -> None:
+    database_at(path, 4)
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("UPDATE rounds SET hints = 4, undos = 2 WHERE match_id = 7 AND number = 1")
+    con.execute("UPDATE player_results SET hints = 4, undos = 2 WHERE match_id = 7")
+    con.close()
+    h, message = History.open(path)
+    assert message is None
+    old = h.match(7)
+    assert old is not None
+    assert [(r.hints, r.undos, r.seat_hints, r.seat_undos) for r in old.rounds] == [
+        (4, 2, None, None),
+        (0, 0, None, None),
+    ]
+    ann = h.summary("Ann").overall
+    assert (ann.hints, ann.undos) == (4, 2), "the table's counts of a match of one person stay hers"
+    # A table of two people: each round counts each person's own.
+    counted = rnd(1, [0, 1, 2], 0, [0, 5, 3], hints=4, undos=1, seat_hints=(3, 1, 0), seat_undos=(0, 1, 0))
+    table = made(0, ["human", "human", "greedy"], [counted], winners=[0], totals=[0, 5, 3])
+    seats = (SeatInfo("Ann", "human"), SeatInfo("Cat", "human"), table.seats[2])
+    match_id = record(h, dataclasses.replace(table, seats=seats))
+    back = h.match(match_id)
+    assert back is not None and back.rounds[0].seat_hints == (3, 1, 0) and back.rounds[0].seat_undos == (0, 1, 0)
+    cat = h.summary("Cat").overall
+    assert (cat.rounds, cat.hints, cat.undos) == (1, 1, 1)
+    ann = h.summary("Ann").overall
+    assert (ann.rounds, ann.hints, ann.undos) == (3, 4 + 3, 2)
+    assert ann == summarize([m for m in h.matches(rounds=True) if m.seats_of("Ann")], "Ann").overall
     h.close()
 
 

@@ -6,7 +6,7 @@ import html
 import io
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -255,10 +255,13 @@ def hot_seat_app(seed: int = SEED, rules: Rules | None = None) -> KingsCornersAp
     return play_app(seed, config.with_(rules=rules) if rules is not None else config)
 
 
-async def play_hot_seat_until(pilot: Pilot[Any], dialog: type, limit: int = 600) -> Any:
+async def play_hot_seat_until(
+    pilot: Pilot[Any], dialog: type, limit: int = 600, *, hints: Mapping[str, int] | None = None
+) -> Any:
     """Play a table of several people like a beginner (:func:`first_move`), each handoff
     confirmed at once (Enter) and each round summary before ``dialog`` closed, until ``dialog``
-    shows: the dialog."""
+    shows: the dialog. ``hints``: how many hints each person (by name) asks for (``h``, each
+    shown, then cleared with Esc) on their turns before moving."""
     from kc_tui.ui.screens.handoff import HandoffScreen
 
     from .conftest import wait_for
@@ -272,6 +275,7 @@ async def play_hot_seat_until(pilot: Pilot[Any], dialog: type, limit: int = 600)
             return True
         return screen is game and game is not None and game.seating.may_act() and not game.thinking
 
+    asked: dict[str, int] = {}
     for _ in range(limit):
         await wait_for(pilot, ready)
         await pilot.pause()
@@ -286,8 +290,24 @@ async def play_hot_seat_until(pilot: Pilot[Any], dialog: type, limit: int = 600)
             screen.action_close()
             await until_gone(pilot, screen)
         else:
-            first_move(game_of(app))
+            table = game_of(app)
+            name = table.session.names[table.session.to_move]
+            if asked.get(name, 0) < (hints or {}).get(name, 0):
+                asked[name] = asked.get(name, 0) + 1
+                await ask_hint(pilot, table)
+            else:
+                first_move(table)
     raise AssertionError(f"never reached {dialog.__name__}")
+
+
+async def ask_hint(pilot: Pilot[Any], game: GameScreen) -> None:
+    """Ask for a hint (``h``), wait for it to show, then clear it (Esc)."""
+    from .conftest import wait_for
+
+    await pilot.press("h")
+    await wait_for(pilot, lambda: game.hint_move is not None or pilot.app.screen is not game)
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: game.hint_move is None or pilot.app.screen is not game)
 
 
 def view_choices(screen: WhoseView) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from kc_tui.engine import Card, Rules, parse_move, play_card, source, target
+from kc_tui.engine import Card, Rules, cards_of, parse_move, play_card, sort_for_hand, source, target
 from kc_tui.match.session import match_end_text
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
@@ -34,7 +34,7 @@ from tests.net.clientkit import relayed
 from tests.net.serverkit import TWO_ROUNDS, Client, running, seat, session_for
 
 from .conftest import wait_for
-from .gamekit import make_config, screen_text
+from .gamekit import make_config, screen_text, widget_text
 
 #: Ben's name is markup: it must be shown as typed, never styled or run.
 BEN = "[b]Ben[/b] [@click=app.quit]x[/]"
@@ -273,6 +273,77 @@ async def test_a_refused_move_hint_and_undo_by_keys() -> None:
 
 def status_text(screen: RemoteScreen) -> str:
     return str(screen.query_one("#status", Static).render())
+
+
+async def test_after_u_the_status_says_the_move_was_taken_back() -> None:
+    async with table() as (server, base, ben):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await ana_on_turn(pilot, screen, server, ben)
+            assert screen.state is not None
+            hand = list(screen.state.hand or ())
+            plays = [m for m in screen.state.legal if m.startswith("play")]
+            plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
+            assert plays, "this deal gives Ana a card to play on her first turn"
+            stamp = server.stamp
+            await ana_presses(pilot, screen, plays[0])
+            await wait_for(pilot, lambda: screen.state is not None and screen.state.can_undo)
+            await wait_for(pilot, lambda: status_text(screen).startswith("✓"))
+            assert server.stamp > stamp
+            await pilot.press("u")
+            await wait_for(pilot, lambda: screen.state is not None and not screen.state.can_undo)
+            await wait_for(pilot, lambda: "Took back your last move." in status_text(screen))
+            assert "✓" not in status_text(screen) and list(screen.state.hand or ()) == hand
+
+
+async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_round_ended() -> None:
+    # The deal of the whole-match test below (its round ends in five moves), to a higher target:
+    # the next round is dealt while the summary shows.
+    async with running(session_for(SEATS, rules=Rules(target=100, hand_size=4), seed=12)) as (server, base):
+        ben = await seat(server, base, BEN)
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            s = server.session
+            for _ in range(200):
+                await wait_for(pilot, lambda: s.match.number > 1 or s.human_to_move)
+                if s.match.number > 1:
+                    break
+                await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
+                await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
+                stamp = server.stamp
+                if is_my_turn(screen.state):
+                    assert screen.state is not None
+                    hand = list(screen.state.hand or ())
+                    plays = [m for m in screen.state.legal if m.startswith("play")]
+                    plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
+                    await ana_presses(pilot, screen, plays[0] if plays else "end")
+                else:
+                    await ben_moves(ben)
+                await wait_for(pilot, moved_on(server, stamp, lambda: s.match.number > 1))
+            await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
+            summary = app.screen
+            assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
+            (scored,) = s.match.results
+            left = [sort_for_hand(cards_of(mask)) for mask in scored.hands_left]
+            assert any(left) and [sorted(hand) for hand in summary.cards] == [sorted(h) for h in left]
+            labels = [screen.look.label(c) for hand in left for c in hand]
+            await wait_for(pilot, lambda: all(label in screen_text(app) for label in labels))
+            assert "v" not in summary.active_bindings, "a replay the host keeps"
+            # The next deal reached the seat; the table under the summary shows the round as it ended.
+            await wait_for(pilot, lambda: screen.state is not None and screen.state.round == 2)
+            await pilot.pause()
+            assert sorted(screen.query_one(HandView).cards) == sorted(left[0])
+            label = widget_text(screen.query_one("#me-label", Static))
+            assert f"{len(left[0])} card" in label.splitlines()[2], label
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is screen)
+            dealt = screen.state
+            assert dealt is not None and dealt.round == 2
+            await wait_for(pilot, lambda: screen.query_one(HandView).cards == list(dealt.hand or ()))
+            assert ben.leaks == []
+            await ben.close()
 
 
 async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None:

@@ -16,7 +16,7 @@ from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import Decision, TableDriver
+from kc_tui.match.table import Decision, RoundEnded, TableDriver
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
@@ -65,6 +65,9 @@ class GameScreen(HandPicking, DrivenScreen):
         self.hint_move: Move | None = None
         self.too_small = False
         self._summary_open = False
+        #: The seat the hand's row was labelled with when the round ended, and its end (shown
+        #: under the round's summary).
+        self._ended: tuple[int | None, RoundEnded] | None = None
         self._hint_busy = False
         #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
         self._end_asked = False
@@ -158,10 +161,13 @@ class GameScreen(HandPicking, DrivenScreen):
         """Totals everywhere they appear: the scoreboard, the opponents' panels, your label."""
         s = self.session
         human = self.seating.label_seat()
+        # The table behind the summary shows the round that ended: the hand's row as it ended.
+        ended = self._ended if self._summary_open else None
+        if ended is not None:
+            human = ended[0]
         if human is not None:
-            ended = self._summary_open  # the table behind the summary shows the round that ended
-            n = len(self.query_one(HandView).cards) if ended and not self.seating.hot_seat else s.hand_size(human)
-            mine = self.seating.may_act() and not ended
+            n = ended[1].hands[human][0] if ended is not None else s.hand_size(human)
+            mine = self.seating.may_act() and ended is None
             turn = ("your turn", "bold #ffd75f") if mine else (f"{n} card{'s' if n != 1 else ''}", "dim")
             label = Text.assemble((s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", turn)
             label.no_wrap, label.overflow = True, "ellipsis"
@@ -290,7 +296,9 @@ class GameScreen(HandPicking, DrivenScreen):
     def round_over_reached(self) -> None:
         from kc_tui.ui.dialogs.summary import RoundSummary
 
+        label = self.seating.label_seat()
         ended = self.driver.finish_round()
+        self._ended = (label, ended)
         self.seating.new_deal()  # nobody's hand of the next deal opens before its handoff
         self.tell_history_problem()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile

@@ -100,6 +100,9 @@ class RemoteScreen(RemoteTable):
         self.seat.on_problem = self._problem
         self.welcome: WelcomeMsg | None = None
         self._hint_asked: int | None = None
+        #: The undo asked for (its request's id) and the stamp of the state it was asked at:
+        #: the next state of another stamp answers it.
+        self._undo_asked: tuple[int, int] | None = None
         self._told_over = False
         self._told_bad_moves: set[str] = set()
         self._panels_for: tuple[tuple[str, str], ...] | None = None
@@ -134,6 +137,8 @@ class RemoteScreen(RemoteTable):
             self._new_state(message)
         elif isinstance(message, RefusedMsg):
             self._hint_asked = None if message.id == self._hint_asked else self._hint_asked
+            if self._undo_asked is not None and message.id == self._undo_asked[0]:
+                self._undo_asked = None
             self.say(Text.assemble(("✗ ", "bold red"), visible(message.reason)), "error")
             self.app.bell()
         elif isinstance(message, HintMsg):
@@ -201,6 +206,10 @@ class RemoteScreen(RemoteTable):
                 self._show_match_end()  # else once the round's summary is closed
             return
         mine = is_my_turn(state)
+        undo, self._undo_asked = self._undo_asked, None
+        if undo is not None and undo[1] != state.stamp:
+            self.say(Text.assemble(("↶ ", "bold green"), "Took back your last move."), "ok")
+            return
         new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
         if mine and before is not None and is_my_turn(before) and new_line:
             self.say(Text.assemble(("✓ ", "bold green"), visible(new_line), ". Go on, or t to end your turn."), "ok")
@@ -212,15 +221,24 @@ class RemoteScreen(RemoteTable):
 
         self.round_winners[message.number] = message.winner
         self.selected_card = self.source_pile = self.hint_move = None
+        # The table under the summary shows the round as it ended (the next deal waits for it).
+        self.held = self.state if self.state is not None and self.state.round == message.number else None
         self.refresh_view()
-        summary = RemoteRoundSummary(message.number, message.winner, message.lines)
+        names = [s.name for s in self.state.seats] if self.state is not None else []
+        summary = RemoteRoundSummary(
+            message.number, message.winner, message.lines, cards=message.cards, names=names, look=self.look
+        )
         self._summary = summary
 
         def closed(_: object = None) -> None:
             if self._summary is summary:
                 self._summary = None
+                self.held = None
+                self.refresh_view()
                 if self._told_over:
                     self._show_match_end()
+                else:
+                    self._prompt()
 
         self.app.push_screen(summary, closed)
 
@@ -356,9 +374,11 @@ class RemoteScreen(RemoteTable):
         if self.state is None or not self.state.can_undo:
             self.say((self.state.undo_note if self.state else "") or "Nothing to undo this turn.", "info")
             return
-        if self.seat.undo() is None:
+        rid = self.seat.undo()
+        if rid is None:
             self.say("The connection is down: nothing was sent.", "error")
             return
+        self._undo_asked = (rid, self.state.stamp)
         self.selected_card = self.source_pile = self.hint_move = None
         self.say("Taking back your last move…")
 

@@ -16,8 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from kc_tui.engine import Card, sort_for_hand
 from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
+from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.summary import NAME_WIDTH
 from kc_tui.ui.text import plain, visible
 
 SUMMARY_CSS = """
@@ -28,6 +31,7 @@ SUMMARY_CSS = """
 }}
 {name} #title {{ text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }}
 {name} #body {{ width: 100%; margin: 1 0; }}
+{name} #caught {{ width: 100%; margin-bottom: 1; }}
 {name} #next {{ color: $text-muted; margin-bottom: 1; }}
 {name} Button {{ width: 100%; margin-bottom: 1; }}
 """
@@ -39,17 +43,44 @@ def lines_text(lines: Sequence[str]) -> Text:
 
 
 class RemoteRoundSummary(ModalScreen[None]):
-    """A round scored at the table: who went out (or that it was blocked), and the server's
-    summary lines. Enter, Space or Escape go back to the table."""
+    """A round scored at the table: who went out (or that it was blocked), the server's summary
+    lines and the cards left in every hand, face up (``cards`` by seat, ``names`` the seats';
+    none from a server that sends no cards). Enter, Space or Escape go back to the table. The
+    round's replay is the host's: it has no key here."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
 
-    def __init__(self, number: int, winner: str | None, lines: Sequence[str]) -> None:
+    def __init__(
+        self,
+        number: int,
+        winner: str | None,
+        lines: Sequence[str],
+        *,
+        cards: Sequence[Sequence[Card]] = (),
+        names: Sequence[str] = (),
+        look: CardLook | None = None,
+    ) -> None:
         super().__init__()
         self.number = number
         self.winner = winner
         self.lines = list(lines)
+        self.cards = [tuple(hand) for hand in cards]
+        self.names = list(names)
+        self.look = look or CardLook()
+
+    def caught_text(self) -> Text:
+        """Every seat's cards left, face up, a seat a line ("went out" for none); empty
+        without the cards."""
+        if not self.cards or len(self.names) != len(self.cards):
+            return Text()
+        width = min(NAME_WIDTH, max(len(visible(name)) for name in self.names))
+        rows = []
+        for name, hand in zip(self.names, self.cards, strict=True):
+            row = Text(visible(name)[:width].ljust(width) + "  ", style="bold")
+            row.append_text(self.look.fan(sort_for_hand(list(hand))) if hand else Text("no cards left", style="dim"))
+            rows.append(row)
+        return Text("\n").join([Text("Cards left", style="bold"), *rows])
 
     def title_text(self) -> str:
         """The summary's first line when it names the round, else one made of the winner."""
@@ -64,6 +95,9 @@ class RemoteRoundSummary(ModalScreen[None]):
         with Vertical():
             yield Static(plain(self.title_text()), id="title")
             yield Static(lines_text(body), id="body")
+            caught = self.caught_text()
+            if caught:
+                yield Static(caught, id="caught")
             yield Static("The table goes on meanwhile: the next round is dealt there.", id="next")
             yield Button("Back to the table  (Enter)", variant="primary", id="close")
 

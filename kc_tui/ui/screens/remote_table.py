@@ -63,6 +63,9 @@ class RemoteTable(HandPicking, Screen[None]):
         self.too_small = False
         #: Each round's winner (None: blocked) by its number, from the ``round`` messages seen.
         self.round_winners: dict[int, str | None] = {}
+        #: The state the table shows instead of the latest (the round as it ended, while its
+        #: summary is open); None: the latest.
+        self.held: StateMsg | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -72,8 +75,8 @@ class RemoteTable(HandPicking, Screen[None]):
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
-        """Draw the table from the latest state (nothing before the first)."""
-        state = self.state
+        """Draw the table from the latest state, or the one held (nothing before the first)."""
+        state = self.held or self.state
         if state is None:
             return
         table = self.query_one(TableView)
