@@ -37,9 +37,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Point the settings file and the data directory at the test's own temporary folder."""
+    """Point the settings file and the data directory at the test's own temporary folder; no list
+    of tables to join (the app is not a served tab's)."""
     monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "config" / "settings.toml"))
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("KINGS_CORNERS_ALLOW_JOIN", raising=False)
     yield tmp_path
 
 

@@ -6,7 +6,13 @@ it would give the next player a place). For a player asking for help, ending the
 card that could be shed for free is never the advice: a play is *free* when it opens nothing
 for the cards the player cannot see, that is, no unseen card fits on the card played unless it
 already fitted somewhere on the table (:func:`free_plays`). The hint is not a kind of opponent
-(it is not registered): the app builds it for the human's seat.
+(it is not registered): the app builds it for the human's seat, once a match.
+
+A hint's plan holds for the turn (:meth:`HintAI.plan_for`): the whole turn is planned once
+(:meth:`HintAI.turn_plan`) and kept, keyed on the position each of its steps is expected at, so
+the next hint after its first step is its next step; a drawn card or another move plans again.
+The review (:mod:`ai.advice.review`) plans the turn's start the same way, with the hint's seed,
+and never marks a turn played as the hint said.
 
 A hint says why (:meth:`HintAI.advice`, :func:`describe_plan`, :func:`explain`): it names the
 whole plan for the rest of the turn in the move log's words ("play 5♦ on 6♠ at N, then move
@@ -23,13 +29,15 @@ formatter for the player's card style (the AIs cannot import it: it is a layer a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ai.players.lookahead import LookaheadAI
 from ai.search.planning import (
     N_SIDES,
     HoldParams,
     PileTuple,
+    PlanKey,
     Rulebits,
     distinct_moves,
     greedy_key,
@@ -80,36 +88,113 @@ class Advice:
 
 
 class HintAI(LookaheadAI):
-    """Lookahead's plan for the human's seat, with a free play rather than an early end."""
+    """Lookahead's plan for the human's seat, with a free play rather than an early end, kept
+    for the whole turn (:meth:`turn_plan`, :meth:`plan_for`)."""
 
     kind = "hint"
     title = "Hint"
     description = "suggests your next move"
     offered = False
 
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        super().__init__(seed, **params)
+        #: The rest of the last planned turn at each position the plan passes through.
+        self._turn: dict[PlanKey, tuple[Move, ...]] = {}
+
+    def new_round(self) -> None:
+        super().new_round()
+        self._turn = {}
+
+    def turn_plan(self, view: PlayerView) -> tuple[Move, ...]:
+        """The hint's plan for the rest of the turn from ``view``, planned afresh (``END``
+        excluded; empty: end the turn): lookahead's plan, then, while a free play is left where
+        it ends (:func:`free_plays`), the best free play and lookahead's plan from there, up to
+        going out. Deterministic for the seed and ``view``."""
+        closed = Rulebits(view).closed
+        plan: list[Move] = []
+        at = view
+        h, p = view.hand_mask, view.piles
+        while True:
+            legal = at.legal_moves()
+            if len(legal) > 1:
+                planned = self.plan_turn(at, legal)
+                for m in planned if planned and planned[0] in legal else ():
+                    plan.append(m)
+                    h, p = sim_apply(h, p, m, closed)
+                    if not h:
+                        return tuple(plan)
+                at = view_after(view, plan, h, p)
+            # Each free play sheds a card: the loop ends.
+            free = free_plays(at)
+            if not free:
+                break
+            plan.append(free[0])
+            h, p = sim_apply(h, p, free[0], closed)
+            if not h:
+                break
+            at = view_after(view, plan, h, p)
+        return tuple(plan)
+
+    def plan_for(self, view: PlayerView) -> tuple[Move, ...]:
+        """The rest of the turn's plan at ``view``: the plan made earlier this turn when ``view``
+        is where following it leads (the same moves so far, hand and piles: no card drawn, no
+        other move made), else a new :meth:`turn_plan`. Not thread-safe across calls: one call
+        at a time per instance."""
+        key: PlanKey = (len(view.history), view.hand_mask, view.piles)
+        rest = self._turn.get(key)
+        legal = view.legal_moves()
+        if rest is not None and (not rest or rest[0] in legal):
+            return rest
+        plan = self.turn_plan(view)
+        closed = Rulebits(view).closed
+        memo: dict[PlanKey, tuple[Move, ...]] = {}
+        n, h, p = key
+        for i, m in enumerate(plan):
+            memo[(n, h, p)] = plan[i:]
+            h, p = sim_apply(h, p, m, closed)
+            n += 1
+        if h:
+            memo[(n, h, p)] = ()
+        self._turn = memo
+        return plan
+
     def choose(self, view: PlayerView) -> Move:
-        m = super().choose(view)
-        if m != END:
-            return m
-        free = free_plays(view)
-        return free[0] if free else END
+        plan = self.plan_for(view)
+        return plan[0] if plan else END
 
     def advice(self, view: PlayerView, fmt: CardFormat = card_symbol) -> Advice:
         """The hint for ``view`` (the seat to move) with its plan for the rest of the turn and
-        the reason, planned afresh from ``view``: lookahead's plan, or a free play rather than
-        an early end (the plan is then that one play: the rest is for the next hint). Its move
-        is the one a fresh hint's :meth:`choose` gives. Pure: safe in a worker thread (one
-        call at a time per instance)."""
-        legal = view.legal_moves()
-        plan: tuple[Move, ...] = ()
-        if len(legal) > 1:
-            planned = self.plan_turn(view, legal)
-            if planned and planned[0] in legal:
-                plan = planned
-            else:
-                free = free_plays(view)
-                plan = (free[0],) if free else ()
+        the reason. Within a turn the plan holds: after its first step was played, the next
+        advice is its next step (:meth:`plan_for`); a drawn card or any other move plans again.
+        Its move is the one :meth:`choose` gives. Safe in a worker thread (one call at a time
+        per instance)."""
+        plan = self.plan_for(view)
         return Advice(plan[0] if plan else END, plan, describe_plan(view, plan, fmt), explain(view, plan, fmt))
+
+
+def view_after(view: PlayerView, moves: Sequence[Move], hand: int, piles: PileTuple) -> PlayerView:
+    """``view`` after its seat played ``moves`` this turn, reaching ``hand`` and ``piles``: what
+    the seat would see then (the moves in the history, its hand size, the cards played seen, a
+    completed pile gone to the stock under R12 ``to_stock``)."""
+    table = 0
+    for pile in piles:
+        for c in pile:
+            table |= 1 << c
+    played = view.hand_mask & ~hand
+    to_stock = (view.table_mask | played) & ~table
+    sizes = list(view.hand_sizes)
+    sizes[view.seat] = hand.bit_count()
+    return replace(
+        view,
+        hand_mask=hand,
+        piles=piles,
+        hand_sizes=tuple(sizes),
+        stock_size=view.stock_size + to_stock.bit_count(),
+        moved_this_turn=view.moved_this_turn or bool(moves),
+        played_card_this_turn=view.played_card_this_turn or any(m < MOVE_BASE for m in moves),
+        seen_mask=view.seen_mask | table | played,
+        history=(*view.history, *((view.seat, m) for m in moves)),
+    )
 
 
 # ------------------------------------------------------------------ plans in words

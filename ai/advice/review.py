@@ -18,6 +18,14 @@ other half, both ways round, so picking the best of several noisy means does not
 ``loss_se`` is its standard error from the paired differences. A turn whose played plan is the
 best loses 0.
 
+The hint's plan for the turn (:meth:`ai.advice.hint.HintAI.turn_plan`, planned from the turn's
+start with the hint's seed, as the game's hint planned it) is one of the candidates: a turn that
+ends where it ends followed the hint and is ``good`` ("The hint's plan"), without any deal, so
+the review never calls the game's own advice a mistake. Ends of turn that differ only in which
+side or which corner holds a pile are one plan (:func:`canonical`). The better plan shown for a
+marked turn is one whose paired difference to the played plan is beyond :data:`Z` standard
+errors; when no plan's is, the turn is ``good`` whatever the held-out loss.
+
 Marks (:data:`GOOD_LOSS`, :data:`MISTAKE_LOSS`, :data:`Z`), in points (or chips):
 
 * ``good``: the loss is under half a point, or not significant (at most two standard errors);
@@ -51,12 +59,12 @@ Everything here is pure (no globals, a new expert per turn), so it runs in a wor
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ai.advice.hint import cards_words, describe_plan, explain, plan_states
+from ai.advice.hint import HintAI, cards_words, describe_plan, explain, plan_states, view_after
 from ai.players.expert import SETTLE_FIRST, ExpertAI, next_check
-from ai.search.planning import Rulebits, State, deal_seed, paired, sim_apply, view_seed
+from ai.search.planning import N_SIDES, Rulebits, State, deal_seed, paired, sim_apply, view_seed
 from ai.search.stakes import Stakes
 from kc_tui.engine import (
     END,
@@ -71,7 +79,6 @@ from kc_tui.engine import (
     generate_moves,
     penalty_of,
 )
-from kc_tui.engine.moves import MOVE_BASE
 
 CardFormat = Callable[[Card], str]
 
@@ -86,7 +93,8 @@ DEFAULT_ITERATIONS = 40
 #: The expert's settings for the review: every deal is played to the end of the round (at every
 #: table size; the game's expert scores heads-up deals after one reply with its leaf model,
 #: which overstated the losses against real play: tests/benchmarks/bench_review.py), and its
-#: five best candidates (with the played plan and the played plan carried on: seven at most).
+#: five best candidates (with the hint's plan, the played plan and the played plan carried on: eight
+#: at most).
 REVIEW_EXPERT: dict[str, Any] = {"horizon": 0, "candidates": 5}
 #: The better plan is named in ``why`` up to this many moves (the rest are counted; ``best_text``
 #: and ``best_plan`` hold them all).
@@ -253,6 +261,14 @@ def played_moves(view: PlayerView, plan: Sequence[Move]) -> tuple[Move, ...]:
     return tuple(out)
 
 
+def canonical(state: State) -> State:
+    """An end of turn as the game sees it: the sides are alike and so are the corners (no rule
+    tells one from another), so two positions that differ only in which side or which corner
+    holds a pile are the same end of turn."""
+    h, piles = state
+    return h, (*sorted(piles[:N_SIDES]), *sorted(piles[N_SIDES:]))
+
+
 def review_turn(
     view: PlayerView,
     played_plan: Sequence[Move],
@@ -262,12 +278,14 @@ def review_turn(
     fmt: CardFormat = card_symbol,
     index: int = 0,
     expert: dict[str, Any] | None = None,
+    hint_seed: int | None = None,
 ) -> TurnReview:
     """The review of one turn: ``view`` is the player's view at the start of the turn (its turn,
     after its draw), ``played_plan`` the moves it made (``END`` may end it). At most
     ``iterations`` deals (deterministic for a given ``seed``); ``fmt`` writes the cards;
-    ``expert`` overrides the expert's settings (e.g. ``{"candidates": 4}``). ValueError when it
-    is not the view's turn or the plan is not legal from it."""
+    ``expert`` overrides the expert's settings (e.g. ``{"candidates": 4}``); ``hint_seed`` is
+    the seed of the hint the player was offered (:class:`~ai.advice.hint.HintAI`; None:
+    ``seed``). ValueError when it is not the view's turn or the plan is not legal from it."""
     if not view.my_turn:
         raise ValueError("a turn is reviewed from the player's view at its start, on its turn")
     if iterations < 2:
@@ -276,39 +294,32 @@ def review_turn(
     reviewer = _Reviewer(seed, iterations=iterations, **{**REVIEW_EXPERT, **(expert or {})})
     plans: list[tuple[Move, ...]] = []
     ends: dict[State, int] = {}
-    for _score, path, state in reviewer.ranked_plans(view)[: reviewer.candidates]:
-        if state not in ends:
-            ends[state] = len(plans)
+
+    def add(path: tuple[Move, ...], name: bool = False) -> int:
+        """``path``'s place among the plans (a new one, or the one with its end of turn: then
+        named as ``path`` when ``name``)."""
+        state = canonical(plan_states(view, path)[-1])
+        k = ends.get(state)
+        if k is None:
+            k = ends[state] = len(plans)
             plans.append(path)
-    played_end = plan_states(view, played)[-1]
-    p = ends.get(played_end)
-    if p is None:
-        p = len(plans)
-        plans.append(played)
-    else:
-        plans[p] = played  # the same end of turn: shown as played
-    ends[played_end] = p
-    h_end, piles_end = played_end
+        elif name:
+            plans[k] = path
+        return k
+
+    for _score, path, _state in reviewer.ranked_plans(view)[: reviewer.candidates]:
+        add(path)
+    hint_plan = played_moves(view, HintAI(seed if hint_seed is None else hint_seed).turn_plan(view))
+    h = add(hint_plan)
+    p = add(played, name=True)  # the same end of turn as a candidate's: shown as played
+    h_end, piles_end = plan_states(view, played)[-1]
     if played and h_end:
         # What was played, then carried on as the expert's planner would from there: often the
         # better plan closest to the player's (e.g. stopping one card short of going out).
-        after = replace(
-            view,
-            hand_mask=h_end,
-            piles=piles_end,
-            moved_this_turn=True,
-            played_card_this_turn=any(m < MOVE_BASE for m in played),
-        )
+        after = view_after(view, played, h_end, piles_end)
         rest = reviewer.ranked_plans(after)[0][1]
         if rest:
-            carried = (*played, *rest)
-            state = plan_states(view, carried)[-1]
-            j = ends.get(state)
-            if j is None:
-                ends[state] = len(plans)
-                plans.append(carried)
-            else:
-                plans[j] = carried  # the same end of turn, named the player's way
+            add((*played, *rest), name=True)  # the same end of turn, named the player's way
     unit = "chips" if Stakes.of(view).chips else "points"
     played_text = describe_plan(view, played, fmt)
     if len(plans) == 1:
@@ -316,14 +327,30 @@ def review_turn(
         return TurnReview(
             index, view.seat, played, played, 0.0, 0.0, "good", unit, why, played_text, played_text, 0, 1, True
         )
+    if p == h:
+        # The game's own advice for the turn, followed: never marked.
+        why = f"The hint's plan. {explain(view, played, fmt)}"
+        n = len(plans)
+        return TurnReview(
+            index, view.seat, played, played, 0.0, 0.0, "good", unit, why, played_text, played_text, 0, n, False
+        )
     values = reviewer.values(view, plans, p, iterations)
     means = [sum(v) / len(v) for v in values]
     # Among plans worth the same (e.g. every way of going out), the played one, else the one
     # that starts as the played one did the longest, else the expert's order.
-    b = max(range(len(plans)), key=lambda k: (round(means[k], 9), k == p, _common(plans[k], played), -k))
+    order = {k: (round(means[k], 9), k == p, _common(plans[k], played), -k) for k in range(len(plans))}
+    b = max(order, key=order.__getitem__)
     loss, se = (0.0, 0.0) if b == p else held_out_loss(values, p)
     loss = max(0.0, loss)
     mark = mark_of(loss, se)
+    if mark != "good":
+        # The better plan shown is one the deals rate better than the played one beyond their
+        # uncertainty; when none is, the turn is as good as any.
+        better = [k for k in range(len(plans)) if k != p and _significant(*paired(values[k], values[p]))]
+        if better:
+            b = max(better, key=order.__getitem__)
+        else:
+            mark = "good"
     best = plans[b]
     best_text = describe_plan(view, best, fmt)
     why = _why(view, played, best, b == p, loss, mark, unit, best_text, fmt)
@@ -343,6 +370,12 @@ def review_turn(
         len(plans),
         False,
     )
+
+
+def _significant(mean: float, se: float) -> bool:
+    """Whether a paired difference (mean, standard error) says one plan is better than the
+    other: by more than :data:`Z` standard errors."""
+    return mean > 0 and mean > Z * se
 
 
 def _common(a: Sequence[Move], b: Sequence[Move]) -> int:
@@ -421,11 +454,13 @@ def review_round(
     iterations: int = DEFAULT_ITERATIONS,
     seed: int = 0,
     fmt: CardFormat = card_symbol,
+    hint_seed: int | None = None,
 ) -> RoundReview:
     """Review every turn of ``turns`` (the player's view at each turn's start, and the plan it
-    played), in order. ``progress(done, total)`` is called before the first turn and after
-    each; ``cancelled()`` is asked before each turn and the review stops when it is True,
-    returning the turns reviewed so far (``cancelled`` set). Pure: safe in a worker thread."""
+    played), in order; ``hint_seed`` is the seed of the player's hint (:func:`review_turn`).
+    ``progress(done, total)`` is called before the first turn and after each; ``cancelled()``
+    is asked before each turn and the review stops when it is True, returning the turns
+    reviewed so far (``cancelled`` set). Pure: safe in a worker thread."""
     total = len(turns)
     out: list[TurnReview] = []
     stopped = False
@@ -435,7 +470,7 @@ def review_round(
         if cancelled is not None and cancelled():
             stopped = True
             break
-        out.append(review_turn(view, plan, iterations=iterations, seed=seed, fmt=fmt, index=i))
+        out.append(review_turn(view, plan, iterations=iterations, seed=seed, fmt=fmt, index=i, hint_seed=hint_seed))
         if progress is not None:
             progress(i + 1, total)
     return RoundReview(tuple(out), total, stopped, summary_line(out, total, stopped))
@@ -506,6 +541,7 @@ __all__ = [
     "RoundReview",
     "TurnReview",
     "Z",
+    "canonical",
     "held_out_loss",
     "mark_of",
     "match_turns",

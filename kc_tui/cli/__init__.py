@@ -38,6 +38,10 @@ EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
 #: The seeds the command line accepts (64 bits, the width of the engine's generator).
 SEED_MAX = (1 << 64) - 1
+SEED_HELP = (
+    "seed of the match, 0 to 2**64-1 (same seed, same deals: a seeded match is predictable, for replays"
+    " and tournaments; without one the deals come from 128 secret random bits)"
+)
 #: The longest message line written (longer ones are cut and end in "...").
 MAX_LINE = 1000
 
@@ -407,9 +411,15 @@ def version() -> str:
 # ---------------------------------------------------------------------------- serve
 def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
-    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, port_arg
+    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, allow_join_arg, port_arg
 
-    p = sub.add_parser("serve", help="serve the app to web browsers (each tab its own app, settings and saves)")
+    p = sub.add_parser(
+        "serve",
+        help="serve the app to web browsers (each tab its own app, settings and saves)",
+        description="Serve the app to web browsers: each tab runs its own app on this machine. A tab's"
+        " 'Join a table' connects from this machine, so it is offered only with --allow-join, and joins"
+        " only the tables listed there.",
+    )
     p.add_argument(
         "--bind",
         default=DEFAULT_BIND,
@@ -422,14 +432,26 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="DIR",
         help="the folder that holds each tab's private folder (default: web-tabs in the data folder)",
     )
+    p.add_argument(
+        "--allow-join",
+        action="append",
+        type=allow_join_arg,
+        metavar="HOST:PORT",
+        help="let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port"
+        " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table",
+    )
     p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app to browsers until Ctrl+C. Each tab's app has a private folder under the root
     (its settings, save and history), removed when the tab's app ends (kc_tui.web.folders)."""
+    from kc_tui.net.allowlist import MAX_TABLES
     from kc_tui.web.folders import RootError, default_root, ready_root
 
+    tables = tuple(dict.fromkeys(args.allow_join or ()))
+    if len(tables) > MAX_TABLES:
+        raise CliError(f"--allow-join: at most {MAX_TABLES} tables, not {len(tables)}")
     try:
         root = ready_root(args.root if args.root is not None else default_root())
     except RootError as exc:
@@ -443,7 +465,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
 
     try:
-        serve(root, args.bind, args.port, say, warn)
+        serve(root, args.bind, args.port, say, warn, tables)
     except ServeError as exc:
         raise CliError(str(exc)) from None
     return 0
@@ -472,7 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("play", help="start a match against AI opponents, or with other people at the keyboard")
-    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument("--opponents", help=kinds_help("greedy,king-aware", 1, 3))
     p.add_argument("--seats", help=seats_help())
     p.add_argument("--target", type=int, help=target_help())
@@ -481,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="watch AI players play each other")
     p.add_argument("--seats", help=kinds_help("greedy,expert", 2, 4))
-    p.add_argument("--seed", type=seed_arg, help="seed of the match, 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
     p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -541,16 +563,27 @@ def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
         "--rules", nargs="*", default=[], metavar="KEY=VALUE", help=f"rule variants, e.g. draw=end: {rules_help()}"
     )
     p.add_argument("--target", type=int, help=target_help())
-    p.add_argument("--seed", type=seed_arg, help="seed of the match (same seed, same deals), 0 to 2**64-1")
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument(
         "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
     )
     p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
     p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
     p.add_argument(
+        "--replace",
+        action="store_true",
+        help="start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)",
+    )
+    p.add_argument(
         "--stand-in",
         metavar="SECONDS",
         help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
+    )
+    p.add_argument(
+        "--addresses",
+        metavar="DIR",
+        help="write each person's seat address into its own file in DIR (readable by you only; DIR is made"
+        " 0700 if missing) instead of printing it: hand each person their file, they run join --file FILE",
     )
     p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
     p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
@@ -566,9 +599,22 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- join
 def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
-    """``join URL [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
-    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' printed)")
-    p.add_argument("url", metavar="URL", help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch)")
+    """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
+    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' gave you)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--file",
+        metavar="FILE",
+        help="read the seat's address from FILE (the file 'host --addresses' wrote; '-': paste it at the"
+        " terminal): it stays out of the process list other users see",
+    )
+    where.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch); on the command line other"
+        " users of this machine can read it in the process list and take the seat: prefer --file",
+    )
     p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
     p.add_argument(
         "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
@@ -583,10 +629,17 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from kc_tui.net.client import AddressError, table_address, trusting
 
-    try:
-        url = table_address(args.url, watch=args.watch)
-    except AddressError as exc:
-        raise CliError(str(exc)) from None
+    if args.file is not None:
+        from kc_tui.net.addresses import read_address
+
+        url = read_address(args.file, watch=args.watch)
+    elif args.url is None:
+        raise CliError("join needs the seat's address: --file FILE (the file the host gave you) or the URL")
+    else:
+        try:
+            url = table_address(args.url, watch=args.watch)
+        except AddressError as exc:
+            raise CliError(str(exc)) from None
     if args.cafile is not None:
         if not url.startswith("wss://"):
             raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")

@@ -2,10 +2,10 @@
 level the command line asks for (``--log-level``, warning unless told). Set up once, for the run of the
 command line (:func:`logging_to_file`); every module logs to ``logging.getLogger(__name__)``.
 
-The file is opened, and its folder made, at the first record: a run that logs nothing touches no
-file, nor looks for the data folder. A log that cannot be written is dropped: it never stops the
-app nor prints over its screen. Nothing logged names a card a player may not see (hands, the
-stock): a fault says what went wrong, not which cards were held.
+The file is opened, and its folder made, at the first record (the file with mode 0600, the folder
+0700): a run that logs nothing touches no file, nor looks for the data folder. A log that cannot
+be written is dropped: it never stops the app nor prints over its screen. Nothing logged names a
+card a player may not see (hands, the stock): a fault says what went wrong, not which cards were held.
 """
 
 from __future__ import annotations
@@ -61,8 +61,7 @@ class LogFile(logging.Handler):
                 self._close_file()
                 os.replace(path, path.with_name(path.name + ".1"))
             if self._file is None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._file, self._path = path.open("a", encoding="utf-8", errors="backslashreplace"), path
+                self._file, self._path = _open_log(path), path
             self._file.write(line)
             self._file.flush()
         except Exception:
@@ -83,6 +82,21 @@ class LogFile(logging.Handler):
         finally:
             self.release()
         super().close()
+
+
+def _open_log(path: Path) -> IO[str]:
+    """The log file at ``path`` opened to append, made (and its folder) private from the start:
+    mode 0600 (the folder 0700), whatever the umask."""
+    from kc_tui.util.files import PRIVATE_FILE, make_folder
+
+    make_folder(path.parent)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    try:
+        return os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 @contextlib.contextmanager

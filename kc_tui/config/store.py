@@ -26,6 +26,7 @@ from kc_tui.util.files import (
     link_to,
     move_aside,
     read_capped,
+    tighten_folder,
 )
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
@@ -65,25 +66,36 @@ def data_dir() -> Path:
     env = os.environ.get(ENV_DATA)
     if env:
         return Path(env)
-    return Path(platformdirs.user_data_dir(APP_NAME))
+    return default_data_dir()
 
 
 class DataDirError(FileError):
     """The data folder cannot be made or written into (:func:`ensure_data_dir`)."""
 
 
+def default_data_dir() -> Path:
+    """The data folder that is the app's own: the user's data dir (platformdirs)."""
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
 def ensure_data_dir(folder: str | os.PathLike[str] | None = None) -> Path:
-    """The data folder (``folder``, else :func:`data_dir`), made if missing and ready to be written
-    into. :class:`DataDirError` (an OSError) otherwise, its message one line such as "The data
-    folder X is a file, not a folder", "The data folder X cannot be created: permission denied",
-    "The data folder X is on a read-only file system", "The data folder X is a link to Y, which
-    does not exist" or "The data folder X cannot be created: Y is a file, not a folder"."""
+    """The data folder (``folder``, else :func:`data_dir`), made if missing (mode 0700: it holds
+    every hand of a hosted table and its seats' tokens) and ready to be written into. The app's
+    own folder (:func:`default_data_dir`) is made private when it is not, without a word (it is
+    the app's); a folder named by $KINGS_CORNERS_DATA keeps the permissions its user gave it (the
+    files made in it are private all the same). :class:`DataDirError` (an OSError) otherwise,
+    its message one line such as "The data folder X is a file, not a folder", "The data folder X
+    cannot be created: permission denied", "The data folder X is on a read-only file system", "The
+    data folder X is a link to Y, which does not exist" or "The data folder X cannot be created: Y
+    is a file, not a folder"."""
     target = data_dir() if folder is None else Path(folder)
     problem = ensure_folder(target)
     if problem is not None:
         shown = one_line(str(target))
         reason = f"the data folder {shown} {problem}"
         raise DataDirError(f"The data folder {shown} {problem}", reason, errno_of(problem), target)
+    if os.path.abspath(target) == os.path.abspath(default_data_dir()):
+        tighten_folder(target)
     return target
 
 

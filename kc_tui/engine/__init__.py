@@ -23,13 +23,17 @@ from .cards import (
 from .legal import empty_place_takes, pile_takes
 from .match import (
     KING_PENALTY,
+    SECRET_BITS,
+    SEED_MAX,
     Match,
     RoundOutcome,
     RoundResult,
     chips_match_over,
+    is_secret,
     penalty_breakdown,
     round_seed,
     target_reached,
+    valid_seed,
 )
 from .moves import (
     CORNERS,
@@ -63,6 +67,8 @@ __all__ = [
     "KING_PENALTY",
     "PLACES",
     "QUEENS_MASK",
+    "SECRET_BITS",
+    "SEED_MAX",
     "SIDES",
     "VARIANTS",
     "Card",
@@ -96,6 +102,7 @@ __all__ = [
     "is_pile_move",
     "is_play",
     "is_red",
+    "is_secret",
     "load_position",
     "make_card",
     "mask_of",
@@ -118,5 +125,6 @@ __all__ = [
     "suit_of",
     "target",
     "target_reached",
+    "valid_seed",
     "variant",
 ]

@@ -14,9 +14,15 @@ from .player_view import Standing
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 from .state import Round
 
-#: Seeds are unsigned 64-bit numbers.
+#: A seed asked for (``--seed``) is an unsigned 64-bit number: its deals can be recomputed by
+#: anyone who knows it.
 SEED_MAX = 2**64 - 1
-MATCH_KEYS = frozenset({"n_players", "seed", "rules", "first_dealer", "rounds", "results"})
+#: A match nobody asked a seed for is dealt from a secret of 128 random bits, held as
+#: ``SECRET_MIN + bits`` (so it is told apart from any seed): its deals come from a keyed stream.
+SECRET_BITS = 128
+SECRET_MIN = 1 << SECRET_BITS
+SECRET_MAX = (1 << (SECRET_BITS + 1)) - 1
+MATCH_KEYS = frozenset({"n_players", "seed", "secret", "rules", "first_dealer", "rounds", "results"})
 RESULT_KEYS = frozenset({"number", "dealer", "seats", "winner", "penalties", "chips_delta", "totals"})
 
 
@@ -201,8 +207,34 @@ class _Scores:
     pot_end: int = 0
 
 
+def is_secret(seed: int) -> bool:
+    """Whether ``seed`` is a secret (a match dealt from secret entropy), not a seed asked for."""
+    return SECRET_MIN <= seed <= SECRET_MAX
+
+
+def valid_seed(seed: object) -> bool:
+    """Whether ``seed`` is a 64-bit seed or a secret (an int, never a bool)."""
+    return _is_int(seed) and (0 <= seed <= SEED_MAX or is_secret(seed))  # type: ignore[operator, arg-type]
+
+
+def secret_text(seed: int) -> str:
+    """A secret as the save writes it: its 128 bits in 32 hex digits."""
+    return f"{seed - SECRET_MIN:032x}"
+
+
+def secret_from_text(text: object) -> int | None:
+    """The secret a save's text names (32 lowercase hex digits), or None."""
+    if not isinstance(text, str) or len(text) != SECRET_BITS // 4 or text.strip("0123456789abcdef"):
+        return None
+    return SECRET_MIN + int(text, 16)
+
+
 def round_seed(match_seed: int, number: int) -> int:
-    """The seed of round ``number`` (1, 2, ...) of a match."""
+    """The seed of round ``number`` (1, 2, ...) of a match. A secret's rounds are dealt from a
+    keyed stream whose key is drawn from the secret one way: a round's deal tells nothing of
+    another's."""
+    if match_seed > SEED_MAX:
+        return _rng.derive_wide(match_seed, f"round {number}")
     _, value = _rng.next_u64(_rng.seed_state(match_seed * 1_000_003 + number))
     return value & ((1 << 62) - 1)
 
@@ -217,7 +249,11 @@ class Match:
         self.n = n_players
         self.seed = seed
         if first_dealer is None:
-            _, first_dealer = _rng.below(n_players, _rng.seed_state(seed ^ 0x5EED))  # R5: random first dealer
+            # R5: a random first dealer
+            start = (
+                _rng.seed_state(seed ^ 0x5EED) if seed <= SEED_MAX else _rng.state_of(_rng.derive_wide(seed, "dealer"))
+            )
+            _, first_dealer = _rng.below(n_players, start)
         self.dealer = first_dealer
         self.points = [0] * n_players
         self.chips = [self.rules.chips_start] * n_players if self.chips_scoring else [0] * n_players
@@ -426,7 +462,7 @@ class Match:
         """The match as its seed and every round's moves: replaying them rebuilds it exactly."""
         return {
             "n_players": self.n,
-            "seed": self.seed,
+            **({"secret": secret_text(self.seed)} if is_secret(self.seed) else {"seed": self.seed}),
             "rules": self.rules.to_dict(),
             "first_dealer": self.first_dealer,
             "rounds": [list(ms) for ms in self.round_moves] + [self.replay_moves()],
@@ -445,7 +481,15 @@ class Match:
             if key not in MATCH_KEYS:
                 raise MatchRecordError("the match record has an unknown field")
         n = _int(d, "n_players", MIN_PLAYERS, MAX_PLAYERS)
-        seed = _int(d, "seed", 0, SEED_MAX)
+        if ("seed" in d) == ("secret" in d):
+            raise MatchRecordError("the match record needs its 'seed' or its 'secret' (one of them)")
+        if "secret" in d:
+            secret = secret_from_text(d["secret"])
+            if secret is None:
+                raise MatchRecordError("'secret' must be 32 hexadecimal digits (0-9, a-f)")
+            seed = secret
+        else:
+            seed = _int(d, "seed", 0, SEED_MAX)
         first_dealer = _int(d, "first_dealer", 0, n - 1)
         if "rules" not in d:
             raise MatchRecordError("'rules' is missing")

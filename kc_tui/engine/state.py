@@ -115,7 +115,7 @@ class Round:
             raise ValueError("not enough cards for that many players and that hand size")
         r = cls._blank(n_players, rules)
         deck = list(ALL_CARDS)
-        r.rng = _rng.shuffle(deck, _rng.seed_state(seed))
+        r.rng = _rng.shuffle(deck, _rng.state_of(seed))
         deck.reverse()  # deck[-1] is the top card; pop() deals from the top
         r.dealer = dealer
         hands = [0] * n_players

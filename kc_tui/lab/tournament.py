@@ -47,7 +47,7 @@ from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import EXIT_BAD_INPUT, EXIT_NOT_WRITTEN, TournamentError, check_output, parse_options
 from kc_tui.lab.reports import format_match_table, format_rounds_table
 from kc_tui.lab.stats import summarize_matches, summarize_rounds
-from kc_tui.util.files import atomic_write
+from kc_tui.util.files import atomic_write, shared_mode
 from kc_tui.util.text import one_line
 
 
@@ -75,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
         print(text)
         return 0
     try:
-        atomic_write(Path(args.json), (text + "\n").encode("utf-8"))
+        atomic_write(Path(args.json), (text + "\n").encode("utf-8"), mode=shared_mode())
     except OSError as exc:
         reason = one_line(str(exc.strerror or exc))
         print(

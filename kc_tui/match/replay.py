@@ -23,6 +23,12 @@ cards; the other hands only once they are opened, which :meth:`RoundReplay.open_
 only at the last position of a finished round. Once opened they stay open while stepping back
 (the round has been seen to its end) until :meth:`RoundReplay.close_hands`. The move log names
 the viewer's drawn cards only, as the game's log did; with the hands open it names every draw.
+
+At a table of several people (a record of two or more human seats) the draws stay private
+(:attr:`RoundReplay.draws_private`): whatever the viewer, the log names no draw but the viewer's,
+and the opened hands show at the round's last position only (the cards left, as the round's
+summary shows them), never while stepping back: which card came to a hand when, and so the
+stock's order, is nobody's to see but that hand's owner.
 """
 
 from __future__ import annotations
@@ -156,6 +162,8 @@ class RoundReplay:
         self._cache_pos = 0
         self._cache = base.clone()
         self._hands_open = False
+        #: Several people shared the table: nobody but a hand's owner sees its draws (module docs).
+        self.draws_private = len(record.human_seats) > 1
         starts = [0] + [i + 1 for i, m in enumerate(self.moves) if m == END and i + 1 < len(self.moves)]
         #: Positions where a turn starts (see the module docs).
         self.turn_starts: tuple[int, ...] = tuple(starts)
@@ -352,16 +360,19 @@ class RoundReplay:
     @property
     def log_lines(self) -> list[str]:
         """The move log up to this position: the deal, then every move's lines."""
-        lines = self._all_open_lines() if self._hands_open else self._lines
-        return lines[: self._offsets[self._position]]
+        return self._log()[: self._offsets[self._position]]
 
     @property
     def last_move(self) -> str | None:
         """The move that led to this position, in the log's words (None at the deal)."""
         if self._position == 0:
             return None
-        lines = self._all_open_lines() if self._hands_open else self._lines
-        return lines[self._offsets[self._position - 1]]
+        return self._log()[self._offsets[self._position - 1]]
+
+    def _log(self) -> list[str]:
+        """The whole round's log as shown now: every draw named once the hands are open (unless
+        the draws are private), else the viewer's only."""
+        return self._all_open_lines() if self.hands_open and not self.draws_private else self._lines
 
     def _all_open_lines(self) -> list[str]:
         """The log with every seat's draws named (shown once the hands are open)."""
@@ -379,7 +390,8 @@ class RoundReplay:
     # ------------------------------------------------------------------ open hands
     @property
     def hands_open(self) -> bool:
-        return self._hands_open
+        """Every hand shows now: opened, and (with the draws private) at the round's last position."""
+        return self._hands_open and (self.over or not self.draws_private)
 
     @property
     def may_open_hands(self) -> bool:
@@ -388,8 +400,9 @@ class RoundReplay:
 
     def open_hands(self) -> bool:
         """Show every hand; allowed only at the last position of a finished round (False,
-        nothing changed, before). Open hands stay open while stepping until :meth:`close_hands`."""
-        if self._hands_open:
+        nothing changed, before). Open hands stay open while stepping until :meth:`close_hands`
+        (with the draws private: they show again whenever the last position is)."""
+        if self.hands_open:
             return True
         if not self.may_open_hands:
             return False
@@ -407,7 +420,7 @@ class RoundReplay:
         """What the view draws at this position: the piles, the stock's size, every seat's count
         of cards, the viewer's hand, and the other hands only when open. ``at``: another round
         to draw in its place (a better plan played from this turn's start, say): its piles and
-        hands, with this position's scores."""
+        hands, with this position's scores (with the draws private: the viewer's hand only)."""
         r = self._round_at(self._position) if at is None else at
         over = r.over
         to_move = None if over else self.seats[r.to_move]
@@ -421,11 +434,12 @@ class RoundReplay:
             results = self.results_before
             live = self._live[self._position]
             totals, pot = live.totals, live.pot
+        others_open = self.hands_open and not (at is not None and self.draws_private)
         seats: list[ReplaySeat] = []
         for s in range(len(self.names)):
             rs = self.seats.index(s) if s in self.seats else None
             cards = r.hands[rs].bit_count() if rs is not None else 0
-            shown = rs is not None and (self._hands_open or s == self.viewer)
+            shown = rs is not None and (s == self.viewer or others_open)
             hand = tuple(sort_for_hand(cards_of(r.hands[rs]))) if shown and rs is not None else None
             seats.append(
                 ReplaySeat(
@@ -459,7 +473,7 @@ class RoundReplay:
             viewer=self.viewer,
             hand=viewer_hand,
             drawn=drawn,
-            hands_open=self._hands_open,
+            hands_open=self.hands_open,
             seats=tuple(seats),
             target=0 if self._chips else self.rules.target,
             pot=pot,

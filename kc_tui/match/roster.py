@@ -17,6 +17,8 @@ from ai import AIPlayer, ai_kinds, kind_info, make_player
 from ai.safe import SafePlayer
 from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.config.args import SeatSpec
+from kc_tui.engine import is_secret
+from kc_tui.engine.rng import derive
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +116,16 @@ def build_ai(kind: str, seed: int, think_ms: int = 1000) -> AIPlayer:
 
 
 def seat_seed(match_seed: int, seat: int) -> int:
-    """The seed of the AI at ``seat`` in a match dealt with ``match_seed``."""
+    """The seed of the AI at ``seat`` in a match dealt with ``match_seed`` (of a secret: drawn
+    from it one way, so an AI's choices tell nothing of the deal)."""
+    if is_secret(match_seed):
+        return derive(match_seed, f"seat {seat}")
     return match_seed * 31 + seat + 1
+
+
+def hint_seed(match_seed: int) -> int:
+    """The seed of the hint's AI in a match dealt with ``match_seed``."""
+    return derive(match_seed, "hint") if is_secret(match_seed) else match_seed + 7
 
 
 def build_players(seats: Sequence[Seat], match_seed: int) -> dict[int, AIPlayer]:
@@ -136,13 +146,13 @@ def build_hinter(match_seed: int) -> AIPlayer:
     except ImportError:  # pragma: no cover - the hint ships with the package
         pass
     else:
-        return HintAI(match_seed + 7)
+        return HintAI(hint_seed(match_seed))
     for kind in HINT_KINDS:
         try:
-            return make_player(kind, match_seed + 7)
+            return make_player(kind, hint_seed(match_seed))
         except ValueError:
             continue
-    return make_player(FALLBACK_KIND, match_seed + 7)
+    return make_player(FALLBACK_KIND, hint_seed(match_seed))
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,7 +23,8 @@ from typing import Any
 
 from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote, think_ms_check
 from kc_tui.config.store import data_dir
-from kc_tui.engine import Match, Round, position_dict
+from kc_tui.engine import SECRET_BITS, Match, Round, position_dict
+from kc_tui.engine.match import SECRET_MIN
 from kc_tui.match.roster import Seat, known_kinds
 from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
 from kc_tui.util.text import PROBLEM_MAX, one_line
@@ -94,7 +96,10 @@ def save_exists(path: Path | None = None) -> bool:
 
 
 def new_seed() -> int:
-    return int.from_bytes(os.urandom(4), "big")
+    """The secret a match nobody asked a seed for is dealt from: 128 bits from :mod:`secrets`
+    (the operating system's entropy), kept in the save only. Its deals, its AIs' choices and
+    the hint's cannot be recomputed from anything a seat or a spectator sees."""
+    return SECRET_MIN + secrets.randbits(SECRET_BITS)
 
 
 # ---------------------------------------------------------------------- writing

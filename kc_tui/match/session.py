@@ -76,7 +76,7 @@ from kc_tui.match.saves import (
     save_document,
     write_save,
 )
-from kc_tui.match.turns import TurnUndo
+from kc_tui.match.turns import TurnUndo, drew_from_stock
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +134,9 @@ class MatchSession:
         # One person at the keyboard: the log is theirs and names their draws. Several, or a
         # shared log: it names no one's drawn card.
         mine = len(self.human_seats) == 1 and not shared_log
+        #: The one seat whose drawn cards the log names (None: it names no one's), the only
+        #: viewer the table's view gives this log to.
+        self.log_owner: int | None = self.human_seats[0] if mine else None
         shown = [s.is_human and mine for s in self.seats]
         self.narrator = Narrator(match, self.names, shown, self.fmt)
         self.log: list[str] = list(log_lines)
@@ -315,13 +318,23 @@ class MatchSession:
         seat, before, written = self.to_move, self.match.round.clone(), self._written
         self._apply(m)
         if m != END and not self.match.round.over:
-            self._undo.push(seat, before, self._written - written)
+            if drew_from_stock(before, self.match.round):
+                self._undo.close(seat)
+            else:
+                self._undo.push(seat, before, self._written - written)
         return None
 
     @property
     def can_undo(self) -> bool:
         """Whether the person on turn has a move of this turn to take back (never another's)."""
         return self.human_to_move and self._undo.can_undo(self.to_move)
+
+    @property
+    def why_no_undo(self) -> str:
+        """Why the person on turn has nothing to take back (when :attr:`can_undo` is False)."""
+        if self.human_to_move and self._undo.drew == self.to_move:
+            return "You drew from the stock this turn (R13): a move that draws, and every move before it, stays made."
+        return "Nothing to undo this turn."
 
     def undo(self) -> bool:
         """Take back the last move the person on turn made this turn; False when there is none."""

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING
 
 from ai.safe import SafePlayer
 from kc_tui.config import PACE_SECONDS, Config
-from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol
+from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol, move_str
 from kc_tui.match.cardtext import CardFormat
 from kc_tui.match.narration import fault_reason
 from kc_tui.match.recorder import Recorder, match_sync
 from kc_tui.match.saves import new_seed, pending_document
-from kc_tui.match.session import AITurn, MatchSession
+from kc_tui.match.session import AITurn, MatchSession, match_end_text
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -183,7 +183,29 @@ class TableSnapshot:
     #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
     #: the fines paid so far this round); None when scoring points.
     pot: int | None = None
+    #: The move log as the viewer may read it.
     log: tuple[str, ...] = field(default=())
+    #: The viewer's legal moves, when it is a person on turn (empty otherwise), in notation order.
+    legal: tuple[Move, ...] = ()
+    #: Whether the viewer (a person on turn) may take a move back, and why not when it may not.
+    can_undo: bool = False
+    undo_note: str = ""
+    #: The name of the seat the table waits for (None between rounds and once the match is over).
+    waiting_for: str | None = None
+    #: Every finished round's result for each seat: penalty points, or chips won and lost.
+    results: tuple[tuple[int, ...], ...] = ()
+    #: Whether the match is over, its winners' names and its end in words.
+    over: bool = False
+    winners: tuple[str, ...] = ()
+    end_text: str = ""
+    #: Why the table's save could not be written (one plain line), while it cannot; None when
+    #: every move shown is kept (or the table is not saved at all).
+    save_problem: str | None = None
+
+
+class LogNotShared(ValueError):
+    """The table's log names a person's drawn cards: it is that person's alone, and no other
+    viewer may be given it (a table served to many is built with a shared log)."""
 
 
 # ---------------------------------------------------------------------- the driver
@@ -409,12 +431,25 @@ class TableDriver:
             return "1 chip" if total == 1 else f"{total} chips"
         return f"{total}/{self.session.match.rules.target} pts"
 
+    def round_lines(self, ended: RoundEnded) -> list[str]:
+        """A scored round in plain lines for every viewer, naming every seat and no card: who
+        went out, and every seat's cards left and total."""
+        return round_lines(self.session, ended)
+
     def snapshot(self, viewer: int | None, *, open_hands: bool = False) -> TableSnapshot:
-        """What ``viewer`` (a match seat, or None for a spectator) may see: its own hand, and
-        every hand when ``open_hands`` (the demo's privilege)."""
+        """Everything ``viewer`` (a match seat, or None for a spectator) may see, made here and
+        nowhere else: the public table, its own hand and drawn card, its legal moves and undo
+        when it is the person on turn, the log as it may read it, the match's results and end;
+        every hand when ``open_hands`` (the demo's privilege). :class:`LogNotShared` when the
+        log names a person's draws and ``viewer`` is anyone else."""
         s = self.session
         r = s.match.round
+        if not open_hands and s.log_owner is not None and viewer != s.log_owner:
+            raise LogNotShared(f"the log names {s.names[s.log_owner]}'s draws: it is theirs alone")
         to_move = self.to_move
+        on_turn = viewer is not None and viewer == to_move and s.human_to_move
+        over = s.match.over
+        chips = s.match.chips_scoring
         winners = set(s.match.winners) if s.match.over else set()
         totals = s.match.live_chips()
         seats = tuple(
@@ -443,7 +478,33 @@ class TableDriver:
             drawn=None if viewer is None else s.last_drawn(viewer),
             log=tuple(s.log),
             pot=s.pot,
+            legal=tuple(sorted(r.legal_moves(), key=move_str)) if on_turn else (),
+            can_undo=on_turn and s.can_undo,
+            undo_note="" if not on_turn or s.can_undo else s.why_no_undo,
+            waiting_for=None if over or r.over else s.names[s.to_move],
+            results=tuple(tuple(res.chips_delta if chips else res.penalties) for res in s.match.results),
+            over=over,
+            winners=tuple(s.names[w] for w in s.match.winners) if over else (),
+            end_text=match_end_text(s) if over else "",
+            save_problem=s.save_problem,
         )
+
+
+def round_lines(s: MatchSession, ended: RoundEnded) -> list[str]:
+    """A scored round in plain lines (see :meth:`TableDriver.round_lines`)."""
+    r = ended.result
+    winner = None if r.winner is None else s.names[r.winner]
+    head = f"Round {r.number}: {winner} went out" if winner is not None else f"Round {r.number} was blocked"
+    lines = [head]
+    totals = s.match.live_chips()
+    for i, name in enumerate(s.names):
+        cards, kings = ended.hands[i]
+        left = "no cards left" if cards == 0 else f"{cards} card{'s' if cards != 1 else ''} left"
+        if kings:
+            left += f" ({kings} king{'s' if kings != 1 else ''})"
+        unit = "chips" if s.match.chips_scoring else f"/{s.match.rules.target} pts"
+        lines.append(f"{name}: {left}, total {totals[i]}{' ' if unit == 'chips' else ''}{unit}")
+    return lines
 
 
 __all__ = [
@@ -453,6 +514,7 @@ __all__ = [
     "AIJob",
     "Decision",
     "Event",
+    "LogNotShared",
     "MatchEnded",
     "MoveMade",
     "RoundEnded",

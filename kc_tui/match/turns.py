@@ -1,7 +1,10 @@
 """Taking moves back: the moves the seat on turn made this turn, each with the round before it.
 
 Plain Python. The entries belong to one seat's turn: ending the turn (or a new round) clears
-them, so a person's undo never reaches another person's moves. After a resume the entries are
+them, so a person's undo never reaches another person's moves. A move that drew from the stock
+(going out with a side open under draw3, R13) clears them too, and no move before it can be
+taken back: undoing it would put the drawn cards back on the stock, where the next player
+would draw cards the mover has seen. After a resume the entries are
 rebuilt from the match's moves (:meth:`TurnUndo.rebuild`).
 """
 
@@ -27,6 +30,8 @@ class TurnUndo:
 
     def __init__(self) -> None:
         self._entries: list[UndoEntry] = []
+        #: The seat whose move this turn drew from the stock (nothing before it is undone), or None.
+        self.drew: int | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -35,10 +40,18 @@ class TurnUndo:
         """``seat`` moved from ``before``; a move of another seat starts a new turn's entries."""
         if self._entries and self._entries[-1].seat != seat:
             self._entries.clear()
+        if self.drew != seat:
+            self.drew = None
         self._entries.append(UndoEntry(seat, before, lines))
+
+    def close(self, seat: int) -> None:
+        """``seat``'s move drew from the stock: nothing of this turn so far can be taken back."""
+        self._entries.clear()
+        self.drew = seat
 
     def clear(self) -> None:
         self._entries.clear()
+        self.drew = None
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` has a move of this turn to take back."""
@@ -61,7 +74,18 @@ class TurnUndo:
         r = match.replay_round(start)
         for m in moves[start:]:
             before = r.clone()
-            self._entries.append(UndoEntry(seat, before, len(narrator.play(r, m))))
+            lines = len(narrator.play(r, m))
+            if drew_from_stock(before, r):
+                self.close(seat)
+            else:
+                self.push(seat, before, lines)
 
 
-__all__ = ["TurnUndo", "UndoEntry"]
+def drew_from_stock(before: Round, after: Round) -> bool:
+    """Whether the move that led from ``before`` to ``after`` put a card of the stock in the
+    mover's hand."""
+    mover = before.to_move
+    return bool(after.hands[mover] & ~before.hands[mover])
+
+
+__all__ = ["TurnUndo", "UndoEntry", "drew_from_stock"]

@@ -7,7 +7,8 @@ stamp of the latest state. When the connection drops it connects again by itself
 doubling to 5 s) and says so through its status: connecting, connected, reconnecting, or ended
 for good (a wrong token, another protocol version, the seat taken by a newer client, an address
 the server does not serve). A server message that does not parse is reported as a one-line
-problem and skipped: it never stops the connection, and never raises.
+problem and skipped: it never stops the connection, and never raises. A served tab's app joins
+only the tables its operator allowed (:func:`destination`, :mod:`kc_tui.net.allowlist`).
 
 Everything runs on the caller's event loop (a Textual app's): :meth:`RemoteSeat.run` is a
 coroutine to run as a task; the requests (:meth:`RemoteSeat.move` ...) never block, they queue
@@ -28,7 +29,9 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.uri import parse_uri
 
+from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import (
     MAX_ID,
@@ -56,7 +59,15 @@ OPEN_TIMEOUT = 10.0
 PING_INTERVAL = 10.0
 PING_TIMEOUT = 10.0
 #: The error codes after which connecting again cannot help: the seat's client stops.
-FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
+FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken", "closed"})
+#: Why the connection ended, for a server that closed it with a final code as its reason but
+#: whose error message did not arrive.
+CLOSED_FOR = {
+    "bad-token": "no seat at this table has this address",
+    "upgrade": "the server speaks another version of the table's protocol",
+    "seat-taken": "someone else joined with your seat's address: the seat is theirs now",
+    "closed": "the host closed the table; 'host --resume' serves it again",
+}
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
 
@@ -82,7 +93,8 @@ class AddressError(ValueError):
 def table_address(url: str, *, watch: bool = False) -> str:
     """``url`` checked as a table's address: ``ws://`` or ``wss://``, a host, and the path
     ``/seat/<token>`` (a person's seat) or ``/watch``. With ``watch`` a seat's address is turned
-    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else."""
+    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else, and
+    for a table this process may not join (:func:`destination`)."""
     text = url.strip()
     shown = one_line(text, 120) or "''"
     try:
@@ -101,7 +113,28 @@ def table_address(url: str, *, watch: bool = False) -> str:
         path = "/watch"
     elif not path.startswith("/seat/") or len(path) <= len("/seat/") or "/" in path[len("/seat/") :]:
         raise AddressError(f"{shown} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch")
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    address = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    destination(address)
+    return address
+
+
+def destination(url: str) -> Endpoint:
+    """The host and port a connection to ``url`` goes to, as websockets reads them;
+    :class:`AddressError` when this process may not connect there: a served tab's app joins only
+    the tables its list names (:mod:`kc_tui.net.allowlist`), and no address with a user name."""
+    try:
+        uri = parse_uri(url)
+    except InvalidURI:
+        raise AddressError(f"{one_line(url, 120)} is not an address: use the one the host printed") from None
+    allowed = served_tables()
+    if allowed is not None and uri.username is not None:
+        raise AddressError("a table's address has no '@' (its host is what follows one): write ws://HOST:PORT/...")
+    where = endpoint(uri.host, uri.port)
+    try:
+        check(where, allowed)
+    except NotAllowed as exc:
+        raise AddressError(str(exc)) from None
+    return where
 
 
 class Status(enum.Enum):
@@ -180,6 +213,19 @@ class RemoteSeat:
     def ended(self) -> bool:
         return self.link.status is Status.ENDED
 
+    @property
+    def may_rejoin(self) -> bool:
+        """Whether the seat ended because the host closed the table (it may be served again)."""
+        return self.ended and self.link.code == "closed"
+
+    def reopen(self) -> bool:
+        """After the host closed the table, try again (the seat's :meth:`run` is then started
+        anew); False when the seat did not end that way."""
+        if not self.may_rejoin or self._closing:
+            return False
+        self._set_link(Link(Status.CONNECTING, ""))
+        return True
+
     def _set_link(self, link: Link) -> None:
         if link == self.link:
             return
@@ -256,8 +302,11 @@ class RemoteSeat:
         """One connection, from opening it to its end; whether the server welcomed this seat."""
         welcomed = False
         try:
+            where = destination(self.url)
             async with connect(
                 self.url,
+                host=where.host,  # where the address was checked for, and no redirect elsewhere
+                port=where.port,
                 open_timeout=OPEN_TIMEOUT,
                 ping_interval=PING_INTERVAL,
                 ping_timeout=PING_TIMEOUT,
@@ -290,6 +339,7 @@ class RemoteSeat:
                         elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
                             self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
                         self._tell(message)
+                    self._closed_for(ws.close_reason)
                 finally:
                     writer.cancel()
                     self._outbox = None
@@ -307,7 +357,13 @@ class RemoteSeat:
             )
         except InvalidURI as exc:  # pragma: no cover - table_address checked it
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
+        except AddressError as exc:
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
+        except ValueError as exc:  # websockets follows no redirect to another host or port
+            self._set_link(Link(Status.ENDED, one_line(f"the server sent the seat elsewhere: {exc}", LINE), "redirect"))
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+            if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
+                self._closed_for(exc.rcvd.reason)
             self._dropped(_why(exc))
         else:
             self._dropped("the server closed the connection")
@@ -326,6 +382,11 @@ class RemoteSeat:
         except Exception as exc:
             log.exception("a %s message could not be shown", type(message).__name__)
             self._problem(f"a message from the server could not be shown ({type(exc).__name__})")
+
+    def _closed_for(self, reason: str | None) -> None:
+        """The server closed the connection giving a final code as its reason: end for good (once)."""
+        if reason in CLOSED_FOR and not self.ended and not self._closing:
+            self._set_link(Link(Status.ENDED, CLOSED_FOR[reason], reason))
 
     def _dropped(self, why: str) -> None:
         if not self._closing and not self.ended:
@@ -368,4 +429,4 @@ def _why(exc: BaseException) -> str:
     return one_line(f"the connection failed ({exc})", LINE)
 
 
-__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "table_address", "trusting"]
+__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "destination", "table_address", "trusting"]

@@ -4,9 +4,9 @@ The command's checks of its arguments (each a one-line :class:`CliError`), the h
 save (``hosted.json`` in the data folder, apart from the solo save, written after every move)
 and its seat file beside it (the seat tokens, the port and the address, written atomically with
 mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
-seat, the watch command, then what happens at the table) and the commands typed on its standard
-input (``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for
-``host --resume``.
+seat, or with ``--addresses DIR`` the files they are written to (kc_tui/net/addresses.py), the
+watch command, then what happens at the table) and the commands typed on its standard input
+(``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for ``host --resume``.
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ from typing import TextIO
 
 from kc_tui.config import HUMAN, Config
 from kc_tui.config.args import CliError, check_target, parse_seats
-from kc_tui.config.store import data_dir
+from kc_tui.config.store import data_dir, ensure_data_dir
 from kc_tui.engine import Rules, RulesError
+from kc_tui.match.recorder import Recorder, open_history
 from kc_tui.match.roster import Seat, default_name
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from kc_tui.util.files import atomic_write, read_capped
+from kc_tui.util.files import aside_path, atomic_write, describe_os_error, make_folder, read_capped
 from kc_tui.util.text import one_line, write_line
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,11 @@ DEFAULT_STAND_IN = 60.0
 STAND_IN_MAX = 86_400.0
 #: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
 HOSTED_THINK_MS = 1000
+
+
+#: The hosted table's rounds waiting for the history; how long closing waits for them.
+HOSTED_OUTBOX = "hosted-outbox"
+RECORDER_CLOSE_WAIT = 2.0
 
 
 def hosted_save_path() -> Path:
@@ -133,6 +139,10 @@ class HostOptions:
     seed: int | None = None
     cert: str | None = None
     key: str | None = None
+    #: The folder the seats' address files go into (``--addresses``); None: they are printed.
+    addresses: Path | None = None
+    #: Start a new table over an unfinished hosted one, which is kept aside (``--replace``).
+    replace: bool = False
 
 
 def is_loopback(bind: str) -> bool:
@@ -185,13 +195,16 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
     stand_in = _stand_in(args.stand_in)
     if (args.cert is None) != (args.key is None):
         raise CliError("--cert and --key go together: the certificate and its private key")
+    folder = _addresses(getattr(args, "addresses", None))
     if args.resume:
         given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
         if args.seed is not None:
             given.append("--seed")
+        if getattr(args, "replace", False):
+            given.append("--replace")
         if given:
             raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
-        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key)
+        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key, addresses=folder)
     if not args.seats:
         raise CliError("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)")
     config = config or Config()
@@ -213,8 +226,26 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
             taken.append(name)
             ordered.append(Seat(name, spec.kind, HOSTED_THINK_MS))
     return HostOptions(
-        bind or DEFAULT_BIND, port, stand_in, False, tuple(ordered), rules, args.seed, args.cert, args.key
+        bind or DEFAULT_BIND,
+        port,
+        stand_in,
+        False,
+        tuple(ordered),
+        rules,
+        args.seed,
+        args.cert,
+        args.key,
+        folder,
+        bool(getattr(args, "replace", False)),
     )
+
+
+def _addresses(text: str | None) -> Path | None:
+    if text is None:
+        return None
+    from kc_tui.net.addresses import ready_folder
+
+    return ready_folder(text)
 
 
 def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
@@ -240,11 +271,20 @@ def base_url(bind: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{host}:{port}"
 
 
+def seat_urls(tokens: dict[int, str], url: str) -> dict[int, str]:
+    """Every person's seat's address, by match seat."""
+    return {seat: f"{url}{seat_path(token)}" for seat, token in sorted(tokens.items())}
+
+
 def join_lines(names: Sequence[str], tokens: dict[int, str], url: str) -> list[str]:
     """One line per person's seat with its join command, then the watch line."""
-    lines = [f"{names[seat]}: kings-corners join {url}{seat_path(token)}" for seat, token in sorted(tokens.items())]
-    lines.append(f"Watch: kings-corners join --watch {url}{WATCH_PATH}")
+    lines = [f"{names[seat]}: kings-corners join {address}" for seat, address in seat_urls(tokens, url).items()]
+    lines.append(watch_line(url))
     return lines
+
+
+def watch_line(url: str) -> str:
+    return f"Watch: kings-corners join --watch {url}{WATCH_PATH}"
 
 
 def warning_line(bind: str) -> str:
@@ -262,6 +302,8 @@ def _print(stream: TextIO, line: str) -> None:
 # ---------------------------------------------------------------------- running
 def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int]:
     """The session to serve, its tokens (None: new ones), the address and the port."""
+    with contextlib.suppress(OSError):  # made private; one that cannot be made is the save's to say
+        ensure_data_dir()
     save = hosted_save_path()
     if options.resume:
         seats = read_seat_file(seat_file_path(save))
@@ -277,9 +319,44 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
             raise CliError("the table was served over TLS (wss://): give --cert and --key again")
         port = seats.port if options.port is None else options.port
         return session, seats.tokens, options.bind or seats.bind, port
-    # Saved (over an earlier hosted match) only once the table is served: see _serve.
+    unfinished = unfinished_table(save)
+    if unfinished is not None and not options.replace:
+        raise CliError(
+            f"an unfinished hosted table is saved ({unfinished}): serve it again with 'host --resume',"
+            " or start this one with --replace (the saved one is kept aside)"
+        )
+    # Saved (an unfinished table before it kept aside) only once the table is served: see _serve.
     session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed)
     return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port
+
+
+def unfinished_table(save: Path) -> str | None:
+    """What the hosted save at ``save`` holds when it is a match not yet over (or cannot be read,
+    so it may be one), in words; None when there is none, or its match is over."""
+    if not save.exists() and not save.is_symlink():
+        return None
+    try:
+        session = MatchSession.load(save, shared_log=True)
+    except Exception as exc:  # unreadable: it may still be someone's table, so it is not replaced silently
+        return f"{save.name} cannot be read: {one_line(str(exc), 80)}"
+    if session is None or session.match.over:
+        return None
+    return f"round {session.match.number}, {', '.join(session.names)}"
+
+
+def keep_aside(save: Path) -> list[str]:
+    """Move the hosted save at ``save`` and its seats' file to names that say they were replaced;
+    a line for each. :class:`CliError` when one cannot be moved (nothing is then written over it)."""
+    lines: list[str] = []
+    for path in (save, seat_file_path(save)):
+        if os.path.lexists(path):
+            aside = aside_path(path, ".replaced")
+            try:
+                os.replace(path, aside)
+            except OSError as exc:
+                raise CliError(f"cannot keep {path.name} aside: {describe_os_error(exc)}") from None
+            lines.append(f"The unfinished hosted table's {path.name} is kept as {aside.name}.")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -291,7 +368,7 @@ def run(args: argparse.Namespace) -> int:
     session, tokens, bind, port = prepare(options)
     if not is_loopback(bind):
         _print(sys.stderr, warning_line(bind))
-    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context))
+    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, options.addresses))
 
 
 async def _serve(
@@ -301,6 +378,7 @@ async def _serve(
     port: int,
     stand_in: float,
     context: ssl.SSLContext | None,
+    addresses: Path | None = None,
 ) -> int:
     out = sys.stdout
     stop = asyncio.Event()
@@ -308,6 +386,7 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    recorder = hosted_recorder()
     server = TableServer(
         session,
         tokens=tokens,
@@ -315,19 +394,22 @@ async def _serve(
         ssl=context,
         status=lambda line: _print(out, line),
         server_name=f"kings-corners {_version()}",
+        recorder=recorder,
     )
     try:
         bound = await server.start(bind, port)
     except OSError as exc:
+        recorder.close(0)
         raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
     save = hosted_save_path()
-    if session.save_path is None:  # a new table: its save replaces an earlier hosted match's
-        if save.exists():
-            _print(out, "The hosted table saved before is replaced by this one.")
+    if session.save_path is None:  # a new table: an unfinished one saved before is kept aside (--replace)
+        for line in keep_aside(save):
+            _print(out, line)
         session.save_path = save
         session.save()
         if session.save_problem is not None:
             _print(out, f"The match cannot be saved ({session.save_problem}): --resume will not work")
+    session.keep_save_at_end = True  # removed once the history has the finished match
     try:
         write_seat_file(
             seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)
@@ -336,7 +418,12 @@ async def _serve(
         _print(out, f"the seat file could not be written ({one_line(str(exc))}): --resume will not work")
     url = base_url(bind, bound, context is not None)
     _print(out, f"Kings Corners table at {url}: {', '.join(session.names)}. Type 'ai NAME' or 'quit'.")
-    for line in join_lines(session.names, server.tokens, url):
+    try:
+        lines = _seat_lines(session.names, server.tokens, url, addresses)
+    except OSError as exc:
+        await server.close()
+        raise CliError(f"the seats' addresses could not be written: {one_line(str(exc))}") from None
+    for line in lines:
         _print(out, line)
     reading = _read_commands(server, stop, out)
     try:
@@ -344,11 +431,34 @@ async def _serve(
     finally:
         reading()
         await server.close()
+        recorder.close(RECORDER_CLOSE_WAIT)
         if session.match.over:
             with contextlib.suppress(OSError):
                 seat_file_path(save).unlink()
         _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
     return 0
+
+
+def hosted_recorder() -> Recorder:
+    """The recorder of a hosted table's rounds into the host's history (its own outbox, so a
+    window of the game open beside it records its own matches undisturbed)."""
+    outbox = data_dir() / HOSTED_OUTBOX
+    with contextlib.suppress(OSError):  # a folder that cannot be made is the recorder's to say
+        make_folder(outbox)
+    recorder = Recorder(opener=open_history, outbox=outbox)
+    recorder.start()
+    return recorder
+
+
+def _seat_lines(names: Sequence[str], tokens: dict[int, str], url: str, folder: Path | None) -> list[str]:
+    """What the host reads about the seats' addresses: the files written into ``folder`` and how
+    to hand them over, or (no folder) the join commands after a warning that they are secrets.
+    OSError when a file cannot be written."""
+    from kc_tui.net.addresses import SECRET_WARNING, handing_lines, write_addresses
+
+    if folder is None:
+        return [SECRET_WARNING, *join_lines(names, tokens, url)] if tokens else join_lines(names, tokens, url)
+    return [*handing_lines(folder, write_addresses(folder, names, seat_urls(tokens, url))), watch_line(url)]
 
 
 def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Callable[[], None]:

@@ -56,6 +56,8 @@ TOO_LARGE = "too-large"
 NOT_YOUR_TURN = "not-your-turn"
 SLOW_DOWN = "slow-down"
 HELLO_FIRST = "hello-first"
+#: The host closed the table (``quit``, Ctrl+C, SIGTERM): ``host --resume`` serves it again.
+CLOSED = "closed"
 ERROR_CODES: tuple[str, ...] = (
     UPGRADE,
     BAD_TOKEN,
@@ -345,20 +347,11 @@ def _cards(cards: Sequence[Card]) -> list[str]:
 
 
 def public_fields(
-    snap: TableSnapshot,
-    *,
-    stamp: int,
-    results: Sequence[Sequence[int]],
-    waiting_for: str | None,
-    over: bool,
-    winners: Sequence[str],
-    end_text: str,
-    connected: Sequence[bool],
-    stand_in: Sequence[bool],
+    snap: TableSnapshot, *, stamp: int, connected: Sequence[bool], stand_in: Sequence[bool]
 ) -> dict[str, Any]:
-    """The fields of ``state`` every viewer shares, from the public snapshot (no hand at all)."""
+    """The fields of ``state`` every viewer shares, encoded from a spectator's view (no hand at all)."""
     if snap.viewer is not None or any(seat.hand is not None for seat in snap.seats):
-        raise ValueError("the shared fields of a state come from the public snapshot only")
+        raise ValueError("the shared fields of a state come from the public view only")
     return {
         "stamp": stamp,
         "round": snap.round_number,
@@ -382,26 +375,28 @@ def public_fields(
             for seat in snap.seats
         ],
         "log": list(snap.log[-LOG_LINES:]),
-        "results": [list(r) for r in results],
-        "waiting_for": waiting_for,
-        "over": over,
-        "winners": list(winners),
-        "end_text": end_text,
+        "results": [list(r) for r in snap.results],
+        "waiting_for": snap.waiting_for,
+        "over": snap.over,
+        "winners": list(snap.winners),
+        "end_text": snap.end_text,
+        "save_problem": snap.save_problem,
     }
 
 
-def own_fields(snap: TableSnapshot | None, legal: Sequence[Move], can_undo: bool) -> dict[str, Any]:
-    """The fields of ``state`` that are one seat's own, from that seat's snapshot (None: a
+def own_fields(snap: TableSnapshot | None) -> dict[str, Any]:
+    """The fields of ``state`` that are one seat's own, encoded from that seat's view (None: a
     spectator's, which has none)."""
     if snap is None or snap.viewer is None:
-        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False}
+        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False, "undo_note": ""}
     hand = snap.seats[snap.viewer].hand or ()
     return {
         "seat": snap.viewer,
         "hand": _cards(hand),
         "drawn": None if snap.drawn is None else card_str(snap.drawn),
-        "legal": [move_str(m) for m in legal],
-        "can_undo": can_undo,
+        "legal": [move_str(m) for m in snap.legal],
+        "can_undo": snap.can_undo,
+        "undo_note": snap.undo_note,
     }
 
 
@@ -413,38 +408,17 @@ def states(
     connected: Sequence[bool],
     stand_in: Sequence[bool],
 ) -> dict[int | None, str]:
-    """The ``state`` message of each of ``viewers`` (match seats, None for spectators): the
-    shared fields built and encoded once from ``driver.snapshot(None)``, each seat's own from
-    ``driver.snapshot(seat)``; ``legal`` from the engine only for the seat on turn."""
-    from kc_tui.match.session import match_end_text
-
-    s = driver.session
-    chips = s.match.chips_scoring
-    over = s.match.over
-    shared = public_fields(
-        driver.snapshot(None),
-        stamp=stamp,
-        results=[r.chips_delta if chips else r.penalties for r in s.match.results],
-        waiting_for=None if over or s.match.round.over else s.names[s.to_move],
-        over=over,
-        winners=[s.names[w] for w in s.match.winners] if over else [],
-        end_text=match_end_text(s) if over else "",
-        connected=connected,
-        stand_in=stand_in,
-    )
+    """The ``state`` message of each of ``viewers`` (match seats, None for spectators), each
+    only an encoding of that viewer's view (``driver.snapshot``): the shared fields encoded once
+    from the spectator's view, each seat's own from its own view."""
+    shared = public_fields(driver.snapshot(None), stamp=stamp, connected=connected, stand_in=stand_in)
     tail = encode(shared)[1:]  # '"stamp":...}'
     head = encode({"v": PROTOCOL_VERSION, "type": "state"})[:-1]
-    on_turn = s.to_move if s.human_to_move else None
     out: dict[int | None, str] = {}
     for viewer in viewers:
         if viewer in out:
             continue
-        if viewer is None:
-            own = own_fields(None, (), False)
-        else:
-            mine = viewer == on_turn
-            legal = sorted(s.match.round.legal_moves(), key=move_str) if mine else []
-            own = own_fields(driver.snapshot(viewer), legal, mine and s.can_undo)
+        own = own_fields(None if viewer is None else driver.snapshot(viewer))
         out[viewer] = f"{head},{encode(own)[1:-1]},{tail}"
     return out
 
@@ -512,6 +486,10 @@ class StateMsg:
     over: bool
     winners: tuple[str, ...]
     end_text: str
+    #: Why the seat on turn cannot take a move back (empty when it can, or is not on turn).
+    undo_note: str = ""
+    #: Why the host cannot save the table now (None: every move shown is kept).
+    save_problem: str | None = None
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -644,12 +622,14 @@ SERVER_FIELDS: dict[str, frozenset[str]] = {
             "drawn",
             "legal",
             "can_undo",
+            "undo_note",
             "log",
             "results",
             "waiting_for",
             "over",
             "winners",
             "end_text",
+            "save_problem",
         ]
     ),
     "refused": frozenset({"id", "reason"}),
@@ -719,12 +699,14 @@ def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
             drawn=None if drawn is None else r.card("drawn", drawn),
             legal=r.texts("legal"),
             can_undo=r.flag("can_undo"),
+            undo_note=r.text("undo_note", data.get("undo_note", "")),
             log=r.texts("log"),
             results=results,
             waiting_for=r.text("waiting_for", none=True),
             over=r.flag("over"),
             winners=r.texts("winners"),
             end_text=r.text("end_text"),
+            save_problem=r.text("save_problem", data.get("save_problem"), none=True),
         )
     if kind == "refused":
         return RefusedMsg(r.id(), r.text("reason"))

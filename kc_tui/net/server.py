@@ -43,9 +43,10 @@ from websockets.protocol import State
 from ai import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.engine import END
+from kc_tui.match.recorder import Recorder
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import TableDriver, TableStamp
+from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import protocol as p
 from kc_tui.net.logs import TokenRedacting
 
@@ -55,9 +56,15 @@ log = logging.getLogger(__name__)
 STAND_IN_KIND = "lookahead"
 #: The longest path segment taken as a token (a longer one is refused before the WebSocket opens).
 MAX_TOKEN_TEXT = 128
+#: While the table is not being saved, the console is reminded every so many moves.
+UNSAVED_REMINDER = 10
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+#: What every client is told when the host closes the table, and how long the telling may take.
+CLOSED_TEXT = "the host closed the table; 'host --resume' serves it again"
+CLOSE_WAIT = 2.0
 CLOSE_TOO_LARGE = 1009
 #: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
 HANDSHAKE_TIMEOUT = 5.0
@@ -87,6 +94,14 @@ def seat_path(token: str) -> str:
 
 
 WATCH_PATH = "/watch"
+
+
+def displaced_text(name: str) -> str:
+    """What the older connection of ``name``'s seat is told when a newer one takes the seat."""
+    return (
+        f"someone else joined with your seat's address: {name}'s seat is theirs now (if it was not you,"
+        " tell the host: whoever has the address can take the seat)"
+    )
 
 
 @dataclass(eq=False)
@@ -132,7 +147,9 @@ class TableServer:
     ``stand_in``: seconds a person's seat waits for its client before an AI plays it (0: never);
     ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
     a finished round stays on the table before it is scored and the next is dealt;
-    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds)."""
+    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds).
+    A session whose log names a person's draws is refused (:class:`LogNotShared`): every
+    viewer's state is built from that viewer's view, and such a log is one person's alone."""
 
     def __init__(
         self,
@@ -151,9 +168,20 @@ class TableServer:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_handshakes: int = MAX_HANDSHAKES,
         max_handshakes_per_address: int = MAX_HANDSHAKES_PER_ADDRESS,
+        recorder: Recorder | None = None,
     ) -> None:
+        if session.log_owner is not None:
+            raise LogNotShared(
+                "a table served to many needs a shared log: this match's log names"
+                f" {session.names[session.log_owner]}'s drawn cards (build it with MatchSession.hosted)"
+            )
         self.session = session
-        self.driver = TableDriver(session, pace="instant")
+        self.driver = TableDriver(session, pace="instant", recorder=recorder)
+        #: The save's problem last told (None: the table is saved), and moves made since.
+        self._save_told: str | None = None
+        self._unsaved_moves = 0
+        #: The history's problem last told.
+        self._history_told: str | None = None
         people = session.human_seats
         self.tokens: dict[int, str] = dict(tokens) if tokens is not None else {s: new_token() for s in people}
         if sorted(self.tokens) != list(people):
@@ -224,10 +252,18 @@ class TableServer:
         return self.port
 
     async def close(self) -> None:
-        """Stop serving: every client's connection is closed (the match's save stays)."""
+        """Stop serving: every client is told the table is closed (``closed``), then its
+        connection is closed (the match's save stays)."""
         if self._closed:
             return
         self._closed = True
+        told = [c for c in self._clients if not c.closing]
+        for client in told:
+            self._send(client, p.error(p.CLOSED, CLOSED_TEXT))
+            self._close(client, CLOSE_GOING_AWAY, p.CLOSED)
+        if told:  # what was queued is written before the server closes the connections
+            with contextlib.suppress(Exception):
+                await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
         for task in self._away_timers.values():
             task.cancel()
         if self._table_task is not None:
@@ -407,10 +443,11 @@ class TableServer:
         """Give ``seat`` to ``client``: an older connection of that seat is told and closed."""
         old = self._seated.get(seat)
         name = self.session.names[seat]
-        if old is not None:
+        if old is not None:  # the newer connection wins: the older is told why before it is closed
             old.ready = False
-            self._send(old, p.error(p.SEAT_TAKEN, f"{name}'s seat was taken by a newer connection"))
-            self._close(old, CLOSE_NORMAL, "seat-taken")
+            self._send(old, p.error(p.SEAT_TAKEN, displaced_text(name)))
+            self._close(old, CLOSE_NORMAL, p.SEAT_TAKEN)
+            self._say(f"{name}'s seat was joined from another connection with its address: the older one was closed")
         client.seat = seat
         client.ready = True
         self._seated[seat] = client
@@ -524,7 +561,7 @@ class TableServer:
             self._changed()
         elif isinstance(request, p.UndoRequest):
             if not self.driver.undo():
-                self._send(client, p.refused(request.id, "there is no move of this turn to take back"))
+                self._send(client, p.refused(request.id, s.why_no_undo))
                 return
             self._changed()
         else:
@@ -584,11 +621,12 @@ class TableServer:
         return p.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
 
     def _changed(self) -> None:
-        """Something at the table changed: bump the stamp when the position did, send every
-        client its state and wake the table."""
+        """Something at the table changed: bump the stamp when the position did, say whether the
+        table is kept, send every client its state and wake the table."""
         if self.driver.stamp != self._position:
             self._position = self.driver.stamp
             self.stamp += 1
+            self._tell_saving()
         seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c for c in self._watchers if c.ready]
         viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
@@ -600,6 +638,25 @@ class TableServer:
             for client in watchers:
                 self._send(client, texts[None], state=True)
         self._wake.set()
+
+    def _tell_saving(self) -> None:
+        """Tell the host's console when the table stops being saved, again every
+        :data:`UNSAVED_REMINDER` moves while it is not, and when it is saved again (every state
+        says it too: ``save_problem``); the same for the history."""
+        problem = self.session.save_problem
+        if problem is not None:
+            self._unsaved_moves += 1
+            if problem != self._save_told or self._unsaved_moves % UNSAVED_REMINDER == 0:
+                lost = f"{self._unsaved_moves} move{'s' if self._unsaved_moves != 1 else ''}"
+                self._say(f"The table is not being saved ({problem}): {lost} would be lost if the host stopped now")
+        elif self._save_told is not None:
+            self._unsaved_moves = 0
+            self._say("The table is saved again: every move so far is kept")
+        self._save_told = problem
+        history = self.driver.recorder.status.problem if self.driver.recorder is not None else None
+        if history != self._history_told and history is not None:
+            self._say(f"The game history could not record the round yet ({history}): it is kept and tried again")
+        self._history_told = history
 
     # ------------------------------------------------------------------ the table
     def _start_away_timer(self, seat: int) -> None:
@@ -707,7 +764,7 @@ class TableServer:
         ended = self.driver.finish_round()
         r = ended.result
         winner = None if r.winner is None else s.names[r.winner]
-        lines = round_lines(s, r.number, winner, ended.hands)
+        lines = self.driver.round_lines(ended)
         message = p.round_message(r.number, winner, lines, ended.hands)
         totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
         self._say(f"{lines[0]}; totals: {totals}")
@@ -755,20 +812,4 @@ def _gated(server: TableServer) -> type[ServerConnection]:
     return GatedConnection
 
 
-def round_lines(s: MatchSession, number: int, winner: str | None, hands: tuple[tuple[int, int], ...]) -> list[str]:
-    """A scored round in plain lines, naming every seat and no card: who went out, and every
-    seat's cards left and total."""
-    head = f"Round {number}: {winner} went out" if winner is not None else f"Round {number} was blocked"
-    lines = [head]
-    totals = s.match.live_chips()
-    for i, name in enumerate(s.names):
-        cards, kings = hands[i]
-        left = "no cards left" if cards == 0 else f"{cards} card{'s' if cards != 1 else ''} left"
-        if kings:
-            left += f" ({kings} king{'s' if kings != 1 else ''})"
-        unit = "chips" if s.match.chips_scoring else f"/{s.match.rules.target} pts"
-        lines.append(f"{name}: {left}, total {totals[i]}{' ' if unit == 'chips' else ''}{unit}")
-    return lines
-
-
-__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "new_token", "round_lines", "seat_path"]
+__all__ = ["STAND_IN_KIND", "WATCH_PATH", "TableServer", "displaced_text", "new_token", "seat_path"]

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from kc_tui.config.store import ensure_data_dir
 from kc_tui.util.text import one_line
 
 try:
@@ -49,7 +50,7 @@ def acquire(folder: Path) -> tuple[DataLock | None, str | None]:
     if fcntl is None:  # pragma: no cover
         return DataLock(path, None), None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        ensure_data_dir(folder)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as exc:
         log.warning("the data folder lock %s cannot be made: %s", path, exc)

@@ -4,6 +4,7 @@ connections a store is made of (:class:`Opened`)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -42,6 +43,7 @@ from kc_tui.records.schema import (
     _Newer,
     _NotOurs,
 )
+from kc_tui.util.files import PRIVATE_FILE, make_folder
 from kc_tui.util.text import one_line
 
 
@@ -95,7 +97,8 @@ def _open(p: Path) -> tuple[Opened, str | None]:
         return _in_memory(f"History {shown} is {_kind_of(st.st_mode)}, not a regular file. {_LEFT}")
     if st is None or st.st_size == 0:
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(p.parent)
+            _make_private(p)
         except OSError as exc:
             return _in_memory(
                 f"History {shown} cannot be created: {reason(exc, p.parent)}; this session's games are kept"
@@ -109,6 +112,15 @@ def _open(p: Path) -> tuple[Opened, str | None]:
     if not head.startswith(SQLITE_MAGIC):
         return _in_memory(f"History {shown} is not a Kings Corners history (not an SQLite database). {_LEFT}")
     return _open_file(p, head, new=False)
+
+
+def _make_private(p: Path) -> None:
+    """Make the empty file ``p`` with mode 0600 when it is missing, for SQLite to open: SQLite
+    would make it with the umask's mode, and its -wal, -shm and -journal files take the mode of
+    the database's file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(FileExistsError):  # an empty file, or one made meanwhile: SQLite opens it
+        os.close(os.open(p, flags, PRIVATE_FILE))
 
 
 def _open_file(p: Path, head: bytes, *, new: bool) -> tuple[Opened, str | None]:

@@ -20,7 +20,8 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX, name_problem
 from kc_tui.config.store import data_dir
-from kc_tui.engine import RoundOutcome
+from kc_tui.engine import RoundOutcome, valid_seed
+from kc_tui.engine.match import SECRET_MAX
 from kc_tui.engine.rules import RulesError, variant
 from kc_tui.util.text import one_line
 
@@ -39,7 +40,8 @@ TIME_MIN = datetime(1970, 1, 1, tzinfo=UTC)
 TIME_MAX = datetime(9000, 1, 1, tzinfo=UTC)
 #: The largest move the engine makes (``END``); moves are stored as 16-bit numbers.
 MOVE_MAX = 1024
-SEED_MAX = 2**64 - 1
+#: The most digits a seed's text has (a 64-bit seed or a secret, in decimal).
+SEED_DIGITS = len(str(SECRET_MAX))
 _BIG = 10**9
 
 
@@ -367,10 +369,10 @@ def _match_from_row(row: Sequence[Any]) -> MatchRecord:
     n = len(seats)
     if not 1 <= n <= 8:
         raise _Bad("its seats are missing")
-    if not isinstance(seed, str) or not seed.isascii() or not seed.isdigit() or len(seed) > 20:
+    if not isinstance(seed, str) or not seed.isascii() or not seed.isdigit() or len(seed) > SEED_DIGITS:
         raise _Bad("its seed is not a number")
     seed_value = int(seed)
-    if seed_value > SEED_MAX:
+    if not valid_seed(seed_value):
         raise _Bad("its seed is out of range")
     if demo not in (0, 1) or isinstance(demo, float):
         raise _Bad("its demo mark is not 0 or 1")
@@ -493,8 +495,8 @@ def _match_problem(what: str, seats: object, rules: object, seed: object, first_
     :class:`HistoryError` saying what is wrong."""
     if not isinstance(seats, Sequence) or not 1 <= len(seats) <= 8 or not all(isinstance(s, SeatInfo) for s in seats):
         raise HistoryError(f"could not {what}: it needs its seats")
-    if not _is_int(seed) or not 0 <= seed <= SEED_MAX:  # type: ignore[operator]
-        raise HistoryError(f"could not {what}: its seed is not a 64-bit number")
+    if not valid_seed(seed):
+        raise HistoryError(f"could not {what}: its seed is not a 64-bit number or a secret")
     if not _is_int(first_dealer) or not 0 <= first_dealer < len(seats):  # type: ignore[operator]
         raise HistoryError(f"could not {what}: its first dealer is not one of its seats")
     try:

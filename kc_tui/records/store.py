@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.config import name_problem
+from kc_tui.engine import valid_seed
 from kc_tui.records.export import match_json, round_row
 from kc_tui.records.files import reason
 from kc_tui.records.opening import Opened, open_history, open_read_only
@@ -74,7 +75,6 @@ from kc_tui.records.rows import (
     _UNREADABLE,
     _US,
     KIND_MAX,
-    SEED_MAX,
     HistoryError,
     MatchRecord,
     MatchSync,
@@ -315,7 +315,7 @@ class History:
         """The id of the newest unfinished match with these seats, rules and seed and rounds 1 to
         ``rounds_played`` recorded (a match resumed from its save goes on under its id); None when
         there is none (or the history is read-only)."""
-        if self.read_only or not _is_int(seed) or not 0 <= seed <= SEED_MAX:
+        if self.read_only or not valid_seed(seed):
             return None
         rows = self._query(
             f"{_MATCH_SELECT} WHERE m.finished_at IS NULL AND m.seed = ? ORDER BY m.started_at DESC, m.id DESC",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,10 +22,12 @@ from kc_tui.config.store import data_dir
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
+from kc_tui.net.allowlist import served_tables
 from kc_tui.records import datalock
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
+from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -81,6 +84,8 @@ def _freeze_first_screen() -> None:
 
 _first_screen_frozen = False
 
+#: Why a served tab offers no Join a table.
+JOIN_OFF = "Joining a table is off on this server: its operator has allowed no table (serve --allow-join)."
 #: How long a screen that reads the history waits for it to open at start-up (seconds).
 HISTORY_OPEN_WAIT = 3.0
 #: How long after the first screen is drawn the history opens (seconds), unless it is asked for
@@ -195,7 +200,10 @@ class KingsCornersApp(App[int]):
         self._apply_theme()
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
-            self.recorder = Recorder(opener=open_history, outbox=default_outbox())
+            outbox = default_outbox()
+            with contextlib.suppress(OSError):  # made private here: the recorder makes it with the umask's mode
+                make_folder(outbox)
+            self.recorder = Recorder(opener=open_history, outbox=outbox)
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
             self.recorder.start(held=True)
             self.saver = SaveWriter()
@@ -327,6 +335,18 @@ class KingsCornersApp(App[int]):
     def can_resume(self) -> bool:
         """Whether a saved match exists (the command palette offers Resume only then)."""
         return self.look_only is None and save_exists()
+
+    def can_join(self) -> bool:
+        """Whether this app may join a table: anywhere, but a served tab's only with a list of
+        tables from its operator (``serve --allow-join``); the menu, its ``j`` key and the command
+        palette offer Join a table only then."""
+        tables = served_tables()
+        return tables is None or bool(tables)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "join":
+            return self.can_join()
+        return True
 
     def saved_summary(self) -> str | None:
         """One line about the saved match (for the menu), or None."""
@@ -468,7 +488,11 @@ class KingsCornersApp(App[int]):
         return self.recorder if self.config.record_demos else None
 
     def action_join(self) -> None:
-        """Join a table hosted on another machine: its address asked for, then its remote seat."""
+        """Join a table hosted on another machine: its address asked for, then its remote seat
+        (every address checked: :func:`kc_tui.net.client.table_address`)."""
+        if not self.can_join():
+            self.notify(JOIN_OFF, severity="warning")
+            return
         from kc_tui.ui.screens.remote import remote_screen
         from kc_tui.ui.screens.remote_dialogs import JoinDialog
         from kc_tui.ui.screens.remote_table import RemoteTable

@@ -2,7 +2,8 @@
 
 Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``, ``action_join``,
 ``action_stats``, ``action_settings``, ``action_rules``, ``action_quit``); a command whose action the app does
-not have, or which does not apply now (Resume without a save), is not offered.
+not have, or which does not apply now (Resume without a save; an action the app's ``check_action``
+refuses, as Join a table in a served tab without a list of tables), is not offered.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class MenuCommands(Provider):
             if method is None:
                 continue
             if action == "resume" and not self._can_resume():
+                continue
+            if not app.check_action(action, ()):
                 continue
             out.append((title, self._runner(action), help_text))
         return out

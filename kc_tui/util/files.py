@@ -4,6 +4,11 @@
 read of a regular file), :func:`move_aside` (an unusable file set aside under a free name),
 :func:`ensure_folder` and :func:`describe_os_error` (a failure in one plain line: "the disk is
 full", ...). They know nothing of the app's files.
+
+What they make is private from the start: a new folder has mode 0700 (:func:`make_folder`, as
+the XDG base directory specification asks of the folders an app makes) and a new file 0600
+(:func:`atomic_write`), whatever the process's umask. The modes are given when the folder or the
+file is made, never set after, so there is no moment in which another user may open it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ import stat
 from pathlib import Path
 
 from kc_tui.util.text import PROBLEM_MAX, one_line
+
+#: The mode of every folder the app makes, and of every file: its owner's only.
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
 
 
 # ---------------------------------------------------------------------- faults in plain words
@@ -150,11 +159,55 @@ def _read_only(folder: Path) -> bool:
         return False
 
 
-def ensure_folder(folder: Path) -> str | None:
-    """Make ``folder`` (and its parents) if it is missing. None when it is a folder that can be
-    written into, else what is wrong, as words that follow its name (see :func:`_folder_problem`)."""
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` and every missing folder above it, each with mode 0700 from the start (the
+    umask can only take more away); a folder that exists is left as it is. OSError as
+    :meth:`Path.mkdir` raises it (FileExistsError: a file is there)."""
+    folder = Path(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+    except FileNotFoundError:
+        if folder.parent == folder:
+            raise
+        make_folder(folder.parent)
+        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+
+
+def tighten_folder(folder: Path) -> bool:
+    """Take every permission of the group and of others away from the folder ``folder`` (mode
+    0700) when this user owns it and it gives them any; whether it was changed. Never raises: a
+    folder that cannot be changed is left as it is."""
+    try:
+        st = os.stat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or not st.st_mode & 0o077:
+            return False
+        os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o077)
+    except (OSError, AttributeError):  # AttributeError: no geteuid (Windows)
+        return False
+    return True
+
+
+def shared_mode() -> int:
+    """The mode a new file gets when no one asks for another: 0666 less the process's umask (for
+    a file the user asked for, e.g. an export, to be like their other files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:  # read without changing it
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def ensure_folder(folder: Path) -> str | None:
+    """Make ``folder`` (and its parents, :func:`make_folder`: mode 0700) if it is missing. None
+    when it is a folder that can be written into, else what is wrong, as words that follow its
+    name (see :func:`_folder_problem`)."""
+    try:
+        make_folder(folder)
     except OSError as exc:
         return _folder_problem(folder, exc)
     if not os.path.isdir(folder):  # pragma: no cover - mkdir(exist_ok=True) raises for a non-folder
@@ -245,14 +298,16 @@ def move_aside(path: Path, suffix: str) -> str:
 
 def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that a crash leaves the old file or the new one, never half:
-    into a new file beside it (``.<name>.<pid>.<random>.tmp``, which keeps the old file's
-    permissions), flushed to the disk, then renamed over ``path``; the folder is flushed after
-    (where the system allows). The folder is made if missing. On any failure the temporary file
+    into a new file beside it (``.<name>.<pid>.<random>.tmp``: mode 0600 from the start, or the
+    old file's permissions when there is one), flushed to the disk, then renamed over ``path``;
+    the folder is flushed after (where the system allows). The folder is made if missing (mode
+    0700, :func:`make_folder`). On any failure the temporary file
     is removed, ``path`` is left as it was, and a :class:`FileError` (an OSError) is raised: one
     line, "Could not write X: the disk is full" ("permission denied", "read-only file system",
     "the folder Y is a file, not a folder", "X is a folder, not a file"...), its ``strerror``
-    the reason alone. ``mode``: the new file's permissions from the start (e.g. 0o600 for a
-    secret), whatever the old file's were."""
+    the reason alone. ``mode``: the new file's permissions from the start, whatever the old
+    file's were (e.g. :func:`shared_mode` for a file the user asked for, to read like their
+    others)."""
     path = Path(path)
     shown = one_line(str(path))
     folder = path.parent
@@ -271,7 +326,7 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     fd: int | None = None
     try:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        fd = os.open(tmp, flags, 0o666 if mode is None else mode)
+        fd = os.open(tmp, flags, PRIVATE_FILE if mode is None else mode)
         if mode is not None:
             os.fchmod(fd, mode)
         elif old_mode is not None and stat.S_ISREG(old_mode):

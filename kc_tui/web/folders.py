@@ -28,6 +28,7 @@ from typing import IO
 
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA, data_dir
 from kc_tui.records.rows import ENV_HISTORY, HISTORY_NAME
+from kc_tui.util.files import make_folder
 from kc_tui.util.text import one_line
 
 try:
@@ -58,12 +59,12 @@ def default_root() -> Path:
 
 
 def ready_root(root: str | os.PathLike[str]) -> Path:
-    """The root, made (mode 0700) if it is missing, as its real path; :class:`RootError` when it is
-    not a folder this user can write into."""
+    """The root, made (mode 0700, and so every missing folder above it) if it is missing, as its
+    real path; :class:`RootError` when it is not a folder this user can write into."""
     shown = one_line(os.fsdecode(root), 300)
     path = Path(root)
     try:
-        path.mkdir(mode=PRIVATE, parents=True, exist_ok=True)
+        make_folder(path)
         real = path.resolve(strict=True)
         mode = real.stat().st_mode
     except FileExistsError:

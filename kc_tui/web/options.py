@@ -1,9 +1,11 @@
-"""The checks of ``kings-corners serve``'s command line: the port, and whether an address is this
-machine's only. Plain Python, cheap to import (the command line's parser uses it)."""
+"""The checks of ``kings-corners serve``'s command line: the port, the tables a tab may join, and
+whether an address is this machine's only. Plain Python, cheap to import (the command line's parser uses it)."""
 
 from __future__ import annotations
 
 import argparse
+
+from kc_tui.net.allowlist import Endpoint, parse_endpoint
 
 DEFAULT_BIND = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -17,6 +19,14 @@ def port_arg(text: str) -> int:
         shown = repr(text[:20] + ("..." if len(text) > 20 else ""))
         raise argparse.ArgumentTypeError(f"the port must be a whole number from 1 to {PORT_MAX}, not {shown}")
     return int(t)
+
+
+def allow_join_arg(text: str) -> Endpoint:
+    """An ``--allow-join`` value: ``HOST:PORT`` (:func:`kc_tui.net.allowlist.parse_endpoint`)."""
+    try:
+        return parse_endpoint(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def is_loopback(bind: str) -> bool:
@@ -39,4 +49,4 @@ def exposed_warning(bind: str, port: int) -> str:
     )
 
 
-__all__ = ["DEFAULT_BIND", "DEFAULT_PORT", "exposed_warning", "is_loopback", "port_arg"]
+__all__ = ["DEFAULT_BIND", "DEFAULT_PORT", "allow_join_arg", "exposed_warning", "is_loopback", "port_arg"]

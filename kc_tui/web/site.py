@@ -7,8 +7,9 @@ Beyond textual-serve's own server: the page's WebSocket address is built from th
 browser asked for (so the page works whatever name or address reaches the server); a WebSocket
 from a page of another site (its ``Origin`` is not this server) is refused, so no web page a
 visitor opens elsewhere can start or drive a tab; on a loopback address only a loopback name is
-served (no page of another site can reach it by a name that points here); and at most
-:data:`MAX_TABS` tabs run at once (each is a process).
+served (no page of another site can reach it by a name that points here); at most
+:data:`MAX_TABS` tabs run at once (each is a process); and a tab's app joins only the tables the
+operator allowed (``--allow-join``: its launcher is given the list, :mod:`kc_tui.net.allowlist`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import shlex
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from kc_tui.net.allowlist import Endpoint
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import sweep
 from kc_tui.web.options import exposed_warning, is_loopback
@@ -72,9 +74,11 @@ class ServeError(Exception):
     """The server cannot start (its address cannot be listened on); the message is one line."""
 
 
-def tab_command(root: Path) -> str:
-    """The shell command textual-serve runs for a tab: this Python runs :mod:`kc_tui.web.tab`."""
-    return f"{shlex.quote(sys.executable)} -m kc_tui.web.tab {shlex.quote(str(root))}"
+def tab_command(root: Path, tables: Sequence[Endpoint] = ()) -> str:
+    """The shell command textual-serve runs for a tab: this Python runs :mod:`kc_tui.web.tab`, with
+    the root and the tables its app may join."""
+    words = [sys.executable, "-m", "kc_tui.web.tab", str(root), *(str(t) for t in tables)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 class OneLine(logging.Formatter):
@@ -88,10 +92,17 @@ class TabServer(Server):
     """textual-serve's server with the checks of the module's docstring."""
 
     def __init__(
-        self, root: Path, host: str, port: int, say: Callable[[str], None], warn: Callable[[str], None]
+        self,
+        root: Path,
+        host: str,
+        port: int,
+        say: Callable[[str], None],
+        warn: Callable[[str], None],
+        tables: Sequence[Endpoint] = (),
     ) -> None:
-        super().__init__(tab_command(root), host=host, port=port, title=TITLE)
+        super().__init__(tab_command(root, tables), host=host, port=port, title=TITLE)
         self.root = root
+        self.tables = tuple(tables)
         self.loopback = is_loopback(host)
         self.services: set[AppService] = set()
         self.say = say
@@ -217,7 +228,11 @@ class TabServer(Server):
         if not self.loopback:
             self.warn(exposed_warning(self.host, self.port))
         host = f"[{self.host}]" if ":" in self.host else self.host
-        self.say(f"Serving {TITLE} on http://{host}:{self.port}/ (each tab's folder in {self.root}); Ctrl+C stops")
+        joins = ", ".join(str(t) for t in self.tables) if self.tables else "none (--allow-join)"
+        self.say(
+            f"Serving {TITLE} on http://{host}:{self.port}/ (each tab's folder in {self.root};"
+            f" tables a tab may join: {joins}); Ctrl+C stops"
+        )
 
     def serve(self, debug: bool = False) -> None:
         """Serve until Ctrl+C or SIGTERM; :class:`ServeError` when the address cannot be listened on."""
@@ -249,14 +264,21 @@ class TabServer(Server):
                 loop.close()
 
 
-def serve(root: Path, bind: str, port: int, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
+def serve(
+    root: Path,
+    bind: str,
+    port: int,
+    say: Callable[[str], None],
+    warn: Callable[[str], None],
+    tables: Sequence[Endpoint] = (),
+) -> None:
     """Serve the app on ``bind``:``port`` with the tabs' folders under ``root`` (a ready root):
     first the folders left by killed tabs are removed. ``say`` tells what happens, ``warn`` that
-    the address is not this machine's only."""
+    the address is not this machine's only; a tab's app joins only ``tables``."""
     swept = sweep(root)
     if swept:
         say(f"removed {swept} folder{'s' if swept != 1 else ''} of tabs that ended without cleaning up")
-    TabServer(root, bind, port, say, warn).serve()
+    TabServer(root, bind, port, say, warn, tables).serve()
 
 
 __all__ = ["MAX_TABS", "ServeError", "TabServer", "serve", "tab_command"]

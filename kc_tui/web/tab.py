@@ -1,11 +1,13 @@
-"""One browser tab's app: ``python -m kc_tui.web.tab ROOT``, the command textual-serve runs for
-every tab that connects.
+"""One browser tab's app: ``python -m kc_tui.web.tab ROOT [HOST:PORT ...]``, the command
+textual-serve runs for every tab that connects.
 
 It makes the tab's private folder under ``ROOT`` (:mod:`kc_tui.web.folders`), runs the app
-(``python -m kc_tui``, the menu) with its settings, data and history in that folder, and removes
-the folder when the app ends. The app's standard streams are this process's own: textual-serve
-talks to the app through them. Signals that end a process are passed on to the app, which quits
-as it does in a terminal (its match is saved after every move already); the folder goes then.
+(``python -m kc_tui``, the menu) with its settings, data and history in that folder and the
+tables it may join (``serve --allow-join``, none when none is given: :mod:`kc_tui.net.allowlist`)
+in its environment, and removes the folder when the app ends. The app's standard streams are
+this process's own: textual-serve talks to the app through them. Signals that end a process are
+passed on to the app, which quits as it does in a terminal (its match is saved after every move
+already); the folder goes then.
 A server killed without a word (``kill -9``) closes its end of the app's standard input: the
 launcher sees it, ends the app, and removes the folder too.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from kc_tui.net.allowlist import Endpoint, join_environment, parse_tables
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
 
@@ -65,14 +68,22 @@ def end_app(child: subprocess.Popen[bytes]) -> None:
         child.kill()
 
 
-def run_tab(root: Path, command: Sequence[str] | None = None, watch: bool = False) -> int:
+def app_environment(folder: Path, tables: Sequence[Endpoint]) -> dict[str, str]:
+    """The variables a tab's app is started with besides this process's: its folder's
+    (:func:`~kc_tui.web.folders.tab_environment`) and the tables it may join (none: it joins none)."""
+    return {**tab_environment(folder), **join_environment(tables)}
+
+
+def run_tab(
+    root: Path, command: Sequence[str] | None = None, watch: bool = False, tables: Sequence[Endpoint] = ()
+) -> int:
     """Run one tab's app (``command``, default :func:`app_command`) in a new folder under ``root``
-    (a ready root); its exit code. The signals of :data:`FORWARDED` go to the app meanwhile;
-    with ``watch``, the app is ended when the server is gone (:func:`server_gone`)."""
+    (a ready root), joining only ``tables``; its exit code. The signals of :data:`FORWARDED` go to
+    the app meanwhile; with ``watch``, the app is ended when the server is gone (:func:`server_gone`)."""
     folder = new_tab_folder(root)
     before: dict[signal.Signals, Any] = {}
     try:
-        env = {**os.environ, **tab_environment(folder.path)}
+        env = {**os.environ, **app_environment(folder.path, tables)}
         try:
             child = subprocess.Popen(list(command or app_command()), env=env)
         except OSError as exc:
@@ -102,15 +113,16 @@ def run_tab(root: Path, command: Sequence[str] | None = None, watch: bool = Fals
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT\n")
+    if not args:
+        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT [HOST:PORT ...]\n")
         return 2
     try:
+        tables = parse_tables(args[1:])
         root = ready_root(args[0])
-    except RootError as exc:
-        sys.stderr.write(f"kings-corners serve: {exc}\n")
+    except (RootError, ValueError) as exc:
+        sys.stderr.write(f"kings-corners serve: {one_line(str(exc))}\n")
         return 2
-    return run_tab(root, watch=True)
+    return run_tab(root, watch=True, tables=tables)
 
 
 if __name__ == "__main__":

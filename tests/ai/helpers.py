@@ -170,3 +170,23 @@ def new_kind_module(
     finally:
         ai.registry._REGISTRY.pop("lowest", None)
         sys.modules.pop("ai.players.lowest", None)
+
+
+# ---------------------------------------------------------------- a turn played as the hint says
+def follow_hint(hint: Any, r: Round, limit: int = 60) -> tuple[PlayerView, tuple[Move, ...], list[Any]]:
+    """The turn of the player to move of ``r`` played as ``hint`` (an
+    :class:`ai.advice.hint.HintAI`) advises, asked afresh at every step, on a copy of ``r``: the
+    view at the turn's start, the moves played (``END`` excluded) and every step's advice."""
+    r = r.clone()
+    seat = r.to_move
+    start = r.view(seat)
+    moves: list[Move] = []
+    told: list[Any] = []
+    while not r.over and r.to_move == seat and len(told) < limit:
+        advice = hint.advice(r.view(seat))
+        told.append(advice)
+        r.apply(advice.move)
+        if advice.move == END:
+            break
+        moves.append(advice.move)
+    return start, tuple(moves), told

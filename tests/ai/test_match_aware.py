@@ -175,7 +175,7 @@ def test_the_hint_never_ends_the_turn_while_a_card_can_be_shed_for_free(monkeypa
     from ai.players.lookahead import LookaheadAI
 
     # Whatever the planner thinks, an end of turn with a free play in hand is not the hint.
-    monkeypatch.setattr(LookaheadAI, "choose", lambda self, view: END)
+    monkeypatch.setattr(LookaheadAI, "plan_turn", lambda self, view, legal: ())
     r = _position(2, ("KD", "5H"), [7], Standing((10, 10), False, 50))
     r.piles[6] = (parse_card("6S"),)
     assert HintAI(7).choose(r.view(0)) == play(parse_card("5H"), 6)

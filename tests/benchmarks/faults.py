@@ -1101,6 +1101,64 @@ def _locked_and_full(s: Scene) -> None:
         s.saved_matches_screen("locked and full", ran)
 
 
+@contextmanager
+def hosted_env(s: Scene) -> Iterator[None]:
+    """The scene's environment for a host started by the network kit (it takes ``os.environ``)."""
+    saved = dict(os.environ)
+    os.environ.update({k: v for k, v in s.env.items() if k.startswith(("KINGS_CORNERS", "PYTHON"))})
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+HOSTED_SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=6", "--target", "5", "--port", "0"]
+
+
+@scenario("hosted table on a full disk: every seat and the console told, nothing shown lost")
+def _hosted_full_disk(s: Scene) -> None:
+    from tests.net.serverkit import full_disk_episode
+
+    with small_disk(s) as disk:
+        if disk is None:
+            return
+        with hosted_env(s):
+            told = asyncio.run(full_disk_episode(disk, [*HOSTED_SEATS, "--stand-in", "0"]))
+        console = str(told["console"])
+        s._check("the host", 0, console, (0,))
+        s.says("the console, when the disk filled", console, "not being saved", "the disk is full")
+        s.says("the console, once a save worked", console, "saved again")
+        if not told["seats_told"]:
+            s.outcome.untruthful.append("a seat was not told the table is not being saved")
+        if not told["seats_saved_again"]:
+            s.outcome.untruthful.append("a seat was not told the table is saved again")
+        s.lost(f"{told['lost']} seats came back at another position after --resume", told["lost"] == 0)
+
+
+@scenario("hosted table: host over an unfinished one refuses; --replace keeps it aside")
+def _hosted_replace(s: Scene) -> None:
+    from kc_tui.net.hosting import HOSTED_SAVE
+    from tests.net.serverkit import lines_until, start_host, stop
+
+    async def serve_once(*extra: str) -> list[str]:
+        host = start_host(*HOSTED_SEATS, *extra)
+        try:
+            return await lines_until(host, "Kings Corners table at")
+        finally:
+            stop(host)
+
+    with hosted_env(s):
+        asyncio.run(serve_once())
+        before = sha(s.data / HOSTED_SAVE)
+        refused = s.cli("host over the unfinished table", "host", *HOSTED_SEATS)
+        s.says("the refusal", refused.err, "--resume", "--replace")
+        s.lost("the unfinished table changed", sha(s.data / HOSTED_SAVE) == before)
+        lines = asyncio.run(serve_once("--replace"))
+        s.says("the new table", "\n".join(lines), "kept as hosted.json.replaced")
+        s.lost("the replaced table was not kept", sha(s.data / (HOSTED_SAVE + ".replaced")) == before)
+
+
 # ---------------------------------------------------------------------- running
 def run(name: str, body: Callable[[Scene], None]) -> Outcome:
     outcome = Outcome(name)

@@ -247,7 +247,7 @@ def test_json_to_stdout_follows_the_table(capsys: pytest.CaptureFixture[str]) ->
 def test_if_the_json_cannot_be_written_at_the_end_the_results_go_to_stdout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def full(path: Path, data: bytes) -> None:
+    def full(path: Path, data: bytes, *, mode: int | None = None) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(tournament, "atomic_write", full)

@@ -4,14 +4,47 @@ beginner plays."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from kc_tui.engine import Match, Round, Rules
+from hypothesis import strategies as st
+
+from kc_tui.engine import Card, Match, Round, Rules, parse_card
+from kc_tui.engine.rules import CHOICES
+from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
 from tests.historykit import play_recorded
+
+#: A card in text: its code ("7H", "TH") or its symbol ("7♥", "10♥").
+CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC♠♥♦♣])(?![A-Za-z0-9])")
+
+
+def cards_in_text(text: str) -> set[Card]:
+    """Every card named in ``text`` (as a code or a symbol)."""
+    found: set[Card] = set()
+    for rank, suit in CARD_TEXT.findall(text):
+        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(suit, suit)
+        found.add(parse_card(("T" if rank == "10" else rank) + suit))
+    return found
+
+
+def people(n: int) -> list[Seat]:
+    """``n`` people's seats: Ana, Ben, Cat, Dan."""
+    return [Seat(name, "human") for name in ("Ana", "Ben", "Cat", "Dan")[:n]]
+
+
+#: Every rule variant with choices, each with all of them; the match short (hands of 3 to 7, to 5 points).
+VARIANT_CHOICES: dict[str, tuple[object, ...]] = {key: tuple(values) for key, values in CHOICES.items()}
+
+
+@st.composite
+def fair_rules(draw: st.DrawFn) -> Rules:
+    """Rules with any choice of every variant (chips scoring included), short matches."""
+    chosen = {key: draw(st.sampled_from(values)) for key, values in VARIANT_CHOICES.items()}
+    return Rules.from_dict(chosen | {"target": 5, "hand_size": draw(st.integers(3, 7)), "chips_rounds": 2})
 
 
 def play_match(kinds: Sequence[str], seed: int, rules: Rules | None = None, *, human: int | None = 0) -> MatchRecord:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from kc_tui.config import HUMAN
 from kc_tui.engine import END, Match, Round, Rules, cards_of, move_str, play, position_dict, sort_for_hand
 from kc_tui.match.replay import CHECKPOINT_EVERY, ReplayError, RoundReplay
 from kc_tui.records.rows import MatchRecord
@@ -251,6 +252,60 @@ def test_hidden_hands_stay_hidden_until_the_end(matches: dict[str, MatchRecord],
     )
     rp.close_hands()
     assert not rp.hands_open and rp.snapshot().seats[2].hand is None
+
+
+def _people(m: MatchRecord, *seats: int) -> MatchRecord:
+    """``m`` as if ``seats`` had been people at one keyboard."""
+    people = tuple(dataclasses.replace(s, kind=HUMAN) if i in seats else s for i, s in enumerate(m.seats))
+    return dataclasses.replace(m, seats=people)
+
+
+def _named_draws(lines: list[str], names: list[str]) -> set[int]:
+    """The seats whose drawn cards ``lines`` name ("Bo drew 7H"; a counted draw is "drew a card")."""
+    return {
+        seat
+        for line in lines
+        for seat, name in enumerate(names)
+        if line.startswith(f"{name} drew ") and not line.endswith(("drew a card", "cards"))
+    }
+
+
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_at_a_table_of_people_draws_stay_their_owners(matches: dict[str, MatchRecord], viewer: int | None) -> None:
+    """Seats 0 and 1 shared the keyboard: the open hands show at the round's last position only,
+    and the log names no draw but the viewer's, before or after the hands are opened."""
+    m = _people(matches["points"], 0, 1)
+    number = long_round(m)
+    rp = RoundReplay.from_record(m, number, viewer)
+    names = [s.name for s in m.seats]
+    assert rp.draws_private
+    rp.to_end()
+    assert rp.open_hands() and rp.hands_open
+    r = rp.round
+    rec = m.rounds[number - 1]
+    assert all(s.hand == tuple(sort_for_hand(cards_of(r.hands[rec.seats.index(s.seat)]))) for s in rp.snapshot().seats)
+    assert _named_draws(rp.log_lines, names) <= {viewer}
+    for k in range(rp.length - 1, -1, -1):
+        rp.seek(k)
+        snap = rp.snapshot()
+        assert not rp.hands_open and not snap.hands_open
+        assert [s.seat for s in snap.seats if s.hand is not None] == ([] if viewer is None else [viewer])
+        assert _named_draws(rp.log_lines, names) <= {viewer}
+        if rp.last_move is not None:
+            assert _named_draws([rp.last_move], names) <= {viewer}
+    # Back at the end the opened hands show again; a plan drawn in the position's place shows the
+    # viewer's hand only.
+    rp.to_end()
+    assert rp.hands_open
+    plan = rp.round_at(rp.turn_start)
+    assert [s.seat for s in rp.snapshot(plan).seats if s.hand is not None] == ([] if viewer is None else [viewer])
+    # One person among AIs: their opened hands stay open while stepping back, every draw named.
+    alone = RoundReplay.from_record(_people(matches["points"], 0), number, 0)
+    assert not alone.draws_private
+    alone.to_end()
+    alone.open_hands()
+    alone.step(-3)
+    assert alone.hands_open and _named_draws(alone.log_lines, names) - {0}
 
 
 def test_the_viewers_drawn_card_is_marked(matches: dict[str, MatchRecord]) -> None:

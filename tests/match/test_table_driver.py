@@ -16,6 +16,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import (
     AIFault,
     Event,
+    LogNotShared,
     MatchEnded,
     MoveMade,
     RoundEnded,
@@ -156,8 +157,14 @@ def test_snapshots_show_only_what_a_seat_may_see() -> None:
     assert mine.seats[0].hand == tuple(driver.session.hand(0))
     assert mine.seats[1].hand is None and mine.seats[2].hand is None
     assert [s.cards for s in mine.seats] == [driver.session.hand_size(i) for i in range(3)]
-    spectator = driver.snapshot(None)
+    with pytest.raises(LogNotShared, match="theirs alone"):
+        driver.snapshot(None)  # this log names the one person's draws
+    with pytest.raises(LogNotShared):
+        driver.snapshot(1)
+    hosted = TableDriver(MatchSession.hosted(driver.session.seats, Rules(), 3))
+    spectator = hosted.snapshot(None)
     assert all(s.hand is None for s in spectator.seats) and spectator.drawn is None
+    assert spectator.legal == () and not spectator.can_undo
     open_hands = driver.snapshot(None, open_hands=True)
     assert all(s.hand == tuple(driver.session.hand(s.seat)) for s in open_hands.seats)
 

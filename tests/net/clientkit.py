@@ -1,15 +1,24 @@
 """Helpers for the remote seat's tests: waiting for a condition on the loop, a seat's own
 :class:`RemoteSeat` that records what it was told, and :class:`Relay`, a real WebSocket relay
 between clients and a real :class:`TableServer` that can drop every connection (the network
-gone, the server still up) or slip a line of its own in (a broken server's message)."""
+gone, the server still up) or slip a line of its own in (a broken server's message), and
+:func:`app_process`, the app as a real process on a pseudo-terminal."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import os
+import pty
 import ssl
+import struct
+import subprocess
+import sys
+import termios
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -160,3 +169,58 @@ async def relayed(upstream: str) -> AsyncIterator[tuple[Relay, str]]:
         yield relay, base
     finally:
         await relay.close()
+
+
+@dataclass
+class AppProcess:
+    """The app as a real process on a pseudo-terminal: the process, the terminal's end that types
+    to it (``os.write``) and everything it wrote there so far."""
+
+    proc: subprocess.Popen[bytes]
+    terminal: int
+    output: bytearray = field(default_factory=bytearray)
+
+    async def shows(self, text: bytes, timeout: float = WAIT) -> None:
+        """Wait until the process has written ``text`` to its terminal."""
+        await until(lambda: text in self.output or self.proc.poll() is not None, timeout, what=repr(text))
+        assert text in self.output, f"the process ended ({self.proc.poll()}): {bytes(self.output[-300:])!r}"
+
+
+@contextlib.contextmanager
+def app_process(args: list[str], env: dict[str, str]) -> Iterator[AppProcess]:
+    """``kings-corners ARGS`` as a real process on a pseudo-terminal of 80x24 (what it writes is
+    read as it comes, so it never waits on a full terminal); ended (SIGTERM, then SIGKILL) when
+    the block ends."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kc_tui", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env | {"TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"},
+        start_new_session=True,
+        close_fds=True,
+    )
+    os.close(follower)
+    app = AppProcess(proc, leader)
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(leader, 65536):
+                app.output.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        yield app
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        os.close(leader)
+        reader.join(5)

@@ -22,15 +22,17 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
+from websockets.frames import Frame as WsFrame
+from websockets.frames import Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from kc_tui.engine import Card, Rules, card_str, card_symbol, parse_card
+from kc_tui.engine import Card, Rules, card_str, card_symbol, position_dict
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
+from tests.match.kit import cards_in_text
 from tests.net.clientkit import until
 
 SEED = 3
@@ -38,24 +40,14 @@ SEED = 3
 ONE_ROUND = Rules(target=5, hand_size=4)
 TWO_ROUNDS = Rules(target=5)
 WAIT = 10.0
-
-#: A card in text: its code ("7H", "TH") or its symbol ("7♥", "10♥").
-CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC♠♥♦♣])(?![A-Za-z0-9])")
-
-
-def cards_in_text(text: str) -> set[Card]:
-    """Every card named in ``text`` (as a code or a symbol)."""
-    found: set[Card] = set()
-    for rank, suit in CARD_TEXT.findall(text):
-        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(suit, suit)
-        found.add(parse_card(("T" if rank == "10" else rank) + suit))
-    return found
+#: A log line that tells a card played or put on the table.
+PLAYED = re.compile(r" (played|put) ")
 
 
 def session_for(
     seats: Sequence[tuple[str, str]] = (("Ana", "human"), ("Ben", "human"), ("Greedy", "greedy")),
     rules: Rules = ONE_ROUND,
-    seed: int = SEED,
+    seed: int | None = SEED,
     save_path: Path | None = None,
 ) -> MatchSession:
     return MatchSession.hosted([Seat(n, k, 50) for n, k in seats], rules, seed, save_path=save_path)
@@ -123,6 +115,9 @@ class Client:
                     self.leaks.append(f"legal move {m} of a card outside the hand")
             if message.seat is None and (message.hand is not None or message.legal or message.drawn is not None):
                 self.leaks.append("a spectator got a hand")
+            # A card played is shown to everyone as it is played, even one that completes a
+            # pile shuffled away at once (R12) and so is on no pile of any state.
+            self.seen |= {c for line in message.log if PLAYED.search(line) for c in cards_in_text(line)}
         for card in cards_in_text(_texts(text)):
             if card not in self.seen:
                 self.leaks.append(f"{card_symbol(card)} in {text[:200]}")
@@ -199,14 +194,45 @@ async def watch(base: str) -> Client:
     return await join(base + WATCH_PATH)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A state the server built for a viewer, with the truth at that moment: every hand and the stock."""
+
+    viewer: int | None
+    text: str
+    hands: tuple[frozenset[Card], ...]
+    stock: frozenset[Card]
+
+
+def record_frames(monkeypatch: Any) -> dict[str, Frame]:
+    """Every state message the server builds from now on, by its text, with the truth it was built from."""
+    frames: dict[str, Frame] = {}
+    real = p.states
+
+    def states(driver: Any, viewers: Any, **kwargs: Any) -> dict[int | None, str]:
+        out = real(driver, viewers, **kwargs)
+        s = driver.session
+        hands = tuple(frozenset(s.hand(i)) for i in range(s.match.n))
+        stock = frozenset(s.match.round.stock)
+        for viewer, text in out.items():
+            frames[text] = Frame(viewer, text, hands, stock)
+        return out
+
+    monkeypatch.setattr(p, "states", states)
+    return frames
+
+
 def answers(stamp: int) -> Callable[[Any], bool]:
     """Whether a message answers a request made at ``stamp``: a newer state, or a refusal."""
     return lambda m: not isinstance(m, p.StateMsg) or m.stamp != stamp
 
 
-async def play_on(client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0) -> int:
+async def play_on(
+    client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0, *, undo: float = 0.0
+) -> int:
     """Play this seat's moves (chosen at random from its ``legal``) until ``until()``; the moves
-    made. A move refused (or dropped for the rate) is chosen again after a pause."""
+    made. With ``undo``, that share of its chances to take a move back are taken. A move
+    refused (or dropped for the rate) is chosen again after a pause."""
     made = 0
     async with asyncio.timeout(timeout):
         while not until() and not client.state.over:
@@ -215,15 +241,169 @@ async def play_on(client: Client, rng: random.Random, until: Callable[[], bool],
                 with suppress(TimeoutError):
                     await client.expect(p.StateMsg, timeout=0.5)
                 continue
-            plays = [m for m in st.legal if m != "end"]
-            choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in st.legal else st.legal[0]
-            await client.move(choice, st.stamp)
+            if st.can_undo and rng.random() < undo:
+                client.next_id += 1
+                await client.send(p.undo_message(st.stamp, client.next_id))
+            else:
+                plays = [m for m in st.legal if m != "end"]
+                end = "end" if "end" in st.legal else st.legal[0]
+                await client.move(rng.choice(plays) if plays and rng.random() < 0.8 else end, st.stamp)
             answer = await client.expect((p.StateMsg, p.RefusedMsg, p.ErrorMsg), where=answers(st.stamp))
             if isinstance(answer, p.StateMsg):
                 made += 1
             else:
                 await asyncio.sleep(0.1)
     return made
+
+
+# ---------------------------------------------------------------------- ``kings-corners host`` as a process
+def start_host(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kc_tui", "host", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"},
+    )
+
+
+async def read_line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
+    pipe = proc.stdout if stream == "stdout" else proc.stderr
+    assert pipe is not None
+    line = await asyncio.wait_for(asyncio.to_thread(pipe.readline), 30)
+    assert line, f"the host ended: {proc.poll()}"
+    return line.rstrip("\n")
+
+
+async def join_lines(proc: subprocess.Popen[str]) -> dict[str, str]:
+    """The host's printed join commands: {"Ana": url, ..., "Watch": url}."""
+    urls: dict[str, str] = {}
+    while "Watch" not in urls:
+        line = await read_line(proc)
+        name, sep, command = line.partition(": kings-corners join ")
+        if sep:
+            urls[name] = command.removeprefix("--watch ")
+    return urls
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate(timeout=10)
+
+
+async def lines_until(proc: subprocess.Popen[str], words: str, stream: str = "stdout") -> list[str]:
+    """The host's lines up to the first holding ``words`` (that one included)."""
+    lines: list[str] = []
+    while not lines or words not in lines[-1]:
+        lines.append(await read_line(proc, stream))
+    return lines
+
+
+def process_lines() -> dict[int, str]:
+    """Every process's command line as another user of this machine reads it (``ps``,
+    ``/proc/<pid>/cmdline``), by process id: the arguments joined by spaces."""
+    lines: dict[int, str] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                lines[int(entry.name)] = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:  # the process ended meanwhile
+            continue
+    return lines
+
+
+async def settled_turn(*clients: Client) -> Client:
+    """The client on turn, once its seat has had its state and the table waits for it."""
+    async with asyncio.timeout(20):
+        while True:
+            for c in clients:
+                if c.messages and c.state.legal:
+                    await asyncio.sleep(0.3)
+                    if c.state.legal and c.state is c.states()[-1]:
+                        return c
+            await asyncio.sleep(0.05)
+
+
+async def newer(client: Client) -> None:
+    """Wait for a state newer than the client's last."""
+    before = client.state.stamp
+    await client.expect(p.StateMsg, where=lambda m: m.stamp > before)
+
+
+async def make_moves(count: int, *clients: Client) -> None:
+    """``count`` moves by whichever seat is on turn (a card when it can, else the end of its turn)."""
+    for _ in range(count):
+        mover = await settled_turn(*clients)
+        plays = [m for m in mover.state.legal if m != "end"]
+        await mover.move(plays[0] if plays else "end")
+        await newer(mover)
+
+
+async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
+    """A real host whose data folder is on the tmpfs ``disk``, Ana and Ben at the table: moves
+    made, the disk filled, moves made, the disk freed, a move made, then the host killed with
+    SIGKILL and served again with ``--resume``. What each side was told, and whether every
+    move shown came back."""
+    from tests.faultkit import fill
+
+    out: dict[str, Any] = {}
+    host = start_host(*seats)
+    try:
+        urls = await join_lines(host)
+        ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
+        await make_moves(2, ana, ben)
+        filler = fill(disk)
+        await make_moves(3, ana, ben)
+        out["seats_told"] = all(c.state.save_problem is not None for c in (ana, ben))
+        filler.unlink()
+        await make_moves(1, ana, ben)
+        with suppress(TimeoutError):
+            for c in (ana, ben):
+                await c.expect(p.StateMsg, timeout=WAIT, where=lambda m: m.save_problem is None)
+        out["seats_saved_again"] = all(c.state.save_problem is None for c in (ana, ben))
+        shown = {c.state.seat: c.state for c in (ana, ben)}
+        host.kill()
+        console, _ = host.communicate(timeout=20)
+        out["console"] = console
+        for c in (ana, ben):
+            await c.close()
+    finally:
+        stop(host)
+    again = start_host("--resume", "--stand-in", "0")
+    try:
+        await join_lines(again)
+        ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
+        out["lost"] = sum(
+            1
+            for c in (ana, ben)
+            if (c.state.round, c.state.piles, c.state.hand, c.state.log)
+            != (shown[c.state.seat].round, shown[c.state.seat].piles, shown[c.state.seat].hand, shown[c.state.seat].log)
+        )
+        for c in (ana, ben):
+            await c.close()
+    finally:
+        stop(again)
+    return out
+
+
+def position(server: TableServer) -> tuple[int, Any, list[str]]:
+    s = server.session
+    return server.stamp, position_dict(s.match.round, s.names), list(s.log)
+
+
+async def on_turn(server: TableServer, *clients: Client) -> Client:
+    """The client whose seat is to move, once its state says so."""
+    async with asyncio.timeout(10):
+        while True:
+            for c in clients:
+                st = c.state
+                if st.legal and st.stamp == server.stamp:
+                    return c
+            await asyncio.sleep(0.01)
 
 
 # ---------------------------------------------------------------------- raw sockets
@@ -325,7 +505,7 @@ class StalledSeat:
                     raise AssertionError("the server closed the connection")
                 self.protocol.receive_data(data)
                 for event in self.protocol.events_received():
-                    if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                    if isinstance(event, WsFrame) and event.opcode is Opcode.TEXT:
                         self.messages.append(p.parse_server(bytes(event.data).decode(), strict=True))
                 self._flush()
 
@@ -340,7 +520,7 @@ class StalledSeat:
             self.writer.transport.abort()
 
 
-# ---------------------------------------------------------------------- the host as a process
+# ---------------------------------------------------------------------- the host, its output read as it comes
 @dataclass
 class HostProcess:
     """``kings-corners host`` as a real process (under ``prlimit --nofile`` when asked); its
@@ -398,7 +578,7 @@ def _pump(pipe: Any, lines: list[str]) -> None:
         lines.append(line)
 
 
-def start_host(*args: str, nofile: int | None = None, env: Mapping[str, str] | None = None) -> HostProcess:
+def host_process(*args: str, nofile: int | None = None, env: Mapping[str, str] | None = None) -> HostProcess:
     """``kings-corners host ARGS`` (``--port 0`` unless given), under ``prlimit --nofile`` when
     ``nofile`` is given; ``env`` over this process's environment."""
     command = [sys.executable, "-m", "kc_tui", "host", *args]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.serverkit import join, start_host
+from tests.net.serverkit import host_process, join
 
 #: A C locale as Python runs in it by default (its UTF-8 mode), and without that mode (an ASCII
 #: locale: Python decodes the arguments as ASCII, keeping other bytes as surrogate escapes).
@@ -25,7 +25,7 @@ SHOWN = {"C": "Zoë", "C-ascii": "Zo\\xeb"}
 async def seat_named_in_output(env: dict[str, str], *seats: str, shown: str) -> None:
     """Host ``seats`` in ``env``: the person's join line shows their name as ``shown``, its
     address seats them as Zoë, and the host says so in a line of its own."""
-    host = start_host("--seats", ",".join(seats), "--stand-in", "0", env=env)
+    host = host_process("--seats", ",".join(seats), "--stand-in", "0", env=env)
     try:
         await host.urls()
         line = next((line for line in host.out if line.startswith(f"{shown}: ") and "/seat/" in line), None)

@@ -11,7 +11,8 @@ import pytest
 from kc_tui.engine import card_str, move_str
 from kc_tui.match.table import TableDriver
 from kc_tui.net import protocol as p
-from tests.net.serverkit import cards_in_text, session_for
+from tests.match.kit import cards_in_text
+from tests.net.serverkit import session_for
 
 
 def msg(**fields: Any) -> str:

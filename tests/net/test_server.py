@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from kc_tui.net import protocol as p
-from tests.net.serverkit import TWO_ROUNDS, play_on, running, seat, session_for, watch
+from tests.net.serverkit import TWO_ROUNDS, on_turn, play_on, position, running, seat, session_for, watch
 
 
 async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card() -> None:
@@ -35,7 +35,6 @@ async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card
 
 
 async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
-    from tests.net.test_server_refusals import on_turn, position
 
     async with running(stand_in=0) as (server, base):
         ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")

@@ -5,13 +5,11 @@ loopback, and every bad argument as one line with exit code 2."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import signal
 import ssl
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,63 +17,9 @@ import pytest
 from kc_tui.cli import main
 from kc_tui.net import protocol as p
 from kc_tui.net.hosting import HOSTED_SAVE, SEAT_FILE
-from tests.net.serverkit import Client, join
+from tests.net.serverkit import join, join_lines, newer, read_line, settled_turn, start_host, stop
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
-
-
-def start_host(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "kc_tui", "host", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=os.environ | {"PYTHONUNBUFFERED": "1"},
-    )
-
-
-async def read_line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
-    pipe = proc.stdout if stream == "stdout" else proc.stderr
-    assert pipe is not None
-    line = await asyncio.wait_for(asyncio.to_thread(pipe.readline), 30)
-    assert line, f"the host ended: {proc.poll()}"
-    return line.rstrip("\n")
-
-
-async def join_lines(proc: subprocess.Popen[str]) -> dict[str, str]:
-    """The host's printed join commands: {"Ana": url, ..., "Watch": url}."""
-    urls: dict[str, str] = {}
-    while "Watch" not in urls:
-        line = await read_line(proc)
-        name, sep, command = line.partition(": kings-corners join ")
-        if sep:
-            urls[name] = command.removeprefix("--watch ")
-    return urls
-
-
-async def settled_turn(*clients: Client) -> Client:
-    """The client on turn, once its seat has had its state and the table waits for it."""
-    async with asyncio.timeout(20):
-        while True:
-            for c in clients:
-                if c.messages and c.state.legal:
-                    await asyncio.sleep(0.3)
-                    if c.state.legal and c.state is c.states()[-1]:
-                        return c
-            await asyncio.sleep(0.05)
-
-
-async def newer(client: Client) -> None:
-    """Wait for a state newer than the client's last."""
-    before = client.state.stamp
-    await client.expect(p.StateMsg, where=lambda m: m.stamp > before)
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.communicate(timeout=10)
 
 
 async def test_a_killed_host_resumes_the_same_position_with_the_same_tokens(isolated_dirs: Path) -> None:
@@ -222,7 +166,7 @@ def test_a_port_in_use_is_one_line_and_an_earlier_hosted_save_stays(
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["host", "--seats", "human:Ana,greedy", "--port", str(port)]) == 2
+        assert main(["host", "--seats", "human:Ana,greedy", "--port", str(port), "--replace"]) == 2
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
     assert earlier.read_text(encoding="utf-8") == "the earlier table"

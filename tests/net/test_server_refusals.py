@@ -14,15 +14,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from kc_tui.engine import position_dict
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from tests.net.serverkit import Client, join, running, seat, watch
-
-
-def position(server: TableServer) -> tuple[int, Any, list[str]]:
-    s = server.session
-    return server.stamp, position_dict(s.match.round, s.names), list(s.log)
+from tests.net.serverkit import Client, join, on_turn, position, running, seat, watch
 
 
 @asynccontextmanager
@@ -35,17 +29,6 @@ async def table(**options: Any) -> AsyncIterator[tuple[TableServer, str, Client,
         yield server, base, ana, ben
         for c in (ana, ben):
             await c.close()
-
-
-async def on_turn(server: TableServer, *clients: Client) -> Client:
-    """The client whose seat is to move, once its state says so."""
-    async with asyncio.timeout(10):
-        while True:
-            for c in clients:
-                st = c.state
-                if st.legal and st.stamp == server.stamp:
-                    return c
-            await asyncio.sleep(0.01)
 
 
 async def still_plays(server: TableServer, *clients: Client) -> None:

@@ -10,8 +10,7 @@ import pytest
 
 from kc_tui.net import protocol as p
 from kc_tui.net.server import seat_path
-from tests.net.serverkit import join, running, seat
-from tests.net.test_server_refusals import on_turn, position
+from tests.net.serverkit import join, on_turn, position, running, seat
 
 
 async def test_a_client_that_reconnects_mid_turn_finds_the_same_position() -> None:

@@ -139,10 +139,13 @@ def test_recording_from_another_thread_works(history: History) -> None:
     import threading
 
     out: list[int] = []
-    t = threading.Thread(target=lambda: out.append(record(history, play(["greedy", "greedy"], 5))))
+    played = play(["greedy", "greedy"], 5)
+    t = threading.Thread(target=lambda: out.append(record(history, played)))
     t.start()
     t.join()
-    assert history.match(out[0]) is not None
+    back = history.match(out[0])
+    assert back is not None and back.seed == played.seed and len(back.rounds) == len(played.rounds)
+    assert [r.moves for r in back.rounds] == [r.moves for r in played.rounds]
 
 
 # ---------------------------------------------------------------------- reading
@@ -281,7 +284,9 @@ def test_sync_match_runs_the_pending_migration_of_a_version_2_file(path: Path) -
     h, message = History.open(path)
     assert message is None
     match_id = h.sync_match(_sync(rows.new_uid(), 1))
-    assert h.match(match_id) is not None and h.match(7) is not None
+    new, old = h.match(match_id), h.match(7)
+    assert new is not None and [s.name for s in new.seats] == ["Ann", "Bob"] and len(new.rounds) == 1
+    assert old is not None and old.id == 7 and match_id != 7
     h.close()
     assert schema(path) == schema(_fresh(path.parent / "fresh.sqlite3"))
 

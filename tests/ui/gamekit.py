@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import io
 import re
 import time
 from collections.abc import AsyncIterator
@@ -10,20 +11,25 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Static
+from textual.widget import Widget
+from textual.widgets import Button, Input, OptionList, Static
 from textual.worker import WorkerState
 
 from kc_tui.cli import build_parser
-from kc_tui.config import Config, Opponent
+from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.config.store import save_config
 from kc_tui.engine import END, Rules, is_play, play_card, position_dict, source, target
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.cards import screen_face
 from kc_tui.ui.dialogs.summary import RoundSummary
+from kc_tui.ui.dialogs.whose_view import WhoseView
 from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import GameScreen
@@ -212,7 +218,7 @@ def position(session: MatchSession) -> dict[str, Any]:
     return position_dict(session.match.round, session.names)
 
 
-def screen_text(app: KingsCornersApp) -> str:
+def screen_text(app: App[Any]) -> str:
     """Everything on screen as plain text (from the SVG screenshot)."""
     svg = app.export_screenshot()
     text = re.sub(r"<[^>]+>", "", svg)
@@ -235,6 +241,110 @@ async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
             continue
         first_move(game)
     raise AssertionError(f"never reached {dialog.__name__}")
+
+
+#: The people of :func:`hot_seat_app`'s table, in seat order, and its AI (the third seat).
+HOT_SEAT_PEOPLE = ("Ana", "Ben")
+
+
+def hot_seat_app(seed: int = SEED, rules: Rules | None = None) -> KingsCornersApp:
+    """A match of Ana and Ben at one keyboard with the greedy Cy, started at once (and recorded
+    in the history, as any match is)."""
+    people = Opponent(HOT_SEAT_PEOPLE[1], HUMAN)
+    config = make_config(player_name=HOT_SEAT_PEOPLE[0], opponents=(people, Opponent("Cy", "greedy")))
+    return play_app(seed, config.with_(rules=rules) if rules is not None else config)
+
+
+async def play_hot_seat_until(pilot: Pilot[Any], dialog: type, limit: int = 600) -> Any:
+    """Play a table of several people like a beginner (:func:`first_move`), each handoff
+    confirmed at once (Enter) and each round summary before ``dialog`` closed, until ``dialog``
+    shows: the dialog."""
+    from kc_tui.ui.screens.handoff import HandoffScreen
+
+    from .conftest import wait_for
+
+    app = pilot.app
+    assert isinstance(app, KingsCornersApp)
+
+    def ready() -> bool:
+        screen, game = app.screen, app.game
+        if isinstance(screen, HandoffScreen | ModalScreen):
+            return True
+        return screen is game and game is not None and game.seating.may_act() and not game.thinking
+
+    for _ in range(limit):
+        await wait_for(pilot, ready)
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, dialog):
+            await pilot.pause()
+            return screen
+        if isinstance(screen, HandoffScreen):
+            await pilot.press("enter")
+            await until_gone(pilot, screen)
+        elif isinstance(screen, RoundSummary):
+            screen.action_close()
+            await until_gone(pilot, screen)
+        else:
+            first_move(game_of(app))
+    raise AssertionError(f"never reached {dialog.__name__}")
+
+
+def view_choices(screen: WhoseView) -> list[str]:
+    """The views the question whose view offers, in its order."""
+    views = screen.query_one(OptionList)
+    return [str(views.get_option_at_index(i).prompt) for i in range(views.option_count)]
+
+
+async def choose_view(pilot: Pilot[Any], label: str) -> None:
+    """The view ``label`` chosen on the question whose view on top (as the keys choose it: to it,
+    then Enter), once the question has gone."""
+    from .conftest import wait_for
+
+    screen = pilot.app.screen
+    assert isinstance(screen, WhoseView), f"the screen is {screen!r}"
+    await wait_for(pilot, lambda: bool(screen.query(OptionList)), what="the views to choose from")
+    screen.query_one(OptionList).highlighted = view_choices(screen).index(label)
+    await pilot.press("enter")
+    await until_gone(pilot, screen)
+
+
+async def until_gone(pilot: Pilot[Any], screen: Screen[Any]) -> None:
+    """Until ``screen`` is no longer the one on top."""
+    from .conftest import wait_for
+
+    await wait_for(pilot, lambda: pilot.app.screen is not screen, what=f"{screen!r} to go")
+
+
+def widget_text(widget: Widget, width: int = 60) -> str:
+    """What ``widget`` renders, as plain text (at ``width`` columns at least)."""
+    r = widget.content if isinstance(widget, Static) else widget.render()
+    if isinstance(r, str):
+        return r
+    if isinstance(r, Text | Content):
+        return r.plain
+    console = Console(width=max(widget.size.width, width), file=io.StringIO(), record=True, color_system=None)
+    console.print(r)
+    return console.export_text()
+
+
+def rendered_text(screen: Screen[Any]) -> dict[str, str]:
+    """Everything every widget of ``screen`` renders, shown or not, by widget: what it renders
+    (:func:`widget_text`), the rows it draws at its size (a log's every row, scrolled away or not),
+    its border's titles and its tooltip."""
+    from textual.geometry import Region
+    from textual.scroll_view import ScrollView
+
+    out: dict[str, str] = {}
+    for w in screen.query("*"):
+        parts = [widget_text(w), str(w.border_title or ""), str(w.border_subtitle or ""), str(w.tooltip or "")]
+        lines = getattr(w, "lines", None)
+        if isinstance(w, ScrollView) and isinstance(lines, list):
+            parts += [strip.text for strip in lines]
+        elif w.size.area:
+            parts += [strip.text for strip in w.render_lines(Region(0, 0, *w.size))]
+        out[repr(w)] = "\n".join(parts)
+    return out
 
 
 async def past_the_first_round(pilot: Pilot[Any]) -> GameScreen:

@@ -99,4 +99,4 @@ async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
 
 
 def flat(app: App[Any]) -> str:
-    return " ".join(screen_text(app).split())  # type: ignore[arg-type]
+    return " ".join(screen_text(app).split())

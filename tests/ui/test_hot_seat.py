@@ -3,15 +3,11 @@ drawn for the human on turn only, after the handoff screen, and nowhere else in 
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
 from textual.content import Content
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Static
 
 from kc_tui.config import HUMAN, Opponent
 from kc_tui.engine import END, Match, Move, Rules, cards_of, is_pile_move, is_play, play_card, source, target
@@ -26,7 +22,7 @@ from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 from .conftest import wait_for
-from .gamekit import SEED, make_config, screen_text
+from .gamekit import SEED, make_config, screen_text, widget_text
 
 NAMES = ("Ana", "Ben", "Cy")
 SIZES = ((80, 24), (120, 40))
@@ -54,18 +50,6 @@ def game_of(app: KingsCornersApp) -> GameScreen:
     game = app.game
     assert game is not None, f"no game screen; the screens: {app.screen_stack}"
     return game
-
-
-def widget_text(widget: Widget, width: int = 60) -> str:
-    """What ``widget`` renders, as plain text (at ``width`` columns at least)."""
-    r = widget.content if isinstance(widget, Static) else widget.render()
-    if isinstance(r, str):
-        return r
-    if isinstance(r, Text | Content):
-        return r.plain
-    console = Console(width=max(widget.size.width, width), file=io.StringIO(), record=True, color_system=None)
-    console.print(r)
-    return console.export_text()
 
 
 def round_log(s: MatchSession) -> list[str]:
@@ -423,21 +407,3 @@ def test_snapshot_hot_seat_table_80x24(snap_compare: Any) -> None:
 
 def test_snapshot_hot_seat_table_120x40(snap_compare: Any) -> None:
     assert snap_compare(hot_app(), terminal_size=SIZES[1], run_before=_table)
-
-
-async def test_a_round_is_replayed_from_the_seat_of_the_person_at_the_keyboard() -> None:
-    """The round summary's replay is seen from the seat of the person who confirmed last; nobody
-    is named before the first handoff, nor at a table of one."""
-    app = hot_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        s = hot_session()
-        game = await start(pilot, s)
-        assert game.seating.person() is None
-        await confirm(pilot)
-        assert game.seating.person() == s.names[s.to_move] == "Ben"
-        game.seating.new_deal()
-        assert game.seating.person() is None
-        one = MatchSession(Match(3, Rules(), SEED), [Seat("Ana", HUMAN), Seat("Bo", "greedy"), Seat("Cy", "greedy")])
-        one._round_started()
-        single = await start(pilot, one)
-        assert single.seating.person() is None

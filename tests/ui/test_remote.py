@@ -29,8 +29,9 @@ from kc_tui.ui.screens.remote_view import card_targets, is_my_turn
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
+from tests.match.kit import cards_in_text
 from tests.net.clientkit import relayed
-from tests.net.serverkit import TWO_ROUNDS, Client, cards_in_text, running, seat, session_for
+from tests.net.serverkit import TWO_ROUNDS, Client, running, seat, session_for
 
 from .conftest import wait_for
 from .gamekit import make_config, screen_text
@@ -415,3 +416,45 @@ async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() ->
             assert "Connecting to the table" in status_text(screen)
             await pilot.press("escape")
             await wait_for(pilot, lambda: screen.state is not None)
+
+
+async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off() -> None:
+    async with table() as (server, base, _ben):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+            other = await seat(server, base, "Ana")  # the same address, from another connection
+            await wait_for(pilot, lambda: screen.seat.ended)
+            await pilot.pause()
+            words = "someone else joined with your seat's address"
+            assert words in status_text(screen) and "Esc, q or m: main menu" in status_text(screen)
+            assert "Not at the table" in link_text(screen) and words in link_text(screen)
+            assert screen.seat.connections == 1 and server.connected[0] and other.state.seat == 0
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            assert screen.seat.connections == 1, "the displaced seat connected again"
+            await other.close()
+
+
+async def test_the_hosts_quit_is_shown_and_j_joins_again_once_it_is_served() -> None:
+    async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0) as (server, base):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+            await server.close()
+            await wait_for(pilot, lambda: screen.seat.ended)
+            await pilot.pause()
+            assert "the host closed the table" in status_text(screen)
+            assert "j: join again" in status_text(screen) and "host --resume" in link_text(screen)
+            connections = screen.seat.connections
+            again = TableServer(server.session, tokens=server.tokens, stand_in=0, ai_delay=0, round_pause=0)
+            assert server.port is not None
+            await again.start("127.0.0.1", server.port)
+            try:
+                await pilot.press("j")
+                await wait_for(pilot, lambda: screen.seat.connected and again.connected[0])
+                assert screen.seat.connections == connections + 1
+            finally:
+                await again.close()

@@ -5,7 +5,6 @@ round's end and 'o'; play at a pace; notes; open_replay's refusals; snapshots.""
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any
 
 import pytest
@@ -17,12 +16,13 @@ from kc_tui.match.replay import RoundReplay
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, SeatInfo, default_history_path
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.screens.replay import ReplayScreen, open_replay
+from kc_tui.ui.dialogs.whose_view import TABLE_VIEW, WhoseView
+from kc_tui.ui.screens.replay import PACE_STEP, ReplayScreen, open_replay
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.kit import direct_round, play_match, store
 
 from .conftest import wait_for
-from .gamekit import click_button, menu_app, opened, screen_text
+from .gamekit import choose_view, click_button, menu_app, opened, screen_text
 
 SIZE = (120, 40)
 #: The round replayed on screen (of the match played with seed 11 by three AIs, seat 0 "You").
@@ -139,11 +139,9 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         assert screen.pace == "slow" and "Pace: slow" in status(screen)
         await pilot.press("right", "space")
         assert screen.playing and "▶ slow" in status(screen) and screen.replay.position == 1
-        started = time.monotonic()
-        while screen.replay.position == 1 and time.monotonic() - started < 10:
-            await pilot.pause(0.05)
-        assert screen.playing and screen.replay.position == 2
-        assert time.monotonic() - started > 0.8, "the slow pace did not wait between moves"
+        assert screen.play_interval == PACE_STEP["slow"] > PACE_STEP["normal"]  # the timer of the next move
+        await wait_for(pilot, lambda: screen.replay.position == 2)
+        assert screen.playing
         await pilot.press("plus", "plus", "plus")  # faster while playing
         assert screen.pace == "instant" and screen.playing
         for _ in range(200):
@@ -326,8 +324,8 @@ def test_snapshot_replay_end_hands_open(snap_compare: Any, recorded: int) -> Non
 async def test_a_match_of_several_people_replays_as_the_person_chosen(
     match: MatchRecord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without a person, a round of two people is seen as a spectator sees it (no hand until the
-    end); with one, from that person's seat."""
+    """Without a person, a round of two people asks whose view: the table's draws no hand; with a
+    person, from that person's seat."""
     people = (SeatInfo("Ana", HUMAN), SeatInfo("Ben", HUMAN), match.seats[2])
     monkeypatch.delenv(ENV_HISTORY, raising=False)
     match_id = store(default_history_path(), dataclasses.replace(match, seats=people))
@@ -336,7 +334,8 @@ async def test_a_match_of_several_people_replays_as_the_person_chosen(
         await pilot.pause()
         await wait_for(pilot, lambda: app.history is not None, what="the history")
         open_replay(app, match_id, ROUND)
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, WhoseView))
+        await choose_view(pilot, TABLE_VIEW)
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.viewer is None
         assert not screen.query(HandView), "a spectator's replay draws no hand"

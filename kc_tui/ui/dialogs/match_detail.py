@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual_plotext import PlotextPlot
 
+from kc_tui.engine import is_secret
 from kc_tui.records.rows import MatchRecord
 from kc_tui.ui.stats_data import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
@@ -187,7 +188,8 @@ class MatchDetail(ModalScreen[None]):
         n = len(m.rounds)
         with Vertical():
             yield Static(plain(f"Match #{m.id} · {when(m)} · {n} round{'' if n == 1 else 's'}"), id="detail-title")
-            yield Static(plain(f"Scoring: {scoring_text(m)} · seed {m.seed}"), id="detail-rules")
+            dealt = "a secret deal" if is_secret(m.seed) else f"seed {m.seed}"
+            yield Static(plain(f"Scoring: {scoring_text(m)} · {dealt}"), id="detail-rules")
             yield Static(winners_text(m, self.person), id="detail-winner")
             with VerticalScroll(id="detail-rounds"):
                 yield Static(rounds_table(m, self.person) if m.rounds else Text("No round was finished.", style="dim"))

@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from kc_tui.config import PACES, Config
+from kc_tui.engine import is_secret
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.ui.cards import CardLook
@@ -128,12 +129,13 @@ class DemoScreen(DrivenScreen):
         self.set_class(height < COMFORT_ROWS + rows * self.session.match.n, "-compact")
 
     def _update_title(self, width: int) -> None:
-        """The players and the seed, or (when that does not fit ``width``) the seed only: the
-        seats show the players' names."""
+        """The players and the seed asked for, or (when that does not fit ``width``) the seed
+        only: the seats show the players' names. A secret deal shows no number."""
         vs = " vs ".join(self.session.names)
-        full = f"Demo · {vs} · seed {self.seed}"
+        seed = "" if is_secret(self.seed) else f" · seed {self.seed}"
+        full = f"Demo · {vs}{seed}"
         fits = len(f"{self.TITLE} — {full}") <= width - self.HEADER_ROOM
-        self.sub_title = full if fits else f"Demo · {self.session.match.n} AI players · seed {self.seed}"
+        self.sub_title = full if fits else f"Demo · {self.session.match.n} AI players{seed}"
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:

@@ -269,14 +269,13 @@ class GameScreen(HandPicking, DrivenScreen):
         from kc_tui.ui.dialogs.summary import RoundSummary
 
         ended = self.driver.finish_round()
-        viewer = self.seating.person()  # a replay of the round is seen from this person's seat
         self.seating.new_deal()  # nobody's hand of the next deal opens before its handoff
         self.tell_history_problem()
         self._summary_open = True  # the table keeps showing the round's last position meanwhile
         self._show_scores()  # ...but the scoreboard behind the summary already counts the round
         self.refresh_bindings()
         number = ended.result.number
-        replay = None if self.driver.recorder is None else lambda: replay_round(self.app, self.driver, number, viewer)
+        replay = None if self.driver.recorder is None else lambda: replay_round(self.app, self.driver, number)
         if self.session.match.over:
             self._work_out_rating()
         self.app.push_screen(
@@ -392,7 +391,7 @@ class GameScreen(HandPicking, DrivenScreen):
             self.refresh_view()
             self.say("Took back your last move.", "ok")
         else:
-            self.say("Nothing to undo this turn.", "info")
+            self.say(self.session.why_no_undo, "info")
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:

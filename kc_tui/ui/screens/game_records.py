@@ -36,7 +36,8 @@ def rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str |
 
 
 def show_rounds(app: App[Any], driver: TableDriver) -> None:
-    """The recorded match's rounds, each one to replay and review."""
+    """The recorded match's rounds, each one to replay and review (at a table of several people:
+    from the seat of the person chosen, :func:`open_replay`)."""
     from kc_tui.ui.dialogs.match_detail import MatchDetail
     from kc_tui.ui.screens.replay import open_replay
 
@@ -50,14 +51,14 @@ def show_rounds(app: App[Any], driver: TableDriver) -> None:
     app.push_screen(MatchDetail(record, lambda number: open_replay(app, record.id, number)))
 
 
-def replay_round(app: App[Any], driver: TableDriver, number: int, person: str | None = None) -> None:
-    """Round ``number`` of the match replayed (from ``person``'s seat; None: the one human's, or a
-    spectator's when several people play), once the history has it."""
+def replay_round(app: App[Any], driver: TableDriver, number: int) -> None:
+    """Round ``number`` of the match replayed once the history has it: from the one human's seat,
+    or from the seat of the person chosen when several people play (:func:`open_replay`)."""
     from kc_tui.ui.screens.replay import open_replay
 
     match_id = recorded_match(app, driver, number)
     if match_id is not None:
-        open_replay(app, match_id, number, person=person)
+        open_replay(app, match_id, number)
 
 
 def recorded_match(app: App[Any], driver: TableDriver, rounds: int) -> int | None:

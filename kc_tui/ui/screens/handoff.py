@@ -5,7 +5,8 @@ confirmed being at the keyboard; the game screen draws a hand only for the human
 that person has confirmed (:meth:`Seating.open_seat`). :class:`HandoffScreen` fills the terminal
 between two turns of different humans, at every deal and when a match is resumed: nobody's cards
 are drawn while it shows. With one human nothing of this applies: that player's hand is always
-open, as at any table.
+open, as at any table. The same screen hands the keyboard over outside a turn too (``about``:
+a replay seen from one person's seat), and then Esc goes back instead.
 """
 
 from __future__ import annotations
@@ -65,12 +66,6 @@ class Seating:
             return s.to_move
         return self.at_keyboard if self.at_keyboard is not None else self.session.human_seats[0]
 
-    def person(self) -> str | None:
-        """At a table of several people, the name of the one who confirmed last (None: nobody
-        since the deal, or a table of one, whose person needs no naming)."""
-        seat = self.at_keyboard if self.hot_seat else None
-        return None if seat is None else self.session.names[seat]
-
     def may_act(self) -> bool:
         """The human on turn may act: it is a human's turn and their hand is open."""
         s = self.session
@@ -80,6 +75,11 @@ class Seating:
 def handoff_line(name: str) -> str:
     """The handoff's request: "Ben's turn: press Enter when Ben is at the keyboard"."""
     return f"{name}'s turn: press Enter when {name} is at the keyboard"
+
+
+def pass_line(name: str) -> str:
+    """The request outside a turn: "Pass the keyboard to Ben: press Enter when Ben is at the keyboard"."""
+    return f"Pass the keyboard to {name}: press Enter when {name} is at the keyboard"
 
 
 class HandoffScreen(Screen[bool]):
@@ -92,24 +92,31 @@ class HandoffScreen(Screen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "Ready"),
+        Binding("escape", "back", "Back", show=False),
     ]
 
-    def __init__(self, name: str, round_number: int | None = None) -> None:
+    def __init__(self, name: str, round_number: int | None = None, *, about: str | None = None) -> None:
         """``name``: the person to come to the keyboard; ``round_number``: the round just dealt
-        (said above the request), or None in the middle of a round."""
+        (said above the request), or None in the middle of a round. ``about``: what opens for
+        that person, outside a turn ("Round 2's replay, as Ben saw it"; said above the request,
+        and Esc goes back: dismissed with False)."""
         super().__init__()
         self.player = name
         self.round_number = round_number
+        self.about = about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff"):
-            if self.round_number is not None:
+            if self.about is not None:
+                yield Static(plain(self.about), id="handoff-round")
+            elif self.round_number is not None:
                 yield Static(plain(f"Round {self.round_number} is dealt"), id="handoff-round")
-            yield Static(plain(handoff_line(self.player)), id="handoff-line")
-            yield Static(
-                fill("The others look away: $name's hand opens on the table next.", name=self.player),
-                id="handoff-note",
-            )
+            line = handoff_line(self.player) if self.about is None else pass_line(self.player)
+            yield Static(plain(line), id="handoff-line")
+            note = "The others look away: $name's hand opens on the table next."
+            if self.about is not None:
+                note = "The others look away: $name's hand opens next. Esc goes back."
+            yield Static(fill(note, name=self.player), id="handoff-note")
             with Center():
                 yield Button(plain(f"{self.player} is here"), variant="primary", id="handoff-ready")
 
@@ -120,5 +127,11 @@ class HandoffScreen(Screen[bool]):
     def action_ready(self) -> None:
         self.dismiss(True)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.about is not None if action == "back" else True
 
-__all__ = ["HandoffScreen", "Seating", "handoff_line"]
+    def action_back(self) -> None:
+        self.dismiss(False)
+
+
+__all__ = ["HandoffScreen", "Seating", "handoff_line", "pass_line"]

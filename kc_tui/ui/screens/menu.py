@@ -1,4 +1,5 @@
-"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table)."""
+"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table,
+where the app may join one)."""
 
 from __future__ import annotations
 
@@ -109,6 +110,8 @@ class MenuScreen(Screen[None]):
         has_save = save_exists()
         resume = self.query_one("#resume", Button)
         resume.display = has_save
+        can_join = getattr(self.app, "can_join", lambda: True)
+        self.query_one("#join", Button).display = bool(can_join())
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
         self.query_one("#saved", Static).update(plain(f"Saved match: {summary}" if summary else ""))
         (resume if has_save else self.query_one("#new_game", Button)).focus()

@@ -89,6 +89,7 @@ class RemoteScreen(RemoteTable):
         *PICKING_KEYS,
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
+        Binding("j", "rejoin", "Join again"),
         *TABLE_KEYS,
     ]
 
@@ -112,6 +113,12 @@ class RemoteScreen(RemoteTable):
         self.say("Connecting to the table…")
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
+    def action_rejoin(self) -> None:
+        """Join the table again after the host closed it (``host --resume`` serves it again)."""
+        if self.seat.reopen():
+            self.say("Joining the table again…")
+            self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
+
     def on_unmount(self) -> None:
         seat = self.seat
         seat.on_message = seat.on_link = seat.on_problem = None
@@ -133,7 +140,8 @@ class RemoteScreen(RemoteTable):
             self._hint_arrived(message)
         elif isinstance(message, RoundMsg):
             self._round_scored(message)
-        elif isinstance(message, ErrorMsg):
+        elif isinstance(message, ErrorMsg) and not (self.seat.ended and self.seat.link.code == message.code):
+            # (an error that ended the seat was said with the way out: see _link_changed)
             self.say(Text.assemble(("✗ ", "bold red"), visible(message.message)), "error")
 
     def _welcomed(self, message: WelcomeMsg) -> None:
@@ -174,6 +182,13 @@ class RemoteScreen(RemoteTable):
                 self.selected_card = None
             self.source_pile = None  # the piles changed: a pile is picked up again from the new table
         self.refresh_view()
+        was_saved = before is None or before.save_problem is None
+        if state.save_problem is not None and was_saved:
+            self._problem(
+                f"The host cannot save the table ({state.save_problem}): moves made now are lost if it stops."
+            )
+        elif state.save_problem is None and not was_saved:
+            self._problem("The host saves the table again: every move so far is kept.")
         if changed:
             self._after_state(before, state)
 
@@ -248,7 +263,10 @@ class RemoteScreen(RemoteTable):
             return
         self._show_link()
         if link.status is Status.ENDED and link.code is not None:
-            self.say(Text.assemble(("✗ ", "bold red"), visible(link.reason), ". Esc, q or m: main menu"), "error")
+            again = ". j: join again once it is served · Esc, q or m: main menu" if self.seat.may_rejoin else ""
+            self.say(
+                Text.assemble(("✗ ", "bold red"), visible(link.reason), again or ". Esc, q or m: main menu"), "error"
+            )
         elif link.status is Status.RECONNECTING:
             self.selected_card = self.source_pile = self.hint_move = None
             self._hint_asked = None
@@ -269,8 +287,10 @@ class RemoteScreen(RemoteTable):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ALWAYS:
             return True
-        if self.seat.ended:
-            return action in ("clear", "pile", "rules")  # Esc and q leave a table that ended
+        if self.seat.ended:  # Esc and q leave a table that ended; j joins a closed one again
+            return action in ("clear", "pile", "rules") or (action == "rejoin" and self.seat.may_rejoin)
+        if action == "rejoin":
+            return False
         if self.too_small:
             return False
         mine = self._may_act()
@@ -332,7 +352,7 @@ class RemoteScreen(RemoteTable):
         if not self._my_turn_or_say():
             return
         if self.state is None or not self.state.can_undo:
-            self.say("Nothing to undo this turn.", "info")
+            self.say((self.state.undo_note if self.state else "") or "Nothing to undo this turn.", "info")
             return
         if self.seat.undo() is None:
             self.say("The connection is down: nothing was sent.", "error")

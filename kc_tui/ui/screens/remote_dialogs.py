@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.ui.text import plain, visible
 
@@ -135,13 +136,16 @@ class JoinDialog(ModalScreen[str | None]):
     """
 
     def compose(self) -> ComposeResult:
+        detail = (
+            "Paste the address the host printed for your seat (ws://HOST:PORT/seat/...), or its"
+            " /watch address to watch."
+        )
+        tables = served_tables()
+        if tables is not None:
+            detail += f" This server joins only {', '.join(str(t) for t in sorted(tables)) or 'no table'}."
         with Vertical():
             yield Static("Join a table", id="question")
-            yield Static(
-                "Paste the address the host printed for your seat (ws://HOST:PORT/seat/...), or its"
-                " /watch address to watch.",
-                id="detail",
-            )
+            yield Static(plain(detail), id="detail")
             yield Input(placeholder="ws://192.168.1.20:8765/seat/...", id="address")
             yield Static("", id="problem")
             with Horizontal():

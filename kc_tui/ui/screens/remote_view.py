@@ -118,6 +118,10 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
         return out, "down"  # what the table waited for is stale until the connection is back
     if watching:
         out.append("Watching · ", "bold")
+    if state is not None and state.save_problem is not None:
+        out.append("Not being saved", "bold")
+        out.append(f" ({visible(state.save_problem)}) · ")
+        kind = "down"
     if state is None:
         out.append("waiting for the table")
         return out, kind

@@ -6,7 +6,9 @@ viewer may see is decided there). The viewer sees what they saw then: their own 
 counts of cards; at the end of the round ``o`` opens every hand.
 
 Entry point for the other screens: :func:`open_replay` (``app``, a match id of the game history,
-a round number) loads the match and pushes the screen, or says in a toast why it cannot.
+a round number) loads the match and pushes the screen, or says in a toast why it cannot. A match
+of several people at one keyboard asks first whose view to show, and hands the keyboard to that
+person: nobody sees another's hand or draws (the table's view shows no hand at all).
 
 ``notes`` (optional): a remark per turn, keyed by the position where the turn starts
 (:attr:`RoundReplay.turn_starts`), shown on the note line while that turn is on the table (a
@@ -34,8 +36,11 @@ from kc_tui.config import PACES
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.match.roster import hint_seed
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.whose_view import View, WhoseView
+from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
@@ -360,6 +365,11 @@ class ReplayScreen(Screen[None]):
         self._start_timer()
         self.refresh_view()
 
+    @property
+    def play_interval(self) -> float | None:
+        """Seconds between moves of the timer that plays them now (None: not playing)."""
+        return None if self._timer is None else float(self._timer._interval)
+
     def _start_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
@@ -444,7 +454,7 @@ class ReplayScreen(Screen[None]):
         if self.reviewing:
             return
         if self.viewer is None:
-            self.say("A review looks at a player's own turns: this round was watched, not played.", "info")
+            self.say("A review looks at a player's own turns: the table's view holds none.", "info")
             return
         rec = self.record
         rounds = [r.moves for r in sorted(rec.rounds, key=lambda r: r.number)]
@@ -470,17 +480,20 @@ class ReplayScreen(Screen[None]):
         bar.display = True
         self._stop_playing()
         self.refresh_view()
-        self._review(turns, [len(view.history) for view, _plan in turns], card_formatter(self.look.style))
+        starts = [len(view.history) for view, _plan in turns]
+        self._review(turns, starts, card_formatter(self.look.style), hint_seed(rec.seed))
 
     @work(thread=True, exclusive=True, group="review")
-    def _review(self, turns: list[Any], starts: list[int], fmt: Any) -> None:
-        """The review itself, off the UI thread: it reports through messages only."""
+    def _review(self, turns: list[Any], starts: list[int], fmt: Any, hints: int) -> None:
+        """The review itself, off the UI thread: it reports through messages only. ``hints`` is
+        the seed of the hint the player was offered in the match: a turn played as it said is
+        never marked."""
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
             self.post_message(self.ReviewProgress(done, total))
 
-        result = review_round(turns, progress=progress, cancelled=lambda: worker.is_cancelled, fmt=fmt)
+        result = review_round(turns, progress=progress, cancelled=lambda: worker.is_cancelled, fmt=fmt, hint_seed=hints)
         self.post_message(self.ReviewDone(result, starts))
 
     class ReviewProgress(Message):
@@ -550,10 +563,12 @@ def open_replay(
     notes: Mapping[int, str] | None = None,
     person: str | None = None,
 ) -> None:
-    """Show round ``round_number`` of match ``match_id`` of ``app.history`` as ``person`` saw it
-    (without a person: as the one human of the match saw it; a demo, or a match of several people,
-    is seen as a spectator, who sees no hand until the round's end), or say in a toast why it
-    cannot be."""
+    """Show round ``round_number`` of match ``match_id`` of ``app.history`` as ``person`` saw it,
+    or say in a toast why it cannot be. Without a person: as the one human of the match saw it (a
+    demo is seen as a spectator, who sees no hand until the round's end); a match of several
+    people asks whose view (:class:`~kc_tui.ui.dialogs.whose_view.WhoseView`) and hands the
+    keyboard to that person (:class:`~kc_tui.ui.screens.handoff.HandoffScreen`) before their hand
+    shows."""
     history = getattr(app, "history", None)
     if history is None:
         _tell(app, "The game history is not available, so no round can be replayed.")
@@ -569,20 +584,57 @@ def open_replay(
     if not any(r.number == round_number for r in record.rounds):
         _tell(app, f"Round {round_number} of this match was not recorded.")
         return
+    if person is None and len(record.human_seats) > 1:
+        _ask_whose_view(app, record, round_number, notes)
+        return
+    screen = _replay_screen(app, record, round_number, _viewer(record, person), notes)
+    if screen is not None:
+        app.push_screen(screen)
+
+
+def _replay_screen(
+    app: App[Any], record: MatchRecord, round_number: int, viewer: int | None, notes: Mapping[int, str] | None
+) -> ReplayScreen | None:
+    """The replay of ``record``'s round as ``viewer`` saw it, or None (and a toast) when the
+    record does not replay."""
     config = getattr(app, "config", None)
     try:
-        screen = ReplayScreen(
+        return ReplayScreen(
             record,
             round_number,
-            _viewer(record, person),
+            viewer,
             notes=notes,
             look=CardLook.of(config) if config is not None else None,
             pace=getattr(config, "pace", "normal"),
         )
     except ReplayError as exc:
         _tell(app, f"Round {round_number} cannot be replayed: {exc}")
-        return
-    app.push_screen(screen)
+        return None
+
+
+def _ask_whose_view(app: App[Any], record: MatchRecord, round_number: int, notes: Mapping[int, str] | None) -> None:
+    """At a table of several people: whose view of the round (a person's or the table's), then
+    the handoff to that person, then the replay. Esc on either goes back."""
+    people = [(seat, record.seats[seat].name) for seat in record.human_seats]
+
+    def chosen(view: View | None) -> None:
+        if view is None:
+            return
+        screen = _replay_screen(app, record, round_number, view.seat, notes)
+        if screen is None:
+            return
+        if view.name is None:
+            app.push_screen(screen)
+            return
+
+        def handed(ready: bool | None) -> None:
+            if ready:
+                app.push_screen(screen)
+
+        about = f"Round {round_number}'s replay, as {view.name} saw it"
+        app.push_screen(HandoffScreen(view.name, about=about), handed)
+
+    app.push_screen(WhoseView(round_number, people), chosen)
 
 
 def _viewer(record: MatchRecord, person: str | None) -> int | None:

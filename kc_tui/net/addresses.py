@@ -1,0 +1,241 @@
+"""A seat's address kept out of sight: the files ``host --addresses DIR`` writes, one per
+person's seat, and the file ``join --file FILE`` reads.
+
+A seat's address (``ws://HOST:PORT/seat/<token>``) is the seat's password: whoever has it can
+take the seat (the newer connection wins). On a command line it is in every user's process list
+(``ps``, ``/proc/*/cmdline``); in a file that only its owner may read it is not. So the host
+writes each address into its own file (mode 0600 from the start, in a folder of the host's own,
+made 0700 when missing) and the person runs ``kings-corners join --file FILE``. The file is read
+strictly: a regular file of the user's, that no one else may read or write, of one short line
+that is a table's address; anything else is one line saying why (never what the file holds).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import stat
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kc_tui.config.args import CliError
+from kc_tui.net.client import AddressError, table_address
+from kc_tui.util.files import PRIVATE_FILE, atomic_write, describe_os_error, make_folder
+from kc_tui.util.text import one_line
+
+#: The largest address file read (bytes): an address is about 90 characters.
+ADDRESS_MAX = 4096
+#: The ending of an address file's name.
+SUFFIX = ".url"
+#: The most characters of a seat's name kept in its file's name.
+NAME_PART = 32
+#: What ``join --file`` reads from the terminal instead of a file.
+FROM_TERMINAL = "-"
+
+
+# ---------------------------------------------------------------------- the host's files
+def file_name(seat: int, name: str) -> str:
+    """The name of the address file of match seat ``seat`` (0-based) named ``name``:
+    ``seat-1-Ana.url``. Only ASCII letters, digits, ``_`` and ``-`` of the name are kept
+    (every other run of characters is one ``-``), so the name is safe on any file system and in
+    a shell; the seat's number keeps two seats of the same name apart."""
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")[:NAME_PART].strip("-")
+    return f"seat-{seat + 1}" + (f"-{safe}" if safe else "") + SUFFIX
+
+
+def ready_folder(text: str) -> Path:
+    """The folder ``--addresses DIR`` names, made (mode 0700, and every missing folder above it)
+    when it is missing. :class:`CliError` (one line) for a link, something that is not a folder,
+    a folder of another user, or one that others may write into (they could swap a file)."""
+    shown = one_line(text, 200)
+    if not text.strip():
+        raise CliError("--addresses needs a folder to write the seats' addresses into")
+    path = Path(text)
+    try:
+        if os.path.islink(path):
+            raise CliError(f"--addresses {shown} is a link: name the folder itself")
+        if not os.path.lexists(path):
+            make_folder(path)
+        st = os.lstat(path)
+    except CliError:
+        raise
+    except (OSError, ValueError) as exc:
+        why = describe_os_error(exc) if isinstance(exc, OSError) else "not a usable folder name"
+        raise CliError(f"--addresses {shown} cannot be used: {why}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise CliError(f"--addresses {shown} is not a folder")
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        raise CliError(f"--addresses {shown} is not your folder: the addresses go into a folder of your own")
+    if st.st_mode & 0o022:
+        raise CliError(
+            f"--addresses {shown} can be written into by other users (mode {stat.S_IMODE(st.st_mode):04o}):"
+            " they could swap an address; use a folder of your own (mode 0700)"
+        )
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CliError(f"--addresses {shown} cannot be written into: permission denied")
+    return path
+
+
+def write_addresses(folder: Path, names: Sequence[str], urls: dict[int, str]) -> list[tuple[str, Path]]:
+    """Write every person's seat's address (``urls`` by match seat) into its own file in
+    ``folder`` (:func:`file_name`; mode 0600 from the start, atomically: a file there already is
+    replaced, never written through). Each person's name and file; OSError (a FileError, one
+    line) when a file cannot be written."""
+    written: list[tuple[str, Path]] = []
+    for seat, url in sorted(urls.items()):
+        path = folder / file_name(seat, names[seat])
+        atomic_write(path, (url + "\n").encode("ascii"), mode=PRIVATE_FILE)
+        written.append((names[seat], path))
+    return written
+
+
+def handing_lines(folder: Path, files: list[tuple[str, Path]]) -> list[str]:
+    """What the host reads after the files are written: where they are and how to hand them over."""
+    first = files[0][1].name if files else "FILE"
+    lines = [
+        f"The seats' addresses are in {one_line(str(folder), 200)}, one file per person, readable by you only.",
+        "Give each person their file, and only them (whoever has it can take the seat);"
+        f" they run: kings-corners join --file {first}",
+    ]
+    lines += [f"{name}: {one_line(str(path), 300)}" for name, path in files]
+    return lines
+
+
+#: What the host reads when the addresses are printed (no --addresses).
+SECRET_WARNING = (
+    "Each seat's address below is a password for that seat: whoever has it can take the seat."
+    " Send it to its person only; they keep it out of the process list with"
+    " kings-corners join --file FILE (host --addresses DIR writes the files)."
+)
+
+
+# ---------------------------------------------------------------------- the person's file
+def read_address(path: str, *, watch: bool = False) -> str:
+    """The table's address in the file ``path`` (``-``: typed or pasted at the terminal, not
+    shown), checked (:func:`~kc_tui.net.client.table_address`). :class:`CliError` (one line,
+    naming the file, never quoting it) for a file that is missing, not a regular file, not the
+    user's, open to other users, unreadable, empty, too large, or not one line that is an
+    address."""
+    if path == FROM_TERMINAL:
+        return _checked(_from_terminal(), "the address typed", watch)
+    shown = _shown(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise CliError(f"{shown}: is a link to a file that does not exist") from None
+        raise CliError(f"{shown}: no such file") from None
+    except (OSError, ValueError) as exc:
+        why = describe_os_error(exc) if isinstance(exc, OSError) else "not a usable file name"
+        raise CliError(f"{shown}: cannot be opened ({why})") from None
+    try:
+        data = _read_own(fd, shown)
+    finally:
+        os.close(fd)
+    if not data.strip():
+        raise CliError(f"{shown}: is empty; it should hold the seat's address the host gave you")
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        raise CliError(f"{shown}: is not an address file (it is not plain text)") from None
+    return _checked(text, shown, watch)
+
+
+def _read_own(fd: int, shown: str) -> bytes:
+    """The bytes of the open file ``fd`` once it is known to be a regular file of this user's that
+    no one else may read or write; at most :data:`ADDRESS_MAX` of them."""
+    try:
+        st = os.fstat(fd)
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot be read ({describe_os_error(exc)})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CliError(f"{shown}: is a folder, not an address file")
+    if not stat.S_ISREG(st.st_mode):
+        raise CliError(f"{shown}: is not a regular file; an address file is")
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        raise CliError(f"{shown}: is not your file; a seat's address is read from a file of your own")
+    if st.st_mode & 0o077:
+        raise CliError(
+            f"{shown}: other users may open it (mode {stat.S_IMODE(st.st_mode):04o}) and the address in it"
+            f" is a password for your seat: make it yours alone (chmod 600 {shown}) and join again"
+        )
+    if st.st_size > ADDRESS_MAX:
+        raise CliError(f"{shown}: is too large for an address file ({ADDRESS_MAX} bytes at most)")
+    chunks: list[bytes] = []
+    left = ADDRESS_MAX + 1
+    try:
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise CliError(f"{shown}: cannot be read ({describe_os_error(exc)})") from None
+    data = b"".join(chunks)
+    if len(data) > ADDRESS_MAX:
+        raise CliError(f"{shown}: is too large for an address file ({ADDRESS_MAX} bytes at most)")
+    return data
+
+
+def _from_terminal() -> str:
+    """The address pasted at the terminal (not echoed); :class:`CliError` without a terminal."""
+    try:
+        terminal = sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # closed
+        terminal = False
+    if not terminal:
+        raise CliError(
+            "--file - reads the address typed or pasted at the terminal (the app needs the terminal"
+            " too): give the file instead"
+        )
+    try:
+        text = getpass.getpass("The seat's address (not shown as you paste it): ", stream=sys.stderr)
+    except (EOFError, OSError):
+        raise CliError("no address was typed") from None
+    if len(text) > ADDRESS_MAX:
+        raise CliError(f"the address typed is too long ({ADDRESS_MAX} characters at most)")
+    return text
+
+
+def _checked(text: str, shown: str, watch: bool) -> str:
+    """``text`` (what a file or the terminal held) as a table's address: one line, no control
+    characters, an address :func:`table_address` takes. The error never quotes it."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise CliError(f"{shown}: holds no address; it should hold the seat's address the host gave you")
+    if len(lines) > 1:
+        raise CliError(f"{shown}: holds {len(lines)} lines; an address file holds one line, the seat's address")
+    line = lines[0]
+    if any(not ch.isprintable() or ch.isspace() for ch in line):
+        raise CliError(f"{shown}: is not an address file (its line holds control characters or spaces)")
+    try:
+        return table_address(line, watch=watch)
+    except AddressError:
+        raise CliError(
+            f"{shown}: does not hold a table's address (a line ws://HOST:PORT/seat/... as the host wrote it)"
+        ) from None
+
+
+def _shown(path: str) -> str:
+    """A file name as the user typed it, made printable."""
+    try:
+        text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    except UnicodeError:
+        text = path
+    return one_line(text, 300)
+
+
+__all__ = [
+    "ADDRESS_MAX",
+    "FROM_TERMINAL",
+    "SECRET_WARNING",
+    "file_name",
+    "handing_lines",
+    "read_address",
+    "ready_folder",
+    "write_addresses",
+]
