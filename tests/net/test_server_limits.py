@@ -194,6 +194,7 @@ async def test_idle_sockets_at_a_tight_file_limit_are_one_line_and_the_table_pla
         before, during, after = await flooded(host, 200)
     finally:
         lines = quiet(host)
+    print(f"host RSS: {before} KiB before, {during} KiB with 200 sockets held, {after} KiB after")
     assert len(lines) == 1 and "out of file handles" in lines[0], lines
     assert during - before < 8 * 1024 and after - before < 8 * 1024, (before, during, after)
 
