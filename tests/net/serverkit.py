@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -502,12 +502,23 @@ class StalledSeat:
             while not condition():
                 data = await self.reader.read(65536)
                 if not data:
+                    self.protocol.receive_eof()
                     raise AssertionError("the server closed the connection")
                 self.protocol.receive_data(data)
                 for event in self.protocol.events_received():
                     if isinstance(event, WsFrame) and event.opcode is Opcode.TEXT:
                         self.messages.append(p.parse_server(bytes(event.data).decode(), strict=True))
                 self._flush()
+
+    async def read_to_end(self, timeout: float = WAIT * 3) -> None:
+        """Read (and answer pings) until the server closes the connection."""
+        with suppress(AssertionError):
+            await self.read_until(lambda: False, timeout)
+
+    def send(self, text: str) -> None:
+        """Send one message (the seat still reads nothing)."""
+        self.protocol.send_text(text.encode())
+        self._flush()
 
     def _flush(self) -> None:
         assert self.writer is not None
@@ -518,6 +529,33 @@ class StalledSeat:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.transport.abort()
+
+
+class Visitor:
+    """A person's seat whose client comes and goes: every visit is a state to every other client
+    for the coming and one for the going."""
+
+    def __init__(self, server: TableServer, base: str, seat: int) -> None:
+        self.server = server
+        self.url = base + seat_path(server.tokens[seat])
+        self.seat = seat
+        self.changes = 0
+
+    async def comes_and_goes(self) -> None:
+        client = await join(self.url)
+        await client.close()
+        await until(lambda: not self.server.connected[self.seat], what="the visitor gone")
+        self.changes += 2
+
+
+async def stall(server: TableServer, seat: int, change: Callable[[], Awaitable[None]], settled: int = 20) -> None:
+    """Make changes at the table until a state waits for ``seat``'s (stalled) client after each of
+    ``settled`` changes in a row: the server's socket buffers have stopped growing."""
+    async with asyncio.timeout(60):
+        waited = 0
+        while waited < settled:
+            await change()
+            waited = waited + 1 if server.pending(seat)[0] else 0
 
 
 # ---------------------------------------------------------------------- the host, its output read as it comes

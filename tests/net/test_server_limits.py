@@ -2,7 +2,8 @@
 handshake counted per address and in all and closed after the handshake timeout, the host's
 process under ``prlimit --nofile`` flooded with idle sockets (one plain line, no traceback, the
 seated people play on, its memory bounded), a client that stops reading getting the newest state
-when it reads again, and a message over the limit answered ``too-large``."""
+when it reads again (and closed once too much waits for it), and a message over the limit
+answered ``too-large``."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.net.serverkit import (
     Client,
     HostProcess,
     StalledSeat,
+    Visitor,
     allow_open_files,
     answers,
     closed_by_peer,
@@ -31,6 +33,7 @@ from tests.net.serverkit import (
     raw_connection,
     running,
     seat,
+    stall,
 )
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
@@ -81,29 +84,14 @@ async def test_a_client_that_stops_reading_gets_the_newest_state_and_one_waits_f
     async with running(stand_in=0) as (server, base):
         slow = StalledSeat(base + seat_path(server.tokens[0]))
         await slow.open()
-        ben_url = base + seat_path(server.tokens[1])
-        changes = 0
-
-        async def ben_comes_and_goes() -> None:
-            nonlocal changes
-            ben = await join(ben_url)
-            await ben.close()
-            await until(lambda: not server.connected[1], what="Ben gone")
-            changes += 2  # a state for his coming and one for his going
-
-        async with asyncio.timeout(60):
-            stalled = 0
-            while stalled < 20:  # until the server's socket buffers have stopped growing
-                await ben_comes_and_goes()
-                stalled = stalled + 1 if server.pending(0)[0] else 0
-        assert slow.writer is not None
-        slow.protocol.send_text(p.ping_message(7).encode())
-        slow.writer.write(b"".join(slow.protocol.data_to_send()))
+        ben = Visitor(server, base, 1)
+        await stall(server, 0, ben.comes_and_goes)
+        slow.send(p.ping_message(7))
         await until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
         for _ in range(10):
-            await ben_comes_and_goes()
+            await ben.comes_and_goes()
             assert server.pending(0) == (1, 1), "one state waits, the newest, behind the pong"
-        unread = changes
+        unread = ben.changes
 
         def after_pong() -> list[p.ServerMessage]:
             pong = next((i for i, m in enumerate(slow.messages) if isinstance(m, p.PongMsg)), len(slow.messages))
@@ -117,6 +105,26 @@ async def test_a_client_that_stops_reading_gets_the_newest_state_and_one_waits_f
         assert [s.connected for s in newest.seats] == server.connected and not server.connected[1]
         assert len(slow.states()) < unread, f"{len(slow.states())} states read of {unread} made"
         slow.close()
+
+
+async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_plays_on() -> None:
+    async with running(stand_in=0) as (server, base):
+        slow = StalledSeat(base + seat_path(server.tokens[0]))
+        await slow.open()
+        ben = Visitor(server, base, 1)
+        await stall(server, 0, ben.comes_and_goes)
+        for _ in range(p.RATE_BURST):  # each answered (a pong) into the queue
+            slow.send(p.ping_message())
+        await until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
+        async with asyncio.timeout(WAIT * 3):
+            while server.pending(0)[1]:  # each ping adds an answer (a pong or slow-down) until the server gives up
+                slow.send(p.ping_message())
+                await asyncio.sleep(0.005)
+        await slow.read_to_end()
+        assert slow.protocol.close_code == 1008 and slow.protocol.close_reason == "too slow: messages unread"
+        back = await seat(server, base, "Ana")
+        assert back.state.seat == 0 and server.connected[0]
+        await back.close()
 
 
 async def test_a_message_over_the_limit_is_answered_too_large_then_closed() -> None:
