@@ -27,6 +27,7 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
+from kc_tui.util.files import describe_os_error
 from kc_tui.util.text import one_line, write_line
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
     except IsADirectoryError:
         raise CliError(f"{shown}: is a directory, not a position file") from None
     except OSError as exc:
-        raise CliError(f"{shown}: cannot open it ({exc.strerror or exc})") from None
+        raise CliError(f"{shown}: cannot open it ({describe_os_error(exc)})") from None
     except ValueError:  # a NUL byte in the name
         raise CliError(f"{shown}: not a usable file name") from None
     try:
@@ -105,7 +106,7 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise CliError(f"{shown}: cannot read it ({exc.strerror or exc})") from None
+        raise CliError(f"{shown}: cannot read it ({describe_os_error(exc)})") from None
     finally:
         os.close(fd)
     if total > limit:

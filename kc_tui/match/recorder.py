@@ -41,6 +41,7 @@ from kc_tui.match.saves import (
     parse_save_json,
     read_pending,
 )
+from kc_tui.util.backoff import Backoff
 from kc_tui.util.files import atomic_write, move_aside, read_capped
 from kc_tui.util.text import one_line
 
@@ -382,7 +383,7 @@ class Recorder:
         with self._cond:
             status = self._status()
         self._tell(status)
-        pause = RETRY_FIRST
+        backoff = Backoff(RETRY_FIRST, RETRY_MAX)
         while True:
             with self._cond:
                 while not self._jobs and not self._closing:
@@ -391,13 +392,12 @@ class Recorder:
                     return
                 uid = next(iter(self._jobs))
             if self._try(uid):
-                pause = RETRY_FIRST
+                backoff.reset()
                 continue
             with self._cond:
                 if self._closing:
                     return
-                self._cond.wait(pause)
-            pause = min(RETRY_MAX, pause * 2)
+                self._cond.wait(backoff.next())
 
     def close(self, timeout: float = 1.0) -> None:
         """Stop: what still waits after ``timeout`` seconds is kept in the outbox for next time;

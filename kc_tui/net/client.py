@@ -48,6 +48,7 @@ from kc_tui.net.protocol import (
     ping_message,
     undo_message,
 )
+from kc_tui.util.backoff import Backoff
 from kc_tui.util.text import one_line
 
 #: The first wait before connecting again, and the longest (seconds): the wait doubles between.
@@ -286,17 +287,16 @@ class RemoteSeat:
         """Connect, and connect again whenever the connection drops, until the server refuses
         the seat for good or :meth:`close` is called. Never raises (but is cancellable)."""
         self._wake = asyncio.Event()
-        delay = self.first_retry
+        backoff = Backoff(self.first_retry, self.last_retry)
         while not self._closing:
             welcomed = await self._connect_once()
             if self._closing or self.ended:
                 break
             if welcomed:
-                delay = self.first_retry
+                backoff.reset()
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
-            delay = min(delay * 2, self.last_retry)
+                await asyncio.wait_for(self._wake.wait(), backoff.next())
 
     async def _connect_once(self) -> bool:
         """One connection, from opening it to its end; whether the server welcomed this seat."""

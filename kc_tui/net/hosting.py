@@ -105,7 +105,7 @@ def read_seat_file(path: Path) -> SeatFile:
     except FileNotFoundError:
         raise CliError(f"the hosted table's seat file {shown} is missing: start a new table instead") from None
     except OSError as exc:
-        raise CliError(f"cannot read {shown}: {one_line(exc.strerror or str(exc))}") from None
+        raise CliError(f"cannot read {shown}: {describe_os_error(exc)}") from None
     if raw is None:
         raise CliError(f"{shown} is too large to be a seat file")
     try:

@@ -67,6 +67,7 @@ ERROR_CODES: tuple[str, ...] = (
     NOT_YOUR_TURN,
     SLOW_DOWN,
     HELLO_FIRST,
+    CLOSED,
 )
 
 #: The eight places of ``piles``, in order.

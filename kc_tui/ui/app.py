@@ -560,12 +560,12 @@ class KingsCornersApp(App[int]):
         self.push_screen(RulesScreen(game.session.match.rules if game else self.config.rules))
 
     async def action_quit(self) -> None:
-        """Quit; during a match (whatever is on top of its table) the game asks first and says
-        whether the match is saved."""
+        """Quit; while a match's table is up (whatever is on top of it, its summaries too) the
+        game asks first and says whether the match is saved."""
         from kc_tui.ui.dialogs.confirm import QuitDialog
 
         game = self.game
-        if game is not None and not game.session.match.over and not isinstance(self.screen, QuitDialog):
+        if game is not None and not isinstance(self.screen, QuitDialog):
             game.action_quit()
             return
         self.exit(0)

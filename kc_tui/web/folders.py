@@ -28,7 +28,7 @@ from typing import IO
 
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA, data_dir
 from kc_tui.records.rows import ENV_HISTORY, HISTORY_NAME
-from kc_tui.util.files import make_folder
+from kc_tui.util.files import describe_os_error, make_folder
 from kc_tui.util.text import one_line
 
 try:
@@ -72,7 +72,7 @@ def ready_root(root: str | os.PathLike[str]) -> Path:
     except NotADirectoryError:
         raise RootError(f"the root {shown} cannot be made: a part of its path is a file") from None
     except OSError as exc:
-        raise RootError(f"the root {shown} cannot be used: {one_line(exc.strerror or str(exc))}") from None
+        raise RootError(f"the root {shown} cannot be used: {describe_os_error(exc)}") from None
     except ValueError:  # a NUL byte in the name
         raise RootError(f"the root {shown} is not a usable folder name") from None
     if not stat.S_ISDIR(mode):

@@ -88,6 +88,27 @@ class OneLine(logging.Formatter):
         return one_line(f"kings-corners serve: {record.getMessage()}", 1000)
 
 
+#: Added to textual-serve's page: the terminal takes the keyboard's focus as soon as it is on the
+#: page, so keys work in a new tab without a click first (xterm.js reads keys from its helper
+#: textarea; textual.js makes the terminal in the page's load handler, then it is looked for).
+FOCUS_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  var tries = 0;
+  var timer = setInterval(function () {
+    var keys = document.querySelector("#terminal .xterm-helper-textarea");
+    if (keys) { keys.focus({ preventScroll: true }); }
+    if ((keys && document.activeElement === keys) || ++tries > 200) { clearInterval(timer); }
+  }, 50);
+});
+</script>"""
+
+
+def with_focus(html: str) -> str:
+    """textual-serve's page ``html`` with :data:`FOCUS_SCRIPT` at the end of its body."""
+    at = html.rfind("</body>")
+    return html + FOCUS_SCRIPT if at < 0 else html[:at] + FOCUS_SCRIPT + "\n" + html[at:]
+
+
 class TabServer(Server):
     """textual-serve's server with the checks of the module's docstring."""
 
@@ -136,7 +157,10 @@ class TabServer(Server):
             raise web.HTTPMisdirectedRequest(text="This server is not served under that name.\n")
         # The page's addresses are built from ``public_url`` before the handler's first await.
         self.public_url = f"http://{request.host}"
-        return await super().handle_index(request)
+        response = await super().handle_index(request)
+        if isinstance(response, web.Response) and response.text is not None:
+            response.text = with_focus(response.text)
+        return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its app process started, the browser's messages passed on, the process waited

@@ -26,6 +26,7 @@ from types import FrameType
 from typing import Any
 
 from kc_tui.net.allowlist import Endpoint, join_environment, parse_tables
+from kc_tui.util.files import describe_os_error
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
 
@@ -87,7 +88,7 @@ def run_tab(
         try:
             child = subprocess.Popen(list(command or app_command()), env=env)
         except OSError as exc:
-            sys.stderr.write(f"kings-corners serve: cannot start the app: {one_line(exc.strerror or str(exc))}\n")
+            sys.stderr.write(f"kings-corners serve: cannot start the app: {describe_os_error(exc)}\n")
             return 1
 
         def forward(sig: int, _frame: FrameType | None) -> None:

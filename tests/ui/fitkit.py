@@ -12,7 +12,9 @@ from textual.widgets import Input, Select, Static, Switch
 
 from kc_tui.config import Opponent
 from kc_tui.ui.screens.settings import SettingsBody
+from kc_tui.ui.widgets import HandView, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer, FooterSpot
+from kc_tui.ui.widgets.pile import StockView
 
 #: Three expert opponents: the settings screen at its longest (a think time for each).
 EXPERTS = tuple(Opponent(f"Ace{i}", "expert", 1000) for i in range(3))
@@ -67,15 +69,37 @@ def assert_whole(app: App[Any], text: str, where: Widget | Region | None = None)
     )
 
 
+def visible_footer(app: App[Any]) -> Footer:
+    """The footer on screen: the top screen's, or (under a dialog that has none) the one of the
+    screen below it."""
+    for screen in reversed(app.screen_stack):
+        footers: list[Footer] = list(screen.query(Footer).results(Footer))
+        if footers:
+            return footers[0]
+    raise AssertionError(f"no footer on screen; the screens: {app.screen_stack}")
+
+
 def footer_keys(app: App[Any]) -> list[FooterSpot]:
-    """The keys the screen's footer offers."""
-    return app.screen.query_one(Footer).spots()
+    """The keys the footer on screen offers."""
+    return visible_footer(app).spots()
+
+
+def footer_words(app: App[Any]) -> list[str]:
+    """The descriptions of the keys the footer on screen shows, in their order, each checked to
+    be read on the screen's footer line."""
+    footer = visible_footer(app)
+    line = flat(" ".join(screen_lines(app, footer)))
+    keys = footer.spots()
+    for key in keys:
+        label = flat(f"{key.key_display} {key.description}")
+        assert label in line, f"{label!r} is not on the footer's line: {line!r}"
+    return [key.description for key in keys]
 
 
 def assert_footer_whole(app: App[Any], *wanted: str) -> None:
     """Every key of the footer is wholly on screen and read whole on the footer's line; the
     descriptions ``wanted`` are among them."""
-    footer = app.screen.query_one(Footer)
+    footer = visible_footer(app)
     line = flat(" ".join(screen_lines(app, footer)))
     keys = footer_keys(app)
     assert keys, "the footer shows no key"
@@ -148,3 +172,36 @@ async def read_every_text(pilot: Any, app: App[Any]) -> list[str]:
         await pilot.pause()
         assert body.scroll_y > before, "PgDn moves on"
     return [f"{flat(str(w.render()))!r} shows as {seen.get(key)!r}" for key, w in pending.items()]
+
+
+#: What a card drawn as a card has on screen (its top left corner; an empty place's outline's).
+CARD_CORNERS = frozenset("┌╭+")
+
+
+def place_looks(app: App[Any], table: TableView) -> dict[str, str]:
+    """How each place of ``table`` shows on screen, by its id: ``"cards"`` (drawn as cards or
+    outlines of cards) or ``"text"`` (its cards in words), read from the screen's cells."""
+    looks: dict[str, str] = {}
+    for pile in table.query(PileView):
+        cells = "".join(screen_lines(app, pile.content_region))
+        looks[pile.id or ""] = "cards" if CARD_CORNERS & set(cells) else "text"
+    return looks
+
+
+def stock_drawn(app: App[Any], table: TableView) -> bool:
+    """Whether the stock is wholly on screen as a face-down card with its count beside it."""
+    stock = table.query_one(StockView)
+    cells = "".join(screen_lines(app, stock))
+    return on_screen(app, stock) and "▒" in cells and "stock" in cells
+
+
+def hand_keys(app: App[Any], hand: HandView) -> dict[str, int]:
+    """The key written on the top edge of each card of ``hand`` on screen: key → card."""
+    out: dict[str, int] = {}
+    for shown_card in hand.shown():
+        r = shown_card.region
+        edge = screen_lines(app, Region(r.x, r.y, r.width, 1))[0]
+        key = edge[1:2]
+        if key.isdigit():
+            out[key] = shown_card.card
+    return out

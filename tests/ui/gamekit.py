@@ -182,7 +182,7 @@ async def open_settings(pilot: Pilot[Any]) -> SettingsScreen:
 
 
 async def new_game(pilot: Pilot[Any]) -> GameScreen:
-    """New game from the menu (``n``) with the choices its set-up offers (Enter starts): the
+    """New game from the menu (``n``) with the choices its set-up offers (Ctrl+S starts): the
     match, settled."""
     from kc_tui.ui.dialogs.new_game import NewGameDialog
 
@@ -193,13 +193,13 @@ async def new_game(pilot: Pilot[Any]) -> GameScreen:
             break
         await pilot.pause(0.02)
     assert isinstance(app.screen, NewGameDialog), f"no set-up on New game; the screen is {app.screen!r}"
-    await pilot.press("enter")
+    await pilot.press("ctrl+s")
     return await settle(pilot)
 
 
 async def new_match_from_the_table(pilot: Pilot[Any]) -> GameScreen:
     """New game from a match in play (the ``new_game`` action): Resume? answered New, the
-    set-up started with Enter; the new match, settled."""
+    set-up started with Ctrl+S; the new match, settled."""
     from kc_tui.ui.dialogs.confirm import ResumeDialog
     from kc_tui.ui.dialogs.new_game import NewGameDialog
 
@@ -210,7 +210,7 @@ async def new_match_from_the_table(pilot: Pilot[Any]) -> GameScreen:
     await wait_for(pilot, lambda: isinstance(app.screen, ResumeDialog))
     await pilot.press("n")
     await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
-    await pilot.press("enter")
+    await pilot.press("ctrl+s")
     return await settle(pilot)
 
 
@@ -454,6 +454,7 @@ async def stage(pilot: Pilot[Any]) -> GameScreen:
     """The settled game with long piles and hands (:func:`stage_long_piles`), drawn."""
     game = await settle(pilot)
     stage_long_piles(game.session)
+    game.number_afresh()  # a hand dealt anew, numbered in its order
     game.refresh_view()
     await pilot.pause()
     await pilot.pause()

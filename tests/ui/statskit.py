@@ -88,7 +88,12 @@ async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
     screen = pilot.app.screen
     assert isinstance(screen, StatsScreen)
     waited = 0.0
-    while screen.history is not None and screen.total and screen.rating is None and not screen.problem:
+    while (
+        screen.history is not None
+        and screen.total
+        and (screen.rating is None or screen.data is None)
+        and not screen.problem
+    ):
         assert waited < timeout, "the statistics did not load"
         await pilot.pause(0.05)
         waited += 0.05

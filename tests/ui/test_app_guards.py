@@ -73,14 +73,14 @@ async def test_new_game_from_the_menu_asks_before_replacing_a_saved_match() -> N
         # Resume from the same question carries on with the saved match.
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app2.screen, ResumeDialog))
-        await pilot.press("r")
+        await pilot.press("c")
         game = await settle(pilot)
         assert game.session.match.seed == saved["match"]["seed"]
         assert game.session.match.round.history  # the saved moves are there
         # From the game (command palette's New game): asked again; n replaces the match.
         await app2.run_action("new_game")
         await wait_for(pilot, lambda: isinstance(app2.screen, ResumeDialog))
-        await pilot.press("r")
+        await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app2.screen, GameScreen))
         assert app2.game is game
         new = await new_match_from_the_table(pilot)

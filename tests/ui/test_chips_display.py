@@ -74,6 +74,8 @@ async def test_r16_a_turn_ended_without_playing_pays_its_chip_at_once() -> None:
         before = driver.snapshot(0)
         assert before.pot == 4 and before.seats[0].score == "49 chips"  # the antes are in
         driver.pace = "slow"  # the next AI waits: what the end of the turn did stays on screen
+        game.action_end_turn()  # the first t says that ending now costs a chip
+        assert game.session.to_move == 0 and driver.snapshot(0).seats[0].score == "49 chips"
         game.action_end_turn()
         await pilot.pause()
         after = driver.snapshot(0)

@@ -23,6 +23,7 @@ from kc_tui.ui.screens.game import MESSAGE_LINES, GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
+from kc_tui.ui.screens.table_parts import fit_message
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from tests.match.kit import play_match
 
@@ -78,16 +79,19 @@ def hint_key(game: GameScreen) -> str:
     return PLACE_KEYS[target(m)]
 
 
-async def test_the_hint_is_whole_at_80x24_with_its_key_first() -> None:
+async def test_the_hint_reads_whole_at_80x24_with_its_key_first() -> None:
     app = play_app()
     async with app.run_test(size=SMALL) as pilot:
         game = await hinted(pilot)
         text = content(game.query_one("#status", Static))
-        assert text.startswith(f"Hint (press {hint_key(game)} to play it): "), text
+        head = f"Hint (press {hint_key(game)} to play it; h: more):"
+        assert text.startswith(head), text
         message = game.query_one("#message")
         assert on_screen(app, message)
-        assert message.max_scroll_y == 0, "a hint of a few lines is shown whole"
-        assert_whole(app, text, message)
+        # The table keeps its rows: the hint has the lines the table spares, and h shows the rest.
+        assert message.region.height == fit_message(game) < MESSAGE_LINES
+        assert shows_whole(app, head, message)
+        assert await read_scrolling(pilot, message, "h") == text
         assert_footer_whole(app, "Hint", "End turn", "Keys", "Menu")
 
 
@@ -99,7 +103,7 @@ async def test_a_hint_longer_than_its_lines_says_so_and_h_shows_the_rest() -> No
         head = f"Hint (press {hint_key(game)} to play it; h: more):"
         assert text.startswith(head), text
         message = game.query_one("#message")
-        assert on_screen(app, message) and message.region.height == MESSAGE_LINES
+        assert on_screen(app, message) and message.region.height == fit_message(game)
         assert shows_whole(app, head, message), "the key and the sign of more are on the first line"
         assert not shows_whole(app, text, message), "the hint is longer than its lines"
         hint = game.hint_move
@@ -256,7 +260,7 @@ async def test_the_demo_title_status_and_footer_are_whole_at_80x24(kinds: list[s
             assert on_screen(app, panel)
             assert demo.session.names[seat] in flat(" ".join(screen_lines(app, panel)))
         assert on_screen(app, demo.query_one("#demo-table"))
-        assert_footer_whole(app, "Pause", "Step", "Hands", "New demo", "Rules", "Back")
+        assert_footer_whole(app, "Resume", "Step", "Hands", "New demo", "Rules", "Back")
 
 
 def test_snapshot_demo_80x24(snap_compare: Any) -> None:

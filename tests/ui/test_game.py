@@ -175,7 +175,8 @@ async def test_hint_suggests_a_legal_move_and_highlights_it() -> None:
 
 async def test_the_hint_names_its_plan_and_says_why() -> None:
     """The hint gives its plan and a reason from the planner's evaluation, whole on
-    screen (the status line grows for it), with the key that plays its first move."""
+    screen (the status line grows for it, and h shows the rest), with the key that plays its
+    first move."""
     from ai.advice.hint import HintAI
 
     app = play_app()
@@ -190,7 +191,7 @@ async def test_the_hint_names_its_plan_and_says_why() -> None:
         assert advice.text in text and advice.reason in text
         assert text.startswith("Hint") and "Hint: Hint:" not in text
         if advice.move != END:
-            assert text.startswith(f"Hint (press {PLACE_KEYS[target(advice.move)]} to play it): ")
+            assert text.startswith(f"Hint (press {PLACE_KEYS[target(advice.move)]} to play it")
         assert status.size.height >= 2 or len(text) <= status.size.width, "the reason is cut off"
 
 
@@ -293,7 +294,7 @@ async def test_quit_and_resume_the_exact_position() -> None:
     async with app3.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app3.screen, ResumeDialog)
-        await pilot.press("r")
+        await pilot.press("c")
         game = await settle(pilot)
         assert position(game.session) == saved
 

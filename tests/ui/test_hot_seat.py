@@ -156,14 +156,15 @@ def label_text(game: GameScreen) -> str:
 
 
 async def press_move(pilot: Pilot[Any], game: GameScreen, m: Move) -> None:
-    """``m`` by the keys the game uses (a card past the tenth by the click's action)."""
-    s = game.session
+    """``m`` by the keys the game uses: the key written on the card (a card with none by the
+    click's action)."""
     if m == END:
         await pilot.press("t")
     elif is_play(m):
-        index = s.hand(s.to_move).index(play_card(m))
-        if index < len(KEYS):
-            await pilot.press(KEYS[index])
+        row = game.query_one(HandView).row
+        key = row.key_of(row.cards.index(play_card(m)))
+        if key:
+            await pilot.press(key)
         else:
             game._select_card(play_card(m))
         await pilot.press(PLACE_KEYS[target(m)])

@@ -93,7 +93,11 @@ async def test_new_game_opens_the_set_up_with_the_settings_choices() -> None:
         text = screen_text(app)
         for words in ("New game", "Opponents", "Target score", "Greedy", "Kingsley", "Start", KEYS_HELP):
             assert words in text, words
-        assert dialog.focused is not None and dialog.focused.id == "start"
+        # The first choice has the focus: Enter opens it, and a match never starts unseen.
+        assert dialog.focused is not None and dialog.focused.id == "opponent-count"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.game is None and app.screen is dialog, app.screen
 
 
 async def test_the_choices_start_a_match_with_those_opponents_and_that_target() -> None:

@@ -184,7 +184,7 @@ async def test_hostile_names_in_the_summaries_and_after_resume() -> None:
         async with app3.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app3.screen, ResumeDialog))
             _literal_everywhere(app3, HOSTILE)
-            await pilot.press("r")
+            await pilot.press("c")
             await settle(pilot)
             _literal_everywhere(app3, HOSTILE)
             match = await play_until(pilot, MatchSummary)

@@ -131,16 +131,29 @@ class Page:
             await asyncio.sleep(0.1)
 
     async def press(self, key: str) -> None:
-        """Press and release one key: a name of :data:`SPECIAL_KEYS` or one printable character."""
-        if key in SPECIAL_KEYS:
+        """Press and release one key: a name of :data:`SPECIAL_KEYS`, one printable character, or
+        ``ctrl+`` and a letter (the terminal reads it from the key event, with no text typed)."""
+        modifiers = 0
+        if key.startswith("ctrl+") and len(key) == 6 and key[5].isalpha():
+            modifiers, letter = 2, key[5]
+            name, code, vk, text = letter, f"Key{letter.upper()}", ord(letter.upper()), ""
+        elif key in SPECIAL_KEYS:
             name, code, vk, text = SPECIAL_KEYS[key]
         else:
             name, code, vk, text = key, f"Key{key.upper()}" if key.isalpha() else "", ord(key.upper()), key
-        down: dict[str, Any] = {"type": "keyDown", "key": name, "code": code, "windowsVirtualKeyCode": vk}
+        down: dict[str, Any] = {
+            "type": "keyDown",
+            "key": name,
+            "code": code,
+            "windowsVirtualKeyCode": vk,
+            "modifiers": modifiers,
+        }
         if text:
             down["text"] = text
         await self.call("Input.dispatchKeyEvent", **down)
-        await self.call("Input.dispatchKeyEvent", type="keyUp", key=name, code=code, windowsVirtualKeyCode=vk)
+        await self.call(
+            "Input.dispatchKeyEvent", type="keyUp", key=name, code=code, windowsVirtualKeyCode=vk, modifiers=modifiers
+        )
 
     async def mark(self) -> int:
         """How much the page's WebSockets received so far: a mark for :meth:`text`."""

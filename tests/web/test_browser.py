@@ -146,7 +146,7 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
         assert (folder.stat().st_mode & 0o777) == 0o700
         await page.press("n")
         await page.wait_for_text("Opponents")
-        await page.press("enter")
+        await page.press("ctrl+s")
         await wait_until("the match's save", lambda: read_save(folder))
 
         card, pile = await play_a_card(page, folder)
@@ -179,3 +179,17 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
     assert served.process.wait(20) == 0
     await wait_until("every folder removed", lambda: not tab_folders(served.root))
     assert [line for line in served.lines if not line.startswith("Serving")] == []  # no traceback, no noise
+
+
+async def test_keys_work_in_a_new_tab_without_a_click(served: Served) -> None:
+    """The page gives the terminal the focus itself: the first key pressed reaches the app."""
+    async with browser() as b:
+        page = await b.open(served.url)
+        await page.wait_for("document.body && document.body.classList.contains('-first-byte')")
+        await page.wait_for_text("New game")
+        await page.wait_for(
+            "document.activeElement === document.querySelector('#terminal .xterm-helper-textarea')", timeout=20
+        )
+        since = await page.mark()
+        await page.press("n")
+        await page.wait_for_text("Opponents", since=since)

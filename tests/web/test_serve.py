@@ -113,6 +113,14 @@ def test_the_page_points_at_the_address_asked_for_and_only_loopback_names_are_se
         assert page(served.url, host=host)[0] in (400, 421), host
 
 
+def test_the_page_gives_the_terminal_the_focus_on_load(served: Served) -> None:
+    status, text = page(served.url)
+    assert status == 200
+    script = text.rindex('addEventListener("load"')
+    assert text.index('id="terminal"') < script < text.rindex("</body>")
+    assert ".xterm-helper-textarea" in text[script:] and ".focus(" in text[script:]
+
+
 async def test_a_tab_from_another_sites_page_is_refused_and_nothing_starts(served: Served) -> None:
     ws_url = f"ws://127.0.0.1:{served.port}/ws"
     for origin in ("http://evil.example", f"http://evil.example:{served.port}", "null"):

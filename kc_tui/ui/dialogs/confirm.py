@@ -38,17 +38,26 @@ class QuitDialog(ModalScreen[bool]):
     YES = "Quit (y)"
 
     def __init__(
-        self, saved: bool = True, problem: str | None = None, unrecorded: RecorderStatus | None = None
+        self,
+        saved: bool = True,
+        problem: str | None = None,
+        unrecorded: RecorderStatus | None = None,
+        *,
+        over: bool = False,
     ) -> None:
         super().__init__()
         self.saved = saved
         self.problem = problem
         self.unrecorded = unrecorded
+        #: The match is over (its summary is up): there is nothing to resume.
+        self.over = over
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.QUESTION, classes="question")
-            if not self.saved:
+            if self.over:
+                detail = "The match is over."
+            elif not self.saved:
                 detail = "This game is not saved."
             elif self.problem is not None:
                 detail = (
@@ -105,10 +114,11 @@ class ResumeDialog(ModalScreen[bool | None]):
 
     With ``replacing`` (the player asked for a new game while a match is saved) the dialog
     warns that a new match replaces the saved one, and Escape cancels (None) instead of resuming.
+    Resume is ``c``, as in the menu (``r`` is the rules everywhere).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "answer(True)", "Resume"),
+        Binding("c", "answer(True)", "Resume"),
         Binding("n", "answer(False)", "New match"),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
@@ -129,7 +139,7 @@ class ResumeDialog(ModalScreen[bool | None]):
                 yield Static("Resume your match?", classes="question")
                 yield Static(plain(self.summary), classes="detail", id="summary")
             with Horizontal():
-                yield Button("Resume (r)", variant="primary", id="yes")
+                yield Button("Resume (c)", variant="primary", id="yes")
                 yield Button("New match (n)", variant="warning" if self.replacing else "default", id="no")
                 if self.replacing:
                     yield Button("Cancel (esc)", id="cancel")

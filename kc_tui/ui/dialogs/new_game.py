@@ -37,7 +37,7 @@ from kc_tui.util.files import describe_os_error
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3
-KEYS_HELP = "Enter starts · Tab moves · Esc back to the menu"
+KEYS_HELP = "Ctrl+S starts · Tab moves · Esc back to the menu"
 MORE_HELP = "Names, think times and house rules: Settings in the menu."
 
 
@@ -137,7 +137,8 @@ class NewGameDialog(ModalScreen[Config | None]):
         self._show_opponents(len(self.config.opponents))
         show_scoring(self, self.config.rules.scoring == Scoring.CHIPS)
         self._refresh_error()
-        self.query_one("#start", Button).focus()
+        # The first choice has the focus: Enter there opens it, and never starts a match unseen.
+        self.query_one("#opponent-count", Select).focus()
 
     # ------------------------------------------------------------------ reactions
     def _show_opponents(self, count: int) -> None:

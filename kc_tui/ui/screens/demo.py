@@ -47,6 +47,7 @@ class DemoScreen(DrivenScreen):
     TITLE = "Kings Corners"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space,p", "pause", "Pause", key_display="space"),
+        Binding("space,p", "resume", "Resume", key_display="space"),
         Binding("n,period", "step", "Step", key_display="n"),
         Binding("plus,equals_sign,f", "faster", "Faster", key_display="+"),
         Binding("minus,s", "slower", "Slower", key_display="-"),
@@ -238,8 +239,12 @@ class DemoScreen(DrivenScreen):
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         over = self.session.match.over
-        if action in ("pause", "step"):
-            return None if over else True
+        if action == "pause":
+            return not over and not self.paused
+        if action == "resume":
+            return not over and self.paused
+        if action == "step":
+            return not over
         if action == "faster":
             return PACES.index(self.pace) < len(PACES) - 1
         if action == "slower":
@@ -254,6 +259,11 @@ class DemoScreen(DrivenScreen):
         self.refresh_view()
         if not self.paused:
             self.schedule(0)
+
+    def action_resume(self) -> None:
+        """Go on after a pause (the same key as the pause, named for what it does then)."""
+        if self.paused:
+            self.action_pause()
 
     def action_step(self) -> None:
         """Pause (if playing) and make exactly one move, or end the round when it is over."""

@@ -23,7 +23,7 @@ from kc_tui.ui.screens.game_records import rating_line, replay_round, show_round
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
-from kc_tui.ui.screens.table_parts import show_too_small, table_parts
+from kc_tui.ui.screens.table_parts import MESSAGE_LINES, fit_message, show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
 #: How long the quit dialog waits for the last move's save before it says whether it is on disk.
 QUIT_SAVE_WAIT = 0.3
-#: The most lines the message area grows to; a longer message scrolls there (the hint says so).
-MESSAGE_LINES = 4
 
 #: The actions that still work while the terminal is too small (everything else is paused).
 ALWAYS = frozenset({"quit", "help", "menu"})
@@ -54,6 +52,7 @@ class GameScreen(HandPicking, DrivenScreen):
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
+        Binding("p", "resume", "Resume"),
         *TABLE_KEYS,
     ]
 
@@ -109,7 +108,10 @@ class GameScreen(HandPicking, DrivenScreen):
         table.highlight(self._targets(), self.source_pile, hint_places)
         if human is not None or self.seating.hot_seat:
             hand = list(snap.seats[human].hand or ()) if human is not None else []
-            self.query_one(HandView).show(hand, drawn=snap.drawn, selected=self.selected_card, look=self.look)
+            keys = self.card_keys(hand, self._turn() if self.seating.may_act() and not self._summary_open else None)
+            self.query_one(HandView).show(
+                hand, drawn=snap.drawn, selected=self.selected_card, look=self.look, keys=keys
+            )
         for panel in self.query(OpponentPanel):
             panel.display = panel.seat != self.seating.label_seat()
         self.show_seats(snap)
@@ -117,6 +119,21 @@ class GameScreen(HandPicking, DrivenScreen):
         self.query_one(MoveLog).sync(snap.log)
         self.refresh_bindings()
         self.tell_save()
+        self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
+
+    def _turn(self) -> tuple[int, int, int]:
+        """The turn being played: the round, the seat on turn and the turns ended before it."""
+        r = self.session.match.round
+        return self.session.match.number, self.session.to_move, sum(1 for _, m in r.history if m == END)
+
+    def end_turn_cost(self) -> str | None:
+        """R16: under chips scoring a turn ended without a card played from the hand costs a chip
+        (while the player has one)."""
+        s = self.session
+        m = s.match
+        if not m.chips_scoring or m.round.played_card or m.live_chips()[s.to_move] <= 0:
+            return None
+        return "Ending your turn now costs a chip (R16: no card played from your hand yet)"
 
     def tell_save(self) -> None:
         """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
@@ -157,8 +174,9 @@ class GameScreen(HandPicking, DrivenScreen):
         self.show_scoreboard()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
-        """``text`` in the message area, which grows to its lines (up to :data:`MESSAGE_LINES`,
-        then it scrolls), from its first line."""
+        """``text`` in the message area, which grows to its lines (up to the lines the table can
+        spare, :func:`fit_message`, then it scrolls), from its first line."""
+        fit_message(self)
         status = self.query_one("#status", Static)
         status.update(plain(text) if isinstance(text, str) else text)
         for k in ("info", "error", "hint", "ok"):
@@ -208,7 +226,10 @@ class GameScreen(HandPicking, DrivenScreen):
                     self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
             else:
                 who = f"{s.names[s.to_move]}, your" if self.seating.hot_seat else "Your"
-                self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                if self.end_turn_cost() is not None:  # one line at 80 columns, the cost in it
+                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
+                else:
+                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
         else:
             self.say(f"{s.names[s.to_move]} is playing…")
 
@@ -221,6 +242,7 @@ class GameScreen(HandPicking, DrivenScreen):
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
+        self.call_after_refresh(fit_message, self)
 
     def _check_size(self, width: int, height: int) -> None:
         was = self.too_small
@@ -338,10 +360,11 @@ class GameScreen(HandPicking, DrivenScreen):
             return mine and s.can_undo
         if action == "hint":
             return mine
-        if action == "pause":
-            return not s.human_to_move and not s.match.round.over and not self._summary_open
+        if action in ("pause", "resume"):
+            playing = not s.human_to_move and not s.match.round.over and not self._summary_open
+            return playing and self.paused == (action == "resume")
         if action in ("card", "pile"):
-            return True if mine else None
+            return mine  # the footer shows only the keys that act now
         return True
 
     def _my_turn_or_say(self) -> bool:
@@ -420,17 +443,23 @@ class GameScreen(HandPicking, DrivenScreen):
         # The key that plays the first move comes first: it shows whatever the hint's length.
         keys = [f"press {PLACE_KEYS[target(m)]} to play it"] if is_play(m) or is_pile_move(m) else []
         text = hint_text(keys, body)
-        if self.message_lines(text) > MESSAGE_LINES:
+        if self.message_lines(text) > fit_message(self):
             text = hint_text([*keys, "h: more"], body)
         self.say(text, "hint")
 
     def action_pause(self) -> None:
         self.paused = not self.paused
+        self.refresh_bindings()
         if self.paused:
             self._prompt()
             return
         if not self.release_held():
             self.schedule()
+
+    def action_resume(self) -> None:
+        """Go on after a pause (the pause's key, named for what it does then)."""
+        if self.paused:
+            self.action_pause()
 
     def action_help(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
@@ -479,6 +508,7 @@ class GameScreen(HandPicking, DrivenScreen):
                 saved=s.save_path is not None,
                 problem=s.save_problem or (None if s.saved else "the last move is still being written"),
                 unrecorded=waiting if waiting is not None and waiting.waiting else None,
+                over=s.match.over,
             ),
             done,
         )
@@ -500,4 +530,4 @@ class GameScreen(HandPicking, DrivenScreen):
         return self.thinking or (s.ai_to_move and not self.paused) or (s.match.round.over and not self._summary_open)
 
 
-__all__ = ["GameScreen", "RoundResult"]
+__all__ = ["MESSAGE_LINES", "GameScreen", "RoundResult"]

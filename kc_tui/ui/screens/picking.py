@@ -3,7 +3,9 @@ seat's screen share.
 
 :class:`HandPicking` holds what is picked (``selected_card``, ``source_pile``) and the keys'
 actions (``←`` ``→`` and ``1``-``9`` pick a card, a pile's key plays the picked card there or
-picks the pile up, ``t`` ends the turn, asking again when something is picked, Esc lets go).
+picks the pile up, ``t`` ends the turn, asking again when something is picked or when ending
+costs something, Esc lets go). A card keeps its number key for the whole turn
+(:meth:`HandPicking.card_keys`): playing a card never renumbers the others.
 The screen says whose turn it is and how a move is made: :meth:`_my_turn_or_say`,
 :meth:`picking_hand`, :meth:`submit_move`, :meth:`why_not_pick_up`, :meth:`end_turn_now`, and
 draws with ``refresh_view`` and ``_prompt``.
@@ -11,6 +13,7 @@ draws with ``refresh_view`` and ``_prompt``.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
@@ -61,6 +64,11 @@ class HandPicking(_Base):
     hint_move: Move | None = None
     #: ``t`` was pressed once with something picked (a second ``t`` ends the turn anyway).
     _end_asked: bool = False
+    #: The number key of each card this turn (an index into :data:`KEYS`), and the turn.
+    _card_keys: dict[Card, int] | None = None
+    _keys_turn: Hashable | None = None
+    #: The card each key picks, as the hand shows them now.
+    _keyed: dict[int, Card] | None = None
 
     # ------------------------------------------------------------------ the screen's part
     def _my_turn_or_say(self) -> bool:
@@ -86,6 +94,33 @@ class HandPicking(_Base):
     def places_for_card(self, card: Card) -> set[int]:
         """The places the picking person may play ``card`` on now."""
         raise NotImplementedError
+
+    def end_turn_cost(self) -> str | None:
+        """What ending the turn now costs, said before the ``t`` that ends it (None: nothing)."""
+        return None
+
+    def number_afresh(self) -> None:
+        """Number the hand afresh, in its order, at its next drawing (a position laid out anew)."""
+        self._card_keys = None
+
+    def card_keys(self, hand: list[Card], turn: Hashable | None) -> list[int | None]:
+        """The number key of each card of ``hand`` (an index into :data:`KEYS`; None: no key).
+        Through one ``turn`` (a value that changes when the next turn begins; None: not the
+        picking person's turn) a card keeps its key: the keys of the cards played are not given
+        again, and a card that comes into the hand takes the first free key. A new turn numbers
+        the hand afresh, in its order."""
+        if turn is None or turn != self._keys_turn or self._card_keys is None:
+            self._card_keys = {card: i for i, card in enumerate(hand[: len(KEYS)])}
+            self._keys_turn = turn
+        else:
+            keyed = self._card_keys
+            free = iter([i for i in range(len(KEYS)) if i not in set(keyed.values())])
+            for card in hand:
+                if card not in keyed and (key := next(free, None)) is not None:
+                    keyed[card] = key
+        keys = [self._card_keys.get(card) for card in hand]
+        self._keyed = {key: card for card, key in zip(hand, keys, strict=True) if key is not None}
+        return keys
 
     def places_for_pile(self, place: int) -> set[int]:
         """The places the pile at ``place`` may move onto now."""
@@ -124,10 +159,11 @@ class HandPicking(_Base):
         if not self._my_turn_or_say():
             return
         hand = self.picking_hand()
-        if index >= len(hand):
-            self.say(f"You have {len(hand)} cards: there is no card {KEYS[index]}.", "error")
+        keyed = self._keyed if self._keyed is not None else dict(enumerate(hand))
+        card = keyed.get(index)
+        if card is None or card not in hand:
+            self.say(f"No card of your hand has the key {KEYS[index]} now.", "error")
             return
-        card = hand[index]
         self._select_card(None if card == self.selected_card else card)
 
     def _select_card(self, card: Card | None) -> None:
@@ -148,6 +184,7 @@ class HandPicking(_Base):
     def action_pile(self, place: int) -> None:
         if not self._my_turn_or_say():
             return
+        self._end_asked = False
         if self.selected_card is not None:
             self.submit_move(play(self.selected_card, place))
         elif self.source_pile is not None:
@@ -167,6 +204,11 @@ class HandPicking(_Base):
         if not self._my_turn_or_say():
             return
         picked = self.selected_card is not None or self.source_pile is not None
+        cost = None if picked else self.end_turn_cost()
+        if cost is not None and not self._end_asked:
+            self._end_asked = True
+            self.say(f"{cost}: press t again to end your turn.", "hint")
+            return
         if picked and not self._end_asked:
             # A card (or pile) is picked and not played: ending now is likely a slip of the key.
             self._end_asked = True

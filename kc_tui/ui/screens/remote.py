@@ -298,7 +298,9 @@ class RemoteScreen(RemoteTable):
             return mine
         if action == "undo":
             return mine and self.state is not None and self.state.can_undo
-        if action in ("card", "pile", "pick"):
+        if action in ("card", "pile"):
+            return mine  # the footer shows only the keys that act now
+        if action == "pick":
             return True if mine else None
         return True
 

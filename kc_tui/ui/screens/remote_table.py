@@ -34,7 +34,7 @@ from kc_tui.ui.screens.remote_view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.screens.table_parts import show_too_small, table_parts
+from kc_tui.ui.screens.table_parts import fit_message, show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -81,10 +81,13 @@ class RemoteTable(HandPicking, Screen[None]):
         hint_places = {target(self.hint_move)} if self.hint_move is not None and self.hint_move_is_move else set()
         table.highlight(self._targets(), self.source_pile, hint_places)
         if not self.watching:
+            hand = list(state.hand or ())
+            keys = self.card_keys(hand, state.round if is_my_turn(state) else None)
             self.query_one(HandView).show(
-                list(state.hand or ()), drawn=state.drawn, selected=self.selected_card, look=self.look
+                hand, drawn=state.drawn, selected=self.selected_card, look=self.look, keys=keys
             )
             self._show_me(state)
+            self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
         for panel in self.query(OpponentPanel):
             if panel.seat >= len(state.seats):
                 continue
@@ -140,7 +143,9 @@ class RemoteTable(HandPicking, Screen[None]):
             line.set_class(k == kind, f"-{k}")
 
     def say(self, text: str | Text, kind: str = "info") -> None:
-        """``text`` in the message area (a plain string is shown literally)."""
+        """``text`` in the message area (a plain string is shown literally), at most the lines
+        the table can spare (:func:`fit_message`), then it scrolls."""
+        fit_message(self)
         status = self.query_one("#status", Static)
         status.update(plain(text) if isinstance(text, str) else text)
         for k in ("info", "error", "hint", "ok"):
@@ -197,6 +202,7 @@ class RemoteTable(HandPicking, Screen[None]):
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
+        self.call_after_refresh(fit_message, self)
 
     def _check_size(self, width: int, height: int) -> None:
         small = show_too_small(self, width, height)

@@ -1,6 +1,6 @@
-"""The parts of the table as the game screen and the remote seat lay them out (game.tcss), and
-the notice shown in their place while the terminal is too small (their CSS hides the
-``.table-part`` widgets then and shows it)."""
+"""The parts of the table as the game screen and the remote seat lay them out (game.tcss), the
+message area's height (:func:`fit_message`), and the notice shown in their place while the
+terminal is too small (their CSS hides the ``.table-part`` widgets then and shows it)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from textual.widgets import Static
 
 from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
+
+#: The most lines the message area grows to; a longer message scrolls there (the hint says so).
+MESSAGE_LINES = 4
 
 
 def table_parts(
@@ -53,3 +56,17 @@ def show_too_small(screen: Screen[Any], width: int, height: int) -> bool:
             screen.mount(Static(text, id="too-small"))
     screen.set_class(small, "-too-small")
     return small
+
+
+def fit_message(screen: Screen[Any]) -> int:
+    """Cap the message area (``#message``) at the lines the table can spare
+    (:meth:`TableView.spare_lines`), at least 1 and at most :data:`MESSAGE_LINES`: a longer
+    message scrolls there, and the table keeps its look whatever the message's length. Returns
+    the cap."""
+    message = screen.query_one("#message", VerticalScroll)
+    spare = screen.query_one(TableView).spare_lines()
+    room = max(1, min(MESSAGE_LINES, message.outer_size.height + spare))
+    cap = message.styles.max_height
+    if cap is None or cap.value != room:
+        message.styles.max_height = room
+    return room

@@ -9,6 +9,9 @@ every move, and every focus change asks too).
 
 When the keys are wider than the line, those that fit are shown whole, in their order, and the
 rest are left out: a key is never cut.
+
+While a dialog without a footer of its own (a modal screen: a summary, a question) is over its
+screen, it shows the dialog's keys: the keys that act now, never those of the screen behind.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from textual import events
 from textual.color import Color
 from textual.geometry import Region
 from textual.reactive import reactive
+from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -167,13 +171,20 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         self._hover: tuple[str, bool] | None = None
         #: Whether a check of the keys is asked for after the next refresh.
         self._check_asked = False
+        #: The dialog over the footer's screen whose keys it shows (None: its own screen's).
+        self._dialog: Screen[object] | None = None
 
     # ------------------------------------------------------------------ the keys
+    def keys_screen(self) -> Screen[object]:
+        """The screen whose keys the footer shows: the dialog over its own screen, if any."""
+        return self._dialog if self._dialog is not None and self._dialog.is_attached else self.screen
+
     def shown_keys(self) -> tuple[Shown, ...]:
-        """The keys the footer shows for its screen's bindings as they are now: the first binding
-        of each action that is shown, then the command palette's."""
+        """The keys the footer shows for its screen's bindings as they are now (the dialog's over
+        it, :meth:`keys_screen`): the first binding of each action that is shown, then the command
+        palette's."""
         app = self.app
-        active = self.screen.active_bindings
+        active = self.keys_screen().active_bindings
         keys: list[Shown] = []
         actions: set[str] = set()
         for _, binding, enabled, tooltip in active.values():
@@ -383,16 +394,40 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
     # ------------------------------------------------------------------ following the keys
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.app.screen_change_signal.subscribe(self, self.screen_changed)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        self.app.screen_change_signal.unsubscribe(self)
+        self._follow(None)
+
+    def screen_changed(self, _top: Screen[object]) -> None:
+        """A screen was pushed or popped: follow the dialog now over the footer's screen (its
+        keys are the ones that act), or the screen itself."""
+        if not self.is_attached:
+            return
+        stack = self.app.screen_stack
+        own = self.screen
+        top = stack[-1] if stack else own
+        dialog = top if own in stack and top is not own and isinstance(top, ModalScreen) else None
+        if dialog is not self._dialog:
+            self._follow(dialog)
+            self._shown = None
+            self.refresh()
+
+    def _follow(self, dialog: Screen[object] | None) -> None:
+        if self._dialog is not None and self._dialog.is_attached:
+            self._dialog.bindings_updated_signal.unsubscribe(self)
+        self._dialog = dialog
+        if dialog is not None:
+            dialog.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Check the shown keys after the next refresh (once however many bindings refreshes were
         asked for meanwhile), and draw them again if they changed."""
         if not screen.app.app_focus or self._check_asked:
             return
-        if self.is_attached and screen is self.screen:
+        if self.is_attached and screen is self.keys_screen():
             self._check_asked = True
             self.call_after_refresh(self._refresh_if_changed)
 

@@ -60,16 +60,27 @@ class HandRow(Widget):
         self.cards: list[Card] = []
         self.drawn: Card | None = None
         self.selected: Card | None = None
+        #: The key of each card (an index into :data:`KEYS`; None: no key), in the hand's order.
+        self.keys: list[int | None] = []
         self.face: FaceSize = SMALL
         #: Whether every card but the last is covered by the next one (only its label in sight).
         self.covered = False
         self._hover: int | None = None
 
-    def set_hand(self, cards: list[Card], look: CardLook, *, drawn: Card | None, selected: Card | None) -> None:
-        state = (list(cards), look, drawn if drawn in cards else None, selected)
-        if state == (self.cards, self.look, self.drawn, self.selected):
+    def set_hand(
+        self,
+        cards: list[Card],
+        look: CardLook,
+        *,
+        drawn: Card | None,
+        selected: Card | None,
+        keys: list[int | None] | None = None,
+    ) -> None:
+        numbered = list(keys) if keys is not None else [i if i < len(KEYS) else None for i in range(len(cards))]
+        state = (list(cards), look, drawn if drawn in cards else None, selected, numbered)
+        if state == (self.cards, self.look, self.drawn, self.selected, self.keys):
             return
-        self.cards, self.look, self.drawn, self.selected = state
+        self.cards, self.look, self.drawn, self.selected, self.keys = state
         self._size_to_cards()
         self.refresh()
 
@@ -130,12 +141,17 @@ class HandRow(Widget):
             card,
             whole=not self.is_covered(index),
             bg=bg,
-            key=KEYS[index] if index < len(KEYS) else "",
+            key=self.key_of(index),
             mark=mark,
             mark_style=Style(color="#8a4b00", bold=True, italic=not selected),
             size=self.face,
         )
         return lines
+
+    def key_of(self, index: int) -> str:
+        """The key written on card ``index`` ("" for none)."""
+        key = self.keys[index] if index < len(self.keys) else None
+        return KEYS[key] if key is not None else ""
 
     def _tinted(self, bg: str) -> str:
         """``bg`` tinted with the theme's accent, as the card under the mouse is."""
@@ -208,10 +224,13 @@ class HandView(HorizontalScroll):
         drawn: Card | None = None,
         selected: Card | None = None,
         look: CardLook | None = None,
+        keys: list[int | None] | None = None,
     ) -> None:
+        """``keys``: each card's key (an index into :data:`KEYS`, None for none); by default the
+        cards are numbered in their order."""
         if look is not None:
             self.look = look
-        self.row.set_hand(list(cards), self.look, drawn=drawn, selected=selected)
+        self.row.set_hand(list(cards), self.look, drawn=drawn, selected=selected, keys=keys)
         self._fit()
 
     def on_mount(self) -> None:

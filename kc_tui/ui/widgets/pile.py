@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -26,6 +28,16 @@ PLACE_NAMES: dict[int, str] = {
     6: "South-west",
     7: "North-west",
 }
+
+
+def fitting_face(size: FaceSize, height: int) -> FaceSize | None:
+    """The largest card, ``size`` or smaller, drawn in a place ``height`` lines high (a card
+    larger than small with a line under it for what the place takes next); None when not even a
+    small card fits: the place is drawn as text."""
+    for face in down_from(size):
+        if height >= face.lines + (0 if face == SMALL else 1):
+            return face
+    return None
 
 
 def centred(text: Text) -> Text:
@@ -145,6 +157,9 @@ class PileView(Widget):
         self.look = look or CardLook()
         self.rules = rules or Rules()
         self.show_keys = show_keys
+        #: The size of card every place of the table draws (set by the table: one look for all
+        #: its places); unset, the place draws the largest that fits its own height.
+        self.common_face: Callable[[], FaceSize | None] | None = None
         self._set_titles()
 
     def _set_titles(self) -> None:
@@ -174,22 +189,31 @@ class PileView(Widget):
         """What the place takes next (its top card's need, or an empty place's), in words."""
         return pile_takes(self.place, self.pile, self.rules)
 
+    @property
+    def face(self) -> FaceSize | None:
+        """The size of card the place draws (None: it draws its cards as text): the table's
+        (:attr:`common_face`), else the largest that fits its height."""
+        if self.common_face is not None:
+            return self.common_face()
+        return fitting_face(screen_face(self), self.content_size.height)
+
     def render(self) -> RenderableType:
         width = max(1, self.content_size.width)
         height = max(1, self.content_size.height)
-        size = screen_face(self)
+        size = self.face
         if not self.pile:
             return self._render_empty(width, height, size)
-        # Cards drawn as cards, overlapped: the terminal's size of card (else the largest smaller
+        # Cards drawn as cards, overlapped: the table's size of card (else the largest smaller
         # one) when the whole pile fits with a line left for what it takes next; else small cards
         # in as many rows as there is room for, folded when they must be.
         lines: list[Text] = []
-        for face in down_from(size)[:-1]:
-            lines = strip(self.look, self.pile, width, (height - 1) // face.lines, size=face, fold=False)
-            if lines:
-                break
-        if not lines:
-            lines = strip(self.look, self.pile, width, height // SMALL.lines)
+        if size is not None:
+            for face in down_from(size)[:-1]:
+                lines = strip(self.look, self.pile, width, (height - 1) // face.lines, size=face, fold=False)
+                if lines:
+                    break
+            if not lines:
+                lines = strip(self.look, self.pile, width, height // SMALL.lines)
         if not lines:
             lines = self._one_line(width, height)
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
@@ -201,13 +225,13 @@ class PileView(Widget):
             out.append_text(self._caption(width, f"next: {self.takes}", self.takes))
         return centred(out)
 
-    def _render_empty(self, width: int, height: int, size: FaceSize = SMALL) -> Text:
-        """An empty place: a dashed outline of a card (``size``, when it fits) with what it takes
-        (K for a corner)."""
+    def _render_empty(self, width: int, height: int, face: FaceSize | None = SMALL) -> Text:
+        """An empty place: a dashed outline of a card (``face``, when it fits; None: in words)
+        with what it takes (K for a corner)."""
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
-        size = next((f for f in down_from(size) if f.lines <= height and f.width <= width), SMALL)
-        if height >= size.lines and width >= size.width:
+        size = next((f for f in down_from(face or SMALL) if f.lines <= height and f.width <= width), SMALL)
+        if face is not None and height >= size.lines and width >= size.width:
             corners, dash, side = ("++++", "- ", "¦") if self.look.ascii else ("╭╮╰╯", "┄", "┆")
             edge = (dash * size.inner)[: size.inner]
             out.append(f"{corners[0]}{edge}{corners[1]}\n", "dim")
@@ -271,6 +295,13 @@ class StockView(Widget):
     def __init__(self, look: CardLook | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.look = look or CardLook()
+        #: The size of card the table's places draw (see :attr:`PileView.common_face`).
+        self.common_face: Callable[[], FaceSize | None] | None = None
+
+    @property
+    def face(self) -> FaceSize | None:
+        """The size of its card: the table's, else the terminal's (None: the stock in words)."""
+        return self.common_face() if self.common_face is not None else screen_face(self)
 
     def render(self) -> RenderableType:
         words = [f"stock {self.count}" if self.count else "stock empty"]
@@ -281,7 +312,8 @@ class StockView(Widget):
         width = self.content_size.width
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         side = max(len(w) for w in words)
-        for size in down_from(screen_face(self)):
+        face = self.face
+        for size in down_from(face) if face is not None else ():
             if self.content_size.height >= size.lines and width >= size.width + 1 + side:
                 # The back of a card with the words beside it (beside its middle on a large card).
                 card = self.look.back(size) if self.count else [Text(" " * size.width)] * size.lines

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Grid
 
 from kc_tui.engine import PLACES, Card, Rules
-from kc_tui.ui.cards import CardLook
+from kc_tui.ui.cards import SMALL, CardLook, FaceSize, screen_face
 
-from .pile import PileView, StockView
+from .pile import PileView, StockView, fitting_face
 
 #: Grid order, row by row: NW N NE / W stock E / SW S SE (None is the stock).
 LAYOUT: tuple[int | None, ...] = (7, 0, 4, 3, None, 1, 6, 2, 5)
@@ -20,7 +21,10 @@ class TableView(Grid):
     """Eight :class:`PileView` and the :class:`StockView`.
 
     ``show(piles, stock_size)`` draws a position (from a Round or a PlayerView: both have
-    ``piles``); ``highlight(targets, source, hint)`` marks places. Reusable by the demo."""
+    ``piles``); ``highlight(targets, source, hint)`` marks places. Reusable by the demo.
+
+    Every place is drawn with one look, :meth:`face`: the cards the lowest row has room for
+    (text in every place when one row is too low for cards), so that no row differs from another."""
 
     DEFAULT_CSS = """
     TableView {
@@ -43,10 +47,36 @@ class TableView(Grid):
 
     def compose(self) -> ComposeResult:
         for place in LAYOUT:
+            part: PileView | StockView
             if place is None:
-                yield StockView(self.look, id="stock")
+                part = StockView(self.look, id="stock")
             else:
-                yield PileView(place, look=self.look, rules=self.rules, show_keys=self.show_keys)
+                part = PileView(place, look=self.look, rules=self.rules, show_keys=self.show_keys)
+            part.common_face = self.face
+            yield part
+
+    def face(self) -> FaceSize | None:
+        """The size of card every place draws: the largest the lowest place has room for (at most
+        the terminal's, :func:`screen_face`); None when a place is too low for even a small card,
+        and every place shows its cards as text."""
+        size = screen_face(self)
+        fits = [fitting_face(size, pile.content_size.height) for pile in self.query_children(PileView)]
+        if not fits or None in fits:
+            return None
+        return min((f for f in fits if f is not None), key=lambda f: f.lines)
+
+    def spare_lines(self) -> int:
+        """The lines of the table beyond what its three rows need for the terminal's cards (a
+        card high, its border and, for a card larger than small, the line of what it takes): what
+        the screen may give a message without the table's look changing (negative: it lacks them)."""
+        face = screen_face(self)
+        row = face.lines + 2 + (0 if face == SMALL else 1)
+        return self.content_size.height - 3 * row
+
+    def on_resize(self, _event: events.Resize) -> None:
+        # A row's height changed: every place draws again with the look the table has now.
+        for part in self.children:
+            part.refresh()
 
     def pile_view(self, place: int) -> PileView:
         return self.query_one(f"#pile-{PLACES[place].lower()}", PileView)
