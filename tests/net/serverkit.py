@@ -7,15 +7,25 @@ import asyncio
 import os
 import random
 import re
+import resource
+import select
+import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame as WsFrame
+from websockets.frames import Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 from kc_tui.engine import Card, Rules, card_str, card_symbol, position_dict
 from kc_tui.match.roster import Seat
@@ -23,6 +33,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.match.kit import cards_in_text
+from tests.net.clientkit import until
 
 SEED = 3
 #: A match of one short round (hands of 4 cards), and one of a round or two.
@@ -416,3 +427,232 @@ async def on_turn(server: TableServer, *clients: Client) -> Client:
                 if st.legal and st.stamp == server.stamp:
                     return c
             await asyncio.sleep(0.01)
+
+
+# ---------------------------------------------------------------------- raw sockets
+def allow_open_files(count: int) -> None:
+    """Raise this process's limit of open files to at least ``count`` (the tests run as root:
+    the hard limit may be raised too)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, max(hard, count)))
+
+
+def idle_sockets(port: int, count: int, batch: int = 50) -> list[socket.socket]:
+    """``count`` raw TCP sockets to ``port`` on loopback that never send a byte, opened ``batch``
+    at a time: each batch's connects have finished (or failed) before the next starts, so the
+    server's accept queue is never what refuses them. Blocking: run it in a thread."""
+    opened: list[socket.socket] = []
+    for start in range(0, count, batch):
+        waiting = select.poll()
+        for _ in range(min(batch, count - start)):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", port))
+            waiting.register(sock, select.POLLOUT)
+            opened.append(sock)
+        left = min(batch, count - start)
+        end = time.monotonic() + WAIT
+        while left and time.monotonic() < end:
+            for fd, _event in waiting.poll(100):
+                waiting.unregister(fd)
+                left -= 1
+    return opened
+
+
+def closed_by_peer(sock: socket.socket) -> bool:
+    """Whether the other end has closed ``sock`` (it reads the end of the stream or a reset);
+    ``sock`` is non-blocking and was never sent anything."""
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+async def raw_connection(port: int, source: str = "127.0.0.1") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A raw TCP connection to ``port`` on loopback from ``source`` (any 127.x.y.z: each is
+    another remote address to the server)."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+
+
+async def ended(reader: asyncio.StreamReader, timeout: float = WAIT) -> bool:
+    """Whether the server closes this raw connection within ``timeout`` (it reads EOF or a reset)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await reader.read(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+class StalledSeat:
+    """A seat's WebSocket client on a raw socket that reads only when told to: its receive
+    buffer is tiny and nothing reads it meanwhile, so what the server writes backs up in the
+    server. Made with the websockets library's sans-I/O client."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.protocol = ClientProtocol(parse_uri(url), max_size=None)
+        self.messages: list[p.ServerMessage] = []
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        """Connect, say hello and read up to the first state; then nothing is read."""
+        port = int(self.url.split(":")[2].split("/")[0])
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+        self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=1024)
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+        await self.read_until(lambda: self.protocol.state is State.OPEN)
+        self.protocol.send_text(p.hello_message("kings-corners tests").encode())
+        self._flush()
+        await self.read_until(lambda: any(isinstance(m, p.StateMsg) for m in self.messages))
+
+    def states(self) -> list[p.StateMsg]:
+        return [m for m in self.messages if isinstance(m, p.StateMsg)]
+
+    async def read_until(self, condition: Callable[[], bool], timeout: float = WAIT) -> None:
+        """Read (and answer pings) until ``condition()``."""
+        assert self.reader is not None
+        async with asyncio.timeout(timeout):
+            while not condition():
+                data = await self.reader.read(65536)
+                if not data:
+                    self.protocol.receive_eof()
+                    raise AssertionError("the server closed the connection")
+                self.protocol.receive_data(data)
+                for event in self.protocol.events_received():
+                    if isinstance(event, WsFrame) and event.opcode is Opcode.TEXT:
+                        self.messages.append(p.parse_server(bytes(event.data).decode(), strict=True))
+                self._flush()
+
+    async def read_to_end(self, timeout: float = WAIT * 3) -> None:
+        """Read (and answer pings) until the server closes the connection."""
+        with suppress(AssertionError):
+            await self.read_until(lambda: False, timeout)
+
+    def send(self, text: str) -> None:
+        """Send one message (the seat still reads nothing)."""
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    def _flush(self) -> None:
+        assert self.writer is not None
+        for data in self.protocol.data_to_send():
+            if data:
+                self.writer.write(data)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.transport.abort()
+
+
+class Visitor:
+    """A person's seat whose client comes and goes: every visit is a state to every other client
+    for the coming and one for the going."""
+
+    def __init__(self, server: TableServer, base: str, seat: int) -> None:
+        self.server = server
+        self.url = base + seat_path(server.tokens[seat])
+        self.seat = seat
+        self.changes = 0
+
+    async def comes_and_goes(self) -> None:
+        client = await join(self.url)
+        await client.close()
+        await until(lambda: not self.server.connected[self.seat], what="the visitor gone")
+        self.changes += 2
+
+
+async def stall(server: TableServer, seat: int, change: Callable[[], Awaitable[None]], settled: int = 20) -> None:
+    """Make changes at the table until a state waits for ``seat``'s (stalled) client after each of
+    ``settled`` changes in a row: the server's socket buffers have stopped growing."""
+    async with asyncio.timeout(60):
+        waited = 0
+        while waited < settled:
+            await change()
+            waited = waited + 1 if server.pending(seat)[0] else 0
+
+
+# ---------------------------------------------------------------------- the host, its output read as it comes
+@dataclass
+class HostProcess:
+    """``kings-corners host`` as a real process (under ``prlimit --nofile`` when asked); its
+    output lines are read as they come, so its pipes never fill."""
+
+    proc: subprocess.Popen[str]
+    out: list[str] = field(default_factory=list)
+    err: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for pipe, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=_pump, args=(pipe, lines), daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    async def urls(self) -> dict[str, str]:
+        """The printed join commands' addresses: {"Ana": url, ..., "Watch": url}."""
+        await until(lambda: any(line.startswith("Watch: ") for line in self.out), WAIT * 3, "the host's join lines")
+        urls: dict[str, str] = {}
+        for line in list(self.out):
+            name, sep, command = line.partition(": kings-corners join ")
+            if sep:
+                urls[name] = command.removeprefix("--watch ")
+        return urls
+
+    def port(self) -> int:
+        return int(next(line for line in self.out if line.startswith("Watch: ")).rsplit(":", 1)[1].split("/")[0])
+
+    def rss_kib(self) -> int:
+        """The resident memory of the host (VmRSS of /proc/PID/status), in KiB."""
+        status = Path(f"/proc/{self.pid}/status").read_text(encoding="ascii")
+        return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+
+    def open_files(self) -> int:
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def stop(self) -> tuple[str, str]:
+        """Quit the host (``quit`` on its input, killed if it does not end); all it wrote."""
+        if self.proc.poll() is None and self.proc.stdin is not None:
+            with suppress(OSError):
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+        try:
+            self.proc.wait(WAIT * 2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(WAIT)
+        return "".join(self.out), "".join(self.err)
+
+
+def _pump(pipe: Any, lines: list[str]) -> None:
+    for line in pipe:
+        lines.append(line)
+
+
+def host_process(*args: str, nofile: int | None = None, env: Mapping[str, str] | None = None) -> HostProcess:
+    """``kings-corners host ARGS`` (``--port 0`` unless given), under ``prlimit --nofile`` when
+    ``nofile`` is given; ``env`` over this process's environment."""
+    command = [sys.executable, "-m", "kc_tui", "host", *args]
+    if "--port" not in args:
+        command += ["--port", "0"]
+    if nofile is not None:
+        command = ["prlimit", f"--nofile={nofile}:{nofile}", *command]
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"} | dict(env or {}),
+    )
+    return HostProcess(proc)

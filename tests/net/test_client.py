@@ -3,6 +3,7 @@ state, a move, reconnection after the connection drops, a wrong token, a malform
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import ssl
@@ -113,6 +114,27 @@ async def test_a_malformed_server_message_is_one_line_and_skipped() -> None:
         assert all("\n" not in line and "Traceback" not in line for line in rec.problems)
         assert "state message" in rec.problems[0] and "not JSON" in rec.problems[1] and "version" in rec.problems[2]
         assert rec.seat.connected and rec.seat.connections == 1
+        await rec.stop()
+
+
+async def test_a_newer_servers_added_fields_are_skipped_and_the_seat_plays() -> None:
+    def newer(text: str) -> str:
+        data = json.loads(text)
+        data["added"] = {"by": "a newer server"}
+        for seat in data.get("seats", []):
+            seat["mood"] = "calm"
+        return json.dumps(data)
+
+    async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base), relayed(base) as (relay, front):
+        relay.rewrite = newer
+        rec = recorded(front + seat_path(server.tokens[0]))
+        seat = rec.seat
+        await until(lambda: my_turn(seat.state), what="Ana's turn")
+        assert seat.state is not None and seat.welcome is not None and seat.welcome.name == "Ana"
+        stamp = seat.state.stamp
+        assert seat.move(seat.state.legal[0]) is not None
+        await until(lambda: seat.state is not None and seat.state.stamp > stamp, what="the next state")
+        assert rec.problems == []
         await rec.stop()
 
 
