@@ -13,3 +13,14 @@ def one_line(text: str, limit: int | None = None) -> str:
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_you(name: str) -> bool:
+    """Whether ``name`` is "You" (the default player's name), whatever its case and spaces."""
+    return name.strip().casefold() == "you"
+
+
+def possessive(name: str) -> str:
+    """Whose, in words: "Your" for You (:func:`is_you`), else the name and "'s" ("Ana's",
+    "James's")."""
+    return "Your" if is_you(name) else f"{name}'s"

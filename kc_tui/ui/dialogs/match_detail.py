@@ -197,7 +197,7 @@ class MatchDetail(ModalScreen[None]):
             yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
             if m.rounds and self.replay is not None:
                 yield OptionList(
-                    *[Option(f"Replay and review round {r.number}", id=str(r.number)) for r in m.rounds],
+                    *[Option(plain(f"Replay and review round {r.number}"), id=str(r.number)) for r in m.rounds],
                     id="detail-replay",
                 )
             yield LegendPlot(id="detail-plot")

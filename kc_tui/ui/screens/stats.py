@@ -60,6 +60,7 @@ from kc_tui.ui.stats_data import (
 from kc_tui.ui.text import plain, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
+from kc_tui.util.text import possessive
 
 #: Matches listed per page.
 PAGE = 100
@@ -332,7 +333,8 @@ class StatsScreen(Screen[None]):
         if not rows:
             return Text("No finished match or round yet.", style="dim")
         t = Table(
-            title=f"{self._whose}results by opponent and table size",
+            # A Text: a str would be read as markup (the name is data); in the style Rich gives a title.
+            title=Text.assemble(rich_plain(self._whose), " results by opponent and table size", style="table.title"),
             title_justify="left",
             header_style="bold",
             box=box.SIMPLE_HEAD,
@@ -381,7 +383,7 @@ class StatsScreen(Screen[None]):
         draw_lines(
             plot,
             lines,
-            title=f"{self._whose}rating after each match",
+            title=f"{self._whose} rating after each match",
             xlabel="Matches played",
             xs=xs,
             colors=colors,
@@ -514,8 +516,9 @@ class StatsScreen(Screen[None]):
 
     @property
     def _whose(self) -> str:
-        """The titles' possessive: "Your " with one player, else the person's ("Ana's ")."""
-        return f"{short_text(self.person)}'s " if self.several and self.person is not None else "Your "
+        """The titles' possessive: "Your" with one player, else the person's ("Ana's",
+        :func:`possessive`)."""
+        return possessive(short_text(self.person)) if self.several and self.person is not None else "Your"
 
     @property
     def _label(self) -> str:
