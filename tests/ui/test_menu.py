@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,3 +80,15 @@ async def test_every_menu_item_is_on_screen_after_a_demo_from_the_command_line(s
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.pause()
         assert_every_item_on_screen(app)
+
+
+async def test_the_readme_lists_every_menu_item_in_order() -> None:
+    MatchSession.from_config(make_config(), 5).save()  # Resume is offered too
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8").split())
+    listed = readme[readme.index("opens the main menu (") :].split("(", 1)[1].split(")", 1)[0].split(", ")
+    app = play_app(mode="menu")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.pause()
+        items = [str(b.label).split("  (")[0] for b in app.screen.query(Button) if b.display]
+        assert listed == items
