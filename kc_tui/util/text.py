@@ -20,7 +20,9 @@ def is_you(name: str) -> bool:
     return name.strip().casefold() == "you"
 
 
-def possessive(name: str) -> str:
-    """Whose, in words: "Your" for You (:func:`is_you`), else the name and "'s" ("Ana's",
-    "James's")."""
-    return "Your" if is_you(name) else f"{name}'s"
+def possessive(name: str, *, start: bool = True) -> str:
+    """Whose, in words: "Your" for You (:func:`is_you`; "your" inside a sentence, ``start``
+    false), else the name and "'s" ("Ana's", "James's")."""
+    if is_you(name):
+        return "Your" if start else "your"
+    return f"{name}'s"
