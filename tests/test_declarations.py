@@ -272,3 +272,15 @@ def test_launch_does_not_import_the_cli() -> None:
     graph = grimp.build_graph("kc_tui", "ai")
     assert not graph.chain_exists(importer="kc_tui.ui.launch", imported="kc_tui.cli")
     assert not graph.find_modules_that_directly_import("kc_tui.cli") & {"kc_tui.ui.launch", "kc_tui.config.args"}
+
+
+def test_the_host_help_gives_the_targets_the_host_takes() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub = commands.choices["host"]
+    rules_help = next(a for a in sub._actions if "--rules" in a.option_strings).help or ""
+    target_help = next(a for a in sub._actions if "--target" in a.option_strings).help or ""
+    lo, hi = TARGET.settings_range
+    assert f"target={lo}..{hi}," in rules_help and f"({lo} to {hi})" in target_help
+    for v in VARIANTS:
+        assert v.help(offered=True) in rules_help

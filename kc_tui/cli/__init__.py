@@ -561,7 +561,11 @@ def _add_host(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
     p.add_argument("--seats", help=seats_help() + "; one join command is printed per person's seat")
     p.add_argument(
-        "--rules", nargs="*", default=[], metavar="KEY=VALUE", help=f"rule variants, e.g. draw=end: {rules_help()}"
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"rule variants, e.g. draw=end: {rules_help(offered=True)}",
     )
     p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--seed", type=seed_arg, help=SEED_HELP)

@@ -110,12 +110,14 @@ class Variant(Generic[V]):
             raise RulesError(f"rule {self.key} must be true or false, not {text!r}")
         return text
 
-    def help(self) -> str:
-        """``key`` with what it takes, for help texts: ``draw=start|end|when_stuck``."""
+    def help(self, *, offered: bool = False) -> str:
+        """``key`` with what it takes, for help texts: ``draw=start|end|when_stuck``,
+        ``target=1..10000`` (``offered``: the numbers the settings offer, ``target=5..500``)."""
         if self.choices:
             return f"{self.key}={'|'.join(self.values)}"
         if self.bounds is not None:
-            return f"{self.key}={self.bounds[0]}..{self.bounds[1]}"
+            lo, hi = self.settings_range if offered else self.bounds
+            return f"{self.key}={lo}..{hi}"
         return f"{self.key}=true|false"
 
 
@@ -352,9 +354,10 @@ def parse_value(key: str, text: str) -> Any:
     return text if v is None else v.parse(text)
 
 
-def rules_help() -> str:
-    """Every setting with what it takes, for ``--rules`` help texts."""
-    return ", ".join(v.help() for v in VARIANTS)
+def rules_help(*, offered: bool = False) -> str:
+    """Every setting with what it takes, for ``--rules`` help texts (``offered``: the numbers the
+    settings offer, for the commands that take what the settings take)."""
+    return ", ".join(v.help(offered=offered) for v in VARIANTS)
 
 
 if {f.name for f in fields(Rules)} != set(_BY_KEY):  # pragma: no cover - a declaration is missing

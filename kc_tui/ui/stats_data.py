@@ -23,7 +23,7 @@ from kc_tui.engine import Rules
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import GroupStats, MatchPoint, Summary
-from kc_tui.util.text import one_line
+from kc_tui.util.text import one_line, possessive
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120
@@ -249,8 +249,8 @@ class RatingView:
     def line(self) -> str:
         if self.value is None or self.sd is None:
             return self.problem or NO_RATING
-        whose = f"{short_text(self.who)}'s rating" if self.who else "Your rating"
-        return f"{whose} {self.value:.0f} ± {self.sd:.0f}: {self.words}"
+        whose = possessive(short_text(self.who)) if self.who else "Your"
+        return f"{whose} rating {self.value:.0f} ± {self.sd:.0f}: {self.words}"
 
 
 def rating_view(

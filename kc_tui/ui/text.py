@@ -8,7 +8,8 @@ package goes through one of these helpers instead:
 
 - :func:`plain`: a whole string shown as it is (a Textual ``Content``, never parsed);
 - :func:`fill`: markup written *here*, with ``$name`` slots filled in literally;
-- :func:`rich_plain`: the same as :func:`plain` for Rich renderables (``Table`` cells).
+- :func:`rich_plain`: the same as :func:`plain` for Rich renderables (``Table`` cells);
+- :func:`cut`: the same, cut to a number of cells with "…" (a label of fixed width).
 
 Control characters (escape sequences, newlines, bidi overrides) are shown as visible escapes,
 so a file cannot move the cursor, recolour the terminal or split a line.
@@ -35,7 +36,7 @@ from textual.filter import LineFilter
 
 from kc_tui.match.cardtext import ascii_only, terminal_encoding
 
-__all__ = ["AsciiFilter", "as_ascii", "fill", "plain", "rich_plain", "use_ascii", "visible"]
+__all__ = ["AsciiFilter", "as_ascii", "cut", "fill", "plain", "rich_plain", "use_ascii", "visible"]
 
 #: ASCII look-alikes (one cell each, as the glyphs they stand for) of the glyphs the UI and
 #: Textual's widgets draw; box drawing is worked out from the characters' names.
@@ -175,3 +176,11 @@ def fill(markup: str, **values: object) -> Content:
 def rich_plain(value: object, style: str = "") -> Text:
     """``value`` as a literal Rich ``Text`` (for Rich tables and renderables): never markup."""
     return Text(visible(value), style=style)
+
+
+def cut(value: object, width: int, style: str = "") -> Text:
+    """``value`` as a literal Rich ``Text`` (:func:`rich_plain`) of at most ``width`` cells, the
+    end of a longer one given up for "…"."""
+    text = rich_plain(value, style)
+    text.truncate(max(1, width), overflow="ellipsis")
+    return text

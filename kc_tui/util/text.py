@@ -26,3 +26,16 @@ def write_line(stream: TextIO, line: str) -> None:
         encoding = getattr(stream, "encoding", None) or "ascii"
         stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding, "replace"))
     stream.flush()
+
+
+def is_you(name: str) -> bool:
+    """Whether ``name`` is "You" (the default player's name), whatever its case and spaces."""
+    return name.strip().casefold() == "you"
+
+
+def possessive(name: str, *, start: bool = True) -> str:
+    """Whose, in words: "Your" for You (:func:`is_you`; "your" inside a sentence, ``start``
+    false), else the name and "'s" ("Ana's", "James's")."""
+    if is_you(name):
+        return "Your" if start else "your"
+    return f"{name}'s"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.style import Style
 from textual.app import App
 from textual.geometry import Region
 from textual.widget import Widget
@@ -29,6 +30,32 @@ def screen_lines(app: App[Any], widget: Widget | Region | None = None) -> list[s
         r = r.intersection(app.screen.region)
         strips = [strip.crop(r.x, r.right) for strip in strips[r.y : r.bottom]]
     return ["".join(seg.text for seg in strip) for strip in strips]
+
+
+def styles_showing(app: App[Any], text: str) -> list[Style]:
+    """The style of each character of ``text`` where a line of the screen first shows it whole
+    (an empty list: no line does)."""
+    for strip in app.screen._compositor.render_strips():
+        line = "".join(seg.text for seg in strip)
+        at = line.find(text)
+        if at < 0:
+            continue
+        styles: list[Style] = []
+        for seg in strip:
+            styles += [seg.style or Style()] * len(seg.text)
+        return styles[at : at + len(text)]
+    return []
+
+
+def click_actions(app: App[Any]) -> list[str]:
+    """The actions a click on the screen would run (the ``@click`` of every cell that has one)."""
+    found = []
+    for strip in app.screen._compositor.render_strips():
+        for seg in strip:
+            action = seg.style.meta.get("@click") if seg.style is not None else None
+            if action:
+                found.append(f"{action} on {seg.text!r}")
+    return found
 
 
 def flat(text: str) -> str:

@@ -484,3 +484,36 @@ async def stage(pilot: Pilot[Any]) -> GameScreen:
 def whole_card(game: GameScreen, card: int) -> str:
     """A card drawn whole (a top card) at the terminal's size of card: ``│3♠ │`` or ``│3♠   │``."""
     return f"│{game.look.label(card).ljust(screen_face(game).inner)}│"
+
+
+def demo_started(demo: DemoScreen) -> bool:
+    """Whether the demo's match has made a move (in a round played or in the one being played)."""
+    match = demo.session.match
+    return bool(match.results) or bool(match.round.history)
+
+
+async def demo_under_way(pilot: Pilot[Any]) -> DemoScreen:
+    """The demo shown, once its match has made a move."""
+    from .conftest import wait_for
+
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, DemoScreen) and demo_started(app.screen))
+    demo = app.screen
+    assert isinstance(demo, DemoScreen)
+    return demo
+
+
+async def watch_a_demo(pilot: Pilot[Any]) -> DemoScreen:
+    """A demo started from the menu as a person does (``d``, Tab four times to Start, Enter):
+    the demo, once its match has made a move."""
+    from kc_tui.ui.dialogs.demo_setup import DemoSetupDialog
+
+    from .conftest import wait_for
+
+    app = pilot.app
+    await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(app.screen, DemoSetupDialog))
+    await pilot.press("tab", "tab", "tab", "tab")
+    await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "start")
+    await pilot.press("enter")
+    return await demo_under_way(pilot)

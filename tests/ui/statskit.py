@@ -4,11 +4,14 @@ the ``fixed_world`` fixture of tests/conftest.py: UTC times, fixed AI ratings)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from rich.style import Style
+from rich.text import Text
 from textual.app import App
 
 from kc_tui.engine import Rules
@@ -105,3 +108,31 @@ async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
 
 def flat(app: App[Any]) -> str:
     return " ".join(screen_text(app).split())
+
+
+def plot_lines(plot: Any) -> list[Text]:
+    """The lines a plot (a :class:`~kc_tui.ui.widgets.plot.LegendPlot`) draws at its size."""
+    rendered = plot.render()
+    assert isinstance(rendered, Text), rendered
+    return list(rendered.split("\n"))
+
+
+def y_ticks(plot: Any) -> list[tuple[int, int]]:
+    """The y axis's ticks as drawn: (line, value) of every labelled line, top first."""
+    found = []
+    for row, line in enumerate(plot_lines(plot)):
+        m = re.match(r"\s*(-?\d+)┤", line.plain)
+        if m:
+            found.append((row, int(m.group(1))))
+    return found
+
+
+def columns_in_colour(plot: Any, ansi: int) -> list[int]:
+    """The columns where the plot draws something (not a blank) in the ANSI colour ``ansi``."""
+    columns: set[int] = set()
+    for line in plot_lines(plot):
+        for span in line.spans:
+            style = span.style if isinstance(span.style, Style) else Style.parse(str(span.style))
+            if style.color is not None and style.color.number == ansi:
+                columns.update(i for i in range(span.start, span.end) if not line.plain[i].isspace())
+    return sorted(columns)

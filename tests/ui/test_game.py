@@ -18,6 +18,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
+from .fitkit import shows_whole
 from .gamekit import (
     ONE_ROUND,
     SEED,
@@ -230,6 +231,15 @@ async def test_seeded_round_to_its_summary() -> None:
         await pilot.press("enter")
         game = await settle(pilot)
         assert game.session.match.number == 2
+
+
+async def test_the_round_summary_names_its_columns_in_words() -> None:
+    app = play_app()
+    async with app.run_test(size=SIZE) as pilot:
+        summary = await play_until(pilot, RoundSummary)
+        assert shows_whole(app, "Player Left in hand Penalty Total", summary)
+        loser = next(seat for seat in summary.result.seats if seat != summary.result.winner)
+        assert summary.result.cards_left[loser] > 0, "the column holds what a loser has left in hand"
 
 
 async def test_a_match_to_the_target_and_play_again() -> None:

@@ -360,6 +360,20 @@ async def test_names_on_the_handoff_are_shown_literally() -> None:
         assert handoff_line("[/]") in screen_text(app)
 
 
+async def test_the_handoff_to_a_person_named_you_reads_your_turn() -> None:
+    app = hot_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = Match(3, Rules(), SEED)
+        s = MatchSession(match, [Seat("Ana", HUMAN), Seat("You", HUMAN), Seat("Cy", "greedy")])
+        s._round_started()
+        await start(pilot, s)
+        assert isinstance(app.screen, HandoffScreen) and app.screen.player == "You"
+        text = " ".join(screen_text(app).split())
+        assert "Your turn: press Enter when you are at the keyboard" in text
+        assert "your hand opens on the table next" in text and "You are here" in text
+        assert "You's" not in text and "You is" not in text
+
+
 async def test_one_human_sees_no_handoff() -> None:
     app = hot_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -25,6 +25,9 @@ from kc_tui.ui.screens.rules import (
     sections,
 )
 
+from .conftest import wait_for
+from .fitkit import flat, screen_lines, shows_whole
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
@@ -270,3 +273,18 @@ async def test_a_tiny_terminal_does_not_crash() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert not isinstance(app.screen, RulesScreen)
+
+
+async def test_a_setting_as_a_condition_reads_as_a_sentence() -> None:
+    app = Host(Rules())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = rules_screen(app)
+        index = next(i for i, p in enumerate(screen.parts) if p.title.startswith("Things people get wrong"))
+        screen.part(index).scroll_visible(animate=False, top=True)
+        sentence = (
+            "A king in hand can go to an empty corner, or to an empty side while Kings on sides is set to"
+            " “a king may fill an empty side”; no other card ever goes to a corner."
+        )
+        await wait_for(pilot, lambda: shows_whole(app, sentence, screen.part(index)))
+        assert "while Kings on sides:" not in flat(" ".join(screen_lines(app)))

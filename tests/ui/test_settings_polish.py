@@ -7,14 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
-from textual.widgets import Input, Select, Static, Switch
+from textual.widgets import Input, Label, Select, Static, Switch
 
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import load_config
 from kc_tui.engine import Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsBody, SettingsScreen
 
-from .fitkit import EXPERTS, flat, read_every_text, screen_lines, shown, texts
+from .conftest import wait_for
+from .fitkit import EXPERTS, flat, on_screen, read_every_text, screen_lines, shown, texts
 from .gamekit import SettingsHost as Host
 from .gamekit import saved_settings_host, type_into
 
@@ -239,3 +240,20 @@ async def test_pgdn_in_an_open_list_moves_in_the_list() -> None:
         await pilot.pause()
         assert body.scroll_y == at, "the fields did not scroll"
         assert theme.value != Config().theme, "PgDn moved down the list"
+
+
+async def test_every_label_is_whole_and_apart_from_its_field_at_80x24() -> None:
+    """At 80 columns a label never runs into its value ("Kings in the layout to_corner: ..."):
+    its words are whole in its column and the column's last two cells are blank."""
+    app = Host(Config(opponents=EXPERTS))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        body = app.screen.query_one(SettingsBody)
+        labels = [w for w in body.query("HorizontalGroup.row > Label.label").results(Label) if shown(w)]
+        assert len(labels) > 10
+        for label in labels:
+            label.scroll_visible(animate=False)
+            await wait_for(pilot, lambda label=label: on_screen(app, label))  # type: ignore[misc]
+            lines = screen_lines(app, label)
+            assert flat(" ".join(lines)) == flat(str(label.render())), lines
+            assert all(line[-2:] == "  " for line in lines), f"the label runs into its field: {lines}"

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from rich.color import Color
 from textual.app import App
 from textual.widgets import OptionList, Static
 
@@ -17,8 +18,13 @@ from kc_tui.ui.dialogs.match_detail import winners_text
 from kc_tui.ui.screens.stats import StatsScreen
 from kc_tui.ui.screens.stats_people import PersonPicker
 from kc_tui.ui.stats_data import opponents, people_games, rating_view, result
+from kc_tui.util.text import possessive
 
+from .conftest import wait_for
+from .fitkit import click_actions, shows_whole, styles_showing
 from .statskit import BOLD, SIZE, T0, StatsHost, flat, loaded, record_match
+
+CLICK = "[@click=app.quit]q[/]"
 
 pytestmark = pytest.mark.usefixtures("fixed_world")
 
@@ -114,3 +120,63 @@ def test_the_people_are_rated_together_and_a_match_reads_from_the_persons_seat(t
     assert opponents(first, BOLD) == "Ana (human), Greedy (greedy)"
     assert winners_text(first, BOLD).plain == "You lost: Ana won."
     assert winners_text(first, "Ana").plain == "You won."
+
+
+def _two_people(path: Path, name: str) -> History:
+    """``name`` and Ana, each alone against greedy (``name`` twice, Ana once)."""
+    history, _ = History.open(path)
+    for k in range(2):
+        record_match(history, [("Greedy", "greedy")], [(0, [0, 20])], me=name, start=T0 + timedelta(k))
+    record_match(history, [("Greedy", "greedy")], [(1, [20, 0])], me="Ana", start=T0 + timedelta(3))
+    return history
+
+
+async def test_a_name_like_markup_is_shown_literally_in_the_summarys_title(tmp_path: Path) -> None:
+    name = "[bold red]Zoe[/]"
+    app = SettingsHost(_two_people(tmp_path / "h.sqlite3", name), name)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert screen.person == name
+        title = f"{name}'s results by opponent and table size"
+        await wait_for(pilot, lambda: shows_whole(app, title))
+        styles = styles_showing(app, title)
+        assert styles, f"{title!r} is not on one line"
+        words = styles[len(name) :]
+        assert all(s == styles[-1] for s in words), "the title's words are styled alike"
+        assert all(s == styles[-1] for s in styles[: len(name)]), "the name is styled as the title's other words"
+        assert not styles[0].bold and not (styles[0].color and styles[0].color.triplet == Color.parse("red").triplet)
+
+
+async def test_a_name_like_a_click_action_fires_nothing_on_the_stats_screen(tmp_path: Path) -> None:
+    app = SettingsHost(_two_people(tmp_path / "h.sqlite3", CLICK), CLICK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert screen.person == CLICK
+        await wait_for(pilot, lambda: shows_whole(app, "results by opponent and table size"))
+        assert not click_actions(app), click_actions(app)
+        for y in range(SIZE[1] // 2):
+            for x in (1, 2, 4, 8):
+                await pilot.click(offset=(x, y))
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        assert shows_whole(app, f"{CLICK}'s results by opponent and table size")
+
+
+async def test_a_player_named_you_reads_your(tmp_path: Path) -> None:
+    app = SettingsHost(_two_people(tmp_path / "h.sqlite3", "You"), "You")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert screen.several and screen.person == "You"
+        await wait_for(pilot, lambda: shows_whole(app, "Your results by opponent and table size"))
+        assert str(screen.query_one("#rating", Static).render()).startswith("Your rating ")
+        assert "You's" not in flat(app)
+
+
+def test_the_possessive_of_a_name() -> None:
+    assert [possessive(n) for n in ("You", "you ", "Ana", "James", "Youssef")] == [
+        "Your",
+        "Your",
+        "Ana's",
+        "James's",
+        "Youssef's",
+    ]

@@ -23,10 +23,24 @@ from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
+from kc_tui.ui.widgets.plot import ANSI, Y_TICKS, LegendPlot, exact_ticks
 from tests.historykit import ANCHORS
 
+from .conftest import wait_for
 from .gamekit import ONE_ROUND, make_config, play_app, play_until, screen_text
-from .statskit import BOLD, SIZE, T0, StatsHost, flat, full_history, loaded, record_match
+from .statskit import (
+    BOLD,
+    SIZE,
+    T0,
+    StatsHost,
+    columns_in_colour,
+    flat,
+    full_history,
+    loaded,
+    plot_lines,
+    record_match,
+    y_ticks,
+)
 
 pytestmark = pytest.mark.usefixtures("fixed_world")
 
@@ -311,3 +325,65 @@ def test_snapshot_match_detail(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(StatsHost(history), terminal_size=SIZE, run_before=run_before)
+
+
+def assert_ticks_at_their_values(plot: LegendPlot) -> None:
+    """The plot's y ticks are labelled at their true rows: as many units a row all the way."""
+    ticks = y_ticks(plot)
+    assert len(ticks) >= 2, "\n".join(line.plain for line in plot_lines(plot))
+    (top_row, top), (bottom_row, bottom) = ticks[0], ticks[-1]
+    per_row = (top - bottom) / (bottom_row - top_row)
+    drawn = [(row, top - (row - top_row) * per_row) for row, _ in ticks]
+    assert [v for _, v in ticks] == pytest.approx([v for _, v in drawn]), ticks
+
+
+def drawn_plot(screen: StatsScreen, wid: str) -> LegendPlot | None:
+    """The plot ``#wid`` once it has been built and draws its ticks, else None."""
+    plots = screen.query(f"#{wid}").results(LegendPlot)
+    plot = next(iter(plots), None)
+    return plot if plot is not None and y_ticks(plot) else None
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_plots_ticks_are_at_their_true_values(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = StatsHost(full_history(tmp_path / "h.sqlite3"))
+    async with app.run_test(size=size) as pilot:
+        screen = await loaded(pilot)
+        for tab, wid in (("1", "rating-plot"), ("2", "margin-plot"), ("2", "match-plot")):
+            await pilot.press(tab)
+            await wait_for(pilot, lambda wid=wid: drawn_plot(screen, wid) is not None)  # type: ignore[misc]
+            plot = drawn_plot(screen, wid)
+            assert plot is not None
+            assert_ticks_at_their_values(plot)
+
+
+async def test_an_ai_reference_line_spans_the_whole_rating_plot(tmp_path: Path) -> None:
+    """Won and lost in turn against greedy, the player's rating comes to greedy's: the
+    player's line runs along greedy's reference line, which still shows from end to end."""
+    history, _ = History.open(tmp_path / "h.sqlite3")
+    for k in range(10):
+        won = k % 2 == 0
+        record_match(history, [("Greedy", "greedy")], [(0, [0, 60]) if won else (1, [60, 0])], start=T0 + timedelta(k))
+    app = StatsHost(history)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        plot = screen.query_one("#rating-plot", LegendPlot)
+        await wait_for(pilot, lambda: bool(y_ticks(plot)))
+        await pilot.pause()
+        assert plot.legend[0][0].startswith("greedy") and plot.legend[0][1] == "cyan", plot.legend
+        lines = [line.plain for line in plot_lines(plot)]
+        frame = next(line for line in lines if "┤" in line)
+        left, right = frame.index("┤"), frame.rindex("│")
+        cyan = columns_in_colour(plot, ANSI["cyan"])
+        assert cyan and cyan[0] <= left + 3 and cyan[-1] >= right - 3, (left, right, cyan, "\n".join(lines))
+
+
+@pytest.mark.parametrize("rows", [2, 3, 4, 5, 7, 9, 12, 20])
+@pytest.mark.parametrize(("lo", "hi"), [(0, 9), (-40, 20), (620, 1080), (0, 0), (995, 1005), (-3, 47), (0, 300)])
+def test_every_tick_is_on_a_row_at_its_value(lo: float, hi: float, rows: int) -> None:
+    ticks, (bottom, top) = exact_ticks(lo, hi, rows)
+    assert bottom <= lo and top >= hi and 2 <= len(ticks) <= Y_TICKS + 1
+    unit = (top - bottom) / (rows - 1)
+    for t in ticks:
+        assert bottom - 1e-6 <= t <= top + 1e-6
+        assert (t - bottom) / unit == pytest.approx(round((t - bottom) / unit)), (ticks, bottom, top)

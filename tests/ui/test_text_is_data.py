@@ -67,7 +67,22 @@ def test_fill_inserts_values_literally_into_markup_written_here() -> None:
 
 # ---------------------------------------------------------------------------- no markup built by hand
 #: Callables and attributes that parse a plain str as markup.
-SINK_CALLS = {"Static", "Label", "Button", "update", "notify", "add_row", "add_column", "from_markup", "write"}
+SINK_CALLS = {
+    "Static",
+    "Label",
+    "Button",
+    "update",
+    "notify",
+    "add_row",
+    "add_column",
+    "from_markup",
+    "write",
+    "Table",
+    "Panel",
+    "Option",
+}
+#: The keywords of those that are read as markup (None: ``**kwargs``).
+SINK_KEYWORDS = (None, "label", "title", "caption", "prompt", "header")
 SINK_ATTRS = {"border_title", "border_subtitle"}
 
 
@@ -100,7 +115,7 @@ def test_the_ui_never_formats_text_into_markup() -> None:
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
                 if name in SINK_CALLS:
-                    args = [*node.args, *(k.value for k in node.keywords if k.arg in (None, "label", "title"))]
+                    args = [*node.args, *(k.value for k in node.keywords if k.arg in SINK_KEYWORDS)]
             elif isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Attribute) and t.attr in SINK_ATTRS for t in node.targets
             ):

@@ -7,9 +7,8 @@ Names are data: they reach the screen through :mod:`kc_tui.ui.text` (tables) or
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -19,14 +18,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
-from textual_plotext import PlotextPlot
 
 from kc_tui.engine import is_secret
 from kc_tui.records.rows import MatchRecord
 from kc_tui.ui.stats_data import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
-from kc_tui.ui.widgets.plot import LegendPlot
+from kc_tui.ui.widgets.plot import LegendPlot, Line, Reference
 
 #: The widest name in the plot's legend and the table's header (a longer one ends in "…").
 NAME_WIDTH = 16
@@ -44,21 +42,8 @@ def short(name: str, width: int = NAME_WIDTH) -> str:
 COLORS: tuple[str, ...] = ("orange", "cyan", "green", "magenta", "blue", "red", "yellow", "gray")
 
 
-def whole_ticks(lo: float, hi: float, most: int = 8) -> list[int]:
-    """At most ``most`` + 1 whole-number ticks from ``lo`` to ``hi``, on a round step."""
-    span = max(1.0, hi - lo)
-    step = 1
-    for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 100_000):
-        step = s
-        if span / s <= most:
-            break
-    first = -(-math.ceil(lo) // step) * step
-    ticks = list(range(first, math.floor(hi) + 1, step))
-    return ticks or [round(lo)]
-
-
 def draw_lines(
-    plot: PlotextPlot,
+    plot: LegendPlot,
     lines: Sequence[tuple[str, Sequence[float]]],
     *,
     title: str,
@@ -66,43 +51,27 @@ def draw_lines(
     xs: Sequence[float] | None = None,
     colors: Sequence[str] = COLORS,
     label_width: int = NAME_WIDTH,
+    references: Sequence[tuple[str, float, str]] = (),
 ) -> None:
     """Draw ``lines`` (legend name, y values) on ``plot`` in ``colors`` (in turn), replacing what
-    it showed; the axes are marked in whole numbers and legend names cut to ``label_width``. A
-    :class:`LegendPlot` shows the title and legend above the plot, where they cover no line or
-    tick."""
-    plt: Any = plot.plt
-    plt.clear_data()
-    plt.clear_figure()
-    own_legend = isinstance(plot, LegendPlot)
-    if not own_legend:
-        plt.title(title)
-    plt.xlabel(xlabel)
-    all_x: list[float] = []
-    all_y: list[float] = []
-    legend: list[tuple[str, str]] = []
+    it showed, with ``references`` (legend name, value, colour: flat lines across the whole
+    plot, dashed over the lines) first in the legend; the axes are marked in whole numbers and
+    legend names cut to ``label_width``. The title and legend are above the plot, where they
+    cover no line or tick."""
+    legend = [(short(name, label_width), color) for name, _, color in references]
+    drawn: list[Line] = []
     for k, (name, ys) in enumerate(lines):
         if not ys:
             continue
         x = list(xs) if xs is not None else list(range(len(ys)))
-        x = x[: len(ys)]
-        all_x += x
-        all_y += ys
         color = colors[k % len(colors)]
-        label = short(name, label_width)
-        legend.append((label, color))
-        plt.plot(x, list(ys), label=None if own_legend else label, marker="hd", color=color)
-    if all_x:
-        xt = whole_ticks(min(all_x), max(all_x), 10)
-        yt = whole_ticks(min(all_y), max(all_y), 6)
-        plt.xticks(xt, [str(t) for t in xt])
-        plt.yticks(yt, [str(t) for t in yt])
-    if isinstance(plot, LegendPlot):
-        plot.set_legend(title, legend)
-    plot.refresh()
+        legend.append((short(name, label_width), color))
+        drawn.append(Line(tuple(float(v) for v in x[: len(ys)]), tuple(float(v) for v in ys), color))
+    refs = [Reference(value, color) for _, value, color in references] if drawn else []
+    plot.show(title, legend if drawn else [], drawn, xlabel=xlabel, references=refs)
 
 
-def draw_match(plot: PlotextPlot, m: MatchRecord) -> None:
+def draw_match(plot: LegendPlot, m: MatchRecord) -> None:
     """Every player's total (chips: stack) after each round of ``m``, one line each."""
     what = "Chips" if is_chips(m) else "Penalty points"
     draw_lines(plot, score_series(m), title=f"Match #{m.id}: {what.lower()} after each round", xlabel="Round")
@@ -197,14 +166,14 @@ class MatchDetail(ModalScreen[None]):
             yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
             if m.rounds and self.replay is not None:
                 yield OptionList(
-                    *[Option(f"Replay and review round {r.number}", id=str(r.number)) for r in m.rounds],
+                    *[Option(plain(f"Replay and review round {r.number}"), id=str(r.number)) for r in m.rounds],
                     id="detail-replay",
                 )
             yield LegendPlot(id="detail-plot")
         yield Footer()
 
     def on_mount(self) -> None:
-        draw_match(self.query_one("#detail-plot", PlotextPlot), self.record)
+        draw_match(self.query_one("#detail-plot", LegendPlot), self.record)
         for rounds in self.query("#detail-replay").results(OptionList):
             rounds.focus()
 

@@ -79,7 +79,7 @@ def _name_cell(name: str, won: bool) -> Text:
 def _table() -> Table:
     t = Table(box=None, padding=(0, 1), pad_edge=False, expand=False, header_style="bold")
     t.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
-    t.add_column("Caught", overflow="fold")
+    t.add_column("Left in hand", overflow="fold")
     return t
 
 

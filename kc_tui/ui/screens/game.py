@@ -23,7 +23,7 @@ from kc_tui.ui.screens.game_records import rating_line, replay_round, show_round
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
-from kc_tui.ui.screens.table_parts import MESSAGE_LINES, fit_message, show_too_small, table_parts
+from kc_tui.ui.screens.table_parts import MESSAGE_LINES, fit_message, seat_label, show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -169,9 +169,7 @@ class GameScreen(HandPicking, DrivenScreen):
             n = ended[1].hands[human][0] if ended is not None else s.hand_size(human)
             mine = self.seating.may_act() and ended is None
             turn = ("your turn", "bold #ffd75f") if mine else (f"{n} card{'s' if n != 1 else ''}", "dim")
-            label = Text.assemble((s.names[human], "bold"), "\n", self.driver.score_text(human), "\n", turn)
-            label.no_wrap, label.overflow = True, "ellipsis"
-            self.query_one("#me-label", Static).update(label)
+            seat_label(self.query_one("#me-label", Static), s.names[human], self.driver.score_text(human), turn)
         for panel in self.query(OpponentPanel):
             score = self.driver.score_text(panel.seat)
             if (panel.total, panel.score) != (s.match.live_chips()[panel.seat], score):

@@ -21,6 +21,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.text import fill, plain
+from kc_tui.util.text import is_you, possessive
 
 
 class Seating:
@@ -73,8 +74,15 @@ class Seating:
 
 
 def handoff_line(name: str) -> str:
-    """The handoff's request: "Ben's turn: press Enter when Ben is at the keyboard"."""
-    return f"{name}'s turn: press Enter when {name} is at the keyboard"
+    """The handoff's request: "Ben's turn: press Enter when Ben is at the keyboard" ("Your
+    turn: press Enter when you are at the keyboard" for You)."""
+    who = "you" if is_you(name) else name
+    return f"{possessive(name)} turn: press Enter when {who} {is_or_are(name)} at the keyboard"
+
+
+def is_or_are(name: str) -> str:
+    """The verb after ``name``: "Ben is", "You are"."""
+    return "are" if is_you(name) else "is"
 
 
 def pass_line(name: str) -> str:
@@ -113,12 +121,13 @@ class HandoffScreen(Screen[bool]):
                 yield Static(plain(f"Round {self.round_number} is dealt"), id="handoff-round")
             line = handoff_line(self.player) if self.about is None else pass_line(self.player)
             yield Static(plain(line), id="handoff-line")
-            note = "The others look away: $name's hand opens on the table next."
+            note = "The others look away: $whose hand opens on the table next."
             if self.about is not None:
-                note = "The others look away: $name's hand opens next. Esc goes back."
-            yield Static(fill(note, name=self.player), id="handoff-note")
+                note = "The others look away: $whose hand opens next. Esc goes back."
+            yield Static(fill(note, whose=possessive(self.player, start=False)), id="handoff-note")
             with Center():
-                yield Button(plain(f"{self.player} is here"), variant="primary", id="handoff-ready")
+                here = f"{self.player} {is_or_are(self.player)} here"
+                yield Button(plain(here), variant="primary", id="handoff-ready")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

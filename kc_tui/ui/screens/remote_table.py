@@ -34,7 +34,7 @@ from kc_tui.ui.screens.remote_view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.screens.table_parts import fit_message, show_too_small, table_parts
+from kc_tui.ui.screens.table_parts import fit_message, seat_label, show_too_small, table_parts
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -134,9 +134,7 @@ class RemoteTable(HandPicking, Screen[None]):
         me = state.seats[state.seat]
         n = len(state.hand or ())
         turn = ("your turn", "bold #ffd75f") if is_my_turn(state) else (f"{n} card{'s' if n != 1 else ''}", "dim")
-        label = Text.assemble((visible(me.name), "bold"), "\n", visible(me.score), "\n", turn)
-        label.no_wrap, label.overflow = True, "ellipsis"
-        self.query_one("#me-label", Static).update(label)
+        seat_label(self.query_one("#me-label", Static), me.name, me.score, turn)
 
     def _show_link(self) -> None:
         text, kind = link_line(self.seat.link, self.state, watching=self.watching)

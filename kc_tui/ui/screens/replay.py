@@ -42,6 +42,7 @@ from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
 from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
+from kc_tui.ui.screens.table_parts import seat_label
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -183,9 +184,8 @@ class ReplayScreen(Screen[None]):
             if me.winner:
                 turn = ("went out", "bold green")
             count = f"{me.cards} card{'s' if me.cards != 1 else ''}" if me.playing else "sat out"
-            label = Text.assemble((visible(me.name), "bold"), "\n", me.score, "\n", turn if turn[0] else (count, "dim"))
-            label.no_wrap, label.overflow = True, "ellipsis"
-            self.query_one("#replay-me-label", Static).update(label)
+            last = turn if turn[0] else (count, "dim")
+            seat_label(self.query_one("#replay-me-label", Static), me.name, me.score, last)
         self.query_one(Scoreboard).show(
             rp.names,
             snap.results,

@@ -131,9 +131,13 @@ def _drop_source_notes(text: str) -> str:
     return _BRACKETS.sub(keep, text)
 
 
-def _setting(v: Variant[Any], value: str) -> str:
-    """``key = value`` of RULES.md in a player's words: ``*Kings on sides: a king may ...*``."""
+def _setting(v: Variant[Any], value: str, *, condition: bool = False) -> str:
+    """``key = value`` of RULES.md in a player's words: ``*Kings on sides: a king may ...*``;
+    as the ``condition`` of a sentence ("while ..."): ``*Kings on sides* is set to "a king may
+    ..."``, so that the sentence goes on after it."""
     if v.choices and value in v.values:
+        if condition:
+            return f"*{v.title}* is set to “{v.label(value)}”"
         return f"*{v.title}: {v.label(value)}*"
     if v.type is bool:
         return f"*{v.title}* {'on' if value == 'true' else 'off'}"
@@ -153,15 +157,19 @@ def player_words(text: str) -> str:
         return m.group(0) if v is None else f"In Settings, **{v.title}**"
 
     def setting(m: re.Match[str]) -> str:
-        v = _BY_KEY.get(m.group(1))
-        return m.group(0) if v is None else _setting(v, m.group(2))
+        v = _BY_KEY.get(m.group("key"))
+        if v is None:
+            return m.group(0)
+        word = m.group("word")
+        return f"{word} " * bool(word) + _setting(v, m.group("value"), condition=bool(word))
 
     def name(m: re.Match[str]) -> str:
         v = _BY_KEY.get(m.group(1))
         return m.group(0) if v is None else f"*{v.title}*"
 
     text = re.sub(r"Variant `(\w+)`", variant_head, text)
-    text = re.sub(r"`(\w+) = (\w+)`", setting, text)
+    # A setting after "while", "when" or "if" is the condition of the sentence.
+    text = re.sub(r"(?:\b(?P<word>while|when|if) )?`(?P<key>\w+) = (?P<value>\w+)`", setting, text)
     return re.sub(r"`(\w+)`", name, text)
 
 

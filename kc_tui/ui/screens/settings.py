@@ -164,6 +164,17 @@ class SettingsBody(VerticalScroll):
     def on_resize(self, event: Resize) -> None:
         self.refresh_bindings()
 
+    def page_down(self) -> None:
+        """A page down that cuts no text in two: the first part not wholly in view (a row, a
+        text) goes to the top, unless that is not a step on or it is taller than the view (then
+        a whole page)."""
+        top, height = round(self.scroll_y), self.scrollable_content_region.height
+        cut = next((c.virtual_region for c in self.displayed_children if c.virtual_region.bottom > top + height), None)
+        if cut is not None and top < cut.y and cut.height <= height:
+            self.scroll_to(y=cut.y, animate=False)
+        else:
+            self.scroll_page_down(animate=False)
+
 
 class SettingsScreen(Screen[Config | None]):
     """Change and save the settings; dismisses with the saved :class:`Config`, or None."""
@@ -465,7 +476,7 @@ class SettingsScreen(Screen[Config | None]):
         """Scroll the fields a page down (PgDn), unless an open list takes the key."""
         if isinstance(self.focused, OptionList):
             raise SkipAction()
-        self.query_one(SettingsBody).scroll_page_down()
+        self.query_one(SettingsBody).page_down()
 
     def action_save(self) -> None:
         problems = self.problems()

@@ -26,7 +26,6 @@ from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
-from textual_plotext import PlotextPlot
 
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
@@ -60,6 +59,7 @@ from kc_tui.ui.stats_data import (
 from kc_tui.ui.text import plain, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
+from kc_tui.util.text import possessive
 
 #: Matches listed per page.
 PAGE = 100
@@ -317,7 +317,7 @@ class StatsScreen(Screen[None]):
     def on_stats_screen_chosen(self, message: Chosen) -> None:
         record = message.record
         if record is not None and message.match_id == self.chosen:
-            self._when_built("#match-plot", lambda: draw_match(self.query_one("#match-plot", PlotextPlot), record))
+            self._when_built("#match-plot", lambda: draw_match(self.query_one("#match-plot", LegendPlot), record))
 
     def _when_built(self, selector: str, then: Callable[[], object], tries: int = 100) -> None:
         """Run ``then`` once the widget ``selector`` (in a tab built after the first frame) is there."""
@@ -332,7 +332,8 @@ class StatsScreen(Screen[None]):
         if not rows:
             return Text("No finished match or round yet.", style="dim")
         t = Table(
-            title=f"{self._whose}results by opponent and table size",
+            # A Text: a str would be read as markup (the name is data); in the style Rich gives a title.
+            title=Text.assemble(rich_plain(self._whose), " results by opponent and table size", style="table.title"),
             title_justify="left",
             header_style="bold",
             box=box.SIMPLE_HEAD,
@@ -367,25 +368,23 @@ class StatsScreen(Screen[None]):
         xs = [float(k) for k, _ in rating.series]
         ys = [float(clamp(v)) for _, v in rating.series]
         lo, hi = min(ys) - 150, max(ys) + 150
-        # The AI kinds near the player's rating, as flat lines to read it against; the player's
-        # line is drawn last, on top, in the first colour.
+        # The AI kinds near the player's rating, as flat lines to read it against (dashed over
+        # the player's line, in the first colour, so both show where they meet).
         # Kinds rated within a row of the plot of each other share one line (a line over another
         # would hide it).
         rows = plot.data_rows()
         if not rows and again:  # drawn again once the plot has its size (and so its rows)
             self.call_after_refresh(lambda: self._draw_rating(rating, again=False))
         refs = reference_lines(rating.anchors, lo, hi, rows=rows or None)
-        near = [(kinds, [value] * len(xs)) for kinds, value in refs]
-        lines: list[tuple[str, Sequence[float]]] = [*near, (self._label, ys)]
-        colors = [*COLORS[1 : len(near) + 1], COLORS[0]]
+        near = [(kinds, value, COLORS[1 + k % (len(COLORS) - 1)]) for k, (kinds, value) in enumerate(refs)]
         draw_lines(
             plot,
-            lines,
-            title=f"{self._whose}rating after each match",
+            [(self._label, ys)],
+            title=f"{self._whose} rating after each match",
             xlabel="Matches played",
             xs=xs,
-            colors=colors,
             label_width=REFERENCE_WIDTH,
+            references=near,
         )
 
     def _draw_margins(self, summary: Summary) -> None:
@@ -398,7 +397,7 @@ class StatsScreen(Screen[None]):
             lines = [(self._label, [float(clamp(p.margin)) for p in points]), ("level", [0.0] * len(points))]
         latest = f"the latest {len(points)} " if len(points) < len(summary.points) else ""
         draw_lines(
-            self.query_one("#margin-plot", PlotextPlot),
+            self.query_one("#margin-plot", LegendPlot),
             lines,
             title=f"How {latest}matches ended: ahead of the best opponent (+) or behind (-)",
             xlabel="Match",
@@ -514,8 +513,9 @@ class StatsScreen(Screen[None]):
 
     @property
     def _whose(self) -> str:
-        """The titles' possessive: "Your " with one player, else the person's ("Ana's ")."""
-        return f"{short_text(self.person)}'s " if self.several and self.person is not None else "Your "
+        """The titles' possessive: "Your" with one player, else the person's ("Ana's",
+        :func:`possessive`)."""
+        return possessive(short_text(self.person)) if self.several and self.person is not None else "Your"
 
     @property
     def _label(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -14,10 +15,23 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
+from kc_tui.ui.text import cut
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
 
 #: The most lines the message area grows to; a longer message scrolls there (the hint says so).
 MESSAGE_LINES = 4
+
+#: The cells of a line of the player's label beside the hand (its CSS: 14 wide, padding 1).
+LABEL_WIDTH = 12
+
+
+def seat_label(label: Static, name: str, score: str, last: tuple[str, str]) -> None:
+    """Show in ``label`` (the one beside the hand) the player's ``name`` in bold, ``score`` and
+    ``last`` (text, style: "your turn", the count of cards), a line each, each cut to the
+    label's width: a long name never wraps and pushes the last line out of sight."""
+    width = label.content_region.width or LABEL_WIDTH
+    text, style = last
+    label.update(Text("\n").join([cut(name, width, "bold"), cut(score, width), cut(text, width, style)]))
 
 
 def table_parts(

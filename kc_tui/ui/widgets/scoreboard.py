@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
 from kc_tui.engine import RoundResult
-from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.text import plain, rich_plain, visible
 
 SHOW_ROUNDS = 4
+#: The fewest cells of the names the board keeps before it shows a round (a shorter name: whole).
+NAME_CELLS = 10
 #: The mark beside the number of the player who went out in a round, and what it means.
 WENT_OUT = "*"
 LEGEND = f"{WENT_OUT} went out"
@@ -72,10 +75,34 @@ class Scoreboard(Widget):
         self.border_title = plain(board_title(chips=chips, target=target, pot=pot))
         self.refresh(layout=grew)
 
+    def cell(self, res: RoundResult, seat: int) -> str:
+        """Round ``res`` of ``seat``'s as its column shows it: the penalty (chips: won or paid),
+        ``*`` first for who went out."""
+        mark = WENT_OUT if res.winner == seat else ""
+        delta = res.chips_delta[seat]
+        return mark + ((f"{delta:+d}" if delta else "0") if self.chips else str(res.penalties[seat]))
+
+    def rounds_shown(self, width: int) -> list[RoundResult]:
+        """The latest rounds (at most :data:`SHOW_ROUNDS`) whose columns fit ``width`` cells
+        beside the total and the names, each name kept to at least :data:`NAME_CELLS` cells
+        (a shorter name whole): at 80 columns the names are read, not cut to a letter."""
+        names = max((cell_len(visible(n)) for n in self.names), default=0)
+        total = max(len("Tot"), *(len(str(t)) for t in self.totals)) if self.totals else len("Tot")
+        # The columns are 2 cells apart (no padding at the table's edges).
+        room = width - min(names, NAME_CELLS) - 2 - total
+        shown: list[RoundResult] = []
+        for res in reversed(self.results[-SHOW_ROUNDS:]):
+            need = max(len(f"R{res.number}"), *(len(self.cell(res, seat)) for seat in range(len(self.names)))) + 2
+            if need > room:
+                break
+            room -= need
+            shown.insert(0, res)
+        return shown
+
     def render(self) -> RenderableType:
         table = Table(box=None, pad_edge=False, expand=True, show_edge=False, padding=(0, 1))
         table.add_column("", no_wrap=True, overflow="ellipsis", ratio=3)
-        shown = self.results[-SHOW_ROUNDS:]
+        shown = self.rounds_shown(self.size.width) if self.size.width else self.results[-SHOW_ROUNDS:]
         for res in shown:
             table.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim", no_wrap=True)
         table.add_column("Tot", justify="right", style="bold", no_wrap=True)
@@ -84,11 +111,7 @@ class Scoreboard(Widget):
             best = max(self.totals) if self.chips else min(self.totals)
         for seat, name in enumerate(self.names):
             row: list[Text | str] = [rich_plain(name)]
-            for res in shown:
-                mark = WENT_OUT if res.winner == seat else ""
-                delta = res.chips_delta[seat]
-                value = (f"{delta:+d}" if delta else "0") if self.chips else str(res.penalties[seat])
-                row.append(f"{mark}{value}")
+            row += [self.cell(res, seat) for res in shown]
             total = self.totals[seat] if seat < len(self.totals) else 0
             style = "bold green" if best is not None and total == best else ""
             if not self.chips and total >= self.target * 0.8:
