@@ -60,7 +60,7 @@ class WhoseView(ModalScreen[View | None]):
                 id="whose-note",
             )
             options = [Option(plain(name), id=f"seat-{seat}") for seat, name in self.people]
-            yield OptionList(*options, Option(plain(TABLE_VIEW), id="table"), id="whose-views")
+            yield OptionList(*options, Option(plain(TABLE_VIEW), id="table-view"), id="whose-views")
             yield Static(plain("Enter chooses · Esc goes back"), id="whose-keys")
 
     def on_mount(self) -> None:
