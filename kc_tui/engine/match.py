@@ -13,6 +13,7 @@ from .moves import END, Move
 from .player_view import Standing
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 from .state import Round
+from .strict import is_int as _is_int
 
 #: A seed asked for (``--seed``) is an unsigned 64-bit number: its deals can be recomputed by
 #: anyone who knows it.
@@ -28,10 +29,6 @@ RESULT_KEYS = frozenset({"number", "dealer", "seats", "winner", "penalties", "ch
 
 class MatchRecordError(ValueError):
     """A match record (or a round result in it) is not valid; the message names the first problem."""
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:

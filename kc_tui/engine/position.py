@@ -19,6 +19,8 @@ from .cards import ALL_CARDS, NEED, CardError, card_str, cards_of, is_king, pars
 from .moves import PLACES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, Rules, RulesError
 from .state import PILE_FULL, Pile, Round
+from .strict import is_int as _is_int
+from .strict import unique_keys
 
 FORMAT = "kings-corners/position/1"
 KNOWN_KEYS = {"format", "rules", "players", "to_move", "drawn", "stock", "idle_turns", "piles", "turn"}
@@ -84,13 +86,7 @@ def _read_float(text: str) -> float:
     return value
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise PositionError(f"the key {show(key)} appears twice in one object")
-        out[key] = value
-    return out
+_unique_keys = unique_keys(lambda key: PositionError(f"the key {show(key)} appears twice in one object"))
 
 
 def check_json_value(value: Any, what: str = "the document") -> None:
@@ -171,10 +167,6 @@ def _card(text: Any, where: str) -> int:
         return parse_card(text)
     except CardError as exc:
         raise PositionError(_clip(f"{where}: {exc}")) from None
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_position(data: Any, seed: int = 0) -> Round:

@@ -1,6 +1,8 @@
-"""The network table's messages (docs/PROTOCOL.md): their limits, the strict reading of a
-client's message, the server's messages built from a seat's view, and the strict reading of a
-server's message into typed dataclasses (for the client).
+"""The network table's messages read and written (docs/PROTOCOL.md): a client's message read
+strictly, the server's simple messages written, a server's message read into the dataclasses
+:mod:`kc_tui.net.schema` declares (for the client). The messages' declarations are
+:mod:`kc_tui.net.schema`, their JSON :mod:`kc_tui.net.codec`, a viewer's state
+:mod:`kc_tui.net.views`; this module gives all of them under one name (``protocol``).
 
 Plain Python: no asyncio, no Textual. Every reader raises :class:`ProtocolError` (a code of
 PROTOCOL.md's table and one plain line) for anything it does not accept, never another error.
@@ -8,215 +10,64 @@ PROTOCOL.md's table and one plain line) for anything it does not accept, never a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from kc_tui.engine import Card, CardError, MoveError, card_str, move_str, parse_card, parse_move
-from kc_tui.engine.moves import Move
-
-if TYPE_CHECKING:
-    from kc_tui.match.table import TableDriver, TableSnapshot
-
-PROTOCOL_VERSION = 1
-#: The largest message either way, in bytes of UTF-8 JSON text.
-MAX_MESSAGE = 65_536
-#: The deepest JSON nesting a message may have.
-MAX_DEPTH = 8
-#: The longest string in a client's message, in characters.
-MAX_STRING = 256
-#: The largest request ``id``.
-MAX_ID = 2**31 - 1
-#: The largest ``stamp`` (JSON's safe integers).
-MAX_STAMP = 2**53 - 1
-#: The token bucket of one client: messages a second on average, and the burst.
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40
-#: A client still over the rate after this many refused messages is closed (code 1008).
-SLOW_DOWN_CLOSE = 200
-#: Malformed messages in a row after which a client is closed.
-MALFORMED_CLOSE = 20
-#: Seconds a client has to send ``hello`` after connecting.
-HELLO_TIMEOUT = 10.0
-#: Connections one table serves at once (seats and spectators, and those still saying hello).
-MAX_CONNECTIONS = 64
-#: Log lines a ``state`` carries.
-LOG_LINES = 50
-#: Seat tokens: random bytes (URL-safe base64 text of 43 characters).
-TOKEN_BYTES = 32
-TOKEN_LENGTH = 43
-
-#: Error codes (PROTOCOL.md) and whether the connection is closed after each.
-UPGRADE = "upgrade"
-BAD_TOKEN = "bad-token"
-SEAT_TAKEN = "seat-taken"
-MALFORMED = "malformed"
-TOO_LARGE = "too-large"
-NOT_YOUR_TURN = "not-your-turn"
-SLOW_DOWN = "slow-down"
-HELLO_FIRST = "hello-first"
-#: The host closed the table (``quit``, Ctrl+C, SIGTERM): ``host --resume`` serves it again.
-CLOSED = "closed"
-ERROR_CODES: tuple[str, ...] = (
-    UPGRADE,
+from kc_tui.engine import Card, CardError, MoveError, parse_card, parse_move
+from kc_tui.engine.strict import is_int as _is_int
+from kc_tui.net.codec import check_version as _check_version
+from kc_tui.net.codec import decode, encode
+from kc_tui.net.schema import (
     BAD_TOKEN,
-    SEAT_TAKEN,
-    MALFORMED,
-    TOO_LARGE,
-    NOT_YOUR_TURN,
-    SLOW_DOWN,
-    HELLO_FIRST,
+    CLIENT_FIELDS,
+    CLIENT_MESSAGES,
     CLOSED,
+    ERROR_CODES,
+    HELLO_FIRST,
+    HELLO_TIMEOUT,
+    LOG_LINES,
+    MALFORMED,
+    MALFORMED_CLOSE,
+    MAX_CONNECTIONS,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_MESSAGE,
+    MAX_STAMP,
+    MAX_STRING,
+    NOT_YOUR_TURN,
+    PILE_COUNT,
+    PROTOCOL_VERSION,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    SEAT_TAKEN,
+    SERVER_FIELDS,
+    SERVER_MESSAGES,
+    SLOW_DOWN,
+    SLOW_DOWN_CLOSE,
+    TOKEN_BYTES,
+    TOKEN_LENGTH,
+    TOO_LARGE,
+    UPGRADE,
+    ClientMessage,
+    ErrorMsg,
+    Hello,
+    HintMsg,
+    HintRequest,
+    MoveRequest,
+    Ping,
+    PongMsg,
+    ProtocolError,
+    RefusedMsg,
+    RoundMsg,
+    SeatInfo,
+    SeatState,
+    ServerMessage,
+    StateMsg,
+    UndoRequest,
+    WelcomeMsg,
 )
-
-#: The eight places of ``piles``, in order.
-PILE_COUNT = 8
-
-
-class ProtocolError(Exception):
-    """A message that cannot be accepted: ``code`` (PROTOCOL.md's error codes), ``message`` (one
-    plain line) and the request's ``id`` when it could be read."""
-
-    def __init__(self, code: str, message: str, id: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.id = id
-
-
-# ---------------------------------------------------------------------- JSON
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the field {key[:40]!r} appears twice")
-        out[key] = value
-    return out
-
-
-def _depth_ok(value: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, dict | list):
-            if depth > limit:
-                return False
-            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return True
-
-
-def _too_deep(text: str, limit: int) -> bool:
-    """Whether the brackets of ``text`` (outside strings) nest deeper than ``limit``: checked
-    before decoding, so a deep document costs no recursion."""
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
-def decode(text: str | bytes, *, limit: int = MAX_MESSAGE) -> dict[str, Any]:
-    """One message's JSON object, strictly: UTF-8 text of at most ``limit`` bytes, no NaN or
-    Infinity, unique keys, nested at most :data:`MAX_DEPTH`. :class:`ProtocolError` else."""
-    if isinstance(text, bytes | bytearray | memoryview):
-        raise ProtocolError(MALFORMED, "binary messages are refused: send JSON text")
-    if len(text) * 4 > limit and len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise ProtocolError(TOO_LARGE, f"the message is over {limit} bytes")
-    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text, MAX_DEPTH):
-        raise ProtocolError(MALFORMED, f"the message is nested more than {MAX_DEPTH} deep")
-    try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(MALFORMED, f"not JSON: {exc.msg} at column {exc.colno}") from None
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError(MALFORMED, f"not usable JSON: {str(exc)[:100]}") from None
-    if not _depth_ok(data, MAX_DEPTH):  # pragma: no cover - _too_deep has refused it already
-        raise ProtocolError(MALFORMED, f"the message is nested more than {MAX_DEPTH} deep")
-    if not isinstance(data, dict):
-        raise ProtocolError(MALFORMED, "a message is a JSON object")
-    return data
-
-
-def encode(message: Mapping[str, Any]) -> str:
-    """A message as compact JSON text (strict: no NaN)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_version(data: Mapping[str, Any]) -> None:
-    v = data.get("v")
-    if not _is_int(v):
-        raise ProtocolError(MALFORMED, 'every message carries "v": 1 (an integer)')
-    if v != PROTOCOL_VERSION:
-        raise ProtocolError(UPGRADE, f"this server speaks protocol version {PROTOCOL_VERSION}, not {str(v)[:20]}")
-
-
-# ---------------------------------------------------------------------- client -> server
-@dataclass(frozen=True, slots=True)
-class Hello:
-    client: str
-    id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRequest:
-    """``move``: the move as sent (POSITION_FORMAT.md's notation); ``parsed``: the engine's move."""
-
-    move: str
-    parsed: Move
-    stamp: int
-    id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class UndoRequest:
-    stamp: int
-    id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HintRequest:
-    stamp: int
-    id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ping:
-    id: int | None = None
-
-
-ClientMessage = Hello | MoveRequest | UndoRequest | HintRequest | Ping
-
-#: The fields every client message type takes besides ``v``, ``type`` and ``id``.
-CLIENT_FIELDS: dict[str, frozenset[str]] = {
-    "hello": frozenset({"client"}),
-    "move": frozenset({"move", "stamp"}),
-    "undo": frozenset({"stamp"}),
-    "hint": frozenset({"stamp"}),
-    "ping": frozenset(),
-}
+from kc_tui.net.views import cards_text as _cards
+from kc_tui.net.views import own_fields, public_fields, state, states
 
 
 def _request_id(data: Mapping[str, Any]) -> int | None:
@@ -300,7 +151,7 @@ def ping_message(id: int | None = None) -> str:
     return _client_message("ping", id)
 
 
-# ---------------------------------------------------------------------- server -> client (building)
+# ---------------------------------------------------------------------- server -> client (writing)
 def _server(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": kind, **fields}
 
@@ -360,198 +211,7 @@ def pong(id: int | None) -> str:
     return encode(_server("pong", id=id))
 
 
-def _cards(cards: Sequence[Card]) -> list[str]:
-    return [card_str(c) for c in cards]
-
-
-def public_fields(
-    snap: TableSnapshot, *, stamp: int, connected: Sequence[bool], stand_in: Sequence[bool]
-) -> dict[str, Any]:
-    """The fields of ``state`` every viewer shares, encoded from a spectator's view (no hand at all)."""
-    if snap.viewer is not None or any(seat.hand is not None for seat in snap.seats):
-        raise ValueError("the shared fields of a state come from the public view only")
-    return {
-        "stamp": stamp,
-        "round": snap.round_number,
-        "stock": snap.stock,
-        "target": snap.target,
-        "pot": snap.pot,
-        "piles": [_cards(pile) for pile in snap.piles],
-        "seats": [
-            {
-                "name": seat.name,
-                "kind": seat.kind,
-                "cards": seat.cards,
-                "score": seat.score,
-                "total": seat.total,
-                "to_move": seat.to_move,
-                "dealer": seat.dealer,
-                "winner": seat.winner,
-                "connected": connected[seat.seat],
-                "stand_in": stand_in[seat.seat],
-            }
-            for seat in snap.seats
-        ],
-        "log": list(snap.log[-LOG_LINES:]),
-        "results": [list(r) for r in snap.results],
-        "waiting_for": snap.waiting_for,
-        "over": snap.over,
-        "winners": list(snap.winners),
-        "end_text": snap.end_text,
-        "save_problem": snap.save_problem,
-    }
-
-
-def own_fields(snap: TableSnapshot | None) -> dict[str, Any]:
-    """The fields of ``state`` that are one seat's own, encoded from that seat's view (None: a
-    spectator's, which has none)."""
-    if snap is None or snap.viewer is None:
-        return {"seat": None, "hand": None, "drawn": None, "legal": [], "can_undo": False, "undo_note": ""}
-    hand = snap.seats[snap.viewer].hand or ()
-    return {
-        "seat": snap.viewer,
-        "hand": _cards(hand),
-        "drawn": None if snap.drawn is None else card_str(snap.drawn),
-        "legal": [move_str(m) for m in snap.legal],
-        "can_undo": snap.can_undo,
-        "undo_note": snap.undo_note,
-    }
-
-
-def states(
-    driver: TableDriver,
-    viewers: Iterable[int | None],
-    *,
-    stamp: int,
-    connected: Sequence[bool],
-    stand_in: Sequence[bool],
-) -> dict[int | None, str]:
-    """The ``state`` message of each of ``viewers`` (match seats, None for spectators), each
-    only an encoding of that viewer's view (``driver.snapshot``): the shared fields encoded once
-    from the spectator's view, each seat's own from its own view."""
-    shared = public_fields(driver.snapshot(None), stamp=stamp, connected=connected, stand_in=stand_in)
-    tail = encode(shared)[1:]  # '"stamp":...}'
-    head = encode({"v": PROTOCOL_VERSION, "type": "state"})[:-1]
-    out: dict[int | None, str] = {}
-    for viewer in viewers:
-        if viewer in out:
-            continue
-        own = own_fields(None if viewer is None else driver.snapshot(viewer))
-        out[viewer] = f"{head},{encode(own)[1:-1]},{tail}"
-    return out
-
-
-def state(
-    driver: TableDriver, viewer: int | None, *, stamp: int, connected: Sequence[bool], stand_in: Sequence[bool]
-) -> str:
-    """The ``state`` message of one viewer (see :func:`states`)."""
-    return states(driver, [viewer], stamp=stamp, connected=connected, stand_in=stand_in)[viewer]
-
-
 # ---------------------------------------------------------------------- server -> client (reading)
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """One seat of ``welcome``: its name and kind (``human`` or an AI kind)."""
-
-    name: str
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """One seat of ``state``."""
-
-    name: str
-    kind: str
-    cards: int
-    score: str
-    total: int
-    to_move: bool
-    dealer: bool
-    winner: bool
-    connected: bool
-    stand_in: bool
-
-
-@dataclass(frozen=True, slots=True)
-class WelcomeMsg:
-    seat: int | None
-    name: str
-    server: str
-    rules: dict[str, Any]
-    seats: tuple[SeatInfo, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StateMsg:
-    """A ``state``: cards as the engine's :data:`Card` numbers, ``legal`` as move text."""
-
-    stamp: int
-    seat: int | None
-    round: int
-    stock: int
-    target: int
-    pot: int | None
-    piles: tuple[tuple[Card, ...], ...]
-    seats: tuple[SeatState, ...]
-    hand: tuple[Card, ...] | None
-    drawn: Card | None
-    legal: tuple[str, ...]
-    can_undo: bool
-    log: tuple[str, ...]
-    results: tuple[tuple[int, ...], ...]
-    waiting_for: str | None
-    over: bool
-    winners: tuple[str, ...]
-    end_text: str
-    #: Why the seat on turn cannot take a move back (empty when it can, or is not on turn).
-    undo_note: str = ""
-    #: Why the host cannot save the table now (None: every move shown is kept).
-    save_problem: str | None = None
-
-    @property
-    def legal_moves(self) -> tuple[Move, ...]:
-        return tuple(parse_move(m) for m in self.legal)
-
-
-@dataclass(frozen=True, slots=True)
-class RefusedMsg:
-    id: int | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class HintMsg:
-    id: int | None
-    move: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoundMsg:
-    number: int
-    winner: str | None
-    lines: tuple[str, ...]
-    hands: tuple[tuple[int, int], ...]
-    #: The cards left in every seat's hand at the round's end (empty from a server that sends none).
-    cards: tuple[tuple[Card, ...], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorMsg:
-    code: str
-    message: str
-    id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PongMsg:
-    id: int | None
-
-
-ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ErrorMsg | PongMsg
-
-
 _TOP: Any = object()
 
 
@@ -624,40 +284,6 @@ class _Reader:
         if v is None:
             return None
         return int(self.integer("id", v))
-
-
-SERVER_FIELDS: dict[str, frozenset[str]] = {
-    "welcome": frozenset({"seat", "name", "server", "rules", "seats"}),
-    "state": frozenset(
-        [
-            "stamp",
-            "seat",
-            "round",
-            "stock",
-            "target",
-            "pot",
-            "piles",
-            "seats",
-            "hand",
-            "drawn",
-            "legal",
-            "can_undo",
-            "undo_note",
-            "log",
-            "results",
-            "waiting_for",
-            "over",
-            "winners",
-            "end_text",
-            "save_problem",
-        ]
-    ),
-    "refused": frozenset({"id", "reason"}),
-    "hint": frozenset({"id", "move", "text"}),
-    "round": frozenset({"number", "winner", "lines", "hands", "cards"}),
-    "error": frozenset({"code", "message", "id"}),
-    "pong": frozenset({"id"}),
-}
 
 
 def _seat_info(r: _Reader, value: Any) -> SeatInfo:
@@ -750,20 +376,36 @@ def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
 
 
 __all__ = [
+    "BAD_TOKEN",
+    "CLIENT_FIELDS",
+    "CLIENT_MESSAGES",
+    "CLOSED",
     "ERROR_CODES",
+    "HELLO_FIRST",
     "HELLO_TIMEOUT",
     "LOG_LINES",
+    "MALFORMED",
     "MALFORMED_CLOSE",
     "MAX_CONNECTIONS",
     "MAX_DEPTH",
     "MAX_ID",
     "MAX_MESSAGE",
+    "MAX_STAMP",
     "MAX_STRING",
+    "NOT_YOUR_TURN",
+    "PILE_COUNT",
     "PROTOCOL_VERSION",
     "RATE_BURST",
     "RATE_PER_SECOND",
+    "SEAT_TAKEN",
+    "SERVER_FIELDS",
+    "SERVER_MESSAGES",
+    "SLOW_DOWN",
     "SLOW_DOWN_CLOSE",
     "TOKEN_BYTES",
+    "TOKEN_LENGTH",
+    "TOO_LARGE",
+    "UPGRADE",
     "ClientMessage",
     "ErrorMsg",
     "Hello",

@@ -4,7 +4,8 @@ and spectators on WebSockets (docs/PROTOCOL.md).
 Plain Python and asyncio (no Textual, no Rich). Everything that touches the driver runs on the
 loop; the AIs think in worker threads (``asyncio.to_thread``) on frozen views, and their moves
 are applied back on the loop through the driver (stale ones are dropped). Every message to a seat
-is built from ``driver.snapshot(seat)``, a spectator's from ``driver.snapshot(None)``.
+is an encoding of ``driver.snapshot(seat)`` (:mod:`kc_tui.net.views`), a spectator's of
+``driver.snapshot(None)``: nothing else goes into a state.
 
 Seat tokens are secrets: they are compared with :func:`hmac.compare_digest` and never logged.
 Whatever a client sends, the server answers as PROTOCOL.md says and goes on serving the others;
@@ -48,6 +49,7 @@ from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import protocol as p
+from kc_tui.net import views
 from kc_tui.net.logs import TokenRedacting
 
 log = logging.getLogger(__name__)
@@ -618,7 +620,7 @@ class TableServer:
 
     def _state_for(self, viewer: int | None) -> str:
         stand_in = [i in self.standing_in for i in range(self.session.match.n)]
-        return p.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+        return views.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
 
     def _changed(self) -> None:
         """Something at the table changed: bump the stamp when the position did, say whether the
@@ -632,7 +634,7 @@ class TableServer:
         viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
         if viewers:
             stand_in = [i in self.standing_in for i in range(self.session.match.n)]
-            texts = p.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
+            texts = views.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
             for seat, client in seated:
                 self._send(client, texts[seat], state=True)
             for client in watchers:

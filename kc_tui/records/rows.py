@@ -23,6 +23,7 @@ from kc_tui.config.store import data_dir
 from kc_tui.engine import RoundOutcome, valid_seed
 from kc_tui.engine.match import SECRET_MAX
 from kc_tui.engine.rules import RulesError, variant
+from kc_tui.engine.strict import is_int as _is_int
 from kc_tui.util.text import one_line
 
 ENV_HISTORY = "KINGS_CORNERS_HISTORY"
@@ -245,10 +246,6 @@ def _round_values(match_id: int, r: RoundRecord) -> tuple[Any, ...]:
 
 class _Bad(Exception):
     """A stored value is not what the schema says (the message says which)."""
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _int(x: object, what: str, lo: int = -_BIG, hi: int = _BIG) -> int:

@@ -62,6 +62,7 @@ from typing import Any
 
 from kc_tui.config import name_problem
 from kc_tui.engine import valid_seed
+from kc_tui.engine.strict import is_int as _is_int
 from kc_tui.records.export import match_json, round_row
 from kc_tui.records.files import reason
 from kc_tui.records.opening import Opened, open_history, open_read_only
@@ -84,7 +85,6 @@ from kc_tui.records.rows import (
     _checked_ints,
     _checked_round,
     _checked_time,
-    _is_int,
     _match_from_row,
     _match_problem,
     _said,

@@ -31,6 +31,7 @@ from kc_tui.engine import Card, Rules, card_str, card_symbol, position_dict
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
+from kc_tui.net import views
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.match.kit import cards_in_text
 from tests.net.clientkit import until
@@ -230,7 +231,7 @@ class Frame:
 def record_frames(monkeypatch: Any) -> dict[str, Frame]:
     """Every state message the server builds from now on, by its text, with the truth it was built from."""
     frames: dict[str, Frame] = {}
-    real = p.states
+    real = views.states
 
     def states(driver: Any, viewers: Any, **kwargs: Any) -> dict[int | None, str]:
         out = real(driver, viewers, **kwargs)
@@ -241,7 +242,7 @@ def record_frames(monkeypatch: Any) -> dict[str, Frame]:
             frames[text] = Frame(viewer, text, hands, stock)
         return out
 
-    monkeypatch.setattr(p, "states", states)
+    monkeypatch.setattr(views, "states", states)
     return frames
 
 

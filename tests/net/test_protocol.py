@@ -211,3 +211,28 @@ def test_every_error_code_of_the_protocol_doc_is_known() -> None:
     table = doc.split("## Error codes")[1].split("##")[0]
     codes = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `")]
     assert tuple(codes) == p.ERROR_CODES
+
+
+def test_each_message_is_declared_once_and_sent_with_its_declared_fields() -> None:
+    from kc_tui.net import schema
+    from kc_tui.net.schema import SERVER_FIELDS, wire_fields
+
+    assert schema.CLIENT_FIELDS["move"] == {"move", "stamp"}  # `parsed` is the reader's, not sent
+    assert {kind: wire_fields(m) for kind, m in schema.SERVER_MESSAGES.items()} == SERVER_FIELDS
+    session = session_for()
+    n = session.match.n
+    driver = TableDriver(session)
+    for viewer in (None, 0):
+        sent = json.loads(p.state(driver, viewer, stamp=1, connected=[True] * n, stand_in=[False] * n))
+        assert set(sent) - {"v", "type"} == SERVER_FIELDS["state"]
+    built = {
+        "welcome": p.welcome(0, "Ana", "kc", {}, [("Ana", "human")]),
+        "refused": p.refused(1, "no"),
+        "hint": p.hint(1, "end", "Hint: end."),
+        "round": p.round_message(1, "Ana", ["Round 1"], [(0, 0)], [()]),
+        "error": p.error(p.CLOSED, "closed", 1),
+        "pong": p.pong(1),
+    }
+    for kind, text in built.items():
+        assert set(json.loads(text)) - {"v", "type"} <= SERVER_FIELDS[kind], kind
+        assert type(p.parse_server(text, strict=True)) is schema.SERVER_MESSAGES[kind]
