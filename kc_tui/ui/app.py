@@ -12,6 +12,7 @@ from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.driver import Driver
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -181,6 +182,28 @@ class KingsCornersApp(App[int]):
             if command.title != "Quit":
                 yield command
 
+    # ------------------------------------------------------------------ the terminal
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform; for a terminal on Linux and macOS, ours
+        (:class:`kc_tui.ui.terminal.TerminalDriver`): the app ends when its terminal is gone. A
+        driver named by ``TEXTUAL_DRIVER`` (textual-serve's, for a browser tab) is used as it is."""
+        driver = super().get_driver_class()
+        try:
+            from textual.drivers.linux_driver import LinuxDriver
+
+            from kc_tui.ui.terminal import TerminalDriver
+        except ImportError:  # pragma: no cover - Windows
+            return driver
+        return TerminalDriver if driver is LinuxDriver else driver
+
+    def hurry_output(self) -> None:
+        """The app is about to end (a signal came): its output to the terminal waits a moment
+        at most from now, so a terminal that takes nothing cannot hold it (safe in a signal
+        handler)."""
+        hurry = getattr(self._driver, "hurry", None)
+        if callable(hurry):
+            hurry()
+
     # ------------------------------------------------------------------ start
     def get_default_screen(self) -> Screen[Any]:
         """The first screen, at the bottom of the stack: the menu, or the table of a match the
@@ -254,6 +277,9 @@ class KingsCornersApp(App[int]):
             self.notify(w, title="Settings", severity="warning", timeout=12)
         if self.look_only:
             self.notify(self.look_only, title="Another window", severity="warning", timeout=20)
+        taken_over = self._lock.taken_over if self._lock is not None else None
+        if taken_over:
+            self.notify(taken_over, title="Data folder", timeout=12)
         if saved_problem:
             self.notify(saved_problem, title="Saved match", severity="error", timeout=15)
 
