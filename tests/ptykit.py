@@ -72,6 +72,8 @@ class OnPty:
 
     process: subprocess.Popen[bytes]
     master: int | None
+    #: The pty's follower side by name (what the process has as its terminal).
+    tty_name: str
     output: bytearray = field(default_factory=bytearray)
     #: When the test ended the terminal or sent the signal (``time.monotonic()``).
     ended_at: float | None = None
@@ -109,6 +111,19 @@ class OnPty:
         os.close(self.master)
         self.master = None
         self.ended_at = time.monotonic()
+
+    @contextmanager
+    def output_stopped(self) -> Iterator[None]:
+        """The terminal takes no output while the block runs (as after XOFF, or a frozen SSH
+        connection): the process's writes to it wait."""
+        fd = os.open(self.tty_name, os.O_RDWR | os.O_NOCTTY)
+        try:
+            termios.tcflow(fd, termios.TCOOFF)
+            yield
+        finally:
+            with suppress(termios.error):
+                termios.tcflow(fd, termios.TCOON)
+            os.close(fd)
 
     def signal(self, sig: signal.Signals) -> None:
         self.process.send_signal(sig)
@@ -150,8 +165,9 @@ def on_pty(args: Sequence[str], env: dict[str, str], size: tuple[int, int] = (10
         preexec_fn=_controlling_terminal,
         close_fds=True,
     )
+    name = os.ttyname(follower)
     os.close(follower)
-    run = OnPty(process, master)
+    run = OnPty(process, master, name)
     try:
         yield run
     finally:

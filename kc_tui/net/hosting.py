@@ -5,8 +5,9 @@ save (``hosted.json`` in the data folder, apart from the solo save, written afte
 and its seat file beside it (the seat tokens, the port and the address, written atomically with
 mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
 seat, the watch command, then what happens at the table) and the commands typed on its standard
-input (``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for
-``host --resume``.
+input (``ai NAME``, ``quit``). Ctrl+C, SIGTERM and SIGHUP stop it cleanly, and so does its
+terminal going away (the window closed, the SSH connection lost) or its output being closed; the
+save stays for ``host --resume``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.util.files import atomic_write, read_capped
+from kc_tui.util.terminal import HangupWatch
 from kc_tui.util.text import one_line
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,10 @@ DEFAULT_STAND_IN = 60.0
 STAND_IN_MAX = 86_400.0
 #: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
 HOSTED_THINK_MS = 1000
+#: The signals that close the table cleanly: Ctrl+C, ``kill``, the terminal closing.
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def hosted_save_path() -> Path:
@@ -308,7 +314,7 @@ async def _serve(
     out = sys.stdout
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     server = TableServer(
@@ -342,9 +348,11 @@ async def _serve(
     for line in join_lines(session.names, server.tokens, url):
         _print(out, line)
     reading = _read_commands(server, stop, out)
+    watch = _watch_terminal(stop)
     try:
         await stop.wait()
     finally:
+        watch.stop()
         reading()
         await server.close()
         if session.match.over:
@@ -352,6 +360,30 @@ async def _serve(
                 seat_file_path(save).unlink()
         _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
     return 0
+
+
+def _watch_terminal(stop: asyncio.Event) -> HangupWatch:
+    """A watch that stops the table when its terminal is gone (it hangs up when its window
+    closes) or its output is closed (a pipe's reader gone): on the standard output and error,
+    and on the standard input when it is a terminal (a pipe or a file that ends only ends the
+    commands: the table goes on)."""
+    loop = asyncio.get_running_loop()
+    fds: list[int] = []
+    for stream in (sys.stdout, sys.stderr, sys.stdin):
+        try:
+            fd = stream.fileno()
+            if stream is not sys.stdin or os.isatty(fd):
+                fds.append(fd)
+        except (AttributeError, OSError, ValueError):
+            continue
+
+    def gone() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the table is too
+            loop.call_soon_threadsafe(stop.set)
+
+    watch = HangupWatch(fds, gone, name="host-terminal-watch")
+    watch.start()
+    return watch
 
 
 def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Callable[[], None]:
@@ -370,7 +402,7 @@ def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Cal
             return
         except OSError:
             chunk = b""
-        if not chunk:  # the end of the input: the table goes on until Ctrl+C or SIGTERM
+        if not chunk:  # the end of the input: the table goes on (a terminal's hang-up stops it: _watch_terminal)
             loop.remove_reader(fd)
             return
         buffer.extend(chunk)
