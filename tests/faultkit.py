@@ -109,13 +109,19 @@ def lock_held(db: Path, kind: Literal["write", "exclusive"] = "write") -> Iterat
             raise RuntimeError(f"the lock holder did not start: {child.stderr.read() if child.stderr else ''}")
         yield child
     finally:
-        if child.stdin is not None:
+        _end_holder(child)
+
+
+def _end_holder(child: subprocess.Popen[str]) -> None:
+    """End a holder: its standard input closed (it lets go and ends), killed if it will not."""
+    if child.stdin is not None:
+        with suppress(OSError):
             child.stdin.close()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+    try:
+        child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 #: The program run by :func:`data_folder_held`: it takes the data folder's lock, says "held", and
@@ -142,14 +148,7 @@ def data_folder_held(folder: Path) -> Iterator[subprocess.Popen[str]]:
         assert said == "held", f"the data folder's holder did not take it: {said}"
         yield child
     finally:
-        if child.stdin is not None:
-            with suppress(OSError):
-                child.stdin.close()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        _end_holder(child)
 
 
 def dead_pid() -> int:

@@ -178,12 +178,6 @@ def on_pty(args: Sequence[str], env: dict[str, str], size: tuple[int, int] = (10
             os.close(run.master)
 
 
-def median(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 __all__ = [
     "ALT_SCREEN_OFF",
     "ALT_SCREEN_ON",
@@ -193,6 +187,5 @@ __all__ = [
     "OnPty",
     "app_env",
     "lock_text",
-    "median",
     "on_pty",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from statistics import median
 
 import pytest
 
@@ -16,7 +17,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.net.server import seat_path
 from kc_tui.records.datalock import acquire
 from tests.net.serverkit import running_in_thread
-from tests.ptykit import EXIT_WITHIN, app_env, lock_text, median, on_pty
+from tests.ptykit import EXIT_WITHIN, app_env, lock_text, on_pty
 
 PLAY = ("play", "--seed", "3", "--opponents", "greedy")
 #: On the table's first frame: the score panel's title.
