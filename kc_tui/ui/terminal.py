@@ -79,11 +79,12 @@ class TerminalOutput(WriterThread):
                     return False
 
     def hurry(self, seconds: float = OUTPUT_END_WAIT) -> None:
-        """From now on, a write waits ``seconds`` at most in all (the app is ending)."""
+        """From now on, a write waits ``seconds`` at most in all (the app is ending). Safe in a
+        signal handler: it takes no lock (the handler may interrupt the thread that holds one)."""
         end = time.monotonic() + seconds
-        with self._lock:
-            if self._deadline is None or end < self._deadline:
-                self._deadline = end
+        deadline = self._deadline
+        if deadline is None or end < deadline:
+            self._deadline = end
 
     def die(self, reason: str) -> None:
         """Mark the output dead (the first reason stays) and call ``gone`` once."""
