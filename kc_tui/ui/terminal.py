@@ -8,8 +8,8 @@ the data folder. Here, instead:
 - :class:`TerminalOutput` takes the place of that thread. A write that fails (EIO, EPIPE) marks
   the output dead: what follows is dropped, and the app is asked to end. A write waits while the
   terminal is slow, as Textual's does, but in short steps (signal handlers run meanwhile), and
-  once the app is ending it waits :data:`OUTPUT_END_WAIT` seconds at most: a terminal that takes
-  nothing does not keep the app from ending.
+  once a signal came to end the app it waits :data:`OUTPUT_END_WAIT` seconds at most (a Quit,
+  :data:`OUTPUT_CLOSE_WAIT`): a terminal that takes nothing does not keep the app from ending.
 - :class:`TerminalDriver` watches the terminal (:class:`~kc_tui.util.terminal.HangupWatch` on the
   input and the output) and ends the app the moment it hangs up, or when reading it fails; it
   stops reading a terminal that only gives an end of input.
@@ -38,8 +38,12 @@ from kc_tui.util.terminal import HangupWatch
 #: How long a write waits at a time for room in the queue (seconds): between two waits, the
 #: main thread runs its signal handlers.
 WRITE_STEP = 0.1
-#: How long, once the app is ending, the output may keep a write waiting in all (seconds).
+#: How long, once a signal came to end the app, the output may keep a write waiting in all
+#: (seconds): then what it has not written is dropped.
 OUTPUT_END_WAIT = 1.0
+#: How long the output may take to write what is queued when the app ends of itself (Quit): a
+#: slow terminal still gets the sequences that put it back as it was.
+OUTPUT_CLOSE_WAIT = 5.0
 
 
 class TerminalOutput(WriterThread):
@@ -95,8 +99,9 @@ class TerminalOutput(WriterThread):
         self._gone()
 
     def stop(self) -> None:
-        """End the thread once what is queued is written: :data:`OUTPUT_END_WAIT` seconds at most."""
-        self.hurry()
+        """End the thread once what is queued is written: :data:`OUTPUT_CLOSE_WAIT` seconds at
+        most (less when :meth:`hurry` said so)."""
+        self.hurry(OUTPUT_CLOSE_WAIT)
         self._put(None)
         deadline = self._deadline
         self.join(max(0.0, (deadline or 0.0) - time.monotonic()))
@@ -161,11 +166,6 @@ class TerminalDriver(LinuxDriver):
             assert self._file is not None  # Textual made its thread on it
             self._output = TerminalOutput(self._file, self.terminal_gone)
 
-    @property
-    def output_dead(self) -> str | None:
-        """Why the terminal takes no more output, or None."""
-        return None if self._output is None else self._output.dead
-
     def start_application_mode(self) -> None:
         self._loop = asyncio.get_running_loop()
         fds = [self.fileno]
@@ -201,10 +201,6 @@ class TerminalDriver(LinuxDriver):
         with contextlib.suppress(RuntimeError):  # the loop is closed: the app has ended
             self._loop.call_soon_threadsafe(self._app.exit)
 
-    def stop_application_mode(self) -> None:
-        self.hurry()
-        super().stop_application_mode()
-
     def close(self) -> None:
         if self._watch is not None:
             self._watch.stop()
@@ -212,4 +208,4 @@ class TerminalDriver(LinuxDriver):
         super().close()
 
 
-__all__ = ["OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput"]
+__all__ = ["OUTPUT_CLOSE_WAIT", "OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput"]
