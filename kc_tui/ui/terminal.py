@@ -167,6 +167,8 @@ class TerminalDriver(LinuxDriver):
             self._output = TerminalOutput(self._file, self.terminal_gone)
 
     def start_application_mode(self) -> None:
+        if self._ended.is_set():  # the SIGCONT a hang-up sends with SIGHUP: nothing to resume
+            return
         self._loop = asyncio.get_running_loop()
         fds = [self.fileno]
         if self._file is not None:
