@@ -66,7 +66,7 @@ def exit_on_signals(app: Any, loop: asyncio.AbstractEventLoop) -> Iterator[None]
     ``app.exit()`` called from the loop, so Textual leaves the alternate screen and turns mouse
     reporting off before the process ends, and the last save is written (the match is saved after
     every move). The handler runs in the main thread even while the loop waits for a terminal that
-    takes no output: it tells the app's output to wait no longer first (``app.hurry_output()``)."""
+    takes no output: it first tells the app's output to wait a moment at most (``app.hurry_output()``)."""
 
     def ask_to_end(_signum: int, _frame: FrameType | None) -> None:
         hurry = getattr(app, "hurry_output", None)
