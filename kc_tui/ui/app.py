@@ -184,17 +184,18 @@ class KingsCornersApp(App[int]):
 
     # ------------------------------------------------------------------ the terminal
     def get_driver_class(self) -> type[Driver]:
-        """Textual's driver for this platform; for a terminal on Linux and macOS, ours
-        (:class:`kc_tui.ui.terminal.TerminalDriver`): the app ends when its terminal is gone. A
-        driver named by ``TEXTUAL_DRIVER`` (textual-serve's, for a browser tab) is used as it is."""
+        """Textual's driver for this platform, or the one ``TEXTUAL_DRIVER`` names; in place of
+        Textual's for a terminal on Linux and macOS and textual-serve's for a browser tab, ours
+        (:mod:`kc_tui.ui.terminal`): the app ends when its terminal, or its tab, is gone."""
         driver = super().get_driver_class()
         try:
             from textual.drivers.linux_driver import LinuxDriver
+            from textual.drivers.web_driver import WebDriver
 
-            from kc_tui.ui.terminal import TerminalDriver
+            from kc_tui.ui.terminal import TerminalDriver, WebTabDriver
         except ImportError:  # pragma: no cover - Windows
             return driver
-        return TerminalDriver if driver is LinuxDriver else driver
+        return {LinuxDriver: TerminalDriver, WebDriver: WebTabDriver}.get(driver, driver)
 
     def hurry_output(self) -> None:
         """The app is about to end (a signal came): its output to the terminal waits a moment

@@ -1,4 +1,4 @@
-"""The app's terminal driver: Textual's own (:class:`LinuxDriver`), made to end with its terminal.
+"""The app's drivers: Textual's own (:class:`LinuxDriver`, and textual-serve's), made to end with their terminal.
 
 Textual writes to the terminal from a thread of its own through a queue of 30 writes. When the
 terminal is gone (its window closed, tmux killed, the SSH connection lost), that thread dies of
@@ -14,6 +14,10 @@ the data folder. Here, instead:
   input and the output) and ends the app the moment it hangs up, or when reading it fails; it
   stops reading a terminal that only gives an end of input.
 
+- :class:`WebTabDriver` does the same for textual-serve's driver (a browser tab, ``serve``): its
+  packets go through a :class:`TerminalOutput`, so a server that stops reading cannot stop the
+  app, and the quit the server sends when the tab's websocket goes away ends it.
+
 The app ends as a confirmed Quit does (``app.exit()``): the match is saved after every move, and
 quitting waits for the last save to be written.
 """
@@ -28,10 +32,12 @@ import select
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TextIO
 
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
+from textual.drivers.web_driver import WebDriver
 
 from kc_tui.util.terminal import HangupWatch
 
@@ -52,11 +58,11 @@ class TerminalOutput(WriterThread):
     queued into one write, and on a failed write marks the output dead (:attr:`dead`, the
     reason), drops the rest and calls ``gone`` (from whichever thread found it)."""
 
-    def __init__(self, file: TextIO, gone: Callable[[], None]) -> None:
+    def __init__(self, file: TextIO, gone: Callable[[], None], encoding: str | None = None) -> None:
         super().__init__(file)
         self._fd = file.fileno()
-        self._encoding = getattr(file, "encoding", None) or "utf-8"
-        self._errors = getattr(file, "errors", None) or "strict"
+        self._encoding = encoding or getattr(file, "encoding", None) or "utf-8"
+        self._errors = "strict" if encoding else getattr(file, "errors", None) or "strict"
         self._gone = gone
         self._lock = threading.Lock()
         #: Why the output is dead (nothing more is written), or None.
@@ -66,6 +72,12 @@ class TerminalOutput(WriterThread):
     # ------------------------------------------------------------------ the app's side
     def write(self, text: str) -> None:
         self._put(text)
+
+    def write_bytes(self, data: bytes) -> int:
+        """Queue ``data`` to be written as it is (an output made with ``encoding="latin-1"``,
+        whose text is the bytes one for one); its length."""
+        self._put(data.decode("latin-1"))
+        return len(data)
 
     def _put(self, item: str | None) -> bool:
         """Queue ``item``, waiting while the queue is full: False when it was dropped (the output
@@ -210,4 +222,38 @@ class TerminalDriver(LinuxDriver):
         super().close()
 
 
-__all__ = ["OUTPUT_CLOSE_WAIT", "OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput"]
+class WebTabDriver(WebDriver):
+    """textual-serve's driver for a browser tab (``serve``), its output (the packets to the
+    server, on the standard output) through a :class:`TerminalOutput`: a server that stops
+    reading cannot stop the app, the quit it sends when the tab's websocket goes away ends the
+    app within :data:`OUTPUT_END_WAIT`, and a server gone (the pipe closed) ends it at once."""
+
+    def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None):
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._ended = threading.Event()
+        assert self.stdout is not None  # textual-serve reads the app's standard output
+        self._output = TerminalOutput(self.stdout, self._server_gone, encoding="latin-1")
+        self._output.start()
+        self._write = partial(TerminalOutput.write_bytes, self._output)
+
+    def hurry(self) -> None:
+        """The app is ending: the output waits :data:`OUTPUT_END_WAIT` seconds at most from now."""
+        self._output.hurry()
+
+    def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
+        if packet_type == "quit":  # the tab is gone: what is not written by then is for nobody
+            self._output.hurry()
+        super().on_meta(packet_type, payload)
+
+    def _server_gone(self) -> None:
+        if not self._ended.is_set():
+            self._ended.set()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the app has ended
+                self._loop.call_soon_threadsafe(self._app.exit)
+
+    def close(self) -> None:
+        super().close()
+        self._output.stop()
+
+
+__all__ = ["OUTPUT_CLOSE_WAIT", "OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput", "WebTabDriver"]
