@@ -186,16 +186,21 @@ class KingsCornersApp(App[int]):
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this platform, or the one ``TEXTUAL_DRIVER`` names; in place of
         Textual's for a terminal on Linux and macOS and textual-serve's for a browser tab, ours
-        (:mod:`kc_tui.ui.terminal`): the app ends when its terminal, or its tab, is gone."""
+        (:mod:`kc_tui.ui.terminal`, :mod:`kc_tui.ui.tab_driver`): the app ends when its terminal,
+        or its tab, is gone. Each is imported only when it is the one."""
         driver = super().get_driver_class()
-        try:
-            from textual.drivers.linux_driver import LinuxDriver
-            from textual.drivers.web_driver import WebDriver
+        name = f"{driver.__module__}:{driver.__name__}"
+        if name == "textual.drivers.linux_driver:LinuxDriver":
+            from kc_tui.ui.terminal import TerminalDriver
 
-            from kc_tui.ui.terminal import TerminalDriver, WebTabDriver
-        except ImportError:  # pragma: no cover - Windows
-            return driver
-        return {LinuxDriver: TerminalDriver, WebDriver: WebTabDriver}.get(driver, driver)
+            return TerminalDriver
+        if name == "textual.drivers.web_driver:WebDriver":
+            try:
+                from kc_tui.ui.tab_driver import WebTabDriver
+            except ImportError:  # pragma: no cover - Windows (no termios)
+                return driver
+            return WebTabDriver
+        return driver
 
     def hurry_output(self) -> None:
         """The app is about to end (a signal came): its output to the terminal waits a moment

@@ -14,9 +14,8 @@ the data folder. Here, instead:
   input and the output) and ends the app the moment it hangs up, or when reading it fails; it
   stops reading a terminal that only gives an end of input.
 
-- :class:`WebTabDriver` does the same for textual-serve's driver (a browser tab, ``serve``): its
-  packets go through a :class:`TerminalOutput`, so a server that stops reading cannot stop the
-  app, and the quit the server sends when the tab's websocket goes away ends it.
+- :class:`kc_tui.ui.tab_driver.WebTabDriver` does the same for textual-serve's driver (a browser
+  tab, ``serve``): its packets go through a :class:`TerminalOutput`.
 
 The app ends as a confirmed Quit does (``app.exit()``): the match is saved after every move, and
 quitting waits for the last save to be written.
@@ -32,12 +31,10 @@ import select
 import threading
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any, TextIO
 
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
-from textual.drivers.web_driver import WebDriver
 
 from kc_tui.util.terminal import HangupWatch
 
@@ -222,38 +219,4 @@ class TerminalDriver(LinuxDriver):
         super().close()
 
 
-class WebTabDriver(WebDriver):
-    """textual-serve's driver for a browser tab (``serve``), its output (the packets to the
-    server, on the standard output) through a :class:`TerminalOutput`: a server that stops
-    reading cannot stop the app, the quit it sends when the tab's websocket goes away ends the
-    app within :data:`OUTPUT_END_WAIT`, and a server gone (the pipe closed) ends it at once."""
-
-    def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None):
-        super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self._ended = threading.Event()
-        assert self.stdout is not None  # textual-serve reads the app's standard output
-        self._output = TerminalOutput(self.stdout, self._server_gone, encoding="latin-1")
-        self._output.start()
-        self._write = partial(TerminalOutput.write_bytes, self._output)
-
-    def hurry(self) -> None:
-        """The app is ending: the output waits :data:`OUTPUT_END_WAIT` seconds at most from now."""
-        self._output.hurry()
-
-    def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
-        if packet_type == "quit":  # the tab is gone: what is not written by then is for nobody
-            self._output.hurry()
-        super().on_meta(packet_type, payload)
-
-    def _server_gone(self) -> None:
-        if not self._ended.is_set():
-            self._ended.set()
-            with contextlib.suppress(RuntimeError):  # the loop is closed: the app has ended
-                self._loop.call_soon_threadsafe(self._app.exit)
-
-    def close(self) -> None:
-        super().close()
-        self._output.stop()
-
-
-__all__ = ["OUTPUT_CLOSE_WAIT", "OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput", "WebTabDriver"]
+__all__ = ["OUTPUT_CLOSE_WAIT", "OUTPUT_END_WAIT", "TerminalDriver", "TerminalOutput"]
