@@ -6,6 +6,8 @@
 - :func:`lock_held`: a second process holding the write lock (``BEGIN IMMEDIATE``, as the sqlite3
   shell or DB Browser do while editing) or an exclusive lock (``locking_mode=EXCLUSIVE``, which
   keeps readers out too) on a database until the block ends.
+- :func:`data_folder_held`: a second process holding a data folder's lock (as another Kings
+  Corners window does) until the block ends; :func:`dead_pid`: the id of a process that has ended.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -107,10 +109,50 @@ def lock_held(db: Path, kind: Literal["write", "exclusive"] = "write") -> Iterat
             raise RuntimeError(f"the lock holder did not start: {child.stderr.read() if child.stderr else ''}")
         yield child
     finally:
-        if child.stdin is not None:
+        _end_holder(child)
+
+
+def _end_holder(child: subprocess.Popen[str]) -> None:
+    """End a holder: its standard input closed (it lets go and ends), killed if it will not."""
+    if child.stdin is not None:
+        with suppress(OSError):
             child.stdin.close()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+    try:
+        child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+#: The program run by :func:`data_folder_held`: it takes the data folder's lock, says "held", and
+#: keeps it until its standard input closes (then ends without letting go, as a killed window).
+_DATA_HOLDER = r"""
+import pathlib, sys
+from kc_tui.records.datalock import acquire
+lock, why = acquire(pathlib.Path(sys.argv[1]))
+print("held" if lock is not None and lock.fd is not None else why, flush=True)
+sys.stdin.read()
+"""
+
+
+@contextmanager
+def data_folder_held(folder: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the lock of the data folder ``folder`` for the block (ended at
+    the end, if the test has not ended it)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", _DATA_HOLDER, str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        said = child.stdout.readline().strip()
+        assert said == "held", f"the data folder's holder did not take it: {said}"
+        yield child
+    finally:
+        _end_holder(child)
+
+
+def dead_pid() -> int:
+    """The process id of a process that ran and has ended (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(30)
+    return child.pid

@@ -6,7 +6,9 @@ and its seat file beside it (the seat tokens, the port and the address, written 
 mode 0600: the tokens are secrets), the lines the host prints (one join command per person's
 seat, or with ``--addresses DIR`` the files they are written to (kc_tui/net/addresses.py), the
 watch command, then what happens at the table) and the commands typed on its standard input
-(``ai NAME``, ``quit``). Ctrl+C and SIGTERM stop it cleanly; the save stays for ``host --resume``.
+(``ai NAME``, ``quit``). Ctrl+C, SIGTERM and SIGHUP stop it cleanly, and so does its terminal
+going away (the window closed, the SSH connection lost) or its output being closed; the save
+stays for ``host --resume``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.util.files import aside_path, atomic_write, describe_os_error, make_folder, read_capped
+from kc_tui.util.terminal import HangupWatch
 from kc_tui.util.text import one_line, write_line
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,10 @@ DEFAULT_STAND_IN = 60.0
 STAND_IN_MAX = 86_400.0
 #: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
 HOSTED_THINK_MS = 1000
+#: The signals that close the table cleanly: Ctrl+C, ``kill``, the terminal closing.
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 #: The hosted table's rounds waiting for the history; how long closing waits for them.
@@ -383,7 +390,7 @@ async def _serve(
     out = sys.stdout
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     recorder = hosted_recorder()
@@ -426,9 +433,11 @@ async def _serve(
     for line in lines:
         _print(out, line)
     reading = _read_commands(server, stop, out)
+    watch = _watch_terminal(stop)
     try:
         await stop.wait()
     finally:
+        watch.stop()
         reading()
         await server.close()
         recorder.close(RECORDER_CLOSE_WAIT)
@@ -461,6 +470,30 @@ def _seat_lines(names: Sequence[str], tokens: dict[int, str], url: str, folder: 
     return [*handing_lines(folder, write_addresses(folder, names, seat_urls(tokens, url))), watch_line(url)]
 
 
+def _watch_terminal(stop: asyncio.Event) -> HangupWatch:
+    """A watch that stops the table when its terminal is gone (it hangs up when its window
+    closes) or its output is closed (a pipe's reader gone): on the standard output and error,
+    and on the standard input when it is a terminal (a pipe or a file that ends only ends the
+    commands: the table goes on)."""
+    loop = asyncio.get_running_loop()
+    fds: list[int] = []
+    for stream in (sys.stdout, sys.stderr, sys.stdin):
+        try:
+            fd = stream.fileno()
+            if stream is not sys.stdin or os.isatty(fd):
+                fds.append(fd)
+        except (AttributeError, OSError, ValueError):
+            continue
+
+    def gone() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the table is too
+            loop.call_soon_threadsafe(stop.set)
+
+    watch = HangupWatch(fds, gone, name="host-terminal-watch")
+    watch.start()
+    return watch
+
+
 def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Callable[[], None]:
     """Read the host's commands from standard input as they come; the function that stops it."""
     loop = asyncio.get_running_loop()
@@ -477,7 +510,7 @@ def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Cal
             return
         except OSError:
             chunk = b""
-        if not chunk:  # the end of the input: the table goes on until Ctrl+C or SIGTERM
+        if not chunk:  # the end of the input: the table goes on (a terminal's hang-up stops it: _watch_terminal)
             loop.remove_reader(fd)
             return
         buffer.extend(chunk)

@@ -3,11 +3,17 @@
 The window that holds ``data_dir()/lock`` (an advisory ``flock`` on the file; the system drops it
 when the process ends, even by ``kill -9``) saves the match in progress and records the history.
 Another window on the same data folder can look (Stats, Rules, Replay, a demo) but cannot resume
-or record the match the first one holds: :func:`acquire` says so in one line.
+or record the match the first one holds: :func:`acquire` says so in one line, with the holder's
+process id and how to end it.
+
+The holder writes its process id in the file, and wipes it when it lets go. An id found there by
+a window that gets the lock is stale: its process ended without letting go (killed, or it
+crashed); the lock says so (:attr:`DataLock.taken_over`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from dataclasses import dataclass
@@ -32,9 +38,23 @@ class DataLock:
 
     path: Path
     fd: int | None
+    #: The process id a holder that ended without letting go left in the file, or None.
+    left_by: int | None = None
+
+    @property
+    def taken_over(self) -> str | None:
+        """One line saying that the lock was left by a process that has ended, or None."""
+        if self.left_by is None:
+            return None
+        return (
+            f"The data folder {one_line(str(self.path.parent))} was still marked as used by Kings Corners"
+            f" (process {self.left_by}), which has ended without letting go: this window takes it over."
+        )
 
     def release(self) -> None:
         if self.fd is not None:
+            with contextlib.suppress(OSError):  # no process id left behind: the next window finds none
+                os.ftruncate(self.fd, 0)
             try:
                 os.close(self.fd)  # closing the file drops the lock
             finally:
@@ -60,17 +80,41 @@ def acquire(folder: Path) -> tuple[DataLock | None, str | None]:
     except OSError:
         holder = _holder(fd)
         os.close(fd)
-        who = f" (process {holder})" if holder else ""
-        return None, (
-            f"Another Kings Corners window{who} is using {one_line(str(folder))}: this window can show Stats,"
-            " Rules, Replay and demos, but cannot resume, save or record a match."
-        )
+        return None, held_message(folder, holder)
+    left_by = _holder(fd)
+    if left_by is not None:
+        log.warning("the data folder lock %s was left by process %d, which has ended: taken over", path, left_by)
     try:
         os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
     except OSError:
         pass  # the pid is only a courtesy for the message of another window
-    return DataLock(path, fd), None
+    return DataLock(path, fd, left_by), None
+
+
+def held_message(folder: Path, holder: int | None) -> str:
+    """Why this window only looks: another holds ``folder``, whose process id is ``holder``
+    (None: not known); one line, saying how to end that window (``kill`` and its id when that
+    process runs here)."""
+    shown = one_line(str(folder))
+    only = "this window can show Stats, Rules, Replay and demos, but cannot resume, save or record a match."
+    if holder is None or not process_exists(holder):  # not written yet; another machine's or container's
+        return f"Another Kings Corners window is using {shown}: {only} Close that window first."
+    return (
+        f"Another Kings Corners window (process {holder}) is using {shown}: {only}"
+        f" Close that window, or end it with: kill {holder}"
+    )
+
+
+def process_exists(pid: int) -> bool:
+    """Whether a process of id ``pid`` runs on this machine (one of another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: another user's
+        return True
+    return True
 
 
 def _holder(fd: int) -> int | None:
@@ -79,7 +123,7 @@ def _holder(fd: int) -> int | None:
         text = os.pread(fd, 16, 0).decode("ascii", "replace").strip()
     except OSError:
         return None
-    return int(text) if text.isdigit() and len(text) < 10 else None
+    return int(text) if text.isdigit() and len(text) < 10 and int(text) > 0 else None
 
 
-__all__ = ["LOCK_NAME", "DataLock", "acquire"]
+__all__ = ["LOCK_NAME", "DataLock", "acquire", "held_message", "process_exists"]

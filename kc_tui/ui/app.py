@@ -13,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.driver import Driver
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -186,6 +187,34 @@ class KingsCornersApp(App[int]):
             if command.title != "Quit":
                 yield command
 
+    # ------------------------------------------------------------------ the terminal
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform, or the one ``TEXTUAL_DRIVER`` names; in place of
+        Textual's for a terminal on Linux and macOS and textual-serve's for a browser tab, ours
+        (:mod:`kc_tui.ui.terminal`, :mod:`kc_tui.ui.tab_driver`): the app ends when its terminal,
+        or its tab, is gone. Each is imported only when it is the one."""
+        driver = super().get_driver_class()
+        name = f"{driver.__module__}:{driver.__name__}"
+        if name == "textual.drivers.linux_driver:LinuxDriver":
+            from kc_tui.ui.terminal import TerminalDriver
+
+            return TerminalDriver
+        if name == "textual.drivers.web_driver:WebDriver":
+            try:
+                from kc_tui.ui.tab_driver import WebTabDriver
+            except ImportError:  # pragma: no cover - Windows (no termios)
+                return driver
+            return WebTabDriver
+        return driver
+
+    def hurry_output(self) -> None:
+        """The app is about to end (a signal came): its output to the terminal waits a moment
+        at most from now, so a terminal that takes nothing cannot hold it (safe in a signal
+        handler)."""
+        hurry = getattr(self._driver, "hurry", None)
+        if callable(hurry):
+            hurry()
+
     # ------------------------------------------------------------------ start
     def get_default_screen(self) -> Screen[Any]:
         """The first screen, at the bottom of the stack: the menu, or the table of a match the
@@ -262,6 +291,9 @@ class KingsCornersApp(App[int]):
             self.notify(w, title="Settings", severity="warning", timeout=12)
         if self.look_only:
             self.notify(self.look_only, title="Another window", severity="warning", timeout=20)
+        taken_over = self._lock.taken_over if self._lock is not None else None
+        if taken_over:
+            self.notify(taken_over, title="Data folder", timeout=12)
         if saved_problem:
             self.notify(saved_problem, title="Saved match", severity="error", timeout=15)
 

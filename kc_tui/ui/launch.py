@@ -8,6 +8,7 @@ import dataclasses
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import Any
 
 from kc_tui.config import Config, Opponent
@@ -51,33 +52,43 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
     return app
 
 
-#: The signals that end the app as quitting does (the terminal put back as it was): ``kill``'s
-#: default, and the terminal closing.
+#: The signals that end the app as a confirmed Quit does (the match saved, the terminal put back
+#: as it was): ``kill``'s default, the terminal closing, and ``kill -INT`` (in the app, Ctrl+C is
+#: a key, so SIGINT comes from another program).
 EXIT_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
 )
 
 
 @contextmanager
 def exit_on_signals(app: Any, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
-    """While the block runs ``app`` on ``loop``: SIGTERM and SIGHUP call ``app.exit()`` from the
-    loop, so Textual leaves the alternate screen and turns mouse reporting off before the
-    process ends (the match in play is saved after every move already)."""
-    installed: list[signal.Signals] = []
+    """While the block runs ``app`` on ``loop``: each of :data:`EXIT_SIGNALS` ends it with
+    ``app.exit()`` called from the loop, so Textual leaves the alternate screen and turns mouse
+    reporting off before the process ends, and the last save is written (the match is saved after
+    every move). The handler runs in the main thread even while the loop waits for a terminal that
+    takes no output: it first tells the app's output to wait a moment at most (``app.hurry_output()``)."""
+
+    def ask_to_end(_signum: int, _frame: FrameType | None) -> None:
+        hurry = getattr(app, "hurry_output", None)
+        if hurry is not None:
+            hurry()
+        with suppress(RuntimeError):  # the loop is closed: the app has ended
+            loop.call_soon_threadsafe(app.exit)
+
+    before: dict[signal.Signals, Any] = {}
     for sig in EXIT_SIGNALS:
-        with suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread; Windows
-            loop.add_signal_handler(sig, app.exit)
-            installed.append(sig)
+        with suppress(ValueError, OSError):  # not the main thread
+            before[sig] = signal.signal(sig, ask_to_end)
     try:
         yield
     finally:
-        for sig in installed:
-            with suppress(Exception):
-                loop.remove_signal_handler(sig)
+        for sig, handler in before.items():
+            with suppress(ValueError, OSError, TypeError):
+                signal.signal(sig, handler)
 
 
 def run(app: Any) -> int:
-    """Run ``app`` on an event loop of its own, ended cleanly by SIGTERM or SIGHUP; its return code."""
+    """Run ``app`` on an event loop of its own, ended cleanly by :data:`EXIT_SIGNALS`; its return code."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:

@@ -15,7 +15,6 @@ launcher sees it, ends the app, and removes the folder too.
 from __future__ import annotations
 
 import os
-import select
 import signal
 import stat
 import subprocess
@@ -27,6 +26,7 @@ from typing import Any
 
 from kc_tui.net.allowlist import Endpoint, join_environment, parse_tables
 from kc_tui.util.files import describe_os_error
+from kc_tui.util.terminal import hung_up
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
 
@@ -53,11 +53,9 @@ def server_gone() -> bool:
     try:
         if not stat.S_ISFIFO(os.fstat(0).st_mode):
             return False
-        poller = select.poll()
-        poller.register(0, 0)  # no event asked for: only a hang-up (or an error) is reported
-        return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _fd, events in poller.poll(0))
-    except (OSError, AttributeError):  # no standard input; no poll() (Windows)
+    except OSError:  # no standard input
         return False
+    return hung_up(0)
 
 
 def end_app(child: subprocess.Popen[bytes]) -> None:

@@ -14,8 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,33 @@ async def running(session: MatchSession | None = None, **options: Any) -> AsyncI
         yield server, f"ws://127.0.0.1:{port}"
     finally:
         await server.close()
+
+
+@contextmanager
+def running_in_thread(session: MatchSession | None = None, **options: Any) -> Iterator[tuple[TableServer, str]]:
+    """:func:`running` in a thread of its own, on an event loop of its own: for a test that
+    waits in blocking calls (a real program on a pty) while the server serves."""
+    loop = asyncio.new_event_loop()
+    up = threading.Event()
+    stop = asyncio.Event()
+    served: list[tuple[TableServer, str]] = []
+
+    async def serve() -> None:
+        async with running(session, **options) as both:
+            served.append(both)
+            up.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    try:
+        assert up.wait(WAIT), "the server did not start"
+        yield served[0]
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(WAIT)
+        if not thread.is_alive():
+            loop.close()
 
 
 @dataclass

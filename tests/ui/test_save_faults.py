@@ -6,13 +6,16 @@ screen says it is not; every finished round is in the history exactly once once 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kc_tui.config.store import data_dir
 from kc_tui.match.saves import default_save_path
+from kc_tui.records.datalock import LOCK_NAME
 from kc_tui.records.rows import default_history_path
 from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
@@ -20,7 +23,7 @@ from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
-from ..faultkit import fill, lock_held, small_disk
+from ..faultkit import data_folder_held, fill, lock_held, small_disk
 from .gamekit import (
     TWO_ROUNDS,
     first_move,
@@ -150,3 +153,16 @@ async def test_a_second_window_on_the_same_data_folder_only_looks() -> None:
         await play_until(pilot, MatchSummary)
     rounds = recorded_rounds()
     assert len({m for m, _ in rounds}) == 1 and [n for _, n in rounds] == list(range(1, len(rounds) + 1))
+
+
+async def test_a_data_folder_left_by_a_killed_window_is_taken_over_and_the_window_says_so() -> None:
+    with data_folder_held(data_dir()) as holder:
+        holder.kill()
+        holder.wait(10)
+    app = play_app()
+    notes = listen(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        note = await wait_for_note(pilot, notes, "takes it over")
+        assert f"(process {holder.pid}), which has ended" in note
+        assert app.look_only is None and app.game is not None  # this window saves and records
+        assert (data_dir() / LOCK_NAME).read_text() == str(os.getpid())

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import websockets
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
@@ -192,3 +193,41 @@ def test_the_command_line_loads_no_web_server_until_serve_runs() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+async def drawn(ws: ClientConnection, text: bytes, timeout: float = 30.0) -> None:
+    """Read the tab's drawing until ``text`` shows."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{text!r} not drawn in {timeout} s")
+        try:
+            message = await asyncio.wait_for(ws.recv(), left)
+        except TimeoutError:
+            raise AssertionError(f"{text!r} not drawn in {timeout} s: {seen[-300:]!r}") from None
+        if isinstance(message, bytes):
+            seen = seen[-len(text) :] + message
+
+
+@pytest.mark.parametrize("how", ["closed", "cut"])
+async def test_a_tab_whose_websocket_goes_away_mid_demo_ends_its_app(how: str, served: Served) -> None:
+    origin = Origin(f"http://127.0.0.1:{served.port}")
+    ws = await websockets.connect(f"ws://127.0.0.1:{served.port}/ws?width=100&height=30", origin=origin, proxy=None)
+    await drawn(ws, b"Statistics")  # the menu
+    (folder,) = tab_folders(served.root)
+    await ws.send('["stdin", "d"]')
+    await drawn(ws, b"Choose 2 to 4 AI players")  # the demo's set-up
+    await ws.send('["stdin", "\\u0013"]')  # Ctrl+S: start
+    await drawn(ws, b"Score")  # the demo's table, drawing move after move
+    gone_from = time.monotonic()
+    if how == "closed":
+        await ws.close()
+    else:
+        assert ws.transport is not None
+        ws.transport.abort()  # the connection cut: no closing handshake
+    # The tab's launcher removes the folder once the app has ended.
+    await eventually("the tab's app ended and its folder removed", lambda: not folder.exists(), timeout=60.0)
+    print(f"tab, websocket {how}: app ended in {time.monotonic() - gone_from:.3f} s")
+    assert [line for line in served.lines if not line.startswith("Serving")] == []
