@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
+from .conftest import wait_for
 from .fitkit import shows_whole
 from .gamekit import (
     ONE_ROUND,
@@ -347,12 +348,16 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
     import ai as ai_pkg
     from ai.base import AIPlayer
 
+    armed, release, answered = threading.Event(), threading.Event(), threading.Event()
+
     class SlowAI(AIPlayer):
         kind = "greedy"
-        budget_ms = 5000.0  # slow but within its budget: the fallback (at 2x) does not step in
+        budget_ms = 60_000.0  # slow but within its budget: the fallback (at 2x) does not step in
 
         def choose(self, view: Any) -> Move:
-            time.sleep(3.0)
+            if armed.is_set():
+                release.wait(30)  # thinks until the test lets it answer
+                answered.set()
             return END
 
     monkeypatch.setitem(ai_pkg.registry._REGISTRY, "greedy", SlowAI)
@@ -360,9 +365,9 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
     app = play_app(seed=SEED)
     async with settled_game(app, SIZE) as (pilot, game):
         old = game.session
+        armed.set()
         await pilot.press("t")
-        await pilot.pause(0.1)
-        assert game.thinking
+        await wait_for(pilot, lambda: game.thinking)
         await pilot.press("question_mark")  # help answers at once, while the AI still thinks
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpDialog"
@@ -373,7 +378,9 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
         await pilot.press("p")
         moves_then = len(old.match.round.history)
         app.start_game(seed=5)  # a new game mid-thought
-        await pilot.pause(3.5)
+        release.set()
+        await wait_for(pilot, answered.is_set)
+        await settle(pilot)  # the stale answer was handled
         assert len(old.match.round.history) == moves_then, "a stale AI move was applied"
         new = game_of(app)
         assert new.session is not old

@@ -240,6 +240,7 @@ async def test_a_match_played_on_screen_shows_in_the_stats() -> None:
         assert screen.total == 1 and len(screen.listed) == 1
         m = screen.listed[0]
         assert [s.kind for s in m.seats] == ["human", "greedy", "king-aware"] and m.finished_at is not None
+        await wait_for(pilot, lambda: screen.data is not None)
         data = screen.data
         assert data is not None and data.summary.overall.matches == 1
         assert {(g.opponent, g.table_size) for g in data.summary.groups} == {("greedy", 3), ("king-aware", 3)}

@@ -76,7 +76,9 @@ def fit_message(screen: Screen[Any]) -> int:
     """Cap the message area (``#message``) at the lines the table can spare
     (:meth:`TableView.spare_lines`), at least 1 and at most :data:`MESSAGE_LINES`: a longer
     message scrolls there, and the table keeps its look whatever the message's length. Returns
-    the cap."""
+    the cap, or 0 for a screen that is gone (a refresh it asked for can come after it was replaced)."""
+    if not screen.is_attached or not screen.query("#message"):
+        return 0
     message = screen.query_one("#message", VerticalScroll)
     spare = screen.query_one(TableView).spare_lines()
     room = max(1, min(MESSAGE_LINES, message.outer_size.height + spare))
