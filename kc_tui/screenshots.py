@@ -1,4 +1,4 @@
-"""Regenerate the README's screenshots: ``python -m kc_tui.screenshots [--out screenshots]``.
+"""Regenerate the screenshots (docs/PLAYING.md shows them all): ``python -m kc_tui.screenshots [--out screenshots]``.
 
 Each screen is driven headless at a fixed size from fixed seeds, saved as SVG (Textual's own
 export) and, when cairosvg is installed, as a PNG copy. The user's settings and saved match are
@@ -35,7 +35,7 @@ SVG_FONT = "font-family: Fira Code, monospace;"
 PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
 SEED = 3
 DEMO_SEED = 7
-#: The screenshots, in README order: file stem and caption.
+#: The screenshots, in the order of docs/PLAYING.md's gallery: file stem and caption.
 SHOTS: tuple[tuple[str, str], ...] = (
     ("main-menu", "The main menu"),
     ("game", "A seeded game in progress: a card picked, its legal piles highlighted"),

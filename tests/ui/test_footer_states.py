@@ -1,6 +1,6 @@
 """The footer shows the keys that act now, and only those: on the player's turn, an AI's turn,
 under the round's and the match's summaries, under the New game dialog, on a paused demo.
-Ctrl+Q asks first at the match's summary too (the README's promise)."""
+Ctrl+Q asks first at the match's summary too (docs/PLAYING.md's promise)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from kc_tui.ui.screens.rules import (
 from .conftest import wait_for
 from .fitkit import flat, screen_lines, shows_whole
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PLAYING = Path(__file__).resolve().parents[2] / "docs" / "PLAYING.md"
 
 
 def test_the_rules_ship_inside_the_package() -> None:
@@ -150,8 +150,8 @@ def test_the_document_is_cut_at_its_headings() -> None:
     assert "```text" in example and example.count("```") == 2, "a code block is never cut"
 
 
-def test_the_readme_tells_what_t_does_on_the_rules_screen() -> None:
-    text = " ".join(README.read_text(encoding="utf-8").split())
+def test_the_players_doc_tells_what_t_does_on_the_rules_screen() -> None:
+    text = " ".join(PLAYING.read_text(encoding="utf-8").split())
     sentence = text[text.index("**Rules** (`r`") :]
     sentence = sentence[: sentence.index(" closes it.")]
     assert "`t` shows the contents" in sentence

@@ -41,12 +41,12 @@ def test_the_command_regenerates_every_screenshot(tmp_path: Path) -> None:
     assert listed == sorted([f"{n}.svg" for n, _ in SHOTS] + [f"{n}.png" for n, _ in SHOTS])
 
 
-def test_the_committed_screenshots_are_in_the_readme() -> None:
+def test_the_committed_screenshots_are_in_the_players_doc() -> None:
     root = Path(__file__).resolve().parents[2]
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "## Screenshots" in readme and "## Settings" in readme
+    playing = (root / "docs" / "PLAYING.md").read_text(encoding="utf-8")
+    assert "## Screenshots" in playing and "## Settings" in playing
     for name, _caption in SHOTS:
-        assert f"screenshots/{name}.png" in readme, name
+        assert f"screenshots/{name}.png" in playing, name
         assert (root / "screenshots" / f"{name}.png").is_file(), name
         assert (root / "screenshots" / f"{name}.svg").is_file(), name
 

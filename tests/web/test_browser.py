@@ -3,7 +3,7 @@ headless Chromium driven over its DevTools protocol (:mod:`tests.web.cdp`), a ga
 card played by keys; each tab's settings and save in a folder of its own under ``--root``.
 
 With ``$KC_SCREENSHOTS`` set, the browser's shot of the game is written there as ``browser.png``
-(``KC_SCREENSHOTS=screenshots pytest tests/web/test_browser.py`` makes the README's)."""
+(``KC_SCREENSHOTS=screenshots pytest tests/web/test_browser.py`` makes the one in docs/PLAYING.md)."""
 
 from __future__ import annotations
 
