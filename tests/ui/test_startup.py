@@ -34,7 +34,7 @@ NOT_AT_START = (
     "kc_tui.ui.screens.rules",
     "kc_tui.ui.screens.demo",
     "kc_tui.ui.screens.replay",
-    "kc_tui.ui.stats_data",
+    "kc_tui.records.stats_views",
     "kc_tui.ui.widgets.plot",
     "kc_tui.ui.dialogs.summary",
     "kc_tui.ui.dialogs.help",
