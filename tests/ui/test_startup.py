@@ -50,7 +50,7 @@ NOT_AT_START = (
     "kc_tui.records.files",
     "kc_tui.records.schema",
     "sqlite3",
-    "kc_tui.ui.screens.remote",
+    "kc_tui.ui.remote.screen",
     "kc_tui.net.client",
     "kc_tui.net.server",
     "kc_tui.web.site",
