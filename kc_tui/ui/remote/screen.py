@@ -45,7 +45,7 @@ from kc_tui.ui.remote.view import (
     legal_moves,
     table_rules,
 )
-from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS
+from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 from kc_tui.ui.widgets.pile import PLACE_KEYS

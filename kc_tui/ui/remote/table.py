@@ -33,8 +33,8 @@ from kc_tui.ui.remote.view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.screens.picking import HandPicking
-from kc_tui.ui.screens.table_parts import fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.picking import HandPicking
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
