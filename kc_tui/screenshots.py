@@ -389,8 +389,8 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     from kc_tui.match.session import MatchSession
     from kc_tui.net import protocol
     from kc_tui.net.server import TableServer, seat_path
-    from kc_tui.ui.screens.remote import remote_screen
-    from kc_tui.ui.screens.remote_view import is_my_turn
+    from kc_tui.ui.remote.screen import remote_screen
+    from kc_tui.ui.remote.view import is_my_turn
 
     app = pilot.app
     seats = [Seat("Ana", HUMAN), Seat("Ben", HUMAN), Seat("Kingsley", "king-aware")]

@@ -42,10 +42,10 @@ def _layer_modules() -> list[tuple[str, bool]]:
     return out
 
 
-def test_the_round_does_not_import_the_view_module(graph: grimp.ImportGraph) -> None:
-    # engine.view (determinize) builds on the round; the round builds PlayerView from player_view.
-    assert graph.chain_exists(importer="kc_tui.engine.view", imported="kc_tui.engine.state")
-    assert not graph.chain_exists(importer="kc_tui.engine.state", imported="kc_tui.engine.view")
+def test_the_round_does_not_import_determinize(graph: grimp.ImportGraph) -> None:
+    # engine.determinize builds on the round; the round builds PlayerView from player_view.
+    assert graph.chain_exists(importer="kc_tui.engine.determinize", imported="kc_tui.engine.state")
+    assert not graph.chain_exists(importer="kc_tui.engine.state", imported="kc_tui.engine.determinize")
 
 
 def test_the_ui_launcher_does_not_import_the_command_line(graph: grimp.ImportGraph) -> None:

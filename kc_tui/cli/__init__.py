@@ -311,7 +311,7 @@ def _person(args: argparse.Namespace, history: History | None) -> str | None:
     :class:`CliError` naming who did), else the Settings name when that person played, else the
     one who played most; None when no one played."""
     from kc_tui.config.store import load_config
-    from kc_tui.ui.stats_data import choose_person
+    from kc_tui.records.stats_views import choose_person
 
     people = history.people() if history is not None else []
     wanted: str | None = args.player
@@ -355,7 +355,7 @@ def _exported(target: str, what: str) -> None:
 def _print_report(history: History | None, person: str | None = None) -> None:
     """The report of ``person``'s matches (None: of the one who played most)."""
     from kc_tui.records.stats import Summary
-    from kc_tui.ui.stats_data import finished, player_matches, rating_view, report_lines
+    from kc_tui.records.stats_views import finished, player_matches, rating_view, report_lines
 
     every = player_matches(history.matches()) if history is not None else []
     records = player_matches(every, person)

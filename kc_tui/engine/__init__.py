@@ -20,6 +20,7 @@ from .cards import (
     sort_for_hand,
     suit_of,
 )
+from .determinize import determinize
 from .legal import empty_place_takes, pile_takes
 from .match import (
     KING_PENALTY,
@@ -53,10 +54,10 @@ from .moves import (
     source,
     target,
 )
+from .player_view import PlayerView, Standing
 from .position import PositionError, dump_position, load_position, parse_position, position_dict
 from .rules import CHOICES, VARIANTS, Choice, Rules, RulesError, Variant, variant
 from .state import IllegalMove, Round, RoundOver, explain_illegal, generate_moves
-from .view import PlayerView, Standing, determinize
 
 __all__ = [
     "ALL_CARDS",

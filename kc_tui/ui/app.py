@@ -244,7 +244,7 @@ class KingsCornersApp(App[int]):
         if self.mode == "play" and self.look_only is None and not self._saved_at_start:
             screen = self._game_screen(self._new_session())
         elif self.mode == "join" and self.options.join is not None:
-            from kc_tui.ui.screens.remote import remote_screen
+            from kc_tui.ui.remote.screen import remote_screen
 
             screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
         else:
@@ -525,9 +525,9 @@ class KingsCornersApp(App[int]):
         if not self.can_join():
             self.notify(JOIN_OFF, severity="warning")
             return
-        from kc_tui.ui.screens.remote import remote_screen
-        from kc_tui.ui.screens.remote_dialogs import JoinDialog
-        from kc_tui.ui.screens.remote_table import RemoteTable
+        from kc_tui.ui.remote.dialogs import JoinDialog
+        from kc_tui.ui.remote.screen import remote_screen
+        from kc_tui.ui.remote.table import RemoteTable
 
         def chosen(url: str | None) -> None:
             if url is None:

@@ -23,7 +23,7 @@ from kc_tui.ui.screens.game import MESSAGE_LINES, GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
-from kc_tui.ui.screens.table_parts import fit_message
+from kc_tui.ui.table.parts import fit_message
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from tests.match.kit import play_match
 

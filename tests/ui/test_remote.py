@@ -22,10 +22,10 @@ from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
 from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.remote.dialogs import JoinDialog, RemoteMatchEnd, RemoteRoundSummary
+from kc_tui.ui.remote.screen import RemoteScreen, WatchScreen
+from kc_tui.ui.remote.view import card_targets, is_my_turn
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.screens.remote import RemoteScreen, WatchScreen
-from kc_tui.ui.screens.remote_dialogs import JoinDialog, RemoteMatchEnd, RemoteRoundSummary
-from kc_tui.ui.screens.remote_view import card_targets, is_my_turn
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS

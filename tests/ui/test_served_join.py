@@ -17,9 +17,9 @@ from kc_tui.net.allowlist import Endpoint
 from kc_tui.net.client import AddressError, RemoteSeat
 from kc_tui.ui.app import JOIN_OFF, KingsCornersApp, StartOptions
 from kc_tui.ui.commands import MenuCommands
+from kc_tui.ui.remote.dialogs import JoinDialog
+from kc_tui.ui.remote.screen import RemoteScreen
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.screens.remote import RemoteScreen
-from kc_tui.ui.screens.remote_dialogs import JoinDialog
 from tests.web.servekit import Listener, listening, served_tab_app
 
 from .conftest import wait_for

@@ -17,10 +17,7 @@ from textual.widgets import DataTable, Static
 from kc_tui.config import NAME_MAX
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import MatchPoint, Summary
-from kc_tui.records.store import History
-from kc_tui.ui.dialogs.match_detail import MatchDetail
-from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
-from kc_tui.ui.stats_data import (
+from kc_tui.records.stats_views import (
     VALUE_MAX,
     opponents,
     safe_record,
@@ -29,6 +26,9 @@ from kc_tui.ui.stats_data import (
     scoring_text,
     totals_text,
 )
+from kc_tui.records.store import History
+from kc_tui.ui.dialogs.match_detail import MatchDetail
+from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 
 from .statskit import SIZE, T0, StatsHost, flat, loaded, record_match
 

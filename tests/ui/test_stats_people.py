@@ -13,11 +13,11 @@ from textual.app import App
 from textual.widgets import OptionList, Static
 
 from kc_tui.config import Config
+from kc_tui.records.stats_views import opponents, people_games, rating_view, result
 from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import winners_text
 from kc_tui.ui.screens.stats import StatsScreen
 from kc_tui.ui.screens.stats_people import PersonPicker
-from kc_tui.ui.stats_data import opponents, people_games, rating_view, result
 from kc_tui.util.text import possessive
 
 from .conftest import wait_for

@@ -16,13 +16,13 @@ from textual.widgets import Button, DataTable, Static, TabbedContent
 from ai import ai_kinds
 from kc_tui.match.session import MatchSession
 from kc_tui.records.rating import player_rating
+from kc_tui.records.stats_views import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 from kc_tui.records.store import History
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
-from kc_tui.ui.stats_data import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 from kc_tui.ui.widgets.plot import ANSI, Y_TICKS, LegendPlot, exact_ticks
 from tests.historykit import ANCHORS
 

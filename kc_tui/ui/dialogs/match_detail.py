@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from kc_tui.engine import is_secret
 from kc_tui.records.rows import MatchRecord
-from kc_tui.ui.stats_data import is_chips, result, score_series, scoring_text, when
+from kc_tui.records.stats_views import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot, Line, Reference

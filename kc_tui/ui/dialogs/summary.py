@@ -289,7 +289,7 @@ def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -
     """The player's finished matches in ``history`` as the Stats screen reads them, less the
     match ``this`` (id ``match_id`` once recorded; else known by its seed and start). Raises what
     the history raises when it cannot be read."""
-    from kc_tui.ui.stats_data import finished, player_matches, safe_record
+    from kc_tui.records.stats_views import finished, player_matches, safe_record
 
     records = player_matches([safe_record(m) for m in history.matches()])
     return [
@@ -302,10 +302,10 @@ def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -
 def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | None:
     """How the match ``this`` moved the player's rating, in one line: "Rating 1512 → 1527
     (+15)", or "Your first rating: 1527 ± 180" after the first rated match; the rating is the
-    Stats screen's (:func:`kc_tui.ui.stats_data.rating_view`) before and after ``this``. Why
+    Stats screen's (:func:`kc_tui.records.stats_views.rating_view`) before and after ``this``. Why
     there is none when the AI ratings cannot be read; None when the match counts for no rating
     (a demo, no rated AI kind at the table)."""
-    from kc_tui.ui.stats_data import player_games, rating_view
+    from kc_tui.records.stats_views import player_games, rating_view
 
     if not player_games(this):
         return None

@@ -22,8 +22,8 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
-from kc_tui.ui.screens.table_parts import MESSAGE_LINES, fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import MESSAGE_LINES, fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer

@@ -1,4 +1,4 @@
-"""The game screen's words: the notice of a terminal too small for the table, and hints."""
+"""The game screen's words: its hints."""
 
 from __future__ import annotations
 
@@ -6,20 +6,6 @@ from rich.text import Text
 
 from kc_tui.engine import END, Move
 from kc_tui.match.session import MatchSession
-
-#: The smallest terminal the table fits in.
-MIN_WIDTH = 80
-MIN_HEIGHT = 24
-
-
-def too_small_text(width: int, height: int) -> Text:
-    return Text.assemble(
-        ("The terminal is too small for the table.\n\n", "bold"),
-        f"Please enlarge it to at least {MIN_WIDTH}×{MIN_HEIGHT}\n",
-        (f"(it is {width}×{height} now).\n\n", "dim"),
-        ("The game is paused and will be here, untouched, when it fits.", "italic"),
-        justify="center",
-    )
 
 
 def hint_body(session: MatchSession, m: Move, note: str | None) -> str:
@@ -40,4 +26,4 @@ def hint_text(keys: list[str], body: str) -> Text:
     return Text.assemble((head, "bold"), body)
 
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "hint_body", "hint_text", "too_small_text"]
+__all__ = ["hint_body", "hint_text"]

@@ -42,7 +42,7 @@ from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
 from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
-from kc_tui.ui.screens.table_parts import seat_label
+from kc_tui.ui.table.parts import seat_label
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer

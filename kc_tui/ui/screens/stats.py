@@ -29,11 +29,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
-from kc_tui.records.store import History
-from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
-from kc_tui.ui.screens.replay import open_replay
-from kc_tui.ui.screens.stats_people import PersonPicker
-from kc_tui.ui.stats_data import (
+from kc_tui.records.stats_views import (
     NO_RATING,
     REFERENCE_WIDTH,
     RatingView,
@@ -56,6 +52,10 @@ from kc_tui.ui.stats_data import (
     totals_text,
     when,
 )
+from kc_tui.records.store import History
+from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
+from kc_tui.ui.screens.replay import open_replay
+from kc_tui.ui.screens.stats_people import PersonPicker
 from kc_tui.ui.text import plain, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot

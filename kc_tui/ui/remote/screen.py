@@ -39,13 +39,13 @@ from kc_tui.engine import (
 )
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
-from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS
-from kc_tui.ui.screens.remote_table import RemoteTable
-from kc_tui.ui.screens.remote_view import (
+from kc_tui.ui.remote.table import RemoteTable
+from kc_tui.ui.remote.view import (
     is_my_turn,
     legal_moves,
     table_rules,
 )
+from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -217,7 +217,7 @@ class RemoteScreen(RemoteTable):
             self._prompt()
 
     def _round_scored(self, message: RoundMsg) -> None:
-        from kc_tui.ui.screens.remote_dialogs import RemoteRoundSummary
+        from kc_tui.ui.remote.dialogs import RemoteRoundSummary
 
         self.round_winners[message.number] = message.winner
         self.selected_card = self.source_pile = self.hint_move = None
@@ -243,7 +243,7 @@ class RemoteScreen(RemoteTable):
         self.app.push_screen(summary, closed)
 
     def _show_match_end(self) -> None:
-        from kc_tui.ui.screens.remote_dialogs import RemoteMatchEnd
+        from kc_tui.ui.remote.dialogs import RemoteMatchEnd
 
         state = self.state
         if state is None:

@@ -14,9 +14,23 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from kc_tui.ui.screens.game_text import MIN_HEIGHT, MIN_WIDTH, too_small_text
 from kc_tui.ui.text import cut
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
+
+#: The smallest terminal the table fits in.
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+
+
+def too_small_text(width: int, height: int) -> Text:
+    return Text.assemble(
+        ("The terminal is too small for the table.\n\n", "bold"),
+        f"Please enlarge it to at least {MIN_WIDTH}×{MIN_HEIGHT}\n",
+        (f"(it is {width}×{height} now).\n\n", "dim"),
+        ("The game is paused and will be here, untouched, when it fits.", "italic"),
+        justify="center",
+    )
+
 
 #: The most lines the message area grows to; a longer message scrolls there (the hint says so).
 MESSAGE_LINES = 4

@@ -1,7 +1,7 @@
 """The table a remote seat shows: the game screen's widgets (the piles and corners, the hand,
 the other seats' panels, the scores, the move log, the footer) drawn from the server's latest
 ``state``, with the message area and the status line of the connection (who the table waits for,
-who is connected, "reconnecting…"). :class:`~kc_tui.ui.screens.remote.RemoteScreen` adds the
+who is connected, "reconnecting…"). :class:`~kc_tui.ui.remote.screen.RemoteScreen` adds the
 keys and the messages from the network.
 
 Everything from the network (names, log lines, scores) is shown literally.
@@ -24,8 +24,7 @@ from kc_tui.engine import PLACES, Card, Move, Rules, is_pile_move, is_play, targ
 from kc_tui.net.client import RemoteSeat
 from kc_tui.net.protocol import StateMsg
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.screens.picking import HandPicking
-from kc_tui.ui.screens.remote_view import (
+from kc_tui.ui.remote.view import (
     card_targets,
     chips_scoring,
     is_my_turn,
@@ -34,7 +33,8 @@ from kc_tui.ui.screens.remote_view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.screens.table_parts import fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.picking import HandPicking
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
@@ -44,7 +44,7 @@ from kc_tui.ui.widgets.pile import PLACE_KEYS
 class RemoteTable(HandPicking, Screen[None]):
     """The table of ``seat``'s latest state, and what is picked on it."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = ["game.tcss", "remote.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["../screens/game.tcss", "remote.tcss"]
     AUTO_FOCUS = ""
 
     def __init__(self, seat: RemoteSeat, config: Config) -> None:

@@ -1,4 +1,4 @@
-"""What one seat may see (R4), and guesses of the hidden cards consistent with it.
+"""Guesses of the hidden cards consistent with what one seat may see (R4).
 
 A :class:`PlayerView` (defined in :mod:`.player_view`) is a frozen snapshot built from plain
 values: it holds no reference to the round it came from, so nothing reachable from it exposes a
@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from . import rng as _rng
 from .cards import Card, cards_of
-from .player_view import PlayerView, Standing
+from .player_view import PlayerView
 from .state import Round
 
-__all__ = ["PlayerView", "Standing", "determinize"]
+__all__ = ["determinize"]
 
 
 def determinize(view: PlayerView, seed: int, allowed: Callable[[int, Card], bool] | None = None) -> Round:
