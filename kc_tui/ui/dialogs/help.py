@@ -9,8 +9,9 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from kc_tui.ui.dialogs.modal import Modal
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
@@ -59,15 +60,13 @@ def two_columns(rows: Sequence[tuple[str, str]], key_style: str) -> Table:
     return table
 
 
-class HelpDialog(ModalScreen[None]):
+class HelpDialog(Modal[None]):
     """A screen's keys (the game's by default) and what its marks mean (``marks`` empty: none)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,enter,q", "close", "Close")]
     DEFAULT_CSS = """
-    HelpDialog { align: center middle; }
     HelpDialog > VerticalScroll {
-        width: 84; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $accent; background: $panel; padding: 1 2;
+        width: 84; max-width: 95%; max-height: 90%; padding: 1 2;
     }
     HelpDialog #title { text-style: bold; margin-bottom: 1; }
     HelpDialog .subtitle { text-style: bold; margin: 1 0; }
