@@ -29,13 +29,8 @@ from kc_tui.engine import (
     Card,
     Move,
     MoveError,
-    is_pile_move,
-    is_play,
     move_str,
     parse_move,
-    play_card,
-    source,
-    target,
 )
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
@@ -48,7 +43,6 @@ from kc_tui.ui.screens.remote_view import (
 )
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
-from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
@@ -265,15 +259,8 @@ class RemoteScreen(RemoteTable):
         except MoveError:
             self.say(Text.assemble(("Hint: ", "bold"), visible(message.text)), "hint")
             return
-        self.hint_move = m
-        if is_play(m):
-            self.selected_card, self.source_pile = play_card(m), None
-        elif is_pile_move(m):
-            self.selected_card, self.source_pile = None, source(m)
-        else:
-            self.selected_card = self.source_pile = None
-        self.refresh_view()
-        keys = f"press {PLACE_KEYS[target(m)]} to play it" if is_play(m) or is_pile_move(m) else "t ends your turn"
+        key = self.pick_hint(m)
+        keys = f"press {key} to play it" if key is not None else "t ends your turn"
         self.say(Text.assemble((f"Hint ({keys}): ", "bold"), visible(message.text.removeprefix("Hint: "))), "hint")
 
     def _link_changed(self, link: Link) -> None:
