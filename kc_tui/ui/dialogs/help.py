@@ -13,13 +13,20 @@ from textual.widgets import Static
 
 from kc_tui.ui.dialogs.modal import Modal
 
-KEYS: tuple[tuple[str, str], ...] = (
+#: The keys that pick, play, end the turn and undo: the same at the game's table and at a remote
+#: seat (the first rows of both keys pages).
+PICKING_HELP: tuple[tuple[str, str], ...] = (
     ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
     ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
     ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
     ("click", "a card, then a pile: the same as the keys"),
     ("t", "end your turn (with a card still picked: press t twice)"),
     ("u", "undo your last move this turn"),
+)
+
+#: The game's keys.
+KEYS: tuple[tuple[str, str], ...] = (
+    *PICKING_HELP,
     ("h", "hint: what the lookahead AI would do"),
     ("esc", "drop the selection"),
     ("p", "pause / resume the AI players"),

@@ -34,6 +34,7 @@ from kc_tui.engine import (
 )
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
+from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.screens.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.screens.remote_table import RemoteTable
 from kc_tui.ui.screens.remote_view import (
@@ -48,12 +49,7 @@ from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
 #: The game's keys as they work at a remote seat (no pause: the table's pace is the host's).
 SEAT_KEYS: tuple[tuple[str, str], ...] = (
-    ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
-    ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
-    ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
-    ("click", "a card, then a pile: the same as the keys"),
-    ("t", "end your turn (with a card still picked: press t twice)"),
-    ("u", "undo your last move this turn"),
+    *PICKING_HELP,
     ("h", "hint: the server's lookahead AI says what it would do"),
     ("esc", "drop the selection"),
     ("r  or  F1", "the rules of this table"),
