@@ -7,16 +7,15 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.match.recorder import RecorderStatus
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 
 CSS = """
-{name} {{ align: center middle; }}
 {name} > Vertical {{
-    width: 60; height: auto; border: thick $accent; background: $panel; padding: 1 2;
+    width: 60; padding: 1 2;
 }}
 {name} .question {{ text-style: bold; margin-bottom: 1; }}
 {name} .detail {{ color: $text-muted; margin-bottom: 1; }}
@@ -25,7 +24,7 @@ CSS = """
 """
 
 
-class QuitDialog(ModalScreen[bool]):
+class QuitDialog(Modal[bool]):
     """Quit? The match is saved after every move, so nothing is lost; when the last save failed
     (``problem``) or the history could not record yet (``unrecorded``), the dialog says so."""
 
@@ -109,7 +108,7 @@ class MenuDialog(QuitDialog):
         super().__init__(saved=False)
 
 
-class ResumeDialog(ModalScreen[bool | None]):
+class ResumeDialog(Modal[bool | None]):
     """A match in progress was saved: resume it (True) or start a new one (False).
 
     With ``replacing`` (the player asked for a new game while a match is saved) the dialog

@@ -8,11 +8,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from ai import ai_kinds
 from kc_tui.config import Config
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 
 EMPTY = "-"
@@ -24,16 +24,12 @@ def available_kinds() -> tuple[str, ...]:
     return ai_kinds()
 
 
-class DemoSetupDialog(ModalScreen[list[str] | None]):
+class DemoSetupDialog(Modal[list[str] | None]):
     """Pick the AI kind of each seat (2 to 4); dismisses with the kinds, or None."""
 
     DEFAULT_CSS = """
-    DemoSetupDialog {
-        align: center middle;
-    }
     DemoSetupDialog #demo-setup {
         width: 56;
-        height: auto;
         border: thick $accent 70%;
         background: $surface;
         padding: 1 2;

@@ -9,16 +9,24 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: tuple[tuple[str, str], ...] = (
+from kc_tui.ui.dialogs.modal import Modal
+
+#: The keys that pick, play, end the turn and undo: the same at the game's table and at a remote
+#: seat (the first rows of both keys pages).
+PICKING_HELP: tuple[tuple[str, str], ...] = (
     ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
     ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
     ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
     ("click", "a card, then a pile: the same as the keys"),
     ("t", "end your turn (with a card still picked: press t twice)"),
     ("u", "undo your last move this turn"),
+)
+
+#: The game's keys.
+KEYS: tuple[tuple[str, str], ...] = (
+    *PICKING_HELP,
     ("h", "hint: what the lookahead AI would do"),
     ("esc", "drop the selection"),
     ("p", "pause / resume the AI players"),
@@ -59,15 +67,13 @@ def two_columns(rows: Sequence[tuple[str, str]], key_style: str) -> Table:
     return table
 
 
-class HelpDialog(ModalScreen[None]):
+class HelpDialog(Modal[None]):
     """A screen's keys (the game's by default) and what its marks mean (``marks`` empty: none)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,enter,q", "close", "Close")]
     DEFAULT_CSS = """
-    HelpDialog { align: center middle; }
     HelpDialog > VerticalScroll {
-        width: 84; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $accent; background: $panel; padding: 1 2;
+        width: 84; max-width: 95%; max-height: 90%; padding: 1 2;
     }
     HelpDialog #title { text-style: bold; margin-bottom: 1; }
     HelpDialog .subtitle { text-style: bold; margin: 1 0; }

@@ -15,13 +15,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.engine import is_secret
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats_views import is_chips, result, score_series, scoring_text, when
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot, Line, Reference
@@ -123,15 +123,13 @@ def winners_text(m: MatchRecord, person: str | None = None) -> Text:
     return Text.assemble(("You lost: ", "bold red"), rich_plain(others, "bold"), " won.")
 
 
-class MatchDetail(ModalScreen[None]):
+class MatchDetail(Modal[None]):
     """A past match: its rounds, totals and winner, and its score plot. Escape closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
     DEFAULT_CSS = """
-    MatchDetail { align: center middle; }
     MatchDetail > Vertical {
-        width: 100; max-width: 100%; height: 92%;
-        border: thick $accent; background: $panel; padding: 0 1;
+        width: 100; max-width: 100%; height: 92%; padding: 0 1;
     }
     MatchDetail #detail-title { text-style: bold; }
     MatchDetail #detail-rules { color: $text-muted; }

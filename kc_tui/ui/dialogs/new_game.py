@@ -17,13 +17,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names
 from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets.rule_fields import (
     MATCH_RULES,
@@ -41,15 +41,13 @@ KEYS_HELP = "Ctrl+S starts · Tab moves · Esc back to the menu"
 MORE_HELP = "Names, think times and house rules: Settings in the menu."
 
 
-class NewGameDialog(ModalScreen[Config | None]):
+class NewGameDialog(Modal[Config | None]):
     """Choose the opponents and the target (or chips) of the next match; dismisses with the
     settings it saved (the match starts with them), or None."""
 
     DEFAULT_CSS = """
-    NewGameDialog { align: center middle; }
     NewGameDialog #new-game {
-        width: 78; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $accent; background: $panel; padding: 0 1;
+        width: 78; max-width: 100%; max-height: 100%; padding: 0 1;
     }
     NewGameDialog #new-game-title { text-style: bold; width: 1fr; content-align: center middle; }
     NewGameDialog #new-game-body { height: auto; max-height: 1fr; }

@@ -18,7 +18,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
@@ -27,6 +26,7 @@ from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, rich_plain
 
 #: The widest name column in the summaries (a longer name ends in "…").
@@ -161,7 +161,7 @@ def round_footer(s: MatchSession, result: RoundResult) -> str:
     return f"Next round: {deals}. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
 
 
-class RoundSummary(ModalScreen[None]):
+class RoundSummary(Modal[None]):
     """How the round ended: who went out, the cards caught in every hand, the penalties or
     chips, the totals, and the next deal or the match's end."""
 
@@ -170,10 +170,8 @@ class RoundSummary(ModalScreen[None]):
         Binding("v", "replay", "Replay and review"),
     ]
     DEFAULT_CSS = """
-    RoundSummary { align: center middle; }
     RoundSummary > Vertical {
-        width: 76; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $accent; background: $panel; padding: 0 2; overflow-y: auto;
+        width: 76; max-width: 100%; max-height: 100%; padding: 0 2; overflow-y: auto;
     }
     RoundSummary #title { text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }
     RoundSummary #body { width: 100%; margin: 1 0; }
@@ -320,7 +318,7 @@ def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | No
     return f"Rating {old} → {new} ({new - old:+d})"
 
 
-class MatchSummary(ModalScreen[str | None]):
+class MatchSummary(Modal[str | None]):
     """The winner(s) by name and why the match ended, every player's rounds and final total,
     and play again / main menu. The one person at a table is "you"; several are named."""
 
@@ -330,10 +328,8 @@ class MatchSummary(ModalScreen[str | None]):
         Binding("v", "rounds", "Replay a round"),
     ]
     DEFAULT_CSS = """
-    MatchSummary { align: center middle; }
     MatchSummary > Vertical {
-        width: 76; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $success; background: $panel; padding: 0 2; overflow-y: auto;
+        width: 76; max-width: 100%; max-height: 100%; border: thick $success; padding: 0 2; overflow-y: auto;
     }
     MatchSummary #title {
         text-style: bold; width: 100%; content-align: center middle; color: $success; margin-top: 1;

@@ -10,10 +10,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 
 #: The spectator's choice, after the people's names.
@@ -29,17 +29,15 @@ class View:
     name: str | None = None
 
 
-class WhoseView(ModalScreen[View | None]):
+class WhoseView(Modal[View | None]):
     """Which view of round ``round_number`` to replay: one of ``people`` (their match seat and
     name, in seat order) or the table's. Enter chooses (dismissed with the :class:`View`); Esc goes
     back (None)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "back", "Back")]
     DEFAULT_CSS = """
-    WhoseView { align: center middle; }
     WhoseView > Vertical {
-        width: 60; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $accent; background: $panel; padding: 0 2;
+        width: 60; max-width: 100%; max-height: 100%; padding: 0 2;
     }
     WhoseView #whose-title { text-style: bold; margin-top: 1; }
     WhoseView #whose-note { color: $text-muted; margin: 1 0; }

@@ -13,21 +13,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from kc_tui.engine import Card, sort_for_hand
 from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.dialogs.summary import NAME_WIDTH
 from kc_tui.ui.text import plain, visible
 
 SUMMARY_CSS = """
-{name} {{ align: center middle; }}
 {name} > Vertical {{
-    width: 76; max-width: 100%; height: auto; max-height: 100%;
-    border: thick $accent; background: $panel; padding: 0 2; overflow-y: auto;
+    width: 76; max-width: 100%; max-height: 100%; padding: 0 2; overflow-y: auto;
 }}
 {name} #title {{ text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }}
 {name} #body {{ width: 100%; margin: 1 0; }}
@@ -42,7 +40,7 @@ def lines_text(lines: Sequence[str]) -> Text:
     return Text("\n").join(Text(visible(line)) for line in lines)
 
 
-class RemoteRoundSummary(ModalScreen[None]):
+class RemoteRoundSummary(Modal[None]):
     """A round scored at the table: who went out (or that it was blocked), the server's summary
     lines and the cards left in every hand, face up (``cards`` by seat, ``names`` the seats';
     none from a server that sends no cards). Enter, Space or Escape go back to the table. The
@@ -112,7 +110,7 @@ class RemoteRoundSummary(ModalScreen[None]):
         self.dismiss(None)
 
 
-class RemoteMatchEnd(ModalScreen[str | None]):
+class RemoteMatchEnd(Modal[str | None]):
     """The match is over: the server's line about its end and its winners. Enter goes back to
     the table (dismissed with None), m to the main menu ("menu")."""
 
@@ -152,15 +150,14 @@ class RemoteMatchEnd(ModalScreen[str | None]):
         self.dismiss("menu")
 
 
-class JoinDialog(ModalScreen[str | None]):
+class JoinDialog(Modal[str | None]):
     """The address of a table (the line the host printed, or only its ws:// address): dismissed
     with the address checked (:func:`~kc_tui.net.client.table_address`), or None (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """
-    JoinDialog { align: center middle; }
     JoinDialog > Vertical {
-        width: 76; max-width: 100%; height: auto; border: thick $accent; background: $panel; padding: 1 2;
+        width: 76; max-width: 100%; padding: 1 2;
     }
     JoinDialog #question { text-style: bold; margin-bottom: 1; }
     JoinDialog #detail { color: $text-muted; margin-bottom: 1; }

@@ -29,16 +29,12 @@ from kc_tui.engine import (
     Card,
     Move,
     MoveError,
-    is_pile_move,
-    is_play,
     move_str,
     parse_move,
-    play_card,
-    source,
-    target,
 )
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
+from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import (
     is_my_turn,
@@ -48,18 +44,12 @@ from kc_tui.ui.remote.view import (
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
-from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
 #: The game's keys as they work at a remote seat (no pause: the table's pace is the host's).
 SEAT_KEYS: tuple[tuple[str, str], ...] = (
-    ("← →  or  1-9, 0", "pick a card in your hand (again to drop it)"),
-    ("q w e / a d / z x c", "pick a pile: the keys sit like the table (NW N NE / W E / SW S SE)"),
-    ("", "with a card picked: play it there · with no card: pick a pile to move, then its target"),
-    ("click", "a card, then a pile: the same as the keys"),
-    ("t", "end your turn (with a card still picked: press t twice)"),
-    ("u", "undo your last move this turn"),
+    *PICKING_HELP,
     ("h", "hint: the server's lookahead AI says what it would do"),
     ("esc", "drop the selection"),
     ("r  or  F1", "the rules of this table"),
@@ -265,15 +255,8 @@ class RemoteScreen(RemoteTable):
         except MoveError:
             self.say(Text.assemble(("Hint: ", "bold"), visible(message.text)), "hint")
             return
-        self.hint_move = m
-        if is_play(m):
-            self.selected_card, self.source_pile = play_card(m), None
-        elif is_pile_move(m):
-            self.selected_card, self.source_pile = None, source(m)
-        else:
-            self.selected_card = self.source_pile = None
-        self.refresh_view()
-        keys = f"press {PLACE_KEYS[target(m)]} to play it" if is_play(m) or is_pile_move(m) else "t ends your turn"
+        key = self.pick_hint(m)
+        keys = f"press {key} to play it" if key is not None else "t ends your turn"
         self.say(Text.assemble((f"Hint ({keys}): ", "bold"), visible(message.text.removeprefix("Hint: "))), "hint")
 
     def _link_changed(self, link: Link) -> None:

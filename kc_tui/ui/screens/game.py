@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
-from kc_tui.engine import END, PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.engine import END, PLACES, Card, Move, target
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, RoundEnded, TableDriver
@@ -437,17 +437,10 @@ class GameScreen(HandPicking, DrivenScreen):
             self._show_hint(decision.move, decision.note)
 
     def _show_hint(self, m: Move, note: str | None = None) -> None:
-        self.hint_move = m
-        if is_play(m):
-            self.selected_card, self.source_pile = play_card(m), None
-        elif is_pile_move(m):
-            self.selected_card, self.source_pile = None, source(m)
-        else:
-            self.selected_card = self.source_pile = None
-        self.refresh_view()
+        key = self.pick_hint(m)
         body = hint_body(self.session, m, note)
         # The key that plays the first move comes first: it shows whatever the hint's length.
-        keys = [f"press {PLACE_KEYS[target(m)]} to play it"] if is_play(m) or is_pile_move(m) else []
+        keys = [f"press {key} to play it"] if key is not None else []
         text = hint_text(keys, body)
         if self.message_lines(text) > fit_message(self):
             text = hint_text([*keys, "h: more"], body)

@@ -17,13 +17,14 @@ from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.data import guide_markdown, rules_markdown
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
 
@@ -264,15 +265,13 @@ def sections(document: str) -> list[Section]:
     return out
 
 
-class ContentsDialog(ModalScreen[int | None]):
+class ContentsDialog(Modal[int | None]):
     """The headings of the rules screen; choosing one (Enter or a click) returns its index."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,t", "close", "Close")]
     DEFAULT_CSS = """
-    ContentsDialog { align: center middle; }
     ContentsDialog > Vertical {
-        width: 50; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $accent; background: $panel; padding: 0 1;
+        width: 50; max-width: 95%; max-height: 90%; padding: 0 1;
     }
     ContentsDialog #contents-title { text-style: bold; }
     ContentsDialog #contents-foot { color: $text-muted; }

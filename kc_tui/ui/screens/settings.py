@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static, Switch
 
@@ -44,6 +44,7 @@ from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.name_input import NameInput
@@ -121,7 +122,7 @@ def _opponent_rows(cfg: Config) -> ComposeResult:
     yield Static(plain(" · ".join(f"{k.name}: {k.description}" for k in offered) + "." + think_help), classes="help")
 
 
-class DiscardDialog(ModalScreen[bool]):
+class DiscardDialog(Modal[bool]):
     """Leave the settings without saving the changes on screen? True: discard them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,9 +130,8 @@ class DiscardDialog(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Keep editing"),
     ]
     DEFAULT_CSS = """
-    DiscardDialog { align: center middle; }
     DiscardDialog > Vertical {
-        width: 44; height: auto; border: thick $accent; background: $panel; padding: 1 2;
+        width: 44; padding: 1 2;
     }
     DiscardDialog .question { text-style: bold; margin-bottom: 1; width: 1fr; }
     DiscardDialog Horizontal { height: auto; align-horizontal: center; }

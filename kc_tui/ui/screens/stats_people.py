@@ -9,25 +9,23 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.records.stats_views import short_text
+from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 
 
-class PersonPicker(ModalScreen[str | None]):
+class PersonPicker(Modal[str | None]):
     """Pick one of ``people`` (``current`` highlighted); Enter or a click picks, Escape keeps
     the one shown. Dismissed with the name picked, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
     DEFAULT_CSS = """
-    PersonPicker { align: center middle; }
     PersonPicker > Vertical {
-        width: 50; max-width: 100%; height: auto; max-height: 80%;
-        border: thick $accent; background: $panel; padding: 0 1;
+        width: 50; max-width: 100%; max-height: 80%; padding: 0 1;
     }
     PersonPicker #people-title { text-style: bold; margin-bottom: 1; }
     PersonPicker #people { height: auto; max-height: 20; }

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
-from kc_tui.engine import PLACES, Card, Move, move, play
+from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import HandView
 from kc_tui.ui.widgets.hand import KEYS
@@ -141,6 +141,19 @@ class HandPicking(_Base):
         if self.source_pile is not None:
             return self.places_for_pile(self.source_pile)
         return set()
+
+    def pick_hint(self, m: Move) -> str | None:
+        """Show the hint ``m`` picked: its card or the pile it moves, drawn on the table. The key
+        that plays it, or None (the hint ends the turn)."""
+        self.hint_move = m
+        if is_play(m):
+            self.selected_card, self.source_pile = play_card(m), None
+        elif is_pile_move(m):
+            self.selected_card, self.source_pile = None, source(m)
+        else:
+            self.selected_card = self.source_pile = None
+        self.refresh_view()
+        return PLACE_KEYS[target(m)] if is_play(m) or is_pile_move(m) else None
 
     # ------------------------------------------------------------------ the keys
     def action_card(self, delta: int) -> None:
