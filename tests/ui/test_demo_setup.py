@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.command import CommandList
 from textual.widgets import Select, Static
 
 from kc_tui.config import Config, Opponent
 from kc_tui.ui.commands import MenuCommands
 from kc_tui.ui.dialogs.demo_setup import EMPTY, DemoSetupDialog
+
+from .conftest import wait_for
+
+
+def highlighted_command(app: App[None]) -> str:
+    """The text of the command the palette has highlighted ("" while it has none)."""
+    hits = app.screen.query(CommandList)
+    if not hits or hits.first().highlighted is None:
+        return ""
+    hit = hits.first()
+    assert hit.highlighted is not None
+    return str(hit.get_option_at_index(hit.highlighted).prompt)
 
 
 class Host(App[None]):
@@ -89,7 +102,7 @@ async def test_palette_offers_the_menu_actions() -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"watch a demo")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "Watch a demo" in highlighted_command(app))
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.ran)
         assert app.ran == ["demo"]
