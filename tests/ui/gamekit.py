@@ -225,6 +225,19 @@ def screen_text(app: App[Any]) -> str:
     return html.unescape(text).replace("\xa0", " ")
 
 
+def highlighted_command(app: App[Any]) -> str:
+    """The text of the command the command palette has highlighted ("" while it has none)."""
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    if not lists:
+        return ""
+    hit = lists.first()
+    if hit.highlighted is None:
+        return ""
+    return str(hit.get_option_at_index(hit.highlighted).prompt)
+
+
 async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:
     """Play the human's turns like a beginner (the first legal move, else end the turn)
     through the screen's key actions, until ``dialog`` shows."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.command import CommandList
 from textual.widgets import Select, Static
 
 from kc_tui.config import Config, Opponent
@@ -11,16 +10,7 @@ from kc_tui.ui.commands import MenuCommands
 from kc_tui.ui.dialogs.demo_setup import EMPTY, DemoSetupDialog
 
 from .conftest import wait_for
-
-
-def highlighted_command(app: App[None]) -> str:
-    """The text of the command the palette has highlighted ("" while it has none)."""
-    hits = app.screen.query(CommandList)
-    if not hits or hits.first().highlighted is None:
-        return ""
-    hit = hits.first()
-    assert hit.highlighted is not None
-    return str(hit.get_option_at_index(hit.highlighted).prompt)
+from .gamekit import highlighted_command
 
 
 class Host(App[None]):
