@@ -186,12 +186,11 @@ async def new_game(pilot: Pilot[Any]) -> GameScreen:
     match, settled."""
     from kc_tui.ui.dialogs.new_game import NewGameDialog
 
+    from .conftest import wait_for
+
     app = pilot.app
     await pilot.press("n")
-    for _ in range(250):
-        if isinstance(app.screen, NewGameDialog):
-            break
-        await pilot.pause(0.02)
+    await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog), what="the set-up on New game")
     assert isinstance(app.screen, NewGameDialog), f"no set-up on New game; the screen is {app.screen!r}"
     await pilot.press("ctrl+s")
     return await settle(pilot)
