@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS, HandView, PileView
 
+from .conftest import wait_for
 from .fitkit import shows_whole
 from .gamekit import (
     ONE_ROUND,
@@ -329,12 +330,14 @@ async def test_a_tiny_terminal_asks_to_enlarge_and_the_game_comes_back_untouched
     async with settled_game(app, SIZE) as (pilot, game):
         await pilot.press("t")  # the AIs are to move when the terminal shrinks
         await pilot.resize_terminal(60, 20)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "enlarge it to at least 80×24" in screen_text(app), what="the ask to enlarge")
         assert game.too_small
         text = screen_text(app)
         assert "enlarge it to at least 80×24" in text
         frozen = position(game.session)
-        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()  # an AI's thought in flight has come back
+        await pilot.pause()
+        assert game._timer is None and not game.thinking, "nothing left that could move the game"
         assert position(game.session) == frozen  # nothing moves while it is too small
         await pilot.resize_terminal(*SIZE)
         game = await settle(pilot)
@@ -352,16 +355,20 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
         budget_ms = 5000.0  # slow but within its budget: the fallback (at 2x) does not step in
 
         def choose(self, view: Any) -> Move:
-            time.sleep(3.0)
+            if armed.is_set() and not thought.is_set():  # the thought lasts until its game is replaced
+                replaced.wait(8.0)
+                thought.set()
             return END
 
+    armed, replaced, thought = threading.Event(), threading.Event(), threading.Event()
     monkeypatch.setitem(ai_pkg.registry._REGISTRY, "greedy", SlowAI)
     monkeypatch.setattr(ai_pkg.registry, "_load_all", lambda: None)
     app = play_app(seed=SEED)
     async with settled_game(app, SIZE) as (pilot, game):
         old = game.session
+        armed.set()
         await pilot.press("t")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: game.thinking)
         assert game.thinking
         await pilot.press("question_mark")  # help answers at once, while the AI still thinks
         await pilot.pause()
@@ -373,7 +380,12 @@ async def test_screen_stays_live_while_an_ai_thinks_and_stale_moves_are_dropped(
         await pilot.press("p")
         moves_then = len(old.match.round.history)
         app.start_game(seed=5)  # a new game mid-thought
-        await pilot.pause(3.5)
+        await wait_for(pilot, lambda: game not in app.screen_stack and not game.is_attached, what="the old game gone")
+        replaced.set()
+        await wait_for(pilot, thought.is_set, what="the old game's AI decided")
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # and its decision is handled
+        await settle(pilot)  # the new game is up
         assert len(old.match.round.history) == moves_then, "a stale AI move was applied"
         new = game_of(app)
         assert new.session is not old
