@@ -24,6 +24,7 @@ from kc_tui.config.store import DataDirError, config_path, data_dir, ensure_data
 from kc_tui.ui.screens.settings import SettingsScreen
 from kc_tui.util.files import FileError, atomic_write, describe_os_error, move_aside, read_capped
 from tests.faultkit import fill, small_disk
+from tests.ui.conftest import wait_for
 from tests.ui.gamekit import SettingsHost as Host
 
 SIZE = (100, 40)
@@ -420,14 +421,14 @@ async def test_the_app_started_on_a_bashrc_leaves_it_and_never_says_saved(tmp_pa
     async with app.run_test(size=(110, 36)) as pilot:
         while not isinstance(app.screen, MenuScreen):
             await pilot.pause(0.05)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: any("left as it is" in n.message for n in app._notifications))
         warnings = [n.message for n in app._notifications]
         assert any("left as it is" in w and "not saved to it" in w for w in warnings), warnings
         await pilot.press("s")
         while not isinstance(app.screen, SettingsScreen):
             await pilot.pause(0.05)
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "Not saved" in error_text(app), what="the settings' error")
         assert isinstance(app.screen, SettingsScreen)
         assert "Not saved" in error_text(app)
         assert not any("Settings saved" in n.message for n in app._notifications)

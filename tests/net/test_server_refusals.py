@@ -219,7 +219,9 @@ async def test_a_full_table_refuses_spectators_and_wrong_tokens_but_lets_a_perso
                 await connect(base + path)
             assert info.value.response.status_code == 503
         await ben.close()
-        await asyncio.sleep(0.1)
+        async with asyncio.timeout(20):  # the server has seen Ben go: his place is free
+            while server.connected[1] or server._server is None or len(server._server.connections) >= 3:
+                await asyncio.sleep(0.01)
         late = await watch(base)  # Ben's place went to another spectator: full again
         back = await seat(server, base, "Ben")  # yet Ben comes back to his seat
         assert back.state.seat == 1 and server.connected[1]

@@ -88,7 +88,11 @@ async def test_an_ai_stands_in_for_an_away_person_and_they_take_the_seat_back() 
                 await ana.expect(p.StateMsg)
         if ben.state.legal:
             before = position(server)
-            await asyncio.sleep(0.5)
+            # Nothing can play for Ben: no stand-in, no away timer; a ping answered shows the
+            # server has handled everything before it.
+            assert server.standing_in == set() and 1 not in server._away_timers
+            await ben.send(p.ping_message(7))
+            assert (await ben.expect(p.PongMsg)).id == 7
             assert position(server) == before
         for c in (ana, ben):
             assert c.leaks == []

@@ -186,12 +186,11 @@ async def new_game(pilot: Pilot[Any]) -> GameScreen:
     match, settled."""
     from kc_tui.ui.dialogs.new_game import NewGameDialog
 
+    from .conftest import wait_for
+
     app = pilot.app
     await pilot.press("n")
-    for _ in range(250):
-        if isinstance(app.screen, NewGameDialog):
-            break
-        await pilot.pause(0.02)
+    await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog), what="the set-up on New game")
     assert isinstance(app.screen, NewGameDialog), f"no set-up on New game; the screen is {app.screen!r}"
     await pilot.press("ctrl+s")
     return await settle(pilot)
@@ -223,6 +222,19 @@ def screen_text(app: App[Any]) -> str:
     svg = app.export_screenshot()
     text = re.sub(r"<[^>]+>", "", svg)
     return html.unescape(text).replace("\xa0", " ")
+
+
+def highlighted_command(app: App[Any]) -> str:
+    """The text of the command the command palette has highlighted ("" while it has none)."""
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    if not lists:
+        return ""
+    hit = lists.first()
+    if hit.highlighted is None:
+        return ""
+    return str(hit.get_option_at_index(hit.highlighted).prompt)
 
 
 async def play_until(pilot: Any, dialog: type, limit: int = 600) -> Any:

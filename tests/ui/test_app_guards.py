@@ -37,7 +37,7 @@ async def test_keys_do_nothing_while_the_terminal_is_too_small() -> None:
         log = list(s.log)
         # End turn, pick a card and play it, undo, hint: all ignored, unseen moves impossible.
         await pilot.press("t", "1234567890"[index], PLACE_KEYS[target(m)], "u", "h", "left", "right")
-        await pilot.pause(0.2)
+        await settle(pilot)  # anything the keys had set going (an AI's turn, a hint) is done
         assert position(s) == before and s.log == log
         assert game.selected_card is None and game.hint_move is None
         assert s.human_to_move

@@ -15,6 +15,7 @@ from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import AsciiFilter, as_ascii
 
+from .conftest import wait_for
 from .fitkit import screen_lines
 from .gamekit import settle
 
@@ -58,7 +59,7 @@ async def test_the_menu_is_drawn_in_ascii(ascii_terminal: None) -> None:
     assert isinstance(app, KingsCornersApp)
     assert any(isinstance(f, AsciiFilter) for f in app.get_line_filters())
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and "Quit" in "\n".join(screen_lines(app)))
         assert isinstance(app.screen, MenuScreen)
         text = "\n".join(screen_lines(app))
         text.encode("ascii")

@@ -24,6 +24,7 @@ from kc_tui.ui.launch import build_app
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView, ShownCard, StockView
 
+from .conftest import wait_for
 from .fitkit import screen_lines
 from .gamekit import LONG_HAND, click_card, play_app, settle, stage, table_app, whole_card
 
@@ -113,7 +114,7 @@ async def test_cards_are_larger_at_160x50_than_at_120x40() -> None:
         game = await stage(pilot)
         small = measure(game)
         await pilot.resize_terminal(160, 50)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: measure(game) == (7, 5, 5, 7), what="the cards drawn large")
         large = measure(game)
     assert small == (5, 3, 3, 5)
     assert all(b > a for a, b in zip(small, large, strict=True)), (small, large)
@@ -127,11 +128,11 @@ async def test_the_cards_follow_the_terminal_when_only_its_height_changes() -> N
         hand = game.query_one(HandView)
         assert last_chip(game).region.height == 3 and hand.region.height == 3
         await pilot.resize_terminal(160, 50)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: last_chip(game).region.height == 5 and hand.region.height == 5)
         assert last_chip(game).region.height == 5 and hand.region.height == 5
         assert hand.row.face is LARGE and all(c.region.height == 5 for c in hand.shown())
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: last_chip(game).region.size == (5, 3) and hand.region.height == 3)
         assert last_chip(game).region.size == (5, 3) and hand.region.height == 3
 
 

@@ -35,6 +35,12 @@ def moves_made(demo: DemoScreen) -> tuple[int, int]:
     return (len(s.match.results), len(s.match.round.history))
 
 
+def nothing_pending(demo: DemoScreen) -> bool:
+    """Nothing can make the demo's next move: it is paused, has no step timer set and no AI
+    thinking, so whatever has not moved by now does not move until a key is pressed."""
+    return demo.paused and not demo.stepping and not demo.thinking and demo._timer is None
+
+
 async def test_a_whole_match_at_top_speed_ends_with_a_winner() -> None:
     demo = DemoScreen(["greedy", "king-aware"], 11, "instant", Config(rules=Rules(target=25)))
     app = DemoHost(demo)
@@ -60,14 +66,14 @@ async def test_pause_step_and_resume() -> None:
         assert demo.paused
         await wait_for(pilot, lambda: not demo.thinking, 10)
         before = moves_made(demo)
-        await pilot.pause(1.0)
+        await wait_for(pilot, lambda: nothing_pending(demo), 10)
         assert moves_made(demo) == before, "nothing moves while paused"
         await pilot.press("n")
         await wait_for(pilot, lambda: moves_made(demo) != before, 10)
         await wait_for(pilot, lambda: not demo.thinking, 10)
         after = moves_made(demo)
         assert after == (before[0], before[1] + 1) or after[0] == before[0] + 1, "exactly one step"
-        await pilot.pause(1.0)
+        await wait_for(pilot, lambda: nothing_pending(demo), 10)
         assert moves_made(demo) == after and demo.paused, "a step leaves the demo paused"
         await pilot.press("space")
         assert not demo.paused
@@ -82,7 +88,7 @@ async def test_step_while_playing_pauses_and_moves_once() -> None:
         await wait_for(pilot, lambda: moves_made(demo) != (0, 0), 10)
         await wait_for(pilot, lambda: not demo.thinking, 10)
         first = moves_made(demo)
-        await pilot.pause(1.5)
+        await wait_for(pilot, lambda: nothing_pending(demo), 10)
         assert moves_made(demo) == first
 
 
@@ -121,7 +127,7 @@ async def test_a_new_demo_never_applies_a_stale_decision() -> None:
         await wait_for(pilot, lambda: not demo.thinking, 10)
         new_history = len(demo.session.match.round.history)
         demo.post_message(DemoScreen.Decided(stale.decided(END)))
-        await pilot.pause(0.3)
+        await pilot.pause()  # every message posted before it handled: the stale decision too
         assert len(demo.session.match.round.history) == new_history
         assert len(old_session.match.round.history) == len(turn.view.history), "the old demo is left alone"
 

@@ -9,6 +9,9 @@ from kc_tui.config import Config, Opponent
 from kc_tui.ui.commands import MenuCommands
 from kc_tui.ui.dialogs.demo_setup import EMPTY, DemoSetupDialog
 
+from .conftest import wait_for
+from .gamekit import highlighted_command
+
 
 class Host(App[None]):
     def __init__(self, config: Config) -> None:
@@ -89,7 +92,7 @@ async def test_palette_offers_the_menu_actions() -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"watch a demo")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "Watch a demo" in highlighted_command(app))
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.ran)
         assert app.ran == ["demo"]

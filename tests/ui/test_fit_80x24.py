@@ -376,7 +376,11 @@ async def test_every_match_column_heading_and_result_is_on_screen_at_80x24(tmp_p
         while table.scroll_x < table.max_scroll_x:
             before = table.scroll_x
             await pilot.press("right")
-            await pilot.pause(0.2)
+
+            def scrolled(start: float = before) -> bool:
+                return table.scroll_x > start
+
+            await wait_for(pilot, scrolled, what="→ scrolled the list")
             assert table.scroll_x > before, "→ scrolls the list"
         assert_whole(app, widest, table.region.intersection(table.scrollable_content_region))
         assert_footer_whole(app, "Back", "Summary", "Plots", "Matches")

@@ -330,12 +330,14 @@ async def test_a_tiny_terminal_asks_to_enlarge_and_the_game_comes_back_untouched
     async with settled_game(app, SIZE) as (pilot, game):
         await pilot.press("t")  # the AIs are to move when the terminal shrinks
         await pilot.resize_terminal(60, 20)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "enlarge it to at least 80×24" in screen_text(app), what="the ask to enlarge")
         assert game.too_small
         text = screen_text(app)
         assert "enlarge it to at least 80×24" in text
         frozen = position(game.session)
-        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()  # an AI's thought in flight has come back
+        await pilot.pause()
+        assert game._timer is None and not game.thinking, "nothing left that could move the game"
         assert position(game.session) == frozen  # nothing moves while it is too small
         await pilot.resize_terminal(*SIZE)
         game = await settle(pilot)

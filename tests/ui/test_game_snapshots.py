@@ -8,6 +8,7 @@ from typing import Any
 from kc_tui.engine import Rules, is_play, play_card
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary, RoundSummary
 
+from .conftest import wait_for
 from .gamekit import make_config, play_app, play_until, settle
 
 SIZE = (120, 40)
@@ -38,10 +39,8 @@ def test_snapshot_match_summary(snap_compare: Any) -> None:
 
     async def run_before(pilot: Any) -> None:
         summary = await play_until(pilot, MatchSummary)
-        for _ in range(500):  # the rating line, worked out in a thread
-            if summary.rating != RATING_PENDING:
-                break
-            await pilot.pause(0.02)
+        # the rating line, worked out in a thread
+        await wait_for(pilot, lambda: summary.rating != RATING_PENDING, what="the rating worked out")
         await pilot.pause()
 
     assert snap_compare(play_app(config=config), terminal_size=SIZE, run_before=run_before)

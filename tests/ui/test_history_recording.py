@@ -14,6 +14,7 @@ from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 
+from .conftest import wait_for
 from .gamekit import ONE_ROUND, TWO_ROUNDS, make_config, past_the_first_round, play_app, play_until, settle
 
 
@@ -105,10 +106,7 @@ async def test_demos_are_recorded_as_demos_unless_the_setting_is_off() -> None:
 
             demo = DemoScreen(["greedy", "greedy"], 5, "instant", config, app.demo_recorder)
             app.push_screen(demo)
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if demo.session.match.over:
-                    break
+            await wait_for(pilot, lambda: demo.session.match.over, 60)  # noqa: B023 (awaited here)
             assert demo.session.match.over
         with recorded() as history:
             demos = [m for m in history.matches(demos=True) if m.demo]
@@ -146,10 +144,7 @@ async def test_a_file_that_is_not_a_history_is_left_as_it_is_and_the_game_starts
     async with app.run_test(size=(120, 40)) as pilot:
         game = await settle(pilot)
         assert game.session.human_to_move
-        for _ in range(100):
-            if notes:
-                break
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: notes, what="a note about the history")
     assert any("not a Kings Corners history" in n and "left as it is" in n for n in notes), notes
     assert path.read_bytes() == junk
     assert not any(p.name.startswith(path.name + ".corrupt-") for p in path.parent.iterdir())
@@ -162,7 +157,7 @@ async def test_the_history_opens_a_moment_after_the_first_frame_or_at_once_when_
     app = play_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.pause(0.3)
+        await pilot.pause()
         assert app.recorder is not None and not app.recorder.status.opened  # it waits its moment
         assert not default_history_path().exists()
         assert app.history is not None  # asked for: it opens at once
@@ -178,8 +173,5 @@ async def test_the_history_opens_by_itself_once_its_moment_has_come(monkeypatch:
         await settle(pilot)
         recorder = app.recorder
         assert recorder is not None
-        for _ in range(200):
-            if recorder.status.opened:
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: recorder.status.opened, what="the history opened")
         assert recorder.status.opened and default_history_path().exists()

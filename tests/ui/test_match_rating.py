@@ -148,7 +148,8 @@ async def test_a_demo_shows_no_rating() -> None:
     app = KingsCornersApp(make_config(rules=QUICK), None, "demo", options)
     async with app.run_test(size=SMALL) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary), 60)
-        await pilot.pause(0.5)
+        await app.workers.wait_for_complete()  # anything that could work out a rating is done
+        await pilot.pause()
         summary = app.screen
         assert isinstance(summary, MatchSummary)
         assert summary.rating is None

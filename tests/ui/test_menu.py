@@ -25,7 +25,7 @@ async def footer_drawn(pilot: Any, words: str) -> str:
 async def test_menu_buttons_show_their_keys_and_resume_only_with_a_save() -> None:
     app = play_app(mode="menu")
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert isinstance(app.screen, MenuScreen)
         text = await footer_drawn(pilot, "n New game")
         for label in (
@@ -45,7 +45,7 @@ async def test_menu_offers_resume_when_a_match_is_saved() -> None:
     MatchSession.from_config(make_config(), 5).save()
     app = play_app(mode="menu")
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         text = await footer_drawn(pilot, "n New game")
         assert "Resume match  (c)" in text
         assert "c Resume" in " ".join(text.split())

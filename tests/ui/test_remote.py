@@ -379,7 +379,7 @@ async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None
             summary = app.screen
             assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
             await wait_for(pilot, lambda: screen.state is not None and screen.state.over)
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: "Round 1" in screen_text(app), what="the round's summary drawn")
             text = screen_text(app)
             assert "Round 1" in text and BEN in text
             assert app.screen is summary, "the match's end waits for the round's summary"

@@ -144,10 +144,7 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         assert screen.playing
         await pilot.press("plus", "plus", "plus")  # faster while playing
         assert screen.pace == "instant" and screen.playing
-        for _ in range(200):
-            if not screen.playing:
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: not screen.playing, what="the replay played to its end")
         assert not screen.playing and screen.replay.position == len(moves)
         shows(screen, direct_round(match, ROUND, len(moves)), match)
         await pilot.press("minus", "minus", "minus")
@@ -158,7 +155,7 @@ async def test_space_plays_at_the_pace_to_the_end_and_pauses(recorded: int, matc
         await pilot.press("space")
         assert not screen.playing
         stopped = screen.replay.position
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: screen.play_interval is None, what="no timer playing the moves")
         assert screen.replay.position == stopped
         await pilot.press("plus")
         assert screen.pace == "normal" and "Pace: normal" in status(screen)

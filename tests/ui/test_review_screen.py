@@ -4,7 +4,7 @@ shows the better plan on the table move by move."""
 
 from __future__ import annotations
 
-import time
+import threading
 from typing import Any
 
 from kc_tui.engine import Rules
@@ -112,9 +112,10 @@ async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> N
     import ai.advice.review
 
     reviewed = ai.advice.review.review_turn
+    esc_pressed = threading.Event()
 
     def slowly(*args: Any, **kwargs: Any) -> Any:
-        time.sleep(0.3)  # a review slower than the keys: esc arrives while it runs
+        esc_pressed.wait(60)  # a review slower than the keys: esc arrives while it runs
         return reviewed(*args, **kwargs)
 
     monkeypatch.setattr(ai.advice.review, "review_turn", slowly)
@@ -122,6 +123,7 @@ async def test_esc_cancels_a_review_in_progress_and_stays(monkeypatch: Any) -> N
     async with app.run_test(size=(120, 40)) as pilot:
         replay = await replay_from_summary(pilot)
         await pilot.press("v", "escape")
+        esc_pressed.set()
         await wait_for(pilot, lambda: not replay.reviewing, 120)
         assert app.screen is replay, "esc during a review cancels it, it does not leave"
         review = replay.review

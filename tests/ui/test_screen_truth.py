@@ -30,6 +30,7 @@ from kc_tui.ui.widgets import OpponentPanel, PileView
 from kc_tui.ui.widgets.plot import LegendPlot
 from tests.match.kit import direct_round, play_match, store
 
+from .conftest import wait_for
 from .gamekit import make_config, play_app, play_until, settle
 
 SIZES = ((80, 24), (120, 40), (160, 50))
@@ -120,10 +121,11 @@ async def test_the_replay_button_stays_one_row_after_the_replay() -> None:
         summary = await play_until(pilot, RoundSummary)
         assert summary.query_one("#replay", Button).outer_size.height == 1
         await pilot.press("v")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         assert isinstance(app.screen, ReplayScreen)
         await pilot.press("escape")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: app.screen is summary)
+        await pilot.pause()
         assert app.screen is summary
         assert summary.query_one("#replay", Button).outer_size.height == 1
         assert summary.query_one("#continue", Button).outer_size.height == 3
@@ -218,9 +220,10 @@ async def test_the_demo_with_open_hands_shows_every_hand_and_the_one_to_move(siz
         _advance(session, lambda s: s.ai_to_move and len(s.hand(s.to_move)) >= 9 and len(s.match.round.history) >= 10)
         demo.paused = True
         app.push_screen(demo)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.screen is demo and demo.query(OpponentPanel))
         await pilot.press("h")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: all(p.reveal for p in demo.query(OpponentPanel)), what="every hand shown")
+        await pilot.pause()
         assert "hands open" in str(demo.query_one("#demo-status", Static).render())
         for panel in demo.query(OpponentPanel):
             held = session.hand(panel.seat)
@@ -229,7 +232,8 @@ async def test_the_demo_with_open_hands_shows_every_hand_and_the_one_to_move(siz
         mover = next(p for p in demo.query(OpponentPanel) if p.seat == session.to_move)
         assert mover.to_move
         await pilot.press("h")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: not any(p.reveal for p in demo.query(OpponentPanel)), what="every hand hidden")
+        await pilot.pause()
         for panel in demo.query(OpponentPanel):
             text = "\n".join(screen_lines(app, panel))
             assert not any(LOOK.label(c) in text for c in session.hand(panel.seat) if LOOK.label(c) not in "10")
@@ -290,11 +294,9 @@ async def test_the_rating_plots_legend_covers_no_line_and_no_tick(
         await pilot.pause()
         screen = StatsScreen(stats_history)
         app.push_screen(screen)
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if screen.rating is not None and screen.query("#rating-plot"):
-                break
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: screen.rating is not None and screen.query("#rating-plot"))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         plot = screen.query_one("#rating-plot", LegendPlot)
         rendered = plot.render()
         lines = str(rendered).split("\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual.command import CommandPalette
 from textual.widgets import Select
 
 from kc_tui.config import Config
@@ -17,7 +18,7 @@ from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.screens.settings import SettingsScreen
 
 from .conftest import wait_for
-from .gamekit import new_app, new_game, open_settings, screen_text, set_input
+from .gamekit import highlighted_command, new_app, new_game, open_settings, screen_text, set_input
 
 SIZE = (110, 36)
 #: A settings file that does not parse.
@@ -91,7 +92,7 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(mon
     app = new_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: any("is invalid" in n.message for n in app._notifications))
         assert app.config == Config()
         warnings = [n.message for n in app._notifications]
         assert any("is invalid" in w and "using defaults" in w and ".bak" in w for w in warnings), warnings
@@ -154,9 +155,9 @@ async def test_the_command_palette_opens_settings() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"settings")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: "Settings" in highlighted_command(app))
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
         await pilot.press("escape")

@@ -179,10 +179,7 @@ async def test_the_list_loads_more_as_the_cursor_nears_its_end(tmp_path: Path) -
         table = screen.query_one(DataTable)
         assert table.row_count == PAGE
         await pilot.press("3", "end")
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if table.row_count == n:
-                break
+        await wait_for(pilot, lambda: table.row_count == n, what="every match listed")
         assert table.row_count == n
         assert [m.id for m in screen.listed] == list(range(n, 0, -1))
         assert f"{n} matches, newest first" in flat(app)
@@ -287,7 +284,7 @@ async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
     for size, compact in (((80, 24), True), ((100, 40), False)):
         app = play_app(mode="menu")
         async with app.run_test(size=size) as pilot:
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, MenuScreen))
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             buttons = [b for b in menu.query(Button) if b.display]

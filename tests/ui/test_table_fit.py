@@ -16,6 +16,7 @@ from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 
+from .conftest import wait_for
 from .gamekit import LONG_HAND, play_app, screen_text, settle, settled_game, stage, table_app, whole_card
 
 SIZES = ((80, 24), (100, 30), (120, 40), (160, 50))
@@ -94,12 +95,12 @@ async def test_the_move_log_rewraps_after_a_resize() -> None:
         narrow_lines = len(log.lines)
         narrow = log.scrollable_content_region.width
         await pilot.resize_terminal(160, 50)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: len(log.lines) < narrow_lines, what="the log re-wrapped wider")
         assert log.max_scroll_x == 0
         assert len(log.lines) < narrow_lines, "growing the window did not re-wrap the log wider"
         assert max(line.cell_length for line in log.lines) > narrow
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: len(log.lines) == narrow_lines, what="the log re-wrapped narrow again")
         assert log.max_scroll_x == 0, "after shrinking, lines are cut or scroll sideways"
         assert len(log.lines) == narrow_lines
 

@@ -241,7 +241,7 @@ async def test_a_settings_file_quoting_markup_warns_literally(kind: str) -> None
     app = new_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: any(kind in n.message for n in app._notifications))
         assert app.config == Config()
         messages = [n.message for n in app._notifications]
         assert any(kind in m for m in messages), messages
