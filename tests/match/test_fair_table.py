@@ -233,7 +233,7 @@ class Knowledge:
             self.held[viewer] |= hand
             private = self.held[viewer] - self.public
             if not private <= hand:
-                problems.append(f"seat {viewer} knows cards it no longer holds: {sorted(private - hand)}")
+                problems.append(f"seat {viewer} knows cards not in its hand now: {sorted(private - hand)}")
             if not {c for m in view.legal for c in cards_in_text(move_str(m))} <= hand:
                 problems.append(f"seat {viewer}'s legal moves name a card outside its hand")
         return problems

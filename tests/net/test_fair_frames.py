@@ -57,7 +57,7 @@ def check_frames(client: Client, frames: dict[str, Frame], viewer: int | None) -
             problems.append(f"seat {viewer}'s hand is not its hand at that moment")
         held |= hand
         if not held - public <= hand:
-            problems.append(f"seat {viewer} knows cards it no longer holds: {sorted(held - public - hand)}")
+            problems.append(f"seat {viewer} knows cards not in its hand now: {sorted(held - public - hand)}")
         if (held - public) & frame.stock:
             problems.append(f"seat {viewer} knows cards in the stock: {sorted((held - public) & frame.stock)}")
     return problems

@@ -342,7 +342,7 @@ async def choose_view(pilot: Pilot[Any], label: str) -> None:
 
 
 async def until_gone(pilot: Pilot[Any], screen: Screen[Any]) -> None:
-    """Until ``screen`` is no longer the one on top."""
+    """Until ``screen`` is not the one on top."""
     from .conftest import wait_for
 
     await wait_for(pilot, lambda: pilot.app.screen is not screen, what=f"{screen!r} to go")

@@ -15,7 +15,6 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -33,9 +32,9 @@ from kc_tui.ui.remote.view import (
     round_results,
     seat_kind,
 )
-from kc_tui.ui.table.parts import fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import fit_message, say, seat_label, show_too_small, table_parts
 from kc_tui.ui.table.picking import HandPicking
-from kc_tui.ui.text import plain, visible
+from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -144,14 +143,8 @@ class RemoteTable(HandPicking, Screen[None]):
             line.set_class(k == kind, f"-{k}")
 
     def say(self, text: str | Text, kind: str = "info") -> None:
-        """``text`` in the message area (a plain string is shown literally), at most the lines
-        the table can spare (:func:`fit_message`), then it scrolls."""
-        fit_message(self)
-        status = self.query_one("#status", Static)
-        status.update(plain(text) if isinstance(text, str) else text)
-        for k in ("info", "error", "hint", "ok"):
-            status.set_class(k == kind, f"-{k}")
-        self.query_one("#message", VerticalScroll).scroll_home(animate=False, immediate=True)
+        """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""
+        say(self, text, kind)
 
     def _prompt(self) -> None:
         state = self.state

@@ -22,9 +22,9 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.table.parts import MESSAGE_LINES, fit_message, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import MESSAGE_LINES, fit_message, say, seat_label, show_too_small, table_parts
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
-from kc_tui.ui.text import plain, visible
+from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -178,14 +178,8 @@ class GameScreen(HandPicking, DrivenScreen):
         self.show_scoreboard()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
-        """``text`` in the message area, which grows to its lines (up to the lines the table can
-        spare, :func:`fit_message`, then it scrolls), from its first line."""
-        fit_message(self)
-        status = self.query_one("#status", Static)
-        status.update(plain(text) if isinstance(text, str) else text)
-        for k in ("info", "error", "hint", "ok"):
-            status.set_class(k == kind, f"-{k}")
-        self.query_one("#message", VerticalScroll).scroll_home(animate=False, immediate=True)
+        """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""
+        say(self, text, kind)
 
     def message_lines(self, text: Text) -> int:
         """How many lines ``text`` takes in the message area at the screen's width."""

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from kc_tui.ui.text import cut
+from kc_tui.ui.text import cut, plain
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
 
 #: The smallest terminal the table fits in.
@@ -100,3 +100,15 @@ def fit_message(screen: Screen[Any]) -> int:
     if cap is None or cap.value != room:
         message.styles.max_height = room
     return room
+
+
+def say(screen: Screen[Any], text: str | Text, kind: str = "info") -> None:
+    """``text`` in ``screen``'s message area (a plain string shown literally), of kind ``info``,
+    ``error``, ``hint`` or ``ok``: at most the lines the table can spare (:func:`fit_message`),
+    then it scrolls, from its first line."""
+    fit_message(screen)
+    status = screen.query_one("#status", Static)
+    status.update(plain(text) if isinstance(text, str) else text)
+    for k in ("info", "error", "hint", "ok"):
+        status.set_class(k == kind, f"-{k}")
+    screen.query_one("#message", VerticalScroll).scroll_home(animate=False, immediate=True)
