@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -263,3 +264,28 @@ def test_after_any_moves_and_undos_a_seat_has_been_shown_only_what_its_view_allo
             if drew_from_stock(before, session.match.round) and known.see(driver) == []:
                 driver.undo()  # a draw is followed by an undo at once: the case most worth trying
         assert known.see(driver) == []
+
+
+def test_a_secret_match_is_recorded_and_every_round_replays_from_the_history(tmp_path: Path) -> None:
+    from kc_tui.match.recorder import match_sync
+    from kc_tui.match.replay import RoundReplay
+    from kc_tui.records.store import History
+
+    driver = TableDriver(MatchSession.all_ai(["greedy", "greedy"], Rules(target=5)))
+    s = driver.session
+    while not s.match.over:
+        if s.match.round.over:
+            driver.finish_round()
+        else:
+            driver.decide(driver.ai_job().run())
+    assert is_secret(s.match.seed)
+    history, problem = History.open(tmp_path / "history.sqlite3")
+    try:
+        assert problem is None
+        match = history.match(history.sync_match(match_sync(s.match, s.seats, s.record, True)))
+        assert match is not None and match.seed == s.match.seed and match.finished_at is not None
+        for number in range(1, len(match.rounds) + 1):
+            replay = RoundReplay.from_record(match, number, None)
+            assert replay.moves == match.rounds[number - 1].moves  # each round deals again as played
+    finally:
+        history.close()
