@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kc_tui.cli as cli
+import kc_tui.cli.positions as positions
 from kc_tui.config.logs import LOG_NAME, LOGGERS
 from kc_tui.match.saves import write_save
 from tests.engine.helpers import valid_position
@@ -31,13 +32,13 @@ def _check(
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(data))
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(valid_position()), encoding="utf-8")
-    real = cli._read_position
+    real = positions._read_position
 
     def reading(file: str) -> object:
         logs()
         return real(file)
 
-    monkeypatch.setattr(cli, "_read_position", reading)
+    monkeypatch.setattr(positions, "_read_position", reading)
     code = cli.main([*flags, "check", str(pos)])
     return code, capsys.readouterr().err, data / LOG_NAME
 

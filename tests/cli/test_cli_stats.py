@@ -329,7 +329,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(
 
 
 def test_csv_cell_prefixes_text_and_keeps_numbers() -> None:
-    from kc_tui.cli import csv_cell
+    from kc_tui.cli.stats import csv_cell
 
     assert csv_cell("-1") == "'-1"  # text that looks like a number is text: neutralised too
     assert csv_cell(-1) == -1

@@ -1,0 +1,185 @@
+"""The network commands: ``host`` (a table for people on other machines), ``join`` (a seat at
+one) and ``serve`` (the app in a browser)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kc_tui.cli.common import MAX_LINE, PROG, SEED_HELP, Parser, seed_arg, show_path
+from kc_tui.config.args import CliError, seats_help, target_help
+from kc_tui.util.text import one_line, write_line
+
+
+# ---------------------------------------------------------------------------- serve
+def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
+    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, allow_join_arg, port_arg
+
+    p = sub.add_parser(
+        "serve",
+        help="serve the app to web browsers (each tab its own app, settings and saves)",
+        description="Serve the app to web browsers: each tab runs its own app on this machine. A tab's"
+        " 'Join a table' connects from this machine, so it is offered only with --allow-join, and joins"
+        " only the tables listed there.",
+    )
+    p.add_argument(
+        "--bind",
+        default=DEFAULT_BIND,
+        metavar="ADDRESS",
+        help=f"the address to listen on (default: {DEFAULT_BIND}, this machine only; any other prints a warning)",
+    )
+    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT, help=f"the port (default: {DEFAULT_PORT})")
+    p.add_argument(
+        "--root",
+        metavar="DIR",
+        help="the folder that holds each tab's private folder (default: web-tabs in the data folder)",
+    )
+    p.add_argument(
+        "--allow-join",
+        action="append",
+        type=allow_join_arg,
+        metavar="HOST:PORT",
+        help="let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port"
+        " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table",
+    )
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app to browsers until Ctrl+C. Each tab's app has a private folder under the root
+    (its settings, save and history), removed when the tab's app ends (kc_tui.web.folders)."""
+    from kc_tui.net.allowlist import MAX_TABLES
+    from kc_tui.web.folders import RootError, default_root, ready_root
+
+    tables = tuple(dict.fromkeys(args.allow_join or ()))
+    if len(tables) > MAX_TABLES:
+        raise CliError(f"--allow-join: at most {MAX_TABLES} tables, not {len(tables)}")
+    try:
+        root = ready_root(args.root if args.root is not None else default_root())
+    except RootError as exc:
+        raise CliError(str(exc)) from None
+    from kc_tui.web.site import ServeError, serve
+
+    def say(line: str) -> None:
+        write_line(sys.stdout, one_line(line, MAX_LINE))
+
+    def warn(line: str) -> None:
+        write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
+
+    try:
+        serve(root, args.bind, args.port, say, warn, tables)
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
+    return 0
+
+
+# ---------------------------------------------------------------------------- host
+def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``host``: serve one table to people on other machines (docs/PROTOCOL.md)."""
+    from kc_tui.engine.rules import rules_help
+
+    p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
+    p.add_argument("--seats", help=seats_help() + "; one join command is printed per person's seat")
+    p.add_argument(
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"rule variants, e.g. draw=end: {rules_help(offered=True)}",
+    )
+    p.add_argument("--target", type=int, help=target_help())
+    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
+    p.add_argument(
+        "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
+    )
+    p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
+    p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)",
+    )
+    p.add_argument(
+        "--stand-in",
+        metavar="SECONDS",
+        help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
+    )
+    p.add_argument(
+        "--addresses",
+        metavar="DIR",
+        help="write each person's seat address into its own file in DIR (readable by you only; DIR is made"
+        " 0700 if missing) instead of printing it: hand each person their file, they run join --file FILE",
+    )
+    p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
+    p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_host)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from kc_tui.net.hosting import run
+
+    return run(args)
+
+
+# ---------------------------------------------------------------------------- join
+def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
+    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' gave you)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--file",
+        metavar="FILE",
+        help="read the seat's address from FILE (the file 'host --addresses' wrote; '-': paste it at the"
+        " terminal): it stays out of the process list other users see",
+    )
+    where.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch); on the command line other"
+        " users of this machine can read it in the process list and take the seat: prefer --file",
+    )
+    p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
+    p.add_argument(
+        "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
+    )
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_join)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """The app on a remote seat; an address that cannot be joined is one line (exit 2)."""
+    import ssl
+
+    from kc_tui.net.client import AddressError, table_address, trusting
+
+    if args.file is not None:
+        from kc_tui.net.addresses import read_address
+
+        url = read_address(args.file, watch=args.watch)
+    elif args.url is None:
+        raise CliError("join needs the seat's address: --file FILE (the file the host gave you) or the URL")
+    else:
+        try:
+            url = table_address(args.url, watch=args.watch)
+        except AddressError as exc:
+            raise CliError(str(exc)) from None
+    if args.cafile is not None:
+        if not url.startswith("wss://"):
+            raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")
+        try:
+            trusting(args.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            raise CliError(f"{show_path(args.cafile)}: not a certificate file that can be read ({exc})") from None
+    from kc_tui.ui.app import KingsCornersApp
+    from kc_tui.ui.launch import build_app, run
+
+    app = build_app("join", args)
+    assert isinstance(app, KingsCornersApp)
+    app.options.join, app.options.join_cafile = url, args.cafile
+    return run(app)
+
+
+__all__ = ["add_host_parser", "add_join_command", "add_serve_parser", "cmd_host", "cmd_join", "cmd_serve"]
