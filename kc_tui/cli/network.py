@@ -118,9 +118,25 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from kc_tui.net.hosting import run
+    from kc_tui.net.hosting import HostRequest, run
 
-    return run(args)
+    return run(
+        HostRequest(
+            seats=args.seats,
+            rules=tuple(str(r) for r in args.rules or ()),
+            target=args.target,
+            seed=args.seed,
+            bind=args.bind,
+            port=args.port,
+            stand_in=args.stand_in,
+            cert=args.cert,
+            key=args.key,
+            addresses=args.addresses,
+            resume=args.resume,
+            replace=args.replace,
+            config=getattr(args, "config", None),
+        )
+    )
 
 
 # ---------------------------------------------------------------------------- join

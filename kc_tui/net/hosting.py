@@ -13,7 +13,6 @@ stays for ``host --resume``.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import ipaddress
@@ -195,19 +194,39 @@ def _bind(text: str | None) -> str:
     return bind
 
 
-def options_from(args: argparse.Namespace, config: Config | None = None) -> HostOptions:
+@dataclass(frozen=True, slots=True)
+class HostRequest:
+    """What ``host`` was asked on its command line, as typed (checked by :func:`options_from`)."""
+
+    seats: str | None = None
+    rules: tuple[str, ...] = ()
+    target: int | None = None
+    seed: int | None = None
+    bind: str | None = None
+    port: str | None = None
+    stand_in: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    addresses: str | None = None
+    resume: bool = False
+    replace: bool = False
+    #: The settings file (``--config``); None: the usual one.
+    config: str | None = None
+
+
+def options_from(args: HostRequest, config: Config | None = None) -> HostOptions:
     """The checked options of ``host``; :class:`CliError` (one line) for the first bad one."""
     bind = _bind(args.bind) if args.bind is not None else None
     port = _port(args.port)
     stand_in = _stand_in(args.stand_in)
     if (args.cert is None) != (args.key is None):
         raise CliError("--cert and --key go together: the certificate and its private key")
-    folder = _addresses(getattr(args, "addresses", None))
+    folder = _addresses(args.addresses)
     if args.resume:
         given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
         if args.seed is not None:
             given.append("--seed")
-        if getattr(args, "replace", False):
+        if args.replace:
             given.append("--replace")
         if given:
             raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
@@ -218,7 +237,7 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
     specs = parse_seats(args.seats, config.player_name)
     check_target(args.target)
     try:
-        rules = Rules.from_pairs([str(r) for r in args.rules]) if args.rules else config.rules
+        rules = Rules.from_pairs(list(args.rules)) if args.rules else config.rules
     except RulesError as exc:
         raise CliError(f"--rules: {exc}") from None
     if args.target is not None:
@@ -243,7 +262,7 @@ def options_from(args: argparse.Namespace, config: Config | None = None) -> Host
         args.cert,
         args.key,
         folder,
-        bool(getattr(args, "replace", False)),
+        args.replace,
     )
 
 
@@ -366,11 +385,11 @@ def keep_aside(save: Path) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: HostRequest) -> int:
     """The ``host`` command."""
     from kc_tui.config.store import load_config
 
-    options = options_from(args, load_config(getattr(args, "config", None))[0])
+    options = options_from(args, load_config(args.config)[0])
     context = tls_context(options.cert, options.key)
     session, tokens, bind, port = prepare(options)
     if not is_loopback(bind):
@@ -554,6 +573,7 @@ __all__ = [
     "HOSTED_SAVE",
     "SEAT_FILE",
     "HostOptions",
+    "HostRequest",
     "SeatFile",
     "base_url",
     "hosted_save_path",
