@@ -4,10 +4,9 @@ parser whose errors are one line, ``--seed``'s check and help, and paths shown i
 from __future__ import annotations
 
 import argparse
-import os
 from typing import NoReturn
 
-from kc_tui.util.text import one_line
+from kc_tui.util.text import one_line, show_path
 
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
@@ -39,16 +38,6 @@ def seed_arg(text: str) -> int:
         shown = one_line(repr(text[:30] + ("..." if len(text) > 30 else "")), MAX_LINE)
         raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {SEED_MAX} (2**64-1), not {shown}")
     return int(t)
-
-
-def show_path(path: str) -> str:
-    """A file name as the user typed it, made printable: bytes that are not UTF-8 (kept by
-    Python as surrogate escapes) are shown as ``\\xNN``, control characters escaped."""
-    try:
-        text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    except UnicodeError:
-        text = path
-    return one_line(text, 300)
 
 
 __all__ = [

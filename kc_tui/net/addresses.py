@@ -23,7 +23,7 @@ from pathlib import Path
 from kc_tui.config.args import CliError
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.util.files import PRIVATE_FILE, atomic_write, describe_os_error, make_folder
-from kc_tui.util.text import one_line
+from kc_tui.util.text import one_line, show_path
 
 #: The largest address file read (bytes): an address is about 90 characters.
 ADDRESS_MAX = 4096
@@ -120,7 +120,7 @@ def read_address(path: str, *, watch: bool = False) -> str:
     address."""
     if path == FROM_TERMINAL:
         return _checked(_from_terminal(), "the address typed", watch)
-    shown = _shown(path)
+    shown = show_path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -218,15 +218,6 @@ def _checked(text: str, shown: str, watch: bool) -> str:
         raise CliError(
             f"{shown}: does not hold a table's address (a line ws://HOST:PORT/seat/... as the host wrote it)"
         ) from None
-
-
-def _shown(path: str) -> str:
-    """A file name as the user typed it, made printable."""
-    try:
-        text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    except UnicodeError:
-        text = path
-    return one_line(text, 300)
 
 
 __all__ = [

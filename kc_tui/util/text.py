@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 #: Longest reason quoted in a warning (the file's path and where it went are never cut).
@@ -39,3 +40,13 @@ def possessive(name: str, *, start: bool = True) -> str:
     if is_you(name):
         return "Your" if start else "your"
     return f"{name}'s"
+
+
+def show_path(path: str) -> str:
+    """A file name as the user typed it, made printable: bytes that are not UTF-8 (kept by
+    Python as surrogate escapes) are shown as ``\\xNN``, control characters escaped."""
+    try:
+        text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    except UnicodeError:
+        text = path
+    return one_line(text, 300)
