@@ -22,7 +22,7 @@ from .cards import (
 )
 from .determinize import determinize
 from .legal import empty_place_takes, pile_takes
-from .match import (
+from .scoring import (
     KING_PENALTY,
     SECRET_BITS,
     SEED_MAX,

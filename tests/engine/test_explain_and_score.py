@@ -20,7 +20,7 @@ from kc_tui.engine import (
     penalty_of,
 )
 from kc_tui.engine.legal import empty_place_takes, explain_illegal, generate_moves
-from kc_tui.engine.match import (
+from kc_tui.engine.scoring import (
     KING_PENALTY,
     RESULT_KEYS,
     RoundResult,

@@ -368,12 +368,13 @@ def process_lines() -> dict[int, str]:
 
 
 async def settled_turn(*clients: Client) -> Client:
-    """The client on turn, once its seat has had its state and the table waits for it."""
+    """The client on turn, once every client has had the table's latest state: the seat on turn
+    holds legal moves and all of them show the same stamp, so no change is on its way (the
+    table waits for that person)."""
     async with asyncio.timeout(20):
         while True:
-            for c in clients:
-                if c.messages and c.state.legal:
-                    await asyncio.sleep(0.3)
+            if all(c.messages for c in clients) and len({c.state.stamp for c in clients}) == 1:
+                for c in clients:
                     if c.state.legal and c.state is c.states()[-1]:
                         return c
             await asyncio.sleep(0.05)

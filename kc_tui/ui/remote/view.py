@@ -23,7 +23,7 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.engine.match import RoundResult
+from kc_tui.engine.scoring import RoundResult
 from kc_tui.engine.rules import Scoring
 from kc_tui.net.client import Link, Status
 from kc_tui.net.protocol import StateMsg
