@@ -62,3 +62,20 @@ async def test_every_row_of_a_replayed_table_has_one_look_at_80x24(recorded: int
             await pilot.press("right_square_bracket")
         assert isinstance(app.screen, ReplayScreen)
         assert seen, "the table was read"
+
+
+async def test_a_review_leaves_a_replayed_table_drawn_as_cards_at_80x24(recorded: int) -> None:
+    app = menu_app()
+    async with app.run_test(size=SMALL) as pilot:
+        replay = await opened(pilot, recorded, 2)
+        await pilot.pause()
+        table = replay.query_one(TableView)
+        assert set(place_looks(app, table).values()) == {"cards"}
+        await pilot.press("v")
+        await wait_for(pilot, lambda: replay.review is not None and not replay.reviewing, 120)
+        for _ in range(len(replay.replay.turn_starts)):
+            await pilot.pause()
+            await pilot.pause()
+            assert set(place_looks(app, table).values()) == {"cards"}, replay.replay.position
+            assert stock_drawn(app, table), replay.replay.position
+            await pilot.press("right_square_bracket")

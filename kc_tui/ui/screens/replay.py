@@ -55,6 +55,9 @@ MARK_STYLE: dict[str, str] = {"good": "green", "inaccuracy": "#e0a030", "mistake
 #: Screens shorter than this leave the buttons out (the footer's keys are clicked instead):
 #: the table keeps its rows for a review's longer lines.
 CONTROLS_ROWS = 28
+#: The most lines the status line and a marked note take (when the table can spare them).
+STATUS_LINES = 2
+NOTE_LINES = 3
 
 
 class ReplayScreen(Screen[None]):
@@ -154,6 +157,26 @@ class ReplayScreen(Screen[None]):
 
     def _fit(self, height: int) -> None:
         self.set_class(height < CONTROLS_ROWS, "-short")
+        self.call_after_refresh(self._fit_lines)
+
+    def _fit_lines(self) -> None:
+        """The status and the note take only the lines the table can spare
+        (:meth:`TableView.spare_lines`), a line each at least: the status its second line first,
+        then the note its mark's lines. A longer note scrolls (PgDn), a status of one line ends
+        in "…", and the table keeps its look whatever the review says."""
+        if not self.is_attached:
+            return
+        status = self.query_one("#replay-status", Static)
+        box = self.query_one("#replay-note-box", VerticalScroll)
+        room = status.outer_size.height + box.outer_size.height + self.query_one(TableView).spare_lines()
+        extra = max(0, room - 2)
+        head = 1 + min(STATUS_LINES - 1, extra)
+        note = 1 + min(NOTE_LINES - 1 if box.has_class("-marked") else 0, extra - (head - 1))
+        status.set_class(head == 1, "-one-line")
+        for widget, lines in ((status, head), (box, note)):
+            cap = widget.styles.max_height
+            if cap is None or cap.value != lines:
+                widget.styles.max_height = lines
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
@@ -274,6 +297,7 @@ class ReplayScreen(Screen[None]):
         box = self.query_one("#replay-note-box", VerticalScroll)
         box.set_class(line.has_class("-note") or turn is not None, "-marked")
         box.scroll_home(animate=False, immediate=True)
+        self.call_after_refresh(self._fit_lines)
         self.call_after_refresh(self.refresh_bindings)  # PgDn shows once the note is laid out
 
     def _show_controls(self, snap: ReplaySnapshot) -> None:
@@ -517,6 +541,9 @@ class ReplayScreen(Screen[None]):
         self.refresh_view()
         if message.review.cancelled:
             self.say(f"Review cancelled: {message.review.summary}", "info")
+        else:
+            # Said on its own until the next step: a one-line status cuts the summary short.
+            self.say(f"Reviewed: {message.review.summary}", "info")
 
     def action_better(self) -> None:
         """Show the reviewed turn's better plan on the table, move by move (again: back)."""
