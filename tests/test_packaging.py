@@ -194,7 +194,14 @@ def test_the_wheel_holds_the_code_and_the_command(wheel: zipfile.ZipFile) -> Non
     assert {"kc_tui/__init__.py", "kc_tui/__main__.py", "kc_tui/cli/__init__.py", "ai/__init__.py"} <= names
     sources = {p.relative_to(ROOT).as_posix() for package in ("kc_tui", "ai") for p in (ROOT / package).rglob("*.py")}
     assert {"kc_tui/match/session.py", "kc_tui/lab/tournament.py", "ai/players/expert.py"} <= sources
-    assert sorted(sources - names) == []
+    assert sorted(sources - names) == sorted(s for s in sources if s.startswith("kc_tui/screenshots/"))
     assert not any(name.startswith("tests/") for name in names)
     entry_points = wheel.read(f"{_dist_info(wheel)}/entry_points.txt").decode("utf-8")
     assert re.search(r"^kings-corners = kc_tui\.cli:main$", entry_points, re.MULTILINE)
+
+
+def test_the_wheel_holds_the_game_and_not_the_screenshot_maker(wheel: zipfile.ZipFile) -> None:
+    names = set(wheel.namelist())
+    assert "kc_tui/ui/app.py" in names and "kc_tui/data/RULES.md" in names
+    made = [n for n in names if n.startswith("kc_tui/screenshots")]
+    assert not made, "the screenshot maker is a tool of the source tree"

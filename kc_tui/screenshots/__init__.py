@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -500,7 +499,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in generate(Path(args.out), names, png=not args.no_png):
         print(path)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
