@@ -13,6 +13,9 @@ import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "kc_tui" / "data"
 LANGUAGES = ("sw", "th", "vi", "it")
+#: The word each translation of RULES.md writes before a variant's key, as RULES.md writes
+#: "Variant `draw`" (docs/GLOSSARY.md: variant).
+VARIANT_WORD = {"sw": "Chaguo", "th": "ตัวเลือก", "vi": "Biến thể", "it": "Variante"}
 
 
 def translations(kind: str) -> list[Path]:
@@ -51,6 +54,11 @@ def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def test_every_language_has_its_rules_and_guide() -> None:
+    assert [p.name for p in translations("RULES")] == [f"RULES.{c}.md" for c in LANGUAGES]
+    assert [p.name for p in translations("GUIDE")] == [f"GUIDE.{c}.md" for c in LANGUAGES]
+
+
 @pytest.mark.parametrize("path", translations("RULES"), ids=lambda p: p.name)
 def test_translated_rules_keep_the_rule_ids_headings_and_identifiers(path: Path) -> None:
     english, text = read(DATA / "RULES.md"), read(path)
@@ -58,6 +66,13 @@ def test_translated_rules_keep_the_rule_ids_headings_and_identifiers(path: Path)
     assert rule_ids(english) == [f"R{n}" for n in range(1, 17)]
     assert headings(text) == headings(english)
     assert code_spans(text) == code_spans(english)
+
+
+@pytest.mark.parametrize("path", translations("RULES"), ids=lambda p: p.name)
+def test_translated_rules_name_every_variant_as_the_english_does(path: Path) -> None:
+    word = VARIANT_WORD[path.name.split(".")[1]]
+    english = re.findall(r"Variant `(\w+)`", read(DATA / "RULES.md"))
+    assert re.findall(rf"{word} `(\w+)`", read(path)) == english
 
 
 @pytest.mark.parametrize("path", translations("GUIDE"), ids=lambda p: p.name)
