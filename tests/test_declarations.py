@@ -108,6 +108,7 @@ def test_the_tournament_help_names_every_variant() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     sub = commands.choices["tournament"]
+    sub.format_help()  # the tournament's options are made when first needed
     rules_action = next(a for a in sub._actions if "--rules" in a.option_strings)
     for v in VARIANTS:
         assert v.help() in (rules_action.help or "")

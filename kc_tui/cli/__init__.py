@@ -10,7 +10,7 @@ import functools
 import sys
 from collections.abc import Sequence
 
-from kc_tui.cli.common import EXIT_BAD_INPUT, MAX_LINE, PROG, SEED_HELP, Parser, UsageError, seed_arg
+from kc_tui.cli.common import EXIT_BAD_INPUT, MAX_LINE, PROG, SEED_HELP, Parser, UsageError, VersionAction, seed_arg
 from kc_tui.cli.network import add_host_parser, add_join_command, add_serve_parser
 from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats import cmd_stats
@@ -35,6 +35,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return code
 
 
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    try:
+        from kc_tui.lab.options import add_arguments
+    except ImportError:  # pragma: no cover - the tournament ships with the package
+        return
+    add_arguments(parser)
+
+
 def version() -> str:
     """The installed distribution's version (its metadata), else the package's own (a source tree
     that is not installed)."""
@@ -55,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Kings Corners in the terminal. With no command, opens the app on its main menu.",
     )
     parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
-    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    parser.add_argument("--version", action=VersionAction, make_version=lambda: f"{PROG} {version()}")
     parser.add_argument(
         "--log-level",
         choices=LOG_LEVELS,
@@ -66,14 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="start a match against AI opponents, or with other people at the keyboard")
     p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
-    p.add_argument("--opponents", help=kinds_help("greedy,king-aware", 1, 3))
-    p.add_argument("--seats", help=seats_help())
+    p.help_later(p.add_argument("--opponents"), lambda: kinds_help("greedy,king-aware", 1, 3))
+    p.help_later(p.add_argument("--seats"), seats_help)
     p.add_argument("--target", type=int, help=target_help())
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "play"))
 
     p = sub.add_parser("demo", help="watch AI players play each other")
-    p.add_argument("--seats", help=kinds_help("greedy,expert", 2, 4))
+    p.help_later(p.add_argument("--seats"), lambda: kinds_help("greedy,expert", 2, 4))
     p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
     p.add_argument("--target", type=int, help=target_help())
@@ -81,12 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=lambda a: _app(a, "demo"))
 
     p = sub.add_parser("tournament", help="measure AI players against each other over duplicate deals")
-    try:
-        from kc_tui.lab.options import add_arguments
-    except ImportError:  # pragma: no cover - the tournament ships with the package
-        pass
-    else:
-        add_arguments(p)
+    p.later(_tournament_arguments)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("stats", help="your results and rating from the game history; --json/--csv export it")

@@ -4,7 +4,8 @@ parser whose errors are one line, ``--seed``'s check and help, and paths shown i
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from kc_tui.util.text import one_line, show_path
 
@@ -25,10 +26,60 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (see :func:`main`), for every subcommand too."""
+    """An argument parser whose errors are one line (see :func:`main`), for every subcommand too.
+
+    What costs imports to make (a command's options, a help text that lists the AI kinds) is made
+    when first needed: :meth:`later` adds arguments at the parser's first parse or help, and
+    :meth:`help_later` gives an argument its help at the first help; a command that does not use
+    them (``play``) starts without paying for them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: list[Callable[[argparse.ArgumentParser], None]] = []
+        self._help_later: list[tuple[argparse.Action, Callable[[], str]]] = []
+
+    def later(self, add: Callable[[argparse.ArgumentParser], None]) -> None:
+        """``add(self)`` adds its arguments to this parser when it is first parsed or shown."""
+        self._later.append(add)
+
+    def help_later(self, action: argparse.Action, help_text: Callable[[], str]) -> None:
+        """``action``'s help is ``help_text()``, made when the help is first shown."""
+        self._help_later.append((action, help_text))
+
+    def _make(self) -> None:
+        while self._later:
+            self._later.pop(0)(self)
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        self._make()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        self._make()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._make()
+        for action, help_text in self._help_later:
+            action.help = help_text()
+        self._help_later.clear()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class VersionAction(argparse._VersionAction):
+    """``--version``: prints ``make_version()``, called only then (reading the installed distribution's
+    metadata costs imports every other start would pay)."""
+
+    def __init__(self, *args: Any, make_version: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._make_version = make_version
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        self.version = self._make_version()
+        super().__call__(parser, *args, **kwargs)
 
 
 def seed_arg(text: str) -> int:
@@ -48,6 +99,7 @@ __all__ = [
     "SEED_MAX",
     "Parser",
     "UsageError",
+    "VersionAction",
     "seed_arg",
     "show_path",
 ]

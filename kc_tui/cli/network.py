@@ -80,7 +80,7 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     from kc_tui.engine.rules import rules_help
 
     p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
-    p.add_argument("--seats", help=seats_help() + "; one join command is printed per person's seat")
+    p.help_later(p.add_argument("--seats"), lambda: seats_help() + "; one join command is printed per person's seat")
     p.add_argument(
         "--rules",
         nargs="*",

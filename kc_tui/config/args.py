@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ai import ai_kinds, normalize_kind
+from ai import UnknownKind, ai_kinds, kind_info, normalize_kind
 from kc_tui.config import HUMAN, SEATS_RANGE, ConfigError, check_human_names, name_problem
 from kc_tui.engine.rules import TARGET
 from kc_tui.util.text import one_line
@@ -23,14 +23,23 @@ class CliError(Exception):
     """A problem to report as one line on stderr with exit code 2."""
 
 
+def is_kind(name: str) -> bool:
+    """Whether ``name`` (normalised) is an AI kind; only its own module is imported to know (the
+    registry's list of every kind imports them all)."""
+    try:
+        kind_info(name)
+    except UnknownKind:
+        return False
+    return True
+
+
 def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
     """AI kinds from comma text, each normalised by :func:`ai.normalize_kind`; :class:`CliError`
     for a kind the AI registry does not have or for fewer than ``lo`` or more than ``hi``."""
     kinds = [normalize_kind(k) for k in text.split(",") if k.strip()]
-    known = ai_kinds()
     for k in kinds:
-        if k not in known:
-            raise CliError(f"unknown AI kind {k!r}: choose from {', '.join(sorted(known))}")
+        if not is_kind(k):
+            raise CliError(f"unknown AI kind {k!r}: choose from {', '.join(sorted(ai_kinds()))}")
     if not lo <= len(kinds) <= hi:
         raise CliError(f"choose {lo} to {hi} {what}, not {len(kinds)}")
     return kinds

@@ -14,7 +14,16 @@
 * peak memory while the app's demo screen plays a seeded AI-vs-AI match to its end at top
   speed (target <= 150 MB resident).
 
-Run: ``python tests/benchmarks/bench_app.py [--seed N] [--runs 5]``
+With ``--tmux``, instead: the first frame in a real terminal, ``kings-corners play --seed N
+--opponents greedy`` against a bare Textual app (Header, Static, Footer) run for real, launches
+taken in turn, each in a fresh detached tmux session of 80x24 on a private server: wall time from
+the launch to the first ``capture-pane`` showing the drawn screen (the game's footer and hand;
+the bare app's text), polled every 5 ms; medians of ``--runs`` and their ratio (target <= 1.5).
+
+``--baseline DIR`` adds, in turn, the game of another source tree (a checkout of another commit):
+the A/B measure of a change.
+
+Run: ``python tests/benchmarks/bench_app.py [--seed N] [--runs 5] [--tmux [--baseline DIR]]``
 """
 
 from __future__ import annotations
@@ -23,10 +32,13 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -145,6 +157,126 @@ def _child(kind: str, seed: int) -> dict[str, float]:
     return result
 
 
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+
+
+class Bare(App[None]):
+    def compose(self):
+        yield Header()
+        yield Static("Hello, bare Textual")
+        yield Footer()
+
+
+Bare().run()
+"""
+
+# What only the drawn screen shows: the game's footer and its hand's label; the bare app's text.
+GAME_DRAWN = ("^q Quit", " You ")
+BARE_DRAWN = ("Hello, bare Textual",)
+
+
+def _tmux(socket: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, check=False)
+
+
+def _tmux_frame(
+    socket: str, name: str, command: list[str], drawn: tuple[str, ...], tree: str = ROOT
+) -> dict[str, float]:
+    """Seconds from launching ``command`` (in the source tree ``tree``) in a fresh detached 80x24
+    tmux session to the first capture of its pane that shows every text of ``drawn`` (``wall``),
+    and the CPU seconds the process had used by then (``cpu``, from /proc: a measure a busy
+    machine moves less); the session is then killed."""
+    env = {**_tmux_env(), "PYTHONPATH": tree}
+    line = "exec env " + shlex.join([f"{k}={v}" for k, v in env.items()] + command)
+    start = time.perf_counter()
+    _tmux(socket, "new-session", "-d", "-x", "80", "-y", "24", "-c", tree, "-s", name, line)
+    pid = _tmux(socket, "display-message", "-p", "-t", name, "#{pane_pid}").stdout.strip()
+    screen = ""
+    try:
+        while time.perf_counter() - start < 30:
+            screen = _tmux(socket, "capture-pane", "-p", "-t", name).stdout
+            if all(text in screen for text in drawn):
+                return {"wall": time.perf_counter() - start, "cpu": _cpu_seconds(pid)}
+            time.sleep(0.005)
+        raise RuntimeError(f"{name}: no first frame in 30 s:\n{screen}")
+    finally:
+        _tmux(socket, "kill-session", "-t", name)
+
+
+def _cpu_seconds(pid: str) -> float:
+    """The user and system CPU seconds process ``pid`` has used (NaN where /proc cannot tell)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _tmux_env() -> dict[str, str]:
+    """What a launch in tmux is given: this run's data folder, settings and bytecode cache, and a
+    home of its own (nothing is written to the user's folders)."""
+    keys: tuple[str, ...] = ("KINGS_CORNERS_DATA", "KINGS_CORNERS_CONFIG", "PYTHONPYCACHEPREFIX", "HOME")
+    keys += ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+    return {key: os.environ[key] for key in keys if key in os.environ}
+
+
+def _tmux_frames(seed: int, runs: int, baseline: str | None) -> dict[str, Frames]:
+    """First frames in tmux of a bare Textual app, of the game and (given ``baseline``, another
+    source tree of the game) of the game as ``baseline`` has it, launches taken in turn."""
+    if shutil.which("tmux") is None:
+        raise SystemExit("--tmux needs tmux on the PATH")
+    socket = f"kc-bench-{os.getpid()}"
+    home = tempfile.mkdtemp(prefix="kc-bench-home-")
+    os.environ["HOME"] = home
+    for key, folder in (("DATA", "data"), ("CONFIG", "config"), ("STATE", "state"), ("CACHE", "cache")):
+        os.environ[f"XDG_{key}_HOME"] = os.path.join(home, folder)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="kc-bench-pyc-")
+    game = [sys.executable, "-m", "kc_tui", "play", "--seed", str(seed), "--opponents", "greedy"]
+    bare_app = [sys.executable, "-c", BARE_APP]
+    trees = {"game": ROOT} | ({"baseline": os.path.abspath(baseline)} if baseline else {})
+    frames: dict[str, Frames] = {"bare": [], **{kind: [] for kind in trees}}
+    # The server runs for the whole run (a session of its own keeps it up): no launch pays its start.
+    _tmux(socket, "new-session", "-d", "-x", "80", "-y", "24", "-s", "keep", "sleep 100000")
+    try:
+        _isolate()
+        _tmux_frame(socket, "warm-bare", bare_app, BARE_DRAWN)  # they fill the bytecode cache
+        for kind, tree in trees.items():
+            _isolate()  # a killed game saves its match: every launch has a data folder of its own
+            _tmux_frame(socket, f"warm-{kind}", game, GAME_DRAWN, tree)
+        for run in range(runs):
+            frames["bare"].append(_tmux_frame(socket, f"bare-{run}", bare_app, BARE_DRAWN))
+            for kind, tree in trees.items():
+                _isolate()
+                frames[kind].append(_tmux_frame(socket, f"{kind}-{run}", game, GAME_DRAWN, tree))
+    finally:
+        _tmux(socket, "kill-server")
+    return frames
+
+
+def _tmux_main(seed: int, runs: int, baseline: str | None) -> int:
+    frames = _tmux_frames(seed, runs, baseline)
+    names = {
+        "game": "tmux_first_frame",
+        "bare": "tmux_bare_textual_first_frame",
+        "baseline": "tmux_baseline_first_frame",
+    }
+    wall = {kind: _median_ms(times, "wall") for kind, times in frames.items()}
+    cpu = {kind: _median_ms(times, "cpu") for kind, times in frames.items()}
+    for kind, times in frames.items():
+        shown = " ".join(f"{t['wall'] * 1000:.0f}" for t in times)
+        print(f"{names[kind]}_ms_median: {wall[kind]:.0f} (cpu {cpu[kind]:.0f}; runs: {shown})")
+    for kind in ("game", "baseline") if baseline else ("game",):
+        ratio = wall[kind] / wall["bare"]
+        print(f"{names[kind]}_bare_ratio: {ratio:.2f} (cpu {cpu[kind] / cpu['bare']:.2f})")
+    ratio = wall["game"] / wall["bare"]
+    print(f"tmux_first_frame_bare_ratio_target_met: {_met(ratio <= 1.5)} (target <= 1.5)")
+    print(f"load_average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    return 0
+
+
 def _median_ms(frames: Frames, key: str) -> float:
     """The median of ``key`` (seconds) over ``frames``, in milliseconds."""
     return statistics.median(r[key] for r in frames) * 1000
@@ -158,6 +290,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tmux", action="store_true", help="first frames in tmux, against a bare Textual app")
+    parser.add_argument("--baseline", metavar="DIR", help="with --tmux: also the game of this source tree, in turn")
     parser.add_argument("--child", choices=["first_frame", "bare_frame", "demo"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "first_frame":  # a child uses the data folder its parent made for it
@@ -169,6 +303,8 @@ def main() -> int:
     if args.child == "demo":
         print(json.dumps(asyncio.run(_demo_match(args.seed))))
         return 0
+    if args.tmux:
+        return _tmux_main(args.seed, args.runs, args.baseline)
 
     bare, runs, locked = _first_frames(args.seed, args.runs)
     wall = _median_ms(runs, "wall")

@@ -13,20 +13,22 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, down_from, label_width, screen_face, strip
 from kc_tui.ui.text import plain
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
 PLACE_KEYS: dict[int, str] = {7: "q", 0: "w", 4: "e", 3: "a", 1: "d", 6: "z", 2: "x", 5: "c"}
+#: The places' names, marked for translation (shown through ``_()``).
 PLACE_NAMES: dict[int, str] = {
-    0: "North",
-    1: "East",
-    2: "South",
-    3: "West",
-    4: "North-east",
-    5: "South-east",
-    6: "South-west",
-    7: "North-west",
+    0: N_("North"),
+    1: N_("East"),
+    2: N_("South"),
+    3: N_("West"),
+    4: N_("North-east"),
+    5: N_("South-east"),
+    6: N_("South-west"),
+    7: N_("North-west"),
 }
 
 
@@ -166,7 +168,8 @@ class PileView(Widget):
         key = f" ({PLACE_KEYS[self.place]})" if self.show_keys else ""
         self.border_title = plain(f"{PLACES[self.place]}{key}")
         n = len(self.pile)
-        self.border_subtitle = plain(f"{n} card{'s' if n != 1 else ''}" if n else "")
+        # Translators: under a place on the table, how many cards its pile holds.
+        self.border_subtitle = plain(ngettext("{n} card", "{n} cards", n).format(n=n) if n else "")
 
     def set_pile(self, cards: tuple[Card, ...], look: CardLook | None = None, rules: Rules | None = None) -> None:
         cards = tuple(cards)
@@ -222,14 +225,16 @@ class PileView(Widget):
                 out.append("\n")
             out.append_text(line)
         if height - len(lines) >= 1:
-            out.append_text(self._caption(width, f"next: {self.takes}", self.takes))
+            # Translators: under a pile, what it takes next ({takes}: e.g. "red 3", in the engine's words).
+            out.append_text(self._caption(width, _("next: {takes}").format(takes=self.takes), self.takes))
         return centred(out)
 
     def _render_empty(self, width: int, height: int, face: FaceSize | None = SMALL) -> Text:
         """An empty place: a dashed outline of a card (``face``, when it fits; None: in words)
         with what it takes (K for a corner)."""
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
-        inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else "any")
+        # Translators: inside an empty place's outline of a card (3 columns): it takes any card.
+        inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else _("any"))
         size = next((f for f in down_from(face or SMALL) if f.lines <= height and f.width <= width), SMALL)
         if face is not None and height >= size.lines and width >= size.width:
             corners, dash, side = ("++++", "- ", "¦") if self.look.ascii else ("╭╮╰╯", "┄", "┆")
@@ -241,9 +246,11 @@ class PileView(Widget):
                 out.append(side + "\n", "dim")
             out.append(f"{corners[2]}{edge}{corners[3]}", "dim")
             if height > size.lines:
-                out.append_text(self._caption(width, f"empty: {self.takes}", self.takes))
+                # Translators: under an empty place, what it takes ({takes}: e.g. "K only").
+                out.append_text(self._caption(width, _("empty: {takes}").format(takes=self.takes), self.takes))
         else:
-            out.append("empty\n", "dim italic")
+            # Translators: an empty place on the table, too small to draw its outline.
+            out.append(_("empty") + "\n", "dim italic")
             out.append(self.takes, "dim")
         return centred(out)
 
@@ -304,11 +311,13 @@ class StockView(Widget):
         return self.common_face() if self.common_face is not None else screen_face(self)
 
     def render(self) -> RenderableType:
-        words = [f"stock {self.count}" if self.count else "stock empty"]
+        # Translators: beside the face-down stock: the cards left in it ({count}), the chips in
+        # the pot ({pot}) and the round's number ({number}).
+        words = [_("stock {count}").format(count=self.count) if self.count else _("stock empty")]
         if self.pot is not None:
-            words.append(f"pot {self.pot}")
+            words.append(_("pot {pot}").format(pot=self.pot))
         if self.round_number:
-            words.append(f"round {self.round_number}")
+            words.append(_("round {number}").format(number=self.round_number))
         width = self.content_size.width
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         side = max(len(w) for w in words)

@@ -60,7 +60,8 @@ class TableView(Grid):
         the terminal's, :func:`screen_face`); None when a place is too low for even a small card,
         and every place shows its cards as text."""
         size = screen_face(self)
-        fits = [fitting_face(size, pile.content_size.height) for pile in self.query_children(PileView)]
+        # Every place draws asking this: its children as they are, not a query (which parses a selector).
+        fits = [fitting_face(size, c.content_size.height) for c in self.children if isinstance(c, PileView)]
         if not fits or None in fits:
             return None
         return min((f for f in fits if f is not None), key=lambda f: f.lines)
