@@ -23,8 +23,8 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.engine.scoring import RoundResult
 from kc_tui.engine.rules import Scoring
+from kc_tui.engine.scoring import RoundResult
 from kc_tui.net.client import Link, Status
 from kc_tui.net.protocol import StateMsg
 from kc_tui.ui.text import visible
