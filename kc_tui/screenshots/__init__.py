@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import os
+import re
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -32,6 +34,13 @@ SIZE = (110, 36)
 SIZES: dict[str, tuple[int, int]] = {"game-80x24": (80, 24), "remote": (100, 30)}
 SVG_FONT = "font-family: Fira Code, monospace;"
 PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
+#: The PNG copy's font for Thai (DejaVu has none; Debian's fonts-thai-tlwg has it).
+PNG_THAI_FONT = "Tlwg Typewriter"
+_THAI = re.compile("([\u0e00-\u0e7f]+)")
+_SVG_TEXT = re.compile(
+    r'<text (?P<head>[^>]*?)x="(?P<x>[\d.]+)"(?P<mid>[^>]*?)textLength="(?P<length>[\d.]+)"'
+    r"(?P<tail>[^>]*)>(?P<body>[^<]*)</text>"
+)
 SEED = 3
 DEMO_SEED = 7
 #: The screenshots, in the order of docs/PLAYING.md's gallery: file stem and caption.
@@ -449,8 +458,37 @@ async def take(name: str, out: Path, size: tuple[int, int] = SIZE) -> Path:
         if cleanup is not None:
             await cleanup()
     path = out / f"{name}.svg"
-    path.write_text(svg, encoding="utf-8")
+    path.write_text(thai_runs(svg), encoding="utf-8")
     return path
+
+
+def thai_runs(svg: str, font: str | None = None) -> str:
+    """``svg`` with each text that holds Thai given its length in cells (Rich makes a text as
+    long as its characters, and Thai's marks take no cell), and marked ``data-cells``; with
+    ``font``, also cut into its Thai and other pieces, each at its own cells, the Thai drawn in
+    ``font``. An SVG with no Thai is given back as it is."""
+    from rich.cells import cell_len
+
+    def split(match: re.Match[str]) -> str:
+        body = html.unescape(match["body"])
+        if not _THAI.search(body):
+            return match[0]
+        given = re.search(r'data-cells="(\d+)"', match["tail"])
+        cell = float(match["length"]) / (int(given[1]) if given else len(body))
+        tail = re.sub(r' data-cells="\d+"| style="[^"]*"', "", match["tail"])
+        x = float(match["x"])
+        out = []
+        for piece in filter(None, _THAI.split(body)) if font else [body]:
+            cells = cell_len(piece)
+            hint = f' style="font-family: {font}"' if font and _THAI.fullmatch(piece) else ""
+            out.append(
+                f'<text {match["head"]}x="{x:g}"{match["mid"]}textLength="{cells * cell:g}"{tail}'
+                f' data-cells="{cells}"{hint}>{html.escape(piece).replace(" ", "&#160;")}</text>'
+            )
+            x = round(x + cells * cell, 4)
+        return "".join(out)
+
+    return _SVG_TEXT.sub(split, svg) if _THAI.search(svg) else svg
 
 
 def to_png(svg: Path) -> Path | None:
@@ -462,7 +500,9 @@ def to_png(svg: Path) -> Path | None:
     png = svg.with_suffix(".png")
     # cairo draws each text run in one font with no fallback per glyph: Fira Code (the SVG's
     # font) lacks ★ and a few other symbols, so the PNG copy uses DejaVu Sans Mono, which has them.
-    text = svg.read_text(encoding="utf-8").replace(SVG_FONT, PNG_FONT)
+    # cairo has no Thai in DejaVu either: Thai is drawn in Tlwg Typewriter (fonts-thai-tlwg),
+    # whose marks take no room and sit on the letter before them, as in a terminal.
+    text = thai_runs(svg.read_text(encoding="utf-8").replace(SVG_FONT, PNG_FONT), PNG_THAI_FONT)
     cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=str(png))
     return png
 

@@ -25,6 +25,7 @@ from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.net.allowlist import served_tables
 from kc_tui.records import datalock
+from kc_tui.ui import linebreak
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
@@ -132,6 +133,7 @@ class KingsCornersApp(App[int]):
     ) -> None:
         _freeze_imports()
         super().__init__()
+        linebreak.install(self)  # Thai breaks between its words, never inside a letter
         self.config = config
         self.config_path = config_path
         self.mode = mode

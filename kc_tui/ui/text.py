@@ -144,13 +144,14 @@ def _escape(ch: str) -> str:
 
 def visible(value: object, *, newlines: bool = False) -> str:
     """``value`` as a string with control and format characters (``\\x1b``, ``\\x00``, ``\\r``,
-    U+202E, ...) written as escapes; ``\\n`` is kept only when ``newlines`` is true."""
+    U+202E, ...) written as escapes; ``\\n`` is kept only when ``newlines`` is true. U+200B
+    ZERO WIDTH SPACE is kept: it marks where Thai may break (:mod:`kc_tui.ui.linebreak`)."""
     text = value if isinstance(value, str) else str(value)
     if text.isprintable():
         return text
     out = []
     for ch in text:
-        if ch.isprintable() or (ch == "\n" and newlines) or (ch == " "):
+        if ch.isprintable() or (ch == "\n" and newlines) or (ch == " ") or ch == "\u200b":
             out.append(ch)
         elif unicodedata.category(ch) == "Zs":
             out.append(" ")

@@ -1,0 +1,64 @@
+"""tools/thai_breaks.py: the break marks the Thai catalog gets between its words."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+import pytest
+
+from tools.thai_breaks import ZWSP, mark, unmark
+
+#: Words of the Thai rules, as a dictionary segmenter finds them (the test's own, so that it
+#: needs no PyThaiNLP).
+WORDS = ("เป้าหมาย", "ของ", "เกม", "คือ", "การ", "กำจัด", "ไพ่", "ทั้งหมด", "คุณ", "คน", "อื่น", "ๆ", "เด็ค")
+
+
+def by_dictionary(text: str) -> Sequence[str]:
+    """``text`` cut into the longest :data:`WORDS` from the left (a letter alone where none fits)."""
+    out = []
+    at = 0
+    while at < len(text):
+        word = max((w for w in WORDS if text.startswith(w, at)), key=len, default=text[at])
+        out.append(word)
+        at += len(word)
+    return out
+
+
+def test_thai_words_get_a_mark_between_them() -> None:
+    marked = mark("เป้าหมายของเกมคือการกำจัดไพ่ทั้งหมดของคุณ", by_dictionary)
+    assert marked.split(ZWSP) == ["เป้าหมาย", "ของ", "เกม", "คือ", "การ", "กำจัด", "ไพ่", "ทั้งหมด", "ของ", "คุณ"]
+
+
+def test_marks_stay_inside_thai() -> None:
+    text = "[b]{name}[/b] เด็คของคุณ: Kings Corners {count} ไพ่ (R10)"
+    marked = mark(text, by_dictionary)
+    assert marked == "[b]{name}[/b] เด็ค\u200bของ\u200bคุณ: Kings Corners {count} ไพ่ (R10)"
+    assert mark("Your turn", by_dictionary) == "Your turn"
+
+
+def test_no_mark_before_mai_yamok_nor_after_a_leading_vowel() -> None:
+    assert mark("คนอื่นๆ", by_dictionary) == "คน\u200bอื่นๆ"
+    assert mark("เด็ค", lambda run: ["เ", "ด็ค"]) == "เด็ค"
+    assert mark("ไพ่", lambda run: ["ไพ", "่"]) == "ไพ่"
+
+
+def test_marking_again_gives_the_same_text_in_nfc() -> None:
+    once = mark("เกมของคุณ", by_dictionary)
+    assert mark(once, by_dictionary) == once
+    assert unmark(once) == "เกมของคุณ"
+    decomposed = unicodedata.normalize("NFD", "Tiếng Việt")
+    assert mark(decomposed, by_dictionary) == unicodedata.normalize("NFC", decomposed)
+
+
+def test_a_segmenter_that_changes_the_text_is_not_trusted() -> None:
+    assert mark("เกมของคุณ", lambda run: ["เกม", "ของ"]) == "เกมของคุณ"
+
+
+def test_pythainlp_marks_a_sentence_of_the_rules() -> None:
+    pytest.importorskip("pythainlp")
+    text = "แต่ละเทิร์นเริ่มต้นด้วยผู้เล่นจั่วการ์ดหนึ่งใบจากบนสุดของเด็ค"
+    marked = mark(text)
+    assert unmark(marked) == text
+    assert "การ์ด" in marked.split(ZWSP)
+    assert marked.count(ZWSP) >= 8

@@ -1,0 +1,98 @@
+"""Mark where Thai text may break: ``python tools/thai_breaks.py < text`` (or :func:`mark`).
+
+A development script of the repository, not part of the installed package. Thai writes the
+words of a phrase without spaces, so a terminal cannot tell where a line may break. When the
+Thai catalog is made, each translation goes through :func:`mark`: a U+200B ZERO WIDTH SPACE is
+put between two Thai words (found by PyThaiNLP's dictionary segmenter, ``newmm``). The app
+breaks lines there (:mod:`kc_tui.ui.linebreak`) and draws nothing for the mark, so it needs no
+Thai library at run time.
+
+PyThaiNLP is needed only here: ``pip install pythainlp`` (a pure-Python wheel, 67 MB with its
+dictionaries; its first segmentation takes about two seconds to load them).
+
+The marks go only *inside* a run of Thai letters, never beside a space, a placeholder
+(``{name}``), markup (``[b]``) or Latin text; never after a leading vowel (เ แ โ ใ ไ), before
+a mark, ๆ or ฯ. Marks already there are taken out first, so marking again gives the same text;
+the result is NFC, as the catalogs are.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import re
+import sys
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import cache
+
+ZWSP = "\u200b"
+#: A run of Thai letters, vowels, marks and digits (no spaces, no punctuation of other scripts).
+THAI_RUN = re.compile("[\u0e01-\u0e5b]+")
+LEADING_VOWELS = frozenset("\u0e40\u0e41\u0e42\u0e43\u0e44")
+#: Signs that end the word before them (ๆ repeats it, ฯ shortens it).
+NO_BREAK_BEFORE = frozenset("\u0e46\u0e2f")
+
+Segmenter = Callable[[str], Sequence[str]]
+
+
+@cache
+def pythainlp_words() -> Segmenter:
+    """PyThaiNLP's word segmenter (``newmm``, its dictionary): imported when first needed."""
+    tokenize = importlib.import_module("pythainlp.tokenize")
+    word_tokenize = tokenize.word_tokenize
+
+    def words(text: str) -> Sequence[str]:
+        return list(word_tokenize(text, engine="newmm", keep_whitespace=True))
+
+    return words
+
+
+def _may_break(before: str, after: str) -> bool:
+    """Whether a mark may go between two words, ``before`` ending where ``after`` begins."""
+    if not before or not after:
+        return False
+    last, first = before[-1], after[0]
+    if last in LEADING_VOWELS or first in NO_BREAK_BEFORE:
+        return False
+    return not unicodedata.category(first).startswith("M") and first != "\u0e33"
+
+
+def mark_run(run: str, segment: Segmenter) -> str:
+    """``run`` (Thai letters only) with a U+200B between each two of its words."""
+    words = [w for w in segment(run) if w]
+    if "".join(words) != run:  # a segmenter that changed the text: leave the run as it was
+        return run
+    out = [words[0]] if words else []
+    for before, after in itertools.pairwise(words):
+        if _may_break(before, after):
+            out.append(ZWSP)
+        out.append(after)
+    return "".join(out)
+
+
+def mark(text: str, segment: Segmenter | None = None) -> str:
+    """``text`` (NFC) with a U+200B between each two Thai words; ``segment`` splits a run of
+    Thai into words (PyThaiNLP's by default). Text with no Thai comes back as it was (NFC)."""
+    text = unicodedata.normalize("NFC", text.replace(ZWSP, ""))
+    if not THAI_RUN.search(text):
+        return text
+    split = segment or pythainlp_words()
+    return THAI_RUN.sub(lambda m: mark_run(m.group(0), split), text)
+
+
+def unmark(text: str) -> str:
+    """``text`` without its break marks."""
+    return text.replace(ZWSP, "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Mark standard input's text, written to standard output (marks shown as ``|`` with ``-v``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    marked = mark(sys.stdin.read())
+    sys.stdout.write(marked.replace(ZWSP, "|") if "-v" in args else marked)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
