@@ -17,6 +17,7 @@ from ai import ai_kinds, kind_info, make_player, normalize_kind
 from kc_tui.config import THINK_MS_RANGE
 from kc_tui.engine import Rules, RulesError
 from kc_tui.engine.rules import rules_help
+from kc_tui.i18n import _
 
 EXIT_BAD_INPUT = 2
 #: The exit status when the run finished but ``--json FILE`` could not be written at the end (the
@@ -54,90 +55,117 @@ class TournamentError(ValueError):
 
 
 def _span(r: tuple[int | float, int | float]) -> str:
-    return f"{r[0]} to {r[1]}"
+    # Translators: a range of numbers, "1 to 100".
+    return _("{low} to {high}").format(low=r[0], high=r[1])
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seats",
+        metavar=_("SEATS"),
         required=True,
-        help=f"comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: {', '.join(ai_kinds())})",
+        # Translators: {kinds} are the AI kinds, as typed; greedy,lookahead stays as it is.
+        help=_("comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: {kinds})").format(
+            kinds=", ".join(ai_kinds())
+        ),
     )
     p.add_argument(
         "--deals",
+        metavar=_("DEALS"),
         type=int,
         default=None,
-        help=f"number of deals, {_span(DEALS_RANGE)} (each played once per rotation, single rounds; "
-        f"default {DEFAULT_DEALS} unless --matches is given)",
+        help=_(
+            "number of deals, {span} (each played once per rotation, single rounds; "
+            "default {default} unless --matches is given)"
+        ).format(span=_span(DEALS_RANGE), default=DEFAULT_DEALS),
     )
     p.add_argument(
         "--matches",
+        metavar=_("MATCHES"),
         type=int,
         default=None,
-        help=f"play whole matches instead of single rounds: this many match seeds, {_span(MATCHES_RANGE)}, each "
-        "played to the end of the match (R15 points to the target, or R16 chips: see --rules) once per rotation "
-        "of the seats with the same deals; reports matches won (a tied win shared, 1/k to each of k winners), "
-        "the win rate with a 95%% interval clustered by match seed, mean final score, penalty (or chips) per "
-        "round, and paired differences between the seats (not with --deals)",
+        # Translators: argparse shows "%%" as "%": keep it doubled.
+        help=_(
+            "play whole matches instead of single rounds: this many match seeds, {span}, each "
+            "played to the end of the match (R15 points to the target, or R16 chips: see --rules) once per rotation "
+            "of the seats with the same deals; reports matches won (a tied win shared, 1/k to each of k winners), "
+            "the win rate with a 95%% interval clustered by match seed, mean final score, penalty (or chips) per "
+            "round, and paired differences between the seats (not with --deals)"
+        ).format(span=_span(MATCHES_RANGE)),
     )
     p.add_argument(
         "--seed",
+        metavar=_("SEED"),
         type=int,
         default=0,
-        help=f"seed of the tournament, {_span(SEED_RANGE)} (same seed, same results; default 0)",
+        help=_("seed of the tournament, {span} (same seed, same results; default 0)").format(span=_span(SEED_RANGE)),
     )
     p.add_argument(
         "--jobs",
+        metavar=_("JOBS"),
         type=int,
         default=1,
-        help=f"worker processes, {_span(JOBS_RANGE)} (results do not depend on it; default 1)",
+        help=_("worker processes, {span} (results do not depend on it; default 1)").format(span=_span(JOBS_RANGE)),
     )
     p.add_argument(
         "--rules",
         nargs="*",
         default=[],
-        metavar="KEY=VALUE",
-        help=f"rule variants, e.g. draw=end (as in RULES.md): {rules_help()}",
+        metavar=_("KEY=VALUE"),
+        help=_("rule variants, e.g. draw=end (as in RULES.md): {rules}").format(rules=rules_help()),
     )
     p.add_argument(
         "--json",
-        metavar="FILE",
-        help="also write the results as JSON to FILE ('-' for stdout); FILE's folder must exist and be writable "
-        "before the run starts, FILE is replaced at the end in one step, and if it cannot be written then the "
-        f"JSON goes to stdout instead (exit status {EXIT_NOT_WRITTEN})",
+        metavar=_("FILE"),
+        help=_(
+            "also write the results as JSON to FILE ('-' for stdout); FILE's folder must exist and be writable "
+            "before the run starts, FILE is replaced at the end in one step, and if it cannot be written then the "
+            "JSON goes to stdout instead (exit status {status})"
+        ).format(status=EXIT_NOT_WRITTEN),
     )
     p.add_argument(
         "--think-ms",
+        metavar=_("THINK_MS"),
         type=float,
         default=None,
-        help=f"the time budget per turn in ms of the kinds that take a think time (the expert), "
-        f"{_span(THINK_MS_RANGE)} as in the app's settings (default 1000)",
+        help=_(
+            "the time budget per turn in ms of the kinds that take a think time (the expert), "
+            "{span} as in the app's settings (default 1000)"
+        ).format(span=_span(THINK_MS_RANGE)),
     )
     p.add_argument(
         "--iterations",
+        metavar=_("ITERATIONS"),
         type=int,
         default=None,
-        help=f"the kinds that take a think time (the expert) search this many deals a turn instead, "
-        f"{_span(ITERATIONS_RANGE)} (deterministic)",
+        help=_(
+            "the kinds that take a think time (the expert) search this many deals a turn instead, "
+            "{span} (deterministic)"
+        ).format(span=_span(ITERATIONS_RANGE)),
     )
     p.add_argument(
         "--param",
         action="append",
         default=[],
-        metavar="KIND.KEY=VALUE",
-        help="a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable); the value must have "
-        "the type of the setting's default (whole number, number or true/false; 'none' where the default "
-        f"is none) and numbers must be finite and from 0 to {PARAM_MAX} unless the setting has its own range "
-        "(think_ms, iterations, counts from 1, tolerance 0 to 1)",
+        metavar=_("KIND.KEY=VALUE"),
+        help=_(
+            "a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable); the value must have "
+            "the type of the setting's default (whole number, number or true/false; 'none' where the default "
+            "is none) and numbers must be finite and from 0 to {most} unless the setting has its own range "
+            "(think_ms, iterations, counts from 1, tolerance 0 to 1)"
+        ).format(most=PARAM_MAX),
     )
     p.add_argument(
         "--max-turns",
+        metavar=_("MAX_TURNS"),
         type=int,
         default=DEFAULT_MAX_TURNS,
-        help=f"stop a round after this many turns, {_span(MAX_TURNS_RANGE)} (default {DEFAULT_MAX_TURNS}); with "
-        "--matches the whole match is stopped and counted as capped",
+        help=_(
+            "stop a round after this many turns, {span} (default {default}); with "
+            "--matches the whole match is stopped and counted as capped"
+        ).format(span=_span(MAX_TURNS_RANGE), default=DEFAULT_MAX_TURNS),
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
 
 
 # ---------------------------------------------------------------------------------------- options
