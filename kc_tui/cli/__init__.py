@@ -10,12 +10,23 @@ import functools
 import sys
 from collections.abc import Sequence
 
-from kc_tui.cli.common import EXIT_BAD_INPUT, MAX_LINE, PROG, SEED_HELP, Parser, UsageError, VersionAction, seed_arg
+from kc_tui.cli.common import (
+    EXIT_BAD_INPUT,
+    MAX_LINE,
+    PROG,
+    SEED_HELP,
+    Parser,
+    UsageError,
+    VersionAction,
+    seed_arg,
+    speak_argparse,
+)
 from kc_tui.cli.network import add_host_parser, add_join_command, add_serve_parser
 from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
+from kc_tui.i18n import _
 from kc_tui.util.text import one_line, write_line
 
 __all__ = ["CliError", "build_parser", "main", "version"]
@@ -58,66 +69,100 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command's parser, its texts in the language in use when it is built (``--help``
+    shows them so: choose the language first, see :func:`main`)."""
+    speak_argparse()
     parser = Parser(
         prog=PROG,
-        description="Kings Corners in the terminal. With no command, opens the app on its main menu.",
+        description=_("Kings Corners in the terminal. With no command, opens the app on its main menu."),
     )
-    parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
-    parser.add_argument("--version", action=VersionAction, make_version=lambda: f"{PROG} {version()}")
+    # Translators: a word shown in --help for a value the user types (a file's name).
+    parser.add_argument("--config", metavar=_("FILE"), help=_("settings file to use (default: the user's config dir)"))
+    parser.add_argument(
+        "--version",
+        action=VersionAction,
+        make_version=lambda: f"{PROG} {version()}",
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--log-level",
         choices=LOG_LEVELS,
         default=DEFAULT_LOG_LEVEL,
-        help=f"what goes into the log file ({LOG_NAME} in the data folder; default: {DEFAULT_LOG_LEVEL})",
+        # Translators: {log} is the log file's name, {level} a log level (warning).
+        help=_("what goes into the log file ({log} in the data folder; default: {level})").format(
+            log=LOG_NAME, level=DEFAULT_LOG_LEVEL
+        ),
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # Translators: a word shown in --help where a command's name goes.
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
 
-    p = sub.add_parser("play", help="start a match against AI opponents, or with other people at the keyboard")
-    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
-    p.help_later(p.add_argument("--opponents"), lambda: kinds_help("greedy,king-aware", 1, 3))
-    p.help_later(p.add_argument("--seats"), seats_help)
-    p.add_argument("--target", type=int, help=target_help())
-    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p = sub.add_parser("play", help=_("start a match against AI opponents, or with other people at the keyboard"))
+    # Translators: words shown in --help for the values of --seed, --opponents, --seats, --target.
+    p.add_argument("--seed", metavar=_("SEED"), type=seed_arg, help=_(SEED_HELP))
+    p.help_later(p.add_argument("--opponents", metavar=_("OPPONENTS")), lambda: kinds_help("greedy,king-aware", 1, 3))
+    p.help_later(p.add_argument("--seats", metavar=_("SEATS")), seats_help)
+    p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "play"))
 
-    p = sub.add_parser("demo", help="watch AI players play each other")
-    p.help_later(p.add_argument("--seats"), lambda: kinds_help("greedy,expert", 2, 4))
-    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
-    p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help="how fast moves are shown")
-    p.add_argument("--target", type=int, help=target_help())
-    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p = sub.add_parser("demo", help=_("watch AI players play each other"))
+    p.help_later(p.add_argument("--seats", metavar=_("SEATS")), lambda: kinds_help("greedy,expert", 2, 4))
+    p.add_argument("--seed", metavar=_("SEED"), type=seed_arg, help=_(SEED_HELP))
+    p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help=_("how fast moves are shown"))
+    p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "demo"))
 
-    p = sub.add_parser("tournament", help="measure AI players against each other over duplicate deals")
+    p = sub.add_parser("tournament", help=_("measure AI players against each other over duplicate deals"))
     p.later(_tournament_arguments)
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("stats", help="your results and rating from the game history; --json/--csv export it")
-    p.add_argument("--history", metavar="FILE", help="history file to read (default: the one the app keeps)")
+    p = sub.add_parser("stats", help=_("your results and rating from the game history; --json/--csv export it"))
+    p.add_argument("--history", metavar=_("FILE"), help=_("history file to read (default: the one the app keeps)"))
     p.add_argument(
-        "--player", metavar="NAME", help="whose results to show (default: your name in Settings, else who played most)"
+        "--player",
+        # Translators: a word shown in --help for a player's name the user types.
+        metavar=_("NAME"),
+        help=_("whose results to show (default: your name in Settings, else who played most)"),
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument(
-        "--json", nargs="?", const="-", metavar="FILE", help="export every match with its rounds as JSON (to FILE)"
+        "--json",
+        nargs="?",
+        const="-",
+        metavar=_("FILE"),
+        help=_("export every match with its rounds as JSON (to FILE)"),
     )
-    out.add_argument("--csv", metavar="FILE", help="export one row per round as CSV to FILE ('-': standard output)")
+    out.add_argument(
+        "--csv", metavar=_("FILE"), help=_("export one row per round as CSV to FILE ('-': standard output)")
+    )
     p.set_defaults(func=cmd_stats)
 
-    p = sub.add_parser("check", help="validate a position file")
-    p.add_argument("file")
+    p = sub.add_parser("check", help=_("validate a position file"))
+    # Translators: a word shown in --help for a position file's name.
+    p.add_argument("file", metavar=_("file"))
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("moves", help="list the legal moves of the player to move")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p = sub.add_parser("moves", help=_("list the legal moves of the player to move"))
+    p.add_argument("file", metavar=_("file"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON list"))
     p.set_defaults(func=cmd_moves)
 
-    p = sub.add_parser("apply", help="play moves on a position and print the result")
-    p.add_argument("file")
-    p.add_argument("moves", nargs="+", metavar="MOVE", help="e.g. 'play 7H N', 'move N E', end")
+    p = sub.add_parser("apply", help=_("play moves on a position and print the result"))
+    p.add_argument("file", metavar=_("file"))
     p.add_argument(
-        "--seed", type=seed_arg, default=0, help="seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"
+        "moves",
+        nargs="+",
+        # Translators: a word shown in --help for a move the user types; the moves in the help stay as typed.
+        metavar=_("MOVE"),
+        help=_("e.g. 'play 7H N', 'move N E', end"),
+    )
+    p.add_argument(
+        "--seed",
+        metavar=_("SEED"),
+        type=seed_arg,
+        default=0,
+        help=_("seed for shuffling completed piles into the stock (R12), 0 to 2**64-1"),
     )
     p.set_defaults(func=cmd_apply)
     add_host_parser(sub)
@@ -128,12 +173,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 @functools.cache
 def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process (building it costs more than reading a position)."""
+    """The parser, built once per process (building it costs more than reading a position), in
+    the language in use when it is first asked for."""
     return build_parser()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; a problem with the input is one line ``kings-corners: ...`` on stderr, exit 2."""
+    # The language is chosen here, before the parser is built: its help texts and argparse's own
+    # ("usage:", "options") are translated when it is built. Set it up in this one place
+    # (``kc_tui.i18n.use(code)``), from --lang, the settings or the environment.
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -142,7 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with logging_to_file(args.log_level):
             code: int = args.func(args)
     except (CliError, UsageError) as exc:
-        write_line(sys.stderr, f"{PROG}: {one_line(str(exc), MAX_LINE)}")
+        # Translators: {prog} is the command's name (kings-corners), {message} what went wrong.
+        write_line(sys.stderr, _("{prog}: {message}").format(prog=PROG, message=one_line(str(exc), MAX_LINE)))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

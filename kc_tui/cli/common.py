@@ -7,13 +7,15 @@ import argparse
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.util.text import one_line, show_path
 
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
 #: The seeds the command line accepts (64 bits, the width of the engine's generator).
 SEED_MAX = (1 << 64) - 1
-SEED_HELP = (
+#: ``--seed``'s help (pass it through ``_()`` where the parser is built).
+SEED_HELP = N_(
     "seed of the match, 0 to 2**64-1 (same seed, same deals: a seeded match is predictable, for replays"
     " and tournaments; without one the deals come from 128 secret random bits)"
 )
@@ -23,6 +25,47 @@ MAX_LINE = 1000
 
 class UsageError(Exception):
     """A command line that argparse cannot read; reported like a :class:`CliError`."""
+
+
+#: argparse's own texts (its headings, its help action's help, its error messages), given
+#: msgids in the game's domain: :func:`speak_argparse` routes argparse's ``gettext`` to it.
+ARGPARSE_TEXTS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    # Translators: argparse's: the option named (e.g. --seed), then what is wrong with it.
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    # Translators: argparse's: %(type)s is a Python type's name (int), %(value)r what was typed.
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("unexpected option string: %s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+#: argparse's counted text, in the form Babel finds (a plural msgid); argparse asks for it itself.
+ARGPARSE_PLURALS = (
+    # Translators: argparse's: %s is the number of values the option takes.
+    lambda n: ngettext("expected %s argument", "expected %s arguments", n),
+)
+
+
+def speak_argparse() -> None:
+    """Make argparse's own texts (``usage:``, ``options``, its errors) come from the game's
+    catalog in the language in use (English: argparse's very words)."""
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,7 +109,8 @@ class Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        # Translators: {message} is argparse's message about the command line, {prog} the command.
+        raise UsageError(_("{message} (see '{prog} --help')").format(message=message, prog=self.prog))
 
 
 class VersionAction(argparse._VersionAction):
@@ -87,11 +131,16 @@ def seed_arg(text: str) -> int:
     t = text.strip()
     if not t or len(t) > len(str(SEED_MAX)) or not t.isascii() or not t.isdigit() or int(t) > SEED_MAX:
         shown = one_line(repr(text[:30] + ("..." if len(text) > 30 else "")), MAX_LINE)
-        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {SEED_MAX} (2**64-1), not {shown}")
+        raise argparse.ArgumentTypeError(
+            _("the seed must be a whole number from 0 to {max} (2**64-1), not {shown}").format(
+                max=SEED_MAX, shown=shown
+            )
+        )
     return int(t)
 
 
 __all__ = [
+    "ARGPARSE_TEXTS",
     "EXIT_BAD_INPUT",
     "MAX_LINE",
     "PROG",
@@ -102,4 +151,5 @@ __all__ = [
     "VersionAction",
     "seed_arg",
     "show_path",
+    "speak_argparse",
 ]

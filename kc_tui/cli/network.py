@@ -8,6 +8,7 @@ import sys
 
 from kc_tui.cli.common import MAX_LINE, PROG, SEED_HELP, Parser, seed_arg, show_path
 from kc_tui.config.args import CliError, seats_help, target_help
+from kc_tui.i18n import _
 from kc_tui.util.text import one_line, write_line
 
 
@@ -18,30 +19,46 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
     p = sub.add_parser(
         "serve",
-        help="serve the app to web browsers (each tab its own app, settings and saves)",
-        description="Serve the app to web browsers: each tab runs its own app on this machine. A tab's"
-        " 'Join a table' connects from this machine, so it is offered only with --allow-join, and joins"
-        " only the tables listed there.",
+        help=_("serve the app to web browsers (each tab its own app, settings and saves)"),
+        description=_(
+            "Serve the app to web browsers: each tab runs its own app on this machine. A tab's"
+            " 'Join a table' connects from this machine, so it is offered only with --allow-join, and joins"
+            " only the tables listed there."
+        ),
     )
     p.add_argument(
         "--bind",
         default=DEFAULT_BIND,
-        metavar="ADDRESS",
-        help=f"the address to listen on (default: {DEFAULT_BIND}, this machine only; any other prints a warning)",
+        # Translators: a word shown in --help for a network address the user types.
+        metavar=_("ADDRESS"),
+        # Translators: {bind} is an address (127.0.0.1).
+        help=_("the address to listen on (default: {bind}, this machine only; any other prints a warning)").format(
+            bind=DEFAULT_BIND
+        ),
     )
-    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT, help=f"the port (default: {DEFAULT_PORT})")
+    p.add_argument(
+        "--port",
+        metavar=_("PORT"),
+        type=port_arg,
+        default=DEFAULT_PORT,
+        help=_("the port (default: {port})").format(port=DEFAULT_PORT),
+    )
     p.add_argument(
         "--root",
-        metavar="DIR",
-        help="the folder that holds each tab's private folder (default: web-tabs in the data folder)",
+        # Translators: a word shown in --help for a folder's name the user types.
+        metavar=_("DIR"),
+        help=_("the folder that holds each tab's private folder (default: web-tabs in the data folder)"),
     )
     p.add_argument(
         "--allow-join",
         action="append",
         type=allow_join_arg,
-        metavar="HOST:PORT",
-        help="let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port"
-        " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table",
+        # Translators: words shown in --help for a machine and its port, as the user types them.
+        metavar=_("HOST:PORT"),
+        help=_(
+            "let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port"
+            " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table"
+        ),
     )
     p.set_defaults(func=cmd_serve)
 
@@ -54,7 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     tables = tuple(dict.fromkeys(args.allow_join or ()))
     if len(tables) > MAX_TABLES:
-        raise CliError(f"--allow-join: at most {MAX_TABLES} tables, not {len(tables)}")
+        raise CliError(_("--allow-join: at most {most} tables, not {count}").format(most=MAX_TABLES, count=len(tables)))
     try:
         root = ready_root(args.root if args.root is not None else default_root())
     except RootError as exc:
@@ -65,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         write_line(sys.stdout, one_line(line, MAX_LINE))
 
     def warn(line: str) -> None:
-        write_line(sys.stderr, f"{PROG}: {one_line(line, MAX_LINE)}")
+        write_line(sys.stderr, _("{prog}: {message}").format(prog=PROG, message=one_line(line, MAX_LINE)))
 
     try:
         serve(root, args.bind, args.port, say, warn, tables)
@@ -79,41 +96,56 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     """``host``: serve one table to people on other machines (docs/PROTOCOL.md)."""
     from kc_tui.engine.rules import rules_help
 
-    p = sub.add_parser("host", help="serve a table to people on other machines ('join' sits at it)")
-    p.help_later(p.add_argument("--seats"), lambda: seats_help() + "; one join command is printed per person's seat")
+    p = sub.add_parser("host", help=_("serve a table to people on other machines ('join' sits at it)"))
+    p.help_later(
+        p.add_argument("--seats"),
+        # Translators: {seats} is the help of --seats (which kinds of player may sit).
+        lambda: _("{seats}; one join command is printed per person's seat").format(seats=seats_help()),
+    )
     p.add_argument(
         "--rules",
         nargs="*",
         default=[],
-        metavar="KEY=VALUE",
-        help=f"rule variants, e.g. draw=end: {rules_help(offered=True)}",
+        # Translators: words shown in --help for a rule's name and its value, as the user types them.
+        metavar=_("KEY=VALUE"),
+        # Translators: {rules} lists the rule variants (key=value); draw=end is typed as it is.
+        help=_("rule variants, e.g. draw=end: {rules}").format(rules=rules_help(offered=True)),
     )
-    p.add_argument("--target", type=int, help=target_help())
-    p.add_argument("--seed", type=seed_arg, help=SEED_HELP)
+    p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
+    p.add_argument("--seed", metavar=_("SEED"), type=seed_arg, help=_(SEED_HELP))
     p.add_argument(
-        "--bind", help="the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"
+        "--bind",
+        metavar=_("BIND"),
+        help=_("the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"),
     )
-    p.add_argument("--port", help="the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
-    p.add_argument("--resume", action="store_true", help="serve the saved hosted table again: same port, same seats")
+    p.add_argument(
+        "--port", metavar=_("PORT"), help=_("the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
+    )
+    p.add_argument("--resume", action="store_true", help=_("serve the saved hosted table again: same port, same seats"))
     p.add_argument(
         "--replace",
         action="store_true",
-        help="start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)",
+        help=_(
+            "start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)"
+        ),
     )
     p.add_argument(
         "--stand-in",
-        metavar="SECONDS",
-        help="seconds an away person's seat waits before an AI plays it (default 60; 0: never)",
+        # Translators: a word shown in --help for a number of seconds the user types.
+        metavar=_("SECONDS"),
+        help=_("seconds an away person's seat waits before an AI plays it (default 60; 0: never)"),
     )
     p.add_argument(
         "--addresses",
-        metavar="DIR",
-        help="write each person's seat address into its own file in DIR (readable by you only; DIR is made"
-        " 0700 if missing) instead of printing it: hand each person their file, they run join --file FILE",
+        metavar=_("DIR"),
+        help=_(
+            "write each person's seat address into its own file in DIR (readable by you only; DIR is made"
+            " 0700 if missing) instead of printing it: hand each person their file, they run join --file FILE"
+        ),
     )
-    p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM) to serve wss:// (with --key)")
-    p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
-    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--cert", metavar=_("FILE"), help=_("TLS certificate (PEM) to serve wss:// (with --key)"))
+    p.add_argument("--key", metavar=_("FILE"), help=_("the certificate's private key (PEM)"))
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_host)
 
 
@@ -142,26 +174,33 @@ def cmd_host(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- join
 def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
     """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
-    p = sub.add_parser("join", help="sit at a table another machine hosts (the address 'host' gave you)")
+    p = sub.add_parser("join", help=_("sit at a table another machine hosts (the address 'host' gave you)"))
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--file",
-        metavar="FILE",
-        help="read the seat's address from FILE (the file 'host --addresses' wrote; '-': paste it at the"
-        " terminal): it stays out of the process list other users see",
+        metavar=_("FILE"),
+        help=_(
+            "read the seat's address from FILE (the file 'host --addresses' wrote; '-': paste it at the"
+            " terminal): it stays out of the process list other users see"
+        ),
     )
     where.add_argument(
         "url",
-        metavar="URL",
+        # Translators: a word shown in --help for a web address the user types.
+        metavar=_("URL"),
         nargs="?",
-        help="the seat's address, ws://HOST:PORT/seat/<token> (or .../watch); on the command line other"
-        " users of this machine can read it in the process list and take the seat: prefer --file",
+        help=_(
+            "the seat's address, ws://HOST:PORT/seat/<token> (or .../watch); on the command line other"
+            " users of this machine can read it in the process list and take the seat: prefer --file"
+        ),
     )
-    p.add_argument("--watch", action="store_true", help="watch the table: what is public, no hand")
+    p.add_argument("--watch", action="store_true", help=_("watch the table: what is public, no hand"))
     p.add_argument(
-        "--cafile", metavar="FILE", help="trust a wss:// server with this certificate (the host's --cert, self-signed)"
+        "--cafile",
+        metavar=_("FILE"),
+        help=_("trust a wss:// server with this certificate (the host's --cert, self-signed)"),
     )
-    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_join)
 
 
@@ -176,7 +215,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         url = read_address(args.file, watch=args.watch)
     elif args.url is None:
-        raise CliError("join needs the seat's address: --file FILE (the file the host gave you) or the URL")
+        raise CliError(_("join needs the seat's address: --file FILE (the file the host gave you) or the URL"))
     else:
         try:
             url = table_address(args.url, watch=args.watch)
@@ -184,11 +223,16 @@ def cmd_join(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
     if args.cafile is not None:
         if not url.startswith("wss://"):
-            raise CliError("--cafile is for a wss:// address (a server with --cert and --key)")
+            raise CliError(_("--cafile is for a wss:// address (a server with --cert and --key)"))
         try:
             trusting(args.cafile)
         except (OSError, ssl.SSLError) as exc:
-            raise CliError(f"{show_path(args.cafile)}: not a certificate file that can be read ({exc})") from None
+            # Translators: {path} is the file's name, {error} the system's reason (in English).
+            raise CliError(
+                _("{path}: not a certificate file that can be read ({error})").format(
+                    path=show_path(args.cafile), error=exc
+                )
+            ) from None
     from kc_tui.ui.app import KingsCornersApp
     from kc_tui.ui.launch import build_app, run
 

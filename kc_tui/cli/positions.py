@@ -22,22 +22,23 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
+from kc_tui.i18n import _, ngettext
 from kc_tui.util.files import describe_os_error
 from kc_tui.util.text import write_line
 
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return _("a directory")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return _("a FIFO (named pipe)")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return _("a character device")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return _("a block device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return _("a socket")
+    return _("not a regular file")
 
 
 def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
@@ -49,19 +50,23 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise CliError(f"{shown}: no such file") from None
+        raise CliError(_("{path}: no such file").format(path=shown)) from None
     except IsADirectoryError:
-        raise CliError(f"{shown}: is a directory, not a position file") from None
+        raise CliError(_("{path}: is a directory, not a position file").format(path=shown)) from None
     except OSError as exc:
-        raise CliError(f"{shown}: cannot open it ({describe_os_error(exc)})") from None
+        # Translators: {path} is the file's name, {reason} why the system refused (describe_os_error).
+        raise CliError(
+            _("{path}: cannot open it ({reason})").format(path=shown, reason=describe_os_error(exc))
+        ) from None
     except ValueError:  # a NUL byte in the name
-        raise CliError(f"{shown}: not a usable file name") from None
+        raise CliError(_("{path}: not a usable file name").format(path=shown)) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise CliError(f"{shown}: is a directory, not a position file")
+            raise CliError(_("{path}: is a directory, not a position file").format(path=shown))
         if not stat.S_ISREG(mode):
-            raise CliError(f"{shown}: is {_kind_of(mode)}; only regular files are read")
+            # Translators: {kind} is what the file is (a directory, a socket, ...).
+            raise CliError(_("{path}: is {kind}; only regular files are read").format(path=shown, kind=_kind_of(mode)))
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -71,11 +76,17 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise CliError(f"{shown}: cannot read it ({describe_os_error(exc)})") from None
+        raise CliError(
+            _("{path}: cannot read it ({reason})").format(path=shown, reason=describe_os_error(exc))
+        ) from None
     finally:
         os.close(fd)
     if total > limit:
-        raise CliError(f"{shown}: the file is larger than {limit} bytes (1 MiB), the most a position may be")
+        raise CliError(
+            _("{path}: the file is larger than {limit} bytes (1 MiB), the most a position may be").format(
+                path=shown, limit=limit
+            )
+        )
     return b"".join(chunks)
 
 
@@ -84,13 +95,23 @@ def _read_position(path: str, seed: int = 0) -> Round:
     try:
         return load_position(data, seed)
     except PositionError as exc:
-        raise CliError(f"{show_path(path)}: {exc}") from None
+        raise CliError(_("{path}: {error}").format(path=show_path(path), error=exc)) from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     r = _read_position(args.file)
-    state = "over" if r.over else f"seat {r.to_move} to move"
-    write_line(sys.stdout, f"{show_path(args.file)}: valid position, {r.n} players, {state}")
+    shown = show_path(args.file)
+    if r.over:
+        line = ngettext("{path}: valid position, {n} player, over", "{path}: valid position, {n} players, over", r.n)
+        write_line(sys.stdout, line.format(path=shown, n=r.n))
+    else:
+        # Translators: {seat} is the number of the seat to move (0 to 3).
+        line = ngettext(
+            "{path}: valid position, {n} player, seat {seat} to move",
+            "{path}: valid position, {n} players, seat {seat} to move",
+            r.n,
+        )
+        write_line(sys.stdout, line.format(path=shown, n=r.n, seat=r.to_move))
     return 0
 
 
@@ -112,13 +133,14 @@ def cmd_apply(args: argparse.Namespace) -> int:
             m = parse_move(text)
             r.apply(m)
         except MoveError as exc:
-            raise CliError(f"cannot read move {i}: {exc}") from None
+            # Translators: {number} is the move's place among those given, {error} what is wrong with it.
+            raise CliError(_("cannot read move {number}: {error}").format(number=i, error=exc)) from None
         except IllegalMove as exc:
-            raise CliError(f"illegal move {i}: {exc}") from None
+            raise CliError(_("illegal move {number}: {error}").format(number=i, error=exc)) from None
     try:
         text = dump_position(r)
     except (TypeError, ValueError) as exc:  # pragma: no cover - a position read is always writable
-        raise CliError(f"cannot write the position: {exc}") from None
+        raise CliError(_("cannot write the position: {error}").format(error=exc)) from None
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kc_tui.cli.common import MAX_LINE, PROG, show_path
 from kc_tui.config.args import CliError
+from kc_tui.i18n import _, ngettext
 from kc_tui.util.text import one_line, write_line
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ def _check_history(path: Path) -> History:
 def _ours(target: str, read: Path) -> str | None:
     """What of the files the command reads ``target`` is (the history ``read``, its -wal, -shm or
     -journal, through links too), or None when it is none of them."""
-    names = {"": "the history it reads", "-wal": "the history's -wal file", "-shm": "the history's -shm file"}
-    names["-journal"] = "the history's -journal file"
+    names = {"": _("the history it reads"), "-wal": _("the history's -wal file"), "-shm": _("the history's -shm file")}
+    names["-journal"] = _("the history's -journal file")
     target_real = os.path.realpath(target)
     for end, what in names.items():
         for candidate in {str(read) + end, os.path.realpath(read) + end}:
@@ -67,22 +68,22 @@ def _open_output(target: str) -> tuple[TextIO, str | None]:
     except FileNotFoundError:
         st = None
     except (OSError, ValueError) as exc:
-        detail = reason(exc) if isinstance(exc, OSError) else "not a usable file name"
-        raise CliError(f"cannot write {shown}: {detail}") from None
+        detail = reason(exc) if isinstance(exc, OSError) else _("not a usable file name")
+        raise CliError(_("cannot write {path}: {reason}").format(path=shown, reason=detail)) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise CliError(f"{shown}: is a directory")
+        raise CliError(_("{path}: is a directory").format(path=shown))
     try:
         if st is not None and not stat.S_ISREG(st.st_mode):  # /dev/stdout, a named pipe: in place
             return open(target, "w", encoding="utf-8", newline=""), None  # closed by _write_export
         real = os.path.realpath(target)
         folder = os.path.dirname(real) or "."
         if not os.path.isdir(folder):
-            raise CliError(f"cannot write {shown}: no such folder")
+            raise CliError(_("cannot write {path}: no such folder").format(path=shown))
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise CliError(f"cannot write {shown}: {reason(exc)}") from None
+        raise CliError(_("cannot write {path}: {reason}").format(path=shown, reason=reason(exc))) from None
     except ValueError:
-        raise CliError(f"{shown}: not a usable file name") from None
+        raise CliError(_("{path}: not a usable file name").format(path=shown)) from None
     try:
         mask = os.umask(0)
         os.umask(mask)
@@ -112,7 +113,7 @@ def _write_export(target: str, write: Callable[[TextIO], object]) -> None:
     except BrokenPipeError:
         raise  # the reader stopped (``| head``): see cmd_stats
     except OSError as exc:
-        raise CliError(f"cannot write {show_path(target)}: {reason(exc)}") from None
+        raise CliError(_("cannot write {path}: {reason}").format(path=show_path(target), reason=reason(exc))) from None
     finally:
         if out is not sys.stdout:
             with contextlib.suppress(OSError):
@@ -133,7 +134,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if target is not None and target != "-":
         what = _ours(target, path)
         if what is not None:
-            raise CliError(f"{show_path(target)}: is {what}; the export is written to another file")
+            # Translators: {what} is which file the command reads (the history it reads, its -wal file).
+            raise CliError(
+                _("{path}: is {what}; the export is written to another file").format(path=show_path(target), what=what)
+            )
     history: History | None = None
     if args.history is not None or os.path.lexists(path):
         history = _check_history(path)
@@ -159,11 +163,12 @@ def _stats_output(args: argparse.Namespace, history: History | None) -> None:
     if args.json is not None:
         data = history.export_json() if history is not None else []
         _write_export(args.json, lambda out: out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n"))
-        _exported(args.json, f"{len(data)} matches")
+        # Translators: how many matches were written to the file (and below, rounds).
+        _exported(args.json, ngettext("{n} matches", "{n} matches", len(data)).format(n=len(data)))
     elif args.csv is not None:
         rows = history.export_rows() if history is not None else []
         _write_export(args.csv, lambda out: _write_csv(out, rows))
-        _exported(args.csv, f"{len(rows)} rounds")
+        _exported(args.csv, ngettext("{n} rounds", "{n} rounds", len(rows)).format(n=len(rows)))
     else:
         _print_report(history, _person(args, history))
 
@@ -181,7 +186,12 @@ def _person(args: argparse.Namespace, history: History | None) -> str | None:
         if wanted in people or not people:
             return wanted
         who = ", ".join(one_line(name, 40) for name in people[:10]) + (", ..." if len(people) > 10 else "")
-        raise CliError(f"no matches of {one_line(wanted, 40)} in the history; its players: {who}")
+        # Translators: {name} is the name asked for, {players} the names in the history, comma-separated.
+        raise CliError(
+            _("no matches of {name} in the history; its players: {players}").format(
+                name=one_line(wanted, 40), players=who
+            )
+        )
     return choose_person(people, load_config(getattr(args, "config", None))[0].player_name)
 
 
@@ -211,7 +221,8 @@ def _write_csv(out: TextIO, rows: list[dict[str, object]]) -> None:
 
 def _exported(target: str, what: str) -> None:
     if target != "-":
-        write_line(sys.stderr, f"{PROG}: wrote {what} to {show_path(target)}")
+        # Translators: {what} is what was written (12 matches, 40 rounds), {path} the file.
+        write_line(sys.stderr, _("{prog}: wrote {what} to {path}").format(prog=PROG, what=what, path=show_path(target)))
 
 
 def _print_report(history: History | None, person: str | None = None) -> None:
@@ -229,7 +240,13 @@ def _print_report(history: History | None, person: str | None = None) -> None:
     lines = report_lines(summary, rating, {m.id: m for m in records}, len(records), person)
     if several:
         others = ", ".join(one_line(name, 40) for name in people if name != person)
-        lines.insert(0, f"Results of {person} (also played: {others}; --player NAME shows theirs)")
+        # Translators: {name} is the player shown, {others} the other names, comma-separated.
+        lines.insert(
+            0,
+            _("Results of {name} (also played: {others}; --player NAME shows theirs)").format(
+                name=person, others=others
+            ),
+        )
     for line in lines:
         write_line(sys.stdout, one_line(line, MAX_LINE))
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TextIO
 
+from kc_tui.i18n import N_, _
 from kc_tui.lab.options import TournamentOptions
 from kc_tui.lab.play import DealRecord, MatchPlayRecord, play_deals, play_matches
 
@@ -86,7 +87,7 @@ def iter_batched(
 def iter_records(cfg: TournamentOptions, progress: TextIO | None = None) -> Iterator[DealRecord]:
     """All the rounds of the tournament, in deal and rotation order, whatever ``cfg.jobs`` is
     (batches made lazily, a few in flight: :func:`iter_batched`)."""
-    return iter_batched(cfg, cfg.deals, chunk_size(cfg.deals, cfg.jobs), play_deals, "deals", progress)
+    return iter_batched(cfg, cfg.deals, chunk_size(cfg.deals, cfg.jobs), play_deals, N_("deals"), progress)
 
 
 def iter_match_records(cfg: TournamentOptions, progress: TextIO | None = None) -> Iterator[MatchPlayRecord]:
@@ -94,7 +95,7 @@ def iter_match_records(cfg: TournamentOptions, progress: TextIO | None = None) -
     ``cfg.jobs`` is (:func:`iter_batched`; the progress bar counts match seeds)."""
     total = cfg.matches or 0
     chunk = chunk_size(total, cfg.jobs, MATCH_CHUNK_MOST)
-    return iter_batched(cfg, total, chunk, play_matches, "matches", progress)
+    return iter_batched(cfg, total, chunk, play_matches, N_("matches"), progress)
 
 
 def run(cfg: TournamentOptions, progress: TextIO | None = None) -> list[DealRecord]:
@@ -105,7 +106,7 @@ def run(cfg: TournamentOptions, progress: TextIO | None = None) -> list[DealReco
 class Progress:
     """A plain-text progress bar on stderr, redrawn in place with ``\\r``."""
 
-    def __init__(self, total: int, out: TextIO | None, unit: str = "deals") -> None:
+    def __init__(self, total: int, out: TextIO | None, unit: str = N_("deals")) -> None:
         self.total = total
         self.unit = unit
         self.done = 0
@@ -120,10 +121,11 @@ class Progress:
         filled = width * self.done // self.total
         elapsed = time.monotonic() - self.start
         eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
-        self.out.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}"
-            f"  {elapsed:6.1f} s  eta {eta:6.1f} s"
+        # Translators: the progress bar: {done} of {total} {unit} (deals, matches), then seconds spent and left.
+        line = _("{done}/{total} {unit}  {elapsed} s  eta {eta} s").format(
+            done=self.done, total=self.total, unit=_(self.unit), elapsed=f"{elapsed:6.1f}", eta=f"{eta:6.1f}"
         )
+        self.out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {line}")
         self.out.flush()
 
     def finish(self) -> None:

@@ -17,6 +17,7 @@ from ai import ai_kinds, kind_info, make_player, normalize_kind
 from kc_tui.config import THINK_MS_RANGE
 from kc_tui.engine import Rules, RulesError
 from kc_tui.engine.rules import rules_help
+from kc_tui.i18n import N_, _
 
 EXIT_BAD_INPUT = 2
 #: The exit status when the run finished but ``--json FILE`` could not be written at the end (the
@@ -54,90 +55,117 @@ class TournamentError(ValueError):
 
 
 def _span(r: tuple[int | float, int | float]) -> str:
-    return f"{r[0]} to {r[1]}"
+    # Translators: a range of numbers, "1 to 100".
+    return _("{low} to {high}").format(low=r[0], high=r[1])
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seats",
+        metavar=_("SEATS"),
         required=True,
-        help=f"comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: {', '.join(ai_kinds())})",
+        # Translators: {kinds} are the AI kinds, as typed; greedy,lookahead stays as it is.
+        help=_("comma-separated AI kinds, 2 to 4, e.g. greedy,lookahead (kinds: {kinds})").format(
+            kinds=", ".join(ai_kinds())
+        ),
     )
     p.add_argument(
         "--deals",
+        metavar=_("DEALS"),
         type=int,
         default=None,
-        help=f"number of deals, {_span(DEALS_RANGE)} (each played once per rotation, single rounds; "
-        f"default {DEFAULT_DEALS} unless --matches is given)",
+        help=_(
+            "number of deals, {span} (each played once per rotation, single rounds; "
+            "default {default} unless --matches is given)"
+        ).format(span=_span(DEALS_RANGE), default=DEFAULT_DEALS),
     )
     p.add_argument(
         "--matches",
+        metavar=_("MATCHES"),
         type=int,
         default=None,
-        help=f"play whole matches instead of single rounds: this many match seeds, {_span(MATCHES_RANGE)}, each "
-        "played to the end of the match (R15 points to the target, or R16 chips: see --rules) once per rotation "
-        "of the seats with the same deals; reports matches won (a tied win shared, 1/k to each of k winners), "
-        "the win rate with a 95%% interval clustered by match seed, mean final score, penalty (or chips) per "
-        "round, and paired differences between the seats (not with --deals)",
+        # Translators: argparse shows "%%" as "%": keep it doubled.
+        help=_(
+            "play whole matches instead of single rounds: this many match seeds, {span}, each "
+            "played to the end of the match (R15 points to the target, or R16 chips: see --rules) once per rotation "
+            "of the seats with the same deals; reports matches won (a tied win shared, 1/k to each of k winners), "
+            "the win rate with a 95%% interval clustered by match seed, mean final score, penalty (or chips) per "
+            "round, and paired differences between the seats (not with --deals)"
+        ).format(span=_span(MATCHES_RANGE)),
     )
     p.add_argument(
         "--seed",
+        metavar=_("SEED"),
         type=int,
         default=0,
-        help=f"seed of the tournament, {_span(SEED_RANGE)} (same seed, same results; default 0)",
+        help=_("seed of the tournament, {span} (same seed, same results; default 0)").format(span=_span(SEED_RANGE)),
     )
     p.add_argument(
         "--jobs",
+        metavar=_("JOBS"),
         type=int,
         default=1,
-        help=f"worker processes, {_span(JOBS_RANGE)} (results do not depend on it; default 1)",
+        help=_("worker processes, {span} (results do not depend on it; default 1)").format(span=_span(JOBS_RANGE)),
     )
     p.add_argument(
         "--rules",
         nargs="*",
         default=[],
-        metavar="KEY=VALUE",
-        help=f"rule variants, e.g. draw=end (as in RULES.md): {rules_help()}",
+        metavar=_("KEY=VALUE"),
+        help=_("rule variants, e.g. draw=end (as in RULES.md): {rules}").format(rules=rules_help()),
     )
     p.add_argument(
         "--json",
-        metavar="FILE",
-        help="also write the results as JSON to FILE ('-' for stdout); FILE's folder must exist and be writable "
-        "before the run starts, FILE is replaced at the end in one step, and if it cannot be written then the "
-        f"JSON goes to stdout instead (exit status {EXIT_NOT_WRITTEN})",
+        metavar=_("FILE"),
+        help=_(
+            "also write the results as JSON to FILE ('-' for stdout); FILE's folder must exist and be writable "
+            "before the run starts, FILE is replaced at the end in one step, and if it cannot be written then the "
+            "JSON goes to stdout instead (exit status {status})"
+        ).format(status=EXIT_NOT_WRITTEN),
     )
     p.add_argument(
         "--think-ms",
+        metavar=_("THINK_MS"),
         type=float,
         default=None,
-        help=f"the time budget per turn in ms of the kinds that take a think time (the expert), "
-        f"{_span(THINK_MS_RANGE)} as in the app's settings (default 1000)",
+        help=_(
+            "the time budget per turn in ms of the kinds that take a think time (the expert), "
+            "{span} as in the app's settings (default 1000)"
+        ).format(span=_span(THINK_MS_RANGE)),
     )
     p.add_argument(
         "--iterations",
+        metavar=_("ITERATIONS"),
         type=int,
         default=None,
-        help=f"the kinds that take a think time (the expert) search this many deals a turn instead, "
-        f"{_span(ITERATIONS_RANGE)} (deterministic)",
+        help=_(
+            "the kinds that take a think time (the expert) search this many deals a turn instead, "
+            "{span} (deterministic)"
+        ).format(span=_span(ITERATIONS_RANGE)),
     )
     p.add_argument(
         "--param",
         action="append",
         default=[],
-        metavar="KIND.KEY=VALUE",
-        help="a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable); the value must have "
-        "the type of the setting's default (whole number, number or true/false; 'none' where the default "
-        f"is none) and numbers must be finite and from 0 to {PARAM_MAX} unless the setting has its own range "
-        "(think_ms, iterations, counts from 1, tolerance 0 to 1)",
+        metavar=_("KIND.KEY=VALUE"),
+        help=_(
+            "a strength setting of one AI kind, e.g. lookahead.samples=12 (repeatable); the value must have "
+            "the type of the setting's default (whole number, number or true/false; 'none' where the default "
+            "is none) and numbers must be finite and from 0 to {most} unless the setting has its own range "
+            "(think_ms, iterations, counts from 1, tolerance 0 to 1)"
+        ).format(most=PARAM_MAX),
     )
     p.add_argument(
         "--max-turns",
+        metavar=_("MAX_TURNS"),
         type=int,
         default=DEFAULT_MAX_TURNS,
-        help=f"stop a round after this many turns, {_span(MAX_TURNS_RANGE)} (default {DEFAULT_MAX_TURNS}); with "
-        "--matches the whole match is stopped and counted as capped",
+        help=_(
+            "stop a round after this many turns, {span} (default {default}); with "
+            "--matches the whole match is stopped and counted as capped"
+        ).format(span=_span(MAX_TURNS_RANGE), default=DEFAULT_MAX_TURNS),
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
 
 
 # ---------------------------------------------------------------------------------------- options
@@ -230,13 +258,14 @@ def _typed(s: Setting, text: str) -> Any:
     low = text.strip().lower()
     if s.optional and low in ("none", "null"):
         return None
-    also = " or none" if s.optional else ""
     if s.type is bool:
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise ValueError(f"must be true or false{also}, not {text!r}")
+        # Translators: {text} is what was typed, quoted; true, false and none are typed as they are.
+        said = _("must be true or false or none, not {text}") if s.optional else _("must be true or false, not {text}")
+        raise ValueError(said.format(text=repr(text)))
     if s.type is str:
         return text
     lo, hi = s.range
@@ -244,12 +273,20 @@ def _typed(s: Setting, text: str) -> Any:
         try:
             value: int | float = int(text)
         except ValueError:
-            raise ValueError(f"must be a whole number from {lo} to {hi}{also}, not {text!r}") from None
+            if s.optional:
+                said = _("must be a whole number from {low} to {high} or none, not {text}")
+            else:
+                said = _("must be a whole number from {low} to {high}, not {text}")
+            raise ValueError(said.format(low=lo, high=hi, text=repr(text))) from None
     else:
         try:
             value = float(text)
         except ValueError:
-            raise ValueError(f"must be a number from {lo} to {hi}{also}, not {text!r}") from None
+            if s.optional:
+                said = _("must be a number from {low} to {high} or none, not {text}")
+            else:
+                said = _("must be a number from {low} to {high}, not {text}")
+            raise ValueError(said.format(low=lo, high=hi, text=repr(text))) from None
     _check_number(s, value)
     return value
 
@@ -257,15 +294,25 @@ def _typed(s: Setting, text: str) -> Any:
 def _check_number(s: Setting, value: int | float) -> None:
     lo, hi = s.range
     if not math.isfinite(value) or not lo <= value <= hi:
-        word = "a whole number" if s.type is int else "a finite number"
-        raise ValueError(f"must be {word} from {lo} to {hi}, not {value!r}")
+        if s.type is int:
+            said = _("must be a whole number from {low} to {high}, not {value}")
+        else:
+            said = _("must be a finite number from {low} to {high}, not {value}")
+        raise ValueError(said.format(low=lo, high=hi, value=repr(value)))
 
 
-def _bounded(option: str, value: Any, r: tuple[int | float, int | float], word: str = "a whole number") -> None:
+def _bounded(option: str, value: Any, r: tuple[int | float, int | float], word: str = N_("a whole number")) -> None:
+    """A :class:`TournamentError` unless ``value`` is in ``r``; ``word`` (marked with ``N_``) says
+    what the option takes."""
     lo, hi = r
     ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and lo <= value <= hi
     if not ok:
-        raise TournamentError(f"{option} must be {word} from {lo} to {hi}, not {value!r}")
+        # Translators: {option} is an option (--deals), {word} what it takes (a whole number), {value} what was given.
+        raise TournamentError(
+            _("{option} must be {word} from {low} to {high}, not {value}").format(
+                option=option, word=_(word), low=lo, high=hi, value=repr(value)
+            )
+        )
 
 
 def parse_seats(text: str) -> list[str]:
@@ -274,11 +321,15 @@ def parse_seats(text: str) -> list[str]:
     raw = [k.strip() for k in str(text).split(",") if k.strip()]
     if not 2 <= len(raw) <= 4:
         raise TournamentError(
-            f"--seats needs 2 to 4 comma-separated AI kinds, not {len(raw)}: choose from {', '.join(known)}"
+            _("--seats needs 2 to 4 comma-separated AI kinds, not {count}: choose from {kinds}").format(
+                count=len(raw), kinds=", ".join(known)
+            )
         )
     for k in raw:
         if normalize_kind(k) not in known:
-            raise TournamentError(f"unknown AI kind {k!r} in --seats: choose from {', '.join(known)}")
+            raise TournamentError(
+                _("unknown AI kind {kind} in --seats: choose from {kinds}").format(kind=repr(k), kinds=", ".join(known))
+            )
     return [normalize_kind(k) for k in raw]
 
 
@@ -290,7 +341,7 @@ def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     # The searching kinds (those that take a think time, as declared in the registry).
     searchers = [k for k in known if kind_info(k).takes_think_time]
     if args.think_ms is not None:
-        _bounded("--think-ms", args.think_ms, THINK_MS_RANGE, "a finite number of ms")
+        _bounded("--think-ms", args.think_ms, THINK_MS_RANGE, N_("a finite number of ms"))
         for k in searchers:
             per_kind[k]["think_ms"] = float(args.think_ms)
     if args.iterations is not None:
@@ -303,19 +354,33 @@ def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         kind = normalize_kind(kind_text)
         key = key_text.strip().lower().replace("-", "_")
         if not sep or not dot or not key or not kind:
-            raise TournamentError(f"--param {item!r} must look like KIND.KEY=VALUE, e.g. lookahead.samples=12")
+            raise TournamentError(
+                _("--param {item} must look like KIND.KEY=VALUE, e.g. lookahead.samples=12").format(item=repr(item))
+            )
         if kind not in known:
             raise TournamentError(
-                f"--param {item!r}: unknown AI kind {kind_text.strip()!r}: choose from {', '.join(known)}"
+                _("--param {item}: unknown AI kind {kind}: choose from {kinds}").format(
+                    item=repr(item), kind=repr(kind_text.strip()), kinds=", ".join(known)
+                )
             )
         settings = settings_of(kind)
         if key not in settings:
-            has = f"its settings are {', '.join(sorted(settings))}" if settings else "it has no settings"
-            raise TournamentError(f"--param {item!r}: {kind} has no setting {key_text.strip()!r} ({has})")
+            if settings:
+                has = _("its settings are {settings}").format(settings=", ".join(sorted(settings)))
+            else:
+                has = _("it has no settings")
+            raise TournamentError(
+                _("--param {item}: {kind} has no setting {key} ({has})").format(
+                    item=repr(item), kind=kind, key=repr(key_text.strip()), has=has
+                )
+            )
         try:
             per_kind[kind][key] = _typed(settings[key], text.strip())
         except ValueError as exc:
-            raise TournamentError(f"--param {item!r}: {kind}.{key} {exc}") from None
+            # Translators: {kind}.{key} is an AI's setting, {error} what its value must be ("must be ...").
+            raise TournamentError(
+                _("--param {item}: {kind}.{key} {error}").format(item=repr(item), kind=kind, key=key, error=exc)
+            ) from None
     return per_kind
 
 
@@ -324,7 +389,7 @@ def parse_options(args: argparse.Namespace) -> TournamentOptions:
     kinds = parse_seats(args.seats)
     deals, matches = getattr(args, "deals", None), getattr(args, "matches", None)
     if deals is not None and matches is not None:
-        raise TournamentError("--deals and --matches are alternatives (single rounds or whole matches): give one")
+        raise TournamentError(_("--deals and --matches are alternatives (single rounds or whole matches): give one"))
     if matches is not None:
         _bounded("--matches", matches, MATCHES_RANGE)
         deals = 0
@@ -337,7 +402,7 @@ def parse_options(args: argparse.Namespace) -> TournamentOptions:
     try:
         rules = Rules.from_pairs([str(r) for r in args.rules or []])
     except (RulesError, TypeError, ValueError) as exc:
-        raise TournamentError(f"--rules: {exc}") from None
+        raise TournamentError(_("--rules: {error}").format(error=exc)) from None
     per_kind = parse_params(args)
     # Build every AI that plays or was given settings once now: a setting its constructor refuses
     # is one clear line before the run, not an error every turn.
@@ -345,9 +410,13 @@ def parse_options(args: argparse.Namespace) -> TournamentOptions:
         try:
             probe = make_player(k, 0, **per_kind[k])
         except Exception as exc:  # any failure of a constructor is a bad setting
-            raise TournamentError(f"bad setting for {k}: {type(exc).__name__}: {exc}") from None
+            raise TournamentError(
+                _("bad setting for {kind}: {error}").format(kind=k, error=f"{type(exc).__name__}: {exc}")
+            ) from None
         if probe.params:
-            raise TournamentError(f"{k} has no setting {', '.join(sorted(probe.params))}")
+            raise TournamentError(
+                _("{kind} has no setting {settings}").format(kind=k, settings=", ".join(sorted(probe.params)))
+            )
     return TournamentOptions(
         kinds=tuple(kinds),
         names=tuple(seat_names(kinds)),
@@ -367,20 +436,26 @@ def check_output(path: str | None) -> None:
     if path is None or path == "-":
         return
     if not path.strip():
-        raise TournamentError("--json needs a file name ('-' for stdout)")
+        raise TournamentError(_("--json needs a file name ('-' for stdout)"))
     target = os.path.realpath(path)
     folder = os.path.dirname(target) or "."
     if os.path.isdir(target):
-        raise TournamentError(f"--json {path!r} is a folder, not a file")
+        raise TournamentError(_("--json {path} is a folder, not a file").format(path=repr(path)))
     if os.path.exists(target) and not os.path.isfile(target):
-        raise TournamentError(f"--json {path!r} is not a regular file (use '-' for stdout)")
+        raise TournamentError(_("--json {path} is not a regular file (use '-' for stdout)").format(path=repr(path)))
     if not os.path.exists(folder):
-        raise TournamentError(f"--json {path!r}: the folder {folder!r} does not exist")
+        raise TournamentError(
+            _("--json {path}: the folder {folder} does not exist").format(path=repr(path), folder=repr(folder))
+        )
     if not os.path.isdir(folder):
-        raise TournamentError(f"--json {path!r}: {folder!r} is not a folder")
+        raise TournamentError(_("--json {path}: {folder} is not a folder").format(path=repr(path), folder=repr(folder)))
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
         os.close(fd)
         os.remove(probe)
     except OSError as exc:
-        raise TournamentError(f"--json {path!r}: cannot write in {folder!r}: {exc.strerror or exc}") from None
+        raise TournamentError(
+            _("--json {path}: cannot write in {folder}: {reason}").format(
+                path=repr(path), folder=repr(folder), reason=exc.strerror or exc
+            )
+        ) from None

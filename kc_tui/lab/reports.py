@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kc_tui.engine.rules import Scoring
+from kc_tui.i18n import _
 
 
 def players_table(
@@ -17,11 +18,12 @@ def players_table(
     return [title, head, "-" * len(head), *rows]
 
 
-#: The column heads of a rounds tournament's table.
-ROUNDS_HEAD = (
-    f"{'seat':<14}{'won':>7}{'rate':>8}  {'95% CI':<15}{'pen/round':>10}{'pen/lost':>10}"
-    f"{'moves/turn':>12}{'ms/turn':>10}{'faults':>8}"
-)
+def rounds_head() -> str:
+    """The column heads of a rounds tournament's table (in the language in use)."""
+    # Translators: the tournament table's column heads (short: each fits a fixed width).
+    seat, won, rate, ci, pen, lost = _("seat"), _("won"), _("rate"), _("95% CI"), _("pen/round"), _("pen/lost")
+    moves, ms, faults = _("moves/turn"), _("ms/turn"), _("faults")
+    return f"{seat:<14}{won:>7}{rate:>8}  {ci:<15}{pen:>10}{lost:>10}{moves:>12}{ms:>10}{faults:>8}"
 
 
 def _rounds_row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
@@ -35,52 +37,77 @@ def _rounds_row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
 
 def format_rounds_table(summary: dict[str, Any]) -> str:
     """The printed table of a rounds tournament."""
-    title = (
-        f"{summary['deals']} deals x {summary['rotations']} rotations = {summary['rounds']} rounds, "
-        f"seed {summary['seed']}, rules {summary['rules'] or 'default'}; "
-        f"blocked {summary['blocks']} (stopped at the turn limit: {summary['capped']})"
+    # Translators: {rules} are the rule variants (key=value) or "default".
+    title = _(
+        "{deals} deals x {rotations} rotations = {rounds} rounds, "
+        "seed {seed}, rules {rules}; "
+        "blocked {blocks} (stopped at the turn limit: {capped})"
+    ).format(
+        deals=summary["deals"],
+        rotations=summary["rotations"],
+        rounds=summary["rounds"],
+        seed=summary["seed"],
+        rules=summary["rules"] or _("default"),
+        blocks=summary["blocks"],
+        capped=summary["capped"],
     )
-    return "\n".join(players_table(summary, title, ROUNDS_HEAD, _rounds_row))
+    return "\n".join(players_table(summary, title, rounds_head(), _rounds_row))
 
 
 def _num(x: float | None, fmt: str) -> str:
-    return "n/a" if x is None else format(x, fmt)
+    # Translators: no figure (not available).
+    return _("n/a") if x is None else format(x, fmt)
 
 
 def interval_text(ci: Sequence[float | None], fmt: str, scale: float = 1.0) -> str:
     """A 95% interval as printed: "[lo, hi]" in ``fmt`` (times ``scale``), "[n/a]" when open."""
     lo, hi = ci
     if lo is None or hi is None:
-        return "[n/a]"
+        return "[" + _("n/a") + "]"
     return f"[{format(scale * lo, fmt)}, {format(scale * hi, fmt)}]"
 
 
 def differences_text(ws: dict[str, Any], per_round: str, pr: dict[str, Any], fmt: str) -> str:
     """A pair's paired differences as printed: the win share's mean and interval, then the
     per-round figure's (named ``per_round``, in ``fmt``)."""
-    return (
-        f"win share {_num(ws['mean'], '+.3f')} {interval_text(ws['ci95'], '+.3f')}"
-        f"   {per_round} {_num(pr['mean'], fmt)} {interval_text(pr['ci95'], fmt)}"
+    # Translators: {mean} and {interval} are figures; {per_round} the name of the second figure (pen/round).
+    return _("win share {mean} {interval}   {per_round} {pr_mean} {pr_interval}").format(
+        mean=_num(ws["mean"], "+.3f"),
+        interval=interval_text(ws["ci95"], "+.3f"),
+        per_round=per_round,
+        pr_mean=_num(pr["mean"], fmt),
+        pr_interval=interval_text(pr["ci95"], fmt),
     )
 
 
 def format_match_table(summary: dict[str, Any]) -> str:
     """The printed table of a ``--matches`` tournament, then the pairs block."""
     chips = summary["scoring"] == Scoring.CHIPS
-    per_round = "chips/round" if chips else "pen/round"
+    per_round = _("chips/round") if chips else _("pen/round")
     key = "mean_chips_per_round" if chips else "mean_penalty_per_round"
     if chips:
-        scoring = f"chips (start {summary['chips_start']}, at most {summary['chips_rounds']} rounds)"
+        scoring = _("chips (start {start}, at most {rounds} rounds)").format(
+            start=summary["chips_start"], rounds=summary["chips_rounds"]
+        )
     else:
-        scoring = f"points to {summary['target']}"
-    head = (
-        f"{'seat':<14}{'won':>8}{'rate':>8}  {'95% CI':<15}{'mean final':>11}{per_round:>12}"
-        f"{'rounds won':>12}{'ms/turn':>10}{'faults':>8}"
-    )
-    title = (
-        f"{summary['matches']} matches x {summary['rotations']} rotations = {summary['matches_played']} played, "
-        f"{summary['rounds']} rounds, seed {summary['seed']}, rules {summary['rules'] or 'default'}, "
-        f"scoring {scoring}; capped {summary['capped']}"
+        scoring = _("points to {target}").format(target=summary["target"])
+    seat, won, rate, ci, final = _("seat"), _("won"), _("rate"), _("95% CI"), _("mean final")
+    rounds_won, ms, faults = _("rounds won"), _("ms/turn"), _("faults")
+    head = f"{seat:<14}{won:>8}{rate:>8}  {ci:<15}{final:>11}{per_round:>12}{rounds_won:>12}{ms:>10}{faults:>8}"
+    # Translators: {scoring} is how the matches were scored (points to 100).
+    title = _(
+        "{matches} matches x {rotations} rotations = {played} played, "
+        "{rounds} rounds, seed {seed}, rules {rules}, "
+        "scoring {scoring}; capped {capped}"
+    ).format(
+        matches=summary["matches"],
+        rotations=summary["rotations"],
+        played=summary["matches_played"],
+        rounds=summary["rounds"],
+        seed=summary["seed"],
+        rules=summary["rules"] or _("default"),
+        scoring=scoring,
+        capped=summary["capped"],
     )
 
     def row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
@@ -91,7 +118,11 @@ def format_match_table(summary: dict[str, Any]) -> str:
         )
 
     lines = players_table(summary, title, head, row)
-    lines.append(f"pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}")
+    lines.append(
+        _("pairs (first minus second; mean over match seeds, 95% CI): win share, {per_round}").format(
+            per_round=per_round
+        )
+    )
     for pair in summary["pairs"]:
         ws, pr = pair["win_share_diff"], pair["per_round_diff"]
         lines.append(f"  {pair['a'] + ' - ' + pair['b']:<28} {differences_text(ws, per_round, pr, '+.2f')}")

@@ -43,6 +43,7 @@ import json
 import sys
 from pathlib import Path
 
+from kc_tui.i18n import _
 from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import EXIT_BAD_INPUT, EXIT_NOT_WRITTEN, TournamentError, check_output, parse_options
 from kc_tui.lab.reports import format_match_table, format_rounds_table
@@ -59,7 +60,7 @@ def main(args: argparse.Namespace) -> int:
         cfg = parse_options(args)
         check_output(args.json)
     except TournamentError as exc:
-        print(f"kings-corners tournament: {one_line(str(exc))}", file=sys.stderr)
+        print(_("kings-corners tournament: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return EXIT_BAD_INPUT
     bar = None if args.quiet else sys.stderr
     if cfg.match_mode:
@@ -79,7 +80,10 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = one_line(str(exc.strerror or exc))
         print(
-            f"kings-corners tournament: cannot write {one_line(repr(args.json))}: {reason}; the JSON follows on stdout",
+            # Translators: {file} is the file's name (quoted), {reason} why it cannot be written.
+            _("kings-corners tournament: cannot write {file}: {reason}; the JSON follows on stdout").format(
+                file=one_line(repr(args.json)), reason=reason
+            ),
             file=sys.stderr,
         )
         print(text)

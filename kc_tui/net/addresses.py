@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kc_tui.config.args import CliError
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.util.files import PRIVATE_FILE, atomic_write, describe_os_error, make_folder
 from kc_tui.util.text import one_line, show_path
@@ -51,30 +52,35 @@ def ready_folder(text: str) -> Path:
     a folder of another user, or one that others may write into (they could swap a file)."""
     shown = one_line(text, 200)
     if not text.strip():
-        raise CliError("--addresses needs a folder to write the seats' addresses into")
+        raise CliError(_("--addresses needs a folder to write the seats' addresses into"))
     path = Path(text)
     try:
         if os.path.islink(path):
-            raise CliError(f"--addresses {shown} is a link: name the folder itself")
+            raise CliError(_("--addresses {path} is a link: name the folder itself").format(path=shown))
         if not os.path.lexists(path):
             make_folder(path)
         st = os.lstat(path)
     except CliError:
         raise
     except (OSError, ValueError) as exc:
-        why = describe_os_error(exc) if isinstance(exc, OSError) else "not a usable folder name"
-        raise CliError(f"--addresses {shown} cannot be used: {why}") from None
+        why = describe_os_error(exc) if isinstance(exc, OSError) else _("not a usable folder name")
+        raise CliError(_("--addresses {path} cannot be used: {reason}").format(path=shown, reason=why)) from None
     if not stat.S_ISDIR(st.st_mode):
-        raise CliError(f"--addresses {shown} is not a folder")
+        raise CliError(_("--addresses {path} is not a folder").format(path=shown))
     if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-        raise CliError(f"--addresses {shown} is not your folder: the addresses go into a folder of your own")
+        raise CliError(
+            _("--addresses {path} is not your folder: the addresses go into a folder of your own").format(path=shown)
+        )
     if st.st_mode & 0o022:
         raise CliError(
-            f"--addresses {shown} can be written into by other users (mode {stat.S_IMODE(st.st_mode):04o}):"
-            " they could swap an address; use a folder of your own (mode 0700)"
+            # Translators: {mode} is the folder's permissions in octal (0777).
+            _(
+                "--addresses {path} can be written into by other users (mode {mode}):"
+                " they could swap an address; use a folder of your own (mode 0700)"
+            ).format(path=shown, mode=f"{stat.S_IMODE(st.st_mode):04o}")
         )
     if not os.access(path, os.W_OK | os.X_OK):
-        raise CliError(f"--addresses {shown} cannot be written into: permission denied")
+        raise CliError(_("--addresses {path} cannot be written into: permission denied").format(path=shown))
     return path
 
 
@@ -93,18 +99,25 @@ def write_addresses(folder: Path, names: Sequence[str], urls: dict[int, str]) ->
 
 def handing_lines(folder: Path, files: list[tuple[str, Path]]) -> list[str]:
     """What the host reads after the files are written: where they are and how to hand them over."""
-    first = files[0][1].name if files else "FILE"
+    first = files[0][1].name if files else _("FILE")
     lines = [
-        f"The seats' addresses are in {one_line(str(folder), 200)}, one file per person, readable by you only.",
-        "Give each person their file, and only them (whoever has it can take the seat);"
-        f" they run: kings-corners join --file {first}",
+        _("The seats' addresses are in {folder}, one file per person, readable by you only.").format(
+            folder=one_line(str(folder), 200)
+        ),
+        # Translators: {file} is the first seat's file; the command stays as it is.
+        _(
+            "Give each person their file, and only them (whoever has it can take the seat);"
+            " they run: kings-corners join --file {file}"
+        ).format(file=first),
     ]
-    lines += [f"{name}: {one_line(str(path), 300)}" for name, path in files]
+    # Translators: a person's name and the file holding their seat's address.
+    line = _("{name}: {path}")
+    lines += [line.format(name=name, path=one_line(str(path), 300)) for name, path in files]
     return lines
 
 
 #: What the host reads when the addresses are printed (no --addresses).
-SECRET_WARNING = (
+SECRET_WARNING = N_(
     "Each seat's address below is a password for that seat: whoever has it can take the seat."
     " Send it to its person only; they keep it out of the process list with"
     " kings-corners join --file FILE (host --addresses DIR writes the files)."
@@ -119,28 +132,28 @@ def read_address(path: str, *, watch: bool = False) -> str:
     user's, open to other users, unreadable, empty, too large, or not one line that is an
     address."""
     if path == FROM_TERMINAL:
-        return _checked(_from_terminal(), "the address typed", watch)
+        return _checked(_from_terminal(), _("the address typed"), watch)
     shown = show_path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
         if os.path.islink(path):
-            raise CliError(f"{shown}: is a link to a file that does not exist") from None
-        raise CliError(f"{shown}: no such file") from None
+            raise CliError(_("{path}: is a link to a file that does not exist").format(path=shown)) from None
+        raise CliError(_("{path}: no such file").format(path=shown)) from None
     except (OSError, ValueError) as exc:
-        why = describe_os_error(exc) if isinstance(exc, OSError) else "not a usable file name"
-        raise CliError(f"{shown}: cannot be opened ({why})") from None
+        why = describe_os_error(exc) if isinstance(exc, OSError) else _("not a usable file name")
+        raise CliError(_("{path}: cannot be opened ({reason})").format(path=shown, reason=why)) from None
     try:
         data = _read_own(fd, shown)
     finally:
         os.close(fd)
     if not data.strip():
-        raise CliError(f"{shown}: is empty; it should hold the seat's address the host gave you")
+        raise CliError(_("{path}: is empty; it should hold the seat's address the host gave you").format(path=shown))
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
-        raise CliError(f"{shown}: is not an address file (it is not plain text)") from None
+        raise CliError(_("{path}: is not an address file (it is not plain text)").format(path=shown)) from None
     return _checked(text, shown, watch)
 
 
@@ -150,20 +163,28 @@ def _read_own(fd: int, shown: str) -> bytes:
     try:
         st = os.fstat(fd)
     except OSError as exc:
-        raise CliError(f"{shown}: cannot be read ({describe_os_error(exc)})") from None
+        raise CliError(
+            _("{path}: cannot be read ({reason})").format(path=shown, reason=describe_os_error(exc))
+        ) from None
     if stat.S_ISDIR(st.st_mode):
-        raise CliError(f"{shown}: is a folder, not an address file")
+        raise CliError(_("{path}: is a folder, not an address file").format(path=shown))
     if not stat.S_ISREG(st.st_mode):
-        raise CliError(f"{shown}: is not a regular file; an address file is")
+        raise CliError(_("{path}: is not a regular file; an address file is").format(path=shown))
     if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-        raise CliError(f"{shown}: is not your file; a seat's address is read from a file of your own")
+        raise CliError(
+            _("{path}: is not your file; a seat's address is read from a file of your own").format(path=shown)
+        )
     if st.st_mode & 0o077:
         raise CliError(
-            f"{shown}: other users may open it (mode {stat.S_IMODE(st.st_mode):04o}) and the address in it"
-            f" is a password for your seat: make it yours alone (chmod 600 {shown}) and join again"
+            _(
+                "{path}: other users may open it (mode {mode}) and the address in it"
+                " is a password for your seat: make it yours alone (chmod 600 {path}) and join again"
+            ).format(path=shown, mode=f"{stat.S_IMODE(st.st_mode):04o}")
         )
     if st.st_size > ADDRESS_MAX:
-        raise CliError(f"{shown}: is too large for an address file ({ADDRESS_MAX} bytes at most)")
+        raise CliError(
+            _("{path}: is too large for an address file ({most} bytes at most)").format(path=shown, most=ADDRESS_MAX)
+        )
     chunks: list[bytes] = []
     left = ADDRESS_MAX + 1
     try:
@@ -174,10 +195,14 @@ def _read_own(fd: int, shown: str) -> bytes:
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as exc:
-        raise CliError(f"{shown}: cannot be read ({describe_os_error(exc)})") from None
+        raise CliError(
+            _("{path}: cannot be read ({reason})").format(path=shown, reason=describe_os_error(exc))
+        ) from None
     data = b"".join(chunks)
     if len(data) > ADDRESS_MAX:
-        raise CliError(f"{shown}: is too large for an address file ({ADDRESS_MAX} bytes at most)")
+        raise CliError(
+            _("{path}: is too large for an address file ({most} bytes at most)").format(path=shown, most=ADDRESS_MAX)
+        )
     return data
 
 
@@ -189,15 +214,17 @@ def _from_terminal() -> str:
         terminal = False
     if not terminal:
         raise CliError(
-            "--file - reads the address typed or pasted at the terminal (the app needs the terminal"
-            " too): give the file instead"
+            _(
+                "--file - reads the address typed or pasted at the terminal (the app needs the terminal"
+                " too): give the file instead"
+            )
         )
     try:
-        text = getpass.getpass("The seat's address (not shown as you paste it): ", stream=sys.stderr)
+        text = getpass.getpass(_("The seat's address (not shown as you paste it): "), stream=sys.stderr)
     except (EOFError, OSError):
-        raise CliError("no address was typed") from None
+        raise CliError(_("no address was typed")) from None
     if len(text) > ADDRESS_MAX:
-        raise CliError(f"the address typed is too long ({ADDRESS_MAX} characters at most)")
+        raise CliError(_("the address typed is too long ({most} characters at most)").format(most=ADDRESS_MAX))
     return text
 
 
@@ -206,17 +233,29 @@ def _checked(text: str, shown: str, watch: bool) -> str:
     characters, an address :func:`table_address` takes. The error never quotes it."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
-        raise CliError(f"{shown}: holds no address; it should hold the seat's address the host gave you")
+        raise CliError(
+            _("{path}: holds no address; it should hold the seat's address the host gave you").format(path=shown)
+        )
     if len(lines) > 1:
-        raise CliError(f"{shown}: holds {len(lines)} lines; an address file holds one line, the seat's address")
+        raise CliError(
+            ngettext(
+                "{path}: holds {n} line; an address file holds one line, the seat's address",
+                "{path}: holds {n} lines; an address file holds one line, the seat's address",
+                len(lines),
+            ).format(path=shown, n=len(lines))
+        )
     line = lines[0]
     if any(not ch.isprintable() or ch.isspace() for ch in line):
-        raise CliError(f"{shown}: is not an address file (its line holds control characters or spaces)")
+        raise CliError(
+            _("{path}: is not an address file (its line holds control characters or spaces)").format(path=shown)
+        )
     try:
         return table_address(line, watch=watch)
     except AddressError:
         raise CliError(
-            f"{shown}: does not hold a table's address (a line ws://HOST:PORT/seat/... as the host wrote it)"
+            _("{path}: does not hold a table's address (a line ws://HOST:PORT/seat/... as the host wrote it)").format(
+                path=shown
+            )
         ) from None
 
 

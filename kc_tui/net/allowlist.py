@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from kc_tui.i18n import _
+
 #: The variable a served tab's app finds its list in: ``HOST:PORT`` entries separated by spaces.
 ENV_ALLOW_JOIN = "KINGS_CORNERS_ALLOW_JOIN"
 #: The most tables one ``serve`` may list.
@@ -73,31 +75,35 @@ def parse_endpoint(text: str) -> Endpoint:
     address in brackets, the port from 1 to 65535. :class:`ValueError` (one line) otherwise."""
     shown = _shown(text)
     if "://" in text or "/" in text:
-        raise ValueError(f"write a table as HOST:PORT (e.g. 192.168.1.20:8765), not an address: {shown}")
+        raise ValueError(
+            _("write a table as HOST:PORT (e.g. 192.168.1.20:8765), not an address: {value}").format(value=shown)
+        )
     host, colon, port = text.rpartition(":")
     if not colon:
-        raise ValueError(f"a table is HOST:PORT, with its port: {shown}")
+        raise ValueError(_("a table is HOST:PORT, with its port: {value}").format(value=shown))
     if not port.isascii() or not port.isdigit() or len(port) > 5 or not 1 <= int(port) <= PORT_MAX:
-        raise ValueError(f"the port must be a whole number from 1 to {PORT_MAX}: {shown}")
+        raise ValueError(
+            _("the port must be a whole number from 1 to {most}: {value}").format(most=PORT_MAX, value=shown)
+        )
     if not host:
-        raise ValueError(f"a table's host is empty: {shown}")
+        raise ValueError(_("a table's host is empty: {value}").format(value=shown))
     if host.startswith("[") and host.endswith("]"):
         inner = host[1:-1]
         address = _ip(inner) if ":" in inner else None
         if address is None:
-            raise ValueError(f"not an IPv6 address in the brackets (no zone): {shown}")
+            raise ValueError(_("not an IPv6 address in the brackets (no zone): {value}").format(value=shown))
         return Endpoint(address, int(port))
     if ":" in host or "[" in host or "]" in host:
-        raise ValueError(f"write an IPv6 address in brackets, [::1]:8765: {shown}")
+        raise ValueError(_("write an IPv6 address in brackets, [::1]:8765: {value}").format(value=shown))
     address = _ip(host)
     if address is not None:
         return Endpoint(address, int(port))
     name = host.lower()
     labels = name.split(".")
     if len(name) > 253 or not name.isascii() or not all(_LABEL.fullmatch(label) for label in labels):
-        raise ValueError(f"not a host name (letters, digits, '-' and '.' between them): {shown}")
+        raise ValueError(_("not a host name (letters, digits, '-' and '.' between them): {value}").format(value=shown))
     if labels[-1].isdigit():
-        raise ValueError(f"neither a name nor an IPv4 address of four numbers: {shown}")
+        raise ValueError(_("neither a name nor an IPv4 address of four numbers: {value}").format(value=shown))
     return Endpoint(name, int(port))
 
 
@@ -106,7 +112,9 @@ def parse_tables(values: Iterable[str]) -> tuple[Endpoint, ...]:
     :class:`ValueError` (one line) for a bad one or more than :data:`MAX_TABLES`."""
     tables = tuple(dict.fromkeys(parse_endpoint(v) for v in values))
     if len(tables) > MAX_TABLES:
-        raise ValueError(f"at most {MAX_TABLES} tables may be allowed, not {len(tables)}")
+        raise ValueError(
+            _("at most {most} tables may be allowed, not {count}").format(most=MAX_TABLES, count=len(tables))
+        )
     return tables
 
 
@@ -133,9 +141,12 @@ def check(where: Endpoint, allowed: frozenset[Endpoint] | None) -> None:
     if allowed is None or where in allowed:
         return
     if not allowed:
-        raise NotAllowed("this server joins no table: its operator has allowed none (serve --allow-join)")
+        raise NotAllowed(_("this server joins no table: its operator has allowed none (serve --allow-join)"))
     listed = ", ".join(str(t) for t in sorted(allowed))
-    raise NotAllowed(f"{where} is not on this server's list of tables; it joins only {listed}")
+    # Translators: {table} is the table asked for (HOST:PORT), {listed} the tables allowed, comma-separated.
+    raise NotAllowed(
+        _("{table} is not on this server's list of tables; it joins only {listed}").format(table=where, listed=listed)
+    )
 
 
 __all__ = [

@@ -31,6 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.uri import parse_uri
 
+from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import (
@@ -64,10 +65,10 @@ FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken", "closed"})
 #: Why the connection ended, for a server that closed it with a final code as its reason but
 #: whose error message did not arrive.
 CLOSED_FOR = {
-    "bad-token": "no seat at this table has this address",
-    "upgrade": "the server speaks another version of the table's protocol",
-    "seat-taken": "someone else joined with your seat's address: the seat is theirs now",
-    "closed": "the host closed the table; 'host --resume' serves it again",
+    "bad-token": N_("no seat at this table has this address"),
+    "upgrade": N_("the server speaks another version of the table's protocol"),
+    "seat-taken": N_("someone else joined with your seat's address: the seat is theirs now"),
+    "closed": N_("the host closed the table; 'host --resume' serves it again"),
 }
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
@@ -103,17 +104,30 @@ def table_address(url: str, *, watch: bool = False) -> str:
         parts.port  # noqa: B018 - a port that is not a number raises here
     except ValueError:
         raise AddressError(
-            f"{shown} is not an address: use the one the host printed (ws://HOST:PORT/seat/...)"
+            # Translators: {address} is what was given as the table's address.
+            _("{address} is not an address: use the one the host printed (ws://HOST:PORT/seat/...)").format(
+                address=shown
+            )
         ) from None
     if parts.scheme not in ("ws", "wss"):
-        raise AddressError(f"{shown} is not a table's address: it starts with ws:// or wss:// (as the host printed)")
+        raise AddressError(
+            _("{address} is not a table's address: it starts with ws:// or wss:// (as the host printed)").format(
+                address=shown
+            )
+        )
     if not parts.hostname:
-        raise AddressError(f"{shown} names no host: write ws://HOST:PORT/seat/... as the host printed")
+        raise AddressError(
+            _("{address} names no host: write ws://HOST:PORT/seat/... as the host printed").format(address=shown)
+        )
     path = parts.path.rstrip("/")
     if watch or path == "/watch":
         path = "/watch"
     elif not path.startswith("/seat/") or len(path) <= len("/seat/") or "/" in path[len("/seat/") :]:
-        raise AddressError(f"{shown} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch")
+        raise AddressError(
+            _("{address} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch").format(
+                address=shown
+            )
+        )
     address = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
     destination(address)
     return address
@@ -126,10 +140,12 @@ def destination(url: str) -> Endpoint:
     try:
         uri = parse_uri(url)
     except InvalidURI:
-        raise AddressError(f"{one_line(url, 120)} is not an address: use the one the host printed") from None
+        raise AddressError(
+            _("{address} is not an address: use the one the host printed").format(address=one_line(url, 120))
+        ) from None
     allowed = served_tables()
     if allowed is not None and uri.username is not None:
-        raise AddressError("a table's address has no '@' (its host is what follows one): write ws://HOST:PORT/...")
+        raise AddressError(_("a table's address has no '@' (its host is what follows one): write ws://HOST:PORT/..."))
     where = endpoint(uri.host, uri.port)
     try:
         check(where, allowed)
@@ -281,7 +297,7 @@ class RemoteSeat:
             with contextlib.suppress(RuntimeError):  # no loop runs: the connection is gone with it
                 self._closer = asyncio.get_running_loop().create_task(ws.close())
         if not self.ended:  # a seat the server ended keeps its reason
-            self._set_link(Link(Status.ENDED, "left the table"))
+            self._set_link(Link(Status.ENDED, _("left the table")))
 
     async def run(self) -> None:
         """Connect, and connect again whenever the connection drops, until the server refuses
@@ -324,7 +340,7 @@ class RemoteSeat:
                 try:
                     async for data in ws:
                         if isinstance(data, bytes):
-                            self._problem("the server sent a binary message: skipped")
+                            self._problem(_("the server sent a binary message: skipped"))
                             continue
                         message = self._parse(data)
                         if message is None:
@@ -347,26 +363,28 @@ class RemoteSeat:
         except InvalidStatus as exc:
             code = exc.response.status_code
             if code == 404:
-                self._set_link(Link(Status.ENDED, "the server has no table at this address", "not-found"))
+                self._set_link(Link(Status.ENDED, _("the server has no table at this address"), "not-found"))
             else:
-                self._dropped(f"the server answered HTTP {code}")
+                # Translators: {code} is an HTTP status number (500).
+                self._dropped(_("the server answered HTTP {code}").format(code=code))
         except ssl.SSLCertVerificationError as exc:
-            reason = exc.verify_message or exc.reason or "not trusted"
-            self._set_link(
-                Link(Status.ENDED, one_line(f"the server's certificate is refused ({reason})", LINE), "certificate")
-            )
+            reason = exc.verify_message or exc.reason or _("not trusted")
+            # Translators: {reason} is why the certificate is refused (the TLS library's words, in English).
+            refused = _("the server's certificate is refused ({reason})").format(reason=reason)
+            self._set_link(Link(Status.ENDED, one_line(refused, LINE), "certificate"))
         except InvalidURI as exc:  # pragma: no cover - table_address checked it
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
         except AddressError as exc:
             self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
         except ValueError as exc:  # websockets follows no redirect to another host or port
-            self._set_link(Link(Status.ENDED, one_line(f"the server sent the seat elsewhere: {exc}", LINE), "redirect"))
+            elsewhere = _("the server sent the seat elsewhere: {error}").format(error=exc)
+            self._set_link(Link(Status.ENDED, one_line(elsewhere, LINE), "redirect"))
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
             if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
                 self._closed_for(exc.rcvd.reason)
             self._dropped(_why(exc))
         else:
-            self._dropped("the server closed the connection")
+            self._dropped(_("the server closed the connection"))
         return welcomed
 
     def _tls(self) -> dict[str, Any]:
@@ -381,12 +399,13 @@ class RemoteSeat:
             self.on_message(message)
         except Exception as exc:
             log.exception("a %s message could not be shown", type(message).__name__)
-            self._problem(f"a message from the server could not be shown ({type(exc).__name__})")
+            # Translators: {error} is the name of a Python exception (KeyError).
+            self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
 
     def _closed_for(self, reason: str | None) -> None:
         """The server closed the connection giving a final code as its reason: end for good (once)."""
         if reason in CLOSED_FOR and not self.ended and not self._closing:
-            self._set_link(Link(Status.ENDED, CLOSED_FOR[reason], reason))
+            self._set_link(Link(Status.ENDED, _(CLOSED_FOR[reason]), reason))
 
     def _dropped(self, why: str) -> None:
         if not self._closing and not self.ended:
@@ -401,9 +420,9 @@ class RemoteSeat:
         try:
             return parse_server(data)
         except ProtocolError as exc:
-            self._problem(f"a message from the server was not understood: {exc}")
+            self._problem(_("a message from the server was not understood: {error}").format(error=exc))
         except Exception as exc:  # a bug in parsing must not end the seat's connection
-            self._problem(f"a message from the server was not understood ({type(exc).__name__})")
+            self._problem(_("a message from the server was not understood ({error})").format(error=type(exc).__name__))
         return None
 
 
@@ -419,14 +438,15 @@ def trusting(cafile: str) -> ssl.SSLContext:
 def _why(exc: BaseException) -> str:
     """Why a connection failed or dropped, in one plain line."""
     if isinstance(exc, ConnectionRefusedError):
-        return "the server is not answering (connection refused)"
+        return _("the server is not answering (connection refused)")
     if isinstance(exc, TimeoutError):
-        return "the server did not answer in time"
+        return _("the server did not answer in time")
     if isinstance(exc, ConnectionClosed):
-        return "the connection was lost"
+        return _("the connection was lost")
     if isinstance(exc, OSError):
-        return one_line(f"cannot reach the server ({exc.strerror or exc})", LINE)
-    return one_line(f"the connection failed ({exc})", LINE)
+        # Translators: {reason} is the system's reason (in English).
+        return one_line(_("cannot reach the server ({reason})").format(reason=exc.strerror or exc), LINE)
+    return one_line(_("the connection failed ({reason})").format(reason=exc), LINE)
 
 
 __all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "destination", "table_address", "trusting"]

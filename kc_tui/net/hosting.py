@@ -33,6 +33,7 @@ from kc_tui.config import HUMAN, Config
 from kc_tui.config.args import CliError, check_target, parse_seats
 from kc_tui.config.store import data_dir, ensure_data_dir
 from kc_tui.engine import Rules, RulesError
+from kc_tui.i18n import _
 from kc_tui.match.recorder import Recorder, open_history
 from kc_tui.match.roster import Seat, default_name
 from kc_tui.match.saves import SaveError
@@ -109,25 +110,30 @@ def read_seat_file(path: Path) -> SeatFile:
     try:
         raw = read_capped(path, 64 * 1024)
     except FileNotFoundError:
-        raise CliError(f"the hosted table's seat file {shown} is missing: start a new table instead") from None
+        raise CliError(
+            _("the hosted table's seat file {path} is missing: start a new table instead").format(path=shown)
+        ) from None
     except OSError as exc:
-        raise CliError(f"cannot read {shown}: {describe_os_error(exc)}") from None
+        raise CliError(_("cannot read {path}: {reason}").format(path=shown, reason=describe_os_error(exc))) from None
     if raw is None:
-        raise CliError(f"{shown} is too large to be a seat file")
+        raise CliError(_("{path} is too large to be a seat file").format(path=shown))
     try:
         doc = json.loads(raw.decode("utf-8"))
         if not isinstance(doc, dict) or doc.get("format") != SEAT_FORMAT:
-            raise ValueError("not a seat file")
+            raise ValueError(_("not a seat file"))
         uid, port, bind, tls, tokens = doc["uid"], doc["port"], doc["bind"], doc["tls"], doc["tokens"]
         if not (isinstance(uid, str) and type(port) is int and 0 < port < 65536 and isinstance(bind, str)):
-            raise ValueError("a field of the wrong type")
+            raise ValueError(_("a field of the wrong type"))
         if not isinstance(tls, bool) or not isinstance(tokens, dict):
-            raise ValueError("a field of the wrong type")
+            raise ValueError(_("a field of the wrong type"))
         seats = {int(k): v for k, v in tokens.items() if isinstance(v, str) and k.isdigit()}
         if len(seats) != len(tokens):
-            raise ValueError("a token of the wrong type")
+            raise ValueError(_("a token of the wrong type"))
     except (ValueError, KeyError, UnicodeDecodeError) as exc:
-        raise CliError(f"{shown} is not a usable seat file ({one_line(str(exc), 80)})") from None
+        # Translators: {reason} is what is wrong with the file.
+        raise CliError(
+            _("{path} is not a usable seat file ({reason})").format(path=shown, reason=one_line(str(exc), 80))
+        ) from None
     return SeatFile(uid, seats, port, bind, tls)
 
 
@@ -165,7 +171,10 @@ def _port(text: str | None) -> int | None:
         return None
     t = text.strip()
     if not t.isascii() or not t.isdigit() or len(t) > 5 or int(t) > 65535:
-        raise CliError(f"--port must be a whole number from 0 to 65535, not {one_line(repr(text[:20]))}")
+        # Translators: {value} is what was typed, quoted.
+        raise CliError(
+            _("--port must be a whole number from 0 to 65535, not {value}").format(value=one_line(repr(text[:20])))
+        )
     return int(t)
 
 
@@ -178,7 +187,9 @@ def _stand_in(text: str | None) -> float:
         value = math.nan
     if not math.isfinite(value) or not 0 <= value <= STAND_IN_MAX:
         raise CliError(
-            f"--stand-in must be a number of seconds from 0 to {STAND_IN_MAX:g}, not {one_line(repr(text[:20]))}"
+            _("--stand-in must be a number of seconds from 0 to {most}, not {value}").format(
+                most=f"{STAND_IN_MAX:g}", value=one_line(repr(text[:20]))
+            )
         )
     return value
 
@@ -189,7 +200,9 @@ def _bind(text: str | None) -> str:
     bind = text.strip()
     if not bind or len(bind) > 253 or not bind.isascii() or any(c.isspace() or c in "/[]" for c in bind):
         raise CliError(
-            f"--bind must be an address to listen on (e.g. 127.0.0.1 or 0.0.0.0), not {one_line(repr(text[:40]))}"
+            _("--bind must be an address to listen on (e.g. 127.0.0.1 or 0.0.0.0), not {value}").format(
+                value=one_line(repr(text[:40]))
+            )
         )
     return bind
 
@@ -220,7 +233,7 @@ def options_from(args: HostRequest, config: Config | None = None) -> HostOptions
     port = _port(args.port)
     stand_in = _stand_in(args.stand_in)
     if (args.cert is None) != (args.key is None):
-        raise CliError("--cert and --key go together: the certificate and its private key")
+        raise CliError(_("--cert and --key go together: the certificate and its private key"))
     folder = _addresses(args.addresses)
     if args.resume:
         given = [o for o, v in (("--seats", args.seats), ("--rules", args.rules), ("--target", args.target)) if v]
@@ -229,17 +242,20 @@ def options_from(args: HostRequest, config: Config | None = None) -> HostOptions
         if args.replace:
             given.append("--replace")
         if given:
-            raise CliError(f"--resume serves the saved table as it was: drop {', '.join(given)}")
+            # Translators: {options} are the options given (--seats, --seed), comma-separated.
+            raise CliError(
+                _("--resume serves the saved table as it was: drop {options}").format(options=", ".join(given))
+            )
         return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key, addresses=folder)
     if not args.seats:
-        raise CliError("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)")
+        raise CliError(_("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)"))
     config = config or Config()
     specs = parse_seats(args.seats, config.player_name)
     check_target(args.target)
     try:
         rules = Rules.from_pairs(list(args.rules)) if args.rules else config.rules
     except RulesError as exc:
-        raise CliError(f"--rules: {exc}") from None
+        raise CliError(_("--rules: {error}").format(error=exc)) from None
     if args.target is not None:
         rules = replace(rules, target=args.target)
     taken = [spec.name for spec in specs if spec.name is not None]
@@ -282,7 +298,7 @@ def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
         context.load_cert_chain(cert, key)
     except (OSError, ssl.SSLError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CliError(f"cannot use --cert/--key: {one_line(reason, 200)}") from None
+        raise CliError(_("cannot use --cert/--key: {reason}").format(reason=one_line(reason, 200))) from None
     return context
 
 
@@ -304,20 +320,23 @@ def seat_urls(tokens: dict[int, str], url: str) -> dict[int, str]:
 
 def join_lines(names: Sequence[str], tokens: dict[int, str], url: str) -> list[str]:
     """One line per person's seat with its join command, then the watch line."""
-    lines = [f"{names[seat]}: kings-corners join {address}" for seat, address in seat_urls(tokens, url).items()]
+    # Translators: {name} is a person's seat, {address} their seat's address; the command stays as it is.
+    line = _("{name}: kings-corners join {address}")
+    lines = [line.format(name=names[seat], address=address) for seat, address in seat_urls(tokens, url).items()]
     lines.append(watch_line(url))
     return lines
 
 
 def watch_line(url: str) -> str:
-    return f"Watch: kings-corners join --watch {url}{WATCH_PATH}"
+    # Translators: {address} is the table's watch address; the command stays as it is.
+    return _("Watch: kings-corners join --watch {address}").format(address=f"{url}{WATCH_PATH}")
 
 
 def warning_line(bind: str) -> str:
-    return (
-        f"warning: listening on {bind}: anyone who can reach this address can join or watch the table;"
+    return _(
+        "warning: listening on {bind}: anyone who can reach this address can join or watch the table;"
         " prefer an SSH tunnel to 127.0.0.1, or --cert/--key (wss://)"
-    )
+    ).format(bind=bind)
 
 
 def _print(stream: TextIO, line: str) -> None:
@@ -336,20 +355,23 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
         try:
             session = MatchSession.load(save, shared_log=True)
         except SaveError as exc:
-            raise CliError(f"the hosted match cannot be resumed: {exc}") from None
+            raise CliError(_("the hosted match cannot be resumed: {error}").format(error=exc)) from None
         if session is None:
-            raise CliError("there is no hosted table to resume: start one with --seats")
+            raise CliError(_("there is no hosted table to resume: start one with --seats"))
         if session.record.uid != seats.uid or sorted(seats.tokens) != list(session.human_seats):
-            raise CliError("the seat file does not belong to the saved hosted match: start a new table")
+            raise CliError(_("the seat file does not belong to the saved hosted match: start a new table"))
         if seats.tls and options.cert is None:
-            raise CliError("the table was served over TLS (wss://): give --cert and --key again")
+            raise CliError(_("the table was served over TLS (wss://): give --cert and --key again"))
         port = seats.port if options.port is None else options.port
         return session, seats.tokens, options.bind or seats.bind, port
     unfinished = unfinished_table(save)
     if unfinished is not None and not options.replace:
         raise CliError(
-            f"an unfinished hosted table is saved ({unfinished}): serve it again with 'host --resume',"
-            " or start this one with --replace (the saved one is kept aside)"
+            # Translators: {table} says which table it is (round 3, Ana, Ben) or why it cannot be read.
+            _(
+                "an unfinished hosted table is saved ({table}): serve it again with 'host --resume',"
+                " or start this one with --replace (the saved one is kept aside)"
+            ).format(table=unfinished)
         )
     # Saved (an unfinished table before it kept aside) only once the table is served: see _serve.
     session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed)
@@ -364,10 +386,11 @@ def unfinished_table(save: Path) -> str | None:
     try:
         session = MatchSession.load(save, shared_log=True)
     except Exception as exc:  # unreadable: it may still be someone's table, so it is not replaced silently
-        return f"{save.name} cannot be read: {one_line(str(exc), 80)}"
+        return _("{file} cannot be read: {reason}").format(file=save.name, reason=one_line(str(exc), 80))
     if session is None or session.match.over:
         return None
-    return f"round {session.match.number}, {', '.join(session.names)}"
+    # Translators: {number} is the round's number, {names} the players, comma-separated.
+    return _("round {number}, {names}").format(number=session.match.number, names=", ".join(session.names))
 
 
 def keep_aside(save: Path) -> list[str]:
@@ -380,8 +403,12 @@ def keep_aside(save: Path) -> list[str]:
             try:
                 os.replace(path, aside)
             except OSError as exc:
-                raise CliError(f"cannot keep {path.name} aside: {describe_os_error(exc)}") from None
-            lines.append(f"The unfinished hosted table's {path.name} is kept as {aside.name}.")
+                raise CliError(
+                    _("cannot keep {file} aside: {reason}").format(file=path.name, reason=describe_os_error(exc))
+                ) from None
+            lines.append(
+                _("The unfinished hosted table's {file} is kept as {aside}.").format(file=path.name, aside=aside.name)
+            )
     return lines
 
 
@@ -426,7 +453,11 @@ async def _serve(
         bound = await server.start(bind, port)
     except OSError as exc:
         recorder.close(0)
-        raise CliError(f"cannot listen on {bind}:{port}: {one_line(exc.strerror or str(exc))}") from None
+        raise CliError(
+            _("cannot listen on {address}: {reason}").format(
+                address=f"{bind}:{port}", reason=one_line(exc.strerror or str(exc))
+            )
+        ) from None
     save = hosted_save_path()
     if session.save_path is None:  # a new table: an unfinished one saved before is kept aside (--replace)
         for line in keep_aside(save):
@@ -434,21 +465,37 @@ async def _serve(
         session.save_path = save
         session.save()
         if session.save_problem is not None:
-            _print(out, f"The match cannot be saved ({session.save_problem}): --resume will not work")
+            _print(
+                out,
+                _("The match cannot be saved ({problem}): --resume will not work").format(problem=session.save_problem),
+            )
     session.keep_save_at_end = True  # removed once the history has the finished match
     try:
         write_seat_file(
             seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)
         )
     except OSError as exc:
-        _print(out, f"the seat file could not be written ({one_line(str(exc))}): --resume will not work")
+        _print(
+            out,
+            _("the seat file could not be written ({reason}): --resume will not work").format(
+                reason=one_line(str(exc))
+            ),
+        )
     url = base_url(bind, bound, context is not None)
-    _print(out, f"Kings Corners table at {url}: {', '.join(session.names)}. Type 'ai NAME' or 'quit'.")
+    # Translators: {address} is the table's address, {names} the players; 'ai NAME' and 'quit' are typed as they are.
+    _print(
+        out,
+        _("Kings Corners table at {address}: {names}. Type 'ai NAME' or 'quit'.").format(
+            address=url, names=", ".join(session.names)
+        ),
+    )
     try:
         lines = _seat_lines(session.names, server.tokens, url, addresses)
     except OSError as exc:
         await server.close()
-        raise CliError(f"the seats' addresses could not be written: {one_line(str(exc))}") from None
+        raise CliError(
+            _("the seats' addresses could not be written: {reason}").format(reason=one_line(str(exc)))
+        ) from None
     for line in lines:
         _print(out, line)
     reading = _read_commands(server, stop, out)
@@ -463,7 +510,12 @@ async def _serve(
         if session.match.over:
             with contextlib.suppress(OSError):
                 seat_file_path(save).unlink()
-        _print(out, "The table is closed." + ("" if session.match.over else " 'host --resume' serves it again."))
+        _print(
+            out,
+            _("The table is closed.")
+            if session.match.over
+            else _("The table is closed. 'host --resume' serves it again."),
+        )
     return 0
 
 
@@ -485,7 +537,7 @@ def _seat_lines(names: Sequence[str], tokens: dict[int, str], url: str, folder: 
     from kc_tui.net.addresses import SECRET_WARNING, handing_lines, write_addresses
 
     if folder is None:
-        return [SECRET_WARNING, *join_lines(names, tokens, url)] if tokens else join_lines(names, tokens, url)
+        return [_(SECRET_WARNING), *join_lines(names, tokens, url)] if tokens else join_lines(names, tokens, url)
     return [*handing_lines(folder, write_addresses(folder, names, seat_urls(tokens, url))), watch_line(url)]
 
 
@@ -534,7 +586,7 @@ def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Cal
             return
         buffer.extend(chunk)
         while b"\n" in buffer:
-            line, _, rest = bytes(buffer).partition(b"\n")
+            line, _sep, rest = bytes(buffer).partition(b"\n")
             buffer[:] = rest
             _command(server, stop, out, line.decode("utf-8", "replace").strip())
 
@@ -550,7 +602,7 @@ def _read_commands(server: TableServer, stop: asyncio.Event, out: TextIO) -> Cal
 
 
 def _command(server: TableServer, stop: asyncio.Event, out: TextIO, line: str) -> None:
-    word, _, rest = line.partition(" ")
+    word, _sep, rest = line.partition(" ")
     if not word:
         return
     if word == "quit":
@@ -558,7 +610,8 @@ def _command(server: TableServer, stop: asyncio.Event, out: TextIO, line: str) -
     elif word == "ai" and rest.strip():
         _print(out, server.stand_in_now(rest))
     else:
-        _print(out, f"unknown command {one_line(repr(line[:40]))}: type 'ai NAME' or 'quit'")
+        # Translators: {command} is what the host typed, quoted; 'ai NAME' and 'quit' are typed as they are.
+        _print(out, _("unknown command {command}: type 'ai NAME' or 'quit'").format(command=one_line(repr(line[:40]))))
 
 
 def _version() -> str:

@@ -44,6 +44,7 @@ from websockets.protocol import State
 from ai import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.engine import END
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
@@ -65,7 +66,7 @@ CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
 CLOSE_GOING_AWAY = 1001
 #: What every client is told when the host closes the table, and how long the telling may take.
-CLOSED_TEXT = "the host closed the table; 'host --resume' serves it again"
+CLOSED_TEXT = N_("the host closed the table; 'host --resume' serves it again")
 CLOSE_WAIT = 2.0
 CLOSE_TOO_LARGE = 1009
 #: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
@@ -100,10 +101,11 @@ WATCH_PATH = "/watch"
 
 def displaced_text(name: str) -> str:
     """What the older connection of ``name``'s seat is told when a newer one takes the seat."""
-    return (
-        f"someone else joined with your seat's address: {name}'s seat is theirs now (if it was not you,"
+    # Translators: {name} is the seat's player.
+    return _(
+        "someone else joined with your seat's address: {name}'s seat is theirs now (if it was not you,"
         " tell the host: whoever has the address can take the seat)"
-    )
+    ).format(name=name)
 
 
 @dataclass(eq=False)
@@ -261,7 +263,7 @@ class TableServer:
         self._closed = True
         told = [c for c in self._clients if not c.closing]
         for client in told:
-            self._send(client, p.error(p.CLOSED, CLOSED_TEXT))
+            self._send(client, p.error(p.CLOSED, _(CLOSED_TEXT)))
             self._close(client, CLOSE_GOING_AWAY, p.CLOSED)
         if told:  # what was queued is written before the server closes the connections
             with contextlib.suppress(Exception):
@@ -288,7 +290,7 @@ class TableServer:
         """What waits to be written to ``seat``'s client (None: every spectator's together): the
         states and the other messages."""
         clients = [c for c in self._clients if c.seat == seat and (seat is not None or not c.wants_seat)]
-        kinds = [kind for c in clients for kind, _ in c.pending]
+        kinds = [kind for c in clients for kind, _text in c.pending]
         return kinds.count("state"), len(kinds) - kinds.count("state")
 
     # ------------------------------------------------------------------ raw connections
@@ -319,9 +321,12 @@ class TableServer:
         exc = context.get("exception")
         if isinstance(exc, OSError) and exc.errno in OUT_OF_HANDLES and "accept" in str(context.get("message")):
             if self._quiet_since_out_of_handles():
+                # Translators: {error} is the system's reason (in English).
                 self._say(
-                    f"out of file handles ({exc.strerror or exc}): new connections wait until some close;"
-                    " the seated people play on"
+                    _(
+                        "out of file handles ({error}): new connections wait until some close;"
+                        " the seated people play on"
+                    ).format(error=exc.strerror or exc)
                 )
             log.warning("accept() failed: %s", exc.strerror or exc)
             self._last_out_of_handles = time.monotonic()
@@ -350,12 +355,14 @@ class TableServer:
         the table serves ``max_connections``, only a person coming back to their seat is let in."""
         path = request.path.partition("?")[0]
         full = self._server is not None and len(self._server.connections) >= self.max_connections
-        head, _, token = path.partition("/seat/")
+        head, _sep, token = path.partition("/seat/")
         if path == WATCH_PATH or (not head and token and "/" not in token and len(token) <= MAX_TOKEN_TEXT):
             if full and (path == WATCH_PATH or self._seat_of(token) is None):
-                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "This table is full: try again later.\n")
+                return connection.respond(
+                    HTTPStatus.SERVICE_UNAVAILABLE, _("This table is full: try again later.") + "\n"
+                )
             return None
-        return connection.respond(HTTPStatus.NOT_FOUND, "Not found: a table has /seat/<token> and /watch.\n")
+        return connection.respond(HTTPStatus.NOT_FOUND, _("Not found: a table has /seat/<token> and /watch.") + "\n")
 
     def _seat_of(self, token: str) -> int | None:
         """The seat whose token is ``token`` (every token is compared, in constant time)."""
@@ -430,7 +437,7 @@ class TableServer:
         if client.wants_seat:
             seat = self._seat_of(token)
             if seat is None:
-                self._send(client, p.error(p.BAD_TOKEN, "no seat at this table has this token", hello.id))
+                self._send(client, p.error(p.BAD_TOKEN, _("no seat at this table has this token"), hello.id))
                 self._close(client, CLOSE_POLICY, "bad-token")
                 return False
             self._sit(client, seat)
@@ -449,7 +456,11 @@ class TableServer:
             old.ready = False
             self._send(old, p.error(p.SEAT_TAKEN, displaced_text(name)))
             self._close(old, CLOSE_NORMAL, p.SEAT_TAKEN)
-            self._say(f"{name}'s seat was joined from another connection with its address: the older one was closed")
+            self._say(
+                _("{name}'s seat was joined from another connection with its address: the older one was closed").format(
+                    name=name
+                )
+            )
         client.seat = seat
         client.ready = True
         self._seated[seat] = client
@@ -459,7 +470,8 @@ class TableServer:
         back = seat in self.standing_in
         self.standing_in.discard(seat)
         if old is None:
-            self._say(f"{name} connected" + (": the seat is theirs again" if back else ""))
+            line = _("{name} connected: the seat is theirs again") if back else _("{name} connected")
+            self._say(line.format(name=name))
         self._send(client, self._welcome(seat))
         self._changed()  # the state to every client, this one included
 
@@ -489,7 +501,7 @@ class TableServer:
     def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
         """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
         if not client.allow():
-            raise p.ProtocolError(p.SLOW_DOWN, "too many messages: this one was dropped")
+            raise p.ProtocolError(p.SLOW_DOWN, _("too many messages: this one was dropped"))
         parsed = p.parse_client(message)
         client.malformed = 0
         return parsed
@@ -533,7 +545,7 @@ class TableServer:
         except Exception:
             log.exception("a request could not be answered; the table goes on")
             if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest):
-                self._send(client, p.refused(request.id, "the server could not do that (see its log)"))
+                self._send(client, p.refused(request.id, _("the server could not do that (see its log)")))
         return True
 
     async def _answer(self, client: _Client, request: p.ClientMessage) -> None:
@@ -546,14 +558,18 @@ class TableServer:
         s = self.session
         seat = client.seat
         if seat is None:
-            self._send(client, p.error(p.NOT_YOUR_TURN, "a spectator does not play", request.id))
+            self._send(client, p.error(p.NOT_YOUR_TURN, _("a spectator does not play"), request.id))
             return
         if request.stamp != self.stamp:
-            self._send(client, p.refused(request.id, "the table moved on: choose again in the newest state"))
+            self._send(client, p.refused(request.id, _("the table moved on: choose again in the newest state")))
             return
         if not s.human_to_move or s.to_move != seat:
-            waiting = "the round is over" if s.match.round.over else f"it is {s.names[s.to_move]}'s turn"
-            self._send(client, p.error(p.NOT_YOUR_TURN, f"not your turn: {waiting}", request.id))
+            if s.match.round.over:
+                waiting = _("not your turn: the round is over")
+            else:
+                # Translators: {name} is the player whose turn it is.
+                waiting = _("not your turn: it is {name}'s turn").format(name=s.names[s.to_move])
+            self._send(client, p.error(p.NOT_YOUR_TURN, waiting, request.id))
             return
         if isinstance(request, p.MoveRequest):
             reason = self.driver.play(request.parsed)
@@ -571,7 +587,7 @@ class TableServer:
 
     async def _hint(self, client: _Client, request: p.HintRequest) -> None:
         if self._hinting:
-            self._send(client, p.refused(request.id, "a hint is being worked out already"))
+            self._send(client, p.refused(request.id, _("a hint is being worked out already")))
             return
         self._hinting = True
         try:
@@ -579,7 +595,7 @@ class TableServer:
         finally:
             self._hinting = False
         if not self.driver.hint_ready(decision):
-            self._send(client, p.refused(request.id, "the table moved on: ask again"))
+            self._send(client, p.refused(request.id, _("the table moved on: ask again")))
             return
         from kc_tui.engine import move_str
 
@@ -598,7 +614,7 @@ class TableServer:
             broadcast([client.ws], text)
             return
         if state:
-            for i, (kind, _) in enumerate(client.pending):
+            for i, (kind, _text) in enumerate(client.pending):
                 if kind == "state":
                     del client.pending[i]
                     break
@@ -631,7 +647,7 @@ class TableServer:
             self._tell_saving()
         seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c for c in self._watchers if c.ready]
-        viewers: list[int | None] = [seat for seat, _ in seated] + ([None] if watchers else [])
+        viewers: list[int | None] = [seat for seat, _client in seated] + ([None] if watchers else [])
         if viewers:
             stand_in = [i in self.standing_in for i in range(self.session.match.n)]
             texts = views.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
@@ -649,15 +665,25 @@ class TableServer:
         if problem is not None:
             self._unsaved_moves += 1
             if problem != self._save_told or self._unsaved_moves % UNSAVED_REMINDER == 0:
-                lost = f"{self._unsaved_moves} move{'s' if self._unsaved_moves != 1 else ''}"
-                self._say(f"The table is not being saved ({problem}): {lost} would be lost if the host stopped now")
+                # Translators: {problem} is why the table cannot be saved, {n} the moves not saved.
+                line = ngettext(
+                    "The table is not being saved ({problem}): {n} move would be lost if the host stopped now",
+                    "The table is not being saved ({problem}): {n} moves would be lost if the host stopped now",
+                    self._unsaved_moves,
+                )
+                self._say(line.format(problem=problem, n=self._unsaved_moves))
         elif self._save_told is not None:
             self._unsaved_moves = 0
-            self._say("The table is saved again: every move so far is kept")
+            self._say(_("The table is saved again: every move so far is kept"))
         self._save_told = problem
         history = self.driver.recorder.status.problem if self.driver.recorder is not None else None
         if history != self._history_told and history is not None:
-            self._say(f"The game history could not record the round yet ({history}): it is kept and tried again")
+            # Translators: {problem} is why the history cannot be written.
+            self._say(
+                _("The game history could not record the round yet ({problem}): it is kept and tried again").format(
+                    problem=history
+                )
+            )
         self._history_told = history
 
     # ------------------------------------------------------------------ the table
@@ -679,24 +705,32 @@ class TableServer:
         wanted = name.strip().casefold()
         seat = next((i for i, n in enumerate(s.names) if n.casefold() == wanted), None)
         if seat is None:
-            return f"no seat is named {name.strip()[:40]!r}: the seats are {', '.join(s.names)}"
+            # Translators: {name} is the name the host typed (quoted), {names} the seats' names.
+            return _("no seat is named {name}: the seats are {names}").format(
+                name=repr(name.strip()[:40]), names=", ".join(s.names)
+            )
         if not s.seats[seat].is_human:
-            return f"{s.names[seat]} is an AI already"
+            return _("{name} is an AI already").format(name=s.names[seat])
         if seat in self._seated:
-            return f"{s.names[seat]} is connected: their seat stays theirs"
+            return _("{name} is connected: their seat stays theirs").format(name=s.names[seat])
         if seat in self.standing_in:
-            return f"an AI stands in for {s.names[seat]} already"
+            return _("an AI stands in for {name} already").format(name=s.names[seat])
         timer = self._away_timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
         self._stand_in(seat)
-        return f"an AI stands in for {s.names[seat]}"
+        return _("an AI stands in for {name}").format(name=s.names[seat])
 
     def _stand_in(self, seat: int) -> None:
         if seat in self.standing_in:
             return
         self.standing_in.add(seat)
-        self._say(f"{self.session.names[seat]} is away: an AI ({STAND_IN_KIND}) plays their seat until they are back")
+        # Translators: {kind} is the AI's kind (greedy), as typed on the command line.
+        self._say(
+            _("{name} is away: an AI ({kind}) plays their seat until they are back").format(
+                name=self.session.names[seat], kind=STAND_IN_KIND
+            )
+        )
         self._changed()
 
     def _stand_in_player(self, seat: int) -> AIPlayer:

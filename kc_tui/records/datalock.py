@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kc_tui.config.store import ensure_data_dir
+from kc_tui.i18n import _
 from kc_tui.util.text import one_line
 
 try:
@@ -46,10 +47,11 @@ class DataLock:
         """One line saying that the lock was left by a process that has ended, or None."""
         if self.left_by is None:
             return None
-        return (
-            f"The data folder {one_line(str(self.path.parent))} was still marked as used by Kings Corners"
-            f" (process {self.left_by}), which has ended without letting go: this window takes it over."
-        )
+        # Translators: {folder} is the data folder, {pid} a process id.
+        return _(
+            "The data folder {folder} was still marked as used by Kings Corners"
+            " (process {pid}), which has ended without letting go: this window takes it over."
+        ).format(folder=one_line(str(self.path.parent)), pid=self.left_by)
 
     def release(self) -> None:
         if self.fd is not None:
@@ -97,13 +99,18 @@ def held_message(folder: Path, holder: int | None) -> str:
     (None: not known); one line, saying how to end that window (``kill`` and its id when that
     process runs here)."""
     shown = one_line(str(folder))
-    only = "this window can show Stats, Rules, Replay and demos, but cannot resume, save or record a match."
     if holder is None or not process_exists(holder):  # not written yet; another machine's or container's
-        return f"Another Kings Corners window is using {shown}: {only} Close that window first."
-    return (
-        f"Another Kings Corners window (process {holder}) is using {shown}: {only}"
-        f" Close that window, or end it with: kill {holder}"
-    )
+        # Translators: {folder} is the data folder; Stats, Rules, Replay are the menu's entries.
+        return _(
+            "Another Kings Corners window is using {folder}: this window can show Stats, Rules, Replay and"
+            " demos, but cannot resume, save or record a match. Close that window first."
+        ).format(folder=shown)
+    # Translators: {pid} is a process id; "kill {pid}" is a command, typed as it is.
+    return _(
+        "Another Kings Corners window (process {pid}) is using {folder}: this window can show Stats, Rules,"
+        " Replay and demos, but cannot resume, save or record a match. Close that window, or end it with:"
+        " kill {pid}"
+    ).format(folder=shown, pid=holder)
 
 
 def process_exists(pid: int) -> bool:

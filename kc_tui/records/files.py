@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kc_tui.config.store import data_dir
+from kc_tui.i18n import N_, _
 from kc_tui.records.rows import (
     ENV_HISTORY,
     HISTORY_NAME,
@@ -48,15 +49,16 @@ class Fault:
         return self.kind in ("full", "readonly", "denied", "io", "cantopen")
 
 
+#: The words of each kind of fault (shown through ``_()``).
 _WORDS = {
-    "full": "the disk is full",
-    "locked": "the history is locked by another program",
-    "readonly": "the file or its folder is read-only",
-    "denied": "permission is denied",
-    "io": "the disk reported an input/output error",
-    "damaged": "the file is damaged",
-    "missing": "the file or its folder does not exist",
-    "cantopen": "the file cannot be opened",
+    "full": N_("the disk is full"),
+    "locked": N_("the history is locked by another program"),
+    "readonly": N_("the file or its folder is read-only"),
+    "denied": N_("permission is denied"),
+    "io": N_("the disk reported an input/output error"),
+    "damaged": N_("the file is damaged"),
+    "missing": N_("the file or its folder does not exist"),
+    "cantopen": N_("the file cannot be opened"),
 }
 _ERRNO_KINDS = {
     errno.ENOSPC: "full",
@@ -93,7 +95,7 @@ def fault(exc: BaseException, folder: Path | None = None) -> Fault:
     history's folder): a full disk or a read-only file system say so."""
     kind = "other"
     if isinstance(exc, UnicodeDecodeError):  # SQLite's message names a damaged schema's bytes
-        return Fault("damaged", _WORDS["damaged"])
+        return Fault("damaged", _(_WORDS["damaged"]))
     if isinstance(exc, sqlite3.Error):
         name = getattr(exc, "sqlite_errorname", "") or ""
         text = str(exc)
@@ -113,12 +115,12 @@ def fault(exc: BaseException, folder: Path | None = None) -> Fault:
             kind = _folder_fault(folder) or "cantopen"
         if kind == "other":
             return Fault(kind, one_line(text or name or type(exc).__name__, PROBLEM_MAX))
-        return Fault(kind, _WORDS[kind])
+        return Fault(kind, _(_WORDS[kind]))
     if isinstance(exc, OSError):
         kind = _ERRNO_KINDS.get(exc.errno or 0, "other")
         if kind == "other":
             return Fault(kind, one_line((exc.strerror or type(exc).__name__).lower(), PROBLEM_MAX))
-        return Fault(kind, _WORDS[kind])
+        return Fault(kind, _(_WORDS[kind]))
     return Fault(kind, one_line(str(exc) or type(exc).__name__, PROBLEM_MAX))
 
 
@@ -182,14 +184,14 @@ def _header_ours(head: bytes) -> bool:
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return _("a directory")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return _("a FIFO (named pipe)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return _("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return _("a socket")
+    return _("not a regular file")
 
 
 def _side_files(path: Path) -> list[Path]:

@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from kc_tui.i18n import N_, _
 from kc_tui.records.files import (
     READ_TIMEOUT_MS,
     SQLITE_MAGIC,
@@ -61,7 +62,8 @@ class Opened:
 
 
 log = logging.getLogger(__name__)
-_LEFT = "It was left as it is; this session's games are kept in memory only."
+#: The sentence that ends every message about a history left as it is (shown through ``_()``).
+_LEFT = N_("It was left as it is; this session's games are kept in memory only.")
 
 
 def open_history(path: Path | None = None) -> tuple[Opened, str | None]:
@@ -74,7 +76,9 @@ def open_history(path: Path | None = None) -> tuple[Opened, str | None]:
         return _open(p)
     except Exception as exc:  # the last guard: the app starts whatever is at the path
         log.exception("the history %s could not be opened", p)
-        return _in_memory(f"History {one_line(str(p))} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
+        # Translators: {path} is the history file, {reason} why it cannot be used.
+        said = _("History {path} cannot be used: {reason}.").format(path=one_line(str(p)), reason=reason(exc, p.parent))
+        return _in_memory(said + " " + _(_LEFT))
 
 
 def _open(p: Path) -> tuple[Opened, str | None]:
@@ -84,33 +88,43 @@ def _open(p: Path) -> tuple[Opened, str | None]:
     except FileNotFoundError:
         st = None
     except (OSError, ValueError) as exc:  # e.g. a file where a folder of the path should be
-        return _in_memory(f"History {shown} cannot be used: {reason(exc, p.parent)}. {_LEFT}")
+        said = _("History {path} cannot be used: {reason}.").format(path=shown, reason=reason(exc, p.parent))
+        return _in_memory(said + " " + _(_LEFT))
     if st is not None and stat.S_ISLNK(st.st_mode):
         try:
             st = os.stat(p)
         except FileNotFoundError:
             target = one_line(os.readlink(p))
-            return _in_memory(f"History {shown} is a link to {target}, which does not exist. {_LEFT}")
+            said = _("History {path} is a link to {target}, which does not exist.").format(path=shown, target=target)
+            return _in_memory(said + " " + _(_LEFT))
         except OSError as exc:
-            return _in_memory(f"History {shown} is a link that cannot be followed ({reason(exc)}). {_LEFT}")
+            said = _("History {path} is a link that cannot be followed ({reason}).").format(
+                path=shown, reason=reason(exc)
+            )
+            return _in_memory(said + " " + _(_LEFT))
     if st is not None and not stat.S_ISREG(st.st_mode):
-        return _in_memory(f"History {shown} is {_kind_of(st.st_mode)}, not a regular file. {_LEFT}")
+        # Translators: {kind} is what the path is (a directory, a socket, ...).
+        said = _("History {path} is {kind}, not a regular file.").format(path=shown, kind=_kind_of(st.st_mode))
+        return _in_memory(said + " " + _(_LEFT))
     if st is None or st.st_size == 0:
         try:
             make_folder(p.parent)
             _make_private(p)
         except OSError as exc:
             return _in_memory(
-                f"History {shown} cannot be created: {reason(exc, p.parent)}; this session's games are kept"
-                " in memory only."
+                _("History {path} cannot be created: {reason}; this session's games are kept in memory only.").format(
+                    path=shown, reason=reason(exc, p.parent)
+                )
             )
         return _open_file(p, b"", new=True)
     try:
         head = _head(p)
     except OSError as exc:
-        return _in_memory(f"History {shown} cannot be read: {reason(exc, p.parent)}. {_LEFT}")
+        said = _("History {path} cannot be read: {reason}.").format(path=shown, reason=reason(exc, p.parent))
+        return _in_memory(said + " " + _(_LEFT))
     if not head.startswith(SQLITE_MAGIC):
-        return _in_memory(f"History {shown} is not a Kings Corners history (not an SQLite database). {_LEFT}")
+        said = _("History {path} is not a Kings Corners history (not an SQLite database).").format(path=shown)
+        return _in_memory(said + " " + _(_LEFT))
     return _open_file(p, head, new=False)
 
 
@@ -163,23 +177,26 @@ def _open_file(p: Path, head: bytes, *, new: bool) -> tuple[Opened, str | None]:
         if writer is not None:
             writer.close()
         reader.execute("PRAGMA query_only = 1")
-        message = (
-            f"History {shown} was written by a newer version of Kings Corners (schema {exc.args[0]}, this one"
-            f" knows {SCHEMA_VERSION}): it is shown as it is and this session's games are not recorded."
-        )
+        # Translators: {schema} and {known} are version numbers of the history's format.
+        message = _(
+            "History {path} was written by a newer version of Kings Corners (schema {schema}, this one"
+            " knows {known}): it is shown as it is and this session's games are not recorded."
+        ).format(path=shown, schema=exc.args[0], known=SCHEMA_VERSION)
         return Opened(reader, p, read_only=True), message
     except BaseException as exc:
         for con in (reader, writer):
             if con is not None:
                 con.close()
         if isinstance(exc, _NotOurs):
-            return _in_memory(f"History {shown} is not a Kings Corners history ({exc}). {_LEFT}")
+            said = _("History {path} is not a Kings Corners history ({reason}).").format(path=shown, reason=exc)
+            return _in_memory(said + " " + _(_LEFT))
         if isinstance(exc, _Damaged):
             return _damaged(p, head, str(exc))
         if isinstance(exc, sqlite3.Error | UnicodeDecodeError):
             f = fault(exc, p.parent)
             if f.kind == "damaged":
-                return _damaged(p, head, f"SQLite reports: {one_line(str(exc), 120)}")
+                # Translators: {error} is SQLite's own message (in English).
+                return _damaged(p, head, _("SQLite reports: {error}").format(error=one_line(str(exc), 120)))
             return _unusable(p, f, new=new)
         raise
 
@@ -189,17 +206,23 @@ def _damaged(p: Path, head: bytes, detail: str) -> tuple[Opened, str | None]:
     app's own; else left as it is."""
     shown = one_line(str(p))
     if not (_header_ours(head) and _is_app_file(p)):
-        return _in_memory(f"History {shown} is damaged ({detail}). {_LEFT}")
+        said = _("History {path} is damaged ({detail}).").format(path=shown, detail=detail)
+        return _in_memory(said + " " + _(_LEFT))
     try:
         aside = _set_aside(p)
     except OSError as exc:
-        return _in_memory(f"History {shown} is damaged ({detail}) and cannot be set aside ({reason(exc)}). {_LEFT}")
-    said = f"History {shown} is damaged ({detail}): it was set aside as {one_line(aside.name)}"
-    log.warning("%s", said)
+        said = _("History {path} is damaged ({detail}) and cannot be set aside ({reason}).").format(
+            path=shown, detail=detail, reason=reason(exc)
+        )
+        return _in_memory(said + " " + _(_LEFT))
+    log.warning("History %s is damaged (%s): it was set aside as %s", shown, detail, one_line(aside.name))
     h, problem = _open_file(p, b"", new=True)
     if problem is not None:
-        return h, f"{said}. {problem}"
-    return h, f"{said} and a new history was started."
+        # Translators: {aside} is the name the damaged file was given.
+        said = _("History {path} is damaged ({detail}): it was set aside as {aside}.")
+        return h, said.format(path=shown, detail=detail, aside=one_line(aside.name)) + " " + problem
+    said = _("History {path} is damaged ({detail}): it was set aside as {aside} and a new history was started.")
+    return h, said.format(path=shown, detail=detail, aside=one_line(aside.name))
 
 
 def _unusable(p: Path, f: Fault, *, new: bool) -> tuple[Opened, str | None]:
@@ -207,13 +230,18 @@ def _unusable(p: Path, f: Fault, *, new: bool) -> tuple[Opened, str | None]:
     they can be read."""
     shown = one_line(str(p))
     if f.kind == "locked":
-        return _in_memory(f"History {shown} is locked by another program. {_LEFT}")
+        return _in_memory(_("History {path} is locked by another program.").format(path=shown) + " " + _(_LEFT))
     if new:
         return _in_memory(
-            f"History {shown} cannot be created: {f.words}; this session's games are kept in memory only."
+            _("History {path} cannot be created: {reason}; this session's games are kept in memory only.").format(
+                path=shown, reason=f.words
+            )
         )
-    what = "cannot be written" if f.unwritable else "cannot be used"
-    message = f"History {shown} {what}: {f.words}. {_LEFT}"
+    if f.unwritable:
+        said = _("History {path} cannot be written: {reason}.")
+    else:
+        said = _("History {path} cannot be used: {reason}.")
+    message = said.format(path=shown, reason=f.words) + " " + _(_LEFT)
     log.warning("%s", message)
     try:
         copy = _current_copy(_read_copy(p))
@@ -242,23 +270,35 @@ def open_read_only(path: Path) -> Opened:
             try:
                 st = os.stat(p)
             except FileNotFoundError:
-                raise HistoryError(f"{shown}: is a link to {one_line(os.readlink(p))}, which does not exist") from None
+                raise HistoryError(
+                    _("{path}: is a link to {target}, which does not exist").format(
+                        path=shown, target=one_line(os.readlink(p))
+                    )
+                ) from None
     except FileNotFoundError:
-        raise HistoryError(f"{shown}: no such file") from None
+        raise HistoryError(_("{path}: no such file").format(path=shown)) from None
     except (OSError, ValueError) as exc:
-        raise HistoryError(f"{shown}: cannot be read ({reason(exc) if isinstance(exc, OSError) else exc})") from None
+        raise HistoryError(
+            _("{path}: cannot be read ({reason})").format(
+                path=shown, reason=reason(exc) if isinstance(exc, OSError) else exc
+            )
+        ) from None
     if stat.S_ISDIR(st.st_mode):
-        raise HistoryError(f"{shown}: is a directory, not a history file")
+        raise HistoryError(_("{path}: is a directory, not a history file").format(path=shown))
     if not stat.S_ISREG(st.st_mode):
-        raise HistoryError(f"{shown}: is {_kind_of(st.st_mode)}; only regular files are read")
+        raise HistoryError(
+            _("{path}: is {kind}; only regular files are read").format(path=shown, kind=_kind_of(st.st_mode))
+        )
     if st.st_size == 0 and not os.path.lexists(p.with_name(p.name + "-wal")):
         return Opened(_memory(), p, read_only=True)  # a history not yet written to
     try:
         head = _head(p)
     except OSError as exc:
-        raise HistoryError(f"{shown}: cannot be read ({reason(exc, p.parent)})") from None
+        raise HistoryError(
+            _("{path}: cannot be read ({reason})").format(path=shown, reason=reason(exc, p.parent))
+        ) from None
     if st.st_size and not head.startswith(SQLITE_MAGIC):
-        raise HistoryError(f"{shown}: not a Kings Corners history (not an SQLite database)")
+        raise HistoryError(_("{path}: not a Kings Corners history (not an SQLite database)").format(path=shown))
     con: sqlite3.Connection | None = None
     try:
         con = _snapshot(p) or _connect(_file_uri(p, "ro"), uri=True, timeout_ms=READ_TIMEOUT_MS)
@@ -275,17 +315,23 @@ def open_read_only(path: Path) -> Opened:
         if con is not None:
             con.close()
         if isinstance(exc, _NotOurs):
-            raise HistoryError(f"{shown}: not a Kings Corners history ({exc})") from None
+            raise HistoryError(
+                _("{path}: not a Kings Corners history ({reason})").format(path=shown, reason=exc)
+            ) from None
         if isinstance(exc, _Damaged):
-            raise HistoryError(f"{shown}: the history is damaged ({exc})") from None
+            raise HistoryError(_("{path}: the history is damaged ({reason})").format(path=shown, reason=exc)) from None
         if isinstance(exc, sqlite3.Error | OSError | UnicodeDecodeError):
             f = fault(exc, p.parent)
             if f.kind == "locked":
-                raise HistoryError(f"{shown}: locked by another program") from None
+                raise HistoryError(_("{path}: locked by another program").format(path=shown)) from None
             if f.kind == "damaged" and not _header_ours(head):
-                raise HistoryError(f"{shown}: not a Kings Corners history (a damaged SQLite file)") from None
+                raise HistoryError(
+                    _("{path}: not a Kings Corners history (a damaged SQLite file)").format(path=shown)
+                ) from None
             if f.kind == "damaged":
-                raise HistoryError(f"{shown}: the history is damaged ({one_line(str(exc), 120)})") from None
-            raise HistoryError(f"{shown}: cannot be read ({f.words})") from None
+                raise HistoryError(
+                    _("{path}: the history is damaged ({reason})").format(path=shown, reason=one_line(str(exc), 120))
+                ) from None
+            raise HistoryError(_("{path}: cannot be read ({reason})").format(path=shown, reason=f.words)) from None
         raise
     return Opened(con, p, read_only=True)

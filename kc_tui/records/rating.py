@@ -30,6 +30,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from kc_tui.i18n import _
+
 #: Elo points per factor of ten in the odds.
 SCALE = 400.0
 #: d p / d R = C · p (1 - p) with p the expected score.
@@ -204,7 +206,7 @@ class _Problem:
     def information(self, diag: Sequence[float], weights: Sequence[float]) -> list[list[float]]:
         """The information matrix (minus the Hessian) over the free names."""
         m = len(self.free)
-        h = [[0.0] * m for _ in range(m)]
+        h = [[0.0] * m for _row in range(m)]
         for k, i in enumerate(self.free):
             h[k][k] = diag[i]
         for (a, b, _n, _s), w in zip(self.pairs, weights, strict=True):
@@ -218,7 +220,7 @@ class _Problem:
 def _cholesky(h: list[list[float]]) -> list[list[float]]:
     """The lower factor L of a positive definite ``h`` (``h = L Lᵀ``)."""
     m = len(h)
-    low = [[0.0] * m for _ in range(m)]
+    low = [[0.0] * m for _row in range(m)]
     for i in range(m):
         row_i = low[i]
         for j in range(i + 1):
@@ -263,7 +265,7 @@ def _newton(problem: _Problem, r: list[float]) -> list[float]:
     returns the sds of the free names from the inverse information at the mode."""
     current = problem.log_posterior(r)
     low: list[list[float]] = []
-    for _ in range(MAX_ITERATIONS):
+    for _step in range(MAX_ITERATIONS):
         grad, diag, weights = problem.gradient_and_weights(r)
         low = _cholesky(problem.information(diag, weights))
         step = _solve(low, [grad[i] for i in problem.free])
@@ -289,11 +291,11 @@ def _newton(problem: _Problem, r: list[float]) -> list[float]:
 def _sweeps(problem: _Problem, r: list[float]) -> list[float]:
     """The mode by coordinate Newton sweeps (each free name in turn, the others held); returns
     the sds from the information's diagonal at the mode."""
-    around: list[list[tuple[int, float, float]]] = [[] for _ in problem.names]
+    around: list[list[tuple[int, float, float]]] = [[] for _name in problem.names]
     for a, b, n, s in problem.pairs:
         around[a].append((b, n, s))
         around[b].append((a, n, n - s))
-    for _ in range(MAX_ITERATIONS):
+    for _step in range(MAX_ITERATIONS):
         moved = 0.0
         for i in problem.free:
             ri = r[i]
@@ -444,23 +446,27 @@ def standing_words(r: Rating, anchors: Mapping[str, Rating]) -> str:
     (1000)"`` (when both round to the same whole number)."""
     value = _number(r.value, "the rating")
     if not anchors:
-        return "no AI ratings to compare with"
+        return _("no AI ratings to compare with")
     ladder = sorted(((_number(a.value, f"anchor {n!r}"), n) for n, a in anchors.items()), key=lambda t: (t[0], t[1]))
 
     def label(v: float, n: str) -> str:
-        return f"{n} ({v:.0f})"
+        # Translators: an AI kind (as typed) and its rating.
+        return _("{kind} ({rating})").format(kind=n, rating=f"{v:.0f}")
 
     mine = round(value)
     level = [label(v, n) for v, n in ladder if round(v) == mine]
     if level:
-        return "level with " + " and ".join(level)
+        # Translators: {kinds} are AI kinds with their ratings, joined by " and ".
+        # Translators: what joins two or more AI kinds in "level with A and B".
+        joined = _(" and ").join(level)
+        return _("level with {kinds}").format(kinds=joined)
     if value < ladder[0][0]:
-        return f"below {label(*ladder[0])}"
+        return _("below {kind}").format(kind=label(*ladder[0]))
     if value > ladder[-1][0]:
-        return f"above {label(*ladder[-1])}"
+        return _("above {kind}").format(kind=label(*ladder[-1]))
     for (v0, n0), (v1, n1) in itertools.pairwise(ladder):
         if v0 < value < v1:
-            return f"between {label(v0, n0)} and {label(v1, n1)}"
+            return _("between {lower} and {upper}").format(lower=label(v0, n0), upper=label(v1, n1))
     raise AssertionError("unreachable: the rating is inside the ladder")  # pragma: no cover
 
 
@@ -468,7 +474,8 @@ def describe(r: Rating, anchors: Mapping[str, Rating]) -> str:
     """The rating, its sd and where it stands, for a screen: ``"1215 ± 60: between lookahead
     (1180) and expert (1290)"``."""
     sd = _number(r.sd, "the rating's sd")
-    return f"{r.value:.0f} ± {sd:.0f}: {standing_words(r, anchors)}"
+    # Translators: {value} ± {sd} is a rating, {words} where it stands among the AI players.
+    return _("{value} ± {sd}: {words}").format(value=f"{r.value:.0f}", sd=f"{sd:.0f}", words=standing_words(r, anchors))
 
 
 # ------------------------------------------------------------------------------ package data

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 
 from kc_tui.config import HUMAN
+from kc_tui.i18n import _
 from kc_tui.records.rows import _ROUND_SELECT_V4
 from kc_tui.records.stats import _update_results
 from kc_tui.util.text import one_line
@@ -281,14 +282,17 @@ def _check_ours(con: sqlite3.Connection) -> int:
     if app == 0 and version == 0 and not tables:
         return 0  # a new (or empty) file
     if app != APPLICATION_ID:
-        raise _NotOurs("another program's database")
+        raise _NotOurs(_("another program's database"))
     if version > SCHEMA_VERSION:
         raise _Newer(version)
     if version not in COLUMNS:
-        raise _Damaged(f"it has an unknown schema version {version}")
+        raise _Damaged(_("it has an unknown schema version {version}").format(version=version))
     for table, columns in COLUMNS[version].items():
         if not columns <= tables.get(table, frozenset()):
-            raise _Damaged(f"its table {table} is not as version {version} has it")
+            # Translators: {table} is a table's name in the history's database, {version} its format's version.
+            raise _Damaged(
+                _("its table {table} is not as version {version} has it").format(table=table, version=version)
+            )
     return version
 
 
@@ -296,7 +300,9 @@ def _integrity(con: sqlite3.Connection) -> None:
     """:class:`_Damaged` unless SQLite finds the file sound (``PRAGMA quick_check``)."""
     rows = con.execute("PRAGMA quick_check(1)").fetchall()
     if rows != [("ok",)]:
-        raise _Damaged(f"SQLite finds it damaged: {one_line(str(rows[0][0]) if rows else 'no answer', 120)}")
+        # Translators: {answer} is SQLite's own words (in English).
+        answer = one_line(str(rows[0][0]) if rows else _("no answer"), 120)
+        raise _Damaged(_("SQLite finds it damaged: {answer}").format(answer=answer))
 
 
 def _migrate(con: sqlite3.Connection, *, wait: bool = True) -> None:

@@ -20,28 +20,31 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import GroupStats, MatchPoint, Summary
-from kc_tui.util.text import one_line, possessive
+from kc_tui.util.text import is_you, one_line
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120
-NO_RATING = "Play a match to get a rating"
+#: Shown (through ``_()``) when no match is rated yet.
+NO_RATING = N_("Play a match to get a rating")
 DASH = "–"
 
-#: The summary table's columns (the screen and the command line show the same).
+#: The summary table's columns (the screen and the command line show the same; through ``_()``).
 SUMMARY_HEADERS: tuple[str, ...] = (
-    "Opponent",
-    "Players",
-    "Matches",
-    "Won",
-    "Win %",
-    "Rounds",
-    "Won",
-    "Win %",
-    "Penalty/round",
-    "Hints/round",
+    N_("Opponent"),
+    N_("Players"),
+    N_("Matches"),
+    # Translators: a column: how many matches (then, again, rounds) were won.
+    N_("Won"),
+    N_("Win %"),
+    N_("Rounds"),
+    N_("Won"),
+    N_("Win %"),
+    N_("Penalty/round"),
+    N_("Hints/round"),
 )
 
 
@@ -248,9 +251,14 @@ class RatingView:
     @property
     def line(self) -> str:
         if self.value is None or self.sd is None:
-            return self.problem or NO_RATING
-        whose = possessive(short_text(self.who)) if self.who else "Your"
-        return f"{whose} rating {self.value:.0f} ± {self.sd:.0f}: {self.words}"
+            return self.problem or _(NO_RATING)
+        value, sd = f"{self.value:.0f}", f"{self.sd:.0f}"
+        if self.who and not is_you(self.who):
+            # Translators: {name} is a player, {value} ± {sd} the rating, {words} where it stands.
+            line = _("{name}'s rating {value} ± {sd}: {words}")
+            return line.format(name=short_text(self.who), value=value, sd=sd, words=self.words)
+        # Translators: {value} ± {sd} is the rating, {words} where it stands among the AI players.
+        return _("Your rating {value} ± {sd}: {words}").format(value=value, sd=sd, words=self.words)
 
 
 def rating_view(
@@ -265,7 +273,7 @@ def rating_view(
     try:
         anchors = ai_anchors()
     except (OSError, ValueError) as exc:
-        return RatingView(problem=f"No rating: the AI players' ratings cannot be read ({exc})")
+        return RatingView(problem=_("No rating: the AI players' ratings cannot be read ({error})").format(error=exc))
     if any(people_games(m)[1] for m in oldest_first):
         return _rating_among_people(oldest_first, points, person, anchors, who)
     per_match = [[g for g in player_games(m, person) if g[0] in anchors] for m in oldest_first]
@@ -338,7 +346,7 @@ def reference_lines(
             groups[-1].append((kind, value))
         else:
             groups.append([(kind, value)])
-    return [("/".join(k for k, _ in g), sum(v for _, v in g) / len(g)) for g in groups]
+    return [("/".join(k for k, _value in g), sum(v for _kind, v in g) / len(g)) for g in groups]
 
 
 def curve(
@@ -381,7 +389,7 @@ def _mode(
     sums: Mapping[str, list[float]], anchors: Mapping[str, float], center: float, precision: float, r: float
 ) -> float:
     """The rating of most posterior weight given (games, score) against each anchored kind."""
-    for _ in range(200):
+    for _step in range(200):
         g = -precision * (r - center)
         h = precision
         for kind, (n, s) in sums.items():
@@ -411,12 +419,30 @@ def when(m: MatchRecord) -> str:
 def opponents(m: MatchRecord, person: str | None = None) -> str:
     """The other seats than the player's: "Greedy (greedy), Kingsley (king-aware)"."""
     me = m.seat_of(person)
-    others = (f"{short_text(s.name)} ({short_text(s.kind)})" for i, s in enumerate(m.seats[:16]) if i != me)
+    # Translators: a seat: the player's name, then its kind (an AI's kind, as typed, or human).
+    seat = _("{name} ({kind})")
+    others = (
+        seat.format(name=short_text(s.name), kind=short_text(s.kind)) for i, s in enumerate(m.seats[:16]) if i != me
+    )
     return short_text(", ".join(others), 4 * LINE_MAX)
 
 
+#: :func:`result`'s words, shown through ``_()`` (:func:`result_words`).
+RESULT_WORDS = {"won": N_("won"), "shared": N_("shared"), "lost": N_("lost"), "unfinished": N_("unfinished")}
+
+
+def result_words(m: MatchRecord, person: str | None = None) -> str:
+    """:func:`result` in the language in use (a demo: "won by" and who)."""
+    if finished(m) and m.seat_of(person) is None:
+        names = ", ".join(short_text(m.seats[w].name) for w in m.winners[:16] if 0 <= w < len(m.seats))
+        # Translators: {names} are the winners of a match among AI players.
+        return short_text(_("won by {names}").format(names=names), LINE_MAX)
+    return _(RESULT_WORDS[result(m, person)])
+
+
 def result(m: MatchRecord, person: str | None = None) -> str:
-    """Won, lost, shared or unfinished, from the player's seat (a demo: who won)."""
+    """Won, lost, shared or unfinished, from the player's seat (a demo: who won): a key of
+    :data:`RESULT_WORDS` (a demo's "won by" and who is English; :func:`result_words` translates)."""
     if not finished(m):
         return "unfinished"
     me = m.seat_of(person)
@@ -435,13 +461,22 @@ def totals_text(m: MatchRecord) -> str:
 
 def scoring_text(m: MatchRecord) -> str:
     if is_chips(m):
-        return f"chips, {rule_int(m.rules, 'chips_start')} each"
-    return f"points, target {rule_int(m.rules, 'target')}"
+        # Translators: the scoring of a match: chips, so many chips for each player at the start.
+        return _("chips, {chips} each").format(chips=rule_int(m.rules, "chips_start"))
+    # Translators: the scoring of a match: points, up to the target.
+    return _("points, target {target}").format(target=rule_int(m.rules, "target"))
 
 
 def match_line(m: MatchRecord, person: str | None = None) -> str:
     """One line about a match: "#12 2026-11-30 18:02 vs Greedy (greedy): won, 12 · 55"."""
-    return f"#{m.id} {when(m)} vs {opponents(m, person) or DASH}: {result(m, person)}, {totals_text(m)}"
+    # Translators: #{id} is the match's number, {when} its date, {result} won/lost..., {totals} the scores.
+    return _("#{id} {when} vs {opponents}: {result}, {totals}").format(
+        id=m.id,
+        when=when(m),
+        opponents=opponents(m, person) or DASH,
+        result=result_words(m, person),
+        totals=totals_text(m),
+    )
 
 
 def score_series(m: MatchRecord) -> list[tuple[str, list[int]]]:
@@ -492,23 +527,26 @@ def summary_rows(summary: Summary) -> list[tuple[str, ...]]:
 
 def streak_text(summary: Summary) -> str:
     def wins(n: int) -> str:
-        return "1 win" if n == 1 else f"{n} wins"
+        return ngettext("{n} win", "{n} wins", n).format(n=n)
 
-    now = wins(summary.current_streak) if summary.current_streak else "none"
-    return f"Winning streak now: {now} · longest: {wins(summary.longest_streak)}"
+    # Translators: no winning streak now.
+    now = wins(summary.current_streak) if summary.current_streak else _("none")
+    # Translators: {now} and {longest} are counts of wins (3 wins, none).
+    return _("Winning streak now: {now} · longest: {longest}").format(now=now, longest=wins(summary.longest_streak))
 
 
 def best_worst(
     summary: Summary, lookup: Callable[[int], MatchRecord | None], person: str | None = None
 ) -> list[tuple[str, str]]:
-    """("Best match", its line) and ("Worst match", its line), for those the summary names."""
+    """("Best match", its line) and ("Worst match", its line), for those the summary names (the
+    labels in the language in use)."""
     out: list[tuple[str, str]] = []
-    for label, point in (("Best match", summary.best), ("Worst match", summary.worst)):
+    for label, point in ((N_("Best match"), summary.best), (N_("Worst match"), summary.worst)):
         if point is None or (label == "Worst match" and summary.best == point):
             continue
         mid = point.match_id
         m = lookup(mid)
-        out.append((label, match_line(m, person) if m is not None else f"#{mid}"))
+        out.append((_(label), match_line(m, person) if m is not None else f"#{mid}"))
     return out
 
 
@@ -538,20 +576,34 @@ def report_lines(
 ) -> list[str]:
     """The summary as text lines (``kings-corners stats``), of ``person``'s matches."""
     if not n_matches:
-        return ["No matches recorded yet: play a match and it is remembered here.", NO_RATING]
+        return [_("No matches recorded yet: play a match and it is remembered here."), _(NO_RATING)]
     rounds = summary.overall.rounds
-    unfinished = f" ({summary.unfinished} unfinished)" if summary.unfinished else ""
-    lines = [f"Kings Corners: {n_matches} match{'' if n_matches == 1 else 'es'} played{unfinished}", rating.line, ""]
-    lines += table_text(SUMMARY_HEADERS, summary_rows(summary))
+    if summary.unfinished:
+        # Translators: {n} matches played, {unfinished} of them left before their end.
+        played = ngettext(
+            "Kings Corners: {n} match played ({unfinished} unfinished)",
+            "Kings Corners: {n} matches played ({unfinished} unfinished)",
+            n_matches,
+        )
+    else:
+        played = ngettext("Kings Corners: {n} match played", "Kings Corners: {n} matches played", n_matches)
+    lines = [played.format(n=n_matches, unfinished=summary.unfinished), rating.line, ""]
+    # Translators: the summary table's last row: every match together.
+    rows = [(_("all"), *row[1:]) if row[0] == "all" else row for row in summary_rows(summary)]
+    lines += table_text([_(h) for h in SUMMARY_HEADERS], rows)
     lines += ["", streak_text(summary)]
-    lines += [f"{label}: {text}" for label, text in best_worst(summary, matches.get, person)]
+    # Translators: a label (Best match) and its match's line.
+    lines += [
+        _("{label}: {text}").format(label=label, text=text) for label, text in best_worst(summary, matches.get, person)
+    ]
     if not rounds:
-        lines.append("No finished round yet.")
+        lines.append(_("No finished round yet."))
     return lines
 
 
 __all__ = [
     "NO_RATING",
+    "RESULT_WORDS",
     "SUMMARY_HEADERS",
     "RatingView",
     "best_worst",
@@ -566,6 +618,7 @@ __all__ = [
     "rating_view",
     "report_lines",
     "result",
+    "result_words",
     "rule_int",
     "safe_record",
     "safe_summary",

@@ -63,6 +63,7 @@ from typing import Any
 from kc_tui.config import name_problem
 from kc_tui.engine import valid_seed
 from kc_tui.engine.strict import is_int as _is_int
+from kc_tui.i18n import N_, _
 from kc_tui.records.export import match_json, round_row
 from kc_tui.records.files import reason
 from kc_tui.records.opening import Opened, open_history, open_read_only
@@ -112,6 +113,14 @@ from kc_tui.util.text import PROBLEM_MAX, one_line
 log = logging.getLogger(__name__)
 #: The most problems kept in :attr:`History.problems` (a damaged file could have thousands).
 PROBLEMS_KEPT = 50
+#: What a write says when it fails, by its words (shown through ``_()``; a round's: see
+#: :meth:`History._could_not`).
+_COULD_NOT = {
+    # Translators: {reason} is why the history could not be written (the disk is full).
+    "record the match": N_("could not record the match: {reason}"),
+    "record the end of the match": N_("could not record the end of the match: {reason}"),
+    "add the matches": N_("could not add the matches: {reason}"),
+}
 
 
 def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
@@ -203,14 +212,25 @@ class History:
     def _reason(self, exc: BaseException) -> str:
         return reason(exc, None if self.path is None else self.path.parent)
 
+    @staticmethod
+    def _could_not(what: str, why: str) -> HistoryError:
+        """The error saying that ``what`` (one of the writes' own words) failed for ``why``, as one
+        sentence in the language in use."""
+        number = what.removeprefix("record round ")
+        if number != what:
+            # Translators: {number} is the round's number, {reason} why it could not be recorded.
+            return HistoryError(_("could not record round {number}: {reason}").format(number=number, reason=why))
+        said = _COULD_NOT.get(what)
+        return HistoryError(_(said).format(reason=why) if said is not None else f"could not {what}: {why}")
+
     def _finish_migration(self, con: sqlite3.Connection, what: str) -> None:
         """Migrate the file (opened while another program held its lock), then read it."""
         try:
             _migrate(con)
         except sqlite3.Error as exc:
-            raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
+            raise self._could_not(what, self._reason(exc)) from None
         except (_NotOurs, _Damaged, _Newer):
-            raise HistoryError(f"could not {what}: the history file was changed by another program") from None
+            raise self._could_not(what, _("the history file was changed by another program")) from None
         with self._read_lock:
             copy, self._reader, self._file_reader = self._reader, self._file_reader, None
             if copy is not None:
@@ -223,13 +243,14 @@ class History:
         with self._write_lock:
             con = self._writer
             if con is None:
-                raise HistoryError(f"could not {what}: the history is {'read-only' if self.read_only else 'closed'}")
+                why = _("the history is read-only") if self.read_only else _("the history is closed")
+                raise self._could_not(what, why)
             if self._file_reader is not None:
                 self._finish_migration(con, what)
             try:
                 con.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
+                raise self._could_not(what, self._reason(exc)) from None
             try:
                 yield con
                 con.execute("COMMIT")
@@ -239,7 +260,7 @@ class History:
                 if isinstance(exc, HistoryError):
                     raise
                 if isinstance(exc, (sqlite3.Error, *_UNREADABLE)):
-                    raise HistoryError(f"could not {what}: {self._reason(exc)}") from None
+                    raise self._could_not(what, self._reason(exc)) from None
                 raise
 
     def start_match(

@@ -19,6 +19,7 @@ import os
 import stat
 from pathlib import Path
 
+from kc_tui.i18n import N_, _
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 #: The mode of every folder the app makes, and of every file: its owner's only.
@@ -42,24 +43,36 @@ class FileError(OSError):
         return self.message
 
 
-#: The plain words for the errors that do not depend on which path failed.
+class Problem(str):
+    """What is wrong with a folder, as words that follow its name (in the language in use), and
+    the system's error number it stands for (``code``, None when there is none)."""
+
+    code: int | None
+
+    def __new__(cls, text: str, code: int | None) -> Problem:
+        made = super().__new__(cls, text)
+        made.code = code
+        return made
+
+
+#: The plain words for the errors that do not depend on which path failed (shown through ``_()``).
 _REASONS: dict[int, str] = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EROFS: "read-only file system",
-    errno.EIO: "an input/output error (the disk may be failing)",
-    errno.EFBIG: "the file is too large",
-    errno.EMFILE: "too many files are open",
-    errno.ENFILE: "too many files are open",
-    errno.ENAMETOOLONG: "the name is too long",
-    errno.ELOOP: "too many links in a row (a link may point back at itself)",
-    errno.EBUSY: "it is busy",
-    errno.ETXTBSY: "it is busy",
-    errno.ENOMEM: "out of memory",
-    errno.ENODEV: "there is no such device",
-    errno.ENXIO: "there is no such device",
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EROFS: N_("read-only file system"),
+    errno.EIO: N_("an input/output error (the disk may be failing)"),
+    errno.EFBIG: N_("the file is too large"),
+    errno.EMFILE: N_("too many files are open"),
+    errno.ENFILE: N_("too many files are open"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.ELOOP: N_("too many links in a row (a link may point back at itself)"),
+    errno.EBUSY: N_("it is busy"),
+    errno.ETXTBSY: N_("it is busy"),
+    errno.ENOMEM: N_("out of memory"),
+    errno.ENODEV: N_("there is no such device"),
+    errno.ENXIO: N_("there is no such device"),
 }
 
 
@@ -72,19 +85,20 @@ def describe_os_error(exc: OSError) -> str:
         return exc.strerror or str(exc)
     code = exc.errno
     if code in _REASONS:
-        return _REASONS[code]
+        return _(_REASONS[code])
     names = [n for n in (exc.filename2, exc.filename) if isinstance(n, str | bytes | os.PathLike)]
     if code == errno.ENOTDIR:
         for name in names:
             blocker = _file_in_the_way(Path(os.fsdecode(name)))
             if blocker is not None:
-                return f"{one_line(str(blocker))} is a file, not a folder"
-        return "a part of the path is a file, not a folder"
+                # Translators: {path} is a file's or folder's name.
+                return _("{path} is a file, not a folder").format(path=one_line(str(blocker)))
+        return _("a part of the path is a file, not a folder")
     if code == errno.EISDIR:
         for name in names:
             if os.path.isdir(name):
-                return f"{one_line(os.fsdecode(name))} is a folder, not a file"
-        return "it is a folder, not a file"
+                return _("{path} is a folder, not a file").format(path=one_line(os.fsdecode(name)))
+        return _("it is a folder, not a file")
     if code == errno.ENOENT:
         for name in names:
             path = Path(os.fsdecode(name))
@@ -92,12 +106,12 @@ def describe_os_error(exc: OSError) -> str:
                 return _broken_link(path)
             missing = _first_missing(path)
             if missing is not None:
-                return f"{one_line(str(missing))} does not exist"
-        return "it does not exist"
+                return _("{path} does not exist").format(path=one_line(str(missing)))
+        return _("it does not exist")
     if code == errno.EEXIST:
         for name in names:
-            return f"{one_line(os.fsdecode(name))} already exists"
-        return "it already exists"
+            return _("{path} already exists").format(path=one_line(os.fsdecode(name)))
+        return _("it already exists")
     text = exc.strerror or (str(exc.args[0]) if exc.args else "") or type(exc).__name__
     if len(text) > 1 and text[0].isupper() and text[1].islower():
         text = text[0].lower() + text[1:]
@@ -129,27 +143,40 @@ def link_to(path: Path) -> str:
 
 
 def _broken_link(path: Path) -> str:
-    return f"{one_line(str(path))} is a link to {link_to(path)}, which does not exist"
+    # Translators: {path} is a link's name, {target} where it points.
+    return _("{path} is a link to {target}, which does not exist").format(
+        path=one_line(str(path)), target=link_to(path)
+    )
 
 
-def _folder_problem(folder: Path, exc: OSError | None) -> str:
+def _folder_problem(folder: Path, exc: OSError | None) -> Problem:
     """What is wrong with ``folder`` (made with ``mkdir``, which failed with ``exc``, or None when
     it exists but cannot be written into), as words that follow its name."""
+    # Translators: the texts below follow a folder's name ("The data folder X is a file, ...").
     if os.path.lexists(folder) and not os.path.isdir(folder):
         if os.path.islink(folder):
             if not os.path.exists(folder):
-                return f"is a link to {link_to(folder)}, which does not exist"
-            return "is a link to a file, not to a folder"
-        return "is a file, not a folder" if os.path.isfile(folder) else "is not a folder"
+                # Translators: {target} is where the link points.
+                return Problem(
+                    _("is a link to {target}, which does not exist").format(target=link_to(folder)), errno.ENOENT
+                )
+            return Problem(_("is a link to a file, not to a folder"), errno.ENOTDIR)
+        return Problem(_("is a file, not a folder") if os.path.isfile(folder) else _("is not a folder"), errno.ENOTDIR)
     blocker = _file_in_the_way(folder)
     if blocker is not None:
-        return f"cannot be created: {one_line(str(blocker))} is a file, not a folder"
+        return Problem(
+            _("cannot be created: {path} is a file, not a folder").format(path=one_line(str(blocker))), errno.ENOTDIR
+        )
     code = exc.errno if exc is not None else None
     if code == errno.EROFS or (exc is None and _read_only(folder)):
-        return "is on a read-only file system"
-    if code in (errno.EACCES, errno.EPERM) or exc is None:
-        return ("cannot be created: " if exc is not None else "cannot be written into: ") + "permission denied"
-    return f"cannot be created: {describe_os_error(exc)}"
+        return Problem(_("is on a read-only file system"), errno.EROFS)
+    if exc is None:
+        return Problem(_("cannot be written into: permission denied"), errno.EACCES)
+    if code in (errno.EACCES, errno.EPERM):
+        return Problem(_("cannot be created: permission denied"), errno.EACCES)
+    reason = describe_os_error(exc)
+    # Translators: {reason} is why the system refused (describe_os_error's words).
+    return Problem(_("cannot be created: {reason}").format(reason=reason), errno_of(reason, code))
 
 
 def _read_only(folder: Path) -> bool:
@@ -202,7 +229,7 @@ def shared_mode() -> int:
     return 0o666 & ~mask
 
 
-def ensure_folder(folder: Path) -> str | None:
+def ensure_folder(folder: Path) -> Problem | None:
     """Make ``folder`` (and its parents, :func:`make_folder`: mode 0700) if it is missing. None
     when it is a folder that can be written into, else what is wrong, as words that follow its
     name (see :func:`_folder_problem`)."""
@@ -217,7 +244,13 @@ def ensure_folder(folder: Path) -> str | None:
     return None
 
 
-def errno_of(problem: str) -> int | None:
+def errno_of(problem: str, code: int | None = None) -> int | None:
+    """The system's error number a problem stands for: a :class:`Problem`'s own; else read from
+    the English words (``code`` the error's own number, ENOTDIR and ENOENT kept in any language)."""
+    if isinstance(problem, Problem):
+        return problem.code
+    if code in (errno.ENOTDIR, errno.ENOENT):
+        return code
     if "read-only" in problem:
         return errno.EROFS
     if "permission denied" in problem:
@@ -252,11 +285,11 @@ def read_capped(path: Path, cap: int) -> bytes | None:
         except OSError:
             mode = stat.S_IFREG
         if not stat.S_ISREG(mode):
-            raise NotRegularFile(f"{path} is not a regular file") from None
+            raise NotRegularFile(_("{path} is not a regular file").format(path=path)) from None
         raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(f"{path} is not a regular file")
+            raise NotRegularFile(_("{path} is not a regular file").format(path=path))
         chunks: list[bytes] = []
         left = cap + 1
         while left > 0:
@@ -287,13 +320,16 @@ def move_aside(path: Path, suffix: str) -> str:
     why, in plain words ("the disk is full", "permission denied", ...)."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode) and not os.path.islink(path):
-            return " It is not a regular file, so it was left in place and is ignored."
+            return " " + _("It is not a regular file, so it was left in place and is ignored.")
         aside = aside_path(path, suffix)
         os.replace(path, aside)
     except OSError as exc:
         reason = one_line(describe_os_error(exc), PROBLEM_MAX)
-        return f" It could not be moved aside ({reason}), so it was left in place and is ignored."
-    return f" It was moved aside to {one_line(str(aside))}."
+        return " " + _("It could not be moved aside ({reason}), so it was left in place and is ignored.").format(
+            reason=reason
+        )
+    # Translators: {path} is the name the file was given.
+    return " " + _("It was moved aside to {path}.").format(path=one_line(str(aside)))
 
 
 def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -313,15 +349,20 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     folder = path.parent
     problem = ensure_folder(folder)
     if problem is not None:
-        reason = f"the folder {one_line(str(folder))} {problem}"
-        raise FileError(f"Could not write {shown}: {reason}", reason, errno_of(problem), path)
+        # Translators: {folder} is a folder's name, {problem} what is wrong with it ("is a file, not a folder").
+        reason = _("the folder {folder} {problem}").format(folder=one_line(str(folder)), problem=problem)
+        raise FileError(
+            _("Could not write {path}: {reason}").format(path=shown, reason=reason), reason, problem.code, path
+        )
     try:
         old_mode: int | None = os.lstat(path).st_mode
     except OSError:
         old_mode = None
     if old_mode is not None and stat.S_ISDIR(old_mode):
-        reason = f"{shown} is a folder, not a file"
-        raise FileError(f"Could not write {shown}: {reason}", reason, errno.EISDIR, path)
+        reason = _("{path} is a folder, not a file").format(path=shown)
+        raise FileError(
+            _("Could not write {path}: {reason}").format(path=shown, reason=reason), reason, errno.EISDIR, path
+        )
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd: int | None = None
     try:
@@ -347,7 +388,9 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
             os.unlink(tmp)
         if isinstance(exc, OSError):
             reason = describe_os_error(exc)
-            raise FileError(f"Could not write {shown}: {reason}", reason, exc.errno, path) from exc
+            raise FileError(
+                _("Could not write {path}: {reason}").format(path=shown, reason=reason), reason, exc.errno, path
+            ) from exc
         raise
     _fsync_folder(folder)
 

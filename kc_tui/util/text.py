@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
+from kc_tui.i18n import _
+
 #: Longest reason quoted in a warning (the file's path and where it went are never cut).
 PROBLEM_MAX = 300
 
@@ -38,8 +40,10 @@ def possessive(name: str, *, start: bool = True) -> str:
     """Whose, in words: "Your" for You (:func:`is_you`; "your" inside a sentence, ``start``
     false), else the name and "'s" ("Ana's", "James's")."""
     if is_you(name):
-        return "Your" if start else "your"
-    return f"{name}'s"
+        # Translators: whose, for the player called You: "Your turn" (start), "your turn".
+        return _("Your") if start else _("your")
+    # Translators: whose, for a player's name: "Ana's".
+    return _("{name}'s").format(name=name)
 
 
 def show_path(path: str) -> str:

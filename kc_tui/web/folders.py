@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA, data_dir
+from kc_tui.i18n import _
 from kc_tui.records.rows import ENV_HISTORY, HISTORY_NAME
 from kc_tui.util.files import describe_os_error, make_folder
 from kc_tui.util.text import one_line
@@ -68,17 +69,19 @@ def ready_root(root: str | os.PathLike[str]) -> Path:
         real = path.resolve(strict=True)
         mode = real.stat().st_mode
     except FileExistsError:
-        raise RootError(f"the root {shown} is a file, not a folder") from None
+        raise RootError(_("the root {path} is a file, not a folder").format(path=shown)) from None
     except NotADirectoryError:
-        raise RootError(f"the root {shown} cannot be made: a part of its path is a file") from None
+        raise RootError(_("the root {path} cannot be made: a part of its path is a file").format(path=shown)) from None
     except OSError as exc:
-        raise RootError(f"the root {shown} cannot be used: {describe_os_error(exc)}") from None
+        raise RootError(
+            _("the root {path} cannot be used: {reason}").format(path=shown, reason=describe_os_error(exc))
+        ) from None
     except ValueError:  # a NUL byte in the name
-        raise RootError(f"the root {shown} is not a usable folder name") from None
+        raise RootError(_("the root {path} is not a usable folder name").format(path=shown)) from None
     if not stat.S_ISDIR(mode):
-        raise RootError(f"the root {shown} is not a folder")
+        raise RootError(_("the root {path} is not a folder").format(path=shown))
     if not os.access(real, os.W_OK | os.X_OK):
-        raise RootError(f"the root {shown} is not writable")
+        raise RootError(_("the root {path} is not writable").format(path=shown))
     return real
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from kc_tui.i18n import _
 from kc_tui.net.allowlist import Endpoint, parse_endpoint
 
 DEFAULT_BIND = "127.0.0.1"
@@ -17,7 +18,9 @@ def port_arg(text: str) -> int:
     t = text.strip()
     if not t.isascii() or not t.isdigit() or len(t) > 5 or not 1 <= int(t) <= PORT_MAX:
         shown = repr(text[:20] + ("..." if len(text) > 20 else ""))
-        raise argparse.ArgumentTypeError(f"the port must be a whole number from 1 to {PORT_MAX}, not {shown}")
+        raise argparse.ArgumentTypeError(
+            _("the port must be a whole number from 1 to {most}, not {value}").format(most=PORT_MAX, value=shown)
+        )
     return int(t)
 
 
@@ -43,10 +46,10 @@ def is_loopback(bind: str) -> bool:
 
 def exposed_warning(bind: str, port: int) -> str:
     """The one-line warning of a server that other machines can reach."""
-    return (
-        f"warning: serving on {bind}, not on this machine only: anyone who can reach port {port} "
+    return _(
+        "warning: serving on {bind}, not on this machine only: anyone who can reach port {port} "
         "can open tabs (an app process each) on this machine"
-    )
+    ).format(bind=bind, port=port)
 
 
 __all__ = ["DEFAULT_BIND", "DEFAULT_PORT", "allow_join_arg", "exposed_warning", "is_loopback", "port_arg"]

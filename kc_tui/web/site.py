@@ -33,6 +33,7 @@ from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from kc_tui.i18n import _, ngettext
 from kc_tui.net.allowlist import Endpoint
 from kc_tui.util.text import one_line
 from kc_tui.web.folders import sweep
@@ -154,7 +155,7 @@ class TabServer(Server):
 
     async def handle_index(self, request: web.Request) -> Any:
         if not self.host_allowed(request.host):
-            raise web.HTTPMisdirectedRequest(text="This server is not served under that name.\n")
+            raise web.HTTPMisdirectedRequest(text=_("This server is not served under that name.") + "\n")
         # The page's addresses are built from ``public_url`` before the handler's first await.
         self.public_url = f"http://{request.host}"
         response = await super().handle_index(request)
@@ -166,9 +167,11 @@ class TabServer(Server):
         """One tab: its app process started, the browser's messages passed on, the process waited
         for when the tab goes (so that nothing of it outlives the server)."""
         if not self.host_allowed(request.host) or not self.same_origin(request):
-            raise web.HTTPForbidden(text="A tab is opened from this server's own page only.\n")
+            raise web.HTTPForbidden(text=_("A tab is opened from this server's own page only.") + "\n")
         if len(self.services) >= MAX_TABS:
-            raise web.HTTPServiceUnavailable(text=f"{MAX_TABS} tabs are open already: try again later.\n")
+            raise web.HTTPServiceUnavailable(
+                text=_("{count} tabs are open already: try again later.").format(count=MAX_TABS) + "\n"
+            )
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_MAX)
         width, height = _size(request.query.get("width"), 80), _size(request.query.get("height"), 24)
         await websocket.prepare(request)
@@ -252,10 +255,15 @@ class TabServer(Server):
         if not self.loopback:
             self.warn(exposed_warning(self.host, self.port))
         host = f"[{self.host}]" if ":" in self.host else self.host
-        joins = ", ".join(str(t) for t in self.tables) if self.tables else "none (--allow-join)"
+        # Translators: no table may be joined (--allow-join is the option that allows some).
+        joins = ", ".join(str(t) for t in self.tables) if self.tables else _("none (--allow-join)")
+        # Translators: {title} is the game's name, {address} where it is served, {root} a folder,
+        # {tables} the tables (HOST:PORT) a tab may join.
         self.say(
-            f"Serving {TITLE} on http://{host}:{self.port}/ (each tab's folder in {self.root};"
-            f" tables a tab may join: {joins}); Ctrl+C stops"
+            _(
+                "Serving {title} on {address} (each tab's folder in {root};"
+                " tables a tab may join: {tables}); Ctrl+C stops"
+            ).format(title=TITLE, address=f"http://{host}:{self.port}/", root=self.root, tables=joins)
         )
 
     def serve(self, debug: bool = False) -> None:
@@ -281,7 +289,12 @@ class TabServer(Server):
                 print=self.listening,
             )
         except OSError as exc:
-            raise ServeError(f"cannot listen on {self.host} port {self.port}: {_reason(exc)}") from None
+            # Translators: {reason} is the system's reason (in English).
+            raise ServeError(
+                _("cannot listen on {host} port {port}: {reason}").format(
+                    host=self.host, port=self.port, reason=_reason(exc)
+                )
+            ) from None
         finally:
             asyncio.set_event_loop(None)
             if not loop.is_closed():
@@ -301,7 +314,13 @@ def serve(
     the address is not this machine's only; a tab's app joins only ``tables``."""
     swept = sweep(root)
     if swept:
-        say(f"removed {swept} folder{'s' if swept != 1 else ''} of tabs that ended without cleaning up")
+        say(
+            ngettext(
+                "removed {n} folder of tabs that ended without cleaning up",
+                "removed {n} folders of tabs that ended without cleaning up",
+                swept,
+            ).format(n=swept)
+        )
     TabServer(root, bind, port, say, warn, tables).serve()
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from kc_tui.i18n import _
 from kc_tui.net.allowlist import Endpoint, join_environment, parse_tables
 from kc_tui.util.files import describe_os_error
 from kc_tui.util.terminal import hung_up
@@ -86,7 +87,9 @@ def run_tab(
         try:
             child = subprocess.Popen(list(command or app_command()), env=env)
         except OSError as exc:
-            sys.stderr.write(f"kings-corners serve: cannot start the app: {describe_os_error(exc)}\n")
+            # Translators: {reason} is why the system refused (describe_os_error's words).
+            line = _("kings-corners serve: cannot start the app: {reason}").format(reason=describe_os_error(exc))
+            sys.stderr.write(line + "\n")
             return 1
 
         def forward(sig: int, _frame: FrameType | None) -> None:
