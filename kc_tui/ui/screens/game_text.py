@@ -13,7 +13,8 @@ def hint_body(session: MatchSession, m: Move, note: str | None) -> str:
     """A hint ``m`` for the seat on turn in words: the planner's ``note`` (its plan and why) when
     it gave one, else what the move does."""
     if note is not None:
-        return note.removeprefix("Hint: ")
+        # The planner's note starts "Hint: ", in English or in the player's language.
+        return note.removeprefix("Hint: ").removeprefix(_("Hint: "))
     if m == END:
         if len(session.view(session.to_move).legal_moves()) > 1:
             return _("keep your cards: every play you have would open a place for the others; end your turn (t).")
