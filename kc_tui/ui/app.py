@@ -7,19 +7,21 @@ import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.command import Provider
+from textual.command import CommandPalette, Provider
 from textual.driver import Driver
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 
 from kc_tui.config import Config
 from kc_tui.config.store import data_dir
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
@@ -87,7 +89,7 @@ def _freeze_first_screen() -> None:
 _first_screen_frozen = False
 
 #: Why a served tab offers no Join a table.
-JOIN_OFF = "Joining a table is off on this server: its operator has allowed no table (serve --allow-join)."
+JOIN_OFF = N_("Joining a table is off on this server: its operator has allowed no table (serve --allow-join).")
 #: How long a screen that reads the history waits for it to open at start-up (seconds).
 HISTORY_OPEN_WAIT = 3.0
 #: How long after the first screen is drawn the history opens (seconds), unless it is asked for
@@ -121,7 +123,7 @@ class KingsCornersApp(App[int]):
     TITLE = "Kings Corners"
     COMMANDS = App.COMMANDS | {p for p in (_menu_commands(),) if p is not None}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -183,11 +185,38 @@ class KingsCornersApp(App[int]):
         self._read_history, self._history_set = value, True
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Textual's own commands, less its Quit: the menu's Quit (which asks during a game and
-        says the match is saved) is the one Quit in the palette."""
-        for command in super().get_system_commands(screen):
-            if command.title != "Quit":
-                yield command
+        """Textual's own commands (as Textual 8 has them, in the player's language), less its
+        Quit: the menu's Quit (which asks during a game and says the match is saved) is the one
+        Quit in the palette."""
+        yield SystemCommand(_("Theme"), _("Change the current theme"), self.action_change_theme)
+        if screen.query("HelpPanel"):
+            yield SystemCommand(_("Keys"), _("Hide the keys and widget help panel"), self.action_hide_help_panel)
+        else:
+            yield SystemCommand(
+                _("Keys"),
+                _("Show help for the focused widget and a summary of available keys"),
+                self.action_show_help_panel,
+            )
+        if screen.maximized is not None:
+            yield SystemCommand(
+                _("Minimize"), _("Minimize the widget and restore to normal size"), screen.action_minimize
+            )
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            yield SystemCommand(_("Maximize"), _("Maximize the focused widget"), screen.action_maximize)
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG 'screenshot' of the current screen"),
+            lambda: self.set_timer(0.1, self.deliver_screenshot),
+        )
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its prompt in the player's language."""
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
+
+    def search_themes(self) -> None:
+        """Textual's list of themes to choose from, its prompt in the player's language."""
+        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
 
     # ------------------------------------------------------------------ the terminal
     def get_driver_class(self) -> type[Driver]:
@@ -290,14 +319,14 @@ class KingsCornersApp(App[int]):
 
     def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
-            self.notify(w, title="Settings", severity="warning", timeout=12)
+            self.notify(w, title=_("Settings"), severity="warning", timeout=12)
         if self.look_only:
-            self.notify(self.look_only, title="Another window", severity="warning", timeout=20)
+            self.notify(self.look_only, title=_("Another window"), severity="warning", timeout=20)
         taken_over = self._lock.taken_over if self._lock is not None else None
         if taken_over:
-            self.notify(taken_over, title="Data folder", timeout=12)
+            self.notify(taken_over, title=_("Data folder"), timeout=12)
         if saved_problem:
-            self.notify(saved_problem, title="Saved match", severity="error", timeout=15)
+            self.notify(saved_problem, title=_("Saved match"), severity="error", timeout=15)
 
     def _open_to_read(self) -> None:
         """A window that only looks reads the history as it is (never writing it)."""
@@ -309,7 +338,10 @@ class KingsCornersApp(App[int]):
         except Exception as exc:  # HistoryError, or a bug: this window shows no history then
             self._read_history = None
             self.call_from_thread(
-                self.notify, f"The game history cannot be shown: {exc}", title="Game history", severity="warning"
+                self.notify,
+                _("The game history cannot be shown: {problem}").format(problem=exc),
+                title=_("Game history"),
+                severity="warning",
             )
 
     def _record_saved(self, saved: MatchSession) -> None:
@@ -331,23 +363,36 @@ class KingsCornersApp(App[int]):
             return
         if status.opened and not self._history_problem and recorder.open_message:
             self._history_problem = recorder.open_message
-            self.notify(recorder.open_message, title="Game history", severity="warning", timeout=15)
+            self.notify(recorder.open_message, title=_("Game history"), severity="warning", timeout=15)
         if status.problem is not None and status.problem != self._told_problem:
             self._told_problem = status.problem
-            rounds = "1 finished round waits" if status.waiting == 1 else f"{status.waiting} finished rounds wait"
-            kept = "kept on disk, and will be" if status.on_disk else "not kept on disk either, but will be"
+            if status.on_disk:
+                # Translators: {problem} is why the history cannot record (an error's text).
+                told = ngettext(
+                    "The game history cannot record yet ({problem}): {n} finished round waits, kept on disk,"
+                    " and will be recorded when it can while the game is open. The game goes on.",
+                    "The game history cannot record yet ({problem}): {n} finished rounds wait, kept on disk,"
+                    " and will be recorded when it can while the game is open. The game goes on.",
+                    status.waiting,
+                )
+            else:
+                # Translators: {problem} is why the history cannot record (an error's text).
+                told = ngettext(
+                    "The game history cannot record yet ({problem}): {n} finished round waits, not kept on"
+                    " disk either, but will be recorded when it can while the game is open. The game goes on.",
+                    "The game history cannot record yet ({problem}): {n} finished rounds wait, not kept on"
+                    " disk either, but will be recorded when it can while the game is open. The game goes on.",
+                    status.waiting,
+                )
             self.notify(
-                visible(
-                    f"The game history cannot record yet ({status.problem}): {rounds}, {kept} recorded when it"
-                    " can while the game is open. The game goes on."
-                ),
-                title="Game history",
+                visible(told.format(problem=status.problem, n=status.waiting)),
+                title=_("Game history"),
                 severity="warning",
                 timeout=15,
             )
         elif status.problem is None and self._told_problem is not None and status.waiting == 0:
             self._told_problem = None
-            self.notify("The game history has recorded every round that was waiting.", title="Game history")
+            self.notify(_("The game history has recorded every round that was waiting."), title=_("Game history"))
 
     def _apply_theme(self) -> None:
         try:
@@ -387,7 +432,7 @@ class KingsCornersApp(App[int]):
         try:
             s = MatchSession.load(card_style=self.config.card_style)
         except Exception:
-            return "cannot be read"
+            return _("cannot be read")
         return s.summary() if s is not None else None
 
     # ------------------------------------------------------------------ games
@@ -459,7 +504,7 @@ class KingsCornersApp(App[int]):
             elif choice is True and game is not None and self.screen is not game:
                 self.show_game(game.session)
 
-        self.push_screen(ResumeDialog(self.saved_summary() or "cannot be read", replacing=True), done)
+        self.push_screen(ResumeDialog(self.saved_summary() or _("cannot be read"), replacing=True), done)
 
     def _set_up_game(self) -> None:
         """The new match's set-up (opponents, target or chips); it starts once chosen, with the
@@ -476,7 +521,7 @@ class KingsCornersApp(App[int]):
     def _only_looking(self) -> bool:
         """Say so when this window only looks (another holds the data folder)."""
         if self.look_only is not None:
-            self.notify(self.look_only, title="Another window", severity="warning", timeout=12)
+            self.notify(self.look_only, title=_("Another window"), severity="warning", timeout=12)
         return self.look_only is not None
 
     def action_resume(self) -> None:
@@ -484,10 +529,10 @@ class KingsCornersApp(App[int]):
             return
         saved, problem = load_or_quarantine(card_style=self.config.card_style)
         if problem:
-            self.notify(problem, title="Saved match", severity="error", timeout=15)
+            self.notify(problem, title=_("Saved match"), severity="error", timeout=15)
         if saved is None:
             if not problem:
-                self.notify("There is no saved match to resume.")
+                self.notify(_("There is no saved match to resume."))
             if isinstance(self.screen, MenuScreen):
                 self.screen.refresh_menu()
             return
@@ -497,7 +542,7 @@ class KingsCornersApp(App[int]):
         try:
             from kc_tui.ui.screens.demo import DemoScreen
         except ImportError:
-            self.notify("The demo is not available yet.", severity="warning")
+            self.notify(_("The demo is not available yet."), severity="warning")
             return
         if direct or self.options.seats:
             seats = self.options.seats or [o.kind for o in self.config.opponents] + ["greedy"]
@@ -507,7 +552,7 @@ class KingsCornersApp(App[int]):
         try:
             from kc_tui.ui.dialogs.demo_setup import DemoSetupDialog
         except ImportError:
-            self.notify("The demo is not available yet.", severity="warning")
+            self.notify(_("The demo is not available yet."), severity="warning")
             return
 
         def chosen(seats: list[str] | None) -> None:
@@ -525,7 +570,7 @@ class KingsCornersApp(App[int]):
         """Join a table hosted on another machine: its address asked for, then its remote seat
         (every address checked: :func:`kc_tui.net.client.table_address`)."""
         if not self.can_join():
-            self.notify(JOIN_OFF, severity="warning")
+            self.notify(_(JOIN_OFF), severity="warning")
             return
         from kc_tui.ui.remote.dialogs import JoinDialog
         from kc_tui.ui.remote.screen import remote_screen
@@ -573,14 +618,14 @@ class KingsCornersApp(App[int]):
         try:
             from kc_tui.ui.screens.settings import SettingsScreen
         except ImportError:
-            self.notify("The settings screen is not available yet.", severity="warning")
+            self.notify(_("The settings screen is not available yet."), severity="warning")
             return
 
         def done(cfg: Config | None) -> None:
             if cfg is not None:
                 self.config = cfg
                 self._apply_theme()
-                self.notify("Settings saved: they apply from the next game.")
+                self.notify(_("Settings saved: they apply from the next game."))
 
         self.push_screen(SettingsScreen(self.config, self.config_path), done)
 
@@ -588,7 +633,7 @@ class KingsCornersApp(App[int]):
         try:
             from kc_tui.ui.screens.rules import RulesScreen
         except ImportError:
-            self.notify("The rules screen is not available yet.", severity="warning")
+            self.notify(_("The rules screen is not available yet."), severity="warning")
             return
         game = self.game
         self.push_screen(RulesScreen(game.session.match.rules if game else self.config.rules))

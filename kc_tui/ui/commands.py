@@ -13,16 +13,18 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-#: (title, action name, help text), in menu order.
+from kc_tui.i18n import N_, _
+
+#: (title, action name, help text), in menu order (title and help translated where shown).
 MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("New game", "new_game", "Start a new match against your AI opponents"),
-    ("Resume", "resume", "Carry on with the saved match"),
-    ("Watch a demo", "demo", "Watch AI players play each other, hands open"),
-    ("Join a table", "join", "Sit at (or watch) a table hosted on another machine: kings-corners host"),
-    ("Statistics", "stats", "Your results, rating and past matches"),
-    ("Settings", "settings", "Opponents, target score, house rules, pace and looks"),
-    ("Rules", "rules", "Read the rules, with this table's variants marked"),
-    ("Quit", "quit", "Leave Kings Corners"),
+    (N_("New game"), "new_game", N_("Start a new match against your AI opponents")),
+    (N_("Resume"), "resume", N_("Carry on with the saved match")),
+    (N_("Watch a demo"), "demo", N_("Watch AI players play each other, hands open")),
+    (N_("Join a table"), "join", N_("Sit at (or watch) a table hosted on another machine: kings-corners host")),
+    (N_("Statistics"), "stats", N_("Your results, rating and past matches")),
+    (N_("Settings"), "settings", N_("Opponents, target score, house rules, pace and looks")),
+    (N_("Rules"), "rules", N_("Read the rules, with this table's variants marked")),
+    (N_("Quit"), "quit", N_("Leave Kings Corners")),
 )
 
 
@@ -40,7 +42,7 @@ class MenuCommands(Provider):
                 continue
             if not app.check_action(action, ()):
                 continue
-            out.append((title, self._runner(action), help_text))
+            out.append((_(title), self._runner(action), _(help_text)))
         return out
 
     def _can_resume(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from kc_tui.config import Config, Opponent
 from kc_tui.config.args import CliError, check_target, parse_kinds, parse_seats
 from kc_tui.config.store import config_path, load_config
+from kc_tui.i18n import _
 from kc_tui.match.roster import config_for_seats, default_name
 
 
@@ -30,7 +31,7 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
         config = config.with_(rules=dataclasses.replace(config.rules, target=target))
     if mode == "play" and getattr(args, "seats", None):
         if getattr(args, "opponents", None):
-            raise CliError("give --seats or --opponents, not both")
+            raise CliError(_("give --seats or --opponents, not both"))
         config = config_for_seats(config, parse_seats(args.seats, config.player_name))
     elif mode == "play" and getattr(args, "opponents", None):
         kinds = parse_kinds(args.opponents, "opponents", 1, 3)

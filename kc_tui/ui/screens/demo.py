@@ -23,6 +23,7 @@ from textual.widgets import Header, Static
 
 from kc_tui.config import PACES, Config
 from kc_tui.engine import is_secret
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.ui.cards import CardLook
@@ -46,15 +47,15 @@ class DemoScreen(DrivenScreen):
     CSS_PATH = "demo.tcss"
     TITLE = "Kings Corners"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space,p", "pause", "Pause", key_display="space"),
-        Binding("space,p", "resume", "Resume", key_display="space"),
-        Binding("n,period", "step", "Step", key_display="n"),
-        Binding("plus,equals_sign,f", "faster", "Faster", key_display="+"),
-        Binding("minus,s", "slower", "Slower", key_display="-"),
-        Binding("h", "hands", "Hands"),
-        Binding("a", "again", "New demo"),
-        Binding("r,f1", "rules", "Rules"),
-        Binding("escape,q", "leave", "Back"),
+        Binding("space,p", "pause", N_("Pause"), key_display="space"),
+        Binding("space,p", "resume", N_("Resume"), key_display="space"),
+        Binding("n,period", "step", N_("Step"), key_display="n"),
+        Binding("plus,equals_sign,f", "faster", N_("Faster"), key_display="+"),
+        Binding("minus,s", "slower", N_("Slower"), key_display="-"),
+        Binding("h", "hands", N_("Hands")),
+        Binding("a", "again", N_("New demo")),
+        Binding("r,f1", "rules", N_("Rules")),
+        Binding("escape,q", "leave", N_("Back")),
     ]
     #: Columns the header takes besides its title (its icon and the room on its right).
     HEADER_ROOM = 18
@@ -132,11 +133,19 @@ class DemoScreen(DrivenScreen):
     def _update_title(self, width: int) -> None:
         """The players and the seed asked for, or (when that does not fit ``width``) the seed
         only: the seats show the players' names. A secret deal shows no number."""
-        vs = " vs ".join(self.session.names)
-        seed = "" if is_secret(self.seed) else f" · seed {self.seed}"
-        full = f"Demo · {vs}{seed}"
+        # Translators: put between the players' names in the demo's title ("Ana vs Ben vs Cleo").
+        vs = _(" vs ").join(self.session.names)
+        n = self.session.match.n
+        if is_secret(self.seed):
+            full = _("Demo · {players}").format(players=vs)
+            short = ngettext("Demo · {n} AI player", "Demo · {n} AI players", n).format(n=n)
+        else:
+            full = _("Demo · {players} · seed {seed}").format(players=vs, seed=self.seed)
+            short = ngettext("Demo · {n} AI player · seed {seed}", "Demo · {n} AI players · seed {seed}", n).format(
+                n=n, seed=self.seed
+            )
         fits = len(f"{self.TITLE} — {full}") <= width - self.HEADER_ROOM
-        self.sub_title = full if fits else f"Demo · {self.session.match.n} AI players{seed}"
+        self.sub_title = full if fits else short
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
@@ -171,18 +180,24 @@ class DemoScreen(DrivenScreen):
         s = self.session
         out = Text()
         if s.match.over:
-            names = " and ".join(s.names[w] for w in s.match.winners)
-            out.append(f"Match over after {len(s.match.results)} rounds: {names} won. ", "bold green")
-            out.append("a: new demo · Esc: back")
+            # Translators: put between the winners' names ("Ana and Ben").
+            names = _(" and ").join(s.names[w] for w in s.match.winners)
+            rounds = len(s.match.results)
+            # Translators: {names} are the winners. The English says "rounds" for one round too.
+            won = ngettext(
+                "Match over after {n} rounds: {names} won. ", "Match over after {n} rounds: {names} won. ", rounds
+            )
+            out.append(won.format(n=rounds, names=names), "bold green")
+            out.append(_("a: new demo · Esc: back"))
         else:
-            state = ("■ paused", "bold #e0a030") if self.paused else ("▶ playing", "bold green")
+            state = (_("■ paused"), "bold #e0a030") if self.paused else (_("▶ playing"), "bold green")
             out.append(state[0], state[1])
-            out.append(f" · round {s.match.number} · pace {self.pace}")
+            out.append(_(" · round {round} · pace {pace}").format(round=s.match.number, pace=self.pace))
             if s.match.round.over:
-                out.append(" · round over", "bold")
+                out.append(_(" · round over"), "bold")
             elif self.thinking:
-                out.append(f" · {s.names[s.to_move]} is thinking…")
-            out.append(" · hands open" if self.show_hands else " · hands hidden", "dim")
+                out.append(_(" · {name} is thinking…").format(name=s.names[s.to_move]))
+            out.append(_(" · hands open") if self.show_hands else _(" · hands hidden"), "dim")
         status = self.query_one("#demo-status", Static)
         status.update(out)
         status.set_class(self.paused and not s.match.over, "-paused")
@@ -213,10 +228,13 @@ class DemoScreen(DrivenScreen):
             self._match_over()
             return
         result = ended.result
-        who = "blocked: no one went out" if result.winner is None else f"{s.names[result.winner]} went out"
+        if result.winner is None:
+            told = _("Round {round}: blocked: no one went out.").format(round=result.number)
+        else:
+            told = _("Round {round}: {name} went out.").format(round=result.number, name=s.names[result.winner])
         pause = self.driver.next_round_delay
         if self.driver.ai_delay:
-            self.notify(visible(f"Round {result.number}: {who}."), title="Demo", timeout=pause + 1)
+            self.notify(visible(told), title=_("Demo"), timeout=pause + 1)
         self.schedule(pause)
 
     def _match_over(self) -> None:

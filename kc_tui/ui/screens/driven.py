@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
+from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import AIJob, Decision, TableDriver, TableSnapshot
 from kc_tui.ui.cards import CardLook
@@ -101,7 +102,7 @@ class DrivenScreen(Screen[None]):
         """Say once that the game history stopped recording (the game goes on)."""
         problem, self.driver.history_problem = self.driver.history_problem, None
         if problem:
-            self.app.notify(problem, title="Game history", severity="warning", timeout=15)
+            self.app.notify(problem, title=_("Game history"), severity="warning", timeout=15)
 
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen

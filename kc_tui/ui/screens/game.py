@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, target
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, RoundEnded, TableDriver
@@ -49,10 +50,10 @@ class GameScreen(HandPicking, DrivenScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *PICKING_KEYS,
-        Binding("u", "undo", "Undo"),
-        Binding("h", "hint", "Hint"),
-        Binding("p", "pause", "Pause"),
-        Binding("p", "resume", "Resume"),
+        Binding("u", "undo", N_("Undo")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("p", "pause", N_("Pause")),
+        Binding("p", "resume", N_("Resume")),
         *TABLE_KEYS,
     ]
 
@@ -127,7 +128,7 @@ class GameScreen(HandPicking, DrivenScreen):
     def _turn(self) -> tuple[int, int, int]:
         """The turn being played: the round, the seat on turn and the turns ended before it."""
         r = self.session.match.round
-        return self.session.match.number, self.session.to_move, sum(1 for _, m in r.history if m == END)
+        return self.session.match.number, self.session.to_move, sum(1 for _seat, m in r.history if m == END)
 
     def end_turn_cost(self) -> str | None:
         """R16: under chips scoring a turn ended without a card played from the hand costs a chip
@@ -136,7 +137,7 @@ class GameScreen(HandPicking, DrivenScreen):
         m = s.match
         if not m.chips_scoring or m.round.played_card or m.live_chips()[s.to_move] <= 0:
             return None
-        return "Ending your turn now costs a chip (R16: no card played from your hand yet)"
+        return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
 
     def tell_save(self) -> None:
         """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
@@ -145,16 +146,19 @@ class GameScreen(HandPicking, DrivenScreen):
             return
         if problem is not None:
             self.app.notify(
+                # Translators: {problem} is why the save failed (an error's text).
                 visible(
-                    f"The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
-                    " since the last save."
+                    _(
+                        "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                        " since the last save."
+                    ).format(problem=problem)
                 ),
-                title="Saved match",
+                title=_("Saved match"),
                 severity="error",
                 timeout=20,
             )
         else:
-            self.app.notify("The match is saved again.", title="Saved match")
+            self.app.notify(_("The match is saved again."), title=_("Saved match"))
         self._told_save = problem
 
     def _show_scores(self) -> None:
@@ -168,7 +172,8 @@ class GameScreen(HandPicking, DrivenScreen):
         if human is not None:
             n = ended[1].hands[human][0] if ended is not None else s.hand_size(human)
             mine = self.seating.may_act() and ended is None
-            turn = ("your turn", "bold #ffd75f") if mine else (f"{n} card{'s' if n != 1 else ''}", "dim")
+            cards = ngettext("{n} card", "{n} cards", n).format(n=n)
+            turn = (_("your turn"), "bold #ffd75f") if mine else (cards, "dim")
             seat_label(self.query_one("#me-label", Static), s.names[human], self.driver.score_text(human), turn)
         for panel in self.query(OpponentPanel):
             score = self.driver.score_text(panel.seat)
@@ -201,35 +206,54 @@ class GameScreen(HandPicking, DrivenScreen):
     def _prompt(self) -> None:
         s = self.session
         if s.match.round.over:
-            self.say("The round is over.")
+            self.say(_("The round is over."))
         elif self.paused:
-            self.say("Paused. Press p to go on.", "hint")
+            self.say(_("Paused. Press p to go on."), "hint")
         elif self.seating.needs_handoff():
-            self.say(f"Waiting for {s.names[s.to_move]} at the keyboard.")
+            self.say(_("Waiting for {name} at the keyboard.").format(name=s.names[s.to_move]))
         elif s.human_to_move:
             if self.selected_card is not None:
                 where = self._targets()
                 if where:
                     keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-                    self.say(f"{self.look.label(self.selected_card)} selected: it can go on {keys}. Esc to cancel.")
+                    # Translators: {card} is a card ("7♥"); {places} are places with their keys ("N [w], E [d]").
+                    self.say(
+                        _("{card} selected: it can go on {places}. Esc to cancel.").format(
+                            card=self.look.label(self.selected_card), places=keys
+                        )
+                    )
                 else:
-                    self.say(f"{self.look.label(self.selected_card)} selected: no pile takes it now. Esc to cancel.")
+                    self.say(
+                        _("{card} selected: no pile takes it now. Esc to cancel.").format(
+                            card=self.look.label(self.selected_card)
+                        )
+                    )
             elif self.source_pile is not None:
                 where = self._targets()
                 name = PLACES[self.source_pile]
                 if where:
                     keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-                    self.say(f"Pile {name} picked up: it can move onto {keys}. Esc to cancel.")
+                    # Translators: {pile} is a place ("NW"); {places} are places with their keys ("N [w], E [d]").
+                    self.say(
+                        _("Pile {pile} picked up: it can move onto {places}. Esc to cancel.").format(
+                            pile=name, places=keys
+                        )
+                    )
                 else:
-                    self.say(f"Pile {name} picked: it cannot move anywhere now. Esc to cancel.")
+                    self.say(_("Pile {pile} picked: it cannot move anywhere now. Esc to cancel.").format(pile=name))
             else:
-                who = f"{s.names[s.to_move]}, your" if self.seating.hot_seat else "Your"
-                if self.end_turn_cost() is not None:  # one line at 80 columns, the cost in it
-                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
+                costs = self.end_turn_cost() is not None  # one line at 80 columns, the cost in it
+                if self.seating.hot_seat and costs:
+                    line = _("{name}, your turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
+                elif self.seating.hot_seat:
+                    line = _("{name}, your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                elif costs:
+                    line = _("Your turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
                 else:
-                    self.say(f"{who} turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                    line = _("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                self.say(line.format(name=s.names[s.to_move]))
         else:
-            self.say(f"{s.names[s.to_move]} is playing…")
+            self.say(_("{name} is playing…").format(name=s.names[s.to_move]))
 
     def places_for_card(self, card: Card) -> set[int]:
         return self.session.targets_for_card(card)
@@ -374,9 +398,9 @@ class GameScreen(HandPicking, DrivenScreen):
         if self.seating.may_act() and not self._summary_open:
             return True
         if s.match.round.over:
-            self.say("The round is over.", "info")
+            self.say(_("The round is over."), "info")
         else:
-            self.say(f"Wait for your turn: {s.names[s.to_move]} is playing.", "info")
+            self.say(_("Wait for your turn: {name} is playing.").format(name=s.names[s.to_move]), "info")
         return False
 
     # ------------------------------------------------------------------ picking (HandPicking)
@@ -404,7 +428,7 @@ class GameScreen(HandPicking, DrivenScreen):
         line = self.session.log[-1] if self.session.log else ""
         self.after_change()
         if self.session.human_to_move:
-            self.say(Text.assemble(("✓ ", "bold green"), line, ". Go on, or t to end your turn."), "ok")
+            self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -412,7 +436,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if self.driver.undo():
             self.selected_card = self.source_pile = self.hint_move = None
             self.refresh_view()
-            self.say("Took back your last move.", "ok")
+            self.say(_("Took back your last move."), "ok")
         else:
             self.say(self.session.why_no_undo, "info")
 
@@ -422,7 +446,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if self.hint_move is not None and self.more_of_message():
             return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
-        self.say("Thinking of a hint…", "hint")
+        self.say(_("Thinking of a hint…"), "hint")
         self.think(self.driver.hint_job())
 
     def hint_arrived(self, decision: Decision) -> None:
@@ -434,10 +458,10 @@ class GameScreen(HandPicking, DrivenScreen):
         key = self.pick_hint(m)
         body = hint_body(self.session, m, note)
         # The key that plays the first move comes first: it shows whatever the hint's length.
-        keys = [f"press {key} to play it"] if key is not None else []
+        keys = [_("press {key} to play it").format(key=key)] if key is not None else []
         text = hint_text(keys, body)
         if self.message_lines(text) > fit_message(self):
-            text = hint_text([*keys, "h: more"], body)
+            text = hint_text([*keys, _("h: more")], body)
         self.say(text, "hint")
 
     def action_pause(self) -> None:
@@ -477,11 +501,15 @@ class GameScreen(HandPicking, DrivenScreen):
         self.app.pop_screen()
         if s.save_path is not None and not s.match.over:
             if s.saved:
-                self.app.notify("Your match is saved: choose Resume to carry on.", title="Main menu")
+                self.app.notify(_("Your match is saved: choose Resume to carry on."), title=_("Main menu"))
             else:
                 self.app.notify(
-                    visible(f"Your match is not saved ({s.save_problem}): Resume would go back to the last save."),
-                    title="Main menu",
+                    visible(
+                        _("Your match is not saved ({problem}): Resume would go back to the last save.").format(
+                            problem=s.save_problem
+                        )
+                    ),
+                    title=_("Main menu"),
                     severity="error",
                 )
 
@@ -499,7 +527,7 @@ class GameScreen(HandPicking, DrivenScreen):
         self.app.push_screen(
             QuitDialog(
                 saved=s.save_path is not None,
-                problem=s.save_problem or (None if s.saved else "the last move is still being written"),
+                problem=s.save_problem or (None if s.saved else _("the last move is still being written")),
                 unrecorded=waiting if waiting is not None and waiting.waiting else None,
                 over=s.match.over,
             ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kc_tui.i18n import _
 from kc_tui.ui.text import visible
 
 if TYPE_CHECKING:
@@ -24,15 +25,15 @@ def rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str |
     from kc_tui.ui.dialogs.summary import earlier_matches, rating_change
 
     if recorder is None:
-        return "No rating change: this match is not recorded in the game history."
+        return _("No rating change: this match is not recorded in the game history.")
     history = recorder.wait_open(RATING_HISTORY_WAIT)
     if history is None:
-        return "Your rating cannot be worked out: the game history is not available."
+        return _("Your rating cannot be worked out: the game history is not available.")
     try:
         earlier = earlier_matches(history, this, recorder.match_id(uid))
         return rating_change(earlier, this)
     except Exception as exc:  # HistoryError, or a bug: the summary says so, the game goes on
-        return visible(f"Your rating cannot be worked out: {exc or type(exc).__name__}")
+        return visible(_("Your rating cannot be worked out: {problem}").format(problem=exc or type(exc).__name__))
 
 
 def show_rounds(app: App[Any], driver: TableDriver) -> None:
@@ -46,7 +47,7 @@ def show_rounds(app: App[Any], driver: TableDriver) -> None:
     record = history.match(match_id) if history is not None and match_id is not None else None
     if record is None:
         if match_id is not None:
-            app.notify("This match is not in the game history, so its rounds cannot be replayed.")
+            app.notify(_("This match is not in the game history, so its rounds cannot be replayed."))
         return
     app.push_screen(MatchDetail(record, lambda number: open_replay(app, record.id, number)))
 
@@ -66,17 +67,22 @@ def recorded_match(app: App[Any], driver: TableDriver, rounds: int) -> int | Non
     moment for the recorder); else None, and the player is told why."""
     recorder = driver.recorder
     if recorder is None:
-        app.notify("This match is not recorded in the game history, so its rounds cannot be replayed.")
+        app.notify(_("This match is not recorded in the game history, so its rounds cannot be replayed."))
         return None
     uid = driver.session.record.uid
     if not recorder.recorded(uid, rounds):
         recorder.flush(0.5)
     match_id = recorder.match_id(uid)
     if match_id is None or not recorder.recorded(uid, rounds):
-        why = recorder.status.problem or "it is still being recorded"
+        why = recorder.status.problem or _("it is still being recorded")
         app.notify(
-            visible(f"Round {rounds} is not in the game history yet ({why}); it will be recorded when it can."),
-            title="Replay",
+            # Translators: {why} is why the round is not recorded yet (an error's text).
+            visible(
+                _("Round {round} is not in the game history yet ({why}); it will be recorded when it can.").format(
+                    round=rounds, why=why
+                )
+            ),
+            title=_("Replay"),
             severity="warning",
         )
         return None

@@ -19,6 +19,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from kc_tui.i18n import N_, _
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.text import fill, plain
 from kc_tui.util.text import is_you, possessive
@@ -76,18 +77,23 @@ class Seating:
 def handoff_line(name: str) -> str:
     """The handoff's request: "Ben's turn: press Enter when Ben is at the keyboard" ("Your
     turn: press Enter when you are at the keyboard" for You)."""
-    who = "you" if is_you(name) else name
-    return f"{possessive(name)} turn: press Enter when {who} {is_or_are(name)} at the keyboard"
+    if is_you(name):
+        return _("Your turn: press Enter when you are at the keyboard")
+    # Translators: {whose} is {name} with "'s" ("Ben's"); either may be used.
+    return _("{whose} turn: press Enter when {name} is at the keyboard").format(whose=possessive(name), name=name)
 
 
-def is_or_are(name: str) -> str:
-    """The verb after ``name``: "Ben is", "You are"."""
-    return "are" if is_you(name) else "is"
+def here_label(name: str) -> str:
+    """The handoff's button: "Ben is here", "You are here" (the name as written)."""
+    if is_you(name):
+        # Translators: {name} is "You" as the player wrote it (any case).
+        return _("{name} are here").format(name=name)
+    return _("{name} is here").format(name=name)
 
 
 def pass_line(name: str) -> str:
     """The request outside a turn: "Pass the keyboard to Ben: press Enter when Ben is at the keyboard"."""
-    return f"Pass the keyboard to {name}: press Enter when {name} is at the keyboard"
+    return _("Pass the keyboard to {name}: press Enter when {name} is at the keyboard").format(name=name)
 
 
 class HandoffScreen(Screen[bool]):
@@ -99,8 +105,8 @@ class HandoffScreen(Screen[bool]):
     AUTO_FOCUS = "#handoff-ready"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "ready", "Ready"),
-        Binding("escape", "back", "Back", show=False),
+        Binding("enter", "ready", N_("Ready")),
+        Binding("escape", "back", N_("Back"), show=False),
     ]
 
     def __init__(self, name: str, round_number: int | None = None, *, about: str | None = None) -> None:
@@ -118,16 +124,17 @@ class HandoffScreen(Screen[bool]):
             if self.about is not None:
                 yield Static(plain(self.about), id="handoff-round")
             elif self.round_number is not None:
-                yield Static(plain(f"Round {self.round_number} is dealt"), id="handoff-round")
+                yield Static(plain(_("Round {round} is dealt").format(round=self.round_number)), id="handoff-round")
             line = handoff_line(self.player) if self.about is None else pass_line(self.player)
             yield Static(plain(line), id="handoff-line")
-            note = "The others look away: $whose hand opens on the table next."
+            # Translators: $whose is "your" or a name with "'s" ("Ben's"); keep $whose as it is.
+            note = _("The others look away: $whose hand opens on the table next.")
             if self.about is not None:
-                note = "The others look away: $whose hand opens next. Esc goes back."
+                # Translators: $whose is "your" or a name with "'s" ("Ben's"); keep $whose as it is.
+                note = _("The others look away: $whose hand opens next. Esc goes back.")
             yield Static(fill(note, whose=possessive(self.player, start=False)), id="handoff-note")
             with Center():
-                here = f"{self.player} {is_or_are(self.player)} here"
-                yield Button(plain(here), variant="primary", id="handoff-ready")
+                yield Button(plain(here_label(self.player)), variant="primary", id="handoff-ready")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

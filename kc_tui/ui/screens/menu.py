@@ -13,6 +13,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from kc_tui.i18n import N_, _
 from kc_tui.match.saves import save_exists
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
@@ -30,14 +31,14 @@ class MenuScreen(Screen[None]):
     """Buttons call the app's actions (the same ones the command palette uses)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "app.new_game", "New game"),
-        Binding("c", "resume", "Resume"),
-        Binding("d", "app.demo", "Demo"),
-        Binding("j", "app.join", "Join a table", show=False),
-        Binding("t", "app.stats", "Stats"),
-        Binding("s", "app.settings", "Settings"),
-        Binding("r", "app.rules", "Rules"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "app.new_game", N_("New game")),
+        Binding("c", "resume", N_("Resume")),
+        Binding("d", "app.demo", N_("Demo")),
+        Binding("j", "app.join", N_("Join a table"), show=False),
+        Binding("t", "app.stats", N_("Stats")),
+        Binding("s", "app.settings", N_("Settings")),
+        Binding("r", "app.rules", N_("Rules")),
+        Binding("q", "app.quit", N_("Quit")),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
@@ -63,21 +64,21 @@ class MenuScreen(Screen[None]):
                 id="suits",
             )
             with Center():
-                yield Button("Resume match  (c)", id="resume", variant="success")
+                yield Button(_("Resume match  (c)"), id="resume", variant="success")
             with Center():
-                yield Button("New game  (n)", id="new_game", variant="primary")
+                yield Button(_("New game  (n)"), id="new_game", variant="primary")
             with Center():
-                yield Button("Watch a demo  (d)", id="demo")
+                yield Button(_("Watch a demo  (d)"), id="demo")
             with Center():
-                yield Button("Join a table  (j)", id="join")
+                yield Button(_("Join a table  (j)"), id="join")
             with Center():
-                yield Button("Statistics  (t)", id="stats")
+                yield Button(_("Statistics  (t)"), id="stats")
             with Center():
-                yield Button("Settings  (s)", id="settings")
+                yield Button(_("Settings  (s)"), id="settings")
             with Center():
-                yield Button("Rules  (r)", id="rules")
+                yield Button(_("Rules  (r)"), id="rules")
             with Center():
-                yield Button("Quit  (q)", id="quit")
+                yield Button(_("Quit  (q)"), id="quit")
             yield Static("", id="saved")
         yield Footer(compact=True)
 
@@ -113,7 +114,8 @@ class MenuScreen(Screen[None]):
         can_join = getattr(self.app, "can_join", lambda: True)
         self.query_one("#join", Button).display = bool(can_join())
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
-        self.query_one("#saved", Static).update(plain(f"Saved match: {summary}" if summary else ""))
+        saved = _("Saved match: {summary}").format(summary=summary) if summary else ""
+        self.query_one("#saved", Static).update(plain(saved))
         (resume if has_save else self.query_one("#new_game", Button)).focus()
         self.fit_buttons()
         self.refresh_bindings()

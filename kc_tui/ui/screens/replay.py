@@ -34,6 +34,7 @@ from textual.worker import get_current_worker
 from ai.advice.review import RoundReview, TurnReview, match_turns, review_round
 from kc_tui.config import PACES
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.match.roster import hint_seed
@@ -69,22 +70,22 @@ class ReplayScreen(Screen[None]):
     AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Move", key_display="←→"),
-        Binding("right", "step(1)", "Move", show=False),
-        Binding("shift+left,left_square_bracket", "turn(-1)", "Turn", key_display="[ ]"),
-        Binding("shift+right,right_square_bracket", "turn(1)", "Turn", show=False),
-        Binding("home", "start", "Start", show=False),
-        Binding("end", "end", "End", show=False),
-        Binding("space", "play", "Play", key_display="space"),
-        Binding("plus,equals_sign", "faster", "Faster", show=False),
-        Binding("minus", "slower", "Slower", show=False),
-        Binding("o", "hands", "Hands"),
-        Binding("v", "review", "Review"),
-        Binding("b", "better", "Better"),
-        Binding("pagedown", "note(1)", "More", key_display="PgDn"),
-        Binding("pageup", "note(-1)", "Back", show=False),
-        Binding("question_mark", "keys", "Keys", key_display="?"),
-        Binding("escape,q", "leave", "Back"),
+        Binding("left", "step(-1)", N_("Move"), key_display="←→"),
+        Binding("right", "step(1)", N_("Move"), show=False),
+        Binding("shift+left,left_square_bracket", "turn(-1)", N_("Turn"), key_display="[ ]"),
+        Binding("shift+right,right_square_bracket", "turn(1)", N_("Turn"), show=False),
+        Binding("home", "start", N_("Start"), show=False),
+        Binding("end", "end", N_("End"), show=False),
+        Binding("space", "play", N_("Play"), key_display="space"),
+        Binding("plus,equals_sign", "faster", N_("Faster"), show=False),
+        Binding("minus", "slower", N_("Slower"), show=False),
+        Binding("o", "hands", N_("Hands")),
+        Binding("v", "review", N_("Review")),
+        Binding("b", "better", N_("Better")),
+        Binding("pagedown", "note(1)", N_("More"), key_display="PgDn"),
+        Binding("pageup", "note(-1)", N_("Back"), show=False),
+        Binding("question_mark", "keys", N_("Keys"), key_display="?"),
+        Binding("escape,q", "leave", N_("Back")),
     ]
 
     def __init__(
@@ -141,8 +142,8 @@ class ReplayScreen(Screen[None]):
                     yield Static(id="replay-me-label")
                     yield HandView(self.look, id="replay-hand")
             with Horizontal(id="replay-controls"):
-                for ident, label, _ in CONTROLS:
-                    button = Button(label, id=ident, compact=True)
+                for ident, label, _action in CONTROLS:
+                    button = Button(_(label), id=ident, compact=True)
                     button.can_focus = False  # the arrow keys and space stay the replay's
                     yield button
         yield Footer(compact=True, show_command_palette=False)
@@ -192,7 +193,7 @@ class ReplayScreen(Screen[None]):
             panel.show(
                 cards=seat.cards,
                 total=seat.total,
-                score=seat.score if seat.playing else f"{seat.score} · out",
+                score=seat.score if seat.playing else _("{score} · out").format(score=seat.score),
                 target=snap.target,
                 to_move=seat.to_move,
                 dealer=seat.dealer,
@@ -203,10 +204,10 @@ class ReplayScreen(Screen[None]):
         if self.viewer is not None:
             me = snap.seats[self.viewer]
             self.query_one(HandView).show(list(me.hand or ()), drawn=snap.drawn, look=self.look)
-            turn = ("to play", "bold #ffd75f") if me.to_move else ("", "")
+            turn = (_("to play"), "bold #ffd75f") if me.to_move else ("", "")
             if me.winner:
-                turn = ("went out", "bold green")
-            count = f"{me.cards} card{'s' if me.cards != 1 else ''}" if me.playing else "sat out"
+                turn = (_("went out"), "bold green")
+            count = ngettext("{n} card", "{n} cards", me.cards).format(n=me.cards) if me.playing else _("sat out")
             last = turn if turn[0] else (count, "dim")
             seat_label(self.query_one("#replay-me-label", Static), me.name, me.score, last)
         self.query_one(Scoreboard).show(
@@ -251,16 +252,16 @@ class ReplayScreen(Screen[None]):
             out.append("■", "bold #e0a030")
         out.append(" ")
         out.append(visible(self.replay.status_text()))
-        out.append(f" · turn {snap.turn} of {snap.turns}", "dim")
+        out.append(_(" · turn {turn} of {turns}").format(turn=snap.turn, turns=snap.turns), "dim")
         if self.reviewing:
-            out.append(" · reviewing… esc cancels", "bold #e0a030")
+            out.append(_(" · reviewing… esc cancels"), "bold #e0a030")
         elif self.review is not None:
-            out.append(" · review: ", "bold")
+            out.append(_(" · review: "), "bold")
             out.append(visible(self.review.summary))
         if snap.hands_open:
-            out.append(" · hands open", "bold")
+            out.append(_(" · hands open"), "bold")
         elif self.replay.may_open_hands:
-            out.append(" · o opens every hand", "dim")
+            out.append(_(" · o opens every hand"), "dim")
         status = self.query_one("#replay-status", Static)
         kind = "info"
         if self._message is not None:
@@ -281,19 +282,25 @@ class ReplayScreen(Screen[None]):
             line.set_class(turn is not None and turn.mark == mark, f"-{mark}")
         if self._better is not None and turn is not None:
             at, plan = self._better_at, turn.best_plan
-            head = "Better plan, the position before it" if at == 0 else f"Better plan, move {at} of {len(plan)}"
+            head = (
+                _("Better plan, the position before it")
+                if at == 0
+                else _("Better plan, move {at} of {moves}").format(at=at, moves=len(plan))
+            )
             # The keys come first: they show whatever the plan's length.
             line.update(
-                Text.assemble((head, "bold"), (" (←→ its moves · b or esc back)", "dim"), ": ", visible(turn.best_text))
+                Text.assemble(
+                    (head, "bold"), (_(" (←→ its moves · b or esc back)"), "dim"), ": ", visible(turn.best_text)
+                )
             )
         elif turn is not None:
             line.update(self._review_line(turn))
         elif note is not None:
-            line.update(Text.assemble(("Note: ", "bold"), visible(note)))
+            line.update(Text.assemble((_("Note: "), "bold"), visible(note)))
         elif snap.last_move is not None:
-            line.update(Text.assemble(("Last move: ", "dim"), visible(snap.last_move)))
+            line.update(Text.assemble((_("Last move: "), "dim"), visible(snap.last_move)))
         else:
-            line.update(Text("The deal: nothing played yet. → steps, space plays.", "dim"))
+            line.update(Text(_("The deal: nothing played yet. → steps, space plays."), "dim"))
         box = self.query_one("#replay-note-box", VerticalScroll)
         box.set_class(line.has_class("-note") or turn is not None, "-marked")
         box.scroll_home(animate=False, immediate=True)
@@ -311,9 +318,9 @@ class ReplayScreen(Screen[None]):
             ("#replay-end", rp.at_end),
         ):
             self.query_one(ident, Button).disabled = disabled
-        self.query_one("#replay-play", Button).label = "‖ Pause" if self.playing else "▶ Play"
+        self.query_one("#replay-play", Button).label = _("‖ Pause") if self.playing else _("▶ Play")
         hands = self.query_one("#replay-hands", Button)
-        hands.label = "Hide hands" if snap.hands_open else "Open hands"
+        hands.label = _("Hide hands") if snap.hands_open else _("Open hands")
 
     def say(self, text: str, kind: str = "error") -> None:
         """A one-off message on the status line until the next step."""
@@ -337,7 +344,8 @@ class ReplayScreen(Screen[None]):
     def action_keys(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog(KEYS, (), title="Replay: keys and mouse", foot="Esc closes."))
+        keys = [(_(key) if key else key, _(what)) for key, what in KEYS]
+        self.app.push_screen(HelpDialog(keys, (), title=_("Replay: keys and mouse"), foot=_("Esc closes.")))
 
     def _moved(self) -> None:
         self._message = None
@@ -363,7 +371,7 @@ class ReplayScreen(Screen[None]):
             self._edge(direction)
 
     def _edge(self, direction: int) -> None:
-        where = "This is the deal: nothing was played before it." if direction < 0 else "This is the round's end."
+        where = _("This is the deal: nothing was played before it.") if direction < 0 else _("This is the round's end.")
         self.say(where, "info")
 
     def action_start(self) -> None:
@@ -419,7 +427,7 @@ class ReplayScreen(Screen[None]):
         self.pace = PACES[i]
         if self.playing:
             self._start_timer()
-        self.say(f"Pace: {self.pace} (+ faster, - slower).", "info")
+        self.say(_("Pace: {pace} (+ faster, - slower).").format(pace=self.pace), "info")
 
     def action_faster(self) -> None:
         self._set_pace(1)
@@ -439,9 +447,9 @@ class ReplayScreen(Screen[None]):
             self._moved()
             return
         if rp.finished:
-            self.say("The hands open at the end of the round: press End (or play to the end), then o.")
+            self.say(_("The hands open at the end of the round: press End (or play to the end), then o."))
         else:
-            self.say("This round was recorded without its end: the hands stay hidden.")
+            self.say(_("This round was recorded without its end: the hands stay hidden."))
         self.app.bell()
 
     def action_leave(self) -> None:
@@ -461,15 +469,16 @@ class ReplayScreen(Screen[None]):
 
     @staticmethod
     def _review_line(turn: TurnReview) -> Text:
-        words = {"good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake"}[turn.mark]
+        words = {"good": _("Good"), "inaccuracy": _("Inaccuracy"), "mistake": _("Mistake")}[turn.mark]
         out = Text.assemble((f"{words}", f"bold {MARK_STYLE[turn.mark]}"))
         if turn.forced:
-            out.append(": the only plan there was.")
+            out.append(_(": the only plan there was."))
             return out
-        out.append(f" (about {turn.loss_text} lost): " if turn.mark != "good" else ": ")
+        # Translators: {loss} is how much the turn lost against the expert's, e.g. "3 points".
+        out.append(_(" (about {loss} lost): ").format(loss=turn.loss_text) if turn.mark != "good" else ": ")
         out.append(visible(turn.why))
         if turn.better_plan_exists:
-            out.append("  b shows the better plan", "dim")
+            out.append(_("  b shows the better plan"), "dim")
         return out
 
     def action_review(self) -> None:
@@ -478,7 +487,7 @@ class ReplayScreen(Screen[None]):
         if self.reviewing:
             return
         if self.viewer is None:
-            self.say("A review looks at a player's own turns: the table's view holds none.", "info")
+            self.say(_("A review looks at a player's own turns: the table's view holds none."), "info")
             return
         rec = self.record
         rounds = [r.moves for r in sorted(rec.rounds, key=lambda r: r.number)]
@@ -493,10 +502,10 @@ class ReplayScreen(Screen[None]):
                 self.viewer,
             )
         except ValueError as exc:
-            self.say(f"This round cannot be reviewed: {exc}")
+            self.say(_("This round cannot be reviewed: {problem}").format(problem=exc))
             return
         if not turns:
-            self.say("You had no turn in this round: there is nothing to review.", "info")
+            self.say(_("You had no turn in this round: there is nothing to review."), "info")
             return
         self.reviewing = True
         bar = self.query_one(ProgressBar)
@@ -540,10 +549,10 @@ class ReplayScreen(Screen[None]):
         self.reviewed = {message.starts[t.index]: t for t in message.review.turns}
         self.refresh_view()
         if message.review.cancelled:
-            self.say(f"Review cancelled: {message.review.summary}", "info")
+            self.say(_("Review cancelled: {summary}").format(summary=message.review.summary), "info")
         else:
             # Said on its own until the next step: a one-line status cuts the summary short.
-            self.say(f"Reviewed: {message.review.summary}", "info")
+            self.say(_("Reviewed: {summary}").format(summary=message.review.summary), "info")
 
     def action_better(self) -> None:
         """Show the reviewed turn's better plan on the table, move by move (again: back)."""
@@ -553,15 +562,15 @@ class ReplayScreen(Screen[None]):
             return
         turn = self._turn_review()
         if turn is None:
-            self.say("Review the round first (v), then b on a marked turn shows the better plan.", "info")
+            self.say(_("Review the round first (v), then b on a marked turn shows the better plan."), "info")
             return
         if not turn.better_plan_exists:
-            self.say("This turn was as good as the expert's: there is no better plan to show.", "info")
+            self.say(_("This turn was as good as the expert's: there is no better plan to show."), "info")
             return
         try:
             self._better = self.replay.plan_rounds(self.replay.turn_start, turn.best_plan)
         except ReplayError as exc:
-            self.say(f"The better plan cannot be shown: {exc}")
+            self.say(_("The better plan cannot be shown: {problem}").format(problem=exc))
             return
         self._stop_playing()
         self._better_at = 0
@@ -571,7 +580,7 @@ class ReplayScreen(Screen[None]):
     @on(Button.Pressed)
     async def _button(self, event: Button.Pressed) -> None:
         event.stop()
-        for ident, _, action in CONTROLS:
+        for ident, _label, action in CONTROLS:
             if event.button.id == ident:
                 await self.run_action(action)
                 return
@@ -598,18 +607,18 @@ def open_replay(
     shows."""
     history = getattr(app, "history", None)
     if history is None:
-        _tell(app, "The game history is not available, so no round can be replayed.")
+        _tell(app, _("The game history is not available, so no round can be replayed."))
         return
     try:
         record = history.match(match_id)
     except HistoryError as exc:
-        _tell(app, f"The game history could not be read ({exc}).")
+        _tell(app, _("The game history could not be read ({problem}).").format(problem=exc))
         return
     if record is None:
-        _tell(app, f"Match {match_id} is not in the game history.")
+        _tell(app, _("Match {match} is not in the game history.").format(match=match_id))
         return
     if not any(r.number == round_number for r in record.rounds):
-        _tell(app, f"Round {round_number} of this match was not recorded.")
+        _tell(app, _("Round {round} of this match was not recorded.").format(round=round_number))
         return
     if person is None and len(record.human_seats) > 1:
         _ask_whose_view(app, record, round_number, notes)
@@ -635,7 +644,7 @@ def _replay_screen(
             pace=getattr(config, "pace", "normal"),
         )
     except ReplayError as exc:
-        _tell(app, f"Round {round_number} cannot be replayed: {exc}")
+        _tell(app, _("Round {round} cannot be replayed: {problem}").format(round=round_number, problem=exc))
         return None
 
 
@@ -658,7 +667,8 @@ def _ask_whose_view(app: App[Any], record: MatchRecord, round_number: int, notes
             if ready:
                 app.push_screen(screen)
 
-        about = f"Round {round_number}'s replay, as {view.name} saw it"
+        # Translators: {name} is a player's name.
+        about = _("Round {round}'s replay, as {name} saw it").format(round=round_number, name=view.name)
         app.push_screen(HandoffScreen(view.name, about=about), handed)
 
     app.push_screen(WhoseView(round_number, people), chosen)
@@ -673,7 +683,7 @@ def _viewer(record: MatchRecord, person: str | None) -> int | None:
 
 
 def _tell(app: App[Any], message: str) -> None:
-    app.notify(visible(message), title="Replay", severity="warning", timeout=8, markup=False)
+    app.notify(visible(message), title=_("Replay"), severity="warning", timeout=8, markup=False)
 
 
 __all__ = ["PACE_STEP", "ReplayScreen", "open_replay"]

@@ -2,32 +2,34 @@
 
 from __future__ import annotations
 
-#: The buttons under the table: (id, label, action). They fit 80 columns.
+from kc_tui.i18n import N_
+
+#: The buttons under the table: (id, label, action), the labels translated where shown. They fit 80 columns.
 CONTROLS: tuple[tuple[str, str, str], ...] = (
     ("replay-start", "|◀", "start"),
-    ("replay-turn-back", "◀◀ Turn", "turn(-1)"),
-    ("replay-back", "◀ Move", "step(-1)"),
-    ("replay-play", "▶ Play", "play"),
-    ("replay-forward", "Move ▶", "step(1)"),
-    ("replay-turn-forward", "Turn ▶▶", "turn(1)"),
+    ("replay-turn-back", N_("◀◀ Turn"), "turn(-1)"),
+    ("replay-back", N_("◀ Move"), "step(-1)"),
+    ("replay-play", N_("▶ Play"), "play"),
+    ("replay-forward", N_("Move ▶"), "step(1)"),
+    ("replay-turn-forward", N_("Turn ▶▶"), "turn(1)"),
     ("replay-end", "▶|", "end"),
-    ("replay-hands", "Open hands", "hands"),
-    ("replay-review", "Review", "review"),
+    ("replay-hands", N_("Open hands"), "hands"),
+    ("replay-review", N_("Review"), "review"),
 )
-#: Every key of the replay, for its keys page (?): the footer shows the main ones.
+#: Every key of the replay, for its keys page (?), translated there: the footer shows the main ones.
 KEYS: tuple[tuple[str, str], ...] = (
-    ("← →", "the previous / the next move"),
-    ("[ ]  or  shift+← →", "the previous / the next turn"),
-    ("Home  End", "the deal / the round's end"),
-    ("space", "play from here at the pace, or pause"),
-    ("+  -", "faster / slower"),
-    ("o", "open every hand (at the round's end), or hide them"),
-    ("v", "review your turns against the expert (esc cancels)"),
-    ("b", "on a reviewed turn: its better plan on the table, move by move (b again: back)"),
-    ("PgDn  PgUp", "the rest of a note longer than its lines"),
-    ("click", "the buttons under the table (on a short screen: the keys at the bottom)"),
-    ("?", "this page"),
-    ("esc  or  q", "back"),
+    ("← →", N_("the previous / the next move")),
+    (N_("[ ]  or  shift+← →"), N_("the previous / the next turn")),
+    ("Home  End", N_("the deal / the round's end")),
+    ("space", N_("play from here at the pace, or pause")),
+    ("+  -", N_("faster / slower")),
+    ("o", N_("open every hand (at the round's end), or hide them")),
+    ("v", N_("review your turns against the expert (esc cancels)")),
+    ("b", N_("on a reviewed turn: its better plan on the table, move by move (b again: back)")),
+    ("PgDn  PgUp", N_("the rest of a note longer than its lines")),
+    (N_("click"), N_("the buttons under the table (on a short screen: the keys at the bottom)")),
+    ("?", N_("this page")),
+    (N_("esc  or  q"), N_("back")),
 )
 
 __all__ = ["CONTROLS", "KEYS"]

@@ -24,14 +24,16 @@ from textual.widgets.option_list import Option
 from kc_tui.data import guide_markdown, rules_markdown
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
 
-ACTIVE = "**✓ active**"
+#: The mark of a variant's choice in use (these three are translated where used).
+ACTIVE = N_("**✓ active**")
 #: The heading of the second part of the screen.
-RULES_TITLE = "The exact rules"
-HOUSE_RULE = " *(house rule)*"
+RULES_TITLE = N_("The exact rules")
+HOUSE_RULE = N_(" *(house rule)*")
 
 
 def _rule_number(v: Variant[Any]) -> int:
@@ -54,21 +56,29 @@ def settings_table(rules: Rules) -> str:
     rows: list[str] = []
     for v in VARIANT_ORDER:
         value = getattr(rules, v.key)
-        mark = "" if value == getattr(default, v.key) else HOUSE_RULE
+        mark = "" if value == getattr(default, v.key) else _(HOUSE_RULE)
         rows.append(f"- **{v.title}** ({v.rule}): {v.label(value)}{mark}")
-    size_mark = "" if rules.hand_size == default.hand_size else HOUSE_RULE
-    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {rules.hand_size} cards{size_mark}")
+    size_mark = "" if rules.hand_size == default.hand_size else _(HOUSE_RULE)
+    # Translators: {mark} is " *(house rule)*", or empty. The English says "cards" for one card too.
+    cards = ngettext("{n} cards{mark}", "{n} cards{mark}", rules.hand_size).format(n=rules.hand_size, mark=size_mark)
+    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {cards}")
     if rules.scoring == Scoring.CHIPS:
-        per_card = ", losers also pay per card left" if rules.chips_per_card else ""
-        rows.append(
-            f"- **{SCORING.title}** (R16): chips{HOUSE_RULE}: start with {rules.chips_start} chips, "
-            f"ante 1 a round{per_card}; at most {rules.chips_rounds} rounds, most chips wins"
-        )
+        if rules.chips_per_card:
+            # Translators: {mark} is " *(house rule)*"; Markdown, keep its * as they are.
+            chips = _(
+                "chips{mark}: start with {start} chips, ante 1 a round, losers also pay per card left;"
+                " at most {rounds} rounds, most chips wins"
+            )
+        else:
+            # Translators: {mark} is " *(house rule)*"; Markdown, keep its * as they are.
+            chips = _("chips{mark}: start with {start} chips, ante 1 a round; at most {rounds} rounds, most chips wins")
+        chips = chips.format(mark=_(HOUSE_RULE), start=rules.chips_start, rounds=rules.chips_rounds)
+        rows.append(f"- **{SCORING.title}** (R16): {chips}")
     else:
-        rows.append(
-            f"- **{SCORING.title}** (R15): penalty points, target **{rules.target}**: the match ends "
-            f"when a total reaches {rules.target}; the lowest total wins"
-        )
+        points = _(
+            "penalty points, target **{target}**: the match ends when a total reaches {target}; the lowest total wins"
+        ).format(target=rules.target)
+        rows.append(f"- **{SCORING.title}** (R15): {points}")
     return "\n".join(rows)
 
 
@@ -77,11 +87,12 @@ def house_rules(rules: Rules) -> list[str]:
     default = Rules()
     out = [v.label(getattr(rules, v.key)) for v in VARIANT_ORDER if getattr(rules, v.key) != getattr(default, v.key)]
     if rules.hand_size != default.hand_size:
-        out.append(f"{rules.hand_size} cards a hand")
+        # Translators: the English says "cards" for one card too.
+        out.append(ngettext("{n} cards a hand", "{n} cards a hand", rules.hand_size).format(n=rules.hand_size))
     if rules.scoring == Scoring.CHIPS:
-        out.append(f"chips instead of points ({rules.chips_start} each)")
+        out.append(_("chips instead of points ({start} each)").format(start=rules.chips_start))
     elif rules.target != default.target:
-        out.append(f"a target of {rules.target}")
+        out.append(_("a target of {target}").format(target=rules.target))
     return out
 
 
@@ -108,7 +119,7 @@ def mark_active(text: str, rules: Rules) -> str:
     if hit >= 0:
         inserts.append(hit + len(rule) + 4)
     for pos in sorted(inserts, reverse=True):
-        text = text[:pos] + " " + ACTIVE + text[pos:]
+        text = text[:pos] + " " + _(ACTIVE) + text[pos:]
     return text
 
 
@@ -138,10 +149,12 @@ def _setting(v: Variant[Any], value: str, *, condition: bool = False) -> str:
     ..."``, so that the sentence goes on after it."""
     if v.choices and value in v.values:
         if condition:
-            return f"*{v.title}* is set to “{v.label(value)}”"
+            # Translators: Markdown: keep the * as they are; {title} is a setting, {label} its choice.
+            return _("*{title}* is set to “{label}”").format(title=v.title, label=v.label(value))
         return f"*{v.title}: {v.label(value)}*"
     if v.type is bool:
-        return f"*{v.title}* {'on' if value == 'true' else 'off'}"
+        # Translators: Markdown: keep the * as they are; {title} is a setting that is on or off.
+        return (_("*{title}* on") if value == "true" else _("*{title}* off")).format(title=v.title)
     return f"*{v.title}* {value}"
 
 
@@ -176,15 +189,19 @@ def player_words(text: str) -> str:
 
 def defaults_list() -> str:
     """Every setting's default in a player's words, in the order of RULES.md."""
-    rows = [f"- **Players** (R1): {MIN_PLAYERS} to {MAX_PLAYERS}"]
-    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {HAND_SIZE.default} cards")
+    rows = [_("- **Players** (R1): {least} to {most}").format(least=MIN_PLAYERS, most=MAX_PLAYERS)]
+    cards = ngettext("{n} card", "{n} cards", HAND_SIZE.default).format(n=HAND_SIZE.default)
+    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {cards}")
     rows += [f"- **{v.title}** ({v.rule}): {v.label(v.default)}" for v in VARIANT_ORDER]
     rows.append(f"- **{SCORING.title}** ({SCORING.rule}): {SCORING.label(SCORING.default)}")
     rows.append(f"- **{TARGET.title}** ({TARGET.rule}): {TARGET.default}")
     for v in VARIANTS:
         if v.only_with is not None:
-            value = ("yes" if v.default else "no") if v.type is bool else str(v.default)
-            rows.append(f"- **{v.title}** ({v.rule}, with chips): {value}")
+            value = (_("yes") if v.default else _("no")) if v.type is bool else str(v.default)
+            # Translators: Markdown: a setting's default; {rule} is its rule's id (R16).
+            rows.append(
+                _("- **{title}** ({rule}, with chips): {value}").format(title=v.title, rule=v.rule, value=value)
+            )
     return "\n".join(rows)
 
 
@@ -204,27 +221,28 @@ def guide_document(rules: Rules) -> str:
     changes = house_rules(rules)
     if not changes:
         return text
-    title, _, rest = text.partition("\n")
-    note = (
-        f"> **Your table** plays with house rules: {'; '.join(changes)}. "
+    title, _newline, rest = text.partition("\n")
+    # Translators: Markdown; {changes} are the table's house rules, joined by "; ".
+    note = _(
+        "> **Your table** plays with house rules: {changes}. "
         "This guide describes the standard game; the exact rules below say how yours differs."
-    )
+    ).format(changes="; ".join(changes))
     return f"{title}\n\n{note}\n{rest}"
 
 
 def exact_rules(rules: Rules) -> str:
     """RULES.md for players: the settings table first, then the rules with marks."""
     text = rules_markdown()
-    _, _, rest = text.partition("\n")
+    _title, _newline, rest = text.partition("\n")
     # The opening paragraph is about the project's sources, not the game: start at the cards.
     cut = rest.find("## Cards and notation")
     body = rest[cut:] if cut >= 0 else rest
     body = body.replace(" (each is a test)", "")
     body = _replace_section(body, "Defaults in one place", defaults_list())
-    head = (
-        f"# {RULES_TITLE}\n\n## Your table\n\n{settings_table(rules)}\n\n"
-        f"Change these in **Settings**. In the rules below, {ACTIVE} marks the choice in use.\n\n"
+    change = _("Change these in **Settings**. In the rules below, {active} marks the choice in use.").format(
+        active=_(ACTIVE)
     )
+    head = f"# {_(RULES_TITLE)}\n\n## {_('Your table')}\n\n{settings_table(rules)}\n\n{change}\n\n"
     return head + player_words(mark_active(body, rules)).strip()
 
 
@@ -268,7 +286,7 @@ def sections(document: str) -> list[Section]:
 class ContentsDialog(Modal[int | None]):
     """The headings of the rules screen; choosing one (Enter or a click) returns its index."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,t", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,t", "close", N_("Close"))]
     DEFAULT_CSS = """
     ContentsDialog > Vertical {
         width: 50; max-width: 95%; max-height: 90%; padding: 0 1;
@@ -289,9 +307,9 @@ class ContentsDialog(Modal[int | None]):
             for i, p in enumerate(self.parts)
         ]
         with Vertical():
-            yield Static("Contents", id="contents-title")
+            yield Static(_("Contents"), id="contents-title")
             yield OptionList(*options, id="contents")
-            yield Static("Enter or a click jumps there · Esc closes", id="contents-foot")
+            yield Static(_("Enter or a click jumps there · Esc closes"), id="contents-foot")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -326,16 +344,17 @@ class RulesScreen(Screen[None]):
     }
     """
     TITLE = "Kings Corners"
-    SUB_TITLE = "How to play · Rules"
+    SUB_TITLE = N_("How to play · Rules")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close"),
-        Binding("t", "contents", "Contents"),
-        Binding("home", "top", "Top", show=False),
-        Binding("end", "bottom", "End", show=False),
+        Binding("escape,q", "close", N_("Close")),
+        Binding("t", "contents", N_("Contents")),
+        Binding("home", "top", N_("Top"), show=False),
+        Binding("end", "bottom", N_("End"), show=False),
     ]
 
     def __init__(self, rules: Rules) -> None:
         super().__init__()
+        self.sub_title = _(self.SUB_TITLE)
         self.rules = rules
         self.document = rules_document(rules)
         self.parts = sections(self.document)

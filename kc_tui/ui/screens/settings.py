@@ -43,6 +43,7 @@ from kc_tui.config import (
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
@@ -62,8 +63,6 @@ from kc_tui.ui.widgets.rule_fields import (
 )
 from kc_tui.util.files import describe_os_error
 
-PACE_LABELS: dict[str, str] = {p: f"{p} ({PACE_SECONDS[p]:g} s a move)" for p in PACES}
-PACE_LABELS["instant"] = "instant (no pause)"
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
 #: What the field of a setting's value holds: the widgets compared to tell an edit.
 FIELDS = "Input, Select, Switch"
@@ -79,8 +78,16 @@ def card_sample(style: str, four_colour: bool) -> Text:
     return out
 
 
-#: The card styles offered: how each shows cards, and its value.
-CARD_STYLE_CHOICES: dict[str, str] = {"suit symbols (K♠ 10♥)": "symbols", "plain ASCII (KS TH)": "ascii"}
+#: The card styles offered: how each shows cards (translated where shown), and its value.
+CARD_STYLE_CHOICES: dict[str, str] = {N_("suit symbols (K♠ 10♥)"): "symbols", N_("plain ASCII (KS TH)"): "ascii"}
+
+
+def pace_label(pace: str) -> str:
+    """A pace as the settings offer it: its name and the seconds a move takes."""
+    if pace == "instant":
+        return _("instant (no pause)")
+    # Translators: {pace} is the pace's name (slow, normal, fast), as the command line's --pace takes it.
+    return _("{pace} ({seconds} s a move)").format(pace=pace, seconds=f"{PACE_SECONDS[pace]:g}")
 
 
 def _row(label: str | Content, *fields: Widget, classes: str = "row", id: str | None = None) -> HorizontalGroup:
@@ -105,29 +112,37 @@ def _opponent_rows(cfg: Config) -> ComposeResult:
     for i in range(3):
         opp = cfg.opponents[i] if i < len(cfg.opponents) else default_opponent(i)
         yield _row(
-            plain(f"Opponent {i + 1}"),
-            _name_input(opp.name, f"opp-name-{i}", f"opponent {i + 1}'s name"),
+            plain(_("Opponent {n}").format(n=i + 1)),
+            _name_input(opp.name, f"opp-name-{i}", _("opponent {n}'s name").format(n=i + 1)),
             _select([(k, k) for k in names], opp.kind if opp.kind in names else names[0], f"opp-kind-{i}", "kind"),
-            Label("think", classes="mini think"),
+            Label(_("think"), classes="mini think"),
             number_input(
-                str(opp.think_ms), f"opp-think-{i}", f"Opponent {i + 1}'s think time (ms)", (lo, hi), 5, "think"
+                str(opp.think_ms),
+                f"opp-think-{i}",
+                _("Opponent {n}'s think time (ms)").format(n=i + 1),
+                (lo, hi),
+                5,
+                "think",
             ),
-            Label("ms", classes="unit think", id=f"opp-think-{i}-unit"),
+            Label(_("ms"), classes="unit think", id=f"opp-think-{i}-unit"),
             classes="row opponent",
             id=f"opponent-{i}",
         )
         yield Static("", id=f"opp-name-{i}-note", classes="name-note")
-    timed = " or the ".join(k.name for k in offered if k.takes_think_time)
-    think_help = f" Think time ({lo}-{hi} ms): the {timed}'s most per move." if timed else ""
-    yield Static(plain(" · ".join(f"{k.name}: {k.description}" for k in offered) + "." + think_help), classes="help")
+    # Translators: put between AI kinds' names ("the greedy or the expert").
+    timed = _(" or the ").join(k.name for k in offered if k.takes_think_time)
+    # Translators: {kinds} are AI kinds' names joined by " or the " ("greedy or the expert").
+    think_help = _(" Think time ({lo}-{hi} ms): the {kinds}'s most per move.").format(lo=lo, hi=hi, kinds=timed)
+    kinds = " · ".join(f"{k.name}: {_(k.description)}" for k in offered) + "."
+    yield Static(plain(kinds + (think_help if timed else "")), classes="help")
 
 
 class DiscardDialog(Modal[bool]):
     """Leave the settings without saving the changes on screen? True: discard them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Discard"),
-        Binding("n,escape", "answer(False)", "Keep editing"),
+        Binding("y", "answer(True)", N_("Discard")),
+        Binding("n,escape", "answer(False)", N_("Keep editing")),
     ]
     DEFAULT_CSS = """
     DiscardDialog > Vertical {
@@ -137,14 +152,14 @@ class DiscardDialog(Modal[bool]):
     DiscardDialog Horizontal { height: auto; align-horizontal: center; }
     DiscardDialog Button { margin: 0 1; min-width: 12; }
     """
-    QUESTION = "Discard your changes? y / n"
+    QUESTION = N_("Discard your changes? y / n")
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.QUESTION, classes="question", id="question")
+            yield Static(_(self.QUESTION), classes="question", id="question")
             with Horizontal():
-                yield Button("Discard (y)", variant="error", id="yes")
-                yield Button("Keep (n)", variant="primary", id="no")
+                yield Button(_("Discard (y)"), variant="error", id="yes")
+                yield Button(_("Keep (n)"), variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -181,18 +196,19 @@ class SettingsScreen(Screen[Config | None]):
 
     CSS_PATH = "settings.tcss"
     TITLE = "Kings Corners"
-    SUB_TITLE = "Settings"
+    SUB_TITLE = N_("Settings")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("f5", "defaults", "Defaults"),
+        Binding("ctrl+s", "save", N_("Save"), priority=True),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("f5", "defaults", N_("Defaults")),
         # Shown in the footer while the fields do not all fit (a priority binding: the focused
         # field's own PgDn, which does nothing, would hide it); an open list keeps its own PgDn.
-        Binding("pagedown", "more", "More", key_display="PgDn", priority=True),
+        Binding("pagedown", "more", N_("More"), key_display="PgDn", priority=True),
     ]
 
     def __init__(self, config: Config, path: Path | None = None) -> None:
         super().__init__()
+        self.sub_title = _(self.SUB_TITLE)
         self.config = config
         self.path = path
         self._theme_before: str | None = None
@@ -207,31 +223,32 @@ class SettingsScreen(Screen[Config | None]):
         # Not a stop of its own for Tab (focus there would be invisible): the keys that scroll it
         # still reach it from the control focused inside, which it scrolls into view.
         with SettingsBody(id="settings-body", can_focus=False):
-            yield Static("Players", classes="section")
-            yield _row("Your name", _name_input(cfg.player_name, "player-name", "your name"))
+            yield Static(_("Players"), classes="section")
+            yield _row(_("Your name"), _name_input(cfg.player_name, "player-name", _("your name")))
             yield Static("", id="player-name-note", classes="name-note")
-            counts = [(f"{n} opponent{'s' if n > 1 else ''}", n) for n in (1, 2, 3)]
-            yield _row("Opponents", _select(counts, len(cfg.opponents), "opponent-count", "count"))
+            counts = [(ngettext("{n} opponent", "{n} opponents", n).format(n=n), n) for n in (1, 2, 3)]
+            yield _row(_("Opponents"), _select(counts, len(cfg.opponents), "opponent-count", "count"))
             yield from _opponent_rows(cfg)
-            yield Static("Match", classes="section")
+            yield Static(_("Match"), classes="section")
             yield from variant_rows(MATCH_RULES, cfg.rules)
-            yield Static("House rules", classes="section")
+            yield Static(_("House rules"), classes="section")
             yield from variant_rows(HOUSE_RULES, cfg.rules)
-            yield Static("Pace and looks", classes="section")
+            yield Static(_("Pace and looks"), classes="section")
             themes = list(THEMES) if cfg.theme in THEMES else [*THEMES, cfg.theme]
             style = cfg.card_style if cfg.card_style in CARD_STYLES else "symbols"
-            yield _row("AI pace", _select([(PACE_LABELS[p], p) for p in PACES], cfg.pace, "pace"))
-            yield _row("Card style", _select(list(CARD_STYLE_CHOICES.items()), style, "card_style"))
+            yield _row(_("AI pace"), _select([(pace_label(p), p) for p in PACES], cfg.pace, "pace"))
+            styles = [(_(label), value) for label, value in CARD_STYLE_CHOICES.items()]
+            yield _row(_("Card style"), _select(styles, style, "card_style"))
             sample = Static(card_sample(cfg.card_style, cfg.four_colour), id="card-sample")
-            yield _row("Four colours", Switch(cfg.four_colour, id="four_colour"), sample)
-            yield _row("Theme", _select([(t, t) for t in themes], cfg.theme, "theme"))
-            yield _row("Record demos", Switch(cfg.record_demos, id="record_demos"))
-            yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
+            yield _row(_("Four colours"), Switch(cfg.four_colour, id="four_colour"), sample)
+            yield _row(_("Theme"), _select([(t, t) for t in themes], cfg.theme, "theme"))
+            yield _row(_("Record demos"), Switch(cfg.record_demos, id="record_demos"))
+            yield Static(_("keep AI demos in the game history (marked as demos)"), classes="desc")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
-            yield Button("Save", id="save", variant="primary")
-            yield Button("Cancel", id="cancel")
-            yield Button("Defaults", id="defaults")
+            yield Button(_("Save"), id="save", variant="primary")
+            yield Button(_("Cancel"), id="cancel")
+            yield Button(_("Defaults"), id="defaults")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -363,12 +380,12 @@ class SettingsScreen(Screen[Config | None]):
         for i, name in enumerate(names):
             if name and name.casefold() in seen:
                 wid = "player-name" if i == 0 else f"opp-name-{i - 1}"
-                out.setdefault(wid, f"two players cannot share the name {name!r}")
+                out.setdefault(wid, _("two players cannot share the name {name}").format(name=repr(name)))
             seen.add(name.casefold())
         people = [("player-name", names[0])]
         people += [(f"opp-name-{i}", names[i + 1]) for i in range(count) if self._value(f"opp-kind-{i}") == HUMAN]
         try:
-            check_human_names([name for _, name in people])
+            check_human_names([name for _wid, name in people])
         except ConfigError as exc:
             wid = next((w for w, name in people if name.casefold() == "you"), people[-1][0])
             out.setdefault(wid, str(exc))
@@ -380,11 +397,12 @@ class SettingsScreen(Screen[Config | None]):
         if self._problems:
             first = next(iter(self._problems.values()))
             more = len(self._problems) - 1
-            extra = f"  (+{more} more)" if more else ""
-            error.update(plain(f"✗ {first[0].upper()}{first[1:]}.{extra}"))
+            extra = _("  (+{n} more)").format(n=more) if more else ""
+            # Translators: {problem} is what is wrong with a setting; {more} is "  (+2 more)", or empty.
+            error.update(plain(_("✗ {problem}.{more}").format(problem=f"{first[0].upper()}{first[1:]}", more=extra)))
             error.add_class("bad")
         else:
-            error.update("All settings are valid.  Ctrl+S saves them.")
+            error.update(_("All settings are valid.  Ctrl+S saves them."))
             error.remove_class("bad")
 
     def _in_use(self, key: str) -> bool:
@@ -491,12 +509,12 @@ class SettingsScreen(Screen[Config | None]):
             cfg = self.build_config()
             where = save_config(cfg, self.path)
         except ConfigError as exc:
-            error.update(plain(f"✗ Not saved: {exc}."))
+            error.update(plain(_("✗ Not saved: {problem}.").format(problem=exc)))
             error.add_class("bad")
             self.app.bell()
             return
         except OSError as exc:
-            error.update(plain(f"✗ Could not save the settings: {describe_os_error(exc)}."))
+            error.update(plain(_("✗ Could not save the settings: {problem}.").format(problem=describe_os_error(exc))))
             error.add_class("bad")
             self.app.bell()
             return
@@ -542,4 +560,4 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#theme", Select).value = d.theme
-        self.notify("Defaults restored on screen; Save to keep them.", timeout=3)
+        self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)

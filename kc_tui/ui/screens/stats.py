@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
 from kc_tui.records.stats_views import (
@@ -63,28 +64,29 @@ from kc_tui.util.text import possessive
 
 #: Matches listed per page.
 PAGE = 100
-#: The summary table's columns (the command line's SUMMARY_HEADERS, shorter: the table fits 80 columns).
+#: The summary table's columns (the command line's SUMMARY_HEADERS, shorter: the table fits 80 columns),
+#: translated where shown.
 SCREEN_HEADERS = (
-    "Opponent",
-    "Players",
-    "Matches",
-    "Won",
+    N_("Opponent"),
+    N_("Players"),
+    N_("Matches"),
+    N_("Won"),
     "%",
-    "Rounds",
-    "Won",
+    N_("Rounds"),
+    N_("Won"),
     "%",
-    "Penalty\n/round",
-    "Hints\n/round",
+    N_("Penalty\n/round"),
+    N_("Hints\n/round"),
 )
 #: The list of matches' columns: the short ones first, so that at 80 columns every heading and
 #: result is on screen; the opponents (as long as their names) last, scrolled to with ← →.
-MATCH_COLUMNS = ("Date", "Result", "Totals", "Scoring", "Opponents")
+MATCH_COLUMNS = (N_("Date"), N_("Result"), N_("Totals"), N_("Scoring"), N_("Opponents"))
 #: The most matches the margins plot shows (the latest).
 MARGIN_MATCHES = 200
 #: Load the next page when the cursor is this close to the list's end.
 PAGE_AHEAD = 10
-NO_HISTORY = "The history is off or could not be opened, so there is nothing to show."
-EMPTY = (
+NO_HISTORY = N_("The history is off or could not be opened, so there is nothing to show.")
+EMPTY = N_(
     "No matches yet.\n\nPlay a match: every round you finish is remembered here, with your results "
     "against each kind of AI player, your streaks and your rating."
 )
@@ -92,7 +94,10 @@ RESULT_STYLE = {"won": "bold green", "shared": "green", "lost": "red", "unfinish
 
 
 def short_scoring(m: MatchRecord) -> str:
-    return "chips" if is_chips(m) else f"points to {rule_int(m.rules, 'target')}"
+    if is_chips(m):
+        return _("chips")
+    # Translators: a match's scoring in the list of matches: "points to 50".
+    return _("points to {target}").format(target=rule_int(m.rules, "target"))
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,8 @@ class MatchList(DataTable[Any]):
     to the first and the last row; ← → scroll a list wider than the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("home", "scroll_top", "First", show=False),
-        Binding("end", "scroll_bottom", "Last", show=False),
+        Binding("home", "scroll_top", N_("First"), show=False),
+        Binding("end", "scroll_bottom", N_("Last"), show=False),
     ]
 
     def on_click(self, event: events.Click) -> None:
@@ -131,11 +136,11 @@ class StatsScreen(Screen[None]):
 
     CSS_PATH = "stats.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back"),
-        Binding("1", "show_tab('summary')", "Summary"),
-        Binding("2", "show_tab('plots')", "Plots"),
-        Binding("3", "show_tab('matches')", "Matches"),
-        Binding("p", "pick_person", "Player"),
+        Binding("escape,q", "back", N_("Back")),
+        Binding("1", "show_tab('summary')", N_("Summary")),
+        Binding("2", "show_tab('plots')", N_("Plots")),
+        Binding("3", "show_tab('matches')", N_("Matches")),
+        Binding("p", "pick_person", N_("Player")),
     ]
 
     class Loaded(Message):
@@ -215,29 +220,29 @@ class StatsScreen(Screen[None]):
             wanted = self.wanted if self.wanted in self.people else self._settings_name()
             self.person = choose_person(self.people, wanted)
         self.total = self.history.count_matches(person=self.scope) if self.history is not None else 0
-        title = f"Statistics of {short_text(self.person)}" if self.several else "Statistics"
+        title = _("Statistics of {name}").format(name=short_text(self.person)) if self.several else _("Statistics")
         yield Static(plain(title), id="stats-title")
-        yield Static(NO_RATING if not self.total else "Working out your rating…", id="rating")
+        yield Static(NO_RATING if not self.total else _("Working out your rating…"), id="rating")
         if not self.total:
-            yield Static(NO_HISTORY if self.history is None else EMPTY, id="empty")
+            yield Static(_(NO_HISTORY) if self.history is None else _(EMPTY), id="empty")
             yield Footer()
             return
-        yield Static(plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…"), id="empty")
+        yield Static(plain(self._loading()), id="empty")
         # The tabs are built after the first frame (Lazy), the plots and the hidden tabs after
         # that: the first frame comes at once, whatever the history holds.
         with Lazy(TabbedContent(initial="summary", id="tabs")):
-            with TabPane("Summary", id="summary"), VerticalScroll(id="summary-body"):
+            with TabPane(_("Summary"), id="summary"), VerticalScroll(id="summary-body"):
                 yield Static("", id="summary-table")
                 yield Static("", id="streaks")
                 yield Lazy(LegendPlot(id="rating-plot"))
-            with TabPane("Plots", id="plots"), Lazy(Vertical(id="plots-body")):
+            with TabPane(_("Plots"), id="plots"), Lazy(Vertical(id="plots-body")):
                 yield LegendPlot(id="margin-plot")
                 yield LegendPlot(id="match-plot")
-                yield Static("The match plotted is the one picked in the Matches tab (3).", id="plots-hint")
-            with TabPane("Matches", id="matches"), Lazy(Vertical(id="matches-body")):
+                yield Static(_("The match plotted is the one picked in the Matches tab (3)."), id="plots-hint")
+            with TabPane(_("Matches"), id="matches"), Lazy(Vertical(id="matches-body")):
                 table = MatchList(id="match-list", cursor_type="row", zebra_stripes=True)
                 for label in MATCH_COLUMNS:
-                    table.add_column(label, key=label.lower())
+                    table.add_column(_(label), key=label.lower())
                 yield table
                 yield Static("", id="list-foot")
         yield Footer()
@@ -252,9 +257,7 @@ class StatsScreen(Screen[None]):
         assert self.history is not None
         self.query_one("#empty", Static).display = False
         self.query_one("#tabs", TabbedContent).query_one(Tabs).focus()  # ← → switch tabs, as the digits do
-        self.query_one("#summary-table", Static).update(
-            plain(f"Loading {self.total:,} match{'' if self.total == 1 else 'es'}…")
-        )
+        self.query_one("#summary-table", Static).update(plain(self._loading()))
         self.query_one("#summary-body").loading = True
         self._add_page(0, self.history.matches(limit=PAGE, person=self.scope), self.total)
         self.call_after_refresh(self.load)
@@ -272,7 +275,7 @@ class StatsScreen(Screen[None]):
             who = self.person if self.several and self.person is not None else ""
             self.post_message(self.Rated(rating_view(done, person=self.person, who=who)))
         except Exception as exc:  # a bug must not take the app down: say so on the screen
-            self.post_message(self.Failed(f"The statistics could not be worked out: {exc}"))
+            self.post_message(self.Failed(_("The statistics could not be worked out: {problem}").format(problem=exc)))
 
     def _record(self, match_id: int) -> MatchRecord | None:
         """Match ``match_id`` with its rounds, fit to show (:func:`safe_record`), or None."""
@@ -330,10 +333,12 @@ class StatsScreen(Screen[None]):
     def _summary_table(self, summary: Summary) -> Table | Text:
         rows = summary_rows(summary)
         if not rows:
-            return Text("No finished match or round yet.", style="dim")
+            return Text(_("No finished match or round yet."), style="dim")
         t = Table(
             # A Text: a str would be read as markup (the name is data); in the style Rich gives a title.
-            title=Text.assemble(rich_plain(self._whose), " results by opponent and table size", style="table.title"),
+            title=rich_plain(
+                self._title(_("Your results by opponent and table size"), self._by_opponent), "table.title"
+            ),
             title_justify="left",
             header_style="bold",
             box=box.SIMPLE_HEAD,
@@ -342,7 +347,7 @@ class StatsScreen(Screen[None]):
             pad_edge=False,
         )
         for i, head in enumerate(SCREEN_HEADERS):
-            t.add_column(head, justify="left" if i == 0 else "right", no_wrap=True)
+            t.add_column(_(head) if head != "%" else head, justify="left" if i == 0 else "right", no_wrap=True)
         for row in rows:
             t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
         return t
@@ -354,7 +359,10 @@ class StatsScreen(Screen[None]):
             lines.append(Text.assemble((label + ": ", "bold"), rich_plain(line)))
         if data.summary.unfinished:
             n = data.summary.unfinished
-            lines.append(Text(f"{n} unfinished match{'' if n == 1 else 'es'} (left before the end)", style="dim"))
+            unfinished = ngettext(
+                "{n} unfinished match (left before the end)", "{n} unfinished matches (left before the end)", n
+            )
+            lines.append(Text(unfinished.format(n=n), style="dim"))
         return Text("\n").join(lines)
 
     def _draw_rating(self, rating: RatingView, *, again: bool = True) -> None:
@@ -363,10 +371,10 @@ class StatsScreen(Screen[None]):
             return
         plot = self.query_one("#rating-plot", LegendPlot)
         if not rating.series:
-            draw_lines(plot, [], title="Your rating: play a match against the AI players", xlabel="Matches")
+            draw_lines(plot, [], title=_("Your rating: play a match against the AI players"), xlabel=_("Matches"))
             return
-        xs = [float(k) for k, _ in rating.series]
-        ys = [float(clamp(v)) for _, v in rating.series]
+        xs = [float(k) for k, _value in rating.series]
+        ys = [float(clamp(v)) for _match, v in rating.series]
         lo, hi = min(ys) - 150, max(ys) + 150
         # The AI kinds near the player's rating, as flat lines to read it against (dashed over
         # the player's line, in the first colour, so both show where they meet).
@@ -380,8 +388,8 @@ class StatsScreen(Screen[None]):
         draw_lines(
             plot,
             [(self._label, ys)],
-            title=f"{self._whose} rating after each match",
-            xlabel="Matches played",
+            title=self._title(_("Your rating after each match"), self._rating_after),
+            xlabel=_("Matches played"),
             xs=xs,
             label_width=REFERENCE_WIDTH,
             references=near,
@@ -394,13 +402,20 @@ class StatsScreen(Screen[None]):
         xs = [float(first + k) for k in range(len(points))]
         lines: list[tuple[str, Sequence[float]]] = []
         if points:
-            lines = [(self._label, [float(clamp(p.margin)) for p in points]), ("level", [0.0] * len(points))]
-        latest = f"the latest {len(points)} " if len(points) < len(summary.points) else ""
+            lines = [(self._label, [float(clamp(p.margin)) for p in points]), (_("level"), [0.0] * len(points))]
+        if len(points) < len(summary.points):
+            title = ngettext(
+                "How the latest {n} match ended: ahead of the best opponent (+) or behind (-)",
+                "How the latest {n} matches ended: ahead of the best opponent (+) or behind (-)",
+                len(points),
+            ).format(n=len(points))
+        else:
+            title = _("How matches ended: ahead of the best opponent (+) or behind (-)")
         draw_lines(
             self.query_one("#margin-plot", LegendPlot),
             lines,
-            title=f"How {latest}matches ended: ahead of the best opponent (+) or behind (-)",
-            xlabel="Match",
+            title=title,
+            xlabel=_("Match"),
             xs=xs,
         )
 
@@ -441,11 +456,18 @@ class StatsScreen(Screen[None]):
         if not self.query("#list-foot"):
             return
         shown = len(self.listed)
-        more = f" · {shown:,} listed, more as you scroll" if self.more else ""
+        more = _(" · {n} listed, more as you scroll").format(n=f"{shown:,}") if self.more else ""
         table = self.query_one(MatchList)
-        wide = " · ← → scroll" if table.size.width and table.max_scroll_x > 0 else ""
+        wide = _(" · ← → scroll") if table.size.width and table.max_scroll_x > 0 else ""
         self.query_one("#list-foot", Static).update(
-            plain(f"{self.total:,} match{'' if self.total == 1 else 'es'}, newest first{more}{wide} · Enter opens one")
+            # Translators: {more} and {wide} are " · 100 listed, more as you scroll" and " · ← → scroll", or empty.
+            plain(
+                ngettext(
+                    "{n} match, newest first{more}{wide} · Enter opens one",
+                    "{n} matches, newest first{more}{wide} · Enter opens one",
+                    self.total,
+                ).format(n=f"{self.total:,}", more=more, wide=wide)
+            )
         )
 
     @property
@@ -480,7 +502,7 @@ class StatsScreen(Screen[None]):
             return
         record = self._record(self.listed[row].id)
         if record is None:
-            self.app.notify("That match cannot be read any more.", severity="warning")
+            self.app.notify(_("That match cannot be read any more."), severity="warning")
             return
         self.app.push_screen(
             MatchDetail(
@@ -511,16 +533,30 @@ class StatsScreen(Screen[None]):
         if tab == "matches":
             self._when_built("#match-list", lambda: self.query_one(MatchList).focus())
 
-    @property
-    def _whose(self) -> str:
-        """The titles' possessive: "Your" with one player, else the person's ("Ana's",
-        :func:`possessive`)."""
-        return possessive(short_text(self.person)) if self.several and self.person is not None else "Your"
+    def _title(self, yours: str, theirs: Callable[[], str]) -> str:
+        """A title about the player: ``yours`` with one player, else ``theirs()`` (of the person shown)."""
+        return theirs() if self.several and self.person is not None else yours
+
+    def _by_opponent(self) -> str:
+        # Translators: {whose} is a name with "'s" ("Ana's"); {name} is the name alone.
+        return _("{whose} results by opponent and table size").format(
+            whose=possessive(short_text(self.person or "")), name=short_text(self.person or "")
+        )
+
+    def _rating_after(self) -> str:
+        # Translators: {whose} is a name with "'s" ("Ana's"); {name} is the name alone.
+        return _("{whose} rating after each match").format(
+            whose=possessive(short_text(self.person or "")), name=short_text(self.person or "")
+        )
+
+    def _loading(self) -> str:
+        """The line shown while the statistics load."""
+        return ngettext("Loading {n} match…", "Loading {n} matches…", self.total).format(n=f"{self.total:,}")
 
     @property
     def _label(self) -> str:
         """The person's line in the plots: "You" with one player, else the name."""
-        return short_text(self.person) if self.several and self.person is not None else "You"
+        return short_text(self.person) if self.several and self.person is not None else _("You")
 
     def action_pick_person(self) -> None:
         """Pick whose statistics to show (several people played): the screen is shown again for them."""

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from kc_tui.i18n import N_, _
 from kc_tui.records.stats_views import short_text
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, rich_plain
@@ -22,7 +23,7 @@ class PersonPicker(Modal[str | None]):
     """Pick one of ``people`` (``current`` highlighted); Enter or a click picks, Escape keeps
     the one shown. Dismissed with the name picked, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", N_("Close"))]
     DEFAULT_CSS = """
     PersonPicker > Vertical {
         width: 50; max-width: 100%; max-height: 80%; padding: 0 1;
@@ -38,7 +39,7 @@ class PersonPicker(Modal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(plain("Whose statistics?"), id="people-title")
+            yield Static(plain(_("Whose statistics?")), id="people-title")
             # Options are named by position: a name is any text.
             yield OptionList(
                 *(Option(rich_plain(short_text(p)), id=str(i)) for i, p in enumerate(self.people)), id="people"
