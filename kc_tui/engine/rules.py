@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Final, Generic, TypeVar
 
-from kc_tui.i18n import N_
+from kc_tui.i18n import N_, _
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -88,13 +88,21 @@ class Variant(Generic[V]):
         name = self.key
         if self.choices:
             if value not in self.values:
-                raise RulesError(f"rule {name} cannot be {value!r}: choose one of {', '.join(self.values)}")
+                raise RulesError(
+                    _("rule {rule} cannot be {value}: choose one of {choices}").format(
+                        rule=name, value=repr(value), choices=", ".join(self.values)
+                    )
+                )
         elif self.bounds is not None:
             lo, hi = self.bounds
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise RulesError(f"rule {name} must be a whole number from {lo} to {hi}, not {value!r}")
+                raise RulesError(
+                    _("rule {rule} must be a whole number from {low} to {high}, not {value}").format(
+                        rule=name, low=lo, high=hi, value=repr(value)
+                    )
+                )
         elif not isinstance(value, bool):
-            raise RulesError(f"rule {name} must be true or false, not {value!r}")
+            raise RulesError(_("rule {rule} must be true or false, not {value}").format(rule=name, value=repr(value)))
 
     def parse(self, text: str) -> Any:
         """The typed value of the text ``text`` (from ``key=value``); the value is not checked."""
@@ -102,14 +110,18 @@ class Variant(Generic[V]):
             try:
                 return int(text)
             except ValueError:
-                raise RulesError(f"rule {self.key} must be a whole number, not {text!r}") from None
+                raise RulesError(
+                    _("rule {rule} must be a whole number, not {value}").format(rule=self.key, value=repr(text))
+                ) from None
         if self.type is bool:
             low = text.lower()
             if low in ("true", "yes", "1", "on"):
                 return True
             if low in ("false", "no", "0", "off"):
                 return False
-            raise RulesError(f"rule {self.key} must be true or false, not {text!r}")
+            raise RulesError(
+                _("rule {rule} must be true or false, not {value}").format(rule=self.key, value=repr(text))
+            )
         return text
 
     def help(self, *, offered: bool = False) -> str:
@@ -283,7 +295,9 @@ def variant(key: str) -> Variant[Any]:
     try:
         return _BY_KEY[key]
     except KeyError:
-        raise RulesError(f"unknown rule {key!r}: known rules are {', '.join(sorted(_BY_KEY))}") from None
+        raise RulesError(
+            _("unknown rule {rule}: known rules are {rules}").format(rule=repr(key), rules=", ".join(sorted(_BY_KEY)))
+        ) from None
 
 
 #: The choices of every setting that takes a word (read from :data:`VARIANTS`).
@@ -332,7 +346,7 @@ class Rules:
     def from_dict(cls, data: Any) -> Rules:
         """Rules from a mapping of any subset of the settings; the rest take defaults."""
         if not isinstance(data, dict):
-            raise RulesError("'rules' must be an object of settings")
+            raise RulesError(_("'rules' must be an object of settings"))
         for key in data:
             variant(key)
         return cls(**data)
@@ -345,7 +359,7 @@ class Rules:
             key, sep, text = pair.partition("=")
             key = key.strip()
             if not sep:
-                raise RulesError(f"rule setting {pair!r} must look like key=value")
+                raise RulesError(_("rule setting {setting} must look like key=value").format(setting=repr(pair)))
             data[key] = parse_value(key, text.strip())
         return cls.from_dict(data)
 
