@@ -28,7 +28,8 @@ class RulesError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One choice of a word-valued variant: the word (as in files and on the command line) and
-    a short label for players."""
+    a short label for players (English, marked with ``N_``: shown through ``_``, as
+    :meth:`Variant.label` gives it)."""
 
     value: str
     label: str
@@ -42,9 +43,9 @@ class Variant(Generic[V]):
     key: str
     #: The rule of RULES.md it varies: ``R3``, ``R15/R16``.
     rule: str
-    #: A title for players: ``Kings in the layout``.
+    #: A title for players: ``Kings in the layout`` (English, marked with ``N_``: show it through ``_``).
     title: str
-    #: One line for players, without the rule id.
+    #: One line for players, without the rule id (English, marked with ``N_``: show it through ``_``).
     explanation: str
     #: The value when none is given.
     default: V
@@ -77,10 +78,11 @@ class Variant(Generic[V]):
         return r
 
     def label(self, value: str) -> str:
-        """The label of the choice ``value``; KeyError for a word the variant does not allow."""
+        """The label of the choice ``value`` in the language in use; KeyError for a word the
+        variant does not allow."""
         for c in self.choices:
             if c.value == value:
-                return c.label
+                return _(c.label)
         raise KeyError(value)
 
     def check(self, value: Any) -> None:
