@@ -27,7 +27,10 @@ class UnknownKind(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class KindInfo:
-    """What the app shows of one AI kind, as its class declares it."""
+    """What the app shows of one AI kind, as its class declares it. ``title`` and
+    ``description`` are English, marked with ``N_`` where a kind declares them: pass them through
+    ``kc_tui.i18n._`` where they are shown. ``player_name`` is data (a seat's name, kept in saves
+    and the history): it is never translated."""
 
     #: The name settings, saves and the command line use: ``king-aware``.
     name: str

@@ -49,6 +49,7 @@ from ai.search.stakes import Stakes
 from kc_tui.engine import END, KINGS_MASK, PLACES, QUEENS_MASK, Card, Move, PlayerView, card_symbol, penalty_of
 from kc_tui.engine.cards import NEED, cards_of, sort_for_hand
 from kc_tui.engine.moves import MOVE_BASE
+from kc_tui.i18n import N_, _, ngettext
 
 CardFormat = Callable[[Card], str]
 
@@ -84,7 +85,8 @@ class Advice:
     @property
     def line(self) -> str:
         """One line for the status bar: "Hint: play 7♥ on 8♣ at N. Sheds 7♥ (1 point)..."."""
-        return f"Hint: {self.text}. {self.reason}"
+        # Translators: {plan} is the hinted moves in words, {reason} why, in whole sentences.
+        return _("Hint: {plan}. {reason}").format(plan=self.text, reason=self.reason)
 
 
 class HintAI(LookaheadAI):
@@ -92,8 +94,8 @@ class HintAI(LookaheadAI):
     for the whole turn (:meth:`turn_plan`, :meth:`plan_for`)."""
 
     kind = "hint"
-    title = "Hint"
-    description = "suggests your next move"
+    title = N_("Hint")
+    description = N_("suggests your next move")
     offered = False
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
@@ -202,21 +204,24 @@ def move_words(piles: Sequence[tuple[int, ...]], m: Move, fmt: CardFormat = card
     """One move as advice, in the move log's words (:func:`kc_tui.match.narration.suggest_move`):
     "play 7♥ on 8♣ at N", "put K♠ on the empty corner NE", "move 6♥ 5♠ from N onto 7♣ at E"."""
     if m == END:
-        return "end your turn"
+        return _("end your turn")
     dst = m & 7
     onto = piles[dst]
     place = PLACES[dst]
-    kind = "corner" if dst >= N_SIDES else "side"
     if m < MOVE_BASE:
-        c = m >> 3
+        card = fmt(m >> 3)
         if not onto:
-            return f"put {fmt(c)} on the empty {kind} {place}"
-        return f"play {fmt(c)} on {fmt(onto[-1])} at {place}"
+            if dst >= N_SIDES:
+                return _("put {card} on the empty corner {place}").format(card=card, place=place)
+            return _("put {card} on the empty side {place}").format(card=card, place=place)
+        return _("play {card} on {top} at {place}").format(card=card, top=fmt(onto[-1]), place=place)
     src = (m - MOVE_BASE) >> 3
-    moving = " ".join(fmt(c) for c in piles[src])
+    args = {"cards": " ".join(fmt(c) for c in piles[src]), "source": PLACES[src], "place": place}
     if not onto:
-        return f"move {moving} from {PLACES[src]} to the empty {kind} {place}"
-    return f"move {moving} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
+        if dst >= N_SIDES:
+            return _("move {cards} from {source} to the empty corner {place}").format(**args)
+        return _("move {cards} from {source} to the empty side {place}").format(**args)
+    return _("move {cards} from {source} onto {top} at {place}").format(top=fmt(onto[-1]), **args)
 
 
 def plan_states(view: PlayerView, plan: Sequence[Move]) -> list[tuple[int, PileTuple]]:
@@ -241,42 +246,46 @@ def describe_plan(
     moves and counts the rest ("..., then 5 more moves")."""
     moves = [m for m in plan if m != END]
     if not moves:
-        return "end your turn"
+        return _("end your turn")
     states = plan_states(view, moves)
     words = [move_words(p, m, fmt) for (_h, p), m in zip(states, moves, strict=False)]
     if most is not None and len(words) > most + 1:
         rest = len(words) - most
-        words = [*words[:most], f"{rest} more moves"]
-    return ", then ".join(words)
+        words = [*words[:most], ngettext("{n} more move", "{n} more moves", rest).format(n=rest)]
+    text = words[0]
+    for word in words[1:]:
+        # Translators: {plan} is the moves so far, {move} the next one, "play 5♦ on 6♠ at N".
+        text = _("{plan}, then {move}").format(plan=text, move=word)
+    return text
 
 
 def cards_words(mask: int, fmt: CardFormat, most: int = 4) -> str:
     """Cards of ``mask`` in hand order, or their count when there are more than ``most``."""
     cards = sort_for_hand(cards_of(mask))
     if len(cards) > most:
-        return f"{len(cards)} cards"
+        return ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards))
     return " ".join(fmt(c) for c in cards)
 
 
 def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def holding(view: PlayerView, hp: HoldParams | None = None, *, match_aware: bool = True) -> tuple[bool, str]:
     """Whether the planners hold kings and queens at ``view`` (as :func:`~ai.search.planning.rank_ends`
-    decides) and, in words, why or why not."""
+    decides) and, in words, why or why not (a clause: "It keeps K♠ back while {why}")."""
     hp = hp or HoldParams()
     sizes = [view.hand_sizes[s] for s in opponents(view)]
     smallest = min(sizes) if sizes else 0
     if smallest <= hp.release_hand:
-        return False, "an opponent is close to going out"
+        return False, _("an opponent is close to going out")
     if view.stock_size <= hp.release_stock:
-        return False, "the stock is empty"
+        return False, _("the stock is empty")
     if match_aware:
         cost = Stakes.for_planner(view).king_cost(view.hand_mask.bit_count(), sizes)
         if cost >= hp.hold_risk / max(1, len(sizes)) ** 3:
-            return False, "a king held risks too much in the match"
-    return True, "no one is close to going out"
+            return False, _("a king held risks too much in the match")
+    return True, _("no one is close to going out")
 
 
 def explain(
@@ -298,15 +307,23 @@ def explain(
     parts: list[str] = []
     if not h:
         if bits.draw3 and view.stock_size and any(not piles[s] for s in range(N_SIDES)):
-            parts.append(f"It sheds every card ({cards_words(shed, fmt)}), then draws three: a side is open")
+            # Translators: {cards} is cards such as "7♥ 5♠" or a count, "5 cards".
+            parts.append(
+                _("It sheds every card ({cards}), then draws three: a side is open").format(
+                    cards=cards_words(shed, fmt)
+                )
+            )
         else:
-            return "It goes out and wins the round: the others pay for the cards they hold."
+            return _("It goes out and wins the round: the others pay for the cards they hold.")
     elif shed:
-        parts.append(f"It sheds {cards_words(shed, fmt)} ({_points(penalty_of(shed))})")
+        # Translators: {cards} is cards such as "7♥ 5♠" or a count; {points} their penalty, "8 points".
+        parts.append(
+            _("It sheds {cards} ({points})").format(cards=cards_words(shed, fmt), points=_points(penalty_of(shed)))
+        )
     elif moves:
-        parts.append("It sheds no card but moves piles")
+        parts.append(_("It sheds no card but moves piles"))
     else:
-        parts.append("It plays nothing")
+        parts.append(_("It plays nothing"))
     if h:
         parts += _kept_reasons(view, h, piles, bits, fmt, hp, match_aware=match_aware)
         parts.append(_left_open(view, h, piles, fmt))
@@ -342,19 +359,27 @@ def _kept_reasons(
         opens[c] = NEED[c] & unseen & ~fit & fit2
     waiting_kings = h & KINGS_MASK & ~playable
     if waiting_kings and not ec:
-        out.append(f"{cards_words(waiting_kings, fmt)} must wait: no corner is open")
+        # Translators: {cards} is kings such as "K♠ K♥".
+        out.append(_("{cards} must wait: no corner is open").format(cards=cards_words(waiting_kings, fmt)))
     held, why = holding(view, hp, match_aware=match_aware)
     kq = h & playable & (KINGS_MASK | QUEENS_MASK)
     if kq and held:
         kings = kq & KINGS_MASK
         queens = kq & QUEENS_MASK
         if kings:
+            # Translators: {cards} is kings such as "K♠"; {why} a clause, "no one is close to going out".
             out.append(
-                f"It keeps {cards_words(kings, fmt)} back while {why}:"
-                " a king played opens a corner for the others' queens"
+                _("It keeps {cards} back while {why}: a king played opens a corner for the others' queens").format(
+                    cards=cards_words(kings, fmt), why=why
+                )
             )
         if queens:
-            out.append(f"It keeps {cards_words(queens, fmt)} back while {why}: a queen played gives the others a place")
+            # Translators: {cards} is queens such as "Q♠"; {why} a clause, "no one is close to going out".
+            out.append(
+                _("It keeps {cards} back while {why}: a queen played gives the others a place").format(
+                    cards=cards_words(queens, fmt), why=why
+                )
+            )
     rest = h & playable & ~(kq if held else 0)
     # Cards that would give the same cards a place are named together.
     giving: dict[int, int] = {}
@@ -362,15 +387,24 @@ def _kept_reasons(
         if (rest >> c) & 1 and o:
             giving[o] = giving.get(o, 0) | 1 << c
     for o, kept in sorted(giving.items(), key=lambda t: -t[1].bit_count())[:2]:
-        one = kept.bit_count() == 1
+        # Translators: {cards} is the cards kept, counted by n; {others} the cards they would give a place.
         out.append(
-            f"It keeps {cards_words(kept, fmt)}: played, {'it' if one else 'each'} would give the next player"
-            f" a place for {cards_words(o, fmt, 2)}"
+            ngettext(
+                "It keeps {cards}: played, it would give the next player a place for {others}",
+                "It keeps {cards}: played, each would give the next player a place for {others}",
+                kept.bit_count(),
+            ).format(cards=cards_words(kept, fmt), others=cards_words(o, fmt, 2))
         )
     other = rest & ~sum(giving.values())
     if other:
-        them = "it" if other.bit_count() == 1 else "them"
-        out.append(f"It keeps {cards_words(other, fmt)} for later: the planner scores playing {them} worse")
+        # Translators: {cards} is the cards kept, counted by n.
+        out.append(
+            ngettext(
+                "It keeps {cards} for later: the planner scores playing it worse",
+                "It keeps {cards} for later: the planner scores playing them worse",
+                other.bit_count(),
+            ).format(cards=cards_words(other, fmt))
+        )
     return out
 
 
@@ -381,11 +415,16 @@ def _left_open(view: PlayerView, h: int, piles: PileTuple, fmt: CardFormat) -> s
     places = (fit & unseen).bit_count()
     bits: list[str] = []
     if places:
-        bits.append(f"a place for {'1 unseen card' if places == 1 else f'{places} unseen cards'}")
+        bits.append(ngettext("a place for {n} unseen card", "a place for {n} unseen cards", places).format(n=places))
     if es:
-        bits.append("an empty side" if es == 1 else f"{es} empty sides")
+        bits.append(ngettext("an empty side", "{n} empty sides", es).format(n=es))
     if ec and unseen & KINGS_MASK:
-        bits.append("an empty corner for a king" if ec == 1 else f"{ec} empty corners for kings")
+        bits.append(ngettext("an empty corner for a king", "{n} empty corners for kings", ec).format(n=ec))
     if not bits:
-        return "It leaves the next player no place to play"
-    return "It leaves the next player " + " and ".join(bits)
+        return _("It leaves the next player no place to play")
+    things = bits[0]
+    for thing in bits[1:]:
+        # Translators: what is left open to the next player, "an empty side and 2 empty corners for kings".
+        things = _("{things} and {thing}").format(things=things, thing=thing)
+    # Translators: {things} is what is left open, "a place for 3 unseen cards and an empty side".
+    return _("It leaves the next player {things}").format(things=things)

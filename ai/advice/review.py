@@ -79,6 +79,7 @@ from kc_tui.engine import (
     generate_moves,
     penalty_of,
 )
+from kc_tui.i18n import _, ngettext
 
 CardFormat = Callable[[Card], str]
 
@@ -143,7 +144,11 @@ class TurnReview:
     @property
     def loss_text(self) -> str:
         """The loss with its uncertainty: "6.2 ± 1.1 points"."""
-        return f"{self.loss:.1f} ± {self.loss_se:.1f} {self.unit}"
+        loss, se = f"{self.loss:.1f}", f"{self.loss_se:.1f}"
+        # Translators: a loss and its standard error, "6.2 ± 1.1 points".
+        if self.unit == "chips":
+            return _("{loss} ± {se} chips").format(loss=loss, se=se)
+        return _("{loss} ± {se} points").format(loss=loss, se=se)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +219,7 @@ class _Reviewer(ExpertAI):
         horizon = self.horizon_for(view.n_players)
         stakes = Stakes.of(view)
         self._seat_stakes = [stakes.for_seat(s) for s in range(view.n_players)]
-        values: list[list[float]] = [[] for _ in plans]
+        values: list[list[float]] = [[] for _plan in plans]
         check = SETTLE_FIRST
         for it in range(iterations):
             if it >= check:
@@ -323,13 +328,14 @@ def review_turn(
     unit = "chips" if Stakes.of(view).chips else "points"
     played_text = describe_plan(view, played, fmt)
     if len(plans) == 1:
-        why = "Nothing to play: the only way to end the turn" if not played else "The only plan there was"
+        why = _("Nothing to play: the only way to end the turn") if not played else _("The only plan there was")
         return TurnReview(
             index, view.seat, played, played, 0.0, 0.0, "good", unit, why, played_text, played_text, 0, 1, True
         )
     if p == h:
         # The game's own advice for the turn, followed: never marked.
-        why = f"The hint's plan. {explain(view, played, fmt)}"
+        # Translators: {reason} is why the plan is played, in whole sentences.
+        why = _("The hint's plan. {reason}").format(reason=explain(view, played, fmt))
         n = len(plans)
         return TurnReview(
             index, view.seat, played, played, 0.0, 0.0, "good", unit, why, played_text, played_text, 0, n, False
@@ -401,26 +407,34 @@ def _why(
 ) -> str:
     """The turn's reason in words."""
     if is_best:
-        return f"The expert's best plan. {explain(view, played, fmt)}"
+        # Translators: {reason} is why the plan is played, in whole sentences.
+        return _("The expert's best plan. {reason}").format(reason=explain(view, played, fmt))
     if mark == "good":
-        return f"As good as the expert's best (within {loss:.1f} {unit})."
+        # Translators: {loss} is a small loss such as 0.4.
+        if unit == "chips":
+            return _("As good as the expert's best (within {loss} chips).").format(loss=f"{loss:.1f}")
+        return _("As good as the expert's best (within {loss} points).").format(loss=f"{loss:.1f}")
     best_h = plan_states(view, best)[-1][0]
     played_h = plan_states(view, played)[-1][0]
     kept = played_h & ~best_h
-    contrast = ""
+    # Translators: {plan} is the better plan's moves in words, {reason} why, in whole sentences.
+    better = _("Better: {plan}. {reason}").format(
+        plan=describe_plan(view, best, fmt, WHY_MOVES), reason=explain(view, best, fmt)
+    )
     if kept:
         cards = cards_words(kept, fmt)
         pts = penalty_of(kept)
-        contrast = f" Your plan kept {cards} ({pts} {'point' if pts == 1 else 'points'})"
-        contrast += ": going out was possible." if not best_h else "."
-    return f"Better: {describe_plan(view, best, fmt, WHY_MOVES)}. {explain(view, best, fmt)}{contrast}"
-
-
-def _plural(n: int, word: str) -> str:
-    """ "1 mistake", "2 mistakes", "2 inaccuracies"."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+        # Translators: {cards} is cards such as "K♠ 7♥" or a count; {n} is their penalty points.
+        if not best_h:
+            contrast = ngettext(
+                "Your plan kept {cards} ({n} point): going out was possible.",
+                "Your plan kept {cards} ({n} points): going out was possible.",
+                pts,
+            )
+        else:
+            contrast = ngettext("Your plan kept {cards} ({n} point).", "Your plan kept {cards} ({n} points).", pts)
+        better += " " + contrast.format(cards=cards, n=pts)
+    return better
 
 
 def summary_line(turns: Sequence[TurnReview], total: int, cancelled: bool) -> str:
@@ -431,18 +445,34 @@ def summary_line(turns: Sequence[TurnReview], total: int, cancelled: bool) -> st
     lost = sum(t.loss for t in turns if t.mark != "good")
     unit = turns[0].unit if turns else "points"
     if not turns:
-        line = "No turn reviewed"
+        line = _("No turn reviewed")
     elif not mistakes and not inaccuracies:
-        line = "No mistakes: every turn as good as the expert's"
+        line = _("No mistakes: every turn as good as the expert's")
     else:
-        parts = [_plural(mistakes, "mistake") if mistakes else "No mistakes"]
+        counts = ngettext("{n} mistake", "{n} mistakes", mistakes).format(n=mistakes) if mistakes else _("No mistakes")
         if inaccuracies:
-            parts.append(_plural(inaccuracies, "inaccuracy"))
+            # Translators: "2 mistakes, 1 inaccuracy" (or "No mistakes, 2 inaccuracies").
+            counts = _("{mistakes}, {inaccuracies}").format(
+                mistakes=counts,
+                inaccuracies=ngettext("{n} inaccuracy", "{n} inaccuracies", inaccuracies).format(n=inaccuracies),
+            )
         amount = round(lost)
-        lost_words = f"under 1 {unit[:-1]}" if amount < 1 else f"about {amount} {unit[:-1] if amount == 1 else unit}"
-        line = f"{', '.join(parts)}, {lost_words} lost"
+        chips = unit == "chips"
+        if amount < 1:
+            lost_words = _("under 1 chip") if chips else _("under 1 point")
+        elif chips:
+            lost_words = ngettext("about {n} chip", "about {n} chips", amount).format(n=amount)
+        else:
+            lost_words = ngettext("about {n} point", "about {n} points", amount).format(n=amount)
+        # Translators: {counts} is "2 mistakes, 1 inaccuracy"; {lost} is "about 6 points".
+        line = _("{counts}, {lost} lost").format(counts=counts, lost=lost_words)
     if cancelled:
-        return f"Review stopped after {len(turns)} of {_plural(total, 'turn')}: {line[0].lower()}{line[1:]}"
+        # Translators: {summary} is the review's summary so far, "2 mistakes, about 6 points lost".
+        return ngettext(
+            "Review stopped after {done} of {n} turn: {summary}",
+            "Review stopped after {done} of {n} turns: {summary}",
+            total,
+        ).format(done=len(turns), n=total, summary=line[0].lower() + line[1:])
     return line
 
 

@@ -54,6 +54,7 @@ from ai.search.stakes import Stakes
 from kc_tui.engine import END, Move, PlayerView, Round, determinize
 from kc_tui.engine.cards import FULL_MASK, mask_of
 from kc_tui.engine.rules import Draw
+from kc_tui.i18n import N_
 
 #: Deals searched before the first test of :meth:`ExpertAI.settled`, and the least step between
 #: tests (the steps then grow by a quarter each time).
@@ -89,8 +90,8 @@ def inferred_absent(view: PlayerView) -> dict[int, int]:
 @register
 class ExpertAI(LookaheadAI):
     kind = "expert"
-    title = "Expert"
-    description = "searches, stronger with more time"
+    title = N_("Expert")
+    description = N_("searches, stronger with more time")
     player_name = "Ace"
     #: ``think_ms``: the most it takes a move (it stops sooner once its choice is settled).
     takes_think_time = True

@@ -7,13 +7,14 @@ from ai.registry import register
 from ai.search.planning import greedy_move
 from kc_tui.engine import Move, PlayerView
 from kc_tui.engine.rules import CompletedPiles, KingsOnSides
+from kc_tui.i18n import N_
 
 
 @register
 class GreedyAI(AIPlayer):
     kind = "greedy"
-    title = "Greedy"
-    description = "plays every card it can"
+    title = N_("Greedy")
+    description = N_("plays every card it can")
     player_name = "Greedy"
     strength = 10
     #: The time a move may take before the fault fallback steps in (it takes well under 1 ms).

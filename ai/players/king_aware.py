@@ -24,13 +24,14 @@ from ai.search.planning import (
 )
 from ai.search.stakes import Stakes
 from kc_tui.engine import Move, PlayerView
+from kc_tui.i18n import N_
 
 
 @register
 class KingAwareAI(PlanningAI):
     kind = "king-aware"
-    title = "King-aware"
-    description = "holds kings for corners"
+    title = N_("King-aware")
+    description = N_("holds kings for corners")
     player_name = "Kingsley"
     strength = 20
     budget_ms = 250.0

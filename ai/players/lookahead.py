@@ -38,13 +38,14 @@ from ai.search.stakes import Stakes
 from kc_tui.engine import Move, PlayerView, determinize, penalty_of
 from kc_tui.engine.cards import cards_of
 from kc_tui.engine.rules import Draw
+from kc_tui.i18n import N_
 
 
 @register
 class LookaheadAI(KingAwareAI):
     kind = "lookahead"
-    title = "Lookahead"
-    description = "plans its whole turn"
+    title = N_("Lookahead")
+    description = N_("plans its whole turn")
     player_name = "Lookout"
     strength = 30
     budget_ms = 1000.0

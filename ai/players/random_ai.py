@@ -8,13 +8,14 @@ from typing import Any
 from ai.base import AIPlayer
 from ai.registry import register
 from kc_tui.engine import Move, PlayerView
+from kc_tui.i18n import N_
 
 
 @register
 class RandomAI(AIPlayer):
     kind = "random"
-    title = "Random"
-    description = "plays a random legal move"
+    title = N_("Random")
+    description = N_("plays a random legal move")
     player_name = "Rando"
     strength = 0
 

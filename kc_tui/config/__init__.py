@@ -17,6 +17,7 @@ from typing import Any
 import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
+from kc_tui.i18n import _
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
@@ -83,10 +84,15 @@ class Opponent:
         return self.kind == HUMAN
 
     def validate(self) -> None:
-        _check_name(self.name, "an opponent's name")
+        # Translators: the field a name problem is about, "{what} cannot be empty".
+        _check_name(self.name, _("an opponent's name"))
         if self.kind not in seat_kind_names():
             kinds = ", ".join(ai_kind_names())
-            raise ConfigError(f"unknown AI kind {quote(self.kind)}: choose one of {kinds} or {HUMAN}")
+            raise ConfigError(
+                _("unknown AI kind {kind}: choose one of {kinds} or {human}").format(
+                    kind=quote(self.kind), kinds=kinds, human=HUMAN
+                )
+            )
         think_ms_check(self.think_ms)
 
 
@@ -118,33 +124,52 @@ class Config:
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the first bad setting."""
-        _check_name(self.player_name, "your name")
+        # Translators: the field a name problem is about, "{what} cannot be empty".
+        _check_name(self.player_name, _("your name"))
         lo, hi = SEATS_RANGE
         if not lo - 1 <= len(self.opponents) <= hi - 1:
-            raise ConfigError(f"choose {lo - 1} to {hi - 1} opponents, not {len(self.opponents)}")
+            raise ConfigError(
+                _("choose {low} to {high} opponents, not {count}").format(
+                    low=lo - 1, high=hi - 1, count=len(self.opponents)
+                )
+            )
         for o in self.opponents:
             o.validate()
         check_human_names(self.human_names)
         if not isinstance(self.rules, Rules):
-            raise ConfigError("rules must be a table of rule settings")
+            raise ConfigError(_("rules must be a table of rule settings"))
         lo, hi = TARGET_RANGE
         if not lo <= self.rules.target <= hi:
-            raise ConfigError(f"target score must be a whole number from {lo} to {hi}, not {quote(self.rules.target)}")
+            raise ConfigError(
+                _("target score must be a whole number from {low} to {high}, not {value}").format(
+                    low=lo, high=hi, value=quote(self.rules.target)
+                )
+            )
         if not isinstance(self.pace, str) or self.pace not in PACES:
-            raise ConfigError(f"unknown pace {quote(self.pace)}: choose one of {', '.join(PACES)}")
+            raise ConfigError(
+                _("unknown pace {value}: choose one of {choices}").format(
+                    value=quote(self.pace), choices=", ".join(PACES)
+                )
+            )
         if not isinstance(self.card_style, str) or self.card_style not in CARD_STYLES:
-            raise ConfigError(f"unknown card style {quote(self.card_style)}: choose one of {', '.join(CARD_STYLES)}")
+            raise ConfigError(
+                _("unknown card style {value}: choose one of {choices}").format(
+                    value=quote(self.card_style), choices=", ".join(CARD_STYLES)
+                )
+            )
         if not isinstance(self.four_colour, bool):
-            raise ConfigError(f"four_colour must be true or false, not {quote(self.four_colour)}")
+            raise ConfigError(_("four_colour must be true or false, not {value}").format(value=quote(self.four_colour)))
         if not isinstance(self.record_demos, bool):
-            raise ConfigError(f"record_demos must be true or false, not {quote(self.record_demos)}")
+            raise ConfigError(
+                _("record_demos must be true or false, not {value}").format(value=quote(self.record_demos))
+            )
         if (
             not isinstance(self.theme, str)
             or not self.theme.strip()
             or len(self.theme) > THEME_MAX
             or not self.theme.isprintable()
         ):
-            raise ConfigError(f"theme must be a theme name, not {quote(self.theme)}")
+            raise ConfigError(_("theme must be a theme name, not {value}").format(value=quote(self.theme)))
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
@@ -166,18 +191,20 @@ class Config:
         """Settings from a decoded TOML document; missing keys take defaults. Every value is
         checked for its exact type: :class:`ConfigError` (one line) names the first bad one."""
         if not isinstance(data, dict):
-            raise ConfigError("the settings file must hold a table of settings")
+            raise ConfigError(_("the settings file must hold a table of settings"))
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise ConfigError(f"unknown setting {quote(key)}")
+                raise ConfigError(_("unknown setting {key}").format(key=quote(key)))
         kwargs: dict[str, Any] = {k: v for k, v in data.items() if k not in ("rules", "opponents")}
         if "rules" in data:
             rules = data["rules"]
             if isinstance(rules, dict):
                 for key, value in rules.items():
                     if not isinstance(value, str | int):  # bools are ints; tables, arrays, floats, dates are wrong
-                        raise ConfigError(f"rule {quote(key)} must be a word, a whole number or true/false")
+                        raise ConfigError(
+                            _("rule {key} must be a word, a whole number or true/false").format(key=quote(key))
+                        )
             try:
                 kwargs["rules"] = Rules.from_dict(rules)
             except (RulesError, TypeError) as exc:
@@ -191,14 +218,22 @@ class Config:
 
 def _opponents_from(ops: Any) -> tuple[Opponent, ...]:
     if not isinstance(ops, list):
-        raise ConfigError(f"opponents must be a list of tables, not {quote(ops)}")
+        raise ConfigError(_("opponents must be a list of tables, not {value}").format(value=quote(ops)))
     out: list[Opponent] = []
     for i, o in enumerate(ops):
         if not isinstance(o, dict):
-            raise ConfigError(f"opponent {i + 1} must be a table with {', '.join(OPPONENT_KEYS)}, not {quote(o)}")
+            raise ConfigError(
+                _("opponent {number} must be a table with {keys}, not {value}").format(
+                    number=i + 1, keys=", ".join(OPPONENT_KEYS), value=quote(o)
+                )
+            )
         for key in o:
             if key not in OPPONENT_KEYS:
-                raise ConfigError(f"unknown opponent setting {quote(key)}: known are {', '.join(OPPONENT_KEYS)}")
+                raise ConfigError(
+                    _("unknown opponent setting {key}: known are {keys}").format(
+                        key=quote(key), keys=", ".join(OPPONENT_KEYS)
+                    )
+                )
         out.append(Opponent(**o))
     return tuple(out)
 
@@ -218,7 +253,11 @@ def think_ms_check(value: Any) -> None:
     """Raise :class:`ConfigError` unless ``value`` is a whole number in THINK_MS_RANGE (not a bool)."""
     lo, hi = THINK_MS_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ConfigError(f"think time must be a whole number of ms from {lo} to {hi}, not {quote(value)}")
+        raise ConfigError(
+            _("think time must be a whole number of ms from {low} to {high}, not {value}").format(
+                low=lo, high=hi, value=quote(value)
+            )
+        )
 
 
 def check_distinct_names(names: Sequence[str]) -> None:
@@ -228,7 +267,7 @@ def check_distinct_names(names: Sequence[str]) -> None:
     for name in names:
         key = name.strip().casefold()
         if key in seen:
-            raise ConfigError(f"two people at the table cannot share the name {quote(name)}")
+            raise ConfigError(_("two people at the table cannot share the name {name}").format(name=quote(name)))
         seen.add(key)
 
 
@@ -238,7 +277,9 @@ def check_human_names(names: Sequence[str]) -> None:
     check_distinct_names(names)
     for name in names:
         if name.strip().casefold() == "you" and len(names) > 1:
-            raise ConfigError(f"with several people at the table, each needs a name: not {quote(name)}")
+            raise ConfigError(
+                _("with several people at the table, each needs a name: not {name}").format(name=quote(name))
+            )
 
 
 def name_problem(name: Any, what: str) -> str | None:
@@ -252,10 +293,10 @@ def name_problem(name: Any, what: str) -> str | None:
 
 def _check_name(name: Any, what: str) -> None:
     if not isinstance(name, str):
-        raise ConfigError(f"{what} must be text, not {quote(name)}")
+        raise ConfigError(_("{what} must be text, not {value}").format(what=what, value=quote(name)))
     if not name.strip():
-        raise ConfigError(f"{what} cannot be empty")
+        raise ConfigError(_("{what} cannot be empty").format(what=what))
     if len(name) > NAME_MAX:
-        raise ConfigError(f"{what} is too long: at most {NAME_MAX} characters")
+        raise ConfigError(_("{what} is too long: at most {most} characters").format(what=what, most=NAME_MAX))
     if any(not ch.isprintable() for ch in name):
-        raise ConfigError(f"{what} must be printable text")
+        raise ConfigError(_("{what} must be printable text").format(what=what))

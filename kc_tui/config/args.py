@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ai import UnknownKind, ai_kinds, kind_info, normalize_kind
 from kc_tui.config import HUMAN, SEATS_RANGE, ConfigError, check_human_names, name_problem
 from kc_tui.engine.rules import TARGET
+from kc_tui.i18n import _
 from kc_tui.util.text import one_line
 
 #: The targets the app takes (``--target``): the settings' range, declared with the rule.
@@ -39,9 +40,13 @@ def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
     kinds = [normalize_kind(k) for k in text.split(",") if k.strip()]
     for k in kinds:
         if not is_kind(k):
-            raise CliError(f"unknown AI kind {k!r}: choose from {', '.join(sorted(ai_kinds()))}")
+            every = ", ".join(sorted(ai_kinds()))
+            raise CliError(_("unknown AI kind {kind}: choose from {kinds}").format(kind=repr(k), kinds=every))
     if not lo <= len(kinds) <= hi:
-        raise CliError(f"choose {lo} to {hi} {what}, not {len(kinds)}")
+        # Translators: {what} is what is counted, "opponents" or "seats".
+        raise CliError(
+            _("choose {low} to {high} {what}, not {count}").format(low=lo, high=hi, what=what, count=len(kinds))
+        )
     return kinds
 
 
@@ -75,14 +80,18 @@ def parse_seats(text: str, player_name: str) -> list[SeatSpec]:
             continue
         kind = normalize_kind(part)
         if colon or kind not in known:
-            raise CliError(f"unknown AI kind {part!r}: choose human, human:NAME or one of {', '.join(known)}")
+            raise CliError(
+                _("unknown AI kind {kind}: choose human, human:NAME or one of {kinds}").format(
+                    kind=repr(part), kinds=", ".join(known)
+                )
+            )
         specs.append(SeatSpec(kind))
     lo, hi = SEATS_RANGE
     if not lo <= len(specs) <= hi:
-        raise CliError(f"choose {lo} to {hi} seats, not {len(specs)}")
+        raise CliError(_("choose {low} to {high} seats, not {count}").format(low=lo, high=hi, count=len(specs)))
     people = [s.name for s in specs if s.name is not None]
     if not people:
-        raise CliError("--seats needs a human seat: an AI-only table is the demo ('demo --seats')")
+        raise CliError(_("--seats needs a human seat: an AI-only table is the demo ('demo --seats')"))
     try:
         check_human_names(people)
     except ConfigError as exc:
@@ -101,45 +110,56 @@ def typed_text(text: str, what: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         shown = raw.decode("utf-8", "backslashreplace")
-        raise CliError(f"{what} '{one_line(shown, 60)}' is not UTF-8 text: type it in a UTF-8 terminal") from None
+        # Translators: {what} is what was typed, "the name"; {text} the text as typed.
+        raise CliError(
+            _("{what} '{text}' is not UTF-8 text: type it in a UTF-8 terminal").format(
+                what=what, text=one_line(shown, 60)
+            )
+        ) from None
 
 
 def _person_name(name: str) -> str:
     """A person's name from the command line, checked as the settings check it; no markup."""
-    name = typed_text(name, "the name")
-    problem = name_problem(name, f"the name {name!r}" if name else "a human seat's name")
+    name = typed_text(name, _("the name"))
+    # Translators: the field a name problem is about, "{what} cannot be empty"; {name} is quoted.
+    problem = name_problem(name, _("the name {name}").format(name=repr(name)) if name else _("a human seat's name"))
     if problem is not None:
         raise CliError(problem)
     if "[" in name or "]" in name:
-        raise CliError(f"the name {name!r} cannot hold markup ('[' or ']')")
+        raise CliError(_("the name {name} cannot hold markup ('[' or ']')").format(name=repr(name)))
     return name
 
 
 def seats_help() -> str:
     """The help of ``play --seats``."""
     lo, hi = SEATS_RANGE
-    return (
-        f"the seats around the table, {lo} to {hi}, comma-separated: human:NAME, human (your name from"
-        f" Settings) or an AI kind, e.g. human:Ana,human:Ben,expert (kinds: {', '.join(ai_kinds())})"
-    )
+    return _(
+        "the seats around the table, {low} to {high}, comma-separated: human:NAME, human (your name from"
+        " Settings) or an AI kind, e.g. human:Ana,human:Ben,expert (kinds: {kinds})"
+    ).format(low=lo, high=hi, kinds=", ".join(ai_kinds()))
 
 
 def check_target(target: int | None) -> None:
     """:class:`CliError` unless ``target`` is None or in the settings' range of targets."""
     lo, hi = TARGET_RANGE
     if target is not None and not lo <= target <= hi:
-        raise CliError(f"target must be a whole number from {lo} to {hi}, not {target}")
+        raise CliError(
+            _("target must be a whole number from {low} to {high}, not {value}").format(low=lo, high=hi, value=target)
+        )
 
 
 def target_help() -> str:
     """The help of ``--target``."""
     lo, hi = TARGET_RANGE
-    return f"target score ({lo} to {hi})"
+    return _("target score ({low} to {high})").format(low=lo, high=hi)
 
 
 def kinds_help(example: str, lo: int, hi: int) -> str:
     """The help of an option that takes AI kinds (``--opponents``, ``--seats``)."""
-    return f"comma-separated AI kinds, {lo} to {hi}, e.g. {example} (kinds: {', '.join(ai_kinds())})"
+    # Translators: {example} is AI kinds as typed, "greedy,expert".
+    return _("comma-separated AI kinds, {low} to {high}, e.g. {example} (kinds: {kinds})").format(
+        low=lo, high=hi, example=example, kinds=", ".join(ai_kinds())
+    )
 
 
 __all__ = [

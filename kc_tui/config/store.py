@@ -16,6 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from kc_tui.config import Config, ConfigError
+from kc_tui.i18n import _
 from kc_tui.util.files import (
     FileError,
     NotRegularFile,
@@ -107,21 +108,21 @@ class NotASettingsFile(ConfigError):
 def _parse_settings(raw: bytes | None) -> Config:
     """The settings in a file's bytes (None: too large); :class:`ConfigError` saying why not."""
     if raw is None:
-        raise ConfigError(f"it is larger than {CONFIG_MAX_BYTES // 1024} KiB")
+        raise ConfigError(_("it is larger than {size} KiB").format(size=CONFIG_MAX_BYTES // 1024))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ConfigError("it is not UTF-8 text") from None
+        raise ConfigError(_("it is not UTF-8 text")) from None
     import tomllib  # loaded when there is a settings file to read
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"it is not valid TOML ({exc})") from None
+        raise ConfigError(_("it is not valid TOML ({error})").format(error=exc)) from None
     except RecursionError:
-        raise ConfigError("it is not usable TOML: it is nested too deeply") from None
+        raise ConfigError(_("it is not usable TOML: it is nested too deeply")) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise ConfigError(f"it is not usable TOML ({exc})") from None
+        raise ConfigError(_("it is not usable TOML ({error})").format(error=exc)) from None
     return Config.from_dict(data)
 
 
@@ -133,13 +134,13 @@ def _read_settings(path: Path) -> Config:
     except (FileNotFoundError, NotRegularFile):
         raise
     except OSError as exc:
-        raise ConfigError(f"it cannot be read: {describe_os_error(exc)}") from None
+        raise ConfigError(_("it cannot be read: {error}").format(error=describe_os_error(exc))) from None
     try:
         return _parse_settings(raw)
     except ConfigError:
         raise
     except Exception as exc:  # a bug we did not foresee: the file still must not stop the app
-        raise ConfigError(f"it could not be read ({type(exc).__name__})") from None
+        raise ConfigError(_("it could not be read ({error})").format(error=type(exc).__name__)) from None
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str | None]:
@@ -156,38 +157,48 @@ def load_config(path: str | os.PathLike[str] | None = None) -> tuple[Config, str
         return _read_settings(p), None
     except FileNotFoundError:
         if not ours and os.path.islink(p):
-            return Config(), (
-                f"Settings file {shown} is a link to {link_to(p)}, which does not exist: it was left as it is"
+            return Config(), _(
+                "Settings file {file} is a link to {target}, which does not exist: it was left as it is"
                 " and the defaults are used; settings changed now are not saved to it."
-            )
+            ).format(file=shown, target=link_to(p))
         return Config(), None
     except NotRegularFile:
-        left = "It was left in place and is ignored." + ("" if ours else " Settings changed now are not saved to it.")
-        return Config(), f"Settings {shown} is not a regular file; using defaults. {left}"
+        if ours:
+            return Config(), _(
+                "Settings {file} is not a regular file; using defaults. It was left in place and is ignored."
+            ).format(file=shown)
+        return Config(), _(
+            "Settings {file} is not a regular file; using defaults. It was left in place and is ignored."
+            " Settings changed now are not saved to it."
+        ).format(file=shown)
     except ConfigError as exc:
         problem = one_line(str(exc), PROBLEM_MAX)
     except Exception as exc:  # a bug we did not foresee: the file still must not stop the app
-        problem = f"it could not be read ({type(exc).__name__})"
+        problem = _("it could not be read ({error})").format(error=type(exc).__name__)
+    # Translators: {problem} says why the settings file cannot be used, "it is not UTF-8 text".
     if not ours:
-        return Config(), (
-            f"Settings file {shown} is not a settings file ({problem}): it was left as it is and the defaults"
+        return Config(), _(
+            "Settings file {file} is not a settings file ({problem}): it was left as it is and the defaults"
             " are used; settings changed now are not saved to it."
-        )
+        ).format(file=shown, problem=problem)
     kept = move_aside(p, ".bak")
-    return Config(), f"Settings file {shown} is invalid ({problem}); using defaults.{kept}"
+    # Translators: {kept} is empty or a sentence after a space saying where the file was moved.
+    return Config(), _("Settings file {file} is invalid ({problem}); using defaults.{kept}").format(
+        file=shown, problem=problem, kept=kept
+    )
 
 
 def _refusal(path: Path) -> str | None:
     """Why the settings may not be written over the file named by the user at ``path`` (None when
     they may: it is missing, empty, or settings we can read)."""
     if os.path.islink(path) and not os.path.exists(path):
-        return f"it is a link to {link_to(path)}, which does not exist"
+        return _("it is a link to {target}, which does not exist").format(target=link_to(path))
     try:
         _read_settings(path)
     except FileNotFoundError:
         return None
     except NotRegularFile:
-        return "it is not a regular file"
+        return _("it is not a regular file")
     except ConfigError as exc:
         return one_line(str(exc), PROBLEM_MAX)
     return None
@@ -207,8 +218,10 @@ def save_config(cfg: Config, path: str | os.PathLike[str] | None = None) -> Path
         problem = _refusal(p)
         if problem is not None:
             raise NotASettingsFile(
-                f"{one_line(str(p))} is not a settings file ({problem}), so it was left as it is"
-                " and the settings were not written to it"
+                _(
+                    "{file} is not a settings file ({problem}), so it was left as it is"
+                    " and the settings were not written to it"
+                ).format(file=one_line(str(p)), problem=problem)
             )
     target = Path(os.path.realpath(p)) if os.path.islink(p) and os.path.isfile(p) else p
     import tomli_w  # loaded when settings are written

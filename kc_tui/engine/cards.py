@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from kc_tui.i18n import _
+
 Card = int
 
 RANKS = "A23456789TJQK"
@@ -85,17 +87,17 @@ def card_symbol(card: Card) -> str:
 def parse_card(text: str) -> Card:
     """Read ``TH``, ``th``, ``10H`` or ``K♠``; raise :class:`CardError` otherwise."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be text such as 'TH', not {text!r}")
+        raise CardError(_("a card must be text such as 'TH', not {text}").format(text=repr(text)))
     t = text.strip().upper()
     if len(t) < 2:
-        raise CardError(f"unknown card {text!r}")
+        raise CardError(_("unknown card {text}").format(text=repr(text)))
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
     symbol_suit = SUIT_SYMBOLS.find(suit_text)
     suit = SUITS.find(suit_text) if symbol_suit < 0 else symbol_suit
     if len(rank_text) != 1 or rank_text not in RANKS or suit < 0:
-        raise CardError(f"unknown card {text!r}")
+        raise CardError(_("unknown card {text}").format(text=repr(text)))
     return make_card(RANKS.index(rank_text) + 1, suit)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kc_tui.i18n import _
+
 from .cards import ACE, ALL_CARDS, KINGS_MASK, NEED, Card, card_str, is_king, is_red, rank_of
 from .moves import END, MOVE_BASE, PLACES, Move
 from .rules import CompletedPiles, KingsOnSides, Rules
@@ -26,8 +28,12 @@ def empty_place_takes(place: int, rules: Rules) -> str:
     if not 0 <= place < len(PLACES):
         raise ValueError(f"place {place} is not one of the {len(PLACES)} places")
     if place >= 4:
-        return "K only"
-    return "any card but K" if rules.kings_on_sides == KingsOnSides.FORBID else "any card"
+        # Translators: what an empty corner takes; K is a king.
+        return _("K only")
+    if rules.kings_on_sides == KingsOnSides.FORBID:
+        # Translators: what an empty side takes; K is a king.
+        return _("any card but K")
+    return _("any card")
 
 
 #: Ranks as players write them, 1 (ace) .. 13 (king).
@@ -43,9 +49,11 @@ def pile_takes(place: int, pile: Pile | list[Card], rules: Rules) -> str:
     top = pile[-1]
     rank = rank_of(top)
     if rank == ACE:
-        return "nothing (ends in A)"
-    colour = "black" if is_red(top) else "red"
-    return f"{colour} {RANK_WORDS[rank - 1]}"
+        # Translators: what a pile ending in an ace takes; A is an ace.
+        return _("nothing (ends in A)")
+    # Translators: what a pile takes next; {rank} is a rank such as 7, J or A.
+    needs = _("black {rank}") if is_red(top) else _("red {rank}")
+    return needs.format(rank=RANK_WORDS[rank - 1])
 
 
 def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sides: bool, closed: bool) -> list[Move]:
@@ -130,37 +138,44 @@ def explain_illegal(
         if card >= len(ALL_CARDS):
             return f"not a move: {m!r}"
         if not (hand >> card) & 1:
-            return f"{fmt(card)} is not in your hand"
+            return _("{card} is not in your hand").format(card=fmt(card))
         pile = piles[dst]
         place = PLACES[dst]
         if not pile:
             if dst >= 4:
                 if not is_king(card):
-                    return f"only a king can start the empty corner {place} (R10)"
+                    # Translators: {place} is a place on the table such as NE.
+                    return _("only a king can start the empty corner {place} (R10)").format(place=place)
                 return None
             if is_king(card) and rules.kings_on_sides == KingsOnSides.FORBID:
-                return f"kings may not fill an empty side here; put {fmt(card)} in an empty corner (R11)"
+                return _("kings may not fill an empty side here; put {card} in an empty corner (R11)").format(
+                    card=fmt(card)
+                )
             return None
         return _fit_reason(card, pile[-1], place, fmt, "R8")
     src, dst = (m - MOVE_BASE) >> 3, m & 7
     if src >= len(PLACES):
         return f"not a move: {m!r}"
     if src == dst:
-        return "a pile cannot move onto itself (R9)"
+        return _("a pile cannot move onto itself (R9)")
     moving = piles[src]
     if not moving:
-        return f"there is no pile at {PLACES[src]} to move (R9)"
+        return _("there is no pile at {place} to move (R9)").format(place=PLACES[src])
     if rules.completed_piles == CompletedPiles.STAY and len(moving) == PILE_FULL:
-        return f"the completed pile at {PLACES[src]} is closed and stays where it is (R12)"
+        return _("the completed pile at {place} is closed and stays where it is (R12)").format(place=PLACES[src])
     onto = piles[dst]
     bottom = moving[0]
     if not onto:
         if dst < 4:
-            return f"a pile never moves onto an empty side; fill {PLACES[dst]} from your hand (R9)"
+            return _("a pile never moves onto an empty side; fill {place} from your hand (R9)").format(
+                place=PLACES[dst]
+            )
         if src >= 4:
-            return "a corner pile stays in its corner (R9)"
+            return _("a corner pile stays in its corner (R9)")
         if not is_king(bottom):
-            return f"only a pile that starts with a king may move to the empty corner {PLACES[dst]} (R9)"
+            return _("only a pile that starts with a king may move to the empty corner {place} (R9)").format(
+                place=PLACES[dst]
+            )
         return None
     return _fit_reason(bottom, onto[-1], PLACES[dst], fmt, "R9")
 
@@ -168,11 +183,13 @@ def explain_illegal(
 def _fit_reason(card: Card, top: Card, place: str, fmt: Callable[[Card], str], rule: str) -> str | None:
     if (NEED[top] >> card) & 1:
         return None
-    what = f"{fmt(card)} can't go on {fmt(top)} at {place}"
+    args = {"card": fmt(card), "top": fmt(top), "place": place, "rule": rule}
+    # Translators: {card} is played on {top} (cards such as 7♥) at the place {place} (such as NE);
+    # {rule} is a rule id such as R8.
     if rank_of(top) == 1:
-        return f"{what}: nothing is ever played on an ace ({rule})"
+        return _("{card} can't go on {top} at {place}: nothing is ever played on an ace ({rule})").format(**args)
     if rank_of(card) != rank_of(top) - 1:
-        return f"{what}: it must be exactly one rank lower ({rule})"
+        return _("{card} can't go on {top} at {place}: it must be exactly one rank lower ({rule})").format(**args)
     if is_red(card) == is_red(top):
-        return f"{what}: same colour ({rule})"
-    return f"{what} ({rule})"  # pragma: no cover - every misfit is one of the above
+        return _("{card} can't go on {top} at {place}: same colour ({rule})").format(**args)
+    return _("{card} can't go on {top} at {place} ({rule})").format(**args)  # pragma: no cover - every misfit is above

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from kc_tui.i18n import _
+
 from .cards import DECK_SIZE, CardError, card_str, parse_card
 
 Move = int
@@ -71,7 +73,7 @@ def move_str(m: Move) -> str:
 def parse_place(text: str) -> int:
     place = PLACE_INDEX.get(text.strip().upper())
     if place is None:
-        raise MoveError(f"unknown place {text!r}: places are {' '.join(PLACES)}")
+        raise MoveError(_("unknown place {text}: places are {places}").format(text=repr(text), places=" ".join(PLACES)))
     return place
 
 
@@ -79,7 +81,7 @@ def parse_move(text: str) -> Move:
     """Read ``play 7H N``, ``move N E`` or ``end`` (case-insensitive)."""
     words = text.split()
     if not words:
-        raise MoveError("empty move: write 'play 7H N', 'move N E' or 'end'")
+        raise MoveError(_("empty move: write 'play 7H N', 'move N E' or 'end'"))
     verb = words[0].lower()
     if verb == "end" and len(words) == 1:
         return END
@@ -87,11 +89,11 @@ def parse_move(text: str) -> Move:
         try:
             card = parse_card(words[1])
         except CardError as exc:
-            raise MoveError(f"in move {text!r}: {exc}") from None
+            raise MoveError(_("in move {text}: {problem}").format(text=repr(text), problem=exc)) from None
         return play(card, parse_place(words[2]))
     if verb == "move" and len(words) == 3:
         src, dst = parse_place(words[1]), parse_place(words[2])
         if src == dst:
-            raise MoveError(f"in move {text!r}: a pile cannot move onto itself")
+            raise MoveError(_("in move {text}: a pile cannot move onto itself").format(text=repr(text)))
         return move(src, dst)
-    raise MoveError(f"cannot read move {text!r}: write 'play 7H N', 'move N E' or 'end'")
+    raise MoveError(_("cannot read move {text}: write 'play 7H N', 'move N E' or 'end'").format(text=repr(text)))

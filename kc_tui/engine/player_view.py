@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from kc_tui.i18n import _
+
 from .cards import FULL_MASK, Card, card_str, cards_of, sort_for_hand
 from .legal import Pile, explain_illegal, generate_moves
 from .moves import Move
@@ -112,7 +114,7 @@ class PlayerView:
 
     def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:
         if self.over:
-            return "the round is over"
+            return _("the round is over")
         if not self.my_turn:
-            return "it is not your turn"
+            return _("it is not your turn")
         return explain_illegal(self.hand_mask, self.piles, self.rules, m, fmt)

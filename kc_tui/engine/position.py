@@ -15,6 +15,8 @@ import math
 import reprlib
 from typing import Any
 
+from kc_tui.i18n import _, ngettext
+
 from .cards import ALL_CARDS, NEED, CardError, card_str, cards_of, is_king, parse_card
 from .moves import PLACES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, Rules, RulesError
@@ -67,45 +69,58 @@ def _clip(message: str) -> str:
 
 
 def _reject_constant(name: str) -> Any:
-    raise PositionError(f"the number {name} is not allowed: numbers must be finite")
+    raise PositionError(_("the number {name} is not allowed: numbers must be finite").format(name=name))
 
 
 def _read_int(text: str) -> int:
     if len(text.lstrip("-")) > _INT_DIGITS:
-        raise PositionError(f"the number {show(text)} is out of range: integers lie from {INT_MIN} to {INT_MAX}")
+        raise PositionError(
+            _("the number {number} is out of range: integers lie from {low} to {high}").format(
+                number=show(text), low=INT_MIN, high=INT_MAX
+            )
+        )
     value = int(text)
     if not INT_MIN <= value <= INT_MAX:
-        raise PositionError(f"the number {value} is out of range: integers lie from {INT_MIN} to {INT_MAX}")
+        raise PositionError(
+            _("the number {number} is out of range: integers lie from {low} to {high}").format(
+                number=value, low=INT_MIN, high=INT_MAX
+            )
+        )
     return value
 
 
 def _read_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise PositionError(f"the number {show(text)} is out of range: numbers must be finite")
+        raise PositionError(_("the number {number} is out of range: numbers must be finite").format(number=show(text)))
     return value
 
 
-_unique_keys = unique_keys(lambda key: PositionError(f"the key {show(key)} appears twice in one object"))
+_unique_keys = unique_keys(
+    lambda key: PositionError(_("the key {key} appears twice in one object").format(key=show(key)))
+)
 
 
-def check_json_value(value: Any, what: str = "the document") -> None:
+def check_json_value(value: Any, what: str | None = None) -> None:
     """Raise :class:`PositionError` unless ``value`` is plain JSON within the limits.
 
     Plain JSON: dicts with string keys, lists, strings, bools, None, integers from
     :data:`INT_MIN` to :data:`INT_MAX` and finite floats, nested at most :data:`MAX_DEPTH`
     deep. Iterative, so any depth is refused without recursion.
     """
+    what = _("the document") if what is None else what
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         v, depth = stack.pop()
         if isinstance(v, dict | list):
             if depth > MAX_DEPTH:
-                raise PositionError(f"{what} is nested more than {MAX_DEPTH} deep")
+                raise PositionError(_("{what} is nested more than {most} deep").format(what=what, most=MAX_DEPTH))
             if isinstance(v, dict):
                 for k in v:
                     if not isinstance(k, str):
-                        raise PositionError(f"{what} has a key that is not text: {show(k)}")
+                        raise PositionError(
+                            _("{what} has a key that is not text: {key}").format(what=what, key=show(k))
+                        )
                 stack.extend((x, depth + 1) for x in v.values())
             else:
                 stack.extend((x, depth + 1) for x in v)
@@ -113,12 +128,18 @@ def check_json_value(value: Any, what: str = "the document") -> None:
             continue
         elif isinstance(v, int):
             if not INT_MIN <= v <= INT_MAX:
-                raise PositionError(f"{what} holds a number out of range: integers lie from {INT_MIN} to {INT_MAX}")
+                raise PositionError(
+                    _("{what} holds a number out of range: integers lie from {low} to {high}").format(
+                        what=what, low=INT_MIN, high=INT_MAX
+                    )
+                )
         elif isinstance(v, float):
             if not math.isfinite(v):
-                raise PositionError(f"{what} holds the number {v!r}: numbers must be finite")
+                raise PositionError(
+                    _("{what} holds the number {number}: numbers must be finite").format(what=what, number=repr(v))
+                )
         else:
-            raise PositionError(f"{what} holds {show(v)}, which is not a JSON value")
+            raise PositionError(_("{what} holds {value}, which is not a JSON value").format(what=what, value=show(v)))
 
 
 def loads_strict(text: str | bytes) -> Any:
@@ -130,15 +151,21 @@ def loads_strict(text: str | bytes) -> Any:
     """
     if isinstance(text, bytes | bytearray):
         if len(text) > MAX_BYTES:
-            raise PositionError(f"the file is larger than {MAX_BYTES} bytes (1 MiB), the most a position may be")
+            raise PositionError(
+                _("the file is larger than {size} bytes (1 MiB), the most a position may be").format(size=MAX_BYTES)
+            )
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise PositionError(f"not UTF-8 text (bad byte at offset {exc.start}): expected a JSON position") from None
+            raise PositionError(
+                _("not UTF-8 text (bad byte at offset {offset}): expected a JSON position").format(offset=exc.start)
+            ) from None
     elif len(text) > MAX_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise PositionError(f"the text is larger than {MAX_BYTES} bytes (1 MiB), the most a position may be")
+        raise PositionError(
+            _("the text is larger than {size} bytes (1 MiB), the most a position may be").format(size=MAX_BYTES)
+        )
     if not text.strip():
-        raise PositionError("the file is empty: expected a JSON position")
+        raise PositionError(_("the file is empty: expected a JSON position"))
     try:
         data = json.loads(
             text,
@@ -148,13 +175,17 @@ def loads_strict(text: str | bytes) -> Any:
             object_pairs_hook=_unique_keys,
         )
     except PositionError as exc:
-        raise PositionError(f"not usable JSON: {exc}") from None
+        raise PositionError(_("not usable JSON: {error}").format(error=exc)) from None
     except json.JSONDecodeError as exc:
-        raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise PositionError(
+            _("not valid JSON: {error} at line {line}, column {column}").format(
+                error=exc.msg, line=exc.lineno, column=exc.colno
+            )
+        ) from None
     except RecursionError:
-        raise PositionError(f"not usable JSON: it is nested more than {MAX_DEPTH} deep") from None
+        raise PositionError(_("not usable JSON: it is nested more than {most} deep").format(most=MAX_DEPTH)) from None
     except ValueError as exc:  # pragma: no cover - every decoding error is one of the above
-        raise PositionError(_clip(f"not valid JSON: {exc}")) from None
+        raise PositionError(_clip(_("not valid JSON: {error}").format(error=exc))) from None
     check_json_value(data)
     return data
 
@@ -166,17 +197,19 @@ def _card(text: Any, where: str) -> int:
     try:
         return parse_card(text)
     except CardError as exc:
-        raise PositionError(_clip(f"{where}: {exc}")) from None
+        raise PositionError(_clip(_("{where}: {problem}").format(where=where, problem=exc))) from None
 
 
 def parse_position(data: Any, seed: int = 0) -> Round:
     """A round from a decoded position document; raise :class:`PositionError` naming the first problem."""
     if not isinstance(data, dict):
-        raise PositionError("a position must be a JSON object")
+        raise PositionError(_("a position must be a JSON object"))
     check_json_value(data)
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT or not isinstance(fmt, str):
-        raise PositionError(f"unknown format {show(fmt)}: expected {FORMAT!r}")
+        raise PositionError(
+            _("unknown format {format}: expected {expected}").format(format=show(fmt), expected=repr(FORMAT))
+        )
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except (RulesError, TypeError) as exc:
@@ -184,16 +217,24 @@ def parse_position(data: Any, seed: int = 0) -> Round:
 
     players = data.get("players")
     if not isinstance(players, list):
-        raise PositionError("'players' must be a list of players")
+        raise PositionError(_("'players' must be a list of players"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise PositionError(f"a position needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)} (R1)")
+        raise PositionError(
+            _("a position needs {low} to {high} players, not {count} (R1)").format(
+                low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(players)
+            )
+        )
 
     where_seen: dict[int, str] = {}
 
     def take(text: Any, where: str) -> int:
         card = _card(text, where)
         if card in where_seen:
-            raise PositionError(f"duplicate card {card_str(card)}: in {where_seen[card]} and in {where}")
+            raise PositionError(
+                _("duplicate card {card}: in {first} and in {second}").format(
+                    card=card_str(card), first=where_seen[card], second=where
+                )
+            )
         where_seen[card] = where
         return card
 
@@ -201,92 +242,130 @@ def parse_position(data: Any, seed: int = 0) -> Round:
     meta: list[dict[str, Any]] = []
     for i, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("hand"), list):
-            raise PositionError(f"player {i} must be an object with a 'hand' list")
+            raise PositionError(_("player {player} must be an object with a 'hand' list").format(player=i))
         if "name" in p and not isinstance(p["name"], str):
-            raise PositionError(f"player {i}'s 'name' must be text, not {show(p['name'])}")
+            raise PositionError(
+                _("player {player}'s 'name' must be text, not {value}").format(player=i, value=show(p["name"]))
+            )
         mask = 0
         for text in p["hand"]:
-            mask |= 1 << take(text, f"player {i}'s hand")
+            mask |= 1 << take(text, _("player {player}'s hand").format(player=i))
         hands.append(mask)
         meta.append({k: v for k, v in p.items() if k != "hand"})
 
     stock_data = data.get("stock", [])
     if not isinstance(stock_data, list):
-        raise PositionError("'stock' must be a list of cards, top card first")
-    stock = [take(t, "the stock") for t in stock_data]
+        raise PositionError(_("'stock' must be a list of cards, top card first"))
+    stock = [take(t, _("the stock")) for t in stock_data]
 
     piles_data = data.get("piles")
     if not isinstance(piles_data, dict):
-        raise PositionError("'piles' must be an object with the places N E S W NE SE SW NW")
+        raise PositionError(_("'piles' must be an object with the places N E S W NE SE SW NW"))
     for key in piles_data:
         if key not in PLACES:
-            raise PositionError(f"unknown pile place {show(key)}: places are {' '.join(PLACES)}")
+            raise PositionError(
+                _("unknown pile place {place}: places are {places}").format(place=show(key), places=" ".join(PLACES))
+            )
     piles: list[Pile] = []
     for i, place in enumerate(PLACES):
         pile_data = piles_data.get(place, [])
         if not isinstance(pile_data, list):
-            raise PositionError(f"pile {place} must be a list of cards, bottom card first")
-        pile = tuple(take(t, f"pile {place}") for t in pile_data)
+            raise PositionError(_("pile {place} must be a list of cards, bottom card first").format(place=place))
+        pile = tuple(take(t, _("pile {place}").format(place=place)) for t in pile_data)
         if i >= 4 and pile and not is_king(pile[0]):
-            raise PositionError(f"corner {place} must start with a king, not {card_str(pile[0])} (R10)")
+            raise PositionError(
+                _("corner {place} must start with a king, not {card} (R10)").format(place=place, card=card_str(pile[0]))
+            )
         for below, above in itertools.pairwise(pile):
             if not (NEED[below] >> above) & 1:
                 raise PositionError(
-                    f"pile {place}: {card_str(above)} cannot lie on {card_str(below)} "
-                    "(each card one rank lower and the other colour, R8)"
+                    _(
+                        "pile {place}: {card} cannot lie on {below} (each card one rank lower and the other colour, R8)"
+                    ).format(place=place, card=card_str(above), below=card_str(below))
                 )
         if len(pile) == PILE_FULL and rules.completed_piles == CompletedPiles.TO_STOCK:
-            raise PositionError(f"pile {place} is complete (K to A) and should have gone to the stock (R12)")
+            raise PositionError(
+                _("pile {place} is complete (K to A) and should have gone to the stock (R12)").format(place=place)
+            )
         piles.append(pile)
 
     missing = [c for c in ALL_CARDS if c not in where_seen]
     if missing:
         shown = " ".join(card_str(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        raise PositionError(f"{len(missing)} card(s) missing from the position: {shown}")
+        # Translators: {cards} is the first missing cards, "2C 3D ...".
+        raise PositionError(
+            ngettext(
+                "{n} card(s) missing from the position: {cards}",
+                "{n} card(s) missing from the position: {cards}",
+                len(missing),
+            ).format(n=len(missing), cards=shown)
+        )
 
     to_move = data.get("to_move", 0)
     if not _is_int(to_move) or not 0 <= to_move < len(players):
-        raise PositionError(f"'to_move' must be a seat from 0 to {len(players) - 1}, not {show(to_move)}")
+        raise PositionError(
+            _("'to_move' must be a seat from 0 to {high}, not {value}").format(
+                high=len(players) - 1, value=show(to_move)
+            )
+        )
     drawn = data.get("drawn", True)
     if not isinstance(drawn, bool):
-        raise PositionError(f"'drawn' must be true or false, not {show(drawn)}")
+        raise PositionError(_("'drawn' must be true or false, not {value}").format(value=show(drawn)))
     idle = data.get("idle_turns", 0)
     if not _is_int(idle) or idle < 0:
-        raise PositionError(f"'idle_turns' must be a whole number 0 or more, not {show(idle)}")
+        raise PositionError(_("'idle_turns' must be a whole number 0 or more, not {value}").format(value=show(idle)))
 
     turn = data.get("turn", {})
     if not isinstance(turn, dict) or any(k not in TURN_KEYS or not isinstance(v, bool) for k, v in turn.items()):
-        raise PositionError(f"'turn' must be an object of true/false flags among {', '.join(TURN_KEYS)}")
+        raise PositionError(
+            _("'turn' must be an object of true/false flags among {keys}").format(keys=", ".join(TURN_KEYS))
+        )
     moved, played_card, drew = (bool(turn.get(k, False)) for k in TURN_KEYS)
     if played_card and not moved:
-        raise PositionError("'turn': a turn that played a card has moved ('moved' must be true)")
+        raise PositionError(_("'turn': a turn that played a card has moved ('moved' must be true)"))
 
     # The output keys: checked for type, and against the position.
     out_seats = [seat for seat, h in enumerate(hands) if h == 0]
     if len(out_seats) > 1:
         raise PositionError(
-            f"players {out_seats[0]} and {out_seats[1]} both have empty hands: "
-            "the round ended when the first went out (R13)"
+            _(
+                "players {first} and {second} both have empty hands: the round ended when the first went out (R13)"
+            ).format(first=out_seats[0], second=out_seats[1])
         )
     round_over = data.get("round_over", False)
     if not isinstance(round_over, bool):
-        raise PositionError(f"'round_over' must be true or false, not {show(round_over)}")
+        raise PositionError(_("'round_over' must be true or false, not {value}").format(value=show(round_over)))
     if "round_over" in data and not round_over and out_seats:
-        raise PositionError(f"'round_over' is false, but player {out_seats[0]}'s hand is empty: the round ended (R13)")
+        raise PositionError(
+            _("'round_over' is false, but player {player}'s hand is empty: the round ended (R13)").format(
+                player=out_seats[0]
+            )
+        )
     ended = round_over or bool(out_seats)
     winner = out_seats[0] if out_seats else None
     for key in ("winner", "penalties"):
         if key in data and not round_over:
-            raise PositionError(f'{key!r} belongs only to a finished round (with "round_over": true)')
+            raise PositionError(
+                _('{key} belongs only to a finished round (with "round_over": true)').format(key=repr(key))
+            )
     if "winner" in data:
         said = data["winner"]
         if said is not None and not (_is_int(said) and 0 <= said < len(players)):
-            raise PositionError(f"'winner' must be a seat from 0 to {len(players) - 1} or null, not {show(said)}")
+            raise PositionError(
+                _("'winner' must be a seat from 0 to {high} or null, not {value}").format(
+                    high=len(players) - 1, value=show(said)
+                )
+            )
         if said != winner:
-            why = f"player {winner}'s hand is empty (R13)" if winner is not None else "no hand is empty (a block, R14)"
-            raise PositionError(f"'winner' is {show(said)}, but {why}")
+            if winner is not None:
+                why = _("'winner' is {value}, but player {player}'s hand is empty (R13)")
+            else:
+                why = _("'winner' is {value}, but no hand is empty (a block, R14)")
+            raise PositionError(why.format(value=show(said), player=winner))
     if not ended and not drawn and (moved or drew) and rules.draw != Draw.END:
-        raise PositionError("'turn' says the turn has begun, so its start-of-turn draw is made: 'drawn' must be true")
+        raise PositionError(
+            _("'turn' says the turn has begun, so its start-of-turn draw is made: 'drawn' must be true")
+        )
 
     # A round that has ended makes no draw and begins no turn.
     r = Round.from_parts(
@@ -309,9 +388,17 @@ def parse_position(data: Any, seed: int = 0) -> Round:
     if "penalties" in data:
         said = data["penalties"]
         if not isinstance(said, list) or len(said) != len(players) or not all(_is_int(x) for x in said):
-            raise PositionError(f"'penalties' must be a list of {len(players)} whole numbers, not {show(said)}")
+            raise PositionError(
+                _("'penalties' must be a list of {count} whole numbers, not {value}").format(
+                    count=len(players), value=show(said)
+                )
+            )
         if said != r.penalties():
-            raise PositionError(f"'penalties' is {show(said)}, but the hands left score {r.penalties()} (R15)")
+            raise PositionError(
+                _("'penalties' is {value}, but the hands left score {penalties} (R15)").format(
+                    value=show(said), penalties=r.penalties()
+                )
+            )
     r.extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS and k not in OUTPUT_KEYS}
     r.player_meta = meta
     return r

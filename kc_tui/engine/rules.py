@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Final, Generic, TypeVar
 
+from kc_tui.i18n import N_, _
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 
@@ -26,7 +28,8 @@ class RulesError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One choice of a word-valued variant: the word (as in files and on the command line) and
-    a short label for players."""
+    a short label for players (English, marked with ``N_``: shown through ``_``, as
+    :meth:`Variant.label` gives it)."""
 
     value: str
     label: str
@@ -40,9 +43,9 @@ class Variant(Generic[V]):
     key: str
     #: The rule of RULES.md it varies: ``R3``, ``R15/R16``.
     rule: str
-    #: A title for players: ``Kings in the layout``.
+    #: A title for players: ``Kings in the layout`` (English, marked with ``N_``: show it through ``_``).
     title: str
-    #: One line for players, without the rule id.
+    #: One line for players, without the rule id (English, marked with ``N_``: show it through ``_``).
     explanation: str
     #: The value when none is given.
     default: V
@@ -75,10 +78,11 @@ class Variant(Generic[V]):
         return r
 
     def label(self, value: str) -> str:
-        """The label of the choice ``value``; KeyError for a word the variant does not allow."""
+        """The label of the choice ``value`` in the language in use; KeyError for a word the
+        variant does not allow."""
         for c in self.choices:
             if c.value == value:
-                return c.label
+                return _(c.label)
         raise KeyError(value)
 
     def check(self, value: Any) -> None:
@@ -86,13 +90,21 @@ class Variant(Generic[V]):
         name = self.key
         if self.choices:
             if value not in self.values:
-                raise RulesError(f"rule {name} cannot be {value!r}: choose one of {', '.join(self.values)}")
+                raise RulesError(
+                    _("rule {rule} cannot be {value}: choose one of {choices}").format(
+                        rule=name, value=repr(value), choices=", ".join(self.values)
+                    )
+                )
         elif self.bounds is not None:
             lo, hi = self.bounds
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise RulesError(f"rule {name} must be a whole number from {lo} to {hi}, not {value!r}")
+                raise RulesError(
+                    _("rule {rule} must be a whole number from {low} to {high}, not {value}").format(
+                        rule=name, low=lo, high=hi, value=repr(value)
+                    )
+                )
         elif not isinstance(value, bool):
-            raise RulesError(f"rule {name} must be true or false, not {value!r}")
+            raise RulesError(_("rule {rule} must be true or false, not {value}").format(rule=name, value=repr(value)))
 
     def parse(self, text: str) -> Any:
         """The typed value of the text ``text`` (from ``key=value``); the value is not checked."""
@@ -100,14 +112,18 @@ class Variant(Generic[V]):
             try:
                 return int(text)
             except ValueError:
-                raise RulesError(f"rule {self.key} must be a whole number, not {text!r}") from None
+                raise RulesError(
+                    _("rule {rule} must be a whole number, not {value}").format(rule=self.key, value=repr(text))
+                ) from None
         if self.type is bool:
             low = text.lower()
             if low in ("true", "yes", "1", "on"):
                 return True
             if low in ("false", "no", "0", "off"):
                 return False
-            raise RulesError(f"rule {self.key} must be true or false, not {text!r}")
+            raise RulesError(
+                _("rule {rule} must be true or false, not {value}").format(rule=self.key, value=repr(text))
+            )
         return text
 
     def help(self, *, offered: bool = False) -> str:
@@ -156,77 +172,77 @@ class Scoring:
 LAYOUT_KINGS: Final = Variant(
     "layout_kings",
     "R3",
-    "Kings in the layout",
-    "a king turned up in the layout goes to a corner (to_corner) or stays on its side (stay)",
+    N_("Kings in the layout"),
+    N_("a king turned up in the layout goes to a corner (to_corner) or stays on its side (stay)"),
     LayoutKings.TO_CORNER,
     choices=(
-        Choice(LayoutKings.TO_CORNER, "a turned-up king goes to a corner"),
-        Choice(LayoutKings.STAY, "kings stay where they fall"),
+        Choice(LayoutKings.TO_CORNER, N_("a turned-up king goes to a corner")),
+        Choice(LayoutKings.STAY, N_("kings stay where they fall")),
     ),
 )
 DRAW: Final = Variant(
     "draw",
     "R6",
-    "Drawing",
-    "draw at the start of the turn, at its end, or only when stuck (when_stuck)",
+    N_("Drawing"),
+    N_("draw at the start of the turn, at its end, or only when stuck (when_stuck)"),
     Draw.START,
     choices=(
-        Choice(Draw.START, "draw at the start of the turn"),
-        Choice(Draw.END, "draw after playing"),
-        Choice(Draw.WHEN_STUCK, "draw only when stuck"),
+        Choice(Draw.START, N_("draw at the start of the turn")),
+        Choice(Draw.END, N_("draw after playing")),
+        Choice(Draw.WHEN_STUCK, N_("draw only when stuck")),
     ),
 )
 COMPLETED_PILES: Final = Variant(
     "completed_piles",
     "R12",
-    "Completed piles",
-    "a finished K..A pile is shuffled into the stock (to_stock) or stays closed (stay)",
+    N_("Completed piles"),
+    N_("a finished K..A pile is shuffled into the stock (to_stock) or stays closed (stay)"),
     CompletedPiles.TO_STOCK,
     choices=(
-        Choice(CompletedPiles.TO_STOCK, "shuffled back into the stock"),
-        Choice(CompletedPiles.STAY, "stays on the table, closed"),
+        Choice(CompletedPiles.TO_STOCK, N_("shuffled back into the stock")),
+        Choice(CompletedPiles.STAY, N_("stays on the table, closed")),
     ),
 )
 KINGS_ON_SIDES: Final = Variant(
     "kings_on_sides",
     "R11",
-    "Kings on sides",
-    "a king may fill an empty side (allow) or only ever starts a corner (forbid)",
+    N_("Kings on sides"),
+    N_("a king may fill an empty side (allow) or only ever starts a corner (forbid)"),
     KingsOnSides.ALLOW,
     choices=(
-        Choice(KingsOnSides.ALLOW, "a king may fill an empty side"),
-        Choice(KingsOnSides.FORBID, "kings only ever start corners"),
+        Choice(KingsOnSides.ALLOW, N_("a king may fill an empty side")),
+        Choice(KingsOnSides.FORBID, N_("kings only ever start corners")),
     ),
 )
 OUT_WITH_OPEN_SIDE: Final = Variant(
     "out_with_open_side",
     "R13",
-    "Going out",
-    "going out while a side is empty ends the round (end) or makes you draw 3 (draw3)",
+    N_("Going out"),
+    N_("going out while a side is empty ends the round (end) or makes you draw 3 (draw3)"),
     OutWithOpenSide.END,
     choices=(
-        Choice(OutWithOpenSide.END, "going out ends the round"),
-        Choice(OutWithOpenSide.DRAW3, "draw 3 if a side is empty"),
+        Choice(OutWithOpenSide.END, N_("going out ends the round")),
+        Choice(OutWithOpenSide.DRAW3, N_("draw 3 if a side is empty")),
     ),
 )
 SCORING: Final = Variant(
     "scoring",
     "R15/R16",
-    "Scoring",
-    "penalty points to a target (points) or a chip pot (chips)",
+    N_("Scoring"),
+    N_("penalty points to a target (points) or a chip pot (chips)"),
     Scoring.POINTS,
     choices=(
-        Choice(Scoring.POINTS, "penalty points to a target"),
-        Choice(Scoring.CHIPS, "chips into a pot"),
+        Choice(Scoring.POINTS, N_("penalty points to a target")),
+        Choice(Scoring.CHIPS, N_("chips into a pot")),
     ),
 )
-HAND_SIZE: Final = Variant("hand_size", "R2", "Hand size", "cards dealt to each player", 7, bounds=(1, 10))
+HAND_SIZE: Final = Variant("hand_size", "R2", N_("Hand size"), N_("cards dealt to each player"), 7, bounds=(1, 10))
 #: A position file or a tournament may play to any target from 1; the settings offer 5 to 500.
 TARGET: Final = Variant(
     "target",
     "R15",
-    "Target score",
-    "the match ends when a total reaches this many points",
+    N_("Target score"),
+    N_("the match ends when a total reaches this many points"),
     50,
     bounds=(1, 10_000),
     offered=(5, 500),
@@ -234,8 +250,8 @@ TARGET: Final = Variant(
 CHIPS_START: Final = Variant(
     "chips_start",
     "R16",
-    "Starting chips",
-    "chips each player starts with",
+    N_("Starting chips"),
+    N_("chips each player starts with"),
     50,
     bounds=(1, 10_000),
     only_with=(SCORING.key, Scoring.CHIPS),
@@ -243,16 +259,16 @@ CHIPS_START: Final = Variant(
 CHIPS_PER_CARD: Final = Variant(
     "chips_per_card",
     "R16",
-    "Pay per card",
-    "losers also pay 10 per king and 1 per card left",
+    N_("Pay per card"),
+    N_("losers also pay 10 per king and 1 per card left"),
     False,
     only_with=(SCORING.key, Scoring.CHIPS),
 )
 CHIPS_ROUNDS: Final = Variant(
     "chips_rounds",
     "R16",
-    "Chips rounds",
-    "the chips match ends after this many rounds",
+    N_("Chips rounds"),
+    N_("the chips match ends after this many rounds"),
     10,
     bounds=(1, 1_000),
     only_with=(SCORING.key, Scoring.CHIPS),
@@ -281,7 +297,9 @@ def variant(key: str) -> Variant[Any]:
     try:
         return _BY_KEY[key]
     except KeyError:
-        raise RulesError(f"unknown rule {key!r}: known rules are {', '.join(sorted(_BY_KEY))}") from None
+        raise RulesError(
+            _("unknown rule {rule}: known rules are {rules}").format(rule=repr(key), rules=", ".join(sorted(_BY_KEY)))
+        ) from None
 
 
 #: The choices of every setting that takes a word (read from :data:`VARIANTS`).
@@ -330,7 +348,7 @@ class Rules:
     def from_dict(cls, data: Any) -> Rules:
         """Rules from a mapping of any subset of the settings; the rest take defaults."""
         if not isinstance(data, dict):
-            raise RulesError("'rules' must be an object of settings")
+            raise RulesError(_("'rules' must be an object of settings"))
         for key in data:
             variant(key)
         return cls(**data)
@@ -343,7 +361,7 @@ class Rules:
             key, sep, text = pair.partition("=")
             key = key.strip()
             if not sep:
-                raise RulesError(f"rule setting {pair!r} must look like key=value")
+                raise RulesError(_("rule setting {setting} must look like key=value").format(setting=repr(pair)))
             data[key] = parse_value(key, text.strip())
         return cls.from_dict(data)
 

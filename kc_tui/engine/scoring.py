@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kc_tui.i18n import _
+
 from . import rng as _rng
 from .cards import KINGS_MASK, penalty_of
 from .moves import END, Move
@@ -34,10 +36,14 @@ class MatchRecordError(ValueError):
 def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
     """``d[key]``: a real JSON integer (not a bool, float or text) from ``lo`` to ``hi``."""
     if key not in d:
-        raise MatchRecordError(f"{key!r} is missing")
+        raise MatchRecordError(_("{key} is missing").format(key=repr(key)))
     x = d[key]
     if not _is_int(x) or not lo <= x <= hi:
-        raise MatchRecordError(f"{key!r} must be a whole number from {lo} to {hi}, not {_short(x)}")
+        raise MatchRecordError(
+            _("{key} must be a whole number from {low} to {high}, not {value}").format(
+                key=repr(key), low=lo, high=hi, value=_short(x)
+            )
+        )
     assert isinstance(x, int)
     return x
 
@@ -45,10 +51,14 @@ def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
 def _ints(d: dict[str, Any], key: str, n: int, lo: int, hi: int) -> tuple[int, ...]:
     """``d[key]``: a list of exactly ``n`` real integers, each from ``lo`` to ``hi``."""
     if key not in d:
-        raise MatchRecordError(f"{key!r} is missing")
+        raise MatchRecordError(_("{key} is missing").format(key=repr(key)))
     xs = d[key]
     if not isinstance(xs, list) or len(xs) != n or not all(_is_int(x) and lo <= x <= hi for x in xs):
-        raise MatchRecordError(f"{key!r} must be a list of {n} whole numbers from {lo} to {hi}")
+        raise MatchRecordError(
+            _("{key} must be a list of {count} whole numbers from {low} to {high}").format(
+                key=repr(key), count=n, low=lo, high=hi
+            )
+        )
     return tuple(xs)
 
 
@@ -59,7 +69,8 @@ def _short(x: object) -> str:
         return repr(x)
     if isinstance(x, int) and -(10**12) < x < 10**12:
         return str(x)
-    return f"a {type(x).__name__}"
+    # Translators: a value named by its type, "a str", "a float".
+    return _("a {type}").format(type=type(x).__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +151,12 @@ class RoundResult(RoundOutcome):
         """A result from its record, every field checked for its exact JSON type and range
         (``n_players``: the match's number of seats); :class:`MatchRecordError` otherwise."""
         if not isinstance(d, dict):
-            raise MatchRecordError("a round result must be an object")
+            raise MatchRecordError(_("a round result must be an object"))
         for key in d:
             if key not in RESULT_KEYS:
-                raise MatchRecordError("a round result has an unknown field")
+                raise MatchRecordError(_("a round result has an unknown field"))
         if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-            raise MatchRecordError(f"a match has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            raise MatchRecordError(_("a match has {low} to {high} players").format(low=MIN_PLAYERS, high=MAX_PLAYERS))
         n, big = n_players, 10**9
         seats_data = d.get("seats")
         if (
@@ -154,12 +165,14 @@ class RoundResult(RoundOutcome):
             or not all(_is_int(x) and 0 <= x < n for x in seats_data)
             or len(set(seats_data)) != len(seats_data)
         ):
-            raise MatchRecordError(f"'seats' of a round result must be a list of distinct seats from 0 to {n - 1}")
+            raise MatchRecordError(
+                _("'seats' of a round result must be a list of distinct seats from 0 to {high}").format(high=n - 1)
+            )
         if "winner" not in d:
-            raise MatchRecordError("'winner' is missing")
+            raise MatchRecordError(_("'winner' is missing"))
         winner = d["winner"]
         if winner is not None and (not _is_int(winner) or winner not in seats_data):
-            raise MatchRecordError("'winner' must be null or one of the round's seats")
+            raise MatchRecordError(_("'winner' must be null or one of the round's seats"))
         return cls(
             number=_int(d, "number", 1, big),
             dealer=_int(d, "dealer", 0, n - 1),
@@ -232,7 +245,7 @@ def round_seed(match_seed: int, number: int) -> int:
     another's."""
     if match_seed > SEED_MAX:
         return _rng.derive_wide(match_seed, f"round {number}")
-    _, value = _rng.next_u64(_rng.seed_state(match_seed * 1_000_003 + number))
+    _state, value = _rng.next_u64(_rng.seed_state(match_seed * 1_000_003 + number))
     return value & ((1 << 62) - 1)
 
 
@@ -368,7 +381,7 @@ class Match:
         hands_left = [0] * self.n
         fines = [0] * self.n
         for i, s in enumerate(self.seats):
-            cards_left[s], kings_left[s], _ = penalty_breakdown(r.hands[i])
+            cards_left[s], kings_left[s], _points = penalty_breakdown(r.hands[i])
             hands_left[s] = r.hands[i]
             fines[s] = r.fines[i]
         result = RoundResult(
@@ -473,38 +486,42 @@ class Match:
         :class:`MatchRecordError` (a ValueError) when the record is not valid or does not
         replay (a move is illegal, a finished round does not end, the results differ)."""
         if not isinstance(d, dict):
-            raise MatchRecordError("the match record must be an object")
+            raise MatchRecordError(_("the match record must be an object"))
         for key in d:
             if key not in MATCH_KEYS:
-                raise MatchRecordError("the match record has an unknown field")
+                raise MatchRecordError(_("the match record has an unknown field"))
         n = _int(d, "n_players", MIN_PLAYERS, MAX_PLAYERS)
         if ("seed" in d) == ("secret" in d):
-            raise MatchRecordError("the match record needs its 'seed' or its 'secret' (one of them)")
+            raise MatchRecordError(_("the match record needs its 'seed' or its 'secret' (one of them)"))
         if "secret" in d:
             secret = secret_from_text(d["secret"])
             if secret is None:
-                raise MatchRecordError("'secret' must be 32 hexadecimal digits (0-9, a-f)")
+                raise MatchRecordError(_("'secret' must be 32 hexadecimal digits (0-9, a-f)"))
             seed = secret
         else:
             seed = _int(d, "seed", 0, SEED_MAX)
         first_dealer = _int(d, "first_dealer", 0, n - 1)
         if "rules" not in d:
-            raise MatchRecordError("'rules' is missing")
+            raise MatchRecordError(_("'rules' is missing"))
         if isinstance(d["rules"], dict) and not all(isinstance(v, str | int) for v in d["rules"].values()):
-            raise MatchRecordError("every rule must be a word, a whole number or true/false")
+            raise MatchRecordError(_("every rule must be a word, a whole number or true/false"))
         try:
             rules = Rules.from_dict(d["rules"])
         except (ValueError, TypeError) as exc:  # RulesError is a ValueError
-            raise MatchRecordError(f"the rules are not valid ({exc})") from None
+            raise MatchRecordError(_("the rules are not valid ({error})").format(error=exc)) from None
         rounds = d.get("rounds")
         if not isinstance(rounds, list) or not rounds:
-            raise MatchRecordError("no rounds recorded")
+            raise MatchRecordError(_("no rounds recorded"))
         for k, moves in enumerate(rounds):
             if not isinstance(moves, list) or not all(_is_int(x) and 0 <= x <= END for x in moves):
-                raise MatchRecordError(f"round {k + 1} must be a list of moves (whole numbers from 0 to {END})")
+                raise MatchRecordError(
+                    _("round {number} must be a list of moves (whole numbers from 0 to {high})").format(
+                        number=k + 1, high=END
+                    )
+                )
         results = d.get("results")
         if results is not None and not isinstance(results, list):
-            raise MatchRecordError("'results' must be a list of round results")
+            raise MatchRecordError(_("'results' must be a list of round results"))
         try:
             m = cls(n, rules, seed, first_dealer=first_dealer)
         except ValueError as exc:  # e.g. too many cards for that many players and that hand size
@@ -513,27 +530,41 @@ class Match:
             if m.over:
                 # A finished match's record repeats its last round as the "current" one (to_dict).
                 if k != len(rounds) - 1 or moves != m.round_moves[-1]:
-                    raise MatchRecordError(f"round {k + 1} is recorded after the match ended")
+                    raise MatchRecordError(_("round {number} is recorded after the match ended").format(number=k + 1))
                 break
             for i, mv in enumerate(moves):
                 if m.round.over:
-                    raise MatchRecordError(f"round {k + 1} goes on after it ended (move {i + 1})")
+                    raise MatchRecordError(
+                        _("round {number} goes on after it ended (move {move})").format(number=k + 1, move=i + 1)
+                    )
                 try:
                     m.round.apply(mv)
                 except ValueError as exc:  # IllegalMove
-                    raise MatchRecordError(f"round {k + 1}, move {i + 1} is not legal ({exc})") from None
+                    raise MatchRecordError(
+                        _("round {number}, move {move} is not legal ({error})").format(
+                            number=k + 1, move=i + 1, error=exc
+                        )
+                    ) from None
             if k < len(rounds) - 1:
                 if not m.round.over:
-                    raise MatchRecordError(f"round {k + 1} does not end with its recorded moves")
+                    raise MatchRecordError(
+                        _("round {number} does not end with its recorded moves").format(number=k + 1)
+                    )
                 m.finish_round()
         if results is not None:
             if len(results) != len(m.results):
-                raise MatchRecordError(f"{len(results)} round results recorded for {len(m.results)} rounds played")
+                raise MatchRecordError(
+                    _("{results} round results recorded for {rounds} rounds played").format(
+                        results=len(results), rounds=len(m.results)
+                    )
+                )
             for k, (saved, replayed) in enumerate(zip(results, m.results, strict=True)):
                 # A record holds no hands: compare what it records (cards_left and kings_left
                 # come from the replay).
                 if not RoundResult.from_dict(saved, n).record_equals(replayed):
-                    raise MatchRecordError(f"the result of round {k + 1} differs from its replay")
+                    raise MatchRecordError(
+                        _("the result of round {number} differs from its replay").format(number=k + 1)
+                    )
         return m
 
     def replay_round(self, n_moves: int) -> Round:

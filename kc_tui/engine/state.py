@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kc_tui.i18n import _
+
 from . import rng as _rng
 from .cards import ALL_CARDS, Card, card_str, cards_of, is_king, penalty_of, sort_for_hand
 from .legal import PILE_FULL, Pile, empty_place_takes, explain_illegal, generate_moves
@@ -119,7 +121,7 @@ class Round:
         deck.reverse()  # deck[-1] is the top card; pop() deals from the top
         r.dealer = dealer
         hands = [0] * n_players
-        for _ in range(rules.hand_size):  # R2: one at a time, clockwise from the dealer's left
+        for _deal in range(rules.hand_size):  # R2: one at a time, clockwise from the dealer's left
             for k in range(1, n_players + 1):
                 hands[(dealer + k) % n_players] |= 1 << deck.pop()
         r.hands = hands
@@ -262,7 +264,7 @@ class Round:
 
     def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:
         if self.over:
-            return "the round is over"
+            return _("the round is over")
         return explain_illegal(self.hands[self.to_move], self.piles, self.rules, m, fmt)
 
     def hand(self, seat: int) -> list[Card]:
@@ -387,7 +389,7 @@ class Round:
         """R13: going out ends the round, unless draw3 applies."""
         side_open = any(not self.piles[s] for s in range(4))
         if self.rules.out_with_open_side == OutWithOpenSide.DRAW3 and self.stock and side_open:
-            for _ in range(3):
+            for _draw in range(3):
                 self._draw(seat)
             return
         self.over = True

@@ -24,6 +24,7 @@ from kc_tui.engine import (
     target,
 )
 from kc_tui.engine.rules import CompletedPiles
+from kc_tui.i18n import _
 from kc_tui.match.cardtext import CardFormat, cards_text
 
 
@@ -106,17 +107,40 @@ def fault_reason(detail: str) -> str:
 def describe_move(r: Round, m: Move, who: str, fmt: CardFormat = card_symbol) -> str:
     """The move ``m`` about to be made in ``r``, in plain words (call it *before* applying):
     "Greedy moved 6♥ 5♠ 4♦ from N onto 7♣ at E"."""
-    return f"{who} {_phrase(r, m, fmt, past=True)}"
+    return f"{who} {_phrase(r, m, fmt)}"
 
 
 def suggest_move(r: Round, m: Move, fmt: CardFormat = card_symbol) -> str:
-    """The move ``m`` as advice: "play 7♥ on 8♣ at N", "end your turn"."""
-    return _phrase(r, m, fmt, past=False)
-
-
-def _phrase(r: Round, m: Move, fmt: CardFormat, *, past: bool) -> str:
+    """The move ``m`` as advice: "play 7♥ on 8♣ at N", "end your turn". Shown, never stored:
+    in the language in use (the log's lines, which saves keep and the table sends, are English)."""
     if m == END:
-        return "ended the turn" if past else "end your turn"
+        return _("end your turn")
+    dst = target(m)
+    onto = r.piles[dst]
+    place = PLACES[dst]
+    if is_play(m):
+        card = fmt(play_card(m))
+        if not onto:
+            # Translators: advice; {card} is a card such as 7♥, {place} a place such as NE.
+            empty = (
+                _("put {card} on the empty corner {place}") if dst >= 4 else _("put {card} on the empty side {place}")
+            )
+            return empty.format(card=card, place=place)
+        # Translators: advice; {card} goes on {top} (cards such as 7♥) at {place} (such as N).
+        return _("play {card} on {top} at {place}").format(card=card, top=fmt(onto[-1]), place=place)
+    src = source(m)
+    # Translators: {cards} is a pile's cards such as "6♥ 5♠ 4♦", {source} and {place} places such as N.
+    args = {"cards": cards_text(r.piles[src], fmt), "source": PLACES[src], "place": place}
+    if not onto:
+        if dst >= 4:
+            return _("move {cards} from {source} to the empty corner {place}").format(**args)
+        return _("move {cards} from {source} to the empty side {place}").format(**args)
+    return _("move {cards} from {source} onto {top} at {place}").format(top=fmt(onto[-1]), **args)
+
+
+def _phrase(r: Round, m: Move, fmt: CardFormat) -> str:
+    if m == END:
+        return "ended the turn"
     dst = target(m)
     onto = r.piles[dst]
     place = PLACES[dst]
@@ -125,13 +149,12 @@ def _phrase(r: Round, m: Move, fmt: CardFormat, *, past: bool) -> str:
         c = play_card(m)
         if not onto:
             return f"put {fmt(c)} on the empty {kind} {place}"
-        return f"{'played' if past else 'play'} {fmt(c)} on {fmt(onto[-1])} at {place}"
+        return f"played {fmt(c)} on {fmt(onto[-1])} at {place}"
     src = source(m)
-    verb = "moved" if past else "move"
     moving = r.piles[src]
     if not onto:
-        return f"{verb} {cards_text(moving, fmt)} from {PLACES[src]} to the empty {kind} {place}"
-    return f"{verb} {cards_text(moving, fmt)} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
+        return f"moved {cards_text(moving, fmt)} from {PLACES[src]} to the empty {kind} {place}"
+    return f"moved {cards_text(moving, fmt)} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
 
 
 __all__ = ["Narrator", "describe_move", "fault_reason", "suggest_move"]

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ai import kind_info
 from kc_tui.config.store import data_dir
 from kc_tui.engine import Match
+from kc_tui.i18n import _
 from kc_tui.match.roster import Seat
 from kc_tui.match.saves import (
     SAVE_MAX_BYTES,
@@ -261,7 +262,7 @@ class Recorder:
             return False
         except Exception as exc:  # a bug must not stop the game: the sync waits, as for a fault
             log.exception("the history could not record match %s", uid)
-            self._failed(job, f"the history could not record it ({type(exc).__name__})")
+            self._failed(job, _("the history could not record it ({error})").format(error=type(exc).__name__))
             return False
         with self._cond:
             self._ids[uid] = match_id
@@ -335,21 +336,34 @@ class Recorder:
         try:
             names = sorted(p for p in self.outbox.iterdir() if p.suffix == ".json")[:OUTBOX_MAX]
         except OSError as exc:
-            return [f"The outbox {one_line(str(self.outbox))} cannot be read ({os_problem(exc)})."]
+            return [
+                _("The outbox {folder} cannot be read ({problem}).").format(
+                    folder=one_line(str(self.outbox)), problem=os_problem(exc)
+                )
+            ]
         for path in names:
             try:
                 raw = read_capped(path, SAVE_MAX_BYTES)
                 if raw is None:
-                    raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
+                    raise SaveError(_("it is larger than {size} MiB").format(size=SAVE_MAX_BYTES >> 20))
                 match, seats, record, demo = read_pending(parse_save_json(raw))
                 if path.stem != record.uid:
-                    raise SaveError("its name is not its match's uid")
+                    raise SaveError(_("its name is not its match's uid"))
             except SaveError as exc:
                 kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-                problems.append(f"A match waiting for the history could not be read: {exc}.{kept}")
+                # Translators: {kept} is empty or a sentence after a space saying where the file went.
+                problems.append(
+                    _("A match waiting for the history could not be read: {problem}.{kept}").format(
+                        problem=exc, kept=kept
+                    )
+                )
                 continue
             except OSError as exc:
-                problems.append(f"A match waiting for the history cannot be read ({os_problem(exc)}); it is kept.")
+                problems.append(
+                    _("A match waiting for the history cannot be read ({problem}); it is kept.").format(
+                        problem=os_problem(exc)
+                    )
+                )
                 continue
             sync = match_sync(match, seats, record, demo)
             with self._cond:
@@ -383,7 +397,9 @@ class Recorder:
                 self._history, self.open_message = self._opener()
             except Exception as exc:  # opening never raises for a bad file; a bug must not stop the app
                 log.exception("the history could not be opened")
-                self.open_message = f"The game history could not be opened ({type(exc).__name__})."
+                self.open_message = _("The game history could not be opened ({error}).").format(
+                    error=type(exc).__name__
+                )
         problems = self.load_outbox()
         if problems:
             self.open_message = " ".join([self.open_message or "", *problems]).strip()

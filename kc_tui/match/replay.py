@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from kc_tui.engine import END, Card, Match, Move, Round, RoundResult, Rules, cards_of, move_str, sort_for_hand
 from kc_tui.engine.rules import Scoring
+from kc_tui.i18n import _, ngettext
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator
 from kc_tui.records.rows import MatchRecord, RoundRecord
@@ -180,14 +181,16 @@ class RoundReplay:
         moves checked; :class:`ReplayError` when the record does not replay."""
         n = len(match.seats)
         if viewer is not None and not 0 <= viewer < n:
-            raise ReplayError(f"there is no seat {viewer} in a match of {n} players")
+            raise ReplayError(
+                _("there is no seat {seat} in a match of {players} players").format(seat=viewer, players=n)
+            )
         by_number = {r.number: r for r in match.rounds}
         if round_number not in by_number:
-            raise ReplayError(f"round {round_number} is not in the record of this match")
+            raise ReplayError(_("round {number} is not in the record of this match").format(number=round_number))
         try:
             rules = Rules.from_dict(match.rules)
         except (ValueError, TypeError) as exc:
-            raise ReplayError(f"the recorded rules are not valid ({exc})") from None
+            raise ReplayError(_("the recorded rules are not valid ({error})").format(error=exc)) from None
         m = _deal_up_to(match, by_number, round_number, rules)
         rec = by_number[round_number]
         _check_start(m, rec)
@@ -335,7 +338,9 @@ class RoundReplay:
             try:
                 r.apply(mv)
             except ValueError as exc:
-                raise ReplayError(f"move {i + 1} of the plan is not legal there ({exc})") from None
+                raise ReplayError(
+                    _("move {number} of the plan is not legal there ({error})").format(number=i + 1, error=exc)
+                ) from None
             out.append(r)
         return out
 
@@ -490,21 +495,25 @@ class RoundReplay:
 
     def _score_text(self, total: int) -> str:
         if self._chips:
-            return "1 chip" if total == 1 else f"{total} chips"
-        return f"{total}/{self.rules.target} pts"
+            return ngettext("{n} chip", "{n} chips", total).format(n=total)
+        # Translators: a seat's total of penalty points out of the target, "12/100 pts".
+        return _("{total}/{target} pts").format(total=total, target=self.rules.target)
 
     def status_text(self) -> str:
         """One line: "Round 3 · move 17 of 54 · Bob's turn" ("your turn" for the viewer's), or
         how the round ended."""
         r = self._round_at(self._position)
-        head = f"Round {self.round_number} · move {self._position} of {len(self.moves)}"
+        # The line's parts, each a msgid of its own, are joined by " · " as the status bar shows them.
+        head = _("Round {number} · move {position} of {moves}").format(
+            number=self.round_number, position=self._position, moves=len(self.moves)
+        )
         if r.over:
             if r.winner is None:
-                return f"{head} · blocked: no one went out"
-            return f"{head} · {self.names[self.seats[r.winner]]} went out"
-        tail = " · the deal" if self._position == 0 else ""
+                return f"{head} · {_('blocked: no one went out')}"
+            return f"{head} · {_('{name} went out').format(name=self.names[self.seats[r.winner]])}"
+        tail = f" · {_('the deal')}" if self._position == 0 else ""
         seat = self.seats[r.to_move]
-        whose = "your turn" if seat == self.viewer else f"{self.names[seat]}'s turn"
+        whose = _("your turn") if seat == self.viewer else _("{name}'s turn").format(name=self.names[seat])
         return f"{head}{tail} · {whose}"
 
 
@@ -514,10 +523,14 @@ def _deal_up_to(match: MatchRecord, by_number: dict[int, RoundRecord], round_num
     try:
         m = Match(len(match.seats), rules, match.seed, first_dealer=match.first_dealer)
     except ValueError as exc:
-        raise ReplayError(f"the recorded match cannot be dealt again ({exc})") from None
+        raise ReplayError(_("the recorded match cannot be dealt again ({error})").format(error=exc)) from None
     for number in range(1, round_number):
         if number not in by_number:
-            raise ReplayError(f"round {number} is missing from the record, so round {round_number} cannot be dealt")
+            raise ReplayError(
+                _("round {missing} is missing from the record, so round {number} cannot be dealt").format(
+                    missing=number, number=round_number
+                )
+            )
         earlier = by_number[number]
         _check_start(m, earlier)
         work = m.round
@@ -525,10 +538,14 @@ def _deal_up_to(match: MatchRecord, by_number: dict[int, RoundRecord], round_num
             _check_move(work, mv, number, i)
             work.apply(mv)
         if not work.over:
-            raise ReplayError(f"round {number} does not end with its recorded moves")
+            raise ReplayError(_("round {number} does not end with its recorded moves").format(number=number))
         _check_result(m.finish_round(), earlier)
         if m.over:
-            raise ReplayError(f"the match ended after round {number}: round {round_number} was never played")
+            raise ReplayError(
+                _("the match ended after round {last}: round {number} was never played").format(
+                    last=number, number=round_number
+                )
+            )
     return m
 
 
@@ -542,13 +559,15 @@ def _live(m: Match) -> _Live:
 def _check_start(m: Match, rec: RoundRecord) -> None:
     """The round about to be played is the one recorded (its dealer and seats)."""
     if rec.dealer != m.dealer or tuple(rec.seats) != tuple(m.seats):
-        raise ReplayError(f"round {rec.number} was not dealt as recorded (its dealer or players differ)")
+        raise ReplayError(
+            _("round {number} was not dealt as recorded (its dealer or players differ)").format(number=rec.number)
+        )
 
 
 def _check_move(r: Round, mv: Move, number: int, i: int) -> None:
     """Move ``i`` (0-based) of round ``number`` may be made in ``r``; ReplayError otherwise."""
     if r.over:
-        raise ReplayError(f"round {number} goes on after it ended (move {i + 1})")
+        raise ReplayError(_("round {number} goes on after it ended (move {move})").format(number=number, move=i + 1))
     try:
         reason = r.why_illegal(mv)
     except (ValueError, IndexError, TypeError) as exc:  # a number that is no move at all
@@ -558,12 +577,17 @@ def _check_move(r: Round, mv: Move, number: int, i: int) -> None:
             what = f" ({move_str(mv)})"
         except ValueError:
             what = ""
-        raise ReplayError(f"round {number}, move {i + 1}{what} does not replay: {reason}")
+        # Translators: {what} is empty or the move in parentheses after a space, " (play 7H N)".
+        raise ReplayError(
+            _("round {number}, move {move}{what} does not replay: {reason}").format(
+                number=number, move=i + 1, what=what, reason=reason
+            )
+        )
 
 
 def _check_result(res: RoundResult, rec: RoundRecord) -> None:
     if (res.winner, res.penalties, res.totals) != (rec.winner, tuple(rec.penalties), tuple(rec.totals)):
-        raise ReplayError(f"round {rec.number} replays to another result than the one recorded")
+        raise ReplayError(_("round {number} replays to another result than the one recorded").format(number=rec.number))
 
 
 __all__ = ["CHECKPOINT_EVERY", "ReplayError", "ReplaySeat", "ReplaySnapshot", "RoundReplay"]

@@ -25,6 +25,7 @@ from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote
 from kc_tui.config.store import data_dir
 from kc_tui.engine import SECRET_BITS, Match, Round, position_dict
 from kc_tui.engine.scoring import SECRET_MIN
+from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, known_kinds
 from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
 from kc_tui.util.text import PROBLEM_MAX, one_line
@@ -291,18 +292,18 @@ def read_pending(doc: Any) -> tuple[Match, list[Seat], RecordInfo, bool]:
     """The match, seats, record and demo mark of an outbox file's document; :class:`SaveError`
     when any of them is unusable."""
     if not isinstance(doc, dict) or doc.get("save_format") != PENDING_FORMAT:
-        raise SaveError("it is not a Kings Corners match waiting for the history")
+        raise SaveError(_("it is not a Kings Corners match waiting for the history"))
     for key in doc:
         if key not in PENDING_KEYS:
-            raise SaveError(f"it has an unknown field {quote(key)}")
+            raise SaveError(_("it has an unknown field {field}").format(field=quote(key)))
     try:
         match = Match.from_dict(doc.get("match"))
     except ValueError as exc:
-        raise SaveError(f"the match record does not replay ({exc})") from None
+        raise SaveError(_("the match record does not replay ({error})").format(error=exc)) from None
     seats = seats_from(doc.get("seats"), match.n)
     demo = doc.get("demo")
     if not isinstance(demo, bool):
-        raise SaveError("its demo mark must be true or false")
+        raise SaveError(_("its demo mark must be true or false"))
     return match, seats, record_from(doc.get("record"), len(match.results), match.n), demo
 
 
@@ -315,11 +316,11 @@ def read_save_file(path: Path) -> Any:
     except FileNotFoundError:
         return None
     except NotRegularFile:
-        raise SaveUnreadable("it is not a regular file") from None
+        raise SaveUnreadable(_("it is not a regular file")) from None
     except OSError as exc:
-        raise SaveUnreadable(f"it cannot be read ({os_problem(exc)})") from None
+        raise SaveUnreadable(_("it cannot be read ({problem})").format(problem=os_problem(exc))) from None
     if raw is None:
-        raise SaveError(f"it is larger than {SAVE_MAX_BYTES >> 20} MiB")
+        raise SaveError(_("it is larger than {size} MiB").format(size=SAVE_MAX_BYTES >> 20))
     return parse_save_json(raw)
 
 
@@ -327,13 +328,13 @@ def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
     """The match (replayed from its record), seats and log of a save document; :class:`SaveError`
     when any of them is unusable. The position is checked afterwards with :func:`check_position`."""
     if not isinstance(doc, dict) or doc.get("save_format") != SAVE_FORMAT:
-        raise SaveError("it is not a Kings Corners save")
+        raise SaveError(_("it is not a Kings Corners save"))
     try:
         match = Match.from_dict(doc.get("match"))
     except ValueError as exc:  # MatchRecordError, RulesError, IllegalMove
-        raise SaveError(f"the match record does not replay ({exc})") from None
+        raise SaveError(_("the match record does not replay ({error})").format(error=exc)) from None
     if match.over:
-        raise SaveError("the saved match is already over")
+        raise SaveError(_("the saved match is already over"))
     seats = seats_from(doc.get("seats"), match.n)
     return match, seats, log_from(doc.get("log", []))
 
@@ -343,7 +344,7 @@ def read_record(doc: dict[str, Any], rounds: int, seats: int) -> RecordInfo:
     before records were kept has none: the match gets a new uid (the history finds it by its
     seats, rules and seed) and notes of no hints or undos."""
     if "record" not in doc:
-        return RecordInfo(rounds=[RoundNote() for _ in range(rounds)])
+        return RecordInfo(rounds=[RoundNote() for _round in range(rounds)])
     return record_from(doc["record"], rounds, seats)
 
 
@@ -352,31 +353,43 @@ def record_from(data: Any, rounds: int, seats: int) -> RecordInfo:
     one note for each of the ``rounds`` finished rounds (its seats' counts, when it has them, one
     for each of the match's ``seats``)."""
     if not isinstance(data, dict) or set(data) != RECORD_KEYS:
-        raise SaveError("its record must have a uid, a start time and the rounds' notes")
+        raise SaveError(_("its record must have a uid, a start time and the rounds' notes"))
     uid = data["uid"]
     if not isinstance(uid, str) or len(uid) != 32 or any(c not in "0123456789abcdef" for c in uid):
-        raise SaveError("its record's uid must be 32 hexadecimal digits")
+        raise SaveError(_("its record's uid must be 32 hexadecimal digits"))
     notes = data["rounds"]
     if not isinstance(notes, list) or len(notes) != rounds:
-        raise SaveError(f"its record must note exactly the {rounds} finished rounds")
+        raise SaveError(_("its record must note exactly the {rounds} finished rounds").format(rounds=rounds))
     out: list[RoundNote] = []
     for i, note in enumerate(notes):
         if not isinstance(note, dict) or set(note) not in (ROUND_NOTE_KEYS, ROUND_NOTE_SEAT_KEYS):
-            raise SaveError(f"the note of round {i + 1} must have hints, undos and a time")
+            raise SaveError(_("the note of round {number} must have hints, undos and a time").format(number=i + 1))
         for key in ("hints", "undos"):
             if not _is_count(note[key]):
-                raise SaveError(f"the {key} of round {i + 1} must be a whole number from 0 to {COUNT_MAX}")
+                raise SaveError(
+                    _("the {key} of round {number} must be a whole number from 0 to {most}").format(
+                        key=key, number=i + 1, most=COUNT_MAX
+                    )
+                )
         by_seat: list[tuple[int, ...]] = []
         for key in ("seat_hints", "seat_undos"):
             counts = note.get(key, [])
             if not isinstance(counts, list) or len(counts) != (seats if key in note else 0):
-                raise SaveError(f"the {key} of round {i + 1} must be a list of {seats} counts, one for each seat")
+                raise SaveError(
+                    _("the {key} of round {number} must be a list of {seats} counts, one for each seat").format(
+                        key=key, number=i + 1, seats=seats
+                    )
+                )
             if not all(_is_count(c) for c in counts):
-                raise SaveError(f"the {key} of round {i + 1} must be whole numbers from 0 to {COUNT_MAX}")
+                raise SaveError(
+                    _("the {key} of round {number} must be whole numbers from 0 to {most}").format(
+                        key=key, number=i + 1, most=COUNT_MAX
+                    )
+                )
             by_seat.append(tuple(counts))
-        when = _time_from(note["played_at"], f"round {i + 1}'s time")
+        when = _time_from(note["played_at"], _("round {number}'s time").format(number=i + 1))
         out.append(RoundNote(note["hints"], note["undos"], when, *by_seat))
-    return RecordInfo(uid, _time_from(data["started_at"], "its start"), out)
+    return RecordInfo(uid, _time_from(data["started_at"], _("its start")), out)
 
 
 def _is_count(value: Any) -> bool:
@@ -386,14 +399,14 @@ def _is_count(value: Any) -> bool:
 def _time_from(value: Any, what: str) -> datetime:
     """A time in UTC from ISO 8601 text with its offset."""
     if not isinstance(value, str) or len(value) > 40:
-        raise SaveError(f"{what} must be a time")
+        raise SaveError(_("{what} must be a time").format(what=what))
     try:
         when = datetime.fromisoformat(value)
         if when.tzinfo is None:
             raise ValueError
         return when.astimezone(UTC)
     except (ValueError, OverflowError):
-        raise SaveError(f"{what} must be a time with its offset") from None
+        raise SaveError(_("{what} must be a time with its offset").format(what=what)) from None
 
 
 def check_position(doc: dict[str, Any], r: Round, names: Sequence[str]) -> None:
@@ -402,17 +415,20 @@ def check_position(doc: dict[str, Any], r: Round, names: Sequence[str]) -> None:
     mine = position_dict(r, list(names))
     for key in doc:
         if key not in mine and key not in SAVE_KEYS:
-            raise SaveError(f"the saved position does not match its history ({quote(key)} differs)")
+            raise SaveError(_("the saved position does not match its history ({key} differs)").format(key=quote(key)))
     for key, value in mine.items():
         if key not in doc or not _same(doc[key], value):
-            raise SaveError(f"the saved position does not match its history ({key} differs)")
+            raise SaveError(_("the saved position does not match its history ({key} differs)").format(key=key))
 
 
 def quarantine(path: Path, problem: str) -> str:
     """Move an unusable save aside to ``<name>.corrupt-<time>`` (never over an earlier one) and
     return the message (one plain line) saying why and where it went, or that it was left in place."""
     kept = move_aside(path, f".corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-    return f"The saved match could not be resumed: {one_line(problem, PROBLEM_MAX)}.{kept}"
+    # Translators: {problem} says why; {kept} is empty or a sentence after a space saying where the file went.
+    return _("The saved match could not be resumed: {problem}.{kept}").format(
+        problem=one_line(problem, PROBLEM_MAX), kept=kept
+    )
 
 
 def parse_save_json(raw: bytes) -> Any:
@@ -421,25 +437,29 @@ def parse_save_json(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise SaveError("it is not UTF-8 text") from None
+        raise SaveError(_("it is not UTF-8 text")) from None
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        raise SaveError(
+            _("it is not valid JSON ({error} at line {line}, column {column})").format(
+                error=exc.msg, line=exc.lineno, column=exc.colno
+            )
+        ) from None
     except RecursionError:
-        raise SaveError("it is not usable JSON: it is nested too deeply") from None
+        raise SaveError(_("it is not usable JSON: it is nested too deeply")) from None
     except ValueError:  # int(): more than 4,300 digits
-        raise SaveError("it is not usable JSON: a number is too long") from None
+        raise SaveError(_("it is not usable JSON: a number is too long")) from None
 
 
 def _no_constant(name: str) -> Any:
-    raise SaveError(f"it is not usable JSON: {name} is not a number JSON allows")
+    raise SaveError(_("it is not usable JSON: {name} is not a number JSON allows").format(name=name))
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value != value or value in (float("inf"), float("-inf")):
-        raise SaveError("it is not usable JSON: a number is too large")
+        raise SaveError(_("it is not usable JSON: a number is too large"))
     return value
 
 
@@ -459,42 +479,42 @@ def seats_from(data: Any, n: int) -> list[Seat]:
     times in range, no two people with one name (any number of people: the save says nothing of
     whose hand is open, so a resume never opens one by itself)."""
     if not isinstance(data, list) or len(data) != n:
-        raise SaveError(f"the save must list exactly {n} seats")
+        raise SaveError(_("the save must list exactly {count} seats").format(count=n))
     seats: list[Seat] = []
     kinds = known_kinds()
     for i, d in enumerate(data):
-        what = f"seat {i + 1}"
+        what = _("seat {number}").format(number=i + 1)
         if not isinstance(d, dict) or "name" not in d or "kind" not in d:
-            raise SaveError(f"{what} must be an object with a name and a kind")
+            raise SaveError(_("{what} must be an object with a name and a kind").format(what=what))
         for key in d:
             if key not in SEAT_KEYS:
-                raise SaveError(f"{what} has an unknown field {quote(key)}")
-        problem = name_problem(d["name"], f"the name of {what}")
+                raise SaveError(_("{what} has an unknown field {field}").format(what=what, field=quote(key)))
+        problem = name_problem(d["name"], _("the name of {what}").format(what=what))
         if problem is not None:
             raise SaveError(problem)
         kind = d["kind"]
         if not isinstance(kind, str) or kind not in kinds:
-            raise SaveError(f"{what} has an unknown kind {quote(kind)}")
+            raise SaveError(_("{what} has an unknown kind {kind}").format(what=what, kind=quote(kind)))
         think_ms = d.get("think_ms", 1000)
         try:
             think_ms_check(think_ms)
         except ConfigError as exc:
-            raise SaveError(f"{what}: {exc}") from None
+            raise SaveError(_("{what}: {error}").format(what=what, error=exc)) from None
         seats.append(Seat(d["name"], kind, think_ms))
     try:
         check_distinct_names([seat.name for seat in seats if seat.is_human])
     except ConfigError as exc:
-        raise SaveError(f"the save's seats: {exc}") from None
+        raise SaveError(_("the save's seats: {error}").format(error=exc)) from None
     return seats
 
 
 def log_from(data: Any) -> list[str]:
     """The move log of a save: at most LOG_KEEP lines of printable text."""
     if not isinstance(data, list) or len(data) > LOG_KEEP:
-        raise SaveError(f"the log must be a list of at most {LOG_KEEP} lines")
+        raise SaveError(_("the log must be a list of at most {most} lines").format(most=LOG_KEEP))
     for line in data:
         if not isinstance(line, str) or len(line) > LOG_LINE_MAX or not line.isprintable():
-            raise SaveError("the log must hold lines of printable text")
+            raise SaveError(_("the log must hold lines of printable text"))
     return list(data)
 
 

@@ -54,6 +54,7 @@ from kc_tui.engine import (
     source,
     target,
 )
+from kc_tui.i18n import _, ngettext
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator, suggest_move
 from kc_tui.match.roster import Seat, build_hinter, build_players, default_names
@@ -118,7 +119,7 @@ class MatchSession:
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.save_path = save_path
         #: How the game history knows this match: its uid and a note of every finished round.
-        self.record = record or RecordInfo(rounds=[RoundNote() for _ in match.results])
+        self.record = record or RecordInfo(rounds=[RoundNote() for _result in match.results])
         #: Writes the save in a thread of its own (None: written at once, on the caller's thread).
         self.writer: SaveWriter | None = None
         self._save_problem: str | None = None
@@ -303,15 +304,17 @@ class MatchSession:
         """Why the pile at ``place`` cannot be picked up to move (an empty place), or None."""
         if self.match.round.piles[place]:
             return None
-        what = "a king" if place >= 4 else "a card"
-        return f"{PLACES[place]} is empty: pick {what} from your hand first (←→ or 1-9)."
+        # Translators: {place} is a place on the table such as NE; ←→ and 1-9 are keys.
+        if place >= 4:
+            return _("{place} is empty: pick a king from your hand first (←→ or 1-9).").format(place=PLACES[place])
+        return _("{place} is empty: pick a card from your hand first (←→ or 1-9).").format(place=PLACES[place])
 
     # ------------------------------------------------------------------ moves
     def play_human(self, m: Move) -> str | None:
         """Make the move ``m`` of the person on turn. Returns None when it was played, else a
         one-line reason (the state is unchanged)."""
         if not self.human_to_move:
-            return "the round is over" if self.match.round.over else "it is not your turn"
+            return _("the round is over") if self.match.round.over else _("it is not your turn")
         reason = self.why_illegal(m)
         if reason is not None:
             return reason
@@ -333,8 +336,10 @@ class MatchSession:
     def why_no_undo(self) -> str:
         """Why the person on turn has nothing to take back (when :attr:`can_undo` is False)."""
         if self.human_to_move and self._undo.drew == self.to_move:
-            return "You drew from the stock this turn (R13): a move that draws, and every move before it, stays made."
-        return "Nothing to undo this turn."
+            return _(
+                "You drew from the stock this turn (R13): a move that draws, and every move before it, stays made."
+            )
+        return _("Nothing to undo this turn.")
 
     def undo(self) -> bool:
         """Take back the last move the person on turn made this turn; False when there is none."""
@@ -537,8 +542,14 @@ class MatchSession:
         """One line about the match, e.g. for the resume dialog."""
         scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
         if self.match.chips_scoring:  # R16: stacks and the pot, no target
-            return f"Round {self.match.number} · chips: {scores} · pot {self.pot}"
-        return f"Round {self.match.number} · {scores} · target {self.match.rules.target}"
+            # Translators: {scores} is each name with its chips, "Ana 50, Bob 48".
+            return _("Round {number} · chips: {scores} · pot {pot}").format(
+                number=self.match.number, scores=scores, pot=self.pot
+            )
+        # Translators: {scores} is each name with its total, "Ana 12, Bob 30".
+        return _("Round {number} · {scores} · target {target}").format(
+            number=self.match.number, scores=scores, target=self.match.rules.target
+        )
 
 
 def names_joined(names: Sequence[str]) -> str:
@@ -546,7 +557,8 @@ def names_joined(names: Sequence[str]) -> str:
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    # Translators: the last of several names; {names} are the others, joined by commas.
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def match_end_text(s: MatchSession) -> str:
@@ -563,33 +575,53 @@ def match_end_text(s: MatchSession) -> str:
     human = s.human_seats[0] if len(s.human_seats) == 1 and not s.shared_log else None
 
     def who(seats: Sequence[int], with_totals: bool = False) -> str:
-        # "Bob and you share the win", "You win"; with several people "Ana wins".
-        if list(seats) == [human]:
-            return "You"
+        # "Bob and you share the win"; with several people "Ana and Bob share the win".
         ordered = sorted(seats, key=lambda x: x == human)
-        parts = ["you" if x == human else s.names[x] for x in ordered]
+        # Translators: the person at the screen among the names of several winners, "Bob and you".
+        parts = [_("you") if x == human else s.names[x] for x in ordered]
         if with_totals:
             parts = [f"{p} ({totals[x]})" for p, x in zip(parts, ordered, strict=True)]
         return names_joined(parts)
 
     winners = s.match.winners
     best = totals[winners[0]] if winners else 0
-    verb = "share the win" if len(winners) > 1 else "win" if winners == [human] else "wins"
     if s.match.chips_scoring:
-        unit = "chips each" if len(winners) > 1 else "chip" if best == 1 else "chips"
-        win = f"{who(winners)} {verb} with {best} {unit}."
+        if len(winners) > 1:
+            win = _("{names} share the win with {n} chips each.").format(names=who(winners), n=best)
+        elif winners == [human]:
+            win = ngettext("You win with {n} chip.", "You win with {n} chips.", best).format(n=best)
+        else:
+            win = ngettext("{name} wins with {n} chip.", "{name} wins with {n} chips.", best).format(
+                name=who(winners), n=best
+            )
         holding = sum(1 for out in s.match.out if not out)
+        # Translators: {win} is who won, a whole sentence such as "Bob wins with 88 chips."
         if holding == 0:
-            return f"Everyone is out of chips: {win}"
+            return _("Everyone is out of chips: {win}").format(win=win)
         if holding == 1:
-            return f"The others are out of chips: {win}"
+            return _("The others are out of chips: {win}").format(win=win)
         played = len(s.match.results)
-        return f"The match is over after {played} round{'' if played == 1 else 's'}: {win}"
-    win = f"{who(winners)} {verb} with {best}."
+        return ngettext(
+            "The match is over after {n} round: {win}", "The match is over after {n} rounds: {win}", played
+        ).format(n=played, win=win)
+    # Translators: {n} is the winner's total of penalty points.
+    if len(winners) > 1:
+        win = _("{names} share the win with {n}.").format(names=who(winners), n=best)
+    elif winners == [human]:
+        win = _("You win with {n}.").format(n=best)
+    else:
+        win = _("{name} wins with {n}.").format(name=who(winners), n=best)
     reached = [seat for seat, t in enumerate(totals) if t >= s.match.rules.target]
+    # Translators: {win} is who won, a whole sentence such as "Bob wins with 31."
+    if reached == [human]:
+        return _("You reached {total}: the match is over. {win}").format(total=totals[reached[0]], win=win)
     if len(reached) == 1:
-        return f"{who(reached)} reached {totals[reached[0]]}: the match is over. {win}"
-    return f"{who(reached, with_totals=True)} reached {s.match.rules.target}: the match is over. {win}"
+        return _("{name} reached {total}: the match is over. {win}").format(
+            name=who(reached), total=totals[reached[0]], win=win
+        )
+    return _("{names} reached {target}: the match is over. {win}").format(
+        names=who(reached, with_totals=True), target=s.match.rules.target, win=win
+    )
 
 
 def _hist_len(r: Round) -> int:
@@ -611,9 +643,11 @@ def load_or_quarantine(
     try:
         return MatchSession.load(path, card_style=card_style), None
     except SaveUnreadable as exc:
-        message = f"The saved match could not be resumed: {exc}. It was left in place, as it is."
-        log.warning("%s", message)
-        return None, message
+        log.warning("The saved match could not be resumed: %s. It was left in place, as it is.", exc)
+        # Translators: {reason} says why the save file could not be read.
+        return None, _("The saved match could not be resumed: {reason}. It was left in place, as it is.").format(
+            reason=exc
+        )
     except SaveError as exc:
         problem = str(exc)
     except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app

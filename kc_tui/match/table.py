@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from ai.safe import SafePlayer
 from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol, move_str
+from kc_tui.i18n import _, ngettext
 from kc_tui.match.cardtext import CardFormat
 from kc_tui.match.narration import fault_reason
 from kc_tui.match.recorder import Recorder, match_sync
@@ -434,10 +435,11 @@ class TableDriver:
         )
         problem = rec.status.problem
         if self._tells_problems and problem is not None:
-            self.history_problem = (
-                f"The game history could not record this round yet ({problem}): it is kept and tried again."
+            # Translators: {problem} says what went wrong with the game history.
+            self.history_problem = _(
+                "The game history could not record this round yet ({problem}): it is kept and tried again."
                 " The game goes on."
-            )
+            ).format(problem=problem)
 
     # ------------------------------------------------------------------ what the UI asks
     @property
@@ -452,8 +454,9 @@ class TableDriver:
 
     def _score_label(self, total: int) -> str:
         if self.session.match.chips_scoring:
-            return "1 chip" if total == 1 else f"{total} chips"
-        return f"{total}/{self.session.match.rules.target} pts"
+            return ngettext("{n} chip", "{n} chips", total).format(n=total)
+        # Translators: a seat's total of penalty points out of the target, "12/100 pts".
+        return _("{total}/{target} pts").format(total=total, target=self.session.match.rules.target)
 
     def round_lines(self, ended: RoundEnded) -> list[str]:
         """A scored round in plain lines for every viewer, naming every seat and no card: who
@@ -518,16 +521,29 @@ def round_lines(s: MatchSession, ended: RoundEnded) -> list[str]:
     """A scored round in plain lines (see :meth:`TableDriver.round_lines`)."""
     r = ended.result
     winner = None if r.winner is None else s.names[r.winner]
-    head = f"Round {r.number}: {winner} went out" if winner is not None else f"Round {r.number} was blocked"
+    if winner is not None:
+        head = _("Round {number}: {name} went out").format(number=r.number, name=winner)
+    else:
+        head = _("Round {number} was blocked").format(number=r.number)
     lines = [head]
     totals = s.match.live_chips()
     for i, name in enumerate(s.names):
         cards, kings = ended.hands[i]
-        left = "no cards left" if cards == 0 else f"{cards} card{'s' if cards != 1 else ''} left"
+        if cards == 0:
+            left = _("no cards left")
+        else:
+            left = ngettext("{n} card left", "{n} cards left", cards).format(n=cards)
         if kings:
-            left += f" ({kings} king{'s' if kings != 1 else ''})"
-        unit = "chips" if s.match.chips_scoring else f"/{s.match.rules.target} pts"
-        lines.append(f"{name}: {left}, total {totals[i]}{' ' if unit == 'chips' else ''}{unit}")
+            # Translators: {left} is the cards left, "3 cards left"; {n} counts the kings among them.
+            left = ngettext("{left} ({n} king)", "{left} ({n} kings)", kings).format(left=left, n=kings)
+        # Translators: {left} is the cards left, "3 cards left (1 king)".
+        if s.match.chips_scoring:
+            line = _("{name}: {left}, total {total} chips").format(name=name, left=left, total=totals[i])
+        else:
+            line = _("{name}: {left}, total {total}/{target} pts").format(
+                name=name, left=left, total=totals[i], target=s.match.rules.target
+            )
+        lines.append(line)
     return lines
 
 
