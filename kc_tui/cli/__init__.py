@@ -16,6 +16,9 @@ from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
+from kc_tui.config.store import saved_language
+from kc_tui.i18n import LANGUAGES, current
+from kc_tui.i18n.choice import start, write_note
 from kc_tui.util.text import one_line, write_line
 
 __all__ = ["CliError", "build_parser", "main", "version"]
@@ -56,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", metavar="FILE", help="settings file to use (default: the user's config dir)")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        metavar="CODE",
+        help=f"the language to speak: {', '.join(LANGUAGES)} (default: the setting, else the environment's)",
+    )
     parser.add_argument(
         "--log-level",
         choices=LOG_LEVELS,
@@ -124,14 +133,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process (building it costs more than reading a position)."""
+def _parser(language: str) -> argparse.ArgumentParser:
+    """The parser in ``language``, built once per process (building it costs more than reading a
+    position)."""
     return build_parser()
+
+
+def _option(argv: Sequence[str], name: str) -> str | None:
+    """The value of option ``name`` in ``argv`` (``--name V`` or ``--name=V``; the last wins),
+    read before the parser is built."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == name and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith(name + "="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def speak(argv: Sequence[str]) -> str:
+    """Choose the language from ``--lang``, the saved setting and the environment
+    (:func:`kc_tui.i18n.choice.start`) and speak it; the English line that the terminal cannot
+    show it goes to stderr. The code in use is returned."""
+    flag = _option(argv, "--lang")
+    setting = "" if flag in LANGUAGES else saved_language(_option(argv, "--config"))
+    code, note = start(flag, setting)
+    write_note(note)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; a problem with the input is one line ``kings-corners: ...`` on stderr, exit 2."""
-    parser = _parser()
+    speak(sys.argv[1:] if argv is None else argv)
+    parser = _parser(current())
     try:
         args = parser.parse_args(argv)
         if args.command is None:

@@ -43,6 +43,7 @@ from kc_tui.config import (
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
+from kc_tui.i18n import LANGUAGES, N_, _
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
@@ -81,6 +82,15 @@ def card_sample(style: str, four_colour: bool) -> Text:
 
 #: The card styles offered: how each shows cards, and its value.
 CARD_STYLE_CHOICES: dict[str, str] = {"suit symbols (K♠ 10♥)": "symbols", "plain ASCII (KS TH)": "ascii"}
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The languages offered, each in its own name, after the choice to follow the system's."""
+    return [(_("the system's language"), ""), *((name, code) for code, name in LANGUAGES.items())]
+
+
+#: When a language chosen here is spoken.
+LANGUAGE_NOTE = N_("takes effect the next time the game starts (kings-corners --lang CODE: for one run)")
 
 
 def _row(label: str | Content, *fields: Widget, classes: str = "row", id: str | None = None) -> HorizontalGroup:
@@ -227,6 +237,8 @@ class SettingsScreen(Screen[Config | None]):
             yield _row("Theme", _select([(t, t) for t in themes], cfg.theme, "theme"))
             yield _row("Record demos", Switch(cfg.record_demos, id="record_demos"))
             yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
+            yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
+            yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button("Save", id="save", variant="primary")
@@ -447,6 +459,7 @@ class SettingsScreen(Screen[Config | None]):
             four_colour=bool(self._value("four_colour")),
             record_demos=bool(self._value("record_demos")),
             theme=self._value("theme"),
+            language=self._value("language"),
         )
         cfg.validate()
         return cfg
@@ -542,4 +555,5 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#theme", Select).value = d.theme
+        self.query_one("#language", Select).value = d.language
         self.notify("Defaults restored on screen; Save to keep them.", timeout=3)
