@@ -17,7 +17,7 @@ from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
-from kc_tui.i18n import LANGUAGES, current
+from kc_tui.i18n import LANGUAGES, _, current
 from kc_tui.i18n.choice import start, write_note
 from kc_tui.util.text import one_line, write_line
 
@@ -63,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         choices=LANGUAGES,
         metavar="CODE",
-        help=f"the language to speak: {', '.join(LANGUAGES)} (default: the setting, else the environment's)",
+        help=_("the language to speak: {codes} (default: the setting, else the environment's)").format(
+            codes=", ".join(LANGUAGES)
+        ),
     )
     parser.add_argument(
         "--log-level",
