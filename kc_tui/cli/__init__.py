@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,7 +19,7 @@ from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
 from kc_tui.i18n import LANGUAGES, _, current
-from kc_tui.i18n.choice import start, write_note
+from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.text import one_line, write_line
 
 __all__ = ["CliError", "build_parser", "main", "version"]
@@ -158,11 +159,14 @@ def _option(argv: Sequence[str], name: str) -> str | None:
 def speak(argv: Sequence[str]) -> str:
     """Choose the language from ``--lang``, the saved setting and the environment
     (:func:`kc_tui.i18n.choice.start`) and speak it; the English line that the terminal cannot
-    show it goes to stderr. The code in use is returned."""
+    show it goes to stderr. The choice is put in $LANGUAGE for the processes started from this
+    one. The code in use is returned."""
     flag = _option(argv, "--lang")
     setting = "" if flag in LANGUAGES else saved_language(_option(argv, "--config"))
     code, note = start(flag, setting)
     write_note(note)
+    # The apps this one starts (a browser tab's, under `serve`) speak the language chosen here.
+    os.environ["LANGUAGE"] = choose(flag, setting)
     return code
 
 

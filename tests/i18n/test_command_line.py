@@ -90,6 +90,15 @@ def test_the_setting_chooses_when_there_is_no_flag(tmp_path: Path, monkeypatch: 
     assert speak(["--", "--lang", "sw"]) == "it"  # after "--": not an option
 
 
+def test_the_choice_is_passed_to_the_apps_started_from_this_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kings-corners --lang it serve``: every browser tab's app (started with this environment) speaks Italian."""
+    monkeypatch.setenv("LANGUAGE", "th")
+    assert speak(["--lang", "it", "serve"]) == "it"
+    assert os.environ["LANGUAGE"] == "it"
+    tab = run("check", POSITION, code=None, LANGUAGE=os.environ["LANGUAGE"], **C_LOCALE)
+    assert "Italian" in tab.stderr  # the tab's app chose Italian (and its ASCII streams cannot show it)
+
+
 def test_the_setting_counts_in_a_subprocess_too(tmp_path: Path) -> None:
     settings = tmp_path / "s.toml"
     save_config(Config(language="th"), settings)
