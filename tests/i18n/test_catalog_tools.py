@@ -16,6 +16,9 @@ from kc_tui.i18n import DOMAIN, PLURAL_FORMS
 from .catalogkit import catalogs
 
 tool = catalogs()
+needs_msgfmt = pytest.mark.skipif(
+    shutil.which("msgfmt") is None, reason="msgfmt is not installed (Debian: apt-get install gettext)"
+)
 
 SOURCE = """
 from kc_tui.i18n import N_, _, ngettext, pgettext
@@ -84,6 +87,7 @@ def test_update_sets_the_declared_plural_forms(tree: Path) -> None:
     assert tool.read_catalog(tool.po_path("it", tree), "it").get("Deal").string == "Distribuisci"
 
 
+@needs_msgfmt
 def test_compiled_catalogs_are_what_gettext_reads(tree: Path) -> None:
     tool.extract(tree)
     tool.update(tree)
@@ -99,7 +103,7 @@ def test_compiled_catalogs_are_what_gettext_reads(tree: Path) -> None:
     assert list(tool.problems(tree)) == []
 
 
-@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="msgfmt is not installed (Debian: apt-get install gettext)")
+@needs_msgfmt
 def test_check_finds_what_is_wrong(tree: Path) -> None:
     tool.extract(tree)
     tool.update(tree)
@@ -123,6 +127,7 @@ def test_check_finds_what_is_wrong(tree: Path) -> None:
     assert tool.check(tree) == 1
 
 
+@needs_msgfmt
 def test_the_command_line_runs_every_step(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert tool.main(["all", "--root", str(tree)]) == 0
     out = capsys.readouterr().out
