@@ -159,14 +159,15 @@ def _option(argv: Sequence[str], name: str) -> str | None:
 def speak(argv: Sequence[str]) -> str:
     """Choose the language from ``--lang``, the saved setting and the environment
     (:func:`kc_tui.i18n.choice.start`) and speak it; the English line that the terminal cannot
-    show it goes to stderr. The choice is put in $LANGUAGE for the processes started from this
-    one. The code in use is returned."""
+    show it goes to stderr. A choice of ``--lang`` or the setting is put in $LANGUAGE for the
+    processes started from this one. The code in use is returned."""
     flag = _option(argv, "--lang")
     setting = "" if flag in LANGUAGES else saved_language(_option(argv, "--config"))
     code, note = start(flag, setting)
     write_note(note)
-    # The apps this one starts (a browser tab's, under `serve`) speak the language chosen here.
-    os.environ["LANGUAGE"] = choose(flag, setting)
+    if flag in LANGUAGES or setting in LANGUAGES:
+        # The apps this one starts (a browser tab's, under `serve`) speak the language chosen here.
+        os.environ["LANGUAGE"] = choose(flag, setting)
     return code
 
 

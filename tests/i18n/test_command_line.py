@@ -97,6 +97,10 @@ def test_the_choice_is_passed_to_the_apps_started_from_this_one(monkeypatch: pyt
     assert os.environ["LANGUAGE"] == "it"
     tab = run("check", POSITION, code=None, LANGUAGE=os.environ["LANGUAGE"], **C_LOCALE)
     assert "Italian" in tab.stderr  # the tab's app chose Italian (and its ASCII streams cannot show it)
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "th_TH.UTF-8")
+    assert speak([]) == "th" and "LANGUAGE" not in os.environ  # the environment's own choice: left as it is
 
 
 def test_the_setting_counts_in_a_subprocess_too(tmp_path: Path) -> None:
