@@ -1,5 +1,5 @@
 """Fixtures shared by the whole suite: no test touches the user's real settings or saved games,
-so tests run side by side (pytest-xdist)."""
+so tests run side by side (pytest-xdist); every test starts in English."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 import ai as ai_pkg
 import kc_tui.records.rating
 from ai.base import AIPlayer
+from kc_tui.i18n import SOURCE, use
 from tests.historykit import ANCHORS
 
 
@@ -42,7 +43,11 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.setenv("KINGS_CORNERS_CONFIG", str(tmp_path / "config" / "settings.toml"))
     monkeypatch.setenv("KINGS_CORNERS_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("KINGS_CORNERS_ALLOW_JOIN", raising=False)
+    # English, whatever the machine's locale (the command line chooses the language from it):
+    # the expected texts are the source's. A test of another language chooses it itself.
+    monkeypatch.setenv("LANGUAGE", "en")
     yield tmp_path
+    use(SOURCE)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,7 +27,9 @@ from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
-from kc_tui.i18n import _
+from kc_tui.config.store import saved_language
+from kc_tui.i18n import LANGUAGES, _, current
+from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.text import one_line, write_line
 
 __all__ = ["CliError", "build_parser", "main", "version"]
@@ -83,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
         action=VersionAction,
         make_version=lambda: f"{PROG} {version()}",
         help=_("show program's version number and exit"),
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        metavar="CODE",
+        help=_("the language to speak: {codes} (default: the setting, else the environment's)").format(
+            codes=", ".join(LANGUAGES)
+        ),
     )
     parser.add_argument(
         "--log-level",
@@ -172,18 +183,47 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process (building it costs more than reading a position), in
-    the language in use when it is first asked for."""
+def _parser(language: str) -> argparse.ArgumentParser:
+    """The parser in ``language``, built once per process (building it costs more than reading a
+    position)."""
     return build_parser()
+
+
+def _option(argv: Sequence[str], name: str) -> str | None:
+    """The value of option ``name`` in ``argv`` (``--name V`` or ``--name=V``; the last wins),
+    read before the parser is built."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == name and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith(name + "="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def speak(argv: Sequence[str]) -> str:
+    """Choose the language from ``--lang``, the saved setting and the environment
+    (:func:`kc_tui.i18n.choice.start`) and speak it; the English line that the terminal cannot
+    show it goes to stderr. A choice of ``--lang`` or the setting is put in $LANGUAGE for the
+    processes started from this one. The code in use is returned."""
+    flag = _option(argv, "--lang")
+    setting = "" if flag in LANGUAGES else saved_language(_option(argv, "--config"))
+    code, note = start(flag, setting)
+    write_note(note)
+    if flag in LANGUAGES or setting in LANGUAGES:
+        # The apps this one starts (a browser tab's, under `serve`) speak the language chosen here.
+        os.environ["LANGUAGE"] = choose(flag, setting)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; a problem with the input is one line ``kings-corners: ...`` on stderr, exit 2."""
-    # The language is chosen here, before the parser is built: its help texts and argparse's own
-    # ("usage:", "options") are translated when it is built. Set it up in this one place
-    # (``kc_tui.i18n.use(code)``), from --lang, the settings or the environment.
-    parser = _parser()
+    # The language is chosen before the parser is built: its help texts and argparse's own
+    # ("usage:", "options") are translated when it is built.
+    speak(sys.argv[1:] if argv is None else argv)
+    parser = _parser(current())
     try:
         args = parser.parse_args(argv)
         if args.command is None:

@@ -17,7 +17,7 @@ from typing import Any
 import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
-from kc_tui.i18n import _
+from kc_tui.i18n import LANGUAGES, _
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
@@ -112,6 +112,8 @@ class Config:
     #: Whether AI demos are recorded in the game history (marked as demos).
     record_demos: bool = True
     theme: str = "textual-dark"
+    #: The language's code (:data:`kc_tui.i18n.LANGUAGES`); empty: not chosen, the environment's.
+    language: str = ""
 
     @property
     def target(self) -> int:
@@ -169,22 +171,31 @@ class Config:
             or len(self.theme) > THEME_MAX
             or not self.theme.isprintable()
         ):
+<<<<<<< HEAD
             raise ConfigError(_("theme must be a theme name, not {value}").format(value=quote(self.theme)))
+=======
+            raise ConfigError(f"theme must be a theme name, not {quote(self.theme)}")
+        if not isinstance(self.language, str) or (self.language and self.language not in LANGUAGES):
+            raise ConfigError(f"unknown language {quote(self.language)}: choose one of {', '.join(LANGUAGES)}")
+>>>>>>> h-infra
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "player_name": self.player_name,
             "pace": self.pace,
             "card_style": self.card_style,
             "four_colour": self.four_colour,
             "record_demos": self.record_demos,
             "theme": self.theme,
-            "rules": self.rules.to_dict(),
-            "opponents": [{"name": o.name, "kind": o.kind, "think_ms": o.think_ms} for o in self.opponents],
         }
+        if self.language:  # not chosen: the file says nothing, and the environment decides
+            out["language"] = self.language
+        out["rules"] = self.rules.to_dict()
+        out["opponents"] = [{"name": o.name, "kind": o.kind, "think_ms": o.think_ms} for o in self.opponents]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:

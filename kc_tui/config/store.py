@@ -228,3 +228,20 @@ def save_config(cfg: Config, path: str | os.PathLike[str] | None = None) -> Path
 
     atomic_write(target, tomli_w.dumps(cfg.to_dict()).encode("utf-8"))
     return p
+
+
+def saved_language(path: str | os.PathLike[str] | None = None) -> str:
+    """The ``language`` the settings file (:func:`config_path`) holds, read before anything else
+    is (the command line's own texts are in that language): empty when none is saved, or the file
+    is missing or cannot be read. Nothing else of the file is checked here, and nothing is moved:
+    :func:`load_config` says what is wrong with a bad file when the settings are loaded."""
+    try:
+        raw = read_capped(config_path(path), CONFIG_MAX_BYTES)
+        if raw is None:
+            return ""
+        import tomllib
+
+        value = tomllib.loads(raw.decode("utf-8")).get("language", "")
+    except Exception:  # any problem is told by load_config, when the settings are loaded
+        return ""
+    return value if isinstance(value, str) else ""

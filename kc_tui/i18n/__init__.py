@@ -6,11 +6,14 @@ at the moment it is drawn, so a language chosen later still applies. A text decl
 unchanged for Babel to find, and passed through :func:`_` where it is shown.
 
 The catalogs live beside this module: ``locale/<code>/LC_MESSAGES/kings_corners.po`` (the
-source, made with Babel) and its compiled ``.mo``. Plain Python: no Textual, no Rich.
+source, made with Babel: ``tools/catalogs.py``) and its compiled ``.mo``. Numbers and dates are
+written in the language's form by :func:`number` and :func:`date`; which language is spoken is
+chosen by :mod:`kc_tui.i18n.choice`. Plain Python: no Textual, no Rich.
 """
 
 from __future__ import annotations
 
+import datetime as _datetime
 import gettext as _gettext
 from pathlib import Path
 
@@ -25,6 +28,38 @@ LANGUAGES: dict[str, str] = {
     "th": "ไทย",
     "vi": "Tiếng Việt",
     "it": "Italiano",
+}
+
+#: Each language's name in English (for a line that must be English: the terminal cannot show it).
+ENGLISH_NAMES: dict[str, str] = {"en": "English", "sw": "Swahili", "th": "Thai", "vi": "Vietnamese", "it": "Italian"}
+
+#: The plural rule of each catalog, as its header says it (gettext's C expression). Set by hand:
+#: Italian has two forms here (n != 1, the gettext convention), where CLDR gives three.
+PLURAL_FORMS: dict[str, str] = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "sw": "nplurals=2; plural=(n != 1);",
+    "th": "nplurals=1; plural=0;",
+    "vi": "nplurals=1; plural=0;",
+    "it": "nplurals=2; plural=(n != 1);",
+}
+
+#: How each language writes a number: the decimal mark and the thousands separator (CLDR's
+#: symbols; tests/i18n compares them with Babel's data).
+NUMBER_MARKS: dict[str, tuple[str, str]] = {
+    "en": (".", ","),
+    "sw": (".", ","),
+    "th": (".", ","),
+    "vi": (",", "."),
+    "it": (",", "."),
+}
+
+#: Each language's short date (CLDR's short date pattern: d, dd, M, MM, y, yy).
+DATE_PATTERNS: dict[str, str] = {
+    "en": "M/d/yy",
+    "sw": "dd/MM/y",
+    "th": "d/M/yy",
+    "vi": "d/M/yy",
+    "it": "dd/MM/yy",
 }
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
@@ -73,3 +108,36 @@ def use(code: str) -> str:
     _current = catalog(code)
     _code = code
     return code
+
+
+def number(x: float, digits: int = 0, code: str | None = None) -> str:
+    """``x`` with ``digits`` decimals, its thousands grouped, in the form of language ``code``
+    (the one in use when None): 1,234.5 in English, 1.234,5 in Italian."""
+    point, group = NUMBER_MARKS.get(code or _code, NUMBER_MARKS[SOURCE])
+    text = f"{x:,.{max(digits, 0)}f}"
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
+def date(d: _datetime.date, code: str | None = None) -> str:
+    """The day ``d`` in the short form of language ``code`` (the one in use when None): 3/7/26
+    in English, 07/03/26 in Italian."""
+    pattern = DATE_PATTERNS.get(code or _code, DATE_PATTERNS[SOURCE])
+    fields = {
+        "dd": f"{d.day:02d}",
+        "d": str(d.day),
+        "MM": f"{d.month:02d}",
+        "M": str(d.month),
+        "yy": f"{d.year % 100:02d}",
+        "y": str(d.year),
+    }
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        letter = pattern[i]
+        j = i
+        while j < len(pattern) and pattern[j] == letter:
+            j += 1
+        run = pattern[i:j]
+        out.append(fields.get(run, run))
+        i = j
+    return "".join(out)

@@ -16,11 +16,13 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static, Sw
 from textual.widgets.select import InvalidSelectValueError
 
 import ai
+from kc_tui import i18n
 from kc_tui.config import HUMAN, THINK_MS_RANGE, Config, Opponent
 from kc_tui.config.store import config_path, load_config
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.ui.screens.settings import DiscardDialog, SettingsScreen
 
+from .conftest import wait_for
 from .gamekit import SettingsHost as Host
 from .gamekit import saved_settings_host, type_into
 
@@ -524,3 +526,22 @@ async def test_no_help_line_names_a_rule_twice() -> None:
         for text in texts:
             ids = re.findall(r"\bR\d+\b", text)
             assert len(ids) == len(set(ids)), text
+
+
+async def test_the_language_is_chosen_by_its_own_name_and_used_from_the_next_start() -> None:
+    app = Host(load_config()[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        screen = app.screen
+        choice = screen.query_one("#language", Select)
+        assert choice.value == ""  # not chosen: the system's language
+        offered = [str(prompt) for prompt, _value in choice._options]
+        assert offered == ["the system's language", "English", "Kiswahili", "ไทย", "Tiếng Việt", "Italiano"]
+        note = str(screen.query_one("#language-note", Static).render())
+        assert "next time the game starts" in note
+        choice.value = "th"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.results)
+    assert app.results[-1] is not None and app.results[-1].language == "th"
+    assert load_config()[0].language == "th"
+    assert i18n.current() == "en"  # the screens open now keep their language

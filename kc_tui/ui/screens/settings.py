@@ -43,7 +43,7 @@ from kc_tui.config import (
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
 from kc_tui.engine.rules import Scoring
-from kc_tui.i18n import N_, _, ngettext
+from kc_tui.i18n import LANGUAGES, N_, _, ngettext
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
@@ -88,6 +88,15 @@ def pace_label(pace: str) -> str:
         return _("instant (no pause)")
     # Translators: {pace} is the pace's name (slow, normal, fast), as the command line's --pace takes it.
     return _("{pace} ({seconds} s a move)").format(pace=pace, seconds=f"{PACE_SECONDS[pace]:g}")
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The languages offered, each in its own name, after the choice to follow the system's."""
+    return [(_("the system's language"), ""), *((name, code) for code, name in LANGUAGES.items())]
+
+
+#: When a language chosen here is spoken.
+LANGUAGE_NOTE = N_("takes effect the next time the game starts (kings-corners --lang CODE: for one run)")
 
 
 def _row(label: str | Content, *fields: Widget, classes: str = "row", id: str | None = None) -> HorizontalGroup:
@@ -240,10 +249,19 @@ class SettingsScreen(Screen[Config | None]):
             styles = [(_(label), value) for label, value in CARD_STYLE_CHOICES.items()]
             yield _row(_("Card style"), _select(styles, style, "card_style"))
             sample = Static(card_sample(cfg.card_style, cfg.four_colour), id="card-sample")
+<<<<<<< HEAD
             yield _row(_("Four colours"), Switch(cfg.four_colour, id="four_colour"), sample)
             yield _row(_("Theme"), _select([(t, t) for t in themes], cfg.theme, "theme"))
             yield _row(_("Record demos"), Switch(cfg.record_demos, id="record_demos"))
             yield Static(_("keep AI demos in the game history (marked as demos)"), classes="desc")
+=======
+            yield _row("Four colours", Switch(cfg.four_colour, id="four_colour"), sample)
+            yield _row("Theme", _select([(t, t) for t in themes], cfg.theme, "theme"))
+            yield _row("Record demos", Switch(cfg.record_demos, id="record_demos"))
+            yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
+            yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
+            yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
+>>>>>>> h-infra
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button(_("Save"), id="save", variant="primary")
@@ -465,6 +483,7 @@ class SettingsScreen(Screen[Config | None]):
             four_colour=bool(self._value("four_colour")),
             record_demos=bool(self._value("record_demos")),
             theme=self._value("theme"),
+            language=self._value("language"),
         )
         cfg.validate()
         return cfg
@@ -560,4 +579,9 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#theme", Select).value = d.theme
+<<<<<<< HEAD
         self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)
+=======
+        self.query_one("#language", Select).value = d.language
+        self.notify("Defaults restored on screen; Save to keep them.", timeout=3)
+>>>>>>> h-infra

@@ -1,0 +1,136 @@
+"""``tools/catalogs.py`` on a tree of its own: extract finds every kind of marked text with its
+translators' comment, update writes each language's catalog with the declared Plural-Forms (not
+CLDR's), compile makes the catalogs gettext reads, and check finds what is wrong."""
+
+from __future__ import annotations
+
+import gettext
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from kc_tui.i18n import DOMAIN, PLURAL_FORMS
+
+from .catalogkit import catalogs
+
+tool = catalogs()
+needs_msgfmt = pytest.mark.skipif(
+    shutil.which("msgfmt") is None, reason="msgfmt is not installed (Debian: apt-get install gettext)"
+)
+
+SOURCE = """
+from kc_tui.i18n import N_, _, ngettext, pgettext
+
+LABEL = N_("Deal")
+
+
+def show(name: str, n: int) -> list[str]:
+    # Translators: {name} is a player's name.
+    played = _("{name} played").format(name=name)
+    cards = ngettext("{n} card", "{n} cards", n).format(n=n)
+    return [played, cards, pgettext("pile", "Open"), _(LABEL)]
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    (root / "kc_tui" / "game").mkdir(parents=True)
+    (root / "ai").mkdir()
+    (root / "kc_tui" / "game" / "show.py").write_text(SOURCE, encoding="utf-8")
+    (root / "babel.cfg").write_text("[python: kc_tui/**.py]\n[python: ai/**.py]\n", encoding="utf-8")
+    return root
+
+
+def translate(root: Path, code: str, strings: dict[str, str | tuple[str, ...]]) -> Path:
+    """Put ``strings`` (msgid: msgstr, or the plural forms) into ``code``'s catalog under ``root``."""
+    from babel.messages.pofile import write_po
+
+    path: Path = tool.po_path(code, root)
+    catalog = tool.read_catalog(path, code)
+    for message in catalog:
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        if key in strings:
+            message.string = strings[key]
+            message.flags.discard("fuzzy")
+    with path.open("wb") as f:
+        write_po(f, catalog, sort_by_file=True)
+    return path
+
+
+def test_extract_finds_every_kind_of_marked_text(tree: Path) -> None:
+    template = tool.read_catalog(tool.extract(tree))
+    ids = {m.id: m for m in template if m.id}
+    assert set(ids) == {"Deal", "{name} played", ("{n} card", "{n} cards"), "Open"}
+    assert ids["{name} played"].auto_comments == ["Translators: {name} is a player's name."]
+    assert template.get("Open", "pile") is not None
+    assert "python-brace-format" in ids["{name} played"].flags  # so msgfmt checks the placeholders
+
+
+def test_update_sets_the_declared_plural_forms(tree: Path) -> None:
+    tool.extract(tree)
+    made = tool.update(tree)
+    assert [p.parent.parent.name for p in made] == list(tool.TARGETS)
+    for code in tool.TARGETS:
+        catalog = tool.read_catalog(tool.po_path(code, tree), code)
+        assert catalog.plural_forms == PLURAL_FORMS[code]
+        text = tool.po_path(code, tree).read_text(encoding="utf-8")
+        assert f'"Plural-Forms: {PLURAL_FORMS[code]}\\n"' in text
+    italian = tool.po_path("it", tree).read_text(encoding="utf-8")
+    assert "msgstr[1]" in italian and "msgstr[2]" not in italian  # two forms, not CLDR's three
+    assert "msgstr[1]" not in tool.po_path("th", tree).read_text(encoding="utf-8")
+    # A second update keeps the translations and the headers.
+    translate(tree, "it", {"Deal": "Distribuisci"})
+    tool.update(tree)
+    assert tool.read_catalog(tool.po_path("it", tree), "it").get("Deal").string == "Distribuisci"
+
+
+@needs_msgfmt
+def test_compiled_catalogs_are_what_gettext_reads(tree: Path) -> None:
+    tool.extract(tree)
+    tool.update(tree)
+    translate(tree, "it", {"{name} played": "{name} ha giocato", "{n} card": ("{n} carta", "{n} carte")})
+    translate(tree, "th", {"{n} card": ("ไพ่ {n} ใบ",)})
+    tool.compile_catalogs(tree)
+    locale = tree / "kc_tui" / "i18n" / "locale"
+    it = gettext.translation(DOMAIN, localedir=locale, languages=["it"])
+    assert it.gettext("{name} played") == "{name} ha giocato"
+    assert [it.ngettext("{n} card", "{n} cards", n) for n in (0, 1, 2)] == ["{n} carte", "{n} carta", "{n} carte"]
+    th = gettext.translation(DOMAIN, localedir=locale, languages=["th"])
+    assert {th.ngettext("{n} card", "{n} cards", n) for n in (1, 5)} == {"ไพ่ {n} ใบ"}
+    assert list(tool.problems(tree)) == []
+
+
+@needs_msgfmt
+def test_check_finds_what_is_wrong(tree: Path) -> None:
+    tool.extract(tree)
+    tool.update(tree)
+    tool.compile_catalogs(tree)
+    assert tool.check(tree) == 0
+    path = translate(tree, "it", {"{name} played": "{nome} ha giocato"})
+    found = list(tool.problems(tree))
+    assert any("'name'" in line and "it/" in line for line in found), found  # msgfmt: the placeholder
+    assert any("it/LC_MESSAGES/kings_corners.mo: older than its .po" in line for line in found), found
+    translate(tree, "it", {"{name} played": "{name} ha giocato"})
+    tool.compile_catalogs(tree)
+    assert list(tool.problems(tree)) == []
+    decomposed = unicodedata.normalize("NFD", "{name} è")
+    translate(tree, "it", {"{name} played": decomposed})
+    tool.compile_catalogs(tree)
+    assert any("not NFC" in line for line in tool.problems(tree))
+    text = path.read_text(encoding="utf-8").replace(PLURAL_FORMS["it"], "nplurals=3; plural=(n != 1);")
+    path.write_text(unicodedata.normalize("NFC", text), encoding="utf-8")
+    tool.compile_catalogs(tree)
+    assert any("Plural-Forms is" in line for line in tool.problems(tree))
+    assert tool.check(tree) == 1
+
+
+@needs_msgfmt
+def test_the_command_line_runs_every_step(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tool.main(["all", "--root", str(tree)]) == 0
+    out = capsys.readouterr().out
+    assert "template: kc_tui/i18n/kings_corners.pot" in out
+    assert "compiled: kc_tui/i18n/locale/vi/LC_MESSAGES/kings_corners.mo" in out
+    assert "catalogs: sw, th, vi, it: all well" in out

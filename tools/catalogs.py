@@ -1,0 +1,187 @@
+"""Make and check the game's translation catalogs with Babel and gettext's msgfmt:
+``python tools/catalogs.py extract|update|compile|check|all``.
+
+- ``extract``: every marked text of ``kc_tui`` and ``ai`` (``_``, ``N_``, ``ngettext:1,2``,
+  ``pgettext:1c,2``; the ``# Translators:`` comments above them) into the template
+  ``kc_tui/i18n/kings_corners.pot`` (``babel.cfg`` says which files).
+- ``update``: each language's ``kc_tui/i18n/locale/<code>/LC_MESSAGES/kings_corners.po`` brought
+  up to the template (made when missing), its Plural-Forms header set as the game declares it
+  (:data:`kc_tui.i18n.PLURAL_FORMS`: Italian two forms, Thai and Vietnamese one).
+- ``compile``: the ``.mo`` beside each ``.po`` (fuzzy entries left out); the ``.mo`` files are
+  committed and shipped in the wheel.
+- ``check``: ``msgfmt --check-format --check-header`` on each ``.po``, its text NFC, its
+  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now. Exit 1 when any is not.
+- ``all``: extract, update, compile, check.
+
+A development script of the repository (Babel is in the ``test`` extra, not a dependency of the
+game); run it from the repository's root, where ``babel.cfg`` is. ``--root DIR`` works on another
+tree (the tests make catalogs in a temporary one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import shutil
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from kc_tui import __version__
+from kc_tui.i18n import DOMAIN, LANGUAGES, PLURAL_FORMS, SOURCE
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Where the catalogs are, under the root.
+I18N = Path("kc_tui") / "i18n"
+KEYWORDS: tuple[str, ...] = ("_", "N_", "ngettext:1,2", "pgettext:1c,2")
+COMMENT_TAG = "Translators:"
+#: The languages translated into (English is the source).
+TARGETS: tuple[str, ...] = tuple(code for code in LANGUAGES if code != SOURCE)
+
+
+def template_path(root: Path = ROOT) -> Path:
+    return root / I18N / f"{DOMAIN}.pot"
+
+
+def po_path(code: str, root: Path = ROOT) -> Path:
+    return root / I18N / "locale" / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def shipped(root: Path = ROOT) -> list[str]:
+    """The languages that have a catalog (a ``.po``) under ``root``."""
+    return [code for code in TARGETS if po_path(code, root).is_file()]
+
+
+def read_catalog(path: Path, code: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=code)
+
+
+def extract(root: Path = ROOT) -> Path:
+    """Write the template from the marked texts; its path is returned."""
+    out = template_path(root)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    argv = ["pybabel", "-q", "extract", "-F", "babel.cfg", "-o", str(out), "--no-default-keywords"]
+    for keyword in KEYWORDS:
+        argv += ["-k", keyword]
+    argv += ["-c", COMMENT_TAG, "--sort-by-file", "--project", "Kings Corners", "--version", __version__]
+    argv += ["--copyright-holder", "Kings Corners", "."]
+    with contextlib.chdir(root):
+        CommandLineInterface().run(argv)  # type: ignore[no-untyped-call]
+    return out
+
+
+def set_plural_forms(catalog: Catalog, code: str) -> None:
+    """Give ``catalog`` the Plural-Forms the game declares for ``code`` (not Babel's CLDR rule)."""
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[code])]
+
+
+def update(root: Path = ROOT, codes: Sequence[str] = TARGETS) -> list[Path]:
+    """Bring each language's ``.po`` up to the template (a new one when missing); their paths."""
+    template = read_catalog(template_path(root))
+    done: list[Path] = []
+    for code in codes:
+        path = po_path(code, root)
+        if path.is_file():
+            catalog = read_catalog(path, code)
+        else:
+            catalog = Catalog(locale=code, domain=DOMAIN, project="Kings Corners", version=__version__, fuzzy=False)
+            catalog.language_team = f"{LANGUAGES[code]} <{code}@li.org>"
+        catalog.update(template, update_header_comment=True)
+        set_plural_forms(catalog, code)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
+        write_po(buffer, catalog, sort_by_file=True)
+        path.write_bytes(buffer.getvalue())
+        done.append(path)
+    return done
+
+
+def mo_bytes(po: Path, code: str) -> bytes:
+    """What ``compile`` writes for ``po`` (its fuzzy entries left out)."""
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(po, code), use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def compile_catalogs(root: Path = ROOT) -> list[Path]:
+    """Write the ``.mo`` beside each language's ``.po``; their paths."""
+    done: list[Path] = []
+    for code in shipped(root):
+        po = po_path(code, root)
+        mo = po.with_suffix(".mo")
+        mo.write_bytes(mo_bytes(po, code))
+        done.append(mo)
+    return done
+
+
+def msgfmt_problems(po: Path) -> list[str]:
+    """What ``msgfmt --check-format --check-header`` says is wrong with ``po`` (nothing: [])."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        return ["msgfmt is not installed (Debian: apt-get install gettext)"]
+    argv = [msgfmt, "--check-format", "--check-header", "-o", "/dev/null", str(po)]
+    result = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        return []
+    return [line for line in result.stderr.splitlines() if line.strip()] or [f"msgfmt exit {result.returncode}"]
+
+
+def problems(root: Path = ROOT) -> Iterator[str]:
+    """Every problem of the catalogs under ``root``, one line each (``check``)."""
+    for code in shipped(root):
+        po = po_path(code, root)
+        shown = po.relative_to(root)
+        for line in msgfmt_problems(po):
+            yield f"{shown}: {line}"
+        text = po.read_text(encoding="utf-8")
+        if unicodedata.normalize("NFC", text) != text:
+            yield f"{shown}: not NFC (python tools/catalogs.py update writes it again; or normalize it)"
+        forms = read_catalog(po, code).plural_forms
+        if forms != PLURAL_FORMS[code]:
+            yield f"{shown}: Plural-Forms is {forms!r}, not {PLURAL_FORMS[code]!r}"
+        mo = po.with_suffix(".mo")
+        if not mo.is_file():
+            yield f"{mo.relative_to(root)}: missing (python tools/catalogs.py compile)"
+        elif mo.read_bytes() != mo_bytes(po, code):
+            yield f"{mo.relative_to(root)}: older than its .po (python tools/catalogs.py compile)"
+
+
+def check(root: Path = ROOT) -> int:
+    found = list(problems(root))
+    for line in found:
+        print(line, file=sys.stderr)
+    if not found:
+        print(f"catalogs: {', '.join(shipped(root)) or 'none yet'}: all well")
+    return 1 if found else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/catalogs.py", description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["extract", "update", "compile", "check", "all"])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the tree to work on (default: this repository)")
+    args = parser.parse_args(argv)
+    root: Path = args.root
+    if args.command in ("extract", "all"):
+        print(f"template: {extract(root).relative_to(root)}")
+    if args.command in ("update", "all"):
+        for path in update(root):
+            print(f"updated: {path.relative_to(root)}")
+    if args.command in ("compile", "all"):
+        for path in compile_catalogs(root):
+            print(f"compiled: {path.relative_to(root)}")
+    if args.command in ("check", "all"):
+        return check(root)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
