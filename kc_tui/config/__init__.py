@@ -171,13 +171,13 @@ class Config:
             or len(self.theme) > THEME_MAX
             or not self.theme.isprintable()
         ):
-<<<<<<< HEAD
             raise ConfigError(_("theme must be a theme name, not {value}").format(value=quote(self.theme)))
-=======
-            raise ConfigError(f"theme must be a theme name, not {quote(self.theme)}")
         if not isinstance(self.language, str) or (self.language and self.language not in LANGUAGES):
-            raise ConfigError(f"unknown language {quote(self.language)}: choose one of {', '.join(LANGUAGES)}")
->>>>>>> h-infra
+            raise ConfigError(
+                _("unknown language {value}: choose one of {codes}").format(
+                    value=quote(self.language), codes=", ".join(LANGUAGES)
+                )
+            )
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)

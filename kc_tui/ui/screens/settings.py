@@ -249,19 +249,12 @@ class SettingsScreen(Screen[Config | None]):
             styles = [(_(label), value) for label, value in CARD_STYLE_CHOICES.items()]
             yield _row(_("Card style"), _select(styles, style, "card_style"))
             sample = Static(card_sample(cfg.card_style, cfg.four_colour), id="card-sample")
-<<<<<<< HEAD
             yield _row(_("Four colours"), Switch(cfg.four_colour, id="four_colour"), sample)
             yield _row(_("Theme"), _select([(t, t) for t in themes], cfg.theme, "theme"))
             yield _row(_("Record demos"), Switch(cfg.record_demos, id="record_demos"))
             yield Static(_("keep AI demos in the game history (marked as demos)"), classes="desc")
-=======
-            yield _row("Four colours", Switch(cfg.four_colour, id="four_colour"), sample)
-            yield _row("Theme", _select([(t, t) for t in themes], cfg.theme, "theme"))
-            yield _row("Record demos", Switch(cfg.record_demos, id="record_demos"))
-            yield Static("keep AI demos in the game history (marked as demos)", classes="desc")
             yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
             yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
->>>>>>> h-infra
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button(_("Save"), id="save", variant="primary")
@@ -579,9 +572,5 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#theme", Select).value = d.theme
-<<<<<<< HEAD
-        self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)
-=======
         self.query_one("#language", Select).value = d.language
-        self.notify("Defaults restored on screen; Save to keep them.", timeout=3)
->>>>>>> h-infra
+        self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)
