@@ -45,7 +45,7 @@ def test_check_reports_a_violation_when_the_contract_breaks(tmp_path: Path, monk
         raise RecursionError("boom")
 
     monkeypatch.setattr(cli, "cmd_check", crash)
-    monkeypatch.setattr(cli, "_parser", cli.build_parser)  # rebuild so the patched command is used
+    monkeypatch.setattr(cli, "_parser", lambda _language: cli.build_parser())  # rebuilt: the patched command
     assert "raised RecursionError" in (positions.check(good, tmp_path) or "")
     monkeypatch.undo()
 
@@ -54,7 +54,7 @@ def test_check_reports_a_violation_when_the_contract_breaks(tmp_path: Path, monk
 
     monkeypatch.setattr(cli, "write_line", lambda stream, line: stream.write(line + "\nmore\n"))
     monkeypatch.setattr(cli, "cmd_check", two_lines)
-    monkeypatch.setattr(cli, "_parser", cli.build_parser)
+    monkeypatch.setattr(cli, "_parser", lambda _language: cli.build_parser())
     assert "one non-empty line" in (positions.check(good, tmp_path) or "")
     monkeypatch.undo()
 
@@ -65,7 +65,7 @@ def test_check_reports_a_violation_when_the_contract_breaks(tmp_path: Path, monk
         return 0
 
     monkeypatch.setattr(cli, "cmd_apply", nan_out)
-    monkeypatch.setattr(cli, "_parser", cli.build_parser)
+    monkeypatch.setattr(cli, "_parser", lambda _language: cli.build_parser())
     assert "not strict JSON" in (positions.check(good, tmp_path) or "")
 
 
