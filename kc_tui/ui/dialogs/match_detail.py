@@ -59,7 +59,7 @@ def draw_lines(
     plot, dashed over the lines) first in the legend; the axes are marked in whole numbers and
     legend names cut to ``label_width``. The title and legend are above the plot, where they
     cover no line or tick."""
-    legend = [(short(name, label_width), color) for name, _, color in references]
+    legend = [(short(name, label_width), color) for name, _value, color in references]
     drawn: list[Line] = []
     for k, (name, ys) in enumerate(lines):
         if not ys:
