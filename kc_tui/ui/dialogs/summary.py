@@ -178,10 +178,10 @@ def round_footer(s: MatchSession, result: RoundResult) -> str:
     if not s.match.chips_scoring:
         if you:
             # Translators: {name} is the player called "You": the verb agrees with "you".
-            deals = _("Target {target}. Next round: {name} deal.")
+            target = _("Target {target}. Next round: {name} deal.")
         else:
-            deals = _("Target {target}. Next round: {name} deals.")
-        return deals.format(target=s.match.rules.target, name=dealer)
+            target = _("Target {target}. Next round: {name} deals.")
+        return target.format(target=s.match.rules.target, name=dealer)
     pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
     if you:
         # Translators: {name} is the player called "You": the verb agrees with "you".

@@ -348,9 +348,10 @@ class RemoteScreen(RemoteTable):
         if self.places_for_pile(place):
             return None
         empty = self.state is None or not self.state.piles[place]
-        # Translators: {pile} is a pile's place on the table ("NW", "E").
         if empty:
+            # Translators: {pile} is a pile's place on the table ("NW", "E").
             return _("Pile {pile} is empty.").format(pile=PLACES[place])
+        # Translators: {pile} is a pile's place on the table ("NW", "E").
         return _("Pile {pile} cannot move anywhere now.").format(pile=PLACES[place])
 
     def end_turn_now(self) -> None:

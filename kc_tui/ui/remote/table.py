@@ -192,14 +192,17 @@ class RemoteTable(HandPicking, Screen[None]):
 
     def _say_targets(self, what: str, where: set[int], *, card: bool) -> None:
         keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-        # Translators: {what} is a card ("10♥") or a pile ("Pile NW"); {keys} the places it may go, with their keys.
         if card and where:
+            # Translators: {what} is a card ("10♥"); {keys} the places it may go, each with its key.
             said = _("{what} selected: it can go on {keys}. Esc to cancel.")
         elif card:
+            # Translators: {what} is a card ("10♥").
             said = _("{what} selected: no pile takes it now. Esc to cancel.")
         elif where:
+            # Translators: {what} is a pile ("Pile NW"); {keys} the places it may go, each with its key.
             said = _("{what} picked up: it can move onto {keys}. Esc to cancel.")
         else:
+            # Translators: {what} is a pile ("Pile NW").
             said = _("{what} picked up: it cannot move anywhere now. Esc to cancel.")
         self.say(said.format(what=what, keys=keys))
 

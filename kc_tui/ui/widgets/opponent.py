@@ -127,12 +127,12 @@ class OpponentPanel(Widget):
         """``score``: the total as the table words it ("12/50 pts", "47 chips"); without it the
         total and ``target`` make one."""
         look = self.look if look is None else look
-        # Translators: an opponent's total in points, against the match's target ("12/50 pts").
-        score = score or (
-            _("{total}/{target} pts").format(total=total, target=target)
-            if target
-            else _("{total} pts").format(total=total)
-        )
+        if not score and target:
+            # Translators: an opponent's total in points, against the match's target ("12/50 pts").
+            score = _("{total}/{target} pts").format(total=total, target=target)
+        elif not score:
+            # Translators: an opponent's total in points ("12 pts").
+            score = _("{total} pts").format(total=total)
         shown = (cards, total, score, target, to_move, thinking, dealer, list(hand or []), look)
         if shown == (
             self.cards,
