@@ -45,11 +45,6 @@ def is_you(name: str) -> bool:
     return name.strip().casefold() == "you"
 
 
-def verb(name: str, third: str, second: str) -> str:
-    """``name`` and its verb: "Ana deals", "You deal"."""
-    return f"{name} {second if is_you(name) else third}"
-
-
 def _signed(value: int, sign: str) -> str:
     return f"{sign}{value}" if value else DOT
 
