@@ -9,7 +9,9 @@ package goes through one of these helpers instead:
 - :func:`plain`: a whole string shown as it is (a Textual ``Content``, never parsed);
 - :func:`fill`: markup written *here*, with ``$name`` slots filled in literally;
 - :func:`rich_plain`: the same as :func:`plain` for Rich renderables (``Table`` cells);
-- :func:`cut`: the same, cut to a number of cells with "…" (a label of fixed width).
+- :func:`cut`: the same, cut to a number of cells with "…" (a label of fixed width);
+- :func:`rich_fill`: a translated sentence with ``{name}`` slots as a Rich ``Text``, each slot
+  filled with a ``Text`` as it is (so a name keeps its own style wherever the language puts it).
 
 Control characters (escape sequences, newlines, bidi overrides) are shown as visible escapes,
 so a file cannot move the cursor, recolour the terminal or split a line.
@@ -23,6 +25,7 @@ width, and any other character the terminal's encoding cannot hold into ``?``.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Any
@@ -36,7 +39,7 @@ from textual.filter import LineFilter
 
 from kc_tui.match.cardtext import ascii_only, terminal_encoding
 
-__all__ = ["AsciiFilter", "as_ascii", "cut", "fill", "plain", "rich_plain", "use_ascii", "visible"]
+__all__ = ["AsciiFilter", "as_ascii", "cut", "fill", "plain", "rich_fill", "rich_plain", "use_ascii", "visible"]
 
 #: ASCII look-alikes (one cell each, as the glyphs they stand for) of the glyphs the UI and
 #: Textual's widgets draw; box drawing is worked out from the characters' names.
@@ -185,3 +188,20 @@ def cut(value: object, width: int, style: str = "") -> Text:
     text = rich_plain(value, style)
     text.truncate(max(1, width), overflow="ellipsis")
     return text
+
+
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def rich_fill(template: str, *, lead: str = "", **values: Text) -> Text:
+    """``template`` (a sentence with ``{name}`` slots, as a translation gives it) as a Rich
+    ``Text``: each slot is its value, inserted as it is; the words before the first slot are in
+    style ``lead`` (the sentence's emphasis), the others plain. The words are never markup."""
+    out = Text()
+    at = 0
+    for n, slot in enumerate(_SLOT.finditer(template)):
+        out.append(visible(template[at : slot.start()]), lead if n == 0 else "")
+        out.append_text(values[slot.group(1)])
+        at = slot.end()
+    out.append(visible(template[at:]), lead if at == 0 else "")
+    return out

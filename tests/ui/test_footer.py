@@ -3,6 +3,7 @@ follows the keys as they change."""
 
 from __future__ import annotations
 
+import gettext
 from typing import Any, ClassVar
 
 import pytest
@@ -11,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.screen import Screen
 
+from kc_tui import i18n
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.widgets.footer import Footer, FooterSpot
@@ -229,3 +231,25 @@ async def test_keys_wider_than_the_line_are_left_out_never_cut() -> None:
             assert line[k.region.x : k.region.right].endswith(k.description)
         shown = {k.description for k in keys}
         assert not any(word in line for word in ("Settings", "Rules", "Quit") if word not in shown)
+
+
+class Words(gettext.NullTranslations):
+    """A language of a few words, for the footer to speak."""
+
+    WORDS: ClassVar[dict[str, str]] = {"Add": "Aggiungi", "Blocked": "Bloccato"}
+
+    def gettext(self, message: str) -> str:
+        return self.WORDS.get(message, message)
+
+
+async def test_the_keys_are_drawn_in_the_language_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = KeysApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        await keys_up(pilot)
+        assert [k.description for k in footer_of(app).spots()] == ["Add", "Blocked"]
+        monkeypatch.setattr(i18n, "_current", Words())
+        monkeypatch.setattr(i18n, "_code", "it")
+        footer_of(app).language_changed()
+        await wait_for(pilot, lambda: "a Aggiungi" in footer_line(app))
+        assert [k.description for k in footer_of(app).spots()] == ["Aggiungi", "Bloccato"]
+        assert "b Bloccato" in footer_line(app)

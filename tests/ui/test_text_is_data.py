@@ -20,7 +20,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.text import fill, plain, rich_plain, visible
+from kc_tui.ui.text import fill, plain, rich_fill, rich_plain, visible
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
 from .conftest import wait_for
@@ -63,6 +63,19 @@ def test_fill_inserts_values_literally_into_markup_written_here() -> None:
     assert c.plain == f"{CLICK} went out"
     assert all("@click" not in str(span.style) for span in c.spans)
     assert any("b" in str(span.style) for span in c.spans)
+
+
+def test_rich_fill_puts_values_where_the_sentence_has_them_literally() -> None:
+    text = rich_fill("You lost: {names} won.", lead="bold red", names=rich_plain(CLICK, "bold"))
+    assert text.plain == f"You lost: {CLICK} won."
+    assert [(text.plain[s.start : s.end], str(s.style)) for s in text.spans] == [
+        ("You lost: ", "bold red"),
+        (CLICK, "bold"),
+    ]
+    # A language that puts the name first: the name keeps its style, the words are never markup.
+    moved = rich_fill("{names} [b]won[/b]", lead="bold", names=rich_plain(BOLD))
+    assert moved.plain == f"{BOLD} [b]won[/b]"
+    assert [str(s.style) for s in moved.spans] == []
 
 
 # ---------------------------------------------------------------------------- no markup built by hand

@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from kc_tui.i18n import N_, _
 from kc_tui.match.recorder import RecorderStatus
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
@@ -29,12 +30,12 @@ class QuitDialog(Modal[bool]):
     (``problem``) or the history could not record yet (``unrecorded``), the dialog says so."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,ctrl+q", "answer(True)", "Quit"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y,ctrl+q", "answer(True)", N_("Quit")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
     DEFAULT_CSS = CSS.format(name="QuitDialog")
-    QUESTION = "Quit Kings Corners?"
-    YES = "Quit (y)"
+    QUESTION = N_("Quit Kings Corners?")
+    YES = N_("Quit (y)")
 
     def __init__(
         self,
@@ -53,35 +54,43 @@ class QuitDialog(Modal[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.QUESTION, classes="question")
+            yield Static(_(self.QUESTION), classes="question")
             if self.over:
-                detail = "The match is over."
+                detail = _("The match is over.")
             elif not self.saved:
-                detail = "This game is not saved."
+                detail = _("This game is not saved.")
             elif self.problem is not None:
-                detail = (
-                    f"Your match is NOT saved: {self.problem}. Quitting now loses the moves since the last save;"
+                # Translators: {problem} is why the last save failed (a file system's words).
+                detail = _(
+                    "Your match is NOT saved: {problem}. Quitting now loses the moves since the last save;"
                     " Resume would go back there."
-                )
+                ).format(problem=self.problem)
             else:
-                detail = "Your match is saved: choose Resume next time to carry on exactly here."
+                detail = _("Your match is saved: choose Resume next time to carry on exactly here.")
             yield Static(plain(detail), classes="detail", id="saved")
             waiting = self.unrecorded
             if waiting is not None:
-                why = waiting.problem or "still being recorded"
-                fate = (
-                    "they are kept on disk and recorded next time."
-                    if waiting.on_disk
-                    else "they could not be kept on disk either, so quitting now loses them."
-                )
+                why = waiting.problem or _("still being recorded")
+                if waiting.on_disk:
+                    # Translators: {why} is why the history could not record (or "still being recorded").
+                    untold = _(
+                        "The game history has not recorded the last rounds yet ({why}):"
+                        " they are kept on disk and recorded next time."
+                    )
+                else:
+                    # Translators: {why} is why the history could not record (or "still being recorded").
+                    untold = _(
+                        "The game history has not recorded the last rounds yet ({why}):"
+                        " they could not be kept on disk either, so quitting now loses them."
+                    )
                 yield Static(
-                    plain(f"The game history has not recorded the last rounds yet ({why}): {fate}"),
+                    plain(untold.format(why=why)),
                     classes="detail",
                     id="unrecorded",
                 )
             with Horizontal():
-                yield Button(self.YES, variant="error", id="yes")
-                yield Button("Stay (n)", variant="primary", id="no")
+                yield Button(_(self.YES), variant="error", id="yes")
+                yield Button(_("Stay (n)"), variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -97,12 +106,12 @@ class MenuDialog(QuitDialog):
     """Leave this game for the main menu? (Asked only when the game is not saved.)"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
     DEFAULT_CSS = CSS.format(name="MenuDialog")
-    QUESTION = "Leave this game for the main menu?"
-    YES = "Leave (y)"
+    QUESTION = N_("Leave this game for the main menu?")
+    YES = N_("Leave (y)")
 
     def __init__(self) -> None:
         super().__init__(saved=False)
@@ -117,9 +126,9 @@ class ResumeDialog(Modal[bool | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "answer(True)", "Resume"),
-        Binding("n", "answer(False)", "New match"),
-        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("c", "answer(True)", N_("Resume")),
+        Binding("n", "answer(False)", N_("New match")),
+        Binding("escape", "cancel", N_("Cancel"), show=False),
     ]
     DEFAULT_CSS = CSS.format(name="ResumeDialog")
 
@@ -131,17 +140,19 @@ class ResumeDialog(Modal[bool | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             if self.replacing:
-                yield Static("Start a new match?", classes="question")
-                yield Static(plain(f"Your saved match: {self.summary}"), classes="detail", id="summary")
-                yield Static("A new match replaces it.", classes="detail")
+                yield Static(_("Start a new match?"), classes="question")
+                # Translators: {summary} describes the saved match (its players, round and scores).
+                saved = _("Your saved match: {summary}").format(summary=self.summary)
+                yield Static(plain(saved), classes="detail", id="summary")
+                yield Static(_("A new match replaces it."), classes="detail")
             else:
-                yield Static("Resume your match?", classes="question")
+                yield Static(_("Resume your match?"), classes="question")
                 yield Static(plain(self.summary), classes="detail", id="summary")
             with Horizontal():
-                yield Button("Resume (c)", variant="primary", id="yes")
-                yield Button("New match (n)", variant="warning" if self.replacing else "default", id="no")
+                yield Button(_("Resume (c)"), variant="primary", id="yes")
+                yield Button(_("New match (n)"), variant="warning" if self.replacing else "default", id="no")
                 if self.replacing:
-                    yield Button("Cancel (esc)", id="cancel")
+                    yield Button(_("Cancel (esc)"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()

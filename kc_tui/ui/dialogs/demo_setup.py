@@ -12,6 +12,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from ai import ai_kinds
 from kc_tui.config import Config
+from kc_tui.i18n import N_, _
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 
@@ -66,8 +67,8 @@ class DemoSetupDialog(Modal[list[str] | None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "start", N_("Start"), priority=True),
     ]
 
     def __init__(self, config: Config) -> None:
@@ -82,20 +83,20 @@ class DemoSetupDialog(Modal[list[str] | None]):
         if len(start) < 2:
             start.append("expert")
         with Vertical(id="demo-setup"):
-            yield Static("Watch a demo", id="demo-title")
-            yield Static("Choose 2 to 4 AI players. In the demo, h shows every hand.", classes="hint")
+            yield Static(_("Watch a demo"), id="demo-title")
+            yield Static(_("Choose 2 to 4 AI players. In the demo, h shows every hand."), classes="hint")
             for i in range(SEATS):
                 options = [(k, k) for k in kinds]
                 if i >= 2:
-                    options.insert(0, ("(empty seat)", EMPTY))
+                    options.insert(0, (_("(empty seat)"), EMPTY))
                 value = start[i] if i < len(start) else EMPTY
                 with HorizontalGroup(classes="seat"):
-                    yield Label(plain(f"Seat {i + 1}"))
+                    yield Label(plain(_("Seat {number}").format(number=i + 1)))
                     yield Select(options, value=value, allow_blank=False, id=f"seat-{i}", compact=True)
             yield Static("", id="demo-error")
             with Horizontal(id="demo-buttons"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#seat-0", Select).focus()
@@ -113,7 +114,9 @@ class DemoSetupDialog(Modal[list[str] | None]):
     def action_start(self) -> None:
         seats = self.seats()
         if not 2 <= len(seats) <= SEATS:
-            self.query_one("#demo-error", Static).update(plain(f"A demo needs 2 to {SEATS} players."))
+            # Translators: {most} is the most seats a demo has (4).
+            error = _("A demo needs 2 to {most} players.").format(most=SEATS)
+            self.query_one("#demo-error", Static).update(plain(error))
             self.app.bell()
             return
         self.dismiss(seats)

@@ -19,10 +19,11 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.engine import is_secret
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats_views import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, rich_plain, visible
+from kc_tui.ui.text import plain, rich_fill, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot, Line, Reference
 
@@ -58,7 +59,7 @@ def draw_lines(
     plot, dashed over the lines) first in the legend; the axes are marked in whole numbers and
     legend names cut to ``label_width``. The title and legend are above the plot, where they
     cover no line or tick."""
-    legend = [(short(name, label_width), color) for name, _, color in references]
+    legend = [(short(name, label_width), color) for name, _value, color in references]
     drawn: list[Line] = []
     for k, (name, ys) in enumerate(lines):
         if not ys:
@@ -73,8 +74,11 @@ def draw_lines(
 
 def draw_match(plot: LegendPlot, m: MatchRecord) -> None:
     """Every player's total (chips: stack) after each round of ``m``, one line each."""
-    what = "Chips" if is_chips(m) else "Penalty points"
-    draw_lines(plot, score_series(m), title=f"Match #{m.id}: {what.lower()} after each round", xlabel="Round")
+    if is_chips(m):
+        title = _("Match #{id}: chips after each round").format(id=m.id)
+    else:
+        title = _("Match #{id}: penalty points after each round").format(id=m.id)
+    draw_lines(plot, score_series(m), title=title, xlabel=_("Round"))
 
 
 def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
@@ -83,15 +87,16 @@ def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
     chips = is_chips(m)
     me = m.seat_of(person)
     t = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold")
-    t.add_column("Round", justify="right", no_wrap=True)
+    t.add_column(_("Round"), justify="right", no_wrap=True)
     for seat, info in enumerate(m.seats):
-        head = Text.assemble(rich_plain(short(info.name)), ("\n" + ("you" if seat == me else info.kind), "dim"))
+        head = Text.assemble(rich_plain(short(info.name)), ("\n" + (_("you") if seat == me else info.kind), "dim"))
         t.add_column(head, justify="right", no_wrap=True)
     for r in m.rounds:
         cells: list[Text] = [Text(str(r.number))]
         for seat in range(len(m.seats)):
             if seat not in r.seats:
-                cells.append(Text("out", style="dim"))
+                # Translators: in a round's row, the player was out of the match (out of chips).
+                cells.append(Text(_("out"), style="dim"))
                 continue
             values = r.chips_delta if chips else r.penalties
             v = values[seat] if seat < len(values) else 0
@@ -102,7 +107,7 @@ def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
         t.add_row(*cells)
     t.add_section()
     totals = [Text(str(v) + "  ", style="bold") for v in m.totals]
-    t.add_row(Text("Total", style="bold"), *totals)
+    t.add_row(Text(_("Total"), style="bold"), *totals)
     return t
 
 
@@ -110,23 +115,27 @@ def winners_text(m: MatchRecord, person: str | None = None) -> Text:
     """The outcome in words for ``person`` (None: the first human seat): "You won.", "You lost:
     Greedy won.", "You shared the win with Greedy." or, in a demo, "Won by Greedy"."""
     if not m.finished_at or not m.winners:
-        return Text("Unfinished: the match was left before its end.", style="dim")
+        return Text(_("Unfinished: the match was left before its end."), style="dim")
     me = m.seat_of(person)
     others = ", ".join(m.seats[w].name for w in m.winners if 0 <= w < len(m.seats) and w != me)
     outcome = result(m, person)
     if me is None:
-        return Text.assemble(("Won by ", "bold"), rich_plain(others))
+        # Translators: {names} are the winners' names, joined by commas.
+        return rich_fill(_("Won by {names}"), lead="bold", names=rich_plain(others))
     if outcome == "won":
-        return Text("You won.", style="bold green")
+        return Text(_("You won."), style="bold green")
     if outcome == "shared":
-        return Text.assemble(("You shared the win with ", "bold green"), rich_plain(others, "bold"), ".")
-    return Text.assemble(("You lost: ", "bold red"), rich_plain(others, "bold"), " won.")
+        # Translators: {names} are the other winners' names, joined by commas.
+        shared = _("You shared the win with {names}.")
+        return rich_fill(shared, lead="bold green", names=rich_plain(others, "bold"))
+    # Translators: {names} are the winners' names, joined by commas.
+    return rich_fill(_("You lost: {names} won."), lead="bold red", names=rich_plain(others, "bold"))
 
 
 class MatchDetail(Modal[None]):
     """A past match: its rounds, totals and winner, and its score plot. Escape closes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", N_("Close"))]
     DEFAULT_CSS = """
     MatchDetail > Vertical {
         width: 100; max-width: 100%; height: 92%; padding: 0 1;
@@ -154,17 +163,34 @@ class MatchDetail(Modal[None]):
         m = self.record
         n = len(m.rounds)
         with Vertical():
-            yield Static(plain(f"Match #{m.id} · {when(m)} · {n} round{'' if n == 1 else 's'}"), id="detail-title")
-            dealt = "a secret deal" if is_secret(m.seed) else f"seed {m.seed}"
-            yield Static(plain(f"Scoring: {scoring_text(m)} · {dealt}"), id="detail-rules")
+            # Translators: {id} is the match's number, {when} the day it was played.
+            title = ngettext("Match #{id} · {when} · {n} round", "Match #{id} · {when} · {n} rounds", n)
+            yield Static(plain(title.format(id=m.id, when=when(m), n=n)), id="detail-title")
+            if is_secret(m.seed):
+                # Translators: {scoring} is how the match was scored (points to a target, or chips).
+                dealt = _("Scoring: {scoring} · a secret deal").format(scoring=scoring_text(m))
+            else:
+                # Translators: {seed} is the number the cards were shuffled with.
+                dealt = _("Scoring: {scoring} · seed {seed}").format(scoring=scoring_text(m), seed=m.seed)
+            yield Static(plain(dealt), id="detail-rules")
             yield Static(winners_text(m, self.person), id="detail-winner")
             with VerticalScroll(id="detail-rounds"):
-                yield Static(rounds_table(m, self.person) if m.rounds else Text("No round was finished.", style="dim"))
-            what = "chips won (+) or paid (-) each round" if is_chips(m) else "penalty points caught each round"
-            yield Static(plain(f"{WENT_OUT} went out · {what}"), id="detail-legend")
+                yield Static(
+                    rounds_table(m, self.person) if m.rounds else Text(_("No round was finished."), style="dim")
+                )
+            if is_chips(m):
+                # Translators: {mark} is the mark ("*") beside the figure of who went out.
+                legend = _("{mark} went out · chips won (+) or paid (-) each round")
+            else:
+                # Translators: {mark} is the mark ("*") beside the figure of who went out.
+                legend = _("{mark} went out · penalty points caught each round")
+            yield Static(plain(legend.format(mark=WENT_OUT)), id="detail-legend")
             if m.rounds and self.replay is not None:
                 yield OptionList(
-                    *[Option(plain(f"Replay and review round {r.number}"), id=str(r.number)) for r in m.rounds],
+                    *[
+                        Option(plain(_("Replay and review round {number}").format(number=r.number)), id=str(r.number))
+                        for r in m.rounds
+                    ],
                     id="detail-replay",
                 )
             yield LegendPlot(id="detail-plot")

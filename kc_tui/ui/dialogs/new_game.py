@@ -23,6 +23,7 @@ from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names
 from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets.rule_fields import (
@@ -37,8 +38,8 @@ from kc_tui.util.files import describe_os_error
 
 #: The most opponents a match seats (the settings' limit).
 MAX_OPPONENTS = 3
-KEYS_HELP = "Ctrl+S starts · Tab moves · Esc back to the menu"
-MORE_HELP = "Names, think times and house rules: Settings in the menu."
+KEYS_HELP = N_("Ctrl+S starts · Tab moves · Esc back to the menu")
+MORE_HELP = N_("Names, think times and house rules: Settings in the menu.")
 
 
 class NewGameDialog(Modal[Config | None]):
@@ -78,8 +79,8 @@ class NewGameDialog(Modal[Config | None]):
     NewGameDialog #new-game-buttons Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back to the menu"),
-        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("escape", "cancel", N_("Back to the menu")),
+        Binding("ctrl+s", "start", N_("Start"), priority=True),
     ]
 
     def __init__(self, config: Config, path: Path | None = None) -> None:
@@ -96,12 +97,15 @@ class NewGameDialog(Modal[Config | None]):
         kinds = seat_kind_names()
         ai_names = [k for k in kinds if k != HUMAN]
         with Vertical(id="new-game"):
-            yield Static("New game", id="new-game-title")
+            yield Static(_("New game"), id="new-game-title")
             with VerticalScroll(id="new-game-body", can_focus=False):
                 with HorizontalGroup(classes="row"):
-                    yield Label("Opponents", classes="label")
+                    yield Label(_("Opponents"), classes="label")
                     yield Select(
-                        [(f"{n} opponent{'s' if n > 1 else ''}", n) for n in range(1, MAX_OPPONENTS + 1)],
+                        [
+                            (ngettext("{n} opponent", "{n} opponents", n).format(n=n), n)
+                            for n in range(1, MAX_OPPONENTS + 1)
+                        ],
                         value=len(self.config.opponents),
                         allow_blank=False,
                         id="opponent-count",
@@ -110,7 +114,7 @@ class NewGameDialog(Modal[Config | None]):
                     )
                 for i, opp in enumerate(self.opponents):
                     with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
-                        yield Label(plain(f"Opponent {i + 1}"), classes="label")
+                        yield Label(plain(_("Opponent {number}").format(number=i + 1)), classes="label")
                         yield Select(
                             [(k, k) for k in kinds],
                             value=opp.kind if opp.kind in kinds else kinds[0],
@@ -120,16 +124,17 @@ class NewGameDialog(Modal[Config | None]):
                             classes="kind",
                         )
                         yield Label(plain(opp.name), id=f"opp-name-{i}", classes="opp-name")
-                yield Static(
-                    plain(f"AI kinds, weakest first: {', '.join(ai_names)}; or {HUMAN}: another person. {MORE_HELP}"),
-                    classes="help",
+                # Translators: {kinds} are the AI kinds' names, {human} the kind of a seat for a person.
+                kinds_help = _("AI kinds, weakest first: {kinds}; or {human}: another person.").format(
+                    kinds=", ".join(ai_names), human=HUMAN
                 )
+                yield Static(plain(f"{kinds_help} {_(MORE_HELP)}"), classes="help")
                 yield from variant_rows(MATCH_RULES, self.config.rules)
             yield Static("", id="new-game-error")
-            yield Static(KEYS_HELP, classes="help")
+            yield Static(_(KEYS_HELP), classes="help")
             with Horizontal(id="new-game-buttons"):
-                yield Button("Start", id="start", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield Button(_("Start"), id="start", variant="primary", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self._show_opponents(len(self.config.opponents))
@@ -210,9 +215,10 @@ class NewGameDialog(Modal[Config | None]):
         error.set_class(bool(problems), "bad")
         if problems:
             first = next(iter(problems.values()))
-            error.update(plain(f"✗ {first[0].upper()}{first[1:]}."))
+            # Translators: {problem} is what is wrong with a field ("the target must be a number").
+            error.update(plain(_("✗ {problem}.").format(problem=f"{first[0].upper()}{first[1:]}")))
         else:
-            error.update("Your choices are kept for the next new game.")
+            error.update(_("Your choices are kept for the next new game."))
 
     def build_config(self) -> Config:
         """The settings with the choices on screen; :class:`ConfigError` when one is bad."""
@@ -252,7 +258,7 @@ class NewGameDialog(Modal[Config | None]):
         try:
             cfg = self.build_config()
         except ConfigError as exc:
-            error.update(plain(f"✗ {exc}."))
+            error.update(plain(_("✗ {problem}.").format(problem=exc)))
             error.add_class("bad")
             self.app.bell()
             return
@@ -266,8 +272,9 @@ class NewGameDialog(Modal[Config | None]):
 
     def _not_kept(self, why: str) -> None:
         self.app.notify(
-            visible(f"Your choices are used for this match but not kept for the next: {why}."),
-            title="Settings",
+            # Translators: {why} is why the settings file could not be written.
+            visible(_("Your choices are used for this match but not kept for the next: {why}.").format(why=why)),
+            title=_("Settings"),
             severity="warning",
             timeout=12,
         )

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import match_sync
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.records.rows import MatchRecord
@@ -44,11 +45,6 @@ def is_you(name: str) -> bool:
     return name.strip().casefold() == "you"
 
 
-def verb(name: str, third: str, second: str) -> str:
-    """``name`` and its verb: "Ana deals", "You deal"."""
-    return f"{name} {second if is_you(name) else third}"
-
-
 def _signed(value: int, sign: str) -> str:
     return f"{sign}{value}" if value else DOT
 
@@ -61,15 +57,15 @@ def _delta(value: int) -> str:
 def _caught(look: CardLook, result: RoundResult, seat: int) -> Text:
     """The cards left in ``seat``'s hand, face up; "went out" for the winner."""
     if seat not in result.seats:
-        return Text("out of chips", style="dim")
+        return Text(_("out of chips"), style="dim")
     if seat == result.winner:
-        return Text("went out", style="dim")
+        return Text(_("went out"), style="dim")
     if seat < len(result.hands_left):
         cards = sort_for_hand(cards_of(result.hands_left[seat]))
         if cards:
             return look.fan(cards)
     n = result.cards_left[seat] if seat < len(result.cards_left) else 0
-    return Text(f"{n} cards" if n else DOT)
+    return Text(ngettext("{n} card", "{n} cards", n).format(n=n) if n else DOT)
 
 
 def _name_cell(name: str, won: bool) -> Text:
@@ -78,8 +74,8 @@ def _name_cell(name: str, won: bool) -> Text:
 
 def _table() -> Table:
     t = Table(box=None, padding=(0, 1), pad_edge=False, expand=False, header_style="bold")
-    t.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
-    t.add_column("Left in hand", overflow="fold")
+    t.add_column(_("Player"), no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
+    t.add_column(_("Left in hand"), overflow="fold")
     return t
 
 
@@ -100,12 +96,13 @@ def round_table(
     if s.match.chips_scoring:
         ante = s.match.ante_after(result.number)
         with_ante = any(ante)
-        t.add_column("Start", justify="right", no_wrap=True)
-        t.add_column("Paid", justify="right", no_wrap=True)
-        t.add_column("Won", justify="right", no_wrap=True)
+        # Translators: a column of the round's chips: the stack at the round's deal.
+        t.add_column(_("Start"), justify="right", no_wrap=True)
+        t.add_column(_("Paid"), justify="right", no_wrap=True)
+        t.add_column(_("Won"), justify="right", no_wrap=True)
         if with_ante:
-            t.add_column("Ante", justify="right", no_wrap=True)
-        t.add_column("Chips", justify="right", no_wrap=True)
+            t.add_column(_("Ante"), justify="right", no_wrap=True)
+        t.add_column(_("Chips"), justify="right", no_wrap=True)
         for seat, name in enumerate(s.names):
             row: list[Text | str] = [_name_cell(name, result.winner == seat), _caught(look, result, seat)]
             row.append(str(start_stack(result, seat)))
@@ -115,8 +112,8 @@ def round_table(
             row.append(Text(str(result.totals[seat] - ante[seat]), style="bold"))
             t.add_row(*row)
         return t
-    t.add_column("Penalty", justify="right", no_wrap=True)
-    t.add_column("Total", justify="right", no_wrap=True)
+    t.add_column(_("Penalty"), justify="right", no_wrap=True)
+    t.add_column(_("Total"), justify="right", no_wrap=True)
     for seat, name in enumerate(s.names):
         kings, others = result.penalty_parts(seat)
         pen = result.penalties[seat]
@@ -138,27 +135,55 @@ def start_stack(result: RoundResult, seat: int) -> int:
 
 def round_headline(s: MatchSession, result: RoundResult) -> str:
     """ "Round 3: Alice went out!" (under chips: and what the pot held, or that it stays)."""
+    number, pot = result.number, result.pot
     if result.winner is None:
-        head = f"Round {result.number}: blocked, no one went out"
-        if s.match.chips_scoring and result.pot:
-            head += f"; the pot ({result.pot} chips) stays"
-        return head
+        if s.match.chips_scoring and pot:
+            stays = ngettext(
+                "Round {number}: blocked, no one went out; the pot ({pot} chip) stays",
+                "Round {number}: blocked, no one went out; the pot ({pot} chips) stays",
+                pot,
+            )
+            return stays.format(number=number, pot=pot)
+        return _("Round {number}: blocked, no one went out").format(number=number)
     name = s.names[result.winner]
-    head = f"Round {result.number}: {name} went out"
-    if s.match.chips_scoring:
-        return f"{head} and {'take' if is_you(name) else 'takes'} the pot: {result.pot} chips"
-    return head + "!"
+    if not s.match.chips_scoring:
+        return _("Round {number}: {name} went out!").format(number=number, name=name)
+    if is_you(name):
+        # Translators: {name} is the player called "You": the verb agrees with "you".
+        took = ngettext(
+            "Round {number}: {name} went out and take the pot: {pot} chip",
+            "Round {number}: {name} went out and take the pot: {pot} chips",
+            pot,
+        )
+    else:
+        took = ngettext(
+            "Round {number}: {name} went out and takes the pot: {pot} chip",
+            "Round {number}: {name} went out and takes the pot: {pot} chips",
+            pot,
+        )
+    return took.format(number=number, name=name, pot=pot)
 
 
 def round_footer(s: MatchSession, result: RoundResult) -> str:
     """What comes next: the match's end and its winner, or the next deal (and its ante)."""
     if s.match.over:
         return match_end_text(s)
-    deals = verb(s.names[s.match.dealer], "deals", "deal")
+    dealer = s.names[s.match.dealer]
+    you = is_you(dealer)
     if not s.match.chips_scoring:
-        return f"Target {s.match.rules.target}. Next round: {deals}."
+        if you:
+            # Translators: {name} is the player called "You": the verb agrees with "you".
+            target = _("Target {target}. Next round: {name} deal.")
+        else:
+            target = _("Target {target}. Next round: {name} deals.")
+        return target.format(target=s.match.rules.target, name=dealer)
     pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
-    return f"Next round: {deals}. Its ante of 1 chip each is already in the pot: the pot holds {pot}."
+    if you:
+        # Translators: {name} is the player called "You": the verb agrees with "you".
+        deals = _("Next round: {name} deal. Its ante of 1 chip each is already in the pot: the pot holds {pot}.")
+    else:
+        deals = _("Next round: {name} deals. Its ante of 1 chip each is already in the pot: the pot holds {pot}.")
+    return deals.format(name=dealer, pot=pot)
 
 
 class RoundSummary(Modal[None]):
@@ -166,8 +191,8 @@ class RoundSummary(Modal[None]):
     chips, the totals, and the next deal or the match's end."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Continue"),
-        Binding("v", "replay", "Replay and review"),
+        Binding("enter,space,escape", "close", N_("Continue")),
+        Binding("v", "replay", N_("Replay and review")),
     ]
     DEFAULT_CSS = """
     RoundSummary > Vertical {
@@ -206,9 +231,9 @@ class RoundSummary(Modal[None]):
             yield Static(plain(round_headline(s, res)), id="title")
             yield Static(round_table(s, res, self.hands, look=look), id="body")
             yield Static(plain(round_footer(s, res)), id="next")
-            yield Button("Continue", variant="primary", id="continue")
+            yield Button(_("Continue"), variant="primary", id="continue")
             if self.replay is not None:
-                yield Button("Replay and review (v)", id="replay", compact=True)
+                yield Button(_("Replay and review (v)"), id="replay", compact=True)
 
     def on_mount(self) -> None:
         for button in self.query(Button).results():
@@ -234,24 +259,29 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
     won or paid (R16, antes apart), a ``*`` by the number of who went out. Also how many early
     rounds were left out."""
     t = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
-    t.add_column("Player", no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
+    t.add_column(_("Player"), no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
 
     def cell(res: RoundResult, seat: int) -> str:
         mark = WENT_OUT if res.winner == seat else ""
         return mark + (_delta(res.chips_delta[seat]) if s.match.chips_scoring else str(res.penalties[seat]))
 
+    def head(res: RoundResult) -> str:
+        # Translators: the head of a round's column in the match summary: "R3" is round 3.
+        return _("R{number}").format(number=res.number)
+
+    total = _("Total")
     # Every column after the first takes its width and 2 spaces of padding.
-    room = TABLE_WIDTH - NAME_WIDTH - (len("Total") + 2)
+    room = TABLE_WIDTH - NAME_WIDTH - (len(total) + 2)
     shown: list[RoundResult] = []
     for res in reversed(s.match.results):
-        width = max(len(f"R{res.number}"), *(len(cell(res, seat)) for seat in range(s.match.n))) + 2
+        width = max(len(head(res)), *(len(cell(res, seat)) for seat in range(s.match.n))) + 2
         if width > room:
             break
         room -= width
         shown.insert(0, res)
     for res in shown:
-        t.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim", no_wrap=True)
-    t.add_column("Total", justify="right", no_wrap=True)
+        t.add_column(rich_plain(head(res)), justify="right", style="dim", no_wrap=True)
+    t.add_column(total, justify="right", no_wrap=True)
     for seat, name in enumerate(s.names):
         t.add_row(
             _name_cell(name, seat in s.match.winners),
@@ -262,7 +292,7 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
 
 
 #: The rating line while the rating is being worked out.
-RATING_PENDING = "Working out your rating…"
+RATING_PENDING = N_("Working out your rating…")
 
 
 def played_record(s: MatchSession) -> MatchRecord:
@@ -313,9 +343,11 @@ def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | No
     before = rating_view(earlier)
     new = round(after.value)
     if before.value is None:
-        return f"Your first rating: {new} ± {after.sd:.0f}"
+        # Translators: {rating} is the player's rating, {sd} how far off it may be.
+        return _("Your first rating: {rating} ± {sd}").format(rating=new, sd=f"{after.sd:.0f}")
     old = round(before.value)
-    return f"Rating {old} → {new} ({new - old:+d})"
+    # Translators: {old} and {new} are the ratings before and after the match, {change} the difference (+15).
+    return _("Rating {old} → {new} ({change})").format(old=old, new=new, change=f"{new - old:+d}")
 
 
 class MatchSummary(Modal[str | None]):
@@ -323,9 +355,9 @@ class MatchSummary(Modal[str | None]):
     and play again / main menu. The one person at a table is "you"; several are named."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "again", "Play again"),
-        Binding("m,escape", "menu", "Main menu"),
-        Binding("v", "rounds", "Replay a round"),
+        Binding("a", "again", N_("Play again")),
+        Binding("m,escape", "menu", N_("Main menu")),
+        Binding("v", "rounds", N_("Replay a round")),
     ]
     DEFAULT_CSS = """
     MatchSummary > Vertical {
@@ -358,42 +390,56 @@ class MatchSummary(Modal[str | None]):
         names = [s.names[w] for w in s.match.winners]
         humans = [i for i, seat in enumerate(s.seats) if seat.is_human]
         human = humans[0] if len(humans) == 1 else None  # "you" only where one person plays
-        if human is not None and human in s.match.winners:
-            head = "You win the match!" if len(names) == 1 else f"A shared win: {' and '.join(names)}"
-        elif len(names) == 1:
-            head = f"{names[0]} wins the match"
+        # Translators: put between the names of the players who share a win ("Ana and Ben").
+        joined = _(" and ").join(names)
+        if len(names) != 1:
+            # Translators: {names} are the names of the players who share the win.
+            head = _("A shared win: {names}").format(names=joined)
+        elif human is not None and human in s.match.winners:
+            head = _("You win the match!")
         else:
-            head = f"A shared win: {' and '.join(names)}"
+            head = _("{name} wins the match").format(name=names[0])
         table, hidden = match_table(s)
         if s.match.chips_scoring:
-            legend = f"{WENT_OUT} went out · chips won or paid, antes apart"
+            # Translators: {mark} is the mark ("*") beside the figure of who went out.
+            legend = _("{mark} went out · chips won or paid, antes apart").format(mark=WENT_OUT)
         else:
-            legend = f"{WENT_OUT} went out · penalty points · target {s.match.rules.target}, lowest total wins"
+            # Translators: {mark} is the mark ("*") beside the figure of who went out.
+            legend = _("{mark} went out · penalty points · target {target}, lowest total wins").format(
+                mark=WENT_OUT, target=s.match.rules.target
+            )
         if hidden:
-            legend = f"Rounds 1–{hidden} not shown · " + legend
+            # Translators: {hidden} is the last round left out of the table; {legend} what its figures mean.
+            legend = _("Rounds 1–{hidden} not shown · {legend}").format(hidden=hidden, legend=legend)
         with Vertical():
             yield Static(plain(head), id="title")
             yield Static(plain(match_end_text(s)), id="sub")
-            rating = Static(plain(self.rating or ""), id="rating")
+            rating = Static(plain(self.rating_text(self.rating)), id="rating")
             rating.display = self.rating is not None
             yield rating
             yield Static(table, id="body")
             yield Static(plain(legend), id="legend")
             with Horizontal():
-                yield Button("Play again", variant="success", id="again")
+                yield Button(_("Play again"), variant="success", id="again")
                 if self.rounds is not None:
-                    yield Button("Replay a round (v)", id="rounds")
-                yield Button("Main menu", id="menu")
+                    yield Button(_("Replay a round (v)"), id="rounds")
+                yield Button(_("Main menu"), id="menu")
 
     def on_mount(self) -> None:
         for button in self.query("#again").results(Button):
             button.focus()
 
+    @staticmethod
+    def rating_text(line: str | None) -> str:
+        """``line`` as shown: :data:`RATING_PENDING` in the current language; a rating line as
+        :func:`rating_change` made it."""
+        return _(RATING_PENDING) if line == RATING_PENDING else line or ""
+
     def show_rating(self, line: str | None) -> None:
         """The rating line says ``line`` (None: it goes)."""
         self.rating = line
         for rating in self.query("#rating").results(Static):
-            rating.update(plain(line or ""))
+            rating.update(plain(self.rating_text(line)))
             rating.display = line is not None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

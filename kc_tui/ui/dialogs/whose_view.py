@@ -13,11 +13,12 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from kc_tui.i18n import N_, _
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.text import plain
 
 #: The spectator's choice, after the people's names.
-TABLE_VIEW = "Table (no hand)"
+TABLE_VIEW = N_("Table (no hand)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,7 @@ class WhoseView(Modal[View | None]):
     name, in seat order) or the table's. Enter chooses (dismissed with the :class:`View`); Esc goes
     back (None)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "back", N_("Back"))]
     DEFAULT_CSS = """
     WhoseView > Vertical {
         width: 60; max-width: 100%; max-height: 100%; padding: 0 2;
@@ -52,14 +53,15 @@ class WhoseView(Modal[View | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(plain(f"Replay round {self.round_number}: whose view?"), id="whose-title")
+            title = _("Replay round {number}: whose view?").format(number=self.round_number)
+            yield Static(plain(title), id="whose-title")
             yield Static(
-                plain("A person's view shows their hand and their draws only, once the keyboard is theirs."),
+                plain(_("A person's view shows their hand and their draws only, once the keyboard is theirs.")),
                 id="whose-note",
             )
             options = [Option(plain(name), id=f"seat-{seat}") for seat, name in self.people]
-            yield OptionList(*options, Option(plain(TABLE_VIEW), id="table-view"), id="whose-views")
-            yield Static(plain("Enter chooses · Esc goes back"), id="whose-keys")
+            yield OptionList(*options, Option(plain(_(TABLE_VIEW)), id="table-view"), id="whose-views")
+            yield Static(plain(_("Enter chooses · Esc goes back")), id="whose-keys")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

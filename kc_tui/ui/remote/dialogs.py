@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from kc_tui.engine import Card, sort_for_hand
+from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.ui.cards import CardLook
@@ -46,7 +47,7 @@ class RemoteRoundSummary(Modal[None]):
     none from a server that sends no cards). Enter, Space or Escape go back to the table. The
     round's replay is the host's: it has no key here."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", N_("Continue"))]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
 
     def __init__(
@@ -76,17 +77,17 @@ class RemoteRoundSummary(Modal[None]):
         rows = []
         for name, hand in zip(self.names, self.cards, strict=True):
             row = Text(visible(name)[:width].ljust(width) + "  ", style="bold")
-            row.append_text(self.look.fan(sort_for_hand(list(hand))) if hand else Text("no cards left", style="dim"))
+            row.append_text(self.look.fan(sort_for_hand(list(hand))) if hand else Text(_("no cards left"), style="dim"))
             rows.append(row)
-        return Text("\n").join([Text("Cards left", style="bold"), *rows])
+        return Text("\n").join([Text(_("Cards left"), style="bold"), *rows])
 
     def title_text(self) -> str:
         """The summary's first line when it names the round, else one made of the winner."""
         if self.lines and self.lines[0].startswith(f"Round {self.number}"):
             return self.lines[0]
         if self.winner is None:
-            return f"Round {self.number} was blocked"
-        return f"Round {self.number}: {self.winner} went out"
+            return _("Round {number} was blocked").format(number=self.number)
+        return _("Round {number}: {name} went out").format(number=self.number, name=self.winner)
 
     def compose(self) -> ComposeResult:
         body = self.lines[1:] if self.lines and self.lines[0] == self.title_text() else self.lines
@@ -96,8 +97,8 @@ class RemoteRoundSummary(Modal[None]):
             caught = self.caught_text()
             if caught:
                 yield Static(caught, id="caught")
-            yield Static("The table goes on meanwhile: the next round is dealt there.", id="next")
-            yield Button("Back to the table  (Enter)", variant="primary", id="close")
+            yield Static(_("The table goes on meanwhile: the next round is dealt there."), id="next")
+            yield Button(_("Back to the table  (Enter)"), variant="primary", id="close")
 
     def on_mount(self) -> None:
         self.query_one("#close", Button).focus()
@@ -115,8 +116,8 @@ class RemoteMatchEnd(Modal[str | None]):
     the table (dismissed with None), m to the main menu ("menu")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Table"),
-        Binding("m", "menu", "Main menu"),
+        Binding("enter,space,escape", "close", N_("Table")),
+        Binding("m", "menu", N_("Main menu")),
     ]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteMatchEnd")
 
@@ -127,14 +128,18 @@ class RemoteMatchEnd(Modal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("The match is over", id="title")
-            body = self.end_text or (
-                f"Won by {', '.join(self.winners)}." if self.winners else "The table has finished its match."
-            )
+            yield Static(_("The match is over"), id="title")
+            if self.end_text:
+                body = self.end_text
+            elif self.winners:
+                # Translators: {names} are the winners' names, joined by commas.
+                body = _("Won by {names}.").format(names=", ".join(self.winners))
+            else:
+                body = _("The table has finished its match.")
             yield Static(plain(body), id="body")
             with Horizontal():
-                yield Button("Back to the table  (Enter)", variant="primary", id="close")
-                yield Button("Main menu  (m)", id="menu")
+                yield Button(_("Back to the table  (Enter)"), variant="primary", id="close")
+                yield Button(_("Main menu  (m)"), id="menu")
 
     def on_mount(self) -> None:
         self.query_one("#close", Button).focus()
@@ -154,7 +159,7 @@ class JoinDialog(Modal[str | None]):
     """The address of a table (the line the host printed, or only its ws:// address): dismissed
     with the address checked (:func:`~kc_tui.net.client.table_address`), or None (Escape)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
     DEFAULT_CSS = """
     JoinDialog > Vertical {
         width: 76; max-width: 100%; padding: 1 2;
@@ -167,21 +172,25 @@ class JoinDialog(Modal[str | None]):
     """
 
     def compose(self) -> ComposeResult:
-        detail = (
+        detail = _(
             "Paste the address the host printed for your seat (ws://HOST:PORT/seat/...), or its"
             " /watch address to watch."
         )
         tables = served_tables()
-        if tables is not None:
-            detail += f" This server joins only {', '.join(str(t) for t in sorted(tables)) or 'no table'}."
+        if tables:
+            # Translators: {tables} are the numbers of the tables this server lets a seat join.
+            only = _("This server joins only {tables}.").format(tables=", ".join(str(t) for t in sorted(tables)))
+            detail += " " + only
+        elif tables is not None:
+            detail += " " + _("This server joins only no table.")
         with Vertical():
-            yield Static("Join a table", id="question")
+            yield Static(_("Join a table"), id="question")
             yield Static(plain(detail), id="detail")
             yield Input(placeholder="ws://192.168.1.20:8765/seat/...", id="address")
             yield Static("", id="problem")
             with Horizontal():
-                yield Button("Join  (Enter)", variant="primary", id="join")
-                yield Button("Cancel  (Esc)", id="cancel")
+                yield Button(_("Join  (Enter)"), variant="primary", id="join")
+                yield Button(_("Cancel  (Esc)"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#address", Input).focus()

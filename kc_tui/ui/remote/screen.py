@@ -32,6 +32,7 @@ from kc_tui.engine import (
     move_str,
     parse_move,
 )
+from kc_tui.i18n import N_, _
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
 from kc_tui.ui.dialogs.help import PICKING_HELP
@@ -42,7 +43,7 @@ from kc_tui.ui.remote.view import (
     table_rules,
 )
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
-from kc_tui.ui.text import visible
+from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 
 #: The actions that work while the terminal is too small, or the connection has ended.
@@ -50,24 +51,24 @@ ALWAYS = frozenset({"quit", "help", "menu", "leave"})
 #: The game's keys as they work at a remote seat (no pause: the table's pace is the host's).
 SEAT_KEYS: tuple[tuple[str, str], ...] = (
     *PICKING_HELP,
-    ("h", "hint: the server's lookahead AI says what it would do"),
-    ("esc", "drop the selection"),
-    ("r  or  F1", "the rules of this table"),
-    ("?", "this page"),
-    ("m", "leave for the main menu: your seat waits for you (the same address takes it back)"),
-    ("ctrl+q", "quit (the table goes on; join again with the same address)"),
+    ("h", N_("hint: the server's lookahead AI says what it would do")),
+    ("esc", N_("drop the selection")),
+    (N_("r  or  F1"), N_("the rules of this table")),
+    ("?", N_("this page")),
+    ("m", N_("leave for the main menu: your seat waits for you (the same address takes it back)")),
+    ("ctrl+q", N_("quit (the table goes on; join again with the same address)")),
 )
 #: The line under the seat's keys.
-SEAT_FOOT = (
+SEAT_FOOT = N_(
     "The host's server checks every move: legal targets of what you picked are highlighted in green, and a"
     " refused try says why. The line above your hand says who the table waits for. Esc closes."
 )
 #: The keys of a spectator's view, for its help.
 WATCH_KEYS: tuple[tuple[str, str], ...] = (
-    ("r  F1", "the rules of this table"),
-    ("m  q  Esc", "leave for the main menu"),
-    ("?", "these keys"),
-    ("Ctrl+Q", "quit"),
+    ("r  F1", N_("the rules of this table")),
+    ("m  q  Esc", N_("leave for the main menu")),
+    ("?", N_("these keys")),
+    ("Ctrl+Q", N_("quit")),
 )
 
 
@@ -77,9 +78,9 @@ class RemoteScreen(RemoteTable):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *PICKING_KEYS,
-        Binding("u", "undo", "Undo"),
-        Binding("h", "hint", "Hint"),
-        Binding("j", "rejoin", "Join again"),
+        Binding("u", "undo", N_("Undo")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("j", "rejoin", N_("Join again")),
         *TABLE_KEYS,
     ]
 
@@ -103,13 +104,13 @@ class RemoteScreen(RemoteTable):
         self.query_one("#me").display = not self.watching
         self._check_size(self.app.size.width, self.app.size.height)
         self._show_link()
-        self.say("Connecting to the table…")
+        self.say(_("Connecting to the table…"))
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
     def action_rejoin(self) -> None:
         """Join the table again after the host closed it (``host --resume`` serves it again)."""
         if self.seat.reopen():
-            self.say("Joining the table again…")
+            self.say(_("Joining the table again…"))
             self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
     def on_unmount(self) -> None:
@@ -167,7 +168,8 @@ class RemoteScreen(RemoteTable):
         for text in bad:
             if text not in self._told_bad_moves:
                 self._told_bad_moves.add(text)
-                self._problem(f"the server offered a move that cannot be read: {text}")
+                # Translators: {move} is the server's text of the move.
+                self._problem(_("the server offered a move that cannot be read: {move}").format(move=text))
         self._ensure_panels([(s.name, s.kind) for s in state.seats])
         changed = before is None or before.stamp != state.stamp
         if changed:
@@ -179,11 +181,11 @@ class RemoteScreen(RemoteTable):
         self.refresh_view()
         was_saved = before is None or before.save_problem is None
         if state.save_problem is not None and was_saved:
-            self._problem(
-                f"The host cannot save the table ({state.save_problem}): moves made now are lost if it stops."
-            )
+            # Translators: {problem} is why the host cannot save (its file system's words).
+            unsaved = _("The host cannot save the table ({problem}): moves made now are lost if it stops.")
+            self._problem(unsaved.format(problem=state.save_problem))
         elif state.save_problem is None and not was_saved:
-            self._problem("The host saves the table again: every move so far is kept.")
+            self._problem(_("The host saves the table again: every move so far is kept."))
         if changed:
             self._after_state(before, state)
 
@@ -191,18 +193,20 @@ class RemoteScreen(RemoteTable):
         """Say what changed: the seat's own move done, its turn, the match's end."""
         if state.over and not self._told_over:
             self._told_over = True
-            self.say(state.end_text or "The match is over.")
+            self.say(state.end_text or _("The match is over."))
             if self._summary is None:
                 self._show_match_end()  # else once the round's summary is closed
             return
         mine = is_my_turn(state)
         undo, self._undo_asked = self._undo_asked, None
         if undo is not None and undo[1] != state.stamp:
-            self.say(Text.assemble(("↶ ", "bold green"), "Took back your last move."), "ok")
+            self.say(Text.assemble(("↶ ", "bold green"), _("Took back your last move.")), "ok")
             return
         new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
         if mine and before is not None and is_my_turn(before) and new_line:
-            self.say(Text.assemble(("✓ ", "bold green"), visible(new_line), ". Go on, or t to end your turn."), "ok")
+            # Translators: {line} is the log's line of the move just made.
+            done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(new_line)))
+            self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
         else:
             self._prompt()
 
@@ -238,7 +242,7 @@ class RemoteScreen(RemoteTable):
         state = self.state
         if state is None:
             return
-        self.say(state.end_text or "The match is over.", "info")
+        self.say(state.end_text or _("The match is over."), "info")
 
         def closed(choice: str | None) -> None:
             if choice == "menu":
@@ -253,33 +257,45 @@ class RemoteScreen(RemoteTable):
         try:
             m = parse_move(message.move)
         except MoveError:
-            self.say(Text.assemble(("Hint: ", "bold"), visible(message.text)), "hint")
+            # Translators: {hint} is the server's words for its hint.
+            self.say(rich_fill(_("Hint: {hint}"), lead="bold", hint=Text(visible(message.text))), "hint")
             return
         key = self.pick_hint(m)
-        keys = f"press {key} to play it" if key is not None else "t ends your turn"
-        self.say(Text.assemble((f"Hint ({keys}): ", "bold"), visible(message.text.removeprefix("Hint: "))), "hint")
+        words = Text(visible(message.text.removeprefix("Hint: ")))
+        if key is not None:
+            # Translators: {key} is the key that plays the hinted move, {hint} the server's words for it.
+            press = _("Hint (press {key} to play it): {hint}").format(key=key, hint="{hint}")
+            hint = rich_fill(press, lead="bold", hint=words)
+        else:
+            # Translators: {hint} is the server's words for its hint.
+            hint = rich_fill(_("Hint (t ends your turn): {hint}"), lead="bold", hint=words)
+        self.say(hint, "hint")
 
     def _link_changed(self, link: Link) -> None:
         if not self.is_attached:
             return
         self._show_link()
         if link.status is Status.ENDED and link.code is not None:
-            again = ". j: join again once it is served · Esc, q or m: main menu" if self.seat.may_rejoin else ""
-            self.say(
-                Text.assemble(("✗ ", "bold red"), visible(link.reason), again or ". Esc, q or m: main menu"), "error"
-            )
+            reason = Text(visible(link.reason))
+            if self.seat.may_rejoin:
+                # Translators: {reason} is why the seat is no longer at the table.
+                ended = _("{reason}. j: join again once it is served · Esc, q or m: main menu")
+            else:
+                # Translators: {reason} is why the seat is no longer at the table.
+                ended = _("{reason}. Esc, q or m: main menu")
+            self.say(Text.assemble(("✗ ", "bold red"), rich_fill(ended, reason=reason)), "error")
         elif link.status is Status.RECONNECTING:
             self.selected_card = self.source_pile = self.hint_move = None
             self._hint_asked = None
             self.refresh_view()
-            self.say("The connection is down: reconnecting… Moves can be made again once it is back.")
+            self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
         elif link.status is Status.CONNECTED:
             self._prompt()
         self.refresh_bindings()
 
     def _problem(self, reason: str) -> None:
         if self.is_attached:
-            self.app.notify(reason, title="Table", severity="warning", timeout=8)
+            self.app.notify(reason, title=_("Table"), severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ actions
     def _may_act(self) -> bool:
@@ -312,13 +328,13 @@ class RemoteScreen(RemoteTable):
             return True
         state = self.state
         if not self.seat.connected:
-            self.say("The connection is down: your move waits until it is back.", "info")
+            self.say(_("The connection is down: your move waits until it is back."), "info")
         elif state is not None and state.over:
-            self.say(state.end_text or "The match is over.", "info")
+            self.say(state.end_text or _("The match is over."), "info")
         elif state is not None and state.waiting_for is not None:
-            self.say(f"Wait for your turn: {state.waiting_for} is playing.", "info")
+            self.say(_("Wait for your turn: {name} is playing.").format(name=state.waiting_for), "info")
         else:
-            self.say("Wait for your turn.", "info")
+            self.say(_("Wait for your turn."), "info")
         return False
 
     def picking_hand(self) -> list[Card]:
@@ -332,7 +348,11 @@ class RemoteScreen(RemoteTable):
         if self.places_for_pile(place):
             return None
         empty = self.state is None or not self.state.piles[place]
-        return f"Pile {PLACES[place]} {'is empty' if empty else 'cannot move anywhere now'}."
+        if empty:
+            # Translators: {pile} is a pile's place on the table ("NW", "E").
+            return _("Pile {pile} is empty.").format(pile=PLACES[place])
+        # Translators: {pile} is a pile's place on the table ("NW", "E").
+        return _("Pile {pile} cannot move anywhere now.").format(pile=PLACES[place])
 
     def end_turn_now(self) -> None:
         self._send(END)
@@ -347,33 +367,34 @@ class RemoteScreen(RemoteTable):
     def _send(self, m: Move) -> None:
         """Ask the server for ``m`` (it answers with the next state, or a refusal)."""
         if self.seat.move(move_str(m)) is None:
-            self.say("The connection is down: the move was not sent.", "error")
+            self.say(_("The connection is down: the move was not sent."), "error")
             return
-        self.say(f"Sent: {move_str(m)}…")
+        # Translators: {move} is the move in the game's notation.
+        self.say(_("Sent: {move}…").format(move=move_str(m)))
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
             return
         if self.state is None or not self.state.can_undo:
-            self.say((self.state.undo_note if self.state else "") or "Nothing to undo this turn.", "info")
+            self.say((self.state.undo_note if self.state else "") or _("Nothing to undo this turn."), "info")
             return
         rid = self.seat.undo()
         if rid is None:
-            self.say("The connection is down: nothing was sent.", "error")
+            self.say(_("The connection is down: nothing was sent."), "error")
             return
         self._undo_asked = (rid, self.state.stamp)
         self.selected_card = self.source_pile = self.hint_move = None
-        self.say("Taking back your last move…")
+        self.say(_("Taking back your last move…"))
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_asked is not None:
             return
         rid = self.seat.hint()
         if rid is None:
-            self.say("The connection is down: no hint now.", "error")
+            self.say(_("The connection is down: no hint now."), "error")
             return
         self._hint_asked = rid
-        self.say("Thinking of a hint…", "hint")
+        self.say(_("Thinking of a hint…"), "hint")
 
     def action_clear(self) -> None:
         if self.seat.ended:
@@ -389,7 +410,7 @@ class RemoteScreen(RemoteTable):
     def action_help(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog(SEAT_KEYS, title="Keys at a remote seat", foot=SEAT_FOOT))
+        self.app.push_screen(HelpDialog(SEAT_KEYS, title=N_("Keys at a remote seat"), foot=SEAT_FOOT))
 
     def action_menu(self) -> None:
         self.action_leave()
@@ -403,7 +424,7 @@ class RemoteScreen(RemoteTable):
         self.app.pop_screen()
         if was_seat:
             self.app.notify(
-                "You left the table: your seat waits for you (join again with the same address).", title="Table"
+                _("You left the table: your seat waits for you (join again with the same address)."), title=_("Table")
             )
 
     def action_quit(self) -> None:
@@ -426,10 +447,10 @@ class WatchScreen(RemoteScreen, inherit_bindings=False):
     no hand and no moves. Escape, q or m leave for the main menu."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,f1", "rules", "Rules"),
-        Binding("question_mark", "help", "Keys", key_display="?"),
-        Binding("m,q,escape", "leave", "Menu", key_display="m"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("r,f1", "rules", N_("Rules")),
+        Binding("question_mark", "help", N_("Keys"), key_display="?"),
+        Binding("m,q,escape", "leave", N_("Menu"), key_display="m"),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, url: str, config: Config, *, seat: RemoteSeat | None = None) -> None:
@@ -438,7 +459,7 @@ class WatchScreen(RemoteScreen, inherit_bindings=False):
     def action_help(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog(WATCH_KEYS, (), title="Watching a table", foot=""))
+        self.app.push_screen(HelpDialog(WATCH_KEYS, (), title=N_("Watching a table"), foot=""))
 
 
 def remote_screen(url: str, config: Config, *, watch: bool = False, cafile: str | None = None) -> RemoteScreen:

@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from kc_tui.config import Config
 from kc_tui.engine import PLACES, Card, Move, Rules, is_pile_move, is_play, target
+from kc_tui.i18n import _, ngettext
 from kc_tui.net.client import RemoteSeat
 from kc_tui.net.protocol import StateMsg
 from kc_tui.ui.cards import CardLook
@@ -132,7 +133,10 @@ class RemoteTable(HandPicking, Screen[None]):
             return
         me = state.seats[state.seat]
         n = len(state.hand or ())
-        turn = ("your turn", "bold #ffd75f") if is_my_turn(state) else (f"{n} card{'s' if n != 1 else ''}", "dim")
+        if is_my_turn(state):
+            turn = (_("your turn"), "bold #ffd75f")
+        else:
+            turn = (ngettext("{n} card", "{n} cards", n).format(n=n), "dim")
         seat_label(self.query_one("#me-label", Static), me.name, me.score, turn)
 
     def _show_link(self) -> None:
@@ -151,22 +155,28 @@ class RemoteTable(HandPicking, Screen[None]):
         if self.seat.ended:
             return
         if state is None:
-            self.say("Connecting to the table…")
+            self.say(_("Connecting to the table…"))
         elif state.over:
-            self.say(state.end_text or "The match is over.")
+            self.say(state.end_text or _("The match is over."))
         elif self.watching:
-            self.say(f"Watching: {self._who_plays(state)}" if state.waiting_for else "Watching the table.")
+            if state.waiting_for:
+                # Translators: {who} says who the table waits for ("Ben is playing…").
+                self.say(_("Watching: {who}").format(who=self._who_plays(state)))
+            else:
+                self.say(_("Watching the table."))
         elif is_my_turn(state):
             if self.selected_card is not None:
                 self._say_targets(self.look.label(self.selected_card), self._targets(), card=True)
             elif self.source_pile is not None:
-                self._say_targets(f"Pile {PLACES[self.source_pile]}", self._targets(), card=False)
+                # Translators: {pile} is a pile's place on the table ("NW", "E").
+                pile = _("Pile {pile}").format(pile=PLACES[self.source_pile])
+                self._say_targets(pile, self._targets(), card=False)
             else:
-                self.say("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
+                self.say(_("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn"))
         elif state.waiting_for is not None:
             self.say(self._who_plays(state))
         else:
-            self.say("Waiting for the next round…")
+            self.say(_("Waiting for the next round…"))
 
     @staticmethod
     def _who_plays(state: StateMsg) -> str:
@@ -175,17 +185,26 @@ class RemoteTable(HandPicking, Screen[None]):
         who = state.waiting_for
         seat = next((s for s in state.seats if s.name == who), None)
         if seat is not None and seat.kind == "human" and not seat.connected:
-            return f"{who} is away: an AI plays for them…" if seat.stand_in else f"{who} is away: the table waits."
-        return f"{who} is playing…"
+            if seat.stand_in:
+                return _("{name} is away: an AI plays for them…").format(name=who)
+            return _("{name} is away: the table waits.").format(name=who)
+        return _("{name} is playing…").format(name=who)
 
     def _say_targets(self, what: str, where: set[int], *, card: bool) -> None:
         keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-        if card:
-            tail = f"it can go on {keys}" if where else "no pile takes it now"
-            self.say(f"{what} selected: {tail}. Esc to cancel.")
+        if card and where:
+            # Translators: {what} is a card ("10♥"); {keys} the places it may go, each with its key.
+            said = _("{what} selected: it can go on {keys}. Esc to cancel.")
+        elif card:
+            # Translators: {what} is a card ("10♥").
+            said = _("{what} selected: no pile takes it now. Esc to cancel.")
+        elif where:
+            # Translators: {what} is a pile ("Pile NW"); {keys} the places it may go, each with its key.
+            said = _("{what} picked up: it can move onto {keys}. Esc to cancel.")
         else:
-            tail = f"it can move onto {keys}" if where else "it cannot move anywhere now"
-            self.say(f"{what} picked up: {tail}. Esc to cancel.")
+            # Translators: {what} is a pile ("Pile NW").
+            said = _("{what} picked up: it cannot move anywhere now. Esc to cancel.")
+        self.say(said.format(what=what, keys=keys))
 
     def places_for_card(self, card: Card) -> set[int]:
         return card_targets(self.moves, card)

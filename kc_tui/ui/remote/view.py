@@ -25,9 +25,10 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.rules import Scoring
 from kc_tui.engine.scoring import RoundResult
+from kc_tui.i18n import _
 from kc_tui.net.client import Link, Status
 from kc_tui.net.protocol import StateMsg
-from kc_tui.ui.text import visible
+from kc_tui.ui.text import rich_fill, visible
 
 
 def legal_moves(state: StateMsg | None) -> tuple[list[Move], list[str]]:
@@ -60,7 +61,9 @@ def table_rules(settings: Mapping[str, object] | None) -> tuple[Rules, str | Non
     try:
         return Rules.from_dict(dict(settings)), None
     except (RulesError, TypeError, ValueError) as exc:
-        return Rules(), visible(f"the table's rules could not be read ({exc}); the standard rules are shown")
+        # Translators: {problem} is what was wrong with the rules the table sent.
+        unread = _("the table's rules could not be read ({problem}); the standard rules are shown")
+        return Rules(), visible(unread.format(problem=exc))
 
 
 def chips_scoring(rules: Rules) -> bool:
@@ -105,49 +108,56 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
     """The status line and its kind (``ok``, ``wait``, ``down``, ``ended``): the connection's
     state, who the table waits for, and which people are connected."""
     if link.status is Status.ENDED:
-        why = f": {link.reason}" if link.reason else ""
-        return Text.assemble(("Not at the table", "bold"), visible(why), ". Esc, q or m: main menu"), "ended"
+        gone = Text(_("Not at the table"), "bold")
+        if link.reason:
+            # Translators: {gone} is "Not at the table" (in bold), {reason} why the seat left the table.
+            ended = _("{gone}: {reason}. Esc, q or m: main menu")
+            return rich_fill(ended, gone=gone, reason=Text(visible(link.reason))), "ended"
+        # Translators: {gone} is "Not at the table" (in bold).
+        return rich_fill(_("{gone}. Esc, q or m: main menu"), gone=gone), "ended"
     if link.status is Status.CONNECTING:
-        return Text("Connecting to the table…"), "wait"
+        return Text(_("Connecting to the table…")), "wait"
     out = Text(no_wrap=True, overflow="ellipsis")
     kind = "ok"
     if link.status is Status.RECONNECTING:
-        out.append("reconnecting…", "bold")
+        out.append(_("reconnecting…"), "bold")
         if link.reason:
             out.append(f" ({visible(link.reason)})")
         return out, "down"  # what the table waited for is stale until the connection is back
     if watching:
-        out.append("Watching · ", "bold")
+        out.append(_("Watching") + " · ", "bold")
     if state is not None and state.save_problem is not None:
-        out.append("Not being saved", "bold")
+        out.append(_("Not being saved"), "bold")
         out.append(f" ({visible(state.save_problem)}) · ")
         kind = "down"
     if state is None:
-        out.append("waiting for the table")
+        out.append(_("waiting for the table"))
         return out, kind
     if state.over:
-        out.append("The match is over")
+        out.append(_("The match is over"))
     elif state.waiting_for is not None:
         me = state.seats[state.seat].name if state.seat is not None and state.seat < len(state.seats) else None
         if is_my_turn(state) and state.waiting_for == me:
-            out.append("The table waits for you", "bold")
+            out.append(_("The table waits for you"), "bold")
         else:
-            out.append("Waiting for ")
-            out.append(visible(state.waiting_for), "bold")
+            # Translators: {name} is the player the table waits for.
+            out.append_text(rich_fill(_("Waiting for {name}"), name=Text(visible(state.waiting_for), "bold")))
     else:
-        out.append("Between rounds")
+        out.append(_("Between rounds"))
     people = [s for s in state.seats if s.kind == "human"]
     here = [s.name for s in people if s.connected]
     away = [s for s in people if not s.connected]
     if here:
-        out.append(" · connected: ")
-        out.append(", ".join(visible(name) for name in here))
+        out.append(" · ")
+        # Translators: {names} are the names of the people connected to the table.
+        out.append_text(rich_fill(_("connected: {names}"), names=Text(", ".join(visible(name) for name in here))))
     if away:
-        out.append(" · away: ")
-        out.append(
-            ", ".join(visible(s.name) + (" (an AI stands in)" if s.stand_in else "") for s in away),
-            "bold",
-        )
+        out.append(" · ")
+        # Translators: {name} is a person away from the table whose seat an AI plays.
+        stand_in = _("{name} (an AI stands in)")
+        names = ", ".join(stand_in.format(name=visible(s.name)) if s.stand_in else visible(s.name) for s in away)
+        # Translators: {names} are the names of the people away from the table.
+        out.append_text(rich_fill(_("away: {names}"), names=Text(names, "bold")))
     return out, kind
 
 
@@ -156,8 +166,9 @@ def seat_kind(kind: str, *, connected: bool, stand_in: bool) -> str:
     if kind != "human":
         return kind
     if stand_in:
-        return "AI stands in"
-    return "human" if connected else "away"
+        return _("AI stands in")
+    # Translators: an opponent's panel: the seat is a person's (connected or away).
+    return _("human") if connected else _("away")
 
 
 __all__ = [

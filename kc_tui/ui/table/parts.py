@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from kc_tui.i18n import _
 from kc_tui.ui.text import cut, plain
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
 
@@ -24,10 +25,11 @@ MIN_HEIGHT = 24
 
 def too_small_text(width: int, height: int) -> Text:
     return Text.assemble(
-        ("The terminal is too small for the table.\n\n", "bold"),
-        f"Please enlarge it to at least {MIN_WIDTH}×{MIN_HEIGHT}\n",
-        (f"(it is {width}×{height} now).\n\n", "dim"),
-        ("The game is paused and will be here, untouched, when it fits.", "italic"),
+        (_("The terminal is too small for the table.") + "\n\n", "bold"),
+        _("Please enlarge it to at least {width}×{height}").format(width=MIN_WIDTH, height=MIN_HEIGHT) + "\n",
+        # Translators: the terminal's size now, under "Please enlarge it to at least 80×24".
+        (_("(it is {width}×{height} now).").format(width=width, height=height) + "\n\n", "dim"),
+        (_("The game is paused and will be here, untouched, when it fits."), "italic"),
         justify="center",
     )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding, BindingType
 
 from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
+from kc_tui.i18n import N_, _
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import HandView
 from kc_tui.ui.widgets.hand import KEYS
@@ -36,21 +37,21 @@ else:
 #: The keys that pick and play, first in a table screen's bindings (its own keys follow, then
 #: :data:`TABLE_KEYS`).
 PICKING_KEYS: list[BindingType] = [
-    Binding("left", "card(-1)", "Card", key_display="1-9"),
-    Binding("right", "card(1)", "Card", show=False),
+    Binding("left", "card(-1)", N_("Card"), key_display="1-9"),
+    Binding("right", "card(1)", N_("Card"), show=False),
     *[Binding(k, f"pick({i})", show=False) for i, k in enumerate(KEYS)],
-    Binding("w", "pile(0)", "Pile", key_display="qweadzxc"),
+    Binding("w", "pile(0)", N_("Pile"), key_display="qweadzxc"),
     *[Binding(k, f"pile({p})", show=False) for p, k in PLACE_KEYS.items() if p != 0],
-    Binding("t", "end_turn", "End turn"),
+    Binding("t", "end_turn", N_("End turn")),
 ]
 #: The keys a table screen's bindings end with: letting go of what is picked, the rules, the
 #: keys page, the menu and quitting.
 TABLE_KEYS: list[BindingType] = [
-    Binding("escape", "clear", "Clear", show=False),
-    Binding("r,f1", "rules", "Rules"),
-    Binding("question_mark", "help", "Keys", key_display="?"),
-    Binding("m", "menu", "Menu"),
-    Binding("ctrl+q", "quit", "Quit", priority=True),
+    Binding("escape", "clear", N_("Clear"), show=False),
+    Binding("r,f1", "rules", N_("Rules")),
+    Binding("question_mark", "help", N_("Keys"), key_display="?"),
+    Binding("m", "menu", N_("Menu")),
+    Binding("ctrl+q", "quit", N_("Quit"), priority=True),
 ]
 
 
@@ -175,7 +176,7 @@ class HandPicking(_Base):
         keyed = self._keyed if self._keyed is not None else dict(enumerate(hand))
         card = keyed.get(index)
         if card is None or card not in hand:
-            self.say(f"No card of your hand has the key {KEYS[index]} now.", "error")
+            self.say(_("No card of your hand has the key {key} now.").format(key=KEYS[index]), "error")
             return
         self._select_card(None if card == self.selected_card else card)
 
@@ -220,21 +221,25 @@ class HandPicking(_Base):
         cost = None if picked else self.end_turn_cost()
         if cost is not None and not self._end_asked:
             self._end_asked = True
-            self.say(f"{cost}: press t again to end your turn.", "hint")
+            # Translators: {cost} is what ending the turn now costs (a sentence without its full stop).
+            self.say(_("{cost}: press t again to end your turn.").format(cost=cost), "hint")
             return
         if picked and not self._end_asked:
             # A card (or pile) is picked and not played: ending now is likely a slip of the key.
             self._end_asked = True
-            what = (
-                self.look.label(self.selected_card)
-                if self.selected_card is not None
-                else f"the pile {PLACES[self.source_pile or 0]}"
-            )
-            self.say(
-                f"{what} is picked but not played. Press t again to end your turn anyway, "
-                "or pick where it goes (Esc cancels).",
-                "hint",
-            )
+            if self.selected_card is not None:
+                # Translators: {card} is a card ("10♥").
+                slip = _(
+                    "{card} is picked but not played. Press t again to end your turn anyway, "
+                    "or pick where it goes (Esc cancels)."
+                ).format(card=self.look.label(self.selected_card))
+            else:
+                # Translators: {pile} is a pile's place on the table ("NW", "E").
+                slip = _(
+                    "the pile {pile} is picked but not played. Press t again to end your turn anyway, "
+                    "or pick where it goes (Esc cancels)."
+                ).format(pile=PLACES[self.source_pile or 0])
+            self.say(slip, "hint")
             return
         self._end_asked = False
         self.selected_card = self.source_pile = None

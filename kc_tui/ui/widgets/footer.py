@@ -7,6 +7,10 @@ tooltip. It has no child widgets: nothing is mounted, styled or laid out for eac
 line is drawn again only when the keys it shows change (a game asks for a bindings refresh after
 every move, and every focus change asks too).
 
+Descriptions and tooltips are declared in English (marked with ``N_``) and translated as they
+are drawn (:func:`kc_tui.i18n._`); the line is laid out again for each language, and
+:meth:`Footer.language_changed` draws it again at once after a change of language.
+
 When the keys are wider than the line, those that fit are shown whole, in their order, and the
 rest are left out: a key is never cut.
 
@@ -30,6 +34,9 @@ from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from kc_tui import i18n
+from kc_tui.i18n import _
+
 if TYPE_CHECKING:
     from textual.binding import Binding
     from textual.css.styles import StylesBase
@@ -41,6 +48,11 @@ Shown = tuple["Binding", bool, str, str]
 
 #: The left edge of the command palette's key (Textual's ``vkey`` border).
 PALETTE_EDGE = "▏"
+
+
+def shown_text(text: str) -> str:
+    """A binding's description or tooltip as shown: in the current language ("" stays "")."""
+    return _(text) if text else text
 
 
 @dataclass(frozen=True)
@@ -165,8 +177,9 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         self.set_class(compact, "-compact", update=False)
         #: The keys shown (None until the first drawing).
         self._shown: tuple[Shown, ...] | None = None
-        #: The keys placed on the line, and the width and keys they were placed for.
-        self._places: tuple[int, tuple[Shown, ...], bool, list[_Place]] | None = None
+        #: The keys placed on the line, and the width, keys, compactness and language they were
+        #: placed for.
+        self._places: tuple[int, tuple[Shown, ...], bool, str, list[_Place]] | None = None
         #: The key under the mouse (its action and whether it is the palette's), if any.
         self._hover: tuple[str, bool] | None = None
         #: Whether a check of the keys is asked for after the next refresh.
@@ -187,7 +200,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         active = self.keys_screen().active_bindings
         keys: list[Shown] = []
         actions: set[str] = set()
-        for _, binding, enabled, tooltip in active.values():
+        for _key, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in actions:
                 actions.add(binding.action)
                 keys.append((binding, enabled, tooltip, app.get_key_display(binding)))
@@ -205,10 +218,10 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
             FooterSpot(
                 key=binding.key,
                 key_display=display,
-                description=binding.description,
+                description=shown_text(binding.description),
                 action=binding.action,
                 disabled=not enabled,
-                tooltip=tooltip,
+                tooltip=shown_text(tooltip),
                 region=Region(origin.x + p.x, origin.y, p.width, 1),
                 palette=p.palette,
             )
@@ -229,12 +242,12 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
 
     def _key_width(self, shown: Shown, palette: bool) -> int:
         """The cells a key takes (its margin left out)."""
-        binding, _, _, display = shown
+        binding, _enabled, _tooltip, display = shown
         key, description = self._part_styles(palette)
         width = cell_len(display)
         if binding.description:
             width += key.padding.left + key.padding.right
-            width += description.padding.left + cell_len(binding.description) + description.padding.right
+            width += description.padding.left + cell_len(shown_text(binding.description)) + description.padding.right
         if palette:
             outer = self.get_component_styles("footer-key", "footer-key--palette")
             width += outer.padding.left + outer.padding.right + (1 if outer.border_left[0] else 0)
@@ -245,8 +258,9 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         from the left, as many as fit whole before it."""
         keys = self._keys_now()
         width = self.size.width
-        if self._places is not None and self._places[:3] == (width, keys, self.compact):
-            return self._places[3]
+        language = i18n.current()
+        if self._places is not None and self._places[:4] == (width, keys, self.compact, language):
+            return self._places[4]
         margin = self.get_component_styles("footer-key").margin.right
         places: list[_Place] = []
         limit = width
@@ -266,7 +280,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
             left.append(_Place(shown, x, w, False))
             x += w + margin
         places[:0] = left
-        self._places = (width, keys, self.compact, places)
+        self._places = (width, keys, self.compact, language, places)
         return places
 
     # ------------------------------------------------------------------ drawing
@@ -311,7 +325,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
 
     def _key_text(self, place: _Place) -> Text:
         """One key's cells: its edge, key, description and padding."""
-        binding, enabled, _, display = place.shown
+        binding, enabled, _tooltip, display = place.shown
         names = ["footer-key"]
         if place.palette:
             names.append("footer-key--palette")
@@ -335,7 +349,8 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         if binding.description:
             kp, dp = key.padding, description.padding
             text.append(" " * kp.left + display + " " * kp.right, key_style)
-            text.append(" " * dp.left + binding.description + " " * dp.right, base + self._rich(outer, description))
+            words = shown_text(binding.description)
+            text.append(" " * dp.left + words + " " * dp.right, base + self._rich(outer, description))
         else:
             text.append(display, key_style)
         if place.palette and outer.padding.right:
@@ -370,7 +385,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         hover = None if place is None else (place.shown[0].action, place.palette)
         if hover != self._hover:
             self._hover = hover
-            self.tooltip = (place.shown[2] or None) if place is not None else None
+            self.tooltip = (shown_text(place.shown[2]) or None) if place is not None else None
             self.styles.pointer = "default" if place is None else "pointer"
             self.screen.update_pointer_shape()
             self.refresh()
@@ -385,7 +400,7 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         place = self._spot_at(event.x)
         if place is None:
             return
-        binding, enabled, _, _ = place.shown
+        binding, enabled, _tooltip, _display = place.shown
         if enabled:
             self.app.simulate_key(binding.key)
         else:
@@ -436,6 +451,11 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
         if self.is_attached and (keys := self.shown_keys()) != self._shown:
             self._shown = keys
             self.refresh()
+
+    def language_changed(self) -> None:
+        """The language changed: lay the keys out again in it (their widths change) and draw them."""
+        self._places = None
+        self.refresh()
 
     def watch_show_command_palette(self) -> None:
         self._shown = None

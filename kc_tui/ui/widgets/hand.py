@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from kc_tui.engine import Card
+from kc_tui.i18n import _
 from kc_tui.ui.cards import FACE_BG, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
 
 KEYS = "1234567890"
@@ -133,7 +134,8 @@ class HandRow(Widget):
         columns: the row pads them with blanks)."""
         card = self.cards[index]
         selected = card == self.selected
-        mark = "▲" * self.face.inner if selected else ("new" if card == self.drawn else "")
+        # Translators: the mark under the card just drawn (at most 3 characters are shown).
+        mark = "▲" * self.face.inner if selected else (_("new") if card == self.drawn else "")
         bg = SELECTED_BG if selected else FACE_BG
         if index == self._hover:
             bg = self._tinted(bg)

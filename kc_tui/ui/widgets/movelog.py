@@ -11,6 +11,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from kc_tui.i18n import _
+
 SHOW = 300
 
 
@@ -36,7 +38,7 @@ class MoveLog(ScrollView):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Moves"
+        self.border_title = _("Moves")
         #: The narrowest a line is wrapped to.
         self.min_width = 16
         self._shown: list[str] = []

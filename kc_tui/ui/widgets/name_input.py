@@ -13,14 +13,27 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
+from kc_tui.i18n import ngettext
+
 __all__ = ["NameInput", "cut_note"]
 
 
 def cut_note(limit: int, pasted: int | None, kept: int) -> str:
     """What a cut edit says: a paste of ``pasted`` characters of which ``kept`` fit, or typing."""
     if pasted is None:
-        return f"Names are at most {limit} characters: the rest was cut."
-    return f"Pasted {pasted:,} characters: names are at most {limit}; the first {kept} were kept."
+        cut = ngettext(
+            "Names are at most {limit} character: the rest was cut.",
+            "Names are at most {limit} characters: the rest was cut.",
+            limit,
+        )
+        return cut.format(limit=limit)
+    # Translators: {pasted} is how many characters were pasted (written with a thousands separator).
+    pasted_note = ngettext(
+        "Pasted {pasted} character: names are at most {limit}; the first {kept} were kept.",
+        "Pasted {pasted} characters: names are at most {limit}; the first {kept} were kept.",
+        pasted,
+    )
+    return pasted_note.format(pasted=f"{pasted:,}", limit=limit, kept=kept)
 
 
 class NameInput(Input):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -21,19 +22,27 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import Card
+from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook
 from kc_tui.ui.text import plain, visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The most card backs drawn (a longer hand ends in "…").
 MAX_BACKS = 12
-#: The turn marks, longest first: thinking (an AI at work) and to play.
-THINKING = f"{SPINNER[0]} thinking…"
-TO_PLAY = "◀ to play"
+#: The turn marks, longest first: thinking (an AI at work; ``{spinner}`` is a frame of
+#: :data:`SPINNER`) and to play.
+# Translators: {spinner} is a turning mark drawn before the word.
+THINKING = N_("{spinner} thinking…")
+TO_PLAY = N_("◀ to play")
+
+
+def thinking_text(frame: str = SPINNER[0]) -> str:
+    """The mark of an AI at work, its spinner at ``frame``."""
+    return _(THINKING).format(spinner=frame)
 
 
 def count_text(cards: int) -> str:
-    return f"{cards} card{'s' if cards != 1 else ''}"
+    return ngettext("{n} card", "{n} cards", cards).format(n=cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +127,12 @@ class OpponentPanel(Widget):
         """``score``: the total as the table words it ("12/50 pts", "47 chips"); without it the
         total and ``target`` make one."""
         look = self.look if look is None else look
-        score = score or (f"{total}/{target} pts" if target else f"{total} pts")
+        if not score and target:
+            # Translators: an opponent's total in points, against the match's target ("12/50 pts").
+            score = _("{total}/{target} pts").format(total=total, target=target)
+        elif not score:
+            # Translators: an opponent's total in points ("12 pts").
+            score = _("{total} pts").format(total=total)
         shown = (cards, total, score, target, to_move, thinking, dealer, list(hand or []), look)
         if shown == (
             self.cards,
@@ -141,7 +155,7 @@ class OpponentPanel(Widget):
         self.cards, self.total, self.to_move, self.thinking = cards, total, to_move, thinking
         self.set_class(to_move, "-to-move")
         self.border_title = plain(f"▶ {self.player_name}" if to_move else self.player_name)
-        self.border_subtitle = "dealer" if dealer else ""
+        self.border_subtitle = _("dealer") if dealer else ""
         if before != (self.cards, len(self.hand), self.score):
             self._refresh_row(layout=self.reveal)  # the row's fit may change with this panel
         else:
@@ -172,7 +186,7 @@ class OpponentPanel(Widget):
         kind; then the backs (an open hand has its own lines)."""
         row = self.row()
         essential = max(p._essential().cell_len for p in row)
-        state = next((r for r in (len(THINKING), 1) if essential + 2 + r <= width), 0)
+        state = next((r for r in (cell_len(thinking_text()), 1) if essential + 2 + r <= width), 0)
         room = width - essential - (state + 2 if state else 0)
         kind = max(len(visible(p.kind)) + 1 for p in row)
         closed = [p for p in row if not p.reveal]
@@ -187,9 +201,9 @@ class OpponentPanel(Widget):
     def _state(self, room: int) -> Text | None:
         frame = SPINNER[self.frame % len(SPINNER)]
         if self.thinking:
-            choices = [Text(f"{frame} thinking…", "bold #e0a030"), Text(frame, "bold #e0a030")]
+            choices = [Text(thinking_text(frame), "bold #e0a030"), Text(frame, "bold #e0a030")]
         elif self.to_move:
-            choices = [Text(TO_PLAY, "bold"), Text("◀", "bold")]
+            choices = [Text(_(TO_PLAY), "bold"), Text("◀", "bold")]
         else:
             return None
         return next((t for t in choices if t.cell_len <= room), None)
@@ -198,7 +212,7 @@ class OpponentPanel(Widget):
         """The open hand, face up, wrapped between cards to ``width`` columns ("no cards" when
         it is empty)."""
         if not self.hand:
-            return [Text("no cards", "dim italic")]
+            return [Text(_("no cards"), "dim italic")]
         lines: list[Text] = [Text()]
         for card in self.hand:
             label = Text(self.look.label(card), self.look.style_of(card))
@@ -231,7 +245,7 @@ class OpponentPanel(Widget):
         together, or cut with "…" only when even that does not fit), then the turn's mark."""
         essential = self._essential()
         room = width - essential.cell_len - 1
-        hand = self.look.fan(self.hand) if self.hand else Text("no cards", "dim italic")
+        hand = self.look.fan(self.hand) if self.hand else Text(_("no cards"), "dim italic")
         if hand.cell_len > room and self.hand:
             hand = self.look.fan(self.hand, sep="")
         out = Text(no_wrap=True, overflow="ellipsis")

@@ -21,6 +21,7 @@ import ai
 from kc_tui.config import DEFAULT_OPPONENT_NAMES, HUMAN, Opponent, name_problem
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
+from kc_tui.i18n import _
 from kc_tui.match.roster import HUMAN_NAME, default_name
 from kc_tui.ui.text import plain
 
@@ -64,7 +65,8 @@ def number_problem(text: str, what: str, lo: int, hi: int) -> str | None:
     is refused before it is read as a number."""
     t = text.strip(" ")
     ok = t.isascii() and t.isdigit() and len(t.lstrip("0")) <= len(str(hi)) and lo <= int(t) <= hi
-    return None if ok else f"{what}: a whole number from {lo} to {hi}"
+    # Translators: {what} names the field ("Hand size"); {lo} and {hi} are the numbers allowed.
+    return None if ok else _("{what}: a whole number from {lo} to {hi}").format(what=what, lo=lo, hi=hi)
 
 
 def number_value(text: str, lo: int, hi: int) -> int | None:
@@ -130,7 +132,7 @@ def variant_rows(variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeRes
         only = only_with(v)  # the target score: its row is shown with points scoring only
         row_id = f"{v.key}-row" if only else None
         with HorizontalGroup(classes=f"row {only[1]}" if only else "row", id=row_id):
-            yield Label(v.title, classes="label")
+            yield Label(_(v.title), classes="label")
             if v.choices:
                 yield choice_select(v, value)
             elif v.type is bool:  # pragma: no cover - every switch so far is a chips setting
@@ -141,34 +143,42 @@ def variant_rows(variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeRes
                 if v.key == TARGET.key:
                     for preset in TARGET_PRESETS:
                         yield Button(str(preset), id=f"target-{preset}", compact=True, classes="preset")
-                    yield Label(plain(f"any whole number {lo}-{hi}"), classes="unit")
+                    yield Label(plain(_("any whole number {lo}-{hi}").format(lo=lo, hi=hi)), classes="unit")
                 else:
-                    yield Label(plain(f"{lo}-{hi}, usually {v.default}"), classes="unit")
+                    # Translators: the numbers a field allows ({lo}-{hi}) and its usual value.
+                    usual = _("{lo}-{hi}, usually {default}").format(lo=lo, hi=hi, default=v.default)
+                    yield Label(plain(usual), classes="unit")
         if v.choices:
-            yield Static(plain(f"{v.rule}: {v.explanation}; usually {v.default}"), classes="desc")
+            # Translators: {rule} is a rule's id ("R15"), {default} the choice's usual value.
+            desc = _("{rule}: {explanation}; usually {default}")
+            yield Static(
+                plain(desc.format(rule=v.rule, explanation=_(v.explanation), default=v.default)), classes="desc"
+            )
         elif v.key != TARGET.key:
-            yield Static(plain(f"{v.rule}: {v.explanation}"), classes="desc")
+            yield Static(plain(f"{v.rule}: {_(v.explanation)}"), classes="desc")
 
 
 def grouped_row(variants: tuple[Variant[Any], ...], rules: Rules) -> ComposeResult:
     """One row for the variants that only matter with another's value (the chips settings)."""
-    _, value = variants[0].only_with or ("", "")
+    _key, value = variants[0].only_with or ("", "")
     cls = value  # the chips settings: class "chips", row "chips-row"
     with HorizontalGroup(classes=f"row {cls}", id=f"{cls}-row"):
         for n, v in enumerate(variants):
             if n == 0:
-                yield Label(v.title, classes="label")
+                yield Label(_(v.title), classes="label")
             else:
-                yield Label(v.title.lower(), classes="mini wide" if v.type is bool else "mini")
+                yield Label(_(v.title).lower(), classes="mini wide" if v.type is bool else "mini")
             if v.type is bool:
                 yield Switch(getattr(rules, v.key), id=v.key)
             else:
                 yield number_field(v, getattr(rules, v.key))
     rule = variants[0].rule
-    yield Static(
-        plain(f"{value.capitalize()} ({rule}): " + "; ".join(v.explanation for v in variants)),
-        classes=f"desc {cls}",
-    )
+    # The scoring these settings belong to, by its name ("Chips"): a msgid of the summaries too.
+    setting = _(value.capitalize()) if value else value
+    explanations = "; ".join(_(v.explanation) for v in variants)
+    # Translators: {setting} is a way of scoring ("Chips"), {rule} its rule id, then what its settings do.
+    desc = _("{setting} ({rule}): {explanations}").format(setting=setting, rule=rule, explanations=explanations)
+    yield Static(plain(desc), classes=f"desc {cls}")
 
 
 def number_field(v: Variant[Any], value: int) -> Input:
@@ -177,11 +187,11 @@ def number_field(v: Variant[Any], value: int) -> Input:
     # One digit more than the largest value offered when narrower than the engine's range,
     # so a value over it is typed and refused with a message.
     width = len(str(hi)) + (1 if v.offered else 0)
-    return number_input(str(value), v.key, v.title, (lo, hi), width)
+    return number_input(str(value), v.key, _(v.title), (lo, hi), width)
 
 
 def choice_select(v: Variant[str], value: str) -> Select[str]:
     """The list of the word-valued variant ``v``'s choices (its id the variant's key)."""
     # The default is named on the line under the field (a longer choice would be cut at 80 columns).
-    options = [(f"{c.value}: {c.label}", c.value) for c in v.choices]
+    options = [(f"{c.value}: {_(c.label)}", c.value) for c in v.choices]
     return Select(options, value=value, allow_blank=False, id=v.key, compact=True, classes="choice")

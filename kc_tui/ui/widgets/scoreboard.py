@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from kc_tui.engine import RoundResult
+from kc_tui.i18n import N_, _
 from kc_tui.ui.text import plain, rich_plain, visible
 
 SHOW_ROUNDS = 4
@@ -19,14 +20,27 @@ SHOW_ROUNDS = 4
 NAME_CELLS = 10
 #: The mark beside the number of the player who went out in a round, and what it means.
 WENT_OUT = "*"
-LEGEND = f"{WENT_OUT} went out"
+# Translators: {mark} is the mark ("*") beside the figure of who went out.
+LEGEND = N_("{mark} went out")
+
+
+def round_head(number: int) -> str:
+    """The head of round ``number``'s column: "R3"."""
+    # Translators: the head of a round's column on the scoreboard: "R3" is round 3.
+    return _("R{number}").format(number=number)
+
+
+def total_head() -> str:
+    """The head of the totals' column: "Tot"."""
+    # Translators: the head of the totals' column on the scoreboard, short for "Total".
+    return _("Tot")
 
 
 def board_title(*, chips: bool, target: int, pot: int | None) -> str:
     """The scoreboard's title: "Score · target 50", or "Chips · pot 7" (R16)."""
     if chips:
-        return "Chips" if pot is None else f"Chips · pot {pot}"
-    return f"Score · target {target}"
+        return _("Chips") if pot is None else _("Chips · pot {pot}").format(pot=pot)
+    return _("Score · target {target}").format(target=target)
 
 
 class Scoreboard(Widget):
@@ -87,12 +101,16 @@ class Scoreboard(Widget):
         beside the total and the names, each name kept to at least :data:`NAME_CELLS` cells
         (a shorter name whole): at 80 columns the names are read, not cut to a letter."""
         names = max((cell_len(visible(n)) for n in self.names), default=0)
-        total = max(len("Tot"), *(len(str(t)) for t in self.totals)) if self.totals else len("Tot")
+        head = cell_len(total_head())
+        total = max(head, *(len(str(t)) for t in self.totals)) if self.totals else head
         # The columns are 2 cells apart (no padding at the table's edges).
         room = width - min(names, NAME_CELLS) - 2 - total
         shown: list[RoundResult] = []
         for res in reversed(self.results[-SHOW_ROUNDS:]):
-            need = max(len(f"R{res.number}"), *(len(self.cell(res, seat)) for seat in range(len(self.names)))) + 2
+            need = (
+                max(cell_len(round_head(res.number)), *(len(self.cell(res, seat)) for seat in range(len(self.names))))
+                + 2
+            )
             if need > room:
                 break
             room -= need
@@ -104,8 +122,8 @@ class Scoreboard(Widget):
         table.add_column("", no_wrap=True, overflow="ellipsis", ratio=3)
         shown = self.rounds_shown(self.size.width) if self.size.width else self.results[-SHOW_ROUNDS:]
         for res in shown:
-            table.add_column(rich_plain(f"R{res.number}"), justify="right", style="dim", no_wrap=True)
-        table.add_column("Tot", justify="right", style="bold", no_wrap=True)
+            table.add_column(rich_plain(round_head(res.number)), justify="right", style="dim", no_wrap=True)
+        table.add_column(rich_plain(total_head()), justify="right", style="bold", no_wrap=True)
         best: int | None = None
         if self.totals and self.results:
             best = max(self.totals) if self.chips else min(self.totals)
@@ -119,5 +137,5 @@ class Scoreboard(Widget):
             row.append(Text(str(total), style=style))
             table.add_row(*row)
         if any(res.winner is not None for res in shown):
-            return Group(table, Text(LEGEND, style="dim"))
+            return Group(table, Text(_(LEGEND).format(mark=WENT_OUT), style="dim"))
         return table
