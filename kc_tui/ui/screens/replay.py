@@ -556,6 +556,7 @@ class ReplayScreen(Screen[None]):
 
     def action_better(self) -> None:
         """Show the reviewed turn's better plan on the table, move by move (again: back)."""
+        self._message = None
         if self._better is not None:
             self._better = None
             self.refresh_view()
