@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -293,6 +294,10 @@ class StockView(Widget):
         content-align: center middle;
         border: blank;
     }
+    StockView.-wide {
+        border-left: none;
+        border-right: none;
+    }
     """
 
     count: reactive[int] = reactive(0)
@@ -320,9 +325,12 @@ class StockView(Widget):
             words.append(_("round {number}").format(number=self.round_number))
         width = self.content_size.width
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
-        side = max(len(w) for w in words)
+        side = max(cell_len(w) for w in words)
         face = self.face
         for size in down_from(face) if face is not None else ():
+            if width < size.width + 1 + side <= width + 2 and not self.has_class("-wide"):
+                # A language's longer words: the blank columns at the sides make room for them.
+                self.call_later(self.add_class, "-wide")
             if self.content_size.height >= size.lines and width >= size.width + 1 + side:
                 # The back of a card with the words beside it (beside its middle on a large card).
                 card = self.look.back(size) if self.count else [Text(" " * size.width)] * size.lines
@@ -332,7 +340,8 @@ class StockView(Widget):
                         out.append("\n")
                     out.append_text(line)
                     word = words[i - first] if 0 <= i - first < len(words) else ""
-                    out.append(" " + word.ljust(side), "bold" if i == first and self.count else "dim")
+                    pad = " " * (side - cell_len(word))
+                    out.append(" " + word + pad, "bold" if i == first and self.count else "dim")
                 return out
         for i, word in enumerate(words):
             out.append(("\n" if i else "") + word, "bold" if i == 0 and self.count else "dim")
