@@ -25,6 +25,7 @@ from kc_tui.engine import (
 )
 from kc_tui.engine.rules import CompletedPiles
 from kc_tui.i18n import _
+from kc_tui.match import logwords as words
 from kc_tui.match.cardtext import CardFormat, cards_text
 
 
@@ -50,20 +51,20 @@ class Narrator:
         if is_play(m) or is_pile_move(m):
             dst = target(m)
             if not r.piles[dst] and r.rules.completed_piles == CompletedPiles.TO_STOCK:
-                lines.append(f"The pile at {PLACES[dst]} ran from K to A and was shuffled into the stock (R12)")
+                lines.append(words.TO_STOCK.format(place=PLACES[dst]))
         lines += self._draws(r, expected)
         if r.over:
             if r.winner is None:
-                lines.append("No one can move and the stock is empty: the round is blocked (R14)")
+                lines.append(words.BLOCKED)
             else:
-                lines.append(f"{self.names[self.match.match_seat(r.winner)]} went out and won the round")
+                lines.append(words.WENT_OUT.format(who=self.names[self.match.match_seat(r.winner)]))
         return lines
 
     def _drew(self, seat: int, card: Card | None, count: int) -> str:
         who = self.names[seat]
         if self.shown_draws[seat] and count == 1 and card is not None:
-            return f"{who} drew {self.fmt(card)}"
-        return f"{who} drew a card" if count == 1 else f"{who} drew {count} cards"
+            return words.DREW_CARD.format(who=who, card=self.fmt(card))
+        return words.DREW_ONE.format(who=who) if count == 1 else words.DREW_MANY.format(who=who, count=count)
 
     def _draws(self, r: Round, expected: list[int]) -> list[str]:
         lines: list[str] = []
@@ -76,38 +77,53 @@ class Narrator:
 
     def round_started(self) -> list[str]:
         """The deal of the match's current round, and the first player's draw (if any)."""
-        lines = [f"Round {self.match.number}: {self.names[self.match.dealer]} dealt"]
+        lines = [words.DEALT.format(number=self.match.number, who=self.names[self.match.dealer])]
         r = self.match.round
         if r.last_drawn[r.to_move] >= 0:
             lines.append(self._drew(self.match.match_seat(r.to_move), r.last_drawn[r.to_move], 1))
         return lines
 
     def match_over(self, winners: Sequence[int]) -> str:
-        return f"The match is over: {' and '.join(self.names[s] for s in winners)} won"
+        return words.MATCH_OVER.format(who=" and ".join(self.names[s] for s in winners))
 
     def ai_fault(self, seat: int, reason: str) -> str:
         """An AI failed and the fallback played for it: "Kingsley's AI failed (it raised an
         error); a simple fallback played instead"."""
-        return f"{self.names[seat]}'s AI failed ({reason}); a simple fallback played instead"
+        return words.AI_FAULT.format(who=self.names[seat], reason=reason)
 
 
 def fault_reason(detail: str) -> str:
     """A fault as :class:`ai.safe.SafePlayer` logs it, in a player's words."""
     if "raised" in detail:
-        return "it raised an error"
+        return words.RAISED
     if "illegal move" in detail:
-        return "it chose an illegal move"
+        return words.ILLEGAL
     if "still busy" in detail:
-        return "it was still busy with an earlier move"
+        return words.BUSY
     if "within" in detail or "took" in detail:
-        return "it ran out of time"
-    return "it did not give a move"
+        return words.TIMED_OUT
+    return words.NO_MOVE
 
 
 def describe_move(r: Round, m: Move, who: str, fmt: CardFormat = card_symbol) -> str:
     """The move ``m`` about to be made in ``r``, in plain words (call it *before* applying):
     "Greedy moved 6♥ 5♠ 4♦ from N onto 7♣ at E"."""
-    return f"{who} {_phrase(r, m, fmt)}"
+    if m == END:
+        return words.ENDED.format(who=who)
+    dst = target(m)
+    onto = r.piles[dst]
+    place = PLACES[dst]
+    if is_play(m):
+        c = fmt(play_card(m))
+        if not onto:
+            return (words.PUT_CORNER if dst >= 4 else words.PUT_SIDE).format(who=who, card=c, place=place)
+        return words.PLAYED.format(who=who, card=c, top=fmt(onto[-1]), place=place)
+    src = source(m)
+    cards = cards_text(r.piles[src], fmt)
+    if not onto:
+        empty = words.MOVED_CORNER if dst >= 4 else words.MOVED_SIDE
+        return empty.format(who=who, cards=cards, source=PLACES[src], place=place)
+    return words.MOVED.format(who=who, cards=cards, source=PLACES[src], top=fmt(onto[-1]), place=place)
 
 
 def suggest_move(r: Round, m: Move, fmt: CardFormat = card_symbol) -> str:
@@ -136,25 +152,6 @@ def suggest_move(r: Round, m: Move, fmt: CardFormat = card_symbol) -> str:
             return _("move {cards} from {source} to the empty corner {place}").format(**args)
         return _("move {cards} from {source} to the empty side {place}").format(**args)
     return _("move {cards} from {source} onto {top} at {place}").format(top=fmt(onto[-1]), **args)
-
-
-def _phrase(r: Round, m: Move, fmt: CardFormat) -> str:
-    if m == END:
-        return "ended the turn"
-    dst = target(m)
-    onto = r.piles[dst]
-    place = PLACES[dst]
-    kind = "corner" if dst >= 4 else "side"
-    if is_play(m):
-        c = play_card(m)
-        if not onto:
-            return f"put {fmt(c)} on the empty {kind} {place}"
-        return f"played {fmt(c)} on {fmt(onto[-1])} at {place}"
-    src = source(m)
-    moving = r.piles[src]
-    if not onto:
-        return f"moved {cards_text(moving, fmt)} from {PLACES[src]} to the empty {kind} {place}"
-    return f"moved {cards_text(moving, fmt)} from {PLACES[src]} onto {fmt(onto[-1])} at {place}"
 
 
 __all__ = ["Narrator", "describe_move", "fault_reason", "suggest_move"]

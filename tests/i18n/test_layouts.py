@@ -10,7 +10,8 @@ import pytest
 from textual.widgets import Button, Static
 
 from kc_tui.i18n import _, use
-from kc_tui.ui.widgets import StockView, TableView
+from kc_tui.match import logwords
+from kc_tui.ui.widgets import MoveLog, StockView, TableView
 from tests.ui.conftest import wait_for
 from tests.ui.fitkit import on_screen, place_looks, screen_lines, shown
 from tests.ui.gamekit import menu_app, play_app, settled_game
@@ -55,6 +56,10 @@ async def test_the_table_is_whole_at_80x24(code: str) -> None:
         assert set(place_looks(app, table).values()) == {"cards"}
         assert stock_shown(app, table)
         footer_whole(app)
+        # The move log (kept in English) is shown in the language.
+        log = seen(" ".join(screen_lines(app, game.query_one(MoveLog))))
+        assert game.session.log and " drew " not in log and " ended the turn" not in log, log
+        assert seen(logwords.shown(game.session.log[-1]))[:12] in log, log
         before = place_looks(app, table)
         await pilot.press("h")
         await wait_for(pilot, lambda: game.hint_move is not None)

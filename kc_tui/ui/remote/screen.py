@@ -33,6 +33,7 @@ from kc_tui.engine import (
     parse_move,
 )
 from kc_tui.i18n import N_, _
+from kc_tui.match import logwords
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
 from kc_tui.ui.dialogs.help import PICKING_HELP
@@ -205,7 +206,7 @@ class RemoteScreen(RemoteTable):
         new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
         if mine and before is not None and is_my_turn(before) and new_line:
             # Translators: {line} is the log's line of the move just made.
-            done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(new_line)))
+            done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(logwords.shown(new_line))))
             self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
         else:
             self._prompt()

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from kc_tui.config import Config
 from kc_tui.engine import END, PLACES, Card, Move, target
 from kc_tui.i18n import N_, _, ngettext
+from kc_tui.match import logwords
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, RoundEnded, TableDriver
@@ -425,7 +426,7 @@ class GameScreen(HandPicking, DrivenScreen):
             return
         self.selected_card = None
         self.source_pile = None
-        line = self.session.log[-1] if self.session.log else ""
+        line = logwords.shown(self.session.log[-1]) if self.session.log else ""
         self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")

@@ -12,6 +12,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from kc_tui.i18n import _
+from kc_tui.match import logwords
 
 SHOW = 300
 
@@ -137,10 +138,14 @@ class MoveLog(ScrollView):
 
     @staticmethod
     def _styled(line: str) -> Text:
-        if line.startswith("Round "):
-            return Text(line, style="bold underline")
-        if "won" in line or "blocked" in line:
-            return Text(line, style="bold green")
-        if line.endswith("ended the turn"):
-            return Text(line, style="dim")
-        return Text(line)
+        """A line of the log (kept in English) in the language in use, styled by what it says."""
+        found = logwords.read(line)
+        template = found[0] if found is not None else ""
+        text = logwords.shown(line)
+        if template == logwords.DEALT:
+            return Text(text, style="bold underline")
+        if template in (logwords.WENT_OUT, logwords.MATCH_OVER, logwords.BLOCKED):
+            return Text(text, style="bold green")
+        if template == logwords.ENDED:
+            return Text(text, style="dim")
+        return Text(text)

@@ -1,0 +1,84 @@
+"""The move log is kept in English and shown in the language in use: every line the narrator
+writes is read back by the template it was written from, and written again in each language
+with the same names, cards and places."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kc_tui.engine import Match, card_symbol
+from kc_tui.engine.rules import CompletedPiles, Rules
+from kc_tui.i18n import LANGUAGES, use
+from kc_tui.match import logwords
+from kc_tui.match.narration import Narrator, fault_reason
+from kc_tui.match.replay import RoundReplay
+from tests.match.kit import play_match
+
+CARD = re.compile(r"(?:10|[2-9AJQK])[♥♦♣♠]")
+
+
+def all_lines() -> list[str]:
+    """The log of every round of two whole matches (one sending completed piles to the stock),
+    as the replay writes it for the first seat."""
+    lines: list[str] = []
+    for kinds, seed, rules in (
+        (["greedy", "king-aware", "lookahead"], 5, None),
+        (["greedy", "greedy"], 8, Rules(completed_piles=CompletedPiles.TO_STOCK)),
+    ):
+        record = play_match(kinds, seed, rules)
+        for number in range(1, len(record.rounds) + 1):
+            rp = RoundReplay.from_record(record, number, 0)
+            rp.seek(len(rp.moves))
+            lines += rp.log_lines
+    return lines
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[str]:
+    return all_lines()
+
+
+def test_every_line_the_log_writes_is_read_by_its_template(lines: list[str]) -> None:
+    assert len(lines) > 200
+    unread = [line for line in lines if logwords.read(line) is None]
+    assert unread == []
+    used = {found[0] for line in lines if (found := logwords.read(line)) is not None}
+    assert {logwords.DEALT, logwords.PLAYED, logwords.ENDED, logwords.WENT_OUT, logwords.DREW_CARD} <= used
+
+
+def test_in_english_a_line_is_shown_as_it_is(lines: list[str]) -> None:
+    use("en")
+    assert [logwords.shown(line) for line in lines] == lines
+
+
+@pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
+def test_each_language_writes_the_line_again_with_its_names_cards_and_places(code: str, lines: list[str]) -> None:
+    use(code)
+    for line in lines:
+        found = logwords.read(line)
+        assert found is not None
+        shown = logwords.shown(line)
+        assert shown != line, (code, line)
+        for value in found[1].values():
+            assert value in shown.replace("\u200b", ""), (code, line, shown)
+        assert sorted(CARD.findall(shown)) == sorted(CARD.findall(line)), (code, line, shown)
+
+
+def test_the_lines_of_an_ai_fault_and_a_blocked_round_are_translated() -> None:
+    names = ["Ana", "Kingsley [bold]"]
+    narrator = Narrator(Match(2, Rules(), 1), names, [True, False], card_symbol)
+    fault = narrator.ai_fault(1, fault_reason("took 3.2 s"))
+    assert fault == "Kingsley [bold]'s AI failed (it ran out of time); a simple fallback played instead"
+    use("it")
+    assert logwords.shown(fault) == "L'IA di Kingsley [bold] ha fallito (ha finito il tempo); " + (
+        "ha giocato al suo posto una mossa semplice di riserva"
+    )
+    assert "stallo" in logwords.shown(logwords.BLOCKED)
+
+
+def test_a_line_of_no_template_is_shown_as_it_is() -> None:
+    use("vi")
+    for line in ("", "Ana said hello", "Round x: Ana dealt", "Ana played 7♥ on 8♣ at Q"):
+        assert logwords.shown(line) == line
