@@ -56,6 +56,24 @@ LINES = (
     DREW_CARD,
 )
 
+# Translators: the same lines for the player called You (the default name), so that the verb
+# can agree with "you".
+YOU_LINES = {
+    PUT_CORNER: N_("You put {card} on the empty corner {place}"),
+    PUT_SIDE: N_("You put {card} on the empty side {place}"),
+    PLAYED: N_("You played {card} on {top} at {place}"),
+    MOVED_CORNER: N_("You moved {cards} from {source} to the empty corner {place}"),
+    MOVED_SIDE: N_("You moved {cards} from {source} to the empty side {place}"),
+    MOVED: N_("You moved {cards} from {source} onto {top} at {place}"),
+    ENDED: N_("You ended the turn"),
+    DREW_CARD: N_("You drew {card}"),
+    DREW_ONE: N_("You drew a card"),
+    DREW_MANY: N_("You drew {count} cards"),
+    WENT_OUT: N_("You went out and won the round"),
+    DEALT: N_("Round {number}: You dealt"),
+    MATCH_OVER: N_("The match is over: You won"),
+}
+
 #: Why an AI's move was made by the fallback (:func:`~kc_tui.match.narration.fault_reason`).
 RAISED = N_("it raised an error")
 ILLEGAL = N_("it chose an illegal move")
@@ -64,6 +82,8 @@ TIMED_OUT = N_("it ran out of time")
 NO_MOVE = N_("it did not give a move")
 REASONS = frozenset({RAISED, ILLEGAL, BUSY, TIMED_OUT, NO_MOVE})
 
+#: The default player's name, as the log writes it.
+YOU = "You"
 _FIELD = re.compile(r"\{(\w+)\}")
 #: What a field may hold: a count or a round's number is digits, a place one of the eight.
 _SHAPES = {"count": r"\d+", "number": r"\d+", "place": r"NW|NE|SW|SE|N|E|S|W", "source": r"NW|NE|SW|SE|N|E|S|W"}
@@ -104,7 +124,10 @@ def shown(line: str) -> str:
     template, fields = found
     if fields.get("reason") in REASONS:
         fields["reason"] = _(fields["reason"])
+    if fields.get("who") == YOU and template in YOU_LINES:
+        del fields["who"]
+        return _(YOU_LINES[template]).format(**fields)
     return _(template).format(**fields)
 
 
-__all__ = ["LINES", "REASONS", "read", "shown"]
+__all__ = ["LINES", "REASONS", "YOU_LINES", "read", "shown"]

@@ -36,6 +36,15 @@ def is_you(name: str) -> bool:
     return name.strip().casefold() == "you"
 
 
+def name_shown(name: str) -> str:
+    """A player's name as the screen shows it: the default "You" in the language in use, any
+    other name as it is."""
+    if is_you(name):
+        you = _("You")
+        return name if you == "You" else you
+    return name
+
+
 def possessive(name: str, *, start: bool = True) -> str:
     """Whose, in words: "Your" for You (:func:`is_you`; "your" inside a sentence, ``start``
     false), else the name and "'s" ("Ana's", "James's")."""

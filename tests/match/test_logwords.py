@@ -61,7 +61,9 @@ def test_each_language_writes_the_line_again_with_its_names_cards_and_places(cod
         assert found is not None
         shown = logwords.shown(line)
         assert shown != line, (code, line)
-        for value in found[1].values():
+        for field, value in found[1].items():
+            if field == "who" and value == logwords.YOU and found[0] in logwords.YOU_LINES:
+                continue  # the player called You is spoken to in the language's own words
             assert value in shown.replace("\u200b", ""), (code, line, shown)
         assert sorted(CARD.findall(shown)) == sorted(CARD.findall(line)), (code, line, shown)
 
@@ -82,3 +84,21 @@ def test_a_line_of_no_template_is_shown_as_it_is() -> None:
     use("vi")
     for line in ("", "Ana said hello", "Round x: Ana dealt", "Ana played 7♥ on 8♣ at Q"):
         assert logwords.shown(line) == line
+
+
+def test_the_player_called_you_is_spoken_to() -> None:
+    use("it")
+    assert logwords.shown("You drew 7♥") == "Peschi 7♥"
+    assert logwords.shown("You played 7♥ on 8♣ at S") == "Giochi 7♥ su 8♣ in S"
+    assert logwords.shown("Round 2: You dealt") == "Smazzata 2: distribuisci tu"
+    assert logwords.shown("Ana drew 7♥") == "Ana pesca 7♥"
+    use("vi")
+    assert logwords.shown("You ended the turn") == "Bạn kết thúc lượt"
+
+
+def test_the_default_name_is_shown_in_the_language() -> None:
+    from kc_tui.util.text import name_shown
+
+    assert name_shown("You") == "You" and name_shown("you") == "you" and name_shown("Ana") == "Ana"
+    use("sw")
+    assert name_shown("You") == "Wewe" and name_shown(" you ") == "Wewe" and name_shown("Ana") == "Ana"

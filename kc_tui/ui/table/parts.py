@@ -17,6 +17,7 @@ from textual.widgets import Static
 from kc_tui.i18n import _
 from kc_tui.ui.text import cut, plain
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
+from kc_tui.util.text import name_shown
 
 #: The smallest terminal the table fits in.
 MIN_WIDTH = 80
@@ -47,7 +48,7 @@ def seat_label(label: Static, name: str, score: str, last: tuple[str, str]) -> N
     label's width: a long name never wraps and pushes the last line out of sight."""
     width = label.content_region.width or LABEL_WIDTH
     text, style = last
-    label.update(Text("\n").join([cut(name, width, "bold"), cut(score, width), cut(text, width, style)]))
+    label.update(Text("\n").join([cut(name_shown(name), width, "bold"), cut(score, width), cut(text, width, style)]))
 
 
 def table_parts(

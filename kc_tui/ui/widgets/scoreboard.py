@@ -14,6 +14,7 @@ from textual.widget import Widget
 from kc_tui.engine import RoundResult
 from kc_tui.i18n import N_, _
 from kc_tui.ui.text import plain, rich_plain, visible
+from kc_tui.util.text import name_shown
 
 SHOW_ROUNDS = 4
 #: The fewest cells of the names the board keeps before it shows a round (a shorter name: whole).
@@ -80,6 +81,7 @@ class Scoreboard(Widget):
         chips: bool = False,
         pot: int | None = None,
     ) -> None:
+        names = [name_shown(n) for n in names]
         state = (list(names), list(results), list(totals), target, round_number, chips, pot)
         if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips, self.pot):
             return
