@@ -79,7 +79,7 @@ from kc_tui.engine import (
     generate_moves,
     penalty_of,
 )
-from kc_tui.i18n import _, ngettext
+from kc_tui.i18n import _, ngettext, number
 
 CardFormat = Callable[[Card], str]
 
@@ -144,7 +144,7 @@ class TurnReview:
     @property
     def loss_text(self) -> str:
         """The loss with its uncertainty: "6.2 ± 1.1 points"."""
-        loss, se = f"{self.loss:.1f}", f"{self.loss_se:.1f}"
+        loss, se = number(self.loss, 1), number(self.loss_se, 1)
         # Translators: a loss and its standard error, "6.2 ± 1.1 points".
         if self.unit == "chips":
             return _("{loss} ± {se} chips").format(loss=loss, se=se)
@@ -412,8 +412,8 @@ def _why(
     if mark == "good":
         # Translators: {loss} is a small loss such as 0.4.
         if unit == "chips":
-            return _("As good as the expert's best (within {loss} chips).").format(loss=f"{loss:.1f}")
-        return _("As good as the expert's best (within {loss} points).").format(loss=f"{loss:.1f}")
+            return _("As good as the expert's best (within {loss} chips).").format(loss=number(loss, 1))
+        return _("As good as the expert's best (within {loss} points).").format(loss=number(loss, 1))
     best_h = plan_states(view, best)[-1][0]
     played_h = plan_states(view, played)[-1][0]
     kept = played_h & ~best_h

@@ -20,7 +20,7 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
-from kc_tui.i18n import N_, _, ngettext
+from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import GroupStats, MatchPoint, Summary
@@ -413,7 +413,9 @@ def when(m: MatchRecord) -> str:
     t: datetime = m.finished_at or m.started_at
     with suppress(ValueError, OverflowError, OSError):
         t = t.astimezone()
-    return t.strftime("%Y-%m-%d %H:%M")
+    if current() == SOURCE:
+        return t.strftime("%Y-%m-%d %H:%M")
+    return f"{date(t.date())} {t:%H:%M}"
 
 
 def opponents(m: MatchRecord, person: str | None = None) -> str:
@@ -494,11 +496,11 @@ def score_series(m: MatchRecord) -> list[tuple[str, list[int]]]:
 
 # ---------------------------------------------------------------------------- the summary
 def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else DASH
+    return f"{number(100 * part / whole)}%" if whole else DASH
 
 
 def _avg(value: float, whole: int) -> str:
-    return f"{value:.2f}" if whole else DASH
+    return number(value, 2) if whole else DASH
 
 
 def kind_row(k: GroupStats) -> tuple[str, ...]:

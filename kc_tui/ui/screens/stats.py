@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
-from kc_tui.i18n import N_, _, ngettext
+from kc_tui.i18n import N_, _, ngettext, number
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
 from kc_tui.records.stats_views import (
@@ -456,7 +456,7 @@ class StatsScreen(Screen[None]):
         if not self.query("#list-foot"):
             return
         shown = len(self.listed)
-        more = _(" · {n} listed, more as you scroll").format(n=f"{shown:,}") if self.more else ""
+        more = _(" · {n} listed, more as you scroll").format(n=number(shown)) if self.more else ""
         table = self.query_one(MatchList)
         wide = _(" · ← → scroll") if table.size.width and table.max_scroll_x > 0 else ""
         self.query_one("#list-foot", Static).update(
@@ -466,7 +466,7 @@ class StatsScreen(Screen[None]):
                     "{n} match, newest first{more}{wide} · Enter opens one",
                     "{n} matches, newest first{more}{wide} · Enter opens one",
                     self.total,
-                ).format(n=f"{self.total:,}", more=more, wide=wide)
+                ).format(n=number(self.total), more=more, wide=wide)
             )
         )
 
@@ -551,7 +551,7 @@ class StatsScreen(Screen[None]):
 
     def _loading(self) -> str:
         """The line shown while the statistics load."""
-        return ngettext("Loading {n} match…", "Loading {n} matches…", self.total).format(n=f"{self.total:,}")
+        return ngettext("Loading {n} match…", "Loading {n} matches…", self.total).format(n=number(self.total))
 
     @property
     def _label(self) -> str:

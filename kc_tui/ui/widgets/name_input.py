@@ -13,7 +13,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
-from kc_tui.i18n import ngettext
+from kc_tui.i18n import ngettext, number
 
 __all__ = ["NameInput", "cut_note"]
 
@@ -33,7 +33,7 @@ def cut_note(limit: int, pasted: int | None, kept: int) -> str:
         "Pasted {pasted} characters: names are at most {limit}; the first {kept} were kept.",
         pasted,
     )
-    return pasted_note.format(pasted=f"{pasted:,}", limit=limit, kept=kept)
+    return pasted_note.format(pasted=number(pasted), limit=limit, kept=kept)
 
 
 class NameInput(Input):
