@@ -4,7 +4,7 @@ dates and averages, the review's losses."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from kc_tui.i18n import use
 from kc_tui.records import stats_views
@@ -17,7 +17,7 @@ def ended_at(m: MatchRecord, when: datetime) -> MatchRecord:
 
 
 def test_a_matchs_date_is_in_the_languages_short_form() -> None:
-    m = ended_at(play_match(["greedy", "greedy"], 3), datetime(2026, 3, 7, 18, 5, tzinfo=timezone.utc).astimezone())
+    m = ended_at(play_match(["greedy", "greedy"], 3), datetime(2026, 3, 7, 18, 5, tzinfo=UTC).astimezone())
     assert stats_views.when(m) == "2026-03-07 18:05"
     use("it")
     assert stats_views.when(m) == "07/03/26 18:05"
