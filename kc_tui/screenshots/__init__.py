@@ -1,8 +1,10 @@
 """Regenerate the screenshots (docs/PLAYING.md shows them all): ``python -m kc_tui.screenshots [--out screenshots]``.
 
 Each screen is driven headless at a fixed size from fixed seeds, saved as SVG (Textual's own
-export) and, when cairosvg is installed, as a PNG copy. The user's settings and saved match are
-never touched: the run uses a temporary settings file and data folder.
+export) and, when cairosvg is installed, as a PNG copy. The table is also taken in each other
+language the game speaks (``table-<code>`` and ``table-<code>-80x24``: the same seeded game).
+The user's settings and saved match are never touched: the run uses a temporary settings file
+and data folder.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from unittest.mock import patch
 from kc_tui.config import Config, Opponent
 from kc_tui.config.store import ENV_CONFIG, ENV_DATA
 from kc_tui.engine import END, Rules
+from kc_tui.i18n import ENGLISH_NAMES, LANGUAGES, SOURCE
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -30,13 +33,28 @@ if TYPE_CHECKING:
     from kc_tui.records.store import History
 
 SIZE = (110, 36)
+SMALL = (80, 24)
+#: The languages other than English the table is shown in, each by its code.
+OTHER_LANGUAGES: tuple[str, ...] = tuple(code for code in LANGUAGES if code != SOURCE)
+#: The language of each shot not in English, by the shot's name.
+SHOT_LANGUAGES: dict[str, str] = {
+    name: code for code in OTHER_LANGUAGES for name in (f"table-{code}", f"table-{code}-80x24")
+}
 #: Shots taken at another size than :data:`SIZE`.
-SIZES: dict[str, tuple[int, int]] = {"game-80x24": (80, 24), "remote": (100, 30)}
+SIZES: dict[str, tuple[int, int]] = {
+    "game-80x24": SMALL,
+    "remote": (100, 30),
+    **{f"table-{code}-80x24": SMALL for code in OTHER_LANGUAGES},
+}
 SVG_FONT = "font-family: Fira Code, monospace;"
 PNG_FONT = "font-family: DejaVu Sans Mono, Fira Code, monospace;"
 #: The PNG copy's font for Thai (DejaVu has none; Debian's fonts-thai-tlwg has it).
 PNG_THAI_FONT = "Tlwg Typewriter"
 _THAI = re.compile("([\u0e00-\u0e7f]+)")
+#: The PNG copy's font for the Vietnamese letters DejaVu Sans Mono lacks (ả, ế, ổ, ủ...):
+#: DejaVu Sans has them all; each is drawn alone, in its own cell.
+PNG_LETTER_FONT = "DejaVu Sans"
+_LETTER = re.compile("([\u1ea0-\u1ef9])")
 _SVG_TEXT = re.compile(
     r'<text (?P<head>[^>]*?)x="(?P<x>[\d.]+)"(?P<mid>[^>]*?)textLength="(?P<length>[\d.]+)"'
     r"(?P<tail>[^>]*)>(?P<body>[^<]*)</text>"
@@ -58,6 +76,14 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
     ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
     ("remote", "A remote seat at a table hosted on another machine: who the table waits for, who is connected"),
+    *(
+        shot
+        for code in OTHER_LANGUAGES
+        for shot in (
+            (f"table-{code}", f"The same game in {ENGLISH_NAMES[code]}"),
+            (f"table-{code}-80x24", f"The same game in {ENGLISH_NAMES[code]} at 80×24"),
+        )
+    ),
 )
 
 
@@ -445,18 +471,27 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[Callable[[], Awaitable[None]] | Non
     "stats": shot_stats,
     "handoff": shot_handoff,
     "remote": shot_remote,
+    **dict.fromkeys(SHOT_LANGUAGES, shot_game),
 }
 
 
 async def take(name: str, out: Path, size: tuple[int, int] = SIZE) -> Path:
-    """Drive one screen and write ``out/<name>.svg``."""
-    app = make_app(shot_config())
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.2)
-        cleanup = await DRIVERS[name](pilot)
-        svg = app.export_screenshot(title=f"Kings Corners · {name.replace('-', ' ')}")
-        if cleanup is not None:
-            await cleanup()
+    """Drive one screen, in its language (:data:`SHOT_LANGUAGES`; else English), and write
+    ``out/<name>.svg``. The title stays English: the game's name is a proper name."""
+    from kc_tui.i18n import current, use
+
+    before = current()
+    use(SHOT_LANGUAGES.get(name, SOURCE))
+    try:
+        app = make_app(shot_config())
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.2)
+            cleanup = await DRIVERS[name](pilot)
+            svg = app.export_screenshot(title=f"Kings Corners · {name.replace('-', ' ')}")
+            if cleanup is not None:
+                await cleanup()
+    finally:
+        use(before)
     path = out / f"{name}.svg"
     path.write_text(thai_runs(svg), encoding="utf-8")
     return path
@@ -491,6 +526,34 @@ def thai_runs(svg: str, font: str | None = None) -> str:
     return _SVG_TEXT.sub(split, svg) if _THAI.search(svg) else svg
 
 
+def letter_runs(svg: str, font: str) -> str:
+    """``svg`` with each letter of Latin Extended Additional (Vietnamese's ả, ế, ổ...) cut out
+    of its text into a text of its own, one cell wide, drawn in ``font``: cairo draws a text in
+    one font, and the monospace one lacks them. An SVG with none is given back as it is."""
+    from rich.cells import cell_len
+
+    def split(match: re.Match[str]) -> str:
+        body = html.unescape(match["body"])
+        if not _LETTER.search(body) or f"font-family: {font}" in match["tail"]:
+            return match[0]
+        given = re.search(r'data-cells="(\d+)"', match["tail"])
+        cell = float(match["length"]) / (int(given[1]) if given else len(body))
+        tail = re.sub(r' data-cells="\d+"', "", match["tail"])
+        x = float(match["x"])
+        out = []
+        for piece in filter(None, _LETTER.split(body)):
+            cells = cell_len(piece)
+            hint = f' style="font-family: {font}"' if _LETTER.fullmatch(piece) else ""
+            out.append(
+                f'<text {match["head"]}x="{x:g}"{match["mid"]}textLength="{cells * cell:g}"{tail}'
+                f' data-cells="{cells}"{hint}>{html.escape(piece).replace(" ", "&#160;")}</text>'
+            )
+            x = round(x + cells * cell, 4)
+        return "".join(out)
+
+    return _SVG_TEXT.sub(split, svg) if _LETTER.search(svg) else svg
+
+
 def to_png(svg: Path) -> Path | None:
     """A PNG copy of ``svg`` (None when cairosvg is not installed)."""
     try:
@@ -502,7 +565,9 @@ def to_png(svg: Path) -> Path | None:
     # font) lacks ★ and a few other symbols, so the PNG copy uses DejaVu Sans Mono, which has them.
     # cairo has no Thai in DejaVu either: Thai is drawn in Tlwg Typewriter (fonts-thai-tlwg),
     # whose marks take no room and sit on the letter before them, as in a terminal.
+    # Nor some Vietnamese letters (ả, ế, ổ...): each is drawn alone in DejaVu Sans, in its cell.
     text = thai_runs(svg.read_text(encoding="utf-8").replace(SVG_FONT, PNG_FONT), PNG_THAI_FONT)
+    text = letter_runs(text, PNG_LETTER_FONT)
     cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=str(png))
     return png
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -62,6 +63,17 @@ HUGE = FaceSize("huge", 7, 7)
 #: Each size of card, largest first, with the smallest terminal (columns, lines) it is drawn on.
 SCREENS: tuple[tuple[FaceSize, int, int], ...] = ((HUGE, 190, 58), (LARGE, 140, 45), (SMALL, 0, 0))
 FACES: tuple[FaceSize, ...] = tuple(face for face, _, _ in SCREENS)
+
+
+def within(text: str, cells: int) -> str:
+    """The longest start of ``text`` that takes at most ``cells`` cells: a mark that takes no
+    cell (a Thai tone mark) stays with the letter it sits on."""
+    out = ""
+    for char in text:
+        if cell_len(out + char) > cells:
+            break
+        out += char
+    return out
 
 
 def face_size(columns: int, lines: int) -> FaceSize:
@@ -151,11 +163,11 @@ class CardLook:
         inner = max(size.inner, len(label)) if whole else len(label)
         edge = Style(color=EDGE, bgcolor=bg)
         ink = Style(color=self.colour(card), bgcolor=bg, bold=True)
-        key = key[:inner]
-        mark = mark[:inner]
+        key = within(key, inner)
+        mark = within(mark, inner)
         top = Text(tl, edge)
         top.append(key, Style(color="#1b1b1b", bgcolor=bg, bold=True))
-        top.append(h * (inner - len(key)) + (tr if whole else ""), edge)
+        top.append(h * (inner - cell_len(key)) + (tr if whole else ""), edge)
         body = [label.ljust(inner)] + [" " * inner] * (size.lines - 3)
         if whole and size.lines >= 5:
             body[-1] = label.rjust(inner)
@@ -169,7 +181,7 @@ class CardLook:
             rows.append(row)
         bottom = Text(bl, edge)
         bottom.append(mark, (mark_style or Style()) + Style(bgcolor=bg))
-        bottom.append(h * (inner - len(mark)) + (br if whole else ""), edge)
+        bottom.append(h * (inner - cell_len(mark)) + (br if whole else ""), edge)
         return [top, *rows, bottom]
 
     def back(self, size: FaceSize = SMALL) -> list[Text]:

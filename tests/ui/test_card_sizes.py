@@ -189,6 +189,14 @@ def test_a_small_face_is_three_lines() -> None:
     assert [line.plain for line in lines] == ["┌───┐", "│10♥│", "└───┘"]
 
 
+def test_a_mark_is_cut_to_the_cells_of_the_edge_its_tone_marks_kept() -> None:
+    """Thai's "new" is four characters in three cells: the tone mark on its last letter stays."""
+    new = "\u0e43\u0e2b\u0e21\u0e48"
+    lines = CardLook().face(parse_card("TH"), mark=new)
+    assert lines[-1].plain == f"└{new}┘" and lines[-1].cell_len == 5
+    assert CardLook().face(parse_card("TH"), mark="nuovo")[-1].plain == "└nuo┘"
+
+
 @pytest.mark.usefixtures("ascii_terminal")
 async def test_large_cards_are_drawn_in_ascii_on_a_terminal_without_suits() -> None:
     app = build_app("play", argparse.Namespace(seed=3))

@@ -82,3 +82,21 @@ def test_the_match_summary_shot_stops_at_the_round_that_ends_the_match() -> None
     session.finish_round()
     assert session.match.over
     assert max(session.match.live_chips()) >= session.match.rules.target > max(before)
+
+
+def test_the_table_is_taken_in_each_language_the_title_in_english(tmp_path: Path) -> None:
+    """``table-<code>`` is the seeded game in that language; the run speaks English after it."""
+    from kc_tui.i18n import _, current, use
+    from kc_tui.screenshots import OTHER_LANGUAGES, SHOT_LANGUAGES, generate
+
+    assert set(SHOT_LANGUAGES.values()) == set(OTHER_LANGUAGES) == {"sw", "th", "vi", "it"}
+    names = {n for n, _caption in SHOTS}
+    assert all(f"table-{code}" in names and f"table-{code}-80x24" in names for code in OTHER_LANGUAGES)
+    generate(tmp_path, ["table-it-80x24"], png=False)
+    assert current() == "en"
+    text = html.unescape((tmp_path / "table-it-80x24.svg").read_text(encoding="utf-8")).replace("\xa0", " ")
+    use("it")
+    turn = _("your turn")
+    use("en")
+    assert turn != "your turn" and turn in text
+    assert "Kings Corners · table it 80x24" in text

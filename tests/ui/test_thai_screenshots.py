@@ -1,5 +1,6 @@
 """Screenshots of Thai: the SVG gives each Thai text its length in cells, and the PNG copy draws
-Thai in a font that has it (Debian's fonts-thai-tlwg, which .ci/run installs), not as boxes."""
+Thai in a font that has it (Debian's fonts-thai-tlwg, which .ci/run installs), not as boxes, and
+the Vietnamese letters the monospace font lacks in DejaVu Sans."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from kc_tui.screenshots import PNG_THAI_FONT, thai_runs, to_png
+from kc_tui.screenshots import PNG_LETTER_FONT, PNG_THAI_FONT, letter_runs, thai_runs, to_png
 from kc_tui.ui.linebreak import ZWSP
 from tests.ui.thaikit import PARAGRAPHS, Shows
 
@@ -58,10 +59,26 @@ async def test_the_png_font_draws_the_thai_pieces_at_their_cells() -> None:
     assert thai_runs(svg, PNG_THAI_FONT) == svg
 
 
+async def test_the_png_font_draws_each_vietnamese_letter_alone_in_its_cell() -> None:
+    """DejaVu Sans Mono lacks ể and ủ: each letter of Latin Extended Additional is cut out and
+    drawn in DejaVu Sans, one cell wide; the others stay in their texts."""
+    svg = letter_runs(await screenshot("Có thể đánh lên N. lượt của bạn 7♥"), PNG_LETTER_FONT)
+    found = texts(svg)
+    alone = [(x, length, body) for x, length, rest, body in found if f"font-family: {PNG_LETTER_FONT}" in rest]
+    assert sorted(body for _x, _l, body in alone) == sorted("ểợủạ")
+    cell = next(length / len(body) for _x, length, rest, body in found if body.strip() and "font-family" not in rest)
+    for x, length, body in alone:
+        assert len(body) == 1 and length == pytest.approx(cell, abs=0.01), body
+        assert x / cell == pytest.approx(round(x / cell), abs=0.01), f"{body} starts between cells at {x}"
+    assert "đánh" in "".join(body for _x, _l, _rest, body in found)
+    assert letter_runs(svg, PNG_LETTER_FONT) == svg
+
+
 async def test_text_with_no_thai_is_left_as_it_is() -> None:
     svg = await screenshot("Kings Corners: your turn, 7♥ on K♠")
     assert thai_runs(svg) == svg
     assert thai_runs(svg, PNG_THAI_FONT) == svg
+    assert letter_runs(svg, PNG_LETTER_FONT) == svg
 
 
 @pytest.mark.skipif(shutil.which("fc-match") is None, reason="no fontconfig")
