@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 
@@ -152,7 +153,7 @@ class CardLook:
         edge = Style(color=EDGE, bgcolor=bg)
         ink = Style(color=self.colour(card), bgcolor=bg, bold=True)
         key = key[:inner]
-        mark = mark[:inner]
+        mark = set_cell_size(mark, inner).rstrip() if cell_len(mark) > inner else mark
         top = Text(tl, edge)
         top.append(key, Style(color="#1b1b1b", bgcolor=bg, bold=True))
         top.append(h * (inner - len(key)) + (tr if whole else ""), edge)
@@ -169,7 +170,7 @@ class CardLook:
             rows.append(row)
         bottom = Text(bl, edge)
         bottom.append(mark, (mark_style or Style()) + Style(bgcolor=bg))
-        bottom.append(h * (inner - len(mark)) + (br if whole else ""), edge)
+        bottom.append(h * (inner - cell_len(mark)) + (br if whole else ""), edge)
         return [top, *rows, bottom]
 
     def back(self, size: FaceSize = SMALL) -> list[Text]:
