@@ -120,10 +120,23 @@ def test_a_text_too_wide_is_found() -> None:
     ]
 
 
+# Not checked: "hand" (a verb too, and the translations name a hand by its cards: ไพ่, "a carte
+# scoperte"), "table" (a chart too, in the statistics).
 # The glossary's words (docs/GLOSSARY.md, each language's table): for each term, the English
 # that names it in a msgid and each language's chosen word in the forms the catalogs inflect it
 # to (a regular expression; matched from a word's start, Thai anywhere).
 TERMS: tuple[Term, ...] = (
+    Term(
+        "card",
+        r"cards?",
+        # Thai counts cards with ใบ ("{n} ใบ"); Vietnamese says lá or bài.
+        {"sw": ["karata"], "th": ["ไพ่", "ใบ"], "vi": ["lá", "bài"], "it": ["cart[ae]"]},
+    ),
+    Term(
+        "player",
+        r"players?",
+        {"sw": ["mchezaji", "wachezaji"], "th": ["ผู้เล่น"], "vi": ["người chơi"], "it": ["giocator"]},
+    ),
     Term(
         "stock",
         r"stock",
@@ -211,6 +224,8 @@ TERMS: tuple[Term, ...] = (
 #: Msgids where a term's English word has another sense, or the translation names the thing
 #: otherwise on purpose: (term, msgid) and why.
 EXCEPTIONS: dict[tuple[str, ...], str] = {
+    ("card", "any card but K", "it"): "said as 'tranne i re' (all but kings): the cards are implied",
+    ("player", "list the legal moves of the player to move", "vi"): "'người đang đến lượt': the one whose turn it is",
     ("match", "ambiguous option: %(option)s could match %(matches)s"): "to match: to correspond",
     ("match", "the saved position does not match its history ({key} differs)"): "to match: to correspond",
 }
@@ -239,3 +254,14 @@ def test_terms_are_whole_words() -> None:
     assert not side.named_in("side-by-side")
     pot = next(t for t in TERMS if t.name == "pot")
     assert not pot.named_in("spot") and not pot.named_in("pots and pans of a potato")
+
+
+def test_every_exception_is_of_a_message_naming_its_term() -> None:
+    """An exception names a term and a msgid of the template that names it (none is stale)."""
+    template = tool.read_catalog(tool.template_path(ROOT))
+    ids = {m.id[0] if isinstance(m.id, tuple | list) else m.id for m in template}
+    by_name = {t.name: t for t in TERMS}
+    for key, reason in EXCEPTIONS.items():
+        name, msgid, *code = key
+        assert reason and msgid in ids and by_name[name].named_in(msgid), key
+        assert all(c in TARGETS for c in code), key
