@@ -265,3 +265,17 @@ def test_every_exception_is_of_a_message_naming_its_term() -> None:
         name, msgid, *code = key
         assert reason and msgid in ids and by_name[name].named_in(msgid), key
         assert all(c in TARGETS for c in code), key
+
+
+@pytest.mark.parametrize("mark", ["ใหม่", "mới", "nuova"])
+def test_a_cards_mark_is_cut_by_cells(mark: str) -> None:
+    """The mark under a card keeps what fits its cells: Thai's "ใหม่" (4 characters, 3 cells)
+    whole with its tone mark, a longer mark cut to the card's inside."""
+    from rich.cells import cell_len
+
+    from kc_tui.engine import parse_card
+    from kc_tui.ui.cards import SMALL, CardLook
+
+    bottom = CardLook().face(parse_card("7H"), mark=mark, size=SMALL)[-1].plain
+    assert cell_len(bottom) == SMALL.width
+    assert bottom[1:-1].startswith(mark if cell_len(mark) <= SMALL.inner else mark[: SMALL.inner])
