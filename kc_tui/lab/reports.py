@@ -5,8 +5,50 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
+
 from kc_tui.engine.rules import Scoring
-from kc_tui.i18n import _
+from kc_tui.i18n import N_, _
+
+#: A rounds tournament's columns: each head and the width of its column (``<`` left-aligned, else
+#: right); the rows are laid out to the same widths. A head fits its width with a blank to spare.
+ROUNDS_COLUMNS: tuple[tuple[str, int, str], ...] = (
+    # Translators: the tournament table's column heads (short: each fits a fixed width).
+    (N_("seat"), 14, "<"),
+    (N_("won"), 7, ">"),
+    (N_("rate"), 8, ">"),
+    ("", 2, "<"),
+    (N_("95% CI"), 15, "<"),
+    (N_("pen/round"), 10, ">"),
+    (N_("pen/lost"), 10, ">"),
+    (N_("moves/turn"), 12, ">"),
+    (N_("ms/turn"), 10, ">"),
+    (N_("faults"), 8, ">"),
+)
+#: A matches tournament's columns, as :data:`ROUNDS_COLUMNS` (the per-round figure's head is the
+#: chips' or the points', chosen with the scoring).
+MATCH_COLUMNS: tuple[tuple[str, int, str], ...] = (
+    (N_("seat"), 14, "<"),
+    (N_("won"), 8, ">"),
+    (N_("rate"), 8, ">"),
+    ("", 2, "<"),
+    (N_("95% CI"), 15, "<"),
+    (N_("mean final"), 11, ">"),
+    (N_("pen/round"), 12, ">"),
+    (N_("rounds won"), 12, ">"),
+    (N_("ms/turn"), 10, ">"),
+    (N_("faults"), 8, ">"),
+)
+
+
+def heads(columns: Sequence[tuple[str, int, str]]) -> str:
+    """The heads of ``columns`` on one line, each padded to its column's width in cells."""
+    out = []
+    for head, width, align in columns:
+        text = _(head) if head else ""
+        pad = " " * max(width - cell_len(text), 0)
+        out.append(text + pad if align == "<" else pad + text)
+    return "".join(out)
 
 
 def players_table(
@@ -20,10 +62,7 @@ def players_table(
 
 def rounds_head() -> str:
     """The column heads of a rounds tournament's table (in the language in use)."""
-    # Translators: the tournament table's column heads (short: each fits a fixed width).
-    seat, won, rate, ci, pen, lost = _("seat"), _("won"), _("rate"), _("95% CI"), _("pen/round"), _("pen/lost")
-    moves, ms, faults = _("moves/turn"), _("ms/turn"), _("faults")
-    return f"{seat:<14}{won:>7}{rate:>8}  {ci:<15}{pen:>10}{lost:>10}{moves:>12}{ms:>10}{faults:>8}"
+    return heads(ROUNDS_COLUMNS)
 
 
 def _rounds_row(name: str, p: dict[str, Any], t: dict[str, Any]) -> str:
@@ -91,9 +130,7 @@ def format_match_table(summary: dict[str, Any]) -> str:
         )
     else:
         scoring = _("points to {target}").format(target=summary["target"])
-    seat, won, rate, ci, final = _("seat"), _("won"), _("rate"), _("95% CI"), _("mean final")
-    rounds_won, ms, faults = _("rounds won"), _("ms/turn"), _("faults")
-    head = f"{seat:<14}{won:>8}{rate:>8}  {ci:<15}{final:>11}{per_round:>12}{rounds_won:>12}{ms:>10}{faults:>8}"
+    head = heads([(N_("chips/round"), *c[1:]) if c[0] == "pen/round" and chips else c for c in MATCH_COLUMNS])
     # Translators: {scoring} is how the matches were scored (points to 100).
     title = _(
         "{matches} matches x {rotations} rotations = {played} played, "

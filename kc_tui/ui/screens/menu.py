@@ -18,6 +18,10 @@ from kc_tui.match.saves import save_exists
 from kc_tui.ui.text import plain
 from kc_tui.ui.widgets.footer import Footer
 
+#: The menu's buttons are this wide (its CSS); a label has it less its edges and a blank each side.
+BUTTON_WIDTH = 32
+BUTTON_LABEL_CELLS = BUTTON_WIDTH - 4
+
 TITLE = r"""
  _  ___                   ___
 | |/ (_)_ _  __ _ ___    / __|___ _ _ _ _  ___ _ _ ___
@@ -42,16 +46,18 @@ class MenuScreen(Screen[None]):
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
-    DEFAULT_CSS = """
+    DEFAULT_CSS = (
+        """
     MenuScreen { align: center middle; }
     MenuScreen #box { width: 100%; max-width: 80; height: auto; align-horizontal: center; }
     MenuScreen #title { color: $accent; width: 100%; content-align: center middle; }
     MenuScreen #suits { width: 100%; content-align: center middle; margin-bottom: 1; }
-    MenuScreen Button { width: 32; margin: 0 0 0 0; }
+    MenuScreen Button { width: BUTTON_WIDTH; margin: 0 0 0 0; }
     MenuScreen #saved { color: $text-muted; width: 100%; height: auto; text-align: center; margin: 1 1 0 1; }
     MenuScreen.-short Button { margin: 0 0 1 0; }
     MenuScreen.-tight Button { margin: 0; }
     """
+    ).replace("BUTTON_WIDTH", str(BUTTON_WIDTH))
     #: The rows the menu takes besides its buttons and the saved match's lines: the title and
     #: the suits with the line under them, the line over the saved match, the footer.
     FRAME_ROWS = 9

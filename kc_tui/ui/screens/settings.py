@@ -99,6 +99,11 @@ def language_choices() -> list[tuple[str, str]]:
 LANGUAGE_NOTE = N_("takes effect the next time the game starts (kings-corners --lang CODE: for one run)")
 
 
+#: The cells of a row's label (settings.tcss: ``.label`` 21 wide with 2 of padding): a longer
+#: one takes two lines.
+LABEL_CELLS = 19
+
+
 def _row(label: str | Content, *fields: Widget, classes: str = "row", id: str | None = None) -> HorizontalGroup:
     """One row of the form: its label, then its fields."""
     return HorizontalGroup(Label(label, classes="label"), *fields, classes=classes, id=id)

@@ -20,6 +20,7 @@ screen, it shows the dialog's keys: the keys that act now, never those of the sc
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -45,6 +46,18 @@ if TYPE_CHECKING:
 #: What the footer shows of one key: the binding, whether it is enabled, its tooltip and its
 #: key as displayed.
 Shown = tuple["Binding", bool, str, str]
+
+#: The cells a key's description may take in any language: 12 (with its key and padding, a key
+#: of 16 cells: five fill 80 columns), or its English's cells times :data:`DESCRIPTION_GROWTH`
+#: when that is more ("Back to the menu").
+DESCRIPTION_CELLS = 12
+DESCRIPTION_GROWTH = 1.6
+
+
+def description_cells(english: str) -> int:
+    """The cells the description ``english`` may take in any language."""
+    return max(DESCRIPTION_CELLS, math.ceil(DESCRIPTION_GROWTH * cell_len(english)))
+
 
 #: The left edge of the command palette's key (Textual's ``vkey`` border).
 PALETTE_EDGE = "▏"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import set_cell_size
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -23,6 +24,9 @@ from textual.widget import Widget
 from kc_tui.engine import Card
 from kc_tui.i18n import _
 from kc_tui.ui.cards import FACE_BG, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
+
+#: The cells of the mark under the card just drawn ("new"): the bottom edge of a small card.
+NEW_MARK_CELLS = SMALL.inner
 
 KEYS = "1234567890"
 #: Columns of a card covered by the next one: its left edge and its label.
@@ -134,8 +138,9 @@ class HandRow(Widget):
         columns: the row pads them with blanks)."""
         card = self.cards[index]
         selected = card == self.selected
-        # Translators: the mark under the card just drawn (at most 3 characters are shown).
-        mark = "▲" * self.face.inner if selected else (_("new") if card == self.drawn else "")
+        # Translators: the mark under the card just drawn (at most 3 cells are shown).
+        new = set_cell_size(_("new"), NEW_MARK_CELLS).rstrip()
+        mark = "▲" * self.face.inner if selected else (new if card == self.drawn else "")
         bg = SELECTED_BG if selected else FACE_BG
         if index == self._hover:
             bg = self._tinted(bg)

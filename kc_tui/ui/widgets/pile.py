@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -17,6 +17,12 @@ from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, down_from, label_width, screen_face, strip
 from kc_tui.ui.text import plain
+
+#: The cells of the word inside an empty place's outline ("any"): a small card's inside.
+EMPTY_MARK_CELLS = SMALL.inner
+#: The cells of each of the stock's words ("stock 23", "pot 12", "round 3") at 80x24: the stock
+#: has 17 columns there (its blank sides taken), a small card and a blank beside its words.
+STOCK_WORDS_CELLS = 17 - SMALL.width - 1
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
 PLACE_KEYS: dict[int, str] = {7: "q", 0: "w", 4: "e", 3: "a", 1: "d", 6: "z", 2: "x", 5: "c"}
@@ -235,7 +241,8 @@ class PileView(Widget):
         with what it takes (K for a corner)."""
         out = Text(justify="center", no_wrap=True, overflow="ellipsis")
         # Translators: inside an empty place's outline of a card (3 columns): it takes any card.
-        inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else _("any"))
+        anything = set_cell_size(_("any"), EMPTY_MARK_CELLS).strip()
+        inside = "K" if self.place >= 4 else ("A-Q" if "but K" in self.takes else anything)
         size = next((f for f in down_from(face or SMALL) if f.lines <= height and f.width <= width), SMALL)
         if face is not None and height >= size.lines and width >= size.width:
             corners, dash, side = ("++++", "- ", "¦") if self.look.ascii else ("╭╮╰╯", "┄", "┆")

@@ -19,6 +19,9 @@ from kc_tui.util.text import name_shown
 SHOW_ROUNDS = 4
 #: The fewest cells of the names the board keeps before it shows a round (a shorter name: whole).
 NAME_CELLS = 10
+#: The cells of a column's head ("R12", "Tot"): as wide as its figures (a total of 3 digits and
+#: its mark), so that a head does not widen its column and push a round out of the 80 columns.
+HEAD_CELLS = 4
 #: The mark beside the number of the player who went out in a round, and what it means.
 WENT_OUT = "*"
 # Translators: {mark} is the mark ("*") beside the figure of who went out.
