@@ -328,8 +328,8 @@ class ContentsDialog(Modal[int | None]):
     ContentsDialog > Vertical {
         width: 50; max-width: 95%; max-height: 90%; padding: 0 1;
     }
-    ContentsDialog #contents-title { text-style: bold; }
-    ContentsDialog #contents-foot { color: $text-muted; }
+    ContentsDialog #contents-title { text-style: bold; dock: top; }
+    ContentsDialog #contents-foot { color: $text-muted; dock: bottom; }
     ContentsDialog OptionList { height: auto; max-height: 1fr; }
     """
 
