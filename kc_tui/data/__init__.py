@@ -13,13 +13,16 @@ def _read(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
+def has_translation(stem: str, code: str) -> bool:
+    """Whether the package has ``<stem>.<code>.md``, ``stem`` in language ``code``."""
+    return resources.files(__name__).joinpath(f"{stem}.{code}.md").is_file()
+
+
 def _localized(stem: str, code: str | None) -> str:
     """``<stem>.<code>.md`` when the package has it, else the English ``<stem>.md``."""
     code = current() if code is None else code
-    if code != SOURCE and code in LANGUAGES:
-        translated = resources.files(__name__).joinpath(f"{stem}.{code}.md")
-        if translated.is_file():
-            return translated.read_text(encoding="utf-8")
+    if code != SOURCE and code in LANGUAGES and has_translation(stem, code):
+        return _read(f"{stem}.{code}.md")
     return _read(f"{stem}.md")
 
 

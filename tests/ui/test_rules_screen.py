@@ -7,10 +7,8 @@ import re
 from pathlib import Path
 from typing import Any, cast
 
-from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
-from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 
 from kc_tui.data import guide_markdown, rules_markdown
 from kc_tui.engine import VARIANTS, Rules
@@ -18,7 +16,6 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.rules import (
     ACTIVE,
     RULES_TITLE,
-    ContentsDialog,
     RulesScreen,
     mark_active,
     rules_document,
@@ -27,6 +24,7 @@ from kc_tui.ui.screens.rules import (
 
 from .conftest import wait_for
 from .fitkit import flat, screen_lines, shows_whole
+from .ruleskit import Host, open_contents, rules_screen
 
 PLAYING = Path(__file__).resolve().parents[2] / "docs" / "PLAYING.md"
 
@@ -158,18 +156,6 @@ def test_the_players_doc_tells_what_t_does_on_the_rules_screen() -> None:
     assert any(b.key == "t" and b.action == "contents" for b in RulesScreen.BINDINGS if not isinstance(b, tuple))
 
 
-class Host(App[None]):
-    def __init__(self, rules: Rules | None = None) -> None:
-        super().__init__()
-        self.rules = rules or Rules(kings_on_sides="forbid")
-
-    def compose(self) -> ComposeResult:
-        yield Static("under")
-
-    def on_mount(self) -> None:
-        self.push_screen(RulesScreen(self.rules))
-
-
 async def test_the_screen_renders_and_closes_with_escape_or_q() -> None:
     app = Host()
     async with app.run_test(size=(100, 40)) as pilot:
@@ -200,21 +186,6 @@ def _visible(screen: RulesScreen, index: int) -> bool:
     scroll = screen.query_one("#rules-scroll", VerticalScroll)
     part = screen.part(index)
     return scroll.region.contains_point(part.region.offset)
-
-
-def rules_screen(app: App[None]) -> RulesScreen:
-    screen = app.screen
-    assert isinstance(screen, RulesScreen), screen
-    return screen
-
-
-async def open_contents(pilot: Pilot[None]) -> ContentsDialog:
-    """Press ``t`` on the rules screen: the contents open."""
-    await pilot.press("t")
-    await pilot.pause()
-    dialog = pilot.app.screen
-    assert isinstance(dialog, ContentsDialog), dialog
-    return dialog
 
 
 async def test_t_opens_the_contents_and_a_choice_scrolls_there() -> None:

@@ -4,7 +4,10 @@ The guide comes first: the aim, the table with a drawn example, a turn step by s
 the keys. The exact rules follow, with the table's current settings on top and the active choice
 of every variant marked "✓ active"; they are RULES.md shown in a player's words (setting keys
 become the titles the Settings screen shows, the notes about the sources are left out), the rules
-themselves unchanged. ``t`` opens the contents and jumps to a heading; Escape or q closes.
+themselves unchanged. Both are in the language in use (GUIDE.<code>.md, RULES.<code>.md): the
+rules are read by their structure (rule ids, backticked keys, heading levels) and by the few
+words :mod:`kc_tui.data.words` declares for each language. ``t`` opens the contents and jumps to
+a heading; Escape or q closes.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.data import guide_markdown, rules_markdown
+from kc_tui.data.words import RulesWords, rules_words
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
 from kc_tui.i18n import N_, _, ngettext
@@ -33,6 +37,8 @@ from kc_tui.ui.widgets.footer import Footer
 ACTIVE = N_("**✓ active**")
 #: The heading of the second part of the screen.
 RULES_TITLE = N_("The exact rules")
+#: The heading of the table's settings, on top of the exact rules.
+YOUR_TABLE = N_("Your table")
 HOUSE_RULE = N_(" *(house rule)*")
 
 
@@ -57,11 +63,11 @@ def settings_table(rules: Rules) -> str:
     for v in VARIANT_ORDER:
         value = getattr(rules, v.key)
         mark = "" if value == getattr(default, v.key) else _(HOUSE_RULE)
-        rows.append(f"- **{v.title}** ({v.rule}): {v.label(value)}{mark}")
+        rows.append(f"- **{_(v.title)}** ({v.rule}): {v.label(value)}{mark}")
     size_mark = "" if rules.hand_size == default.hand_size else _(HOUSE_RULE)
     # Translators: {mark} is " *(house rule)*", or empty. The English says "cards" for one card too.
     cards = ngettext("{n} cards{mark}", "{n} cards{mark}", rules.hand_size).format(n=rules.hand_size, mark=size_mark)
-    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {cards}")
+    rows.append(f"- **{_(HAND_SIZE.title)}** ({HAND_SIZE.rule}): {cards}")
     if rules.scoring == Scoring.CHIPS:
         if rules.chips_per_card:
             # Translators: {mark} is " *(house rule)*"; Markdown, keep its * as they are.
@@ -73,12 +79,12 @@ def settings_table(rules: Rules) -> str:
             # Translators: {mark} is " *(house rule)*"; Markdown, keep its * as they are.
             chips = _("chips{mark}: start with {start} chips, ante 1 a round; at most {rounds} rounds, most chips wins")
         chips = chips.format(mark=_(HOUSE_RULE), start=rules.chips_start, rounds=rules.chips_rounds)
-        rows.append(f"- **{SCORING.title}** (R16): {chips}")
+        rows.append(f"- **{_(SCORING.title)}** (R16): {chips}")
     else:
         points = _(
             "penalty points, target **{target}**: the match ends when a total reaches {target}; the lowest total wins"
         ).format(target=rules.target)
-        rows.append(f"- **{SCORING.title}** (R15): {points}")
+        rows.append(f"- **{_(SCORING.title)}** (R15): {points}")
     return "\n".join(rows)
 
 
@@ -103,39 +109,64 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 
 
 def mark_active(text: str, rules: Rules) -> str:
-    """Append the active mark to the active choice of every variant named in ``text``."""
+    """Append the active mark to the active choice of every variant in ``text`` (a RULES file,
+    in any language): a variant's choices follow its backticked key (`` `draw` ``), in its
+    bullet; the scoring in use is marked on its rule (``**R15 ...**`` or ``**R16 ...**``)."""
     inserts: list[int] = []
     for v in VARIANT_ORDER:
         key = v.key
         value = getattr(rules, key)
-        for m in re.finditer(rf"Variant `{key}`", text):
+        for m in re.finditer(rf"`{key}`", text):
             end = next((e for s, e in _blocks(text) if s <= m.start() < e), len(text))
             hit = text.find(f"`{value}`", m.end(), end)
             if hit >= 0:
                 inserts.append(hit + len(value) + 2)
-    # R15 / R16: mark the scoring in use on its rule.
-    rule = "R16 Chips" if rules.scoring == Scoring.CHIPS else "R15 Penalty points"
-    hit = text.find(f"**{rule}**")
-    if hit >= 0:
-        inserts.append(hit + len(rule) + 4)
+    rule = "R16" if rules.scoring == Scoring.CHIPS else "R15"
+    name = re.search(rf"\*\*{rule} [^*\n]*\*\*", text)
+    if name is not None:
+        inserts.append(name.end())
     for pos in sorted(inserts, reverse=True):
         text = text[:pos] + " " + _(ACTIVE) + text[pos:]
     return text
 
 
-#: A note in brackets that is about RULES.md's sources, not the game: "(seeds 000–002)",
-#: "(003)", "*(project choice)*".
-_SOURCE_NOTE = re.compile(r"\bseeds?\b|\b00\d\b|\bsources?\b|project choice", flags=re.I)
-_BRACKETS = re.compile(r"[ \t]*\n?[ \t]*\*?\((?P<inner>[^()\n]*)\)\*?")
+_BREAK = "\u200b"
 
 
-def _drop_source_notes(text: str) -> str:
+def _loose(literal: str) -> str:
+    """A pattern for ``literal`` as a file may write it: any run of spaces or a line break where
+    it has a space, a Thai break mark (U+200B) anywhere between its letters."""
+    parts = [re.escape(ch) for ch in literal]
+    return f"{_BREAK}?".join(p if p != "\\ " else f"[\\s{_BREAK}]+" for p in parts)
+
+
+def _word(words: RulesWords, literal: str) -> str:
+    """A pattern for the word ``literal``, found whole where the language spaces its words."""
+    return rf"\b{_loose(literal)}\b" if words.spaced else _loose(literal)
+
+
+def _source_note(words: RulesWords) -> re.Pattern[str]:
+    """A part of a bracketed note that cites the sources (their words, or their numbers
+    000–003) or the project's choices."""
+    number = r"\b00\d\b" if words.spaced else r"(?<!\d)00\d(?!\d)"
+    return re.compile("|".join([number, *(_word(words, w) for w in words.source_words)]), flags=re.I)
+
+
+#: A note in brackets (it may go over a line break), with the asterisks of an italic one.
+_BRACKETS = re.compile(r"[ \t]*\n?[ \t]*\*?\((?P<inner>[^()]*)\)\*?")
+
+
+def _drop_source_notes(text: str, words: RulesWords) -> str:
     """Leave out the parts of bracketed notes that cite the sources or the project's choices;
     a note left empty goes entirely (``(default, seeds 000–002)`` becomes ``(default)``)."""
+    source = _source_note(words)
+    parts_at = r"[;,:]"
+    if not words.spaced:
+        parts_at += "|" + "|".join(rf" (?={_loose(w)})" for w in words.source_words)
 
     def keep(m: re.Match[str]) -> str:
-        parts = re.split(r"[;,:]", m.group("inner"))
-        kept = [p.strip() for p in parts if not _SOURCE_NOTE.search(p)]
+        parts = re.split(parts_at, m.group("inner"))
+        kept = [p.strip() for p in parts if not source.search(p)]
         if len(kept) == len(parts):
             return m.group(0)
         return f" ({', '.join(kept)})" if kept else ""
@@ -150,25 +181,26 @@ def _setting(v: Variant[Any], value: str, *, condition: bool = False) -> str:
     if v.choices and value in v.values:
         if condition:
             # Translators: Markdown: keep the * as they are; {title} is a setting, {label} its choice.
-            return _("*{title}* is set to “{label}”").format(title=v.title, label=v.label(value))
-        return f"*{v.title}: {v.label(value)}*"
+            return _("*{title}* is set to “{label}”").format(title=_(v.title), label=v.label(value))
+        return f"*{_(v.title)}: {v.label(value)}*"
     if v.type is bool:
         # Translators: Markdown: keep the * as they are; {title} is a setting that is on or off.
-        return (_("*{title}* on") if value == "true" else _("*{title}* off")).format(title=v.title)
-    return f"*{v.title}* {value}"
+        return (_("*{title}* on") if value == "true" else _("*{title}* off")).format(title=_(v.title))
+    return f"*{_(v.title)}* {value}"
 
 
-def player_words(text: str) -> str:
-    """RULES.md as players read it: setting keys become the titles the Settings screen shows,
-    the notes about the sources go, the rules stay word for word."""
-    text = _drop_source_notes(text)
-    text = text.replace("The screen may draw cards", "The screen draws cards")
-    text = text.replace("; an ASCII mode must exist.", " or in plain ASCII (Settings).")
-    text = text.replace("= true` (default false)", "= true` (default off)")
+def player_words(text: str, words: RulesWords | None = None) -> str:
+    """A RULES file (in the language of ``words``, by default the one in use) as players read
+    it: setting keys become the titles the Settings screen shows, the notes about the sources go,
+    the rules stay word for word."""
+    words = rules_words() if words is None else words
+    text = _drop_source_notes(text, words)
+    for said, shown in words.rewrites:
+        text = re.sub(_loose(said), shown.replace("\\", "\\\\"), text)
 
     def variant_head(m: re.Match[str]) -> str:
         v = _BY_KEY.get(m.group(1))
-        return m.group(0) if v is None else f"In Settings, **{v.title}**"
+        return m.group(0) if v is None else words.variant_head.format(title=_(v.title))
 
     def setting(m: re.Match[str]) -> str:
         v = _BY_KEY.get(m.group("key"))
@@ -179,11 +211,12 @@ def player_words(text: str) -> str:
 
     def name(m: re.Match[str]) -> str:
         v = _BY_KEY.get(m.group(1))
-        return m.group(0) if v is None else f"*{v.title}*"
+        return m.group(0) if v is None else f"*{_(v.title)}*"
 
-    text = re.sub(r"Variant `(\w+)`", variant_head, text)
-    # A setting after "while", "when" or "if" is the condition of the sentence.
-    text = re.sub(r"(?:\b(?P<word>while|when|if) )?`(?P<key>\w+) = (?P<value>\w+)`", setting, text)
+    text = re.sub(rf"{_loose(words.variant)} `(\w+)`", variant_head, text)
+    # A setting after "while", "when" or "if" (the language's words) is the condition of the sentence.
+    condition = "|".join(_loose(w) for w in words.conditions) or "(?!)"
+    text = re.sub(rf"(?:\b(?P<word>{condition}) )?`(?P<key>\w+) = (?P<value>\w+)`", setting, text)
     return re.sub(r"`(\w+)`", name, text)
 
 
@@ -191,28 +224,29 @@ def defaults_list() -> str:
     """Every setting's default in a player's words, in the order of RULES.md."""
     rows = [_("- **Players** (R1): {least} to {most}").format(least=MIN_PLAYERS, most=MAX_PLAYERS)]
     cards = ngettext("{n} card", "{n} cards", HAND_SIZE.default).format(n=HAND_SIZE.default)
-    rows.append(f"- **{HAND_SIZE.title}** ({HAND_SIZE.rule}): {cards}")
-    rows += [f"- **{v.title}** ({v.rule}): {v.label(v.default)}" for v in VARIANT_ORDER]
-    rows.append(f"- **{SCORING.title}** ({SCORING.rule}): {SCORING.label(SCORING.default)}")
-    rows.append(f"- **{TARGET.title}** ({TARGET.rule}): {TARGET.default}")
+    rows.append(f"- **{_(HAND_SIZE.title)}** ({HAND_SIZE.rule}): {cards}")
+    rows += [f"- **{_(v.title)}** ({v.rule}): {v.label(v.default)}" for v in VARIANT_ORDER]
+    rows.append(f"- **{_(SCORING.title)}** ({SCORING.rule}): {SCORING.label(SCORING.default)}")
+    rows.append(f"- **{_(TARGET.title)}** ({TARGET.rule}): {TARGET.default}")
     for v in VARIANTS:
         if v.only_with is not None:
             value = (_("yes") if v.default else _("no")) if v.type is bool else str(v.default)
             # Translators: Markdown: a setting's default; {rule} is its rule's id (R16).
             rows.append(
-                _("- **{title}** ({rule}, with chips): {value}").format(title=v.title, rule=v.rule, value=value)
+                _("- **{title}** ({rule}, with chips): {value}").format(title=_(v.title), rule=v.rule, value=value)
             )
     return "\n".join(rows)
 
 
-def _replace_section(text: str, heading: str, body: str) -> str:
-    """``text`` with the section under ``## heading`` (up to the next heading) replaced."""
-    start = text.find(f"## {heading}\n")
-    if start < 0:
+def _replace_section(text: str, first_line: str, body: str) -> str:
+    """``text`` with the body of the ``##`` section whose body begins with ``first_line`` (up
+    to the next heading) replaced; its heading kept."""
+    m = re.search(rf"^## [^\n]*\n+(?={re.escape(first_line)})", text, flags=re.M)
+    if m is None:
         return text
-    end = text.find("\n## ", start + 1)
+    end = text.find("\n## ", m.end())
     end = len(text) if end < 0 else end + 1
-    return f"{text[:start]}## {heading}\n\n{body}\n\n{text[end:]}"
+    return f"{text[: m.start()]}{m.group(0).rstrip()}\n\n{body}\n\n{text[end:]}"
 
 
 def guide_document(rules: Rules) -> str:
@@ -234,15 +268,18 @@ def exact_rules(rules: Rules) -> str:
     """RULES.md for players: the settings table first, then the rules with marks."""
     text = rules_markdown()
     _title, _newline, rest = text.partition("\n")
-    # The opening paragraph is about the project's sources, not the game: start at the cards.
-    cut = rest.find("## Cards and notation")
-    body = rest[cut:] if cut >= 0 else rest
-    body = body.replace(" (each is a test)", "")
-    body = _replace_section(body, "Defaults in one place", defaults_list())
+    # The opening paragraph is about the project's sources, not the game: start at the first
+    # section (the cards).
+    cut = re.search(r"^## ", rest, flags=re.M)
+    body = rest[cut.start() :] if cut is not None else rest
+    # A note in brackets closing a heading is about the project's tests: "(each is a test)".
+    body = re.sub(r"^(## [^\n]*?) \([^()\n]*\)$", r"\1", body, flags=re.M)
+    # The defaults, a line of `key = value`, in the words of Settings.
+    body = _replace_section(body, "`players = ", defaults_list())
     change = _("Change these in **Settings**. In the rules below, {active} marks the choice in use.").format(
         active=_(ACTIVE)
     )
-    head = f"# {_(RULES_TITLE)}\n\n## {_('Your table')}\n\n{settings_table(rules)}\n\n{change}\n\n"
+    head = f"# {_(RULES_TITLE)}\n\n## {_(YOUR_TABLE)}\n\n{settings_table(rules)}\n\n{change}\n\n"
     return head + player_words(mark_active(body, rules)).strip()
 
 
@@ -291,8 +328,8 @@ class ContentsDialog(Modal[int | None]):
     ContentsDialog > Vertical {
         width: 50; max-width: 95%; max-height: 90%; padding: 0 1;
     }
-    ContentsDialog #contents-title { text-style: bold; }
-    ContentsDialog #contents-foot { color: $text-muted; }
+    ContentsDialog #contents-title { text-style: bold; dock: top; }
+    ContentsDialog #contents-foot { color: $text-muted; dock: bottom; }
     ContentsDialog OptionList { height: auto; max-height: 1fr; }
     """
 
