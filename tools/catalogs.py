@@ -128,11 +128,12 @@ def mark_breaks(catalog: Catalog, segment: Segmenter) -> int:
     for message in catalog:
         if not message.id or not message.string:
             continue
-        if isinstance(message.string, tuple | list):
-            marked: str | tuple[str, ...] = tuple(thai_breaks.mark(s, segment) if s else s for s in message.string)
+        now = message.string if isinstance(message.string, str) else tuple(message.string)
+        if isinstance(now, str):
+            marked: str | tuple[str, ...] = thai_breaks.mark(now, segment)
         else:
-            marked = thai_breaks.mark(message.string, segment)
-        if marked != (tuple(message.string) if isinstance(message.string, list) else message.string):
+            marked = tuple(thai_breaks.mark(form, segment) if form else form for form in now)
+        if marked != now:
             message.string = marked
             changed += 1
     return changed
