@@ -1,4 +1,4 @@
-"""Real ``kings-corners`` processes in a real terminal: a private tmux server (``tmux -L NAME``)
+"""Real ``kings-corners`` processes in a real terminal: a private tmux server (``tmux -S SOCKET``)
 whose 80x24 pane runs ``python -m kc_tui ...``, for the tests that read what a player sees.
 
 :func:`in_tmux` starts the command in a detached session, in an environment made from nothing
@@ -17,11 +17,11 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import count
 from pathlib import Path
 
 import pytest
@@ -40,8 +40,6 @@ ENDED = re.compile(r"^kc-test: exit status (\d+) *$", re.MULTILINE)
 needs_tmux = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (Debian: apt-get install tmux)"
 )
-
-_names = count()
 
 
 def seen(text: str) -> str:
@@ -64,12 +62,13 @@ def terminal_env(home: Path, **variables: str) -> dict[str, str]:
 class Pane:
     """The pane of a session on a private tmux server."""
 
-    socket: str
+    #: The server's socket (``tmux -S``), in a folder of its own that goes with the server.
+    socket: Path
     config: Path
 
     def tmux(self, *args: str) -> str:
         """Run ``tmux ARGS`` on this server; its standard output."""
-        argv = ["tmux", "-u", "-L", self.socket, "-f", str(self.config), *args]
+        argv = ["tmux", "-u", "-S", str(self.socket), "-f", str(self.config), *args]
         env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_CTYPE", "TMUX")} | {"LANG": "C.UTF-8"}
         out = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", env=env, check=True, timeout=WAIT)
         return out.stdout
@@ -143,15 +142,18 @@ def in_tmux(args: Sequence[str], env: Mapping[str, str], folder: Path, size: tup
     still running in it, is killed at the end. ``folder`` holds the server's settings."""
     config = folder / "tmux.conf"
     config.write_text("set -g remain-on-exit on\nset -g status off\nset -g history-limit 2000\n", encoding="utf-8")
-    pane = Pane(f"kc-test-{os.getpid()}-{next(_names)}", config)
+    # A short path of its own (a socket's path is limited to about 100 bytes), gone at the end.
+    server = Path(tempfile.mkdtemp(prefix="kc-tmux-"))
+    pane = Pane(server / "socket", config)
     command = shlex.join(["env", "-i", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "kc_tui", *args])
     line = f'{command}; echo "kc-test: exit status $?"'
     columns, rows = size
-    pane.tmux("new-session", "-d", "-x", str(columns), "-y", str(rows), "-c", str(folder), "-s", "main", line)
     try:
+        pane.tmux("new-session", "-d", "-x", str(columns), "-y", str(rows), "-c", str(folder), "-s", "main", line)
         yield pane
     finally:
-        subprocess.run(["tmux", "-L", pane.socket, "kill-server"], capture_output=True, check=False, timeout=WAIT)
+        subprocess.run(["tmux", "-S", str(pane.socket), "kill-server"], capture_output=True, check=False, timeout=WAIT)
+        shutil.rmtree(server, ignore_errors=True)
 
 
 __all__ = [
