@@ -6,11 +6,15 @@
   ``kc_tui/i18n/kings_corners.pot`` (``babel.cfg`` says which files).
 - ``update``: each language's ``kc_tui/i18n/locale/<code>/LC_MESSAGES/kings_corners.po`` brought
   up to the template (made when missing), its Plural-Forms header set as the game declares it
-  (:data:`kc_tui.i18n.PLURAL_FORMS`: Italian two forms, Thai and Vietnamese one).
+  (:data:`kc_tui.i18n.PLURAL_FORMS`: Italian two forms, Thai and Vietnamese one); the Thai
+  translations get a U+200B break mark between each two words (``tools/thai_breaks.py``, with
+  PyThaiNLP's segmenter: when it is not installed the marks are left as they are, and said so).
 - ``compile``: the ``.mo`` beside each ``.po`` (fuzzy entries left out); the ``.mo`` files are
   committed and shipped in the wheel.
 - ``check``: ``msgfmt --check-format --check-header`` on each ``.po``, its text NFC, its
-  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now. Exit 1 when any is not.
+  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now, and no Thai
+  translation with a run of Thai wider than :data:`MAX_UNBROKEN` cells without a break mark.
+  Exit 1 when any is not.
 - ``all``: extract, update, compile, check.
 
 A development script of the repository (Babel is in the ``test`` extra, not a dependency of the
@@ -22,13 +26,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import shutil
 import subprocess
 import sys
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 
 from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
@@ -45,6 +51,28 @@ KEYWORDS: tuple[str, ...] = ("_", "N_", "ngettext:1,2", "pgettext:1c,2")
 COMMENT_TAG = "Translators:"
 #: The languages translated into (English is the source).
 TARGETS: tuple[str, ...] = tuple(code for code in LANGUAGES if code != SOURCE)
+#: The languages whose translations hold a U+200B break mark between words (written without
+#: spaces between them, a terminal cannot tell where their lines may break).
+BREAK_MARKED: tuple[str, ...] = ("th",)
+#: The widest run of Thai, in cells (its letters; the vowels and tone marks above and below them
+#: take none), that may go without a break mark. The longest single words of the catalog, which
+#: PyThaiNLP's dictionary holds as one word, are the compass points: ตะวันออกเฉียงเหนือ
+#: (north-east) takes 15.
+MAX_UNBROKEN = 15
+
+
+def _load_thai_breaks() -> ModuleType:
+    """``tools/thai_breaks.py`` as a module (this script runs from any folder)."""
+    spec = importlib.util.spec_from_file_location("thai_breaks", Path(__file__).with_name("thai_breaks.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+thai_breaks = _load_thai_breaks()
+#: A word segmenter: a run of Thai in its words (``tools/thai_breaks.py``).
+Segmenter = Callable[[str], Sequence[str]]
 
 
 def template_path(root: Path = ROOT) -> Path:
@@ -84,9 +112,50 @@ def set_plural_forms(catalog: Catalog, code: str) -> None:
     catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[code])]
 
 
-def update(root: Path = ROOT, codes: Sequence[str] = TARGETS) -> list[Path]:
-    """Bring each language's ``.po`` up to the template (a new one when missing); their paths."""
+def thai_segmenter() -> Segmenter | None:
+    """PyThaiNLP's word segmenter (``tools/thai_breaks.py``), None when it is not installed."""
+    try:
+        segment: Segmenter = thai_breaks.pythainlp_words()
+    except ImportError:
+        return None
+    return segment
+
+
+def mark_breaks(catalog: Catalog, segment: Segmenter) -> int:
+    """Put a break mark between each two words of every translation in ``catalog`` (marks already
+    there are taken out first: marking again changes nothing); how many messages changed."""
+    changed = 0
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        now = message.string if isinstance(message.string, str) else tuple(message.string)
+        if isinstance(now, str):
+            marked: str | tuple[str, ...] = thai_breaks.mark(now, segment)
+        else:
+            marked = tuple(thai_breaks.mark(form, segment) if form else form for form in now)
+        if marked != now:
+            message.string = marked
+            changed += 1
+    return changed
+
+
+def unbroken_runs(text: str) -> list[str]:
+    """The runs of Thai in ``text`` wider than :data:`MAX_UNBROKEN` cells without a break mark."""
+    return [run for run in thai_breaks.THAI_RUN.findall(text) if cells(run) > MAX_UNBROKEN]
+
+
+def cells(run: str) -> int:
+    """How many terminal cells a run of Thai takes: its combining vowels and tone marks take none."""
+    return sum(1 for c in run if not unicodedata.category(c).startswith("M"))
+
+
+def update(root: Path = ROOT, codes: Sequence[str] = TARGETS, segment: Segmenter | None = None) -> list[Path]:
+    """Bring each language's ``.po`` up to the template (a new one when missing); their paths. The
+    translations of :data:`BREAK_MARKED` languages get their break marks from ``segment``
+    (None: PyThaiNLP's, when it is installed; else they are left as they are)."""
     template = read_catalog(template_path(root))
+    if segment is None and any(code in BREAK_MARKED for code in codes):
+        segment = thai_segmenter()
     done: list[Path] = []
     for code in codes:
         path = po_path(code, root)
@@ -97,6 +166,8 @@ def update(root: Path = ROOT, codes: Sequence[str] = TARGETS) -> list[Path]:
             catalog.language_team = f"{LANGUAGES[code]} <{code}@li.org>"
         catalog.update(template, update_header_comment=True)
         set_plural_forms(catalog, code)
+        if code in BREAK_MARKED and segment is not None:
+            mark_breaks(catalog, segment)
         path.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         write_po(buffer, catalog, sort_by_file=True)
@@ -145,14 +216,33 @@ def problems(root: Path = ROOT) -> Iterator[str]:
         text = po.read_text(encoding="utf-8")
         if unicodedata.normalize("NFC", text) != text:
             yield f"{shown}: not NFC (python tools/catalogs.py update writes it again; or normalize it)"
-        forms = read_catalog(po, code).plural_forms
+        catalog = read_catalog(po, code)
+        forms = catalog.plural_forms
         if forms != PLURAL_FORMS[code]:
             yield f"{shown}: Plural-Forms is {forms!r}, not {PLURAL_FORMS[code]!r}"
+        if code in BREAK_MARKED:
+            yield from (f"{shown}: {line}" for line in unmarked(catalog))
         mo = po.with_suffix(".mo")
         if not mo.is_file():
             yield f"{mo.relative_to(root)}: missing (python tools/catalogs.py compile)"
         elif mo.read_bytes() != mo_bytes(po, code):
             yield f"{mo.relative_to(root)}: older than its .po (python tools/catalogs.py compile)"
+
+
+def unmarked(catalog: Catalog) -> Iterator[str]:
+    """A line for each translation of ``catalog`` that holds a run of Thai too wide to go without
+    a break mark (:func:`unbroken_runs`)."""
+    for message in catalog:
+        if not message.id:
+            continue
+        forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        runs = [run for form in forms if form for run in unbroken_runs(form)]
+        if runs:
+            msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+            yield (
+                f"{msgid!r}: {runs[0]!r} ({cells(runs[0])} cells) has no break mark: "
+                "python tools/catalogs.py update puts them (pip install pythainlp), or put U+200B between its words"
+            )
 
 
 def check(root: Path = ROOT) -> int:
@@ -173,8 +263,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("extract", "all"):
         print(f"template: {extract(root).relative_to(root)}")
     if args.command in ("update", "all"):
-        for path in update(root):
+        segment = thai_segmenter()
+        for path in update(root, segment=segment):
             print(f"updated: {path.relative_to(root)}")
+        if segment is None and any(code in BREAK_MARKED for code in shipped(root)):
+            print(
+                f"break marks: not put into {', '.join(BREAK_MARKED)} (PyThaiNLP is not installed: "
+                "pip install pythainlp); check finds a translation without them"
+            )
     if args.command in ("compile", "all"):
         for path in compile_catalogs(root):
             print(f"compiled: {path.relative_to(root)}")

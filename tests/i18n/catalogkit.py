@@ -1,5 +1,6 @@
 """What the catalog tests share: the catalog tools (``tools/catalogs.py``, loaded from the
-repository), and the parts of a text a translation must keep (its placeholders, its markup)."""
+repository), the parts of a text a translation must keep (its placeholders, its markup), and a
+Thai word segmenter of the tests' own."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import importlib.util
 import re
 import string
 import sys
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -61,3 +63,19 @@ def write_catalog(locale_dir: Path, code: str, translations: dict[str, str]) -> 
     with path.open("wb") as f:
         write_mo(f, catalog)
     return path
+
+
+def dictionary_segmenter(words: Sequence[str]) -> Callable[[str], list[str]]:
+    """A word segmenter for ``tools/thai_breaks.py`` that needs no PyThaiNLP: it cuts a run of
+    Thai into the longest of ``words`` from the left (a letter alone where none fits)."""
+
+    def segment(text: str) -> list[str]:
+        out: list[str] = []
+        at = 0
+        while at < len(text):
+            word = max((w for w in words if text.startswith(w, at)), key=len, default=text[at])
+            out.append(word)
+            at += len(word)
+        return out
+
+    return segment

@@ -1,6 +1,7 @@
 """``tools/catalogs.py`` on a tree of its own: extract finds every kind of marked text with its
 translators' comment, update writes each language's catalog with the declared Plural-Forms (not
-CLDR's), compile makes the catalogs gettext reads, and check finds what is wrong."""
+CLDR's) and puts the break marks into Thai, compile makes the catalogs gettext reads, and check
+finds what is wrong (Thai without break marks too)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,17 @@ import pytest
 
 from kc_tui.i18n import DOMAIN, PLURAL_FORMS
 
-from .catalogkit import catalogs
+from .catalogkit import catalogs, dictionary_segmenter
 
 tool = catalogs()
 needs_msgfmt = pytest.mark.skipif(
     shutil.which("msgfmt") is None, reason="msgfmt is not installed (Debian: apt-get install gettext)"
 )
+ZWSP = "\u200b"
+#: The words of the Thai below, for a segmenter of the test's own (PyThaiNLP may be absent).
+THAI_WORDS = ("เป้าหมาย", "ของ", "เกม", "คือ", "การ", "กำจัด", "ไพ่", "ทั้งหมด", "คุณ")
+SENTENCE = "เป้าหมายของเกมคือการกำจัดไพ่ทั้งหมดของคุณ"
+segment = dictionary_segmenter(THAI_WORDS)
 
 SOURCE = """
 from kc_tui.i18n import N_, _, ngettext, pgettext
@@ -134,3 +140,58 @@ def test_the_command_line_runs_every_step(tree: Path, capsys: pytest.CaptureFixt
     assert "template: kc_tui/i18n/kings_corners.pot" in out
     assert "compiled: kc_tui/i18n/locale/vi/LC_MESSAGES/kings_corners.mo" in out
     assert "catalogs: sw, th, vi, it: all well" in out
+
+
+@needs_msgfmt
+def test_update_puts_the_break_marks_into_thai_and_check_wants_them(tree: Path) -> None:
+    tool.extract(tree)
+    tool.update(tree, segment=segment)
+    translate(tree, "th", {"{name} played": "[b]{name}[/b] " + SENTENCE, "{n} card": (f"{SENTENCE} {{n}} ใบ",)})
+    translate(tree, "it", {"Deal": "Distribuisci"})
+    tool.compile_catalogs(tree)
+    found = list(tool.problems(tree))
+    assert [line.split(": ", 1)[0] for line in found] == ["kc_tui/i18n/locale/th/LC_MESSAGES/kings_corners.po"] * 2
+    assert "'{name} played'" in found[0] and "no break mark" in found[0] and "update" in found[0], found
+    tool.update(tree, segment=segment)
+    th = tool.read_catalog(tool.po_path("th", tree), "th")
+    marked = ZWSP.join(["เป้าหมาย", "ของ", "เกม", "คือ", "การ", "กำจัด", "ไพ่", "ทั้งหมด", "ของ", "คุณ"])
+    assert th.get("{name} played").string == "[b]{name}[/b] " + marked
+    assert th.get("{n} card").string == (f"{marked} {{n}} ใบ",)
+    assert tool.read_catalog(tool.po_path("it", tree), "it").get("Deal").string == "Distribuisci"  # not Thai
+    files = {code: tool.po_path(code, tree).read_bytes() for code in tool.TARGETS}
+    tool.update(tree, segment=segment)  # marking again changes nothing
+    assert {code: tool.po_path(code, tree).read_bytes() for code in tool.TARGETS} == files
+    tool.compile_catalogs(tree)
+    assert list(tool.problems(tree)) == []
+
+
+def test_a_thai_run_may_go_unmarked_as_wide_as_the_longest_word() -> None:
+    from babel.messages.catalog import Catalog
+
+    catalog = Catalog(locale="th")
+    catalog.add("North-east", "ตะวันออกเฉียงเหนือ")  # one word, 15 cells: its vowels above and below take none
+    catalog.add("Deal", "แจกไพ่")
+    catalog.add("marked", ZWSP.join([SENTENCE[:14], SENTENCE[14:25], SENTENCE[25:]]))
+    catalog.add(("{n} card", "{n} cards"), ("ไพ่ {n} ใบ",))
+    assert list(tool.unmarked(catalog)) == []
+    assert tool.cells("ตะวันออกเฉียงเหนือ") == tool.MAX_UNBROKEN == 15
+    catalog.add("Open", "ตะวันออกเฉียงเหนือก")
+    catalog.add(("{n} pile", "{n} piles"), (f"{{n}} {SENTENCE}",))
+    found = list(tool.unmarked(catalog))
+    assert len(found) == 2 and found[0].startswith("'Open': 'ตะวันออกเฉียงเหนือก' (16 cells)"), found
+    assert found[1].startswith("'{n} pile'"), found
+
+
+def test_update_without_pythainlp_leaves_the_marks_and_says_so(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tool, "thai_segmenter", lambda: None)
+    tool.extract(tree)
+    tool.update(tree)
+    translate(tree, "th", {"Deal": SENTENCE, "Open": "เกม" + ZWSP + "ของ"})
+    assert tool.main(["update", "--root", str(tree)]) == 0
+    out = capsys.readouterr().out
+    assert "break marks: not put into th (PyThaiNLP is not installed: pip install pythainlp)" in out
+    th = tool.read_catalog(tool.po_path("th", tree), "th")
+    assert (th.get("Deal").string, th.get("Open", "pile").string) == (SENTENCE, "เกม" + ZWSP + "ของ")
+    assert any("'Deal'" in line for line in tool.problems(tree))
