@@ -293,7 +293,8 @@ class ContentsDialog(Modal[int | None]):
     }
     ContentsDialog #contents-title { text-style: bold; }
     ContentsDialog #contents-foot { color: $text-muted; }
-    ContentsDialog OptionList { height: auto; max-height: 1fr; }
+    /* The list scrolls within its part of the screen: the dialog's title and foot keep their lines. */
+    ContentsDialog OptionList { height: auto; max-height: 70vh; }
     """
 
     def __init__(self, parts: list[Section], current: int = 0) -> None:
