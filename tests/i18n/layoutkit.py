@@ -4,9 +4,12 @@ and plot title compared with it where it is drawn."""
 
 from __future__ import annotations
 
+import io
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual.app import App
@@ -15,8 +18,11 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static, Switch
 
+from kc_tui.engine import Rules
+from kc_tui.ui.screens.rules import RulesScreen
 from kc_tui.ui.widgets.plot import LegendPlot
-from tests.ui.fitkit import on_screen, screen_lines, shown, visible_footer
+from tests.ui.conftest import wait_for
+from tests.ui.fitkit import footer_keys, on_screen, screen_lines, shown, visible_footer
 
 SMALL = (80, 24)
 LANGUAGES = ["sw", "th", "vi", "it"]
@@ -71,16 +77,19 @@ def plain_of(renderable: object) -> str:
 
 
 def table_cells(table: Table) -> list[str]:
-    """Every heading and cell of ``table`` that holds text, each line of a cell apart."""
+    """Every heading and cell of ``table`` that holds text, each line of a cell apart, and each
+    word apart in a column that wraps its cells."""
     out: list[str] = []
     for column in table.columns:
         for cell in (column.header, *column._cells):
-            out += [part for part in plain_of(cell).split("\n") if part.strip()]
+            for part in plain_of(cell).split("\n"):
+                out += part.split() if not column.no_wrap else [part] if part.strip() else []
     return out
 
 
 def cut_cells(app: App[Any], table: Table, where: Widget | Region) -> list[str]:
-    """The cells of ``table`` (drawn in ``where``) not read whole on one line of the screen."""
+    """The cells of ``table`` (drawn in ``where``) not read whole on one line of the screen (the
+    words of a cell that wraps each on one line)."""
     lines = seen_lines(app, where)
     return [cell for cell in table_cells(table) if not any(seen(cell) in line for line in lines)]
 
@@ -174,3 +183,38 @@ async def scrolled(pilot: Any, box: Widget, most: int = 60) -> AsyncIterator[Reg
 def view_of(box: Widget) -> Region:
     """The part of the screen a scrolling ``box`` shows its content in."""
     return box.region.intersection(box.scrollable_content_region)
+
+
+def letters(renderable: object, width: int) -> Counter[str]:
+    """The characters ``renderable`` draws at ``width`` columns, box drawing and spaces aside."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(renderable)
+    return Counter(c for c in console.export_text() if not c.isspace() and not "\u2500" <= c <= "\u259f" and c != ZWSP)
+
+
+def cropped(widget: Static) -> Counter[str]:
+    """What ``widget``'s content loses at the widget's width against an unbounded one: the
+    characters cropped, cut off with "…" or never drawn (nothing when it is drawn whole)."""
+    width = widget.content_region.width
+    wide = letters(widget.content, 10_000)
+    narrow = letters(widget.content, width)
+    return wide - narrow
+
+
+class RulesHost(App[None]):
+    """The rules screen (of the usual rules) over a bare screen."""
+
+    def on_mount(self) -> None:
+        self.push_screen(RulesScreen(Rules()))
+
+
+async def footer_ready(pilot: Any) -> None:
+    """Until the footer has drawn its keys."""
+    await wait_for(pilot, lambda: bool(footer_keys(pilot.app)) and footer_keys(pilot.app)[0].region.width > 0)
+    await pilot.pause()
+
+
+def whole(app: App[Any], root: Widget | App[Any]) -> None:
+    """Every text, table and button under ``root`` is whole on screen (:func:`cut_texts`)."""
+    cut = cut_texts(app, root)
+    assert not cut, "\n".join(cut) + "\n" + "\n".join(screen_lines(app))

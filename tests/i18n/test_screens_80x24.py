@@ -7,29 +7,33 @@ neighbour), every key of the footer is whole."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.cells import cell_len
 from textual.containers import VerticalScroll
-from textual.widgets import Label, Select, Tab
+from textual.widgets import Header, Label, OptionList, Select, Static, Tab
 
-from kc_tui.config import Config
+from kc_tui.config import Config, Opponent
+from kc_tui.engine import Rules
 from kc_tui.i18n import _, use
 from kc_tui.records.stats_views import RESULT_WORDS
 from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.help import KEYS, MARKS, HelpDialog
 from kc_tui.ui.dialogs.help import shown as translated
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary, RoundSummary
+from kc_tui.ui.screens.rules import ContentsDialog, RulesScreen
 from kc_tui.ui.screens.settings import SettingsBody
 from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
 from kc_tui.ui.widgets.plot import LegendPlot
 from tests.i18n.layoutkit import (
     LANGUAGES,
     SMALL,
+    RulesHost,
+    cropped,
+    cut,
     cut_plot_words,
     cut_scrolling,
-    cut_texts,
+    footer_ready,
     footer_whole,
     reads,
     scrolled,
@@ -37,24 +41,14 @@ from tests.i18n.layoutkit import (
     seen_in,
     seen_lines,
     view_of,
+    whole,
 )
 from tests.ui.conftest import wait_for
-from tests.ui.fitkit import EXPERTS, footer_keys, on_screen, screen_lines, shown
+from tests.ui.fitkit import EXPERTS, on_screen, shown
 from tests.ui.gamekit import TWO_ROUNDS, SettingsHost, make_config, play_app, play_until, settle, until_gone
 from tests.ui.statskit import StatsHost, full_history, loaded
 
 pytestmark = pytest.mark.usefixtures("fixed_world")
-
-
-async def footer_ready(pilot: Any) -> None:
-    """Until the footer has drawn its keys."""
-    await wait_for(pilot, lambda: bool(footer_keys(pilot.app)) and footer_keys(pilot.app)[0].region.width > 0)
-    await pilot.pause()
-
-
-def whole(app: Any, root: Any) -> None:
-    cut = cut_texts(app, root)
-    assert not cut, "\n".join(cut) + "\n" + "\n".join(screen_lines(app))
 
 
 # ---------------------------------------------------------------------------- the summaries
@@ -76,6 +70,25 @@ async def test_a_round_summary_and_the_match_summary_are_whole_at_80x24(code: st
         assert seen(match.rating or "") in seen_in(app, match.query_one("#rating"))
         assert len(match.query("Button")) == 3
         whole(app, match)
+        footer_whole(app)
+
+
+#: Four seats under chips (R16): the round summary at its widest (five columns of chips) and tallest.
+CHIPS = make_config(
+    opponents=(Opponent("Greedy", "greedy"), Opponent("Kingsley", "king-aware"), Opponent("Bob", "greedy")),
+    rules=Rules(scoring="chips"),
+)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+async def test_a_chips_round_summary_of_four_seats_is_whole_at_80x24(code: str) -> None:
+    use(code)
+    app = play_app(config=CHIPS)
+    async with app.run_test(size=SMALL) as pilot:
+        summary = await play_until(pilot, RoundSummary)
+        await footer_ready(pilot)
+        assert len(summary.query_one("#body", Static).content.columns) >= 6
+        whole(app, summary)
         footer_whole(app)
 
 
@@ -157,7 +170,7 @@ async def test_every_stats_tab_is_whole_at_80x24(code: str, tmp_path: Path) -> N
         await footer_ready(pilot)
         footer_whole(app)
         for part in ("#stats-title", "#rating"):
-            whole(app, screen.query_one(part).parent or screen)
+            assert cut(app, screen.query_one(part)) is None, cut(app, screen.query_one(part))
         for tab in screen.query(Tab).results(Tab):
             assert on_screen(app, tab) and seen(str(tab.label)) in seen_in(app, tab), tab.label
         # Summary: the table, the streaks and the rating's plot, scrolled through.
@@ -192,5 +205,40 @@ async def test_every_stats_tab_is_whole_at_80x24(code: str, tmp_path: Path) -> N
             assert str(cells[1]) in words, (str(cells[1]), words)  # the result in the language
             for cell in cells[:-1]:
                 assert seen(str(cell)) in lines[1 + row], (str(cell), lines[1 + row])
-        whole(app, screen.query_one("#list-foot").parent or screen)
+        foot = screen.query_one("#list-foot")
+        assert cut(app, foot) is None, cut(app, foot)
         footer_whole(app)
+
+
+# ---------------------------------------------------------------------------- the rules
+@pytest.mark.parametrize("code", ["en", *LANGUAGES])
+async def test_the_rules_are_whole_at_80x24(code: str) -> None:
+    use(code)
+    app = RulesHost()
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        await footer_ready(pilot)
+        footer_whole(app)
+        assert reads(f"Kings Corners — {_(RulesScreen.SUB_TITLE)}", seen_in(app, screen.query_one(Header)))
+        # Every part is drawn at its width with nothing of it cropped, and its heading is read whole.
+        headings = {part.title for part in screen.parts}
+        async for view in scrolled(pilot, screen.query_one("#rules-scroll")):
+            headings -= {h for h in headings if reads(h, seen_in(app, view))}
+        assert not headings, headings
+        for i in range(len(screen.parts)):
+            drawn = screen.part(i)
+            assert screen.region.x <= drawn.region.x and drawn.region.right <= screen.region.right, drawn
+            assert not cropped(drawn), (screen.parts[i].title, cropped(drawn))
+        # The contents: every heading whole (a long one wraps).
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ContentsDialog))
+        contents = app.screen.query_one(OptionList)
+        await pilot.pause()
+        for index, part in enumerate(screen.parts):
+            contents.highlighted = index
+            contents.scroll_to_highlight()
+            await pilot.pause()
+            assert reads(part.title, seen_in(app, contents.content_region)), part.title
+        whole(app, app.screen)
