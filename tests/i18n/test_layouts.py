@@ -12,36 +12,16 @@ from textual.widgets import Button, Static
 from kc_tui.i18n import _, use
 from kc_tui.match import logwords
 from kc_tui.ui.widgets import MoveLog, StockView, TableView
+from tests.i18n.layoutkit import LANGUAGES, SMALL, footer_whole, seen
 from tests.ui.conftest import wait_for
 from tests.ui.fitkit import on_screen, place_looks, screen_lines, shown
 from tests.ui.gamekit import menu_app, play_app, settled_game
-
-SMALL = (80, 24)
-LANGUAGES = ["sw", "th", "vi", "it"]
-ZWSP = "\u200b"
-
-
-def seen(text: str) -> str:
-    """``text`` as the screen shows it: a Thai word break takes no cell, and lines are flat."""
-    return " ".join(text.replace(ZWSP, "").split())
 
 
 def stock_shown(app: Any, table: TableView) -> bool:
     stock = table.query_one(StockView)
     cells = seen(" ".join(screen_lines(app, stock)))
     return on_screen(app, stock) and "▒" in cells and seen(_("stock {count}").format(count=stock.count)) in cells
-
-
-def footer_whole(app: Any) -> None:
-    from tests.ui.fitkit import visible_footer
-
-    footer = visible_footer(app)
-    line = seen(" ".join(screen_lines(app, footer)))
-    keys = footer.spots()
-    assert keys
-    for key in keys:
-        assert app.screen.region.contains_region(key.region), (key.description, line)
-        assert seen(f"{key.key_display} {key.description}") in line, (key.description, line)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

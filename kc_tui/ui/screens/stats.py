@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual import events, work
@@ -44,6 +46,7 @@ from kc_tui.records.stats_views import (
     rating_view,
     reference_lines,
     result,
+    result_words,
     rule_int,
     safe_record,
     safe_summary,
@@ -98,6 +101,27 @@ def short_scoring(m: MatchRecord) -> str:
         return _("chips")
     # Translators: a match's scoring in the list of matches: "points to 50".
     return _("points to {target}").format(target=rule_int(m.rules, "target"))
+
+
+class ClosingTable:
+    """A table (made by ``build``, given the padding of its cells) as wide as it is, or closed
+    up when that is wider than its room: no padding, one space between its columns, so that
+    longer headings still fit."""
+
+    def __init__(self, build: Callable[[int], Table]) -> None:
+        self.build = build
+        #: The table as wide as it is (the same cells as the closed one).
+        self.table = build(1)
+
+    def fitted(self, console: Console, options: ConsoleOptions) -> Table:
+        wide = Measurement.get(console, options.update(max_width=10_000), self.table).maximum
+        return self.table if wide <= options.max_width else self.build(0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.fitted(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.fitted(console, options))
 
 
 @dataclass(frozen=True)
@@ -330,27 +354,31 @@ class StatsScreen(Screen[None]):
             self.call_after_refresh(self._when_built, selector, then, tries - 1)
 
     # ------------------------------------------------------------------ the parts
-    def _summary_table(self, summary: Summary) -> Table | Text:
+    def _summary_table(self, summary: Summary) -> ClosingTable | Text:
         rows = summary_rows(summary)
         if not rows:
             return Text(_("No finished match or round yet."), style="dim")
-        t = Table(
-            # A Text: a str would be read as markup (the name is data); in the style Rich gives a title.
-            title=rich_plain(
-                self._title(_("Your results by opponent and table size"), self._by_opponent), "table.title"
-            ),
-            title_justify="left",
-            header_style="bold",
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            collapse_padding=True,
-            pad_edge=False,
-        )
-        for i, head in enumerate(SCREEN_HEADERS):
-            t.add_column(_(head) if head != "%" else head, justify="left" if i == 0 else "right", no_wrap=True)
-        for row in rows:
-            t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
-        return t
+        # A Text: a str would be read as markup (the name is data); in the style Rich gives a title.
+        title = rich_plain(self._title(_("Your results by opponent and table size"), self._by_opponent), "table.title")
+
+        def build(padding: int) -> Table:
+            t = Table(
+                title=title,
+                title_justify="left",
+                header_style="bold",
+                box=box.SIMPLE_HEAD,
+                show_edge=False,
+                collapse_padding=True,
+                pad_edge=False,
+                padding=(0, padding),
+            )
+            for i, head in enumerate(SCREEN_HEADERS):
+                t.add_column(_(head) if head != "%" else head, justify="left" if i == 0 else "right", no_wrap=True)
+            for row in rows:
+                t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
+            return t
+
+        return ClosingTable(build)
 
     def _streaks(self, data: StatsData) -> Text:
         """The streaks, the best and worst matches, the unfinished ones: a line each."""
@@ -438,7 +466,7 @@ class StatsScreen(Screen[None]):
             res = result(m, self.person)
             table.add_row(
                 rich_plain(when(m)),
-                rich_plain(res, RESULT_STYLE.get(res, "")),
+                rich_plain(result_words(m, self.person), RESULT_STYLE.get(res, "")),
                 rich_plain(totals_text(m)),
                 rich_plain(short_scoring(m)),
                 rich_plain(opponents(m, self.person)),
