@@ -20,7 +20,7 @@ from typing import Any
 
 from kc_tui.config import HUMAN, NAME_MAX
 from kc_tui.engine import Rules
-from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number
+from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number, pgettext
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
 from kc_tui.records.stats import GroupStats, MatchPoint, Summary
@@ -433,13 +433,25 @@ def opponents(m: MatchRecord, person: str | None = None) -> str:
 RESULT_WORDS = {"won": N_("won"), "shared": N_("shared"), "lost": N_("lost"), "unfinished": N_("unfinished")}
 
 
+def result_word(key: str) -> str:
+    """A key of :data:`RESULT_WORDS` as the list of matches says it, in the language in use."""
+    # Translators: a match's result in the list of matches.
+    words = {
+        "won": pgettext("a match's result", "won"),
+        "shared": pgettext("a match's result", "shared"),
+        "lost": pgettext("a match's result", "lost"),
+        "unfinished": pgettext("a match's result", "unfinished"),
+    }
+    return words.get(key, key)
+
+
 def result_words(m: MatchRecord, person: str | None = None) -> str:
     """:func:`result` in the language in use (a demo: "won by" and who)."""
     if finished(m) and m.seat_of(person) is None:
         names = ", ".join(short_text(m.seats[w].name) for w in m.winners[:16] if 0 <= w < len(m.seats))
         # Translators: {names} are the winners of a match among AI players.
         return short_text(_("won by {names}").format(names=names), LINE_MAX)
-    return _(RESULT_WORDS[result(m, person)])
+    return result_word(result(m, person))
 
 
 def result(m: MatchRecord, person: str | None = None) -> str:
