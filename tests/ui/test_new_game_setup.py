@@ -113,7 +113,7 @@ async def test_the_choices_start_a_match_with_those_opponents_and_that_target() 
         # A kind's own default name comes with it; a name the settings gave is kept otherwise.
         assert session.names[1:] == ["Rando", "Kingsley", "Lena"]
         assert session.match.rules.target == 7
-        assert "target 7" in screen_text(app)
+        await wait_for(pilot, lambda: "target 7" in screen_text(app))  # once the table is drawn
 
 
 async def test_the_choices_are_saved_and_offered_at_the_next_new_game() -> None:
