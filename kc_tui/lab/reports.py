@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.cells import cell_len
-
 from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import N_, _
+from kc_tui.util.text import cells
 
 #: A rounds tournament's columns: each head and the width of its column (``<`` left-aligned, else
 #: right); the rows are laid out to the same widths. A head fits its width with a blank to spare.
@@ -46,7 +45,7 @@ def heads(columns: Sequence[tuple[str, int, str]]) -> str:
     out = []
     for head, width, align in columns:
         text = _(head) if head else ""
-        pad = " " * max(width - cell_len(text), 0)
+        pad = " " * max(width - cells(text), 0)
         out.append(text + pad if align == "<" else pad + text)
     return "".join(out)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import TextIO
 
 from kc_tui.i18n import _
@@ -29,6 +30,17 @@ def write_line(stream: TextIO, line: str) -> None:
         encoding = getattr(stream, "encoding", None) or "ascii"
         stream.write((line + "\n").encode(encoding, "backslashreplace").decode(encoding, "replace"))
     stream.flush()
+
+
+def cells(text: str) -> int:
+    """The terminal cells ``text`` takes: a wide letter (CJK) two, a combining mark (Thai's
+    vowels and tone marks above and below) or a zero-width sign none, any other letter one."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
 
 
 def is_you(name: str) -> bool:
