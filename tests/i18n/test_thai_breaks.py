@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 
 import pytest
 
+from tests.i18n.catalogkit import dictionary_segmenter
 from tools.thai_breaks import ZWSP, mark, unmark
 
 #: Words of the Thai rules, as a dictionary segmenter finds them (the test's own, so that it
@@ -14,15 +14,8 @@ from tools.thai_breaks import ZWSP, mark, unmark
 WORDS = ("เป้าหมาย", "ของ", "เกม", "คือ", "การ", "กำจัด", "ไพ่", "ทั้งหมด", "คุณ", "คน", "อื่น", "ๆ", "เด็ค")
 
 
-def by_dictionary(text: str) -> Sequence[str]:
-    """``text`` cut into the longest :data:`WORDS` from the left (a letter alone where none fits)."""
-    out = []
-    at = 0
-    while at < len(text):
-        word = max((w for w in WORDS if text.startswith(w, at)), key=len, default=text[at])
-        out.append(word)
-        at += len(word)
-    return out
+#: ``text`` cut into the longest :data:`WORDS` from the left (a letter alone where none fits).
+by_dictionary = dictionary_segmenter(WORDS)
 
 
 def test_thai_words_get_a_mark_between_them() -> None:
