@@ -191,7 +191,7 @@ def installed() -> bool:
 def install(app: Any = None) -> tuple[str, ...]:
     """Make Rich and Textual wrap with :func:`divide_line` (once; again is harmless), and add
     :class:`ZeroWidthFilter` to ``app``'s line filters. The names of the modules hooked: a module
-    that no longer has ``divide_line`` (a Textual or Rich upgrade moved it) is left alone."""
+    without ``divide_line`` (a Textual or Rich upgrade moved it) is left alone."""
     hooked = []
     for module in HOOKED:
         current = getattr(module, "divide_line", None)

@@ -279,10 +279,10 @@ class RemoteScreen(RemoteTable):
         if link.status is Status.ENDED and link.code is not None:
             reason = Text(visible(link.reason))
             if self.seat.may_rejoin:
-                # Translators: {reason} is why the seat is no longer at the table.
+                # Translators: {reason} is why the seat has left the table.
                 ended = _("{reason}. j: join again once it is served · Esc, q or m: main menu")
             else:
-                # Translators: {reason} is why the seat is no longer at the table.
+                # Translators: {reason} is why the seat has left the table.
                 ended = _("{reason}. Esc, q or m: main menu")
             self.say(Text.assemble(("✗ ", "bold red"), rich_fill(ended, reason=reason)), "error")
         elif link.status is Status.RECONNECTING:
