@@ -118,3 +118,38 @@ def test_an_unknown_language_is_refused_by_the_settings() -> None:
     with pytest.raises(ConfigError, match="unknown language"):
         Config.from_dict({"language": 3})
     assert Config.from_dict({"language": "th"}).language == "th"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '"[bold]x[/]"',
+        '"../../etc/passwd"',
+        '"th\\u0000"',
+        '"TH"',
+        '["it"]',
+        "{ code = 'it' }",
+        "1e999",
+        '"' + "x" * 5000 + '"',
+    ],
+)
+def test_a_hostile_saved_language_is_no_choice(value: str) -> None:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"language = {value}\n", encoding="utf-8")
+    assert choose(None, saved_language()) == SOURCE
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"LANGUAGE": "[red]x[/]"},
+        {"LANG": "../../th"},
+        {"LANGUAGE": ":::::"},
+        {"LC_ALL": "\x1b[2Jth"},
+        {"LANG": "x" * 10_000},
+    ],
+)
+def test_a_hostile_environment_is_english(environ: dict[str, str]) -> None:
+    assert from_environment(environ) is None
+    assert choose(None, None, environ) == SOURCE
