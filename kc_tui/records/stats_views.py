@@ -429,12 +429,12 @@ def opponents(m: MatchRecord, person: str | None = None) -> str:
     return short_text(", ".join(others), 4 * LINE_MAX)
 
 
-#: :func:`result`'s words, shown through ``_()`` (:func:`result_words`).
-RESULT_WORDS = {"won": N_("won"), "shared": N_("shared"), "lost": N_("lost"), "unfinished": N_("unfinished")}
+#: The results of a match from a player's seat, as :func:`result` gives them.
+RESULTS = ("won", "shared", "lost", "unfinished")
 
 
 def result_word(key: str) -> str:
-    """A key of :data:`RESULT_WORDS` as the list of matches says it, in the language in use."""
+    """One of :data:`RESULTS` as the list of matches says it, in the language in use."""
     # Translators: a match's result in the list of matches.
     words = {
         "won": pgettext("a match's result", "won"),
@@ -456,7 +456,7 @@ def result_words(m: MatchRecord, person: str | None = None) -> str:
 
 def result(m: MatchRecord, person: str | None = None) -> str:
     """Won, lost, shared or unfinished, from the player's seat (a demo: who won): a key of
-    :data:`RESULT_WORDS` (a demo's "won by" and who is English; :func:`result_words` translates)."""
+    :data:`RESULTS` (a demo's "won by" and who is English; :func:`result_words` translates)."""
     if not finished(m):
         return "unfinished"
     me = m.seat_of(person)
@@ -617,7 +617,7 @@ def report_lines(
 
 __all__ = [
     "NO_RATING",
-    "RESULT_WORDS",
+    "RESULTS",
     "SUMMARY_HEADERS",
     "RatingView",
     "best_worst",

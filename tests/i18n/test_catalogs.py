@@ -61,8 +61,10 @@ def test_the_template_holds_what_the_source_marks(tmp_path: Path) -> None:
     shutil.copy(ROOT / "babel.cfg", work / "babel.cfg")
     fresh = tool.read_catalog(tool.extract(work))
     kept = tool.read_catalog(committed)
-    missing = sorted(str(m.id) for m in fresh if m.id and m.id not in kept)
-    extra = sorted(str(m.id) for m in kept if m.id and m.id not in fresh)
+    fresh_keys = {(str(m.id), m.context) for m in fresh if m.id}
+    kept_keys = {(str(m.id), m.context) for m in kept if m.id}
+    missing = sorted(str(key) for key in fresh_keys - kept_keys)
+    extra = sorted(str(key) for key in kept_keys - fresh_keys)
     assert not missing and not extra, f"re-run python tools/catalogs.py extract: new {missing[:5]}, gone {extra[:5]}"
 
 

@@ -16,7 +16,7 @@ from textual.widgets import Header, Label, OptionList, Select, Static, Tab
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules
 from kc_tui.i18n import _, use
-from kc_tui.records.stats_views import RESULT_WORDS, result_word
+from kc_tui.records.stats_views import RESULTS, result_word
 from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.help import KEYS, MARKS, HelpDialog
 from kc_tui.ui.dialogs.help import shown as translated
@@ -199,7 +199,7 @@ async def test_every_stats_tab_is_whole_at_80x24(code: str, tmp_path: Path) -> N
         heading = lines[0]
         for column in MATCH_COLUMNS:
             assert seen(_(column)) in heading, (column, heading)
-        words = {result_word(key) for key in RESULT_WORDS}
+        words = {result_word(key) for key in RESULTS}
         for row in range(table.row_count):
             cells = table.get_row_at(row)
             assert str(cells[1]) in words, (str(cells[1]), words)  # the result in the language
