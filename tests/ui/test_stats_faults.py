@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from kc_tui.records.stats_views import (
 from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
+from tests.timingkit import TIMED, within
 
 from .statskit import SIZE, T0, StatsHost, flat, loaded, record_match
 
@@ -161,7 +161,8 @@ def test_a_summary_with_huge_margins_and_long_kinds_is_clamped() -> None:
     assert shown.best is not None and shown.best.margin == VALUE_MAX
 
 
-async def test_the_screen_shows_records_and_a_summary_built_with_bad_values(tmp_path: Path) -> None:
+@pytest.mark.parametrize("timed", TIMED)
+async def test_the_screen_shows_records_and_a_summary_built_with_bad_values(tmp_path: Path, timed: bool) -> None:
     """The history's reads replaced by records and a summary built directly: rules of the wrong
     type, totals and margins of 9e18, a name of 10 MB. Every tab draws, the match opens."""
     history, _ = History.open(tmp_path / "h.sqlite3")
@@ -176,21 +177,21 @@ async def test_the_screen_shows_records_and_a_summary_built_with_bad_values(tmp_
     history.summary = lambda *_: summary  # type: ignore[method-assign]
     app = StatsHost(history)
     async with app.run_test(size=SIZE) as pilot:
-        started = time.monotonic()
-        screen = await loaded(pilot)
-        await pilot.press("2")
-        await pilot.pause()
-        assert "How matches ended" in flat(app) and "Match #7" in flat(app)
-        await pilot.press("3", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, MatchDetail)
-        text = flat(app)
-        assert "chips, 50 each" in text and "NNNNNNNNNNNNNNNNNNNN" not in text
-        assert time.monotonic() - started < 10
+        with within(10, timed, "the screen's tabs and a match's rounds"):
+            screen = await loaded(pilot)
+            await pilot.press("2")
+            await pilot.pause()
+            assert "How matches ended" in flat(app) and "Match #7" in flat(app)
+            await pilot.press("3", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MatchDetail)
+            text = flat(app)
+            assert "chips, 50 each" in text and "NNNNNNNNNNNNNNNNNNNN" not in text
         assert screen.listed[0].seats[1].name == "N" * (NAME_MAX - 3) + "..."
 
 
-async def test_the_screen_survives_a_tampered_database(tmp_path: Path) -> None:
+@pytest.mark.parametrize("timed", TIMED)
+async def test_the_screen_survives_a_tampered_database(tmp_path: Path, timed: bool) -> None:
     """Values written with sqlite3 directly: chips rules with a starting stack of "x", a kept
     margin of 9e18 (and of -9e18), a seat name of 10 MB. The history leaves the unreadable match
     out (and says so); the screen opens quickly, shows every tab and the sound match in bounds."""
@@ -209,23 +210,22 @@ async def test_the_screen_survives_a_tampered_database(tmp_path: Path) -> None:
     history.close()
     history, _ = History.open(path)
     app = StatsHost(history)
-    started = time.monotonic()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await loaded(pilot)
-        rating = str(screen.query_one("#rating", Static).render())
-        assert rating.startswith("Your rating")
-        await pilot.press("2")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        text = flat(app)
-        assert "How matches ended" in text and f"Match #{second}" not in text
-        await pilot.press("3")
-        await pilot.pause()
-        assert [m.id for m in screen.listed] == [first]
-        await pilot.press("enter")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, MatchDetail) and dialog.record.id == first
-    assert time.monotonic() - started < 10
+    with within(10, timed, "the screen over a tampered database"):
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot)
+            rating = str(screen.query_one("#rating", Static).render())
+            assert rating.startswith("Your rating")
+            await pilot.press("2")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            text = flat(app)
+            assert "How matches ended" in text and f"Match #{second}" not in text
+            await pilot.press("3")
+            await pilot.pause()
+            assert [m.id for m in screen.listed] == [first]
+            await pilot.press("enter")
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, MatchDetail) and dialog.record.id == first
     assert any(f"match {second} was skipped" in p for p in history.problems), history.problems
     history.close()
