@@ -84,3 +84,29 @@ def test_everything_below_the_ui_is_free_of_textual(graph: grimp.ImportGraph, ex
     for module in present:
         chain = graph.find_shortest_chain(importer=module, imported=external, as_packages=True)
         assert chain is None, f"{module} imports {external}: {' -> '.join(chain or ())}"
+
+
+def _module_map() -> list[str]:
+    """The lines of ARCHITECTURE.md's module map."""
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    return doc[doc.index("## The modules") : doc.index("## The rules that hold")].splitlines()
+
+
+def _named_in_map(path: Path, lines: list[str]) -> bool:
+    """A module is named by its path, or on its folder's line by its file name (a package's
+    ``__init__.py`` by its folder's line)."""
+    rel = path.relative_to(ROOT).as_posix()
+    folder = path.parent.relative_to(ROOT).as_posix() + "/"
+    if any(rel in line for line in lines):
+        return True
+    on_folder = [line for line in lines if line.startswith(folder)]
+    return bool(on_folder) and (path.name == "__init__.py" or any(path.name in line for line in on_folder))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_module_map_names_every_module(package: str) -> None:
+    lines = _module_map()
+    missing = [
+        p.relative_to(ROOT).as_posix() for p in sorted((ROOT / package).rglob("*.py")) if not _named_in_map(p, lines)
+    ]
+    assert not missing, f"docs/ARCHITECTURE.md's module map leaves out {missing}"
