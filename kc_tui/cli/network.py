@@ -150,7 +150,8 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from kc_tui.net.hosting import HostRequest, run
+    from kc_tui.net.host_options import HostRequest
+    from kc_tui.net.hosting import run
 
     return run(
         HostRequest(

@@ -1141,7 +1141,7 @@ def _hosted_full_disk(s: Scene) -> None:
 
 @scenario("hosted table: host over an unfinished one refuses; --replace keeps it aside")
 def _hosted_replace(s: Scene) -> None:
-    from kc_tui.net.hosting import HOSTED_SAVE
+    from kc_tui.net.host_files import HOSTED_SAVE
     from tests.net.serverkit import lines_until, start_host, stop
 
     async def serve_once(*extra: str) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 from kc_tui.cli import main
 from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
-from kc_tui.net.hosting import hosted_save_path, seat_file_path
+from kc_tui.net.host_files import hosted_save_path, seat_file_path
 from tests.match.kit import people
 from tests.net.serverkit import lines_until, start_host, stop
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kc_tui.match.session import MatchSession
-from kc_tui.net.hosting import HOSTED_SAVE, SEAT_FILE, read_seat_file
+from kc_tui.net.host_files import HOSTED_SAVE, SEAT_FILE, read_seat_file
 from tests.ptykit import WAIT, app_env, on_pty
 
 HOST = ("host", "--seats", "human:Ana,greedy", "--port", "0", "--seed", "3")

@@ -16,7 +16,7 @@ import pytest
 
 from kc_tui.cli import main
 from kc_tui.net import protocol as p
-from kc_tui.net.hosting import HOSTED_SAVE, SEAT_FILE
+from kc_tui.net.host_files import HOSTED_SAVE, SEAT_FILE
 from tests.net.serverkit import join, join_lines, newer, read_line, settled_turn, start_host, stop
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
@@ -131,7 +131,8 @@ def test_a_bad_host_argument_is_one_line_and_exit_2(
 async def test_with_a_certificate_the_table_is_served_over_tls(tmp_path: Path) -> None:
     from websockets.asyncio.client import connect
 
-    from kc_tui.net.hosting import base_url, tls_context
+    from kc_tui.net.host_options import tls_context
+    from kc_tui.net.hosting import base_url
     from tests.net.serverkit import running
 
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
