@@ -317,7 +317,8 @@ def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -
     """The player's finished matches in ``history`` as the Stats screen reads them, less the
     match ``this`` (id ``match_id`` once recorded; else known by its seed and start). Raises what
     the history raises when it cannot be read."""
-    from kc_tui.records.stats_views import finished, player_matches, safe_record
+    from kc_tui.records.bounded import safe_record
+    from kc_tui.records.stats_views import finished, player_matches
 
     records = player_matches([safe_record(m) for m in history.matches()])
     return [

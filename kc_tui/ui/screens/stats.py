@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
 from kc_tui.i18n import N_, _, ngettext, number
+from kc_tui.records.bounded import clamp, rule_int, safe_record, safe_summary, short_text
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
 from kc_tui.records.stats_views import (
@@ -38,7 +39,6 @@ from kc_tui.records.stats_views import (
     RatingView,
     best_worst,
     choose_person,
-    clamp,
     finished,
     is_chips,
     opponents,
@@ -47,10 +47,6 @@ from kc_tui.records.stats_views import (
     reference_lines,
     result,
     result_words,
-    rule_int,
-    safe_record,
-    safe_summary,
-    short_text,
     streak_text,
     summary_rows,
     totals_text,
