@@ -278,7 +278,13 @@ class TableServer:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
-        if self._loop is not None and self._loop.get_exception_handler() == self._loop_exception:
+        # After accept() ran out of handles, asyncio retries listening a second later even once
+        # the socket is closed: the handler stays to keep that retry's error quiet.
+        if (
+            self._loop is not None
+            and self._last_out_of_handles is None
+            and self._loop.get_exception_handler() == self._loop_exception
+        ):
             self._loop.set_exception_handler(self._loop_handler)
 
     @property
@@ -330,6 +336,11 @@ class TableServer:
                 )
             log.warning("accept() failed: %s", exc.strerror or exc)
             self._last_out_of_handles = time.monotonic()
+            return
+        if isinstance(exc, ValueError) and "_start_serving" in str(context.get("message")):
+            # asyncio's retry of listening after accept() ran out of handles, on a socket closed
+            # meanwhile (the table was closed): there is nothing left to serve.
+            log.debug("a retry of listening on a closed socket: %s", exc)
             return
         if self._loop_handler is not None:
             self._loop_handler(loop, context)

@@ -8,7 +8,9 @@ answered ``too-large``."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import logging
 from contextlib import suppress
 
 import pytest
@@ -218,3 +220,27 @@ async def test_three_thousand_idle_sockets_under_nofile_1024_leave_the_host_boun
     print(f"host RSS: {before} KiB before, {during} KiB with 3000 sockets held, {after} KiB after")
     assert len(lines) <= 1, lines
     assert during - before < 16 * 1024 and after - before < 16 * 1024, (before, during, after)
+
+
+async def test_listening_retried_on_a_closed_socket_after_running_out_of_handles_is_quiet(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """accept() out of handles makes asyncio retry listening a second later, even once the table
+    has closed its socket: that retry's error is no traceback, and other errors still are."""
+    loop = asyncio.get_running_loop()
+    async with running() as (server, _url):
+        loop.call_exception_handler(
+            {"message": "socket.accept() out of system resource", "exception": OSError(errno.EMFILE, "Too many")}
+        )
+    assert loop.get_exception_handler() == server._loop_exception
+    with caplog.at_level(logging.DEBUG, logger="asyncio"):
+        loop.call_exception_handler(
+            {
+                "message": "Exception in callback BaseSelectorEventLoop._start_serving(<function>)",
+                "exception": ValueError("Invalid file descriptor: -1"),
+            }
+        )
+        assert not [r for r in caplog.records if r.name == "asyncio"]
+        loop.call_exception_handler({"message": "something else", "exception": ValueError("boom")})
+        assert [r for r in caplog.records if r.name == "asyncio" and r.levelno == logging.ERROR]
+    loop.set_exception_handler(None)
