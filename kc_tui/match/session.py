@@ -78,6 +78,7 @@ from kc_tui.match.saves import (
     write_save,
 )
 from kc_tui.match.turns import TurnUndo, drew_from_stock
+from kc_tui.util.text import name_shown
 
 log = logging.getLogger(__name__)
 
@@ -540,7 +541,7 @@ class MatchSession:
 
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
-        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
+        scores = ", ".join(f"{name_shown(n)} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
         if self.match.chips_scoring:  # R16: stacks and the pot, no target
             # Translators: {scores} is each name with its chips, "Ana 50, Bob 48".
             return _("Round {number} · chips: {scores} · pot {pot}").format(
