@@ -14,7 +14,7 @@ from typing import Any
 from kc_tui.config import Config, Opponent
 from kc_tui.config.args import CliError, check_target, parse_kinds, parse_seats
 from kc_tui.config.store import config_path, load_config
-from kc_tui.i18n import _
+from kc_tui.i18n import _, break_marks
 from kc_tui.match.roster import config_for_seats, default_name
 
 
@@ -108,7 +108,8 @@ def launch(mode: str, args: argparse.Namespace) -> int:
     from kc_tui.ui.app import KingsCornersApp
 
     assert isinstance(app, KingsCornersApp)
-    return run(app)
+    with break_marks(True):  # the screens break Thai lines at them
+        return run(app)
 
 
 __all__ = ["CliError", "Config", "build_app", "check_target", "launch", "parse_kinds"]
