@@ -90,6 +90,11 @@ def break_marks(keep: bool) -> Iterator[None]:
         _marked = before
 
 
+def marks_kept() -> bool:
+    """Whether translations keep their break marks now (:func:`break_marks`)."""
+    return _marked
+
+
 def _(message: str) -> str:
     """``message`` in the current language (itself when it has no translation)."""
     return _shown(_current.gettext(message))

@@ -43,7 +43,17 @@ def test_a_break_mark_a_player_typed_stays_escaped() -> None:
     out = run("--lang", "th", "play", "--opponents", "gr\u200beedy")
     assert out.returncode == 2
     assert "'gr\\u200beedy'" in out.stderr, out.stderr
-    assert one_line("Ana\u200bBob") == "Ana\\u200bBob"
+    with break_marks(False):
+        assert one_line("Ana\u200bBob\n") == "Ana\\u200bBob\\n"
+
+
+def test_a_screens_line_keeps_its_break_marks_and_escapes_the_rest() -> None:
+    # A screen breaks Thai lines at the marks and draws nothing for them (a reason read from a
+    # file and put in a translated sentence keeps them too); other controls are escaped.
+    use("th")
+    reason = _("it could not be read ({error})").format(error="KeyError")
+    assert BREAK_MARK in reason and one_line(reason) == reason
+    assert one_line("Ana\u200bBob\x1b[2J") == "Ana\u200bBob\\x1b[2J"
 
 
 @pytest.mark.parametrize("args", [("--help",), ("play", "--help"), ("stats", "--help")])
