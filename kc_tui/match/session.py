@@ -653,7 +653,8 @@ def load_or_quarantine(
         problem = str(exc)
     except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app
         log.debug("the save %s could not be read", path, exc_info=True)
-        problem = f"it could not be read ({type(exc).__name__})"
+        # Translators: {error} is the name of a Python exception (KeyError), for a bug report.
+        problem = _("it could not be read ({error})").format(error=type(exc).__name__)
     return None, quarantine(path, problem)
 
 
