@@ -12,8 +12,9 @@
 - ``compile``: the ``.mo`` beside each ``.po`` (fuzzy entries left out); the ``.mo`` files are
   committed and shipped in the wheel.
 - ``check``: ``msgfmt --check-format --check-header`` on each ``.po``, its text NFC, its
-  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now, and no Thai
-  translation with a run of Thai wider than :data:`MAX_UNBROKEN` cells without a break mark.
+  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now, no Thai translation
+  with a run of Thai wider than :data:`MAX_UNBROKEN` cells without a break mark, and none with
+  a mark inside one of the words ``tools/thai_breaks.py`` keeps whole (``WHOLE_WORDS``).
   Exit 1 when any is not.
 - ``all``: extract, update, compile, check.
 
@@ -231,14 +232,20 @@ def problems(root: Path = ROOT) -> Iterator[str]:
 
 def unmarked(catalog: Catalog) -> Iterator[str]:
     """A line for each translation of ``catalog`` that holds a run of Thai too wide to go without
-    a break mark (:func:`unbroken_runs`)."""
+    a break mark (:func:`unbroken_runs`), or a mark inside a word kept whole."""
     for message in catalog:
         if not message.id:
             continue
         forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
         runs = [run for form in forms if form for run in unbroken_runs(form)]
+        msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        for form in forms:
+            for inside in thai_breaks.marks_inside(form) if form else ():
+                yield (
+                    f"{msgid!r}: a break mark inside the word {thai_breaks.unmark(inside)!r}: "
+                    "python tools/catalogs.py update puts them again (pip install pythainlp)"
+                )
         if runs:
-            msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
             yield (
                 f"{msgid!r}: {runs[0]!r} ({cells(runs[0])} cells) has no break mark: "
                 "python tools/catalogs.py update puts them (pip install pythainlp), or put U+200B between its words"
