@@ -93,7 +93,9 @@ def run(app: Any) -> int:
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        with exit_on_signals(app, loop):
+        # The screens break Thai lines at the translations' break marks (the command line's
+        # lines go without them: kc_tui.cli.main).
+        with exit_on_signals(app, loop), break_marks(True):
             app.run(loop=loop)
     finally:
         with suppress(Exception):
@@ -108,8 +110,7 @@ def launch(mode: str, args: argparse.Namespace) -> int:
     from kc_tui.ui.app import KingsCornersApp
 
     assert isinstance(app, KingsCornersApp)
-    with break_marks(True):  # the screens break Thai lines at them
-        return run(app)
+    return run(app)
 
 
 __all__ = ["CliError", "Config", "build_app", "check_target", "launch", "parse_kinds"]

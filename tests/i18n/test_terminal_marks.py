@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kc_tui.cli.common import MarkedHelpFormatter
-from kc_tui.i18n import BREAK_MARK, _, break_marks, catalog, use
+from kc_tui.i18n import BREAK_MARK, _, break_marks, catalog, marks_kept, use
 from kc_tui.records.stats_views import NO_RATING
 from kc_tui.util.text import cells, one_line, wrap_cells
 
@@ -104,3 +104,20 @@ def test_translations_keep_their_marks_unless_told() -> None:
         with break_marks(True):
             assert _(NO_RATING) == marked
     assert _(NO_RATING) == marked
+
+
+def test_an_app_the_command_line_runs_keeps_the_marks() -> None:
+    from kc_tui.ui import launch
+
+    kept: list[bool] = []
+
+    class App:
+        return_code = 0
+
+        def run(self, loop: object) -> None:
+            kept.append(marks_kept())
+
+    with break_marks(False):
+        assert launch.run(App()) == 0
+        assert not marks_kept()
+    assert kept == [True]
