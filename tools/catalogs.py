@@ -11,9 +11,10 @@
   PyThaiNLP's segmenter: when it is not installed the marks are left as they are, and said so).
 - ``compile``: the ``.mo`` beside each ``.po`` (fuzzy entries left out); the ``.mo`` files are
   committed and shipped in the wheel.
-- ``check``: ``msgfmt --check-format --check-header`` on each ``.po``, its text NFC, its
-  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now, and no Thai
-  translation with a run of Thai wider than :data:`MAX_UNBROKEN` cells without a break mark.
+- ``check``: ``msgfmt --check`` on each ``.po`` (its warnings too), its text NFC, its
+  Plural-Forms as declared, its ``.mo`` what ``compile`` makes of it now, no Thai translation
+  with a run of Thai wider than :data:`MAX_UNBROKEN` cells without a break mark, and none with
+  a mark inside one of the words ``tools/thai_breaks.py`` keeps whole (``WHOLE_WORDS``).
   Exit 1 when any is not.
 - ``all``: extract, update, compile, check.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import importlib.util
 import io
 import shutil
@@ -59,6 +61,9 @@ BREAK_MARKED: tuple[str, ...] = ("th",)
 #: PyThaiNLP's dictionary holds as one word, are the compass points: ตะวันออกเฉียงเหนือ
 #: (north-east) takes 15.
 MAX_UNBROKEN = 15
+#: The catalogs' Last-Translator (Babel's placeholder before it: msgfmt warns of that).
+TRANSLATOR = "Kings Corners translators"
+DEFAULT_TRANSLATOR = "FULL NAME <EMAIL@ADDRESS>"
 
 
 def _load_thai_breaks() -> ModuleType:
@@ -110,6 +115,23 @@ def extract(root: Path = ROOT) -> Path:
 def set_plural_forms(catalog: Catalog, code: str) -> None:
     """Give ``catalog`` the Plural-Forms the game declares for ``code`` (not Babel's CLDR rule)."""
     catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[code])]
+
+
+def translations(catalog: Catalog) -> dict[object, object]:
+    """Every translation of ``catalog`` (its fuzzy flag too), by message."""
+    return {(m.id, m.context): (m.string, "fuzzy" in m.flags) for m in catalog if m.id}
+
+
+def set_revision(catalog: Catalog, *, changed: bool, now: datetime.datetime | None = None) -> None:
+    """Give ``catalog`` the translators' name (:data:`TRANSLATOR`, in place of Babel's
+    placeholder) and, when its translations ``changed`` or it has none yet, the revision date
+    ``now`` (the present minute, UTC): msgfmt warns of a header left as Babel makes it. An update
+    that changes no translation keeps the date, so updating twice changes nothing."""
+    if catalog.last_translator in ("", DEFAULT_TRANSLATOR):
+        catalog.last_translator = TRANSLATOR
+    if changed or not isinstance(catalog.revision_date, datetime.datetime):
+        moment = now or datetime.datetime.now(datetime.UTC)
+        catalog.revision_date = moment.replace(second=0, microsecond=0)
 
 
 def thai_segmenter() -> Segmenter | None:
@@ -164,10 +186,12 @@ def update(root: Path = ROOT, codes: Sequence[str] = TARGETS, segment: Segmenter
         else:
             catalog = Catalog(locale=code, domain=DOMAIN, project="Kings Corners", version=__version__, fuzzy=False)
             catalog.language_team = f"{LANGUAGES[code]} <{code}@li.org>"
+        before = translations(catalog)
         catalog.update(template, update_header_comment=True)
         set_plural_forms(catalog, code)
         if code in BREAK_MARKED and segment is not None:
             mark_breaks(catalog, segment)
+        set_revision(catalog, changed=translations(catalog) != before)
         path.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         write_po(buffer, catalog, sort_by_file=True)
@@ -195,15 +219,17 @@ def compile_catalogs(root: Path = ROOT) -> list[Path]:
 
 
 def msgfmt_problems(po: Path) -> list[str]:
-    """What ``msgfmt --check-format --check-header`` says is wrong with ``po`` (nothing: [])."""
+    """What ``msgfmt --check`` (the format of each message, the header, the domain) says is
+    wrong with ``po``, its warnings too (nothing: [])."""
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
         return ["msgfmt is not installed (Debian: apt-get install gettext)"]
-    argv = [msgfmt, "--check-format", "--check-header", "-o", "/dev/null", str(po)]
+    argv = [msgfmt, "--check", "-o", "/dev/null", str(po)]
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
+    said = [line for line in result.stderr.splitlines() if line.strip()]
     if result.returncode == 0:
-        return []
-    return [line for line in result.stderr.splitlines() if line.strip()] or [f"msgfmt exit {result.returncode}"]
+        return said
+    return said or [f"msgfmt exit {result.returncode}"]
 
 
 def problems(root: Path = ROOT) -> Iterator[str]:
@@ -231,14 +257,20 @@ def problems(root: Path = ROOT) -> Iterator[str]:
 
 def unmarked(catalog: Catalog) -> Iterator[str]:
     """A line for each translation of ``catalog`` that holds a run of Thai too wide to go without
-    a break mark (:func:`unbroken_runs`)."""
+    a break mark (:func:`unbroken_runs`), or a mark inside a word kept whole."""
     for message in catalog:
         if not message.id:
             continue
         forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
         runs = [run for form in forms if form for run in unbroken_runs(form)]
+        msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        for form in forms:
+            for inside in thai_breaks.marks_inside(form) if form else ():
+                yield (
+                    f"{msgid!r}: a break mark inside the word {thai_breaks.unmark(inside)!r}: "
+                    "python tools/catalogs.py update puts them again (pip install pythainlp)"
+                )
         if runs:
-            msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
             yield (
                 f"{msgid!r}: {runs[0]!r} ({cells(runs[0])} cells) has no break mark: "
                 "python tools/catalogs.py update puts them (pip install pythainlp), or put U+200B between its words"

@@ -35,15 +35,28 @@ NO_BREAK_BEFORE = frozenset("\u0e46\u0e2f")
 
 Segmenter = Callable[[str], Sequence[str]]
 
+#: Words of the game's Thai that PyThaiNLP's dictionary lacks (loanwords: app, millisecond, ace,
+#: token, session, schema, field, chip), which it would break inside (แอ|ป, ชิ|ปลง).
+EXTRA_WORDS: frozenset[str] = frozenset({"แอป", "มิลลิวินาที", "เอซ", "โทเค็น", "เซสชัน", "สคีมา", "ฟิลด์", "ชิป"})
+#: Entries of PyThaiNLP's dictionary that its segmenter takes for words where they are pieces of
+#: the catalog's: with them it breaks แล้วจะ (then ... will) as แล้|วจะ, ชิปลง (chips into) as ชิ|ปลง.
+NOT_WORDS: frozenset[str] = frozenset({"แล้", "วจะ", "ชิ"})
+#: Words a break mark may never go inside (:func:`marks_inside`): those above, and the glossary's
+#: one-word terms and the common words the segmenter has been seen to break.
+WHOLE_WORDS: frozenset[str] = EXTRA_WORDS | frozenset({"แล้ว", "คิง", "ควีน", "แจ็ค", "แมตช์", "เรตติ้ง", "จั่ว", "กติกา", "สถิติ"})
+
 
 @cache
 def pythainlp_words() -> Segmenter:
-    """PyThaiNLP's word segmenter (``newmm``, its dictionary): imported when first needed."""
+    """PyThaiNLP's word segmenter (``newmm``) with its dictionary, less :data:`NOT_WORDS` and
+    with :data:`EXTRA_WORDS`: imported when first needed."""
     tokenize = importlib.import_module("pythainlp.tokenize")
+    corpus = importlib.import_module("pythainlp.corpus")
+    trie = importlib.import_module("pythainlp.util").Trie((set(corpus.thai_words()) - NOT_WORDS) | EXTRA_WORDS)
     word_tokenize = tokenize.word_tokenize
 
     def words(text: str) -> Sequence[str]:
-        return list(word_tokenize(text, engine="newmm", keep_whitespace=True))
+        return list(word_tokenize(text, engine="newmm", custom_dict=trie, keep_whitespace=True))
 
     return words
 
@@ -79,6 +92,15 @@ def mark(text: str, segment: Segmenter | None = None) -> str:
         return text
     split = segment or pythainlp_words()
     return THAI_RUN.sub(lambda m: mark_run(m.group(0), split), text)
+
+
+def marks_inside(text: str, words: frozenset[str] = WHOLE_WORDS) -> list[str]:
+    """The words of ``words`` that ``text`` holds with a break mark inside, as marked (แล้\u200bว)."""
+    found = []
+    for word in sorted(words):
+        pattern = f"{ZWSP}?".join(re.escape(letter) for letter in word)
+        found += [m.group(0) for m in re.finditer(pattern, text) if ZWSP in m.group(0)]
+    return found
 
 
 def unmark(text: str) -> str:

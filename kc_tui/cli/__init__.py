@@ -28,7 +28,7 @@ from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
-from kc_tui.i18n import LANGUAGES, _, current
+from kc_tui.i18n import LANGUAGES, _, break_marks, current
 from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.text import one_line, write_line
 
@@ -185,8 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
 @functools.cache
 def _parser(language: str) -> argparse.ArgumentParser:
     """The parser in ``language``, built once per process (building it costs more than reading a
-    position)."""
-    return build_parser()
+    position). Its help texts keep their break marks: the help's formatter wraps Thai lines there
+    and prints none (:class:`kc_tui.cli.common.MarkedHelpFormatter`)."""
+    with break_marks(True):
+        return build_parser()
 
 
 def _option(argv: Sequence[str], name: str) -> str | None:
@@ -224,16 +226,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     # ("usage:", "options") are translated when it is built.
     speak(sys.argv[1:] if argv is None else argv)
     parser = _parser(current())
-    try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            args.func = lambda a: _app(a, "menu")
-        with logging_to_file(args.log_level):
-            code: int = args.func(args)
-    except (CliError, UsageError) as exc:
-        # Translators: {prog} is the command's name (kings-corners), {message} what went wrong.
-        write_line(sys.stderr, _("{prog}: {message}").format(prog=PROG, message=one_line(str(exc), MAX_LINE)))
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
+    # The lines printed here come without Thai's break marks (one_line would escape them); the
+    # app's screens get them back (kc_tui.ui.launch).
+    with break_marks(False):
+        try:
+            args = parser.parse_args(argv)
+            if args.command is None:
+                args.func = lambda a: _app(a, "menu")
+            with logging_to_file(args.log_level):
+                code: int = args.func(args)
+        except (CliError, UsageError) as exc:
+            # Translators: {prog} is the command's name (kings-corners), {message} what went wrong.
+            write_line(sys.stderr, _("{prog}: {message}").format(prog=PROG, message=one_line(str(exc), MAX_LINE)))
+            return EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            return 130
     return code

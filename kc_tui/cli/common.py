@@ -7,8 +7,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from kc_tui.i18n import N_, _, ngettext
-from kc_tui.util.text import one_line, show_path
+from kc_tui.i18n import BREAK_MARK, N_, _, break_marks, ngettext
+from kc_tui.util.text import cells, one_line, show_path, wrap_cells
 
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
@@ -68,6 +68,32 @@ def speak_argparse() -> None:
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
+class MarkedHelpFormatter(argparse.HelpFormatter):
+    """argparse's help, its lines wrapped at spaces and at Thai's break marks and measured in
+    cells (a Thai vowel or tone mark above or below its letter takes none), printed without the
+    marks (:func:`kc_tui.util.text.wrap_cells`)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap_cells(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap_cells(text, width))
+
+    def _format_action(self, action: argparse.Action) -> str:
+        # argparse pads an option's name and value to the help's column by characters: a Thai
+        # value's vowel or tone mark (ไฟล์) takes no cell, so its help would start short of it.
+        text = super()._format_action(action)
+        name = self._format_action_invocation(action)
+        short = len(name) - cells(name)
+        head, rest = text[: self._current_indent + len(name)], text[self._current_indent + len(name) :]
+        if short > 0 and head.endswith(name) and rest[:1] == " ":
+            return head + " " * short + rest
+        return text
+
+    def format_help(self) -> str:
+        return super().format_help().replace(BREAK_MARK, "")
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (see :func:`main`), for every subcommand too.
 
@@ -77,6 +103,7 @@ class Parser(argparse.ArgumentParser):
     them (``play``) starts without paying for them."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", MarkedHelpFormatter)
         super().__init__(*args, **kwargs)
         self._later: list[Callable[[argparse.ArgumentParser], None]] = []
         self._help_later: list[tuple[argparse.Action, Callable[[], str]]] = []
@@ -104,7 +131,8 @@ class Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         self._make()
         for action, help_text in self._help_later:
-            action.help = help_text()
+            with break_marks(True):  # the formatter wraps Thai lines there
+                action.help = help_text()
         self._help_later.clear()
         return super().format_help()
 

@@ -121,6 +121,11 @@ def generate_moves(hand: int, piles: list[Pile] | tuple[Pile, ...], kings_on_sid
     return out
 
 
+def _not_a_move(m: object) -> str:
+    # Translators: why a move is refused: {move} is the number it was given as, not a move at all.
+    return _("not a move: {move}").format(move=repr(m))
+
+
 def explain_illegal(
     hand: int,
     piles: list[Pile] | tuple[Pile, ...],
@@ -132,11 +137,11 @@ def explain_illegal(
     if m == END:
         return None
     if not isinstance(m, int) or m < 0 or m > END:
-        return f"not a move: {m!r}"
+        return _not_a_move(m)
     if m < MOVE_BASE:
         card, dst = m >> 3, m & 7
         if card >= len(ALL_CARDS):
-            return f"not a move: {m!r}"
+            return _not_a_move(m)
         if not (hand >> card) & 1:
             return _("{card} is not in your hand").format(card=fmt(card))
         pile = piles[dst]
@@ -155,7 +160,7 @@ def explain_illegal(
         return _fit_reason(card, pile[-1], place, fmt, "R8")
     src, dst = (m - MOVE_BASE) >> 3, m & 7
     if src >= len(PLACES):
-        return f"not a move: {m!r}"
+        return _not_a_move(m)
     if src == dst:
         return _("a pile cannot move onto itself (R9)")
     moving = piles[src]

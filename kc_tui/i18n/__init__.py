@@ -13,8 +13,10 @@ chosen by :mod:`kc_tui.i18n.choice`. Plain Python: no Textual, no Rich.
 
 from __future__ import annotations
 
+import contextlib as _contextlib
 import datetime as _datetime
 import gettext as _gettext
+from collections.abc import Iterator
 from pathlib import Path
 
 DOMAIN = "kings_corners"
@@ -62,13 +64,40 @@ DATE_PATTERNS: dict[str, str] = {
     "it": "dd/MM/yy",
 }
 
+#: The break mark the Thai catalog holds between two words (U+200B ZERO WIDTH SPACE).
+BREAK_MARK = "\u200b"
+
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _code: str = SOURCE
+_marked: bool = True
+
+
+def _shown(text: str) -> str:
+    return text if _marked else text.replace(BREAK_MARK, "")
+
+
+@_contextlib.contextmanager
+def break_marks(keep: bool) -> Iterator[None]:
+    """Within the block, translations keep their break marks (``keep``: a Textual screen breaks
+    its lines there and draws nothing for them) or come without them (``not keep``: a line the
+    command line prints, where a terminal would show nothing either but the mark would count as
+    a character, or be escaped as one that is not printable). The setting before is restored."""
+    global _marked
+    before, _marked = _marked, keep
+    try:
+        yield
+    finally:
+        _marked = before
+
+
+def marks_kept() -> bool:
+    """Whether translations keep their break marks now (:func:`break_marks`)."""
+    return _marked
 
 
 def _(message: str) -> str:
     """``message`` in the current language (itself when it has no translation)."""
-    return _current.gettext(message)
+    return _shown(_current.gettext(message))
 
 
 def N_(message: str) -> str:
@@ -78,12 +107,12 @@ def N_(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted text for ``n`` in the current language (its plural rule)."""
-    return _current.ngettext(singular, plural, n)
+    return _shown(_current.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, told apart from the same English in ``context``."""
-    return _current.pgettext(context, message)
+    return _shown(_current.pgettext(context, message))
 
 
 def current() -> str:

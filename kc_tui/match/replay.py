@@ -281,10 +281,14 @@ class RoundReplay:
         return len(self.turn_starts)
 
     # ------------------------------------------------------------------ moving
+    def _no_position(self, position: int) -> str:
+        # Translators: a position in a round's replay: 0 is the deal, {last} its last move.
+        return _("the round has positions 0 to {last}, not {position}").format(last=len(self.moves), position=position)
+
     def seek(self, position: int) -> None:
         """Go to ``position`` (0 .. :attr:`length`); ValueError outside it."""
         if not 0 <= position <= len(self.moves):
-            raise ValueError(f"the round has positions 0 to {len(self.moves)}, not {position}")
+            raise ValueError(self._no_position(position))
         self._position = position
 
     def step(self, delta: int = 1) -> bool:
@@ -347,7 +351,7 @@ class RoundReplay:
     def round_at(self, position: int) -> Round:
         """The engine's round after the first ``position`` moves (a copy)."""
         if not 0 <= position <= len(self.moves):
-            raise ValueError(f"the round has positions 0 to {len(self.moves)}, not {position}")
+            raise ValueError(self._no_position(position))
         return self._round_at(position).clone()
 
     def _round_at(self, position: int) -> Round:
@@ -570,8 +574,9 @@ def _check_move(r: Round, mv: Move, number: int, i: int) -> None:
         raise ReplayError(_("round {number} goes on after it ended (move {move})").format(number=number, move=i + 1))
     try:
         reason = r.why_illegal(mv)
-    except (ValueError, IndexError, TypeError) as exc:  # a number that is no move at all
-        reason = str(exc) or "not a move"
+    except (ValueError, IndexError, TypeError):  # a number that is no move at all
+        # Translators: why a recorded move does not replay: it is not a move at all.
+        reason = _("not a move")
     if reason is not None:
         try:
             what = f" ({move_str(mv)})"

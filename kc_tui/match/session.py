@@ -78,6 +78,7 @@ from kc_tui.match.saves import (
     write_save,
 )
 from kc_tui.match.turns import TurnUndo, drew_from_stock
+from kc_tui.util.text import name_shown
 
 log = logging.getLogger(__name__)
 
@@ -540,7 +541,7 @@ class MatchSession:
 
     def summary(self) -> str:
         """One line about the match, e.g. for the resume dialog."""
-        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
+        scores = ", ".join(f"{name_shown(n)} {t}" for n, t in zip(self.names, self.match.live_chips(), strict=True))
         if self.match.chips_scoring:  # R16: stacks and the pot, no target
             # Translators: {scores} is each name with its chips, "Ana 50, Bob 48".
             return _("Round {number} · chips: {scores} · pot {pot}").format(
@@ -652,7 +653,8 @@ def load_or_quarantine(
         problem = str(exc)
     except Exception as exc:  # a bug we did not foresee: a bad file still must not stop the app
         log.debug("the save %s could not be read", path, exc_info=True)
-        problem = f"it could not be read ({type(exc).__name__})"
+        # Translators: {error} is the name of a Python exception (KeyError), for a bug report.
+        problem = _("it could not be read ({error})").format(error=type(exc).__name__)
     return None, quarantine(path, problem)
 
 

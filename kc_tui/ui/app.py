@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -18,6 +19,7 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
+from textual.widgets import HelpPanel
 
 from kc_tui.config import Config
 from kc_tui.config.store import data_dir
@@ -31,6 +33,16 @@ from kc_tui.ui import linebreak
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
+from kc_tui.ui.textual_words import (
+    QUIT_HINT,
+    QUIT_QUESTION,
+    SCREENSHOT,
+    SCREENSHOT_FAILED,
+    SCREENSHOT_SAVED,
+    SCREENSHOT_SAVED_TO,
+    KeysPanel,
+    Palette,
+)
 from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
@@ -212,11 +224,37 @@ class KingsCornersApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the player's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
-            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
+            self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def search_themes(self) -> None:
         """Textual's list of themes to choose from, its prompt in the player's language."""
-        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
+
+    def action_show_help_panel(self) -> None:
+        """Textual's Keys panel, its words in the player's language (:mod:`kc_tui.ui.textual_words`)."""
+        if not self.screen.query(HelpPanel):
+            self.screen.mount(KeysPanel())
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        """The screenshot's toast in the player's language, in place of Textual's."""
+        if event.name == "screenshot":
+            event.prevent_default()
+            saved = (
+                _(SCREENSHOT_SAVED) if event.path is None else _(SCREENSHOT_SAVED_TO).format(path=repr(str(event.path)))
+            )
+            self.notify(saved, title=_(SCREENSHOT))
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()
+            self.notify(_(SCREENSHOT_FAILED), title=_(SCREENSHOT), severity="error")
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit: a toast says which key does, in the player's language."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(_(QUIT_HINT).format(key=key), title=_(QUIT_QUESTION))
+                return
 
     # ------------------------------------------------------------------ the terminal
     def get_driver_class(self) -> type[Driver]:

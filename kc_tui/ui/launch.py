@@ -14,7 +14,7 @@ from typing import Any
 from kc_tui.config import Config, Opponent
 from kc_tui.config.args import CliError, check_target, parse_kinds, parse_seats
 from kc_tui.config.store import config_path, load_config
-from kc_tui.i18n import _
+from kc_tui.i18n import _, break_marks
 from kc_tui.match.roster import config_for_seats, default_name
 
 
@@ -93,7 +93,9 @@ def run(app: Any) -> int:
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        with exit_on_signals(app, loop):
+        # The screens break Thai lines at the translations' break marks (the command line's
+        # lines go without them: kc_tui.cli.main).
+        with exit_on_signals(app, loop), break_marks(True):
             app.run(loop=loop)
     finally:
         with suppress(Exception):

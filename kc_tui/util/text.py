@@ -6,7 +6,7 @@ import os
 import unicodedata
 from typing import TextIO
 
-from kc_tui.i18n import _
+from kc_tui.i18n import BREAK_MARK, _, marks_kept
 
 #: Longest reason quoted in a warning (the file's path and where it went are never cut).
 PROBLEM_MAX = 300
@@ -15,9 +15,16 @@ PROBLEM_MAX = 300
 def one_line(text: str, limit: int | None = None) -> str:
     """``text`` as one plain line: every non-printable character (newlines, escapes, other
     control, format such as U+202E, and surrogate characters) written as its escape sequence
-    (``\\n``, ``\\xNN``, ``\\uNNNN``...); cut to ``limit`` characters, ending in "...", if given."""
+    (``\\n``, ``\\xNN``, ``\\uNNNN``...); cut to ``limit`` characters, ending in "...", if given.
+
+    A Thai break mark (U+200B) is kept while translations keep theirs (:func:`kc_tui.i18n.marks_kept`:
+    a screen, which breaks lines there and draws nothing for it); on the command line, whose
+    translations carry none, one is escaped like the others: it came from a player or a file."""
     if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+        kept = BREAK_MARK if marks_kept() else ""
+        text = "".join(
+            ch if ch.isprintable() or ch == kept else ch.encode("unicode_escape").decode("ascii") for ch in text
+        )
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -41,6 +48,27 @@ def cells(text: str) -> int:
             continue
         width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return width
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text``'s words in lines of at most ``width`` cells (:func:`cells`), broken at a space
+    or at a Thai break mark (U+200B, the catalogs' mark between two words written without a
+    space), which no line keeps; a word wider than ``width`` takes a line of its own. Runs of
+    spaces count as one, as :func:`textwrap.wrap` has them."""
+    lines: list[str] = []
+    line, used = "", 0
+    for word in text.split():
+        for i, piece in enumerate(p for p in word.split(BREAK_MARK) if p):
+            gap = " " if i == 0 and line else ""
+            size = cells(piece)
+            if line and used + len(gap) + size > width:
+                lines.append(line)
+                line, used, gap = "", 0, ""
+            line += gap + piece
+            used += len(gap) + size
+    if line:
+        lines.append(line)
+    return lines
 
 
 def is_you(name: str) -> bool:

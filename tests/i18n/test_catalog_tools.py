@@ -5,6 +5,7 @@ finds what is wrong (Thai without break marks too)."""
 
 from __future__ import annotations
 
+import datetime
 import gettext
 import shutil
 import unicodedata
@@ -107,6 +108,41 @@ def test_compiled_catalogs_are_what_gettext_reads(tree: Path) -> None:
     th = gettext.translation(DOMAIN, localedir=locale, languages=["th"])
     assert {th.ngettext("{n} card", "{n} cards", n) for n in (1, 5)} == {"ไพ่ {n} ใบ"}
     assert list(tool.problems(tree)) == []
+
+
+@needs_msgfmt
+def test_update_names_the_translators_and_the_revision_so_msgfmt_warns_of_nothing(tree: Path) -> None:
+    tool.extract(tree)
+    tool.update(tree)
+    for code in tool.TARGETS:
+        path = tool.po_path(code, tree)
+        catalog = tool.read_catalog(path, code)
+        assert catalog.last_translator == tool.TRANSLATOR
+        assert isinstance(catalog.revision_date, datetime.datetime)
+        assert tool.msgfmt_problems(path) == []
+    # Updating again changes nothing (the date included); a changed translation moves the date.
+    before = {code: tool.po_path(code, tree).read_bytes() for code in tool.TARGETS}
+    tool.update(tree)
+    assert {code: tool.po_path(code, tree).read_bytes() for code in tool.TARGETS} == before
+    catalog = tool.read_catalog(tool.po_path("it", tree), "it")
+    later = datetime.datetime(2030, 1, 2, 3, 4, 59, tzinfo=datetime.UTC)
+    tool.set_revision(catalog, changed=False, now=later)
+    assert catalog.revision_date != later.replace(second=0)
+    tool.set_revision(catalog, changed=True, now=later)
+    assert catalog.revision_date == later.replace(second=0)
+
+
+@needs_msgfmt
+def test_check_reports_msgfmts_warnings(tree: Path) -> None:
+    tool.extract(tree)
+    tool.update(tree)
+    tool.compile_catalogs(tree)
+    path = tool.po_path("sw", tree)
+    text = path.read_text(encoding="utf-8").replace(tool.TRANSLATOR, "FULL NAME <EMAIL@ADDRESS>")
+    path.write_text(text, encoding="utf-8")
+    tool.compile_catalogs(tree)
+    found = list(tool.problems(tree))
+    assert any("Last-Translator" in line and "sw/" in line for line in found), found
 
 
 @needs_msgfmt

@@ -228,6 +228,7 @@ EXCEPTIONS: dict[tuple[str, ...], str] = {
     ("player", "list the legal moves of the player to move", "vi"): "'người đang đến lượt': the one whose turn it is",
     ("match", "ambiguous option: %(option)s could match %(matches)s"): "to match: to correspond",
     ("match", "the saved position does not match its history ({key} differs)"): "to match: to correspond",
+    ("match", "No matches found"): "the command palette's: no command matches the search",
 }
 
 

@@ -16,14 +16,15 @@ from textual.widgets import Header, Label, OptionList, Select, Static, Tab
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules
 from kc_tui.i18n import _, use
-from kc_tui.records.stats_views import RESULTS, result_word
+from kc_tui.records.stats_views import NO_RATING, RESULTS, result_word
+from kc_tui.records.store import History
 from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.help import KEYS, MARKS, HelpDialog
 from kc_tui.ui.dialogs.help import shown as translated
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary, RoundSummary
 from kc_tui.ui.screens.rules import ContentsDialog, RulesScreen
 from kc_tui.ui.screens.settings import SettingsBody
-from kc_tui.ui.screens.stats import MATCH_COLUMNS, MatchList
+from kc_tui.ui.screens.stats import EMPTY, MATCH_COLUMNS, MatchList
 from kc_tui.ui.widgets.plot import LegendPlot
 from tests.i18n.layoutkit import (
     LANGUAGES,
@@ -208,6 +209,25 @@ async def test_every_stats_tab_is_whole_at_80x24(code: str, tmp_path: Path) -> N
         foot = screen.query_one("#list-foot")
         assert cut(app, foot) is None, cut(app, foot)
         footer_whole(app)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+async def test_an_empty_stats_screen_is_whole_and_translated_at_80x24(code: str, tmp_path: Path) -> None:
+    use(code)
+    history, message = History.open(tmp_path / "h.sqlite3")
+    assert message is None
+    app = StatsHost(history)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await loaded(pilot)
+        await footer_ready(pilot)
+        footer_whole(app)
+        assert screen.total == 0
+        for part, text in (("#rating", _(NO_RATING)), ("#empty", _(EMPTY))):
+            widget = screen.query_one(part)
+            assert cut(app, widget) is None, cut(app, widget)
+            assert reads(text, seen_in(app, widget)), (part, text, seen_in(app, widget))
+        shown_text = seen_in(app)
+        assert seen(NO_RATING) not in shown_text and seen(EMPTY) not in shown_text, shown_text
 
 
 # ---------------------------------------------------------------------------- the rules

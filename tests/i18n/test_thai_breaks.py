@@ -6,8 +6,13 @@ import unicodedata
 
 import pytest
 
-from tests.i18n.catalogkit import dictionary_segmenter
-from tools.thai_breaks import ZWSP, mark, unmark
+from tests.i18n.catalogkit import ROOT, catalogs, dictionary_segmenter
+from tests.i18n.wordkit import forms
+from tools.thai_breaks import EXTRA_WORDS, NOT_WORDS, THAI_RUN, ZWSP, mark, marks_inside, unmark
+
+tool = catalogs()
+#: The catalog's Thai abbreviations: มส. (ms, milliseconds), ร (R, a round's column).
+ABBREVIATIONS = frozenset({"มส", "ร"})
 
 #: Words of the Thai rules, as a dictionary segmenter finds them (the test's own, so that it
 #: needs no PyThaiNLP).
@@ -55,3 +60,41 @@ def test_pythainlp_marks_a_sentence_of_the_rules() -> None:
     assert unmark(marked) == text
     assert "การ์ด" in marked.split(ZWSP)
     assert marked.count(ZWSP) >= 8
+
+
+def thai_translations() -> list[str]:
+    catalog = tool.read_catalog(tool.po_path("th", ROOT), "th")
+    return [form for message in catalog if message.id for form in forms(message)]
+
+
+def test_no_thai_translation_has_a_mark_inside_a_word() -> None:
+    inside = [(text, marks_inside(text)) for text in thai_translations() if marks_inside(text)]
+    assert not inside, inside
+
+
+def test_a_mark_inside_a_word_is_found() -> None:
+    assert marks_inside(f"เล่น{ZWSP}แล้{ZWSP}วจะ{ZWSP}จำ") == [f"แล้{ZWSP}ว"]
+    assert marks_inside(f"ออกจาก{ZWSP}แอ{ZWSP}ป") == [f"แอ{ZWSP}ป"]
+    assert marks_inside(f"แล้ว{ZWSP}จะ{ZWSP}แอป") == []
+
+
+def test_pythainlp_keeps_the_games_words_whole() -> None:
+    pytest.importorskip("pythainlp")
+    assert mark("แล้วจะจำไว้") == f"แล้ว{ZWSP}จะ{ZWSP}จำไว้"
+    for word in EXTRA_WORDS:
+        assert ZWSP not in mark(word), word
+
+
+def test_every_piece_between_thai_marks_is_a_dictionary_word() -> None:
+    """Each piece of Thai between two marks is a word of the dictionary the marks come from
+    (PyThaiNLP's, with the game's loanwords), or one of the catalog's abbreviations: a piece
+    that is none is a word cut in two."""
+    corpus = pytest.importorskip("pythainlp.corpus")
+    words = (set(corpus.thai_words()) - NOT_WORDS) | EXTRA_WORDS | ABBREVIATIONS
+    pieces = {
+        run
+        for text in thai_translations()
+        for piece in ZWSP.join(text.split()).split(ZWSP)
+        for run in THAI_RUN.findall(piece)
+    }
+    assert not sorted(pieces - words), sorted(pieces - words)

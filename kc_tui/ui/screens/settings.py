@@ -62,6 +62,7 @@ from kc_tui.ui.widgets.rule_fields import (
     variant_rows,
 )
 from kc_tui.util.files import describe_os_error
+from kc_tui.util.text import name_shown
 
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
 #: What the field of a setting's value holds: the widgets compared to tell an edit.
@@ -229,6 +230,9 @@ class SettingsScreen(Screen[Config | None]):
         self._problems: dict[str, str] = {}
         #: The fields as the screen opened (see :meth:`edited`).
         self._opened: dict[str, object] = {}
+        #: The name stored behind the text the name field shows: the default "You" is shown in
+        #: the language in use and kept as "You" unless the player types another name.
+        self._name_behind: dict[str, str] = {name_shown(config.player_name): config.player_name}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -238,7 +242,7 @@ class SettingsScreen(Screen[Config | None]):
         # still reach it from the control focused inside, which it scrolls into view.
         with SettingsBody(id="settings-body", can_focus=False):
             yield Static(_("Players"), classes="section")
-            yield _row(_("Your name"), _name_input(cfg.player_name, "player-name", _("your name")))
+            yield _row(_("Your name"), _name_input(name_shown(cfg.player_name), "player-name", _("your name")))
             yield Static("", id="player-name-note", classes="name-note")
             counts = [(ngettext("{n} opponent", "{n} opponents", n).format(n=n), n) for n in (1, 2, 3)]
             yield _row(_("Opponents"), _select(counts, len(cfg.opponents), "opponent-count", "count"))
@@ -442,6 +446,12 @@ class SettingsScreen(Screen[Config | None]):
             return widget.value
         raise TypeError(wid)  # pragma: no cover
 
+    def _player_name(self) -> str:
+        """The name to store: the one the field stands for when it shows a stored or default
+        name in the language in use ("Wewe" for "You"), else what the player typed."""
+        value = str(self._value("player-name"))
+        return self._name_behind.get(value, value)
+
     def build_config(self) -> Config:
         """The settings on screen as a :class:`Config`; :class:`ConfigError` when one is bad."""
         problems = self.problems()
@@ -473,7 +483,7 @@ class SettingsScreen(Screen[Config | None]):
         except RulesError as exc:
             raise ConfigError(str(exc)) from None
         cfg = self.config.with_(
-            player_name=self._value("player-name"),
+            player_name=self._player_name(),
             opponents=opponents,
             rules=rules,
             pace=self._value("pace"),
@@ -559,7 +569,8 @@ class SettingsScreen(Screen[Config | None]):
         d = Config()
         for field in self.query(NameInput):
             field.clear_note()
-        self.query_one("#player-name", Input).value = d.player_name
+        self._name_behind[name_shown(d.player_name)] = d.player_name
+        self.query_one("#player-name", Input).value = name_shown(d.player_name)
         self.query_one("#opponent-count", Select).value = len(d.opponents)
         for i in range(3):
             opp = d.opponents[i] if i < len(d.opponents) else default_opponent(i)

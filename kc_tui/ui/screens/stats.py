@@ -242,7 +242,7 @@ class StatsScreen(Screen[None]):
         self.total = self.history.count_matches(person=self.scope) if self.history is not None else 0
         title = _("Statistics of {name}").format(name=short_text(self.person)) if self.several else _("Statistics")
         yield Static(plain(title), id="stats-title")
-        yield Static(NO_RATING if not self.total else _("Working out your rating…"), id="rating")
+        yield Static(plain(_(NO_RATING)) if not self.total else _("Working out your rating…"), id="rating")
         if not self.total:
             yield Static(_(NO_HISTORY) if self.history is None else _(EMPTY), id="empty")
             yield Footer()
@@ -329,7 +329,7 @@ class StatsScreen(Screen[None]):
     def on_stats_screen_failed(self, message: Failed) -> None:
         self.problem = message.problem
         self.query_one("#summary-body").loading = False
-        self.query_one("#rating", Static).update(plain(NO_RATING))
+        self.query_one("#rating", Static).update(plain(_(NO_RATING)))
         self.query_one("#summary-table", Static).update(plain(message.problem, "bold red"))
 
     def on_stats_screen_page(self, message: Page) -> None:

@@ -12,7 +12,9 @@ are drawn (:func:`kc_tui.i18n._`); the line is laid out again for each language,
 :meth:`Footer.language_changed` draws it again at once after a change of language.
 
 When the keys are wider than the line, those that fit are shown whole, in their order, and the
-rest are left out: a key is never cut.
+rest are left out: a key is never cut. The keys a player must always find (:data:`ESSENTIAL`:
+quitting, the rules, the keys page, the menu) are kept first; the others take the room left, in
+their order.
 
 While a dialog without a footer of its own (a modal screen: a summary, a question) is over its
 screen, it shows the dialog's keys: the keys that act now, never those of the screen behind.
@@ -59,8 +61,28 @@ def description_cells(english: str) -> int:
     return max(DESCRIPTION_CELLS, math.ceil(DESCRIPTION_GROWTH * cell_len(english)))
 
 
+#: The actions whose keys the footer keeps when not every key fits: how to quit, to read the
+#: rules, to see every key and to go back to the menu.
+ESSENTIAL: frozenset[str] = frozenset(
+    {"quit", "app.quit", "rules", "app.rules", "help", "keys", "app.keys", "menu", "app.menu"}
+)
+
+
 #: The left edge of the command palette's key (Textual's ``vkey`` border).
 PALETTE_EDGE = "▏"
+
+
+def kept(widths: list[int], essential: list[bool], limit: int, margin: int) -> list[int]:
+    """Which keys of ``widths`` cells (each but the last followed by ``margin``) a line of
+    ``limit`` cells shows, in their order: the essential ones first, then the others in their
+    order, each that still fits (all of them, when all fit)."""
+    chosen: list[int] = []
+    used = -margin
+    for i in sorted(range(len(widths)), key=lambda i: not essential[i]):
+        if used + margin + widths[i] <= limit:
+            chosen.append(i)
+            used += margin + widths[i]
+    return sorted(chosen)
 
 
 def shown_text(text: str) -> str:
@@ -284,14 +306,12 @@ class Footer(Widget, can_focus=False, can_focus_children=False):
             if w + margin <= width:
                 limit = width - w - margin
                 places.append(_Place(keys[-1], limit, w, True))
+        widths = [self._key_width(shown, palette=False) for shown in plain]
         x = 0
         left: list[_Place] = []
-        for shown in plain:
-            w = self._key_width(shown, palette=False)
-            if x + w > limit:
-                break
-            left.append(_Place(shown, x, w, False))
-            x += w + margin
+        for i in kept(widths, [shown[0].action in ESSENTIAL for shown in plain], limit, margin):
+            left.append(_Place(plain[i], x, widths[i], False))
+            x += widths[i] + margin
         places[:0] = left
         self._places = (width, keys, self.compact, language, places)
         return places
