@@ -130,6 +130,7 @@ class RoundSteps:
     def __init__(self, moves: Sequence[Move]) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
         self._position = 0
+        self._hands_open = False
         starts = [0] + [i + 1 for i, m in enumerate(self.moves) if m == END and i + 1 < len(self.moves)]
         #: Positions where a turn starts (see the module docs).
         self.turn_starts: tuple[int, ...] = tuple(starts)
@@ -224,6 +225,31 @@ class RoundSteps:
         self._position = len(self.moves)
         return moved
 
+    # ------------------------------------------------------------------ open hands
+    @property
+    def hands_open(self) -> bool:
+        """Every hand shows now."""
+        raise NotImplementedError
+
+    @property
+    def may_open_hands(self) -> bool:
+        """The hands may be opened now."""
+        raise NotImplementedError
+
+    def open_hands(self) -> bool:
+        """Show every hand; allowed only when :attr:`may_open_hands` (False, nothing changed,
+        before). Open hands stay open while stepping until :meth:`close_hands` (where
+        :attr:`hands_open` lets them show)."""
+        if self.hands_open:
+            return True
+        if not self.may_open_hands:
+            return False
+        self._hands_open = True
+        return True
+
+    def close_hands(self) -> None:
+        self._hands_open = False
+
     def status_line(self, *, ended: bool, winner: str | None, to_move: int | None) -> str:
         """The status line at this position: "Round 3 · move 17 of 54 · Bob's turn" ("your turn"
         for the viewer's), or how the round ended (``winner``: who went out, None: blocked)."""
@@ -286,7 +312,6 @@ class RoundReplay(RoundSteps):
         self._card_style = card_style
         self._cache_pos = 0
         self._cache = base.clone()
-        self._hands_open = False
         #: Several people shared the table: nobody but a hand's owner sees its draws (module docs).
         self.draws_private = len(record.human_seats) > 1
 
@@ -450,20 +475,6 @@ class RoundReplay(RoundSteps):
     def may_open_hands(self) -> bool:
         """The hands may be opened now: at the last position of a finished round."""
         return self.over
-
-    def open_hands(self) -> bool:
-        """Show every hand; allowed only at the last position of a finished round (False,
-        nothing changed, before). Open hands stay open while stepping until :meth:`close_hands`
-        (with the draws private: they show again whenever the last position is)."""
-        if self.hands_open:
-            return True
-        if not self.may_open_hands:
-            return False
-        self._hands_open = True
-        return True
-
-    def close_hands(self) -> None:
-        self._hands_open = False
 
     # ------------------------------------------------------------------ the view
     def match_seat(self, round_seat: int) -> int:
