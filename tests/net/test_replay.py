@@ -149,10 +149,12 @@ async def test_a_huge_replay_request_is_too_large_and_closed() -> None:
 
 
 def test_a_round_longer_than_a_message_comes_in_pages_within_the_limit() -> None:
-    # A frame as large as one can be: every card on the piles, the seats' longest names in a
-    # move's longest lines; a page holds as many as fit, and the pages give every position back.
+    # A frame larger than one can be: every card on the piles, seven lines for the move (its
+    # line, a pile shuffled away, the round's end, a draw of each of four seats), each as long
+    # as the longest (a pile of 13 moved, a name of 24 characters); a page holds as many as fit,
+    # and the pages give every position back.
     card = card_str(0)
-    log = [f"{'N' * 24} moved {' '.join(['10♥'] * 13)} from NW onto 10♥ at NE"] * 4
+    log = [f"{'N' * 24} moved {' '.join(['10♥'] * 13)} from NW onto 10♥ at NE"] * 7
     frame: dict[str, Any] = {
         "move": "move NW NE",
         "log": log,
