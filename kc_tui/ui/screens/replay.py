@@ -2,8 +2,10 @@
 the start or the end, or played at a pace; the move log follows the position.
 
 The screen is a view over :class:`~kc_tui.match.replay.RoundReplay` (every position, step and what the
-viewer may see is decided there). The viewer sees what they saw then: their own hand, the others'
-counts of cards; at the end of the round ``o`` opens every hand.
+viewer may see is decided there), or over the frames a table's server sent a remote seat
+(:class:`~kc_tui.net.replays.RemoteRoundReplay`, the same positions and snapshots, without the
+review). The viewer sees what they saw then: their own hand, the others' counts of cards; at the
+end of the round ``o`` opens every hand.
 
 Entry point for the other screens: :func:`open_replay` (``app``, a match id of the game history,
 a round number) loads the match and pushes the screen, or says in a toast why it cannot. A match
