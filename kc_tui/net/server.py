@@ -627,38 +627,39 @@ class TableServer:
                 why = _("this match has no round {number}")
             self._send(client, p.refused(request.id, why.format(number=number)))
             return
-        key = (number, viewer)
-        async with self._replay_lock:  # one replay built at a time; a round's frames are kept
-            built = self._replays.get(key)
-            if built is None:
-                record = match_record(s.match, s.seats, s.record)
-                style = "ascii" if s.fmt is card_str else "symbols"
-                try:
-                    built = await asyncio.to_thread(_replay_of, record, number, viewer, style)
-                except ReplayError as exc:
-                    self._send(
-                        client,
-                        p.refused(
-                            request.id,
-                            _("round {number} cannot be replayed: {problem}").format(number=number, problem=exc),
-                        ),
-                    )
-                    return
-                self._replays[key] = built
-                while len(self._replays) > REPLAYS_KEPT:
-                    self._replays.pop(next(iter(self._replays)))
-        frames, dealer, winner = built
+        try:
+            frames, dealer, winner = await self._replay_frames(number, viewer)
+        except ReplayError as exc:
+            why = _("round {number} cannot be replayed: {problem}")
+            self._send(client, p.refused(request.id, why.format(number=number, problem=exc)))
+            return
         if request.start >= len(frames):
             # Translators: {last} is the round's last position (its number of moves).
             why = _("round {number} has positions 0 to {last}, not {start}")
-            self._send(
-                client, p.refused(request.id, why.format(number=number, last=len(frames) - 1, start=request.start))
-            )
+            last = len(frames) - 1
+            self._send(client, p.refused(request.id, why.format(number=number, last=last, start=request.start)))
             return
         page = views.replay_page(
             frames, request.start, id=request.id, number=number, seat=viewer, dealer=dealer, winner=winner
         )
         self._send(client, page)
+
+    async def _replay_frames(self, number: int, viewer: int | None) -> tuple[list[str], int, int | None]:
+        """Round ``number``'s frames for ``viewer``, its dealer and who went out: built off the
+        loop, one round at a time, and kept for the rounds asked last (a finished round never
+        changes). ReplayError when the match's record does not replay."""
+        key = (number, viewer)
+        async with self._replay_lock:
+            built = self._replays.get(key)
+            if built is None:
+                s = self.session
+                record = match_record(s.match, s.seats, s.record)
+                style = "ascii" if s.fmt is card_str else "symbols"
+                built = await asyncio.to_thread(_replay_of, record, number, viewer, style)
+                self._replays[key] = built
+                while len(self._replays) > REPLAYS_KEPT:
+                    self._replays.pop(next(iter(self._replays)))
+            return built
 
     # ------------------------------------------------------------------ messages
     def _send(self, client: _Client, text: str, *, state: bool = False) -> None:
