@@ -46,7 +46,6 @@ from ai.safe import SafePlayer
 from kc_tui.engine import END, card_str
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder, match_record
-from kc_tui.match.replay import ReplayError, RoundReplay
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
@@ -627,6 +626,8 @@ class TableServer:
                 why = _("this match has no round {number}")
             self._send(client, p.refused(request.id, why.format(number=number)))
             return
+        from kc_tui.match.replay import ReplayError  # the history's records load with the first replay
+
         try:
             frames, dealer, winner = await self._replay_frames(number, viewer)
         except ReplayError as exc:
@@ -875,6 +876,8 @@ class TableServer:
 def _replay_of(record: MatchRecord, number: int, viewer: int | None, style: str) -> tuple[list[str], int, int | None]:
     """Round ``number`` of ``record`` as ``viewer`` saw it: every position's frame, the dealer and
     who went out (None: blocked). ReplayError when the record does not replay."""
+    from kc_tui.match.replay import RoundReplay
+
     replay = RoundReplay.from_record(record, number, viewer, card_style=style)
     frames = views.replay_frames(replay)
     replay.to_end()
