@@ -47,7 +47,7 @@ from kc_tui.util.files import atomic_write, move_aside, read_capped
 from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
-    from kc_tui.records.rows import MatchSync, SeatInfo
+    from kc_tui.records.rows import MatchRecord, MatchSync, SeatInfo
     from kc_tui.records.store import History
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,28 @@ def match_sync(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bo
         totals=tuple(match.totals),
         winners=tuple(match.winners) if match.over else None,
         finished_at=record.rounds[-1].played_at if match.over and record.rounds else None,
+    )
+
+
+def match_record(match: Match, seats: Sequence[Seat], record: RecordInfo, *, rounds: bool = True) -> MatchRecord:
+    """The match as the history would read it back now (:func:`match_sync`), without waiting
+    for the history: with every finished round and its moves (``rounds``), so that a round can
+    be replayed from it (:class:`~kc_tui.match.replay.RoundReplay`)."""
+    from kc_tui.records.rows import MatchRecord
+
+    sync = match_sync(match, seats, record, False)
+    return MatchRecord(
+        id=0,
+        started_at=sync.started_at,
+        finished_at=sync.finished_at,
+        demo=False,
+        seats=sync.seats,
+        rules=sync.rules,
+        seed=sync.seed,
+        first_dealer=sync.first_dealer,
+        winners=sync.winners or (),
+        totals=sync.totals,
+        rounds=sync.rounds if rounds else (),
     )
 
 
@@ -447,6 +469,7 @@ __all__ = [
     "Recorder",
     "RecorderStatus",
     "default_outbox",
+    "match_record",
     "match_sync",
     "open_history",
     "seat_info",

@@ -118,125 +118,29 @@ class _Live:
     pot: int | None
 
 
-class RoundReplay:
-    """One recorded round, replayed: build it with :meth:`from_record` (see the module docs)."""
+class RoundSteps:
+    """Positions over a round's moves (``0``: the deal, ``len(moves)``: the round's last
+    position), stepped by move and by turn (see the module docs): what every replay shares,
+    whatever holds its positions."""
 
-    def __init__(
-        self,
-        *,
-        record: MatchRecord,
-        round_record: RoundRecord,
-        viewer: int | None,
-        rules: Rules,
-        seats: Sequence[int],
-        dealer: int,
-        base: Round,
-        moves: Sequence[Move],
-        checkpoints: Sequence[Round],
-        lines: Sequence[str],
-        offsets: Sequence[int],
-        live: Sequence[_Live],
-        results_before: Sequence[RoundResult],
-        result: RoundResult | None,
-        card_style: str,
-    ) -> None:
-        self.record = record
-        self.round_record = round_record
-        self.viewer = viewer
-        self.rules = rules
-        #: The match seats playing the round, in round order.
-        self.seats: tuple[int, ...] = tuple(seats)
-        self.dealer = dealer
+    #: The match's seats by name, and the seat whose view this is (None: the table's).
+    names: tuple[str, ...]
+    viewer: int | None
+
+    def __init__(self, moves: Sequence[Move]) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
-        self.names: tuple[str, ...] = tuple(s.name for s in record.seats)
-        self.kinds: tuple[str, ...] = tuple(s.kind for s in record.seats)
-        self.result = result
-        self.results_before: tuple[RoundResult, ...] = tuple(results_before)
-        self._base = base
-        self._checkpoints = list(checkpoints)
-        self._lines = list(lines)
-        self._offsets = list(offsets)
-        self._live = list(live)
-        self._open_lines: list[str] | None = None
-        self._card_style = card_style
         self._position = 0
-        self._cache_pos = 0
-        self._cache = base.clone()
         self._hands_open = False
-        #: Several people shared the table: nobody but a hand's owner sees its draws (module docs).
-        self.draws_private = len(record.human_seats) > 1
         starts = [0] + [i + 1 for i, m in enumerate(self.moves) if m == END and i + 1 < len(self.moves)]
         #: Positions where a turn starts (see the module docs).
         self.turn_starts: tuple[int, ...] = tuple(starts)
         #: Where :meth:`step_turn` stops: the turn starts and the round's last position.
         self.stops: tuple[int, ...] = tuple(sorted({*starts, len(self.moves)}))
 
-    # ------------------------------------------------------------------ building
-    @classmethod
-    def from_record(
-        cls, match: MatchRecord, round_number: int, viewer: int | None, *, card_style: str = "symbols"
-    ) -> RoundReplay:
-        """Round ``round_number`` (1, 2, ...) of ``match`` (a record with its rounds), seen by
-        match seat ``viewer`` (None: a spectator). Every round up to it is dealt again and its
-        moves checked; :class:`ReplayError` when the record does not replay."""
-        n = len(match.seats)
-        if viewer is not None and not 0 <= viewer < n:
-            raise ReplayError(
-                _("there is no seat {seat} in a match of {players} players").format(seat=viewer, players=n)
-            )
-        by_number = {r.number: r for r in match.rounds}
-        if round_number not in by_number:
-            raise ReplayError(_("round {number} is not in the record of this match").format(number=round_number))
-        try:
-            rules = Rules.from_dict(match.rules)
-        except (ValueError, TypeError) as exc:
-            raise ReplayError(_("the recorded rules are not valid ({error})").format(error=exc)) from None
-        m = _deal_up_to(match, by_number, round_number, rules)
-        rec = by_number[round_number]
-        _check_start(m, rec)
-        base = m.round.clone()
-        seats = tuple(m.seats)
-        humans = [s == viewer for s in range(n)]
-        narrator = Narrator(m, [s.name for s in match.seats], humans, card_formatter(card_style))
-        lines = narrator.round_started()
-        offsets = [len(lines)]
-        live = [_live(m)]
-        work = m.round
-        checkpoints = [base.clone()]
-        for i, mv in enumerate(rec.moves):
-            _check_move(work, mv, round_number, i)
-            lines += narrator.play(work, mv)
-            offsets.append(len(lines))
-            live.append(_live(m))
-            if (i + 1) % CHECKPOINT_EVERY == 0:
-                checkpoints.append(work.clone())
-        results_before = tuple(m.results)
-        result: RoundResult | None = None
-        if work.over:
-            result = m.finish_round()
-            _check_result(result, rec)
-        return cls(
-            record=match,
-            round_record=rec,
-            viewer=viewer,
-            rules=rules,
-            seats=seats,
-            dealer=rec.dealer,
-            base=base,
-            moves=rec.moves,
-            checkpoints=checkpoints,
-            lines=lines,
-            offsets=offsets,
-            live=live,
-            results_before=results_before,
-            result=result,
-            card_style=card_style,
-        )
-
     # ------------------------------------------------------------------ where we are
     @property
     def round_number(self) -> int:
-        return self.round_record.number
+        raise NotImplementedError
 
     @property
     def length(self) -> int:
@@ -250,8 +154,8 @@ class RoundReplay:
 
     @property
     def finished(self) -> bool:
-        """The recorded round ends with its last move (someone went out, or it was blocked)."""
-        return self.result is not None
+        """The round ends with its last move (someone went out, or it was blocked)."""
+        raise NotImplementedError
 
     @property
     def at_start(self) -> bool:
@@ -325,6 +229,167 @@ class RoundReplay:
         self._position = len(self.moves)
         return moved
 
+    # ------------------------------------------------------------------ open hands
+    @property
+    def hands_open(self) -> bool:
+        """Every hand shows now."""
+        raise NotImplementedError
+
+    @property
+    def may_open_hands(self) -> bool:
+        """The hands may be opened now."""
+        raise NotImplementedError
+
+    def open_hands(self) -> bool:
+        """Show every hand; allowed only when :attr:`may_open_hands` (False, nothing changed,
+        before). Open hands stay open while stepping until :meth:`close_hands` (where
+        :attr:`hands_open` lets them show)."""
+        if self.hands_open:
+            return True
+        if not self.may_open_hands:
+            return False
+        self._hands_open = True
+        return True
+
+    def close_hands(self) -> None:
+        self._hands_open = False
+
+    def status_line(self, *, ended: bool, winner: str | None, to_move: int | None) -> str:
+        """The status line at this position: "Round 3 · move 17 of 54 · Bob's turn" ("your turn"
+        for the viewer's), or how the round ended (``winner``: who went out, None: blocked)."""
+        # The line's parts, each a msgid of its own, are joined by " · " as the status bar shows them.
+        head = _("Round {number} · move {position} of {moves}").format(
+            number=self.round_number, position=self._position, moves=len(self.moves)
+        )
+        if ended:
+            if winner is None:
+                return f"{head} · {_('blocked: no one went out')}"
+            return f"{head} · {_('{name} went out').format(name=winner)}"
+        tail = f" · {_('the deal')}" if self._position == 0 else ""
+        if to_move is None:
+            return f"{head}{tail}"
+        name = self.names[to_move]
+        whose = _("your turn") if to_move == self.viewer else _("{name}'s turn").format(name=name)
+        return f"{head}{tail} · {whose}"
+
+
+class RoundReplay(RoundSteps):
+    """One recorded round, replayed: build it with :meth:`from_record` (see the module docs)."""
+
+    def __init__(
+        self,
+        *,
+        record: MatchRecord,
+        round_record: RoundRecord,
+        viewer: int | None,
+        rules: Rules,
+        seats: Sequence[int],
+        dealer: int,
+        base: Round,
+        moves: Sequence[Move],
+        checkpoints: Sequence[Round],
+        lines: Sequence[str],
+        offsets: Sequence[int],
+        live: Sequence[_Live],
+        results_before: Sequence[RoundResult],
+        result: RoundResult | None,
+        card_style: str,
+    ) -> None:
+        super().__init__(moves)
+        self.record = record
+        self.round_record = round_record
+        self.viewer = viewer
+        self.rules = rules
+        #: The match seats playing the round, in round order.
+        self.seats: tuple[int, ...] = tuple(seats)
+        self.dealer = dealer
+        self.names: tuple[str, ...] = tuple(s.name for s in record.seats)
+        self.kinds: tuple[str, ...] = tuple(s.kind for s in record.seats)
+        self.result = result
+        self.results_before: tuple[RoundResult, ...] = tuple(results_before)
+        self._base = base
+        self._checkpoints = list(checkpoints)
+        self._lines = list(lines)
+        self._offsets = list(offsets)
+        self._live = list(live)
+        self._open_lines: list[str] | None = None
+        self._card_style = card_style
+        self._cache_pos = 0
+        self._cache = base.clone()
+        #: Several people shared the table: nobody but a hand's owner sees its draws (module docs).
+        self.draws_private = len(record.human_seats) > 1
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_record(
+        cls, match: MatchRecord, round_number: int, viewer: int | None, *, card_style: str = "symbols"
+    ) -> RoundReplay:
+        """Round ``round_number`` (1, 2, ...) of ``match`` (a record with its rounds), seen by
+        match seat ``viewer`` (None: a spectator). Every round up to it is dealt again and its
+        moves checked; :class:`ReplayError` when the record does not replay."""
+        n = len(match.seats)
+        if viewer is not None and not 0 <= viewer < n:
+            raise ReplayError(
+                _("there is no seat {seat} in a match of {players} players").format(seat=viewer, players=n)
+            )
+        by_number = {r.number: r for r in match.rounds}
+        if round_number not in by_number:
+            raise ReplayError(_("round {number} is not in the record of this match").format(number=round_number))
+        try:
+            rules = Rules.from_dict(match.rules)
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(_("the recorded rules are not valid ({error})").format(error=exc)) from None
+        m = _deal_up_to(match, by_number, round_number, rules)
+        rec = by_number[round_number]
+        _check_start(m, rec)
+        base = m.round.clone()
+        seats = tuple(m.seats)
+        humans = [s == viewer for s in range(n)]
+        narrator = Narrator(m, [s.name for s in match.seats], humans, card_formatter(card_style))
+        lines = narrator.round_started()
+        offsets = [len(lines)]
+        live = [_live(m)]
+        work = m.round
+        checkpoints = [base.clone()]
+        for i, mv in enumerate(rec.moves):
+            _check_move(work, mv, round_number, i)
+            lines += narrator.play(work, mv)
+            offsets.append(len(lines))
+            live.append(_live(m))
+            if (i + 1) % CHECKPOINT_EVERY == 0:
+                checkpoints.append(work.clone())
+        results_before = tuple(m.results)
+        result: RoundResult | None = None
+        if work.over:
+            result = m.finish_round()
+            _check_result(result, rec)
+        return cls(
+            record=match,
+            round_record=rec,
+            viewer=viewer,
+            rules=rules,
+            seats=seats,
+            dealer=rec.dealer,
+            base=base,
+            moves=rec.moves,
+            checkpoints=checkpoints,
+            lines=lines,
+            offsets=offsets,
+            live=live,
+            results_before=results_before,
+            result=result,
+            card_style=card_style,
+        )
+
+    @property
+    def round_number(self) -> int:
+        return self.round_record.number
+
+    @property
+    def finished(self) -> bool:
+        """The recorded round ends with its last move (someone went out, or it was blocked)."""
+        return self.result is not None
+
     # ------------------------------------------------------------------ the position
     @property
     def round(self) -> Round:
@@ -378,6 +443,14 @@ class RoundReplay:
             return None
         return self._log()[self._offsets[self._position - 1]]
 
+    def lines_of(self, position: int) -> list[str]:
+        """The lines of the viewer's log that the move to ``position`` wrote (at 0: the deal's),
+        whatever the position shown and whether the hands are open."""
+        if not 0 <= position <= len(self.moves):
+            raise ValueError(f"the round has positions 0 to {len(self.moves)}, not {position}")
+        start = 0 if position == 0 else self._offsets[position - 1]
+        return self._lines[start : self._offsets[position]]
+
     def _log(self) -> list[str]:
         """The whole round's log as shown now: every draw named once the hands are open (unless
         the draws are private), else the viewer's only."""
@@ -406,20 +479,6 @@ class RoundReplay:
     def may_open_hands(self) -> bool:
         """The hands may be opened now: at the last position of a finished round."""
         return self.over
-
-    def open_hands(self) -> bool:
-        """Show every hand; allowed only at the last position of a finished round (False,
-        nothing changed, before). Open hands stay open while stepping until :meth:`close_hands`
-        (with the draws private: they show again whenever the last position is)."""
-        if self.hands_open:
-            return True
-        if not self.may_open_hands:
-            return False
-        self._hands_open = True
-        return True
-
-    def close_hands(self) -> None:
-        self._hands_open = False
 
     # ------------------------------------------------------------------ the view
     def match_seat(self, round_seat: int) -> int:
@@ -498,27 +557,23 @@ class RoundReplay:
         return self.rules.scoring == Scoring.CHIPS
 
     def _score_text(self, total: int) -> str:
-        if self._chips:
-            return ngettext("{n} chip", "{n} chips", total).format(n=total)
-        # Translators: a seat's total of penalty points out of the target, "12/100 pts".
-        return _("{total}/{target} pts").format(total=total, target=self.rules.target)
+        return score_text(self.rules, total)
 
     def status_text(self) -> str:
         """One line: "Round 3 · move 17 of 54 · Bob's turn" ("your turn" for the viewer's), or
-        how the round ended."""
+        how the round ended (:func:`status_line`)."""
         r = self._round_at(self._position)
-        # The line's parts, each a msgid of its own, are joined by " · " as the status bar shows them.
-        head = _("Round {number} · move {position} of {moves}").format(
-            number=self.round_number, position=self._position, moves=len(self.moves)
-        )
-        if r.over:
-            if r.winner is None:
-                return f"{head} · {_('blocked: no one went out')}"
-            return f"{head} · {_('{name} went out').format(name=self.names[self.seats[r.winner]])}"
-        tail = f" · {_('the deal')}" if self._position == 0 else ""
-        seat = self.seats[r.to_move]
-        whose = _("your turn") if seat == self.viewer else _("{name}'s turn").format(name=self.names[seat])
-        return f"{head}{tail} · {whose}"
+        winner = None if not r.over or r.winner is None else self.names[self.seats[r.winner]]
+        to_move = None if r.over else self.seats[r.to_move]
+        return self.status_line(ended=r.over, winner=winner, to_move=to_move)
+
+
+def score_text(rules: Rules, total: int) -> str:
+    """A seat's total as a label words it: "12/50 pts", "47 chips"."""
+    if rules.scoring == Scoring.CHIPS:
+        return ngettext("{n} chip", "{n} chips", total).format(n=total)
+    # Translators: a seat's total of penalty points out of the target, "12/100 pts".
+    return _("{total}/{target} pts").format(total=total, target=rules.target)
 
 
 def _deal_up_to(match: MatchRecord, by_number: dict[int, RoundRecord], round_number: int, rules: Rules) -> Match:
@@ -595,4 +650,12 @@ def _check_result(res: RoundResult, rec: RoundRecord) -> None:
         raise ReplayError(_("round {number} replays to another result than the one recorded").format(number=rec.number))
 
 
-__all__ = ["CHECKPOINT_EVERY", "ReplayError", "ReplaySeat", "ReplaySnapshot", "RoundReplay"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "ReplayError",
+    "ReplaySeat",
+    "ReplaySnapshot",
+    "RoundReplay",
+    "RoundSteps",
+    "score_text",
+]

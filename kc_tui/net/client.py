@@ -47,6 +47,7 @@ from kc_tui.net.protocol import (
     move_message,
     parse_server,
     ping_message,
+    replay_message,
     undo_message,
 )
 from kc_tui.util.backoff import Backoff
@@ -271,6 +272,12 @@ class RemoteSeat:
     def ping(self) -> int | None:
         """Ask the server for a ``pong``."""
         return self._send(ping_message)
+
+    def replay(self, number: int, start: int = 0) -> int | None:
+        """Ask for finished round ``number`` as this seat saw it (a spectator: as the table did),
+        its positions from ``start`` on (the answer is a ``replay`` page, or ``refused``); the
+        request's id, or None when it cannot be sent now (not connected)."""
+        return self._send(lambda rid: replay_message(number, start, rid))
 
     def _request(self, build: Callable[[int, int], str]) -> int | None:
         state = self.state

@@ -39,6 +39,7 @@ from kc_tui.net.schema import (
     PROTOCOL_VERSION,
     RATE_BURST,
     RATE_PER_SECOND,
+    REPLAY_MOST,
     SEAT_TAKEN,
     SERVER_FIELDS,
     SERVER_MESSAGES,
@@ -58,6 +59,9 @@ from kc_tui.net.schema import (
     PongMsg,
     ProtocolError,
     RefusedMsg,
+    ReplayFrame,
+    ReplayMsg,
+    ReplayRequest,
     RoundMsg,
     SeatInfo,
     SeatState,
@@ -67,7 +71,7 @@ from kc_tui.net.schema import (
     WelcomeMsg,
 )
 from kc_tui.net.views import cards_text as _cards
-from kc_tui.net.views import own_fields, public_fields, state, states
+from kc_tui.net.views import own_fields, public_fields, replay_frames, replay_page, state, states
 
 
 def _request_id(data: Mapping[str, Any]) -> int | None:
@@ -121,6 +125,13 @@ def parse_client(text: str | bytes) -> ClientMessage:
         return UndoRequest(stamp, rid)
     if kind == "hint":
         return HintRequest(stamp, rid)
+    if kind == "replay":
+        number, start = data["round"], data["start"]
+        if not (_is_int(number) and 1 <= number <= MAX_ID):
+            raise bad("the round is an integer: the number of a finished round (1, 2, ...)")
+        if not (_is_int(start) and 0 <= start <= MAX_ID):
+            raise bad("the start is an integer: the first position wanted (0: the deal)")
+        return ReplayRequest(number, start, rid)
     return Ping(rid)
 
 
@@ -145,6 +156,10 @@ def undo_message(stamp: int, id: int | None = None) -> str:
 
 def hint_message(stamp: int, id: int | None = None) -> str:
     return _client_message("hint", id, stamp=stamp)
+
+
+def replay_message(number: int, start: int = 0, id: int | None = None) -> str:
+    return _client_message("replay", id, round=number, start=start)
 
 
 def ping_message(id: int | None = None) -> str:
@@ -307,6 +322,26 @@ def _seat_state(r: _Reader, value: Any) -> SeatState:
     )
 
 
+def _replay_frame(r: _Reader, value: Any) -> ReplayFrame:
+    d = r.obj("frames", value)
+    piles = tuple(r.cards("piles", pile) for pile in r.seq("piles", r.get("piles", d)))
+    if len(piles) != PILE_COUNT:
+        raise r.fail(f"a frame's 'piles' holds {len(piles)} places, not {PILE_COUNT}")
+    hand, drawn, move = r.get("hand", d), r.get("drawn", d), r.get("move", d)
+    return ReplayFrame(
+        move=r.text("move", move, none=True),
+        log=r.texts("log", r.get("log", d)),
+        piles=piles,
+        stock=r.integer("stock", r.get("stock", d)),
+        cards=tuple(r.integer("cards", x, none=True) for x in r.seq("cards", r.get("cards", d))),
+        to_move=r.integer("to_move", r.get("to_move", d), none=True),
+        hand=None if hand is None else r.cards("hand", hand),
+        drawn=None if drawn is None else r.card("drawn", drawn),
+        totals=tuple(r.integer("totals", x) for x in r.seq("totals", r.get("totals", d))),
+        pot=r.integer("pot", r.get("pot", d), none=True),
+    )
+
+
 def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
     """A server's message, checked field by field into its dataclass; :class:`ProtocolError`
     (``malformed``, or ``upgrade`` for another version) for anything else. A field it does not
@@ -369,6 +404,17 @@ def parse_server(text: str | bytes, *, strict: bool = False) -> ServerMessage:
         if cards and len(cards) != len(hands):
             raise r.fail(f"'cards' holds {len(cards)} hands, not {len(hands)}")
         return RoundMsg(r.integer("number"), r.text("winner", none=True), r.texts("lines"), tuple(hands), cards)
+    if kind == "replay":
+        return ReplayMsg(
+            id=r.id(),
+            round=r.integer("round"),
+            seat=r.integer("seat", none=True),
+            length=r.integer("length"),
+            start=r.integer("start"),
+            dealer=r.integer("dealer"),
+            winner=r.integer("winner", none=True),
+            frames=tuple(_replay_frame(r, x) for x in r.seq("frames")),
+        )
     if kind == "error":
         code = r.text("code")
         return ErrorMsg(code, r.text("message"), r.id())
@@ -397,6 +443,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "RATE_BURST",
     "RATE_PER_SECOND",
+    "REPLAY_MOST",
     "SEAT_TAKEN",
     "SERVER_FIELDS",
     "SERVER_MESSAGES",
@@ -416,6 +463,9 @@ __all__ = [
     "PongMsg",
     "ProtocolError",
     "RefusedMsg",
+    "ReplayFrame",
+    "ReplayMsg",
+    "ReplayRequest",
     "RoundMsg",
     "SeatInfo",
     "SeatState",
@@ -437,6 +487,9 @@ __all__ = [
     "pong",
     "public_fields",
     "refused",
+    "replay_frames",
+    "replay_message",
+    "replay_page",
     "round_message",
     "state",
     "states",

@@ -38,6 +38,8 @@ HELLO_TIMEOUT = 10.0
 MAX_CONNECTIONS = 64
 #: Log lines a ``state`` carries.
 LOG_LINES = 50
+#: The most positions of a round's replay a client takes (a round of more is refused, in one line).
+REPLAY_MOST = 20_000
 #: Seat tokens: random bytes (URL-safe base64 text of 43 characters).
 TOKEN_BYTES = 32
 TOKEN_LENGTH = 43
@@ -114,11 +116,21 @@ class HintRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """``replay``: finished round ``round`` of this match as this seat saw it (a spectator: as
+    the table did), its positions from ``start`` on."""
+
+    round: int
+    start: int
+    id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     id: int | None = None
 
 
-ClientMessage = Hello | MoveRequest | UndoRequest | HintRequest | Ping
+ClientMessage = Hello | MoveRequest | UndoRequest | HintRequest | ReplayRequest | Ping
 
 #: The client message types and their dataclasses.
 CLIENT_MESSAGES: dict[str, type[Any]] = {
@@ -126,6 +138,7 @@ CLIENT_MESSAGES: dict[str, type[Any]] = {
     "move": MoveRequest,
     "undo": UndoRequest,
     "hint": HintRequest,
+    "replay": ReplayRequest,
     "ping": Ping,
 }
 
@@ -220,6 +233,41 @@ class RoundMsg:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One position of a round's replay as the viewer saw it: ``move`` the move that led to it
+    (None at the deal), ``log`` the lines that move wrote (at the deal: the deal's), ``cards``
+    every match seat's count (None: the seat sits the round out), ``hand`` and ``drawn`` the
+    viewer's own (None for a spectator)."""
+
+    move: str | None
+    log: tuple[str, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    stock: int
+    cards: tuple[int | None, ...]
+    to_move: int | None
+    hand: tuple[Card, ...] | None
+    drawn: Card | None
+    totals: tuple[int, ...]
+    pot: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayMsg:
+    """A page of round ``round``'s replay for ``seat`` (None: a spectator): the frames of the
+    positions ``start``, ``start + 1``, ... (the round's last position is ``length``);
+    ``dealer`` and ``winner`` (None: blocked) are match seats."""
+
+    id: int | None
+    round: int
+    seat: int | None
+    length: int
+    start: int
+    dealer: int
+    winner: int | None
+    frames: tuple[ReplayFrame, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ErrorMsg:
     code: str
     message: str
@@ -231,7 +279,7 @@ class PongMsg:
     id: int | None
 
 
-ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ErrorMsg | PongMsg
+ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ReplayMsg | ErrorMsg | PongMsg
 
 
 #: The server message types and their dataclasses.
@@ -241,6 +289,7 @@ SERVER_MESSAGES: dict[str, type[Any]] = {
     "refused": RefusedMsg,
     "hint": HintMsg,
     "round": RoundMsg,
+    "replay": ReplayMsg,
     "error": ErrorMsg,
     "pong": PongMsg,
 }

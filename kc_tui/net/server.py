@@ -34,7 +34,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from ssl import SSLContext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -43,15 +43,18 @@ from websockets.protocol import State
 
 from ai import AIPlayer
 from ai.safe import SafePlayer
-from kc_tui.engine import END
+from kc_tui.engine import END, card_str
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import Recorder
+from kc_tui.match.recorder import Recorder, match_record
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import protocol as p
 from kc_tui.net import views
 from kc_tui.net.logs import TokenRedacting
+
+if TYPE_CHECKING:
+    from kc_tui.records.rows import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,8 @@ MAX_FRAME = 4 * p.MAX_MESSAGE
 #: Messages waiting to be written to one client (its newest state counts once); a client that
 #: reads so slowly that more pile up is closed.
 MAX_PENDING = 200
+#: The rounds whose replay frames are kept (by round and viewer), the latest asked.
+REPLAYS_KEPT = 8
 #: The errors of ``accept()`` that mean the process (or the system) is out of file handles.
 OUT_OF_HANDLES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 #: Seconds without such an error after which the next one is shown to the host again.
@@ -220,6 +225,9 @@ class TableServer:
         self._stand_in_round: dict[int, int] = {}
         self._away_timers: dict[int, asyncio.Task[None]] = {}
         self._hinting = False
+        #: The frames of the rounds replayed lately, by round and viewer (a finished round never changes).
+        self._replays: dict[tuple[int, int | None], tuple[list[str], int, int | None]] = {}
+        self._replay_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
         self._server: Server | None = None
@@ -555,7 +563,7 @@ class TableServer:
             raise
         except Exception:
             log.exception("a request could not be answered; the table goes on")
-            if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest):
+            if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest | p.ReplayRequest):
                 self._send(client, p.refused(request.id, _("the server could not do that (see its log)")))
         return True
 
@@ -565,6 +573,9 @@ class TableServer:
             return
         if isinstance(request, p.Hello):
             self._send(client, p.error(p.HELLO_FIRST, "hello is the first message only", request.id))
+            return
+        if isinstance(request, p.ReplayRequest):
+            await self._replay(client, request)
             return
         s = self.session
         seat = client.seat
@@ -612,6 +623,55 @@ class TableServer:
 
         words = decision.note or f"Hint: {self.session.suggest(decision.move)}."
         self._send(client, p.hint(request.id, move_str(decision.move), words))
+
+    async def _replay(self, client: _Client, request: p.ReplayRequest) -> None:
+        """A finished round of this match as ``client``'s seat saw it (a spectator: as the
+        table did), from the position asked on: a page of frames, each an encoding of that
+        viewer's view there (:func:`~kc_tui.net.views.replay_frames`), or ``refused``."""
+        s = self.session
+        number, viewer = request.round, client.seat
+        if number > len(s.match.results):
+            if number == len(s.match.results) + 1 and not s.match.over:
+                why = _("round {number} is still being played: its replay comes once it has ended")
+            else:
+                why = _("this match has no round {number}")
+            self._send(client, p.refused(request.id, why.format(number=number)))
+            return
+        from kc_tui.match.replay import ReplayError  # the history's records load with the first replay
+
+        try:
+            frames, dealer, winner = await self._replay_frames(number, viewer)
+        except ReplayError as exc:
+            why = _("round {number} cannot be replayed: {problem}")
+            self._send(client, p.refused(request.id, why.format(number=number, problem=exc)))
+            return
+        if request.start >= len(frames):
+            # Translators: {last} is the round's last position (its number of moves).
+            why = _("round {number} has positions 0 to {last}, not {start}")
+            last = len(frames) - 1
+            self._send(client, p.refused(request.id, why.format(number=number, last=last, start=request.start)))
+            return
+        page = views.replay_page(
+            frames, request.start, id=request.id, number=number, seat=viewer, dealer=dealer, winner=winner
+        )
+        self._send(client, page)
+
+    async def _replay_frames(self, number: int, viewer: int | None) -> tuple[list[str], int, int | None]:
+        """Round ``number``'s frames for ``viewer``, its dealer and who went out: built off the
+        loop, one round at a time, and kept for the rounds asked last (a finished round never
+        changes). ReplayError when the match's record does not replay."""
+        key = (number, viewer)
+        async with self._replay_lock:
+            built = self._replays.get(key)
+            if built is None:
+                s = self.session
+                record = match_record(s.match, s.seats, s.record)
+                style = "ascii" if s.fmt is card_str else "symbols"
+                built = await asyncio.to_thread(_replay_of, record, number, viewer, style)
+                self._replays[key] = built
+                while len(self._replays) > REPLAYS_KEPT:
+                    self._replays.pop(next(iter(self._replays)))
+            return built
 
     # ------------------------------------------------------------------ messages
     def _send(self, client: _Client, text: str, *, state: bool = False) -> None:
@@ -822,6 +882,17 @@ class TableServer:
             from kc_tui.match.session import match_end_text
 
             self._say(match_end_text(s))
+
+
+def _replay_of(record: MatchRecord, number: int, viewer: int | None, style: str) -> tuple[list[str], int, int | None]:
+    """Round ``number`` of ``record`` as ``viewer`` saw it: every position's frame, the dealer and
+    who went out (None: blocked). ReplayError when the record does not replay."""
+    from kc_tui.match.replay import RoundReplay
+
+    replay = RoundReplay.from_record(record, number, viewer, card_style=style)
+    frames = views.replay_frames(replay)
+    replay.to_end()
+    return frames, replay.dealer, replay.snapshot().winner
 
 
 def _gated(server: TableServer) -> type[ServerConnection]:

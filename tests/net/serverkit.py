@@ -148,6 +148,8 @@ class Client:
             self.seen |= {c for line in message.log if PLAYED.search(line) for c in cards_in_text(line)}
         if isinstance(message, p.RoundMsg):
             self.check_round(message)
+        if isinstance(message, p.ReplayMsg):
+            self.check_replay(message)
         for card in cards_in_text(_texts(text)):
             if card not in self.seen:
                 self.leaks.append(f"{card_symbol(card)} in {text[:200]}")
@@ -173,8 +175,43 @@ class Client:
                 self.leaks.append(f"round {message.number}: this seat's cards are not its hand")
         self.seen |= set(shown)
 
+    def check_replay(self, message: p.ReplayMsg) -> None:
+        """A replay's frames are this viewer's: its own hand (none for a spectator), a drawn card
+        in that hand, only of a finished round. Every card in it must have been seen already
+        (the generic check on the message's text)."""
+        if message.round > len([m for m in self.messages if isinstance(m, p.RoundMsg)]):
+            self.leaks.append(f"the replay of round {message.round} before its end")
+        if message.seat != (self.state.seat if self.messages else None):
+            self.leaks.append(f"the replay of seat {message.seat} sent to another")
+        for frame in message.frames:
+            if frame.hand is not None and message.seat is None:
+                self.leaks.append("a spectator's replay holds a hand")
+            if frame.drawn is not None and (frame.hand is None or frame.drawn not in frame.hand):
+                self.leaks.append(f"replay: drawn {card_str(frame.drawn)} outside the hand")
+
     async def send(self, text: str) -> None:
         await self.ws.send(text)
+
+    async def replay(self, number: int, start: int = 0) -> p.ReplayMsg | p.RefusedMsg | p.ErrorMsg:
+        """Ask for a page of round ``number``'s replay: the answer (a page, or a refusal)."""
+        rid = self.next_id
+        self.next_id += 1
+        await self.ws.send(p.replay_message(number, start, rid))
+        answer: p.ReplayMsg | p.RefusedMsg | p.ErrorMsg = await self.expect(
+            (p.ReplayMsg, p.RefusedMsg, p.ErrorMsg), where=lambda m: m.id == rid
+        )
+        return answer
+
+    async def whole_replay(self, number: int) -> list[p.ReplayMsg]:
+        """Every page of round ``number``'s replay, asked one after another."""
+        pages: list[p.ReplayMsg] = []
+        start = 0
+        while not pages or start <= pages[-1].length:
+            page = await self.replay(number, start)
+            assert isinstance(page, p.ReplayMsg), page
+            pages.append(page)
+            start += len(page.frames)
+        return pages
 
     async def move(self, move: str, stamp: int | None = None) -> int:
         rid = self.next_id
@@ -271,6 +308,50 @@ def record_frames(monkeypatch: Any) -> dict[str, Frame]:
 
     monkeypatch.setattr(views, "states", states)
     return frames
+
+
+def replay_problems(server: TableServer, number: int, viewer: int | None, frames: Sequence[p.ReplayFrame]) -> list[str]:
+    """Round ``number``'s replay ``frames`` as ``viewer`` received them, against the truth (every
+    hand and the stock at each position, dealt again from the server's match): the piles, the
+    counts, the viewer's own hand and nobody else's, no drawn card named but the viewer's own,
+    and nothing the viewer knows of a card that is in the stock or another's hand."""
+    from kc_tui.engine import cards_of
+    from kc_tui.match.recorder import match_record
+    from kc_tui.match.replay import RoundReplay
+
+    s = server.session
+    truth = RoundReplay.from_record(match_record(s.match, s.seats, s.record), number, None)
+    name = None if viewer is None else s.names[viewer]
+    problems: list[str] = []
+    if len(frames) != truth.length + 1:
+        return [f"round {number}: {len(frames)} frames for {truth.length + 1} positions"]
+    held: set[Card] = set()
+    public: set[Card] = set()
+    for position, frame in enumerate(frames):
+        r = truth.round_at(position)
+        hands = {m: frozenset(cards_of(r.hands[i])) for i, m in enumerate(truth.seats)}
+        where = f"round {number}, position {position}"
+        if frame.piles != tuple(tuple(pile) for pile in r.piles) or frame.stock != len(r.stock):
+            problems.append(f"{where}: the piles or the stock are not the table's")
+        if frame.cards != tuple(len(hands[m]) if m in hands else None for m in range(s.match.n)):
+            problems.append(f"{where}: the counts are not the table's")
+        expected = None if viewer is None or viewer not in hands else hands[viewer]
+        if (None if frame.hand is None else frozenset(frame.hand)) != expected:
+            problems.append(f"{where}: the hand is not seat {viewer}'s hand there")
+        public |= {c for pile in frame.piles for c in pile}
+        public |= {c for line in frame.log if PLAYED.search(line) for c in cards_in_text(line)}
+        public |= cards_in_text(frame.move or "")
+        for line in frame.log:
+            drawn = cards_in_text(line.partition(" drew ")[2]) if " drew " in line else set()
+            if drawn and (name is None or not line.startswith(f"{name} drew ") or not drawn <= (expected or set())):
+                problems.append(f"{where}: the log names a drawn card not the viewer's own: {line}")
+        held |= set(frame.hand or ())
+        known = held - public
+        if not known <= (expected or set()):
+            problems.append(f"{where}: seat {viewer} knows cards not in its hand there: {sorted(known)}")
+        if known & frozenset(r.stock):
+            problems.append(f"{where}: seat {viewer} knows cards in the stock: {sorted(known & frozenset(r.stock))}")
+    return problems
 
 
 def answers(stamp: int) -> Callable[[Any], bool]:

@@ -1,6 +1,7 @@
 """Whole hosted matches under every rule variant, undos included: every frame each seat and the
 spectator receives is one the server built for that viewer from its view, and agrees with the
-truth at that moment; no seat is ever shown a card it may not know."""
+truth at that moment, every finished round's replay too; no seat is ever shown a card it may not
+know."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ from kc_tui.engine.scoring import secret_text
 from kc_tui.net import protocol as p
 from kc_tui.net.server import TableServer
 from tests.match.kit import VARIANT_CHOICES, cards_in_text
-from tests.net.serverkit import Client, Frame, play_on, record_frames, running, seat, session_for, watch
+from tests.net.serverkit import (
+    Client,
+    Frame,
+    play_on,
+    record_frames,
+    replay_problems,
+    running,
+    seat,
+    session_for,
+    watch,
+)
 
 BASE = {"target": 5, "hand_size": 5, "chips_rounds": 2}
 
@@ -74,8 +85,16 @@ async def play_match(server: TableServer, base: str, frames: dict[str, Frame], s
     )
     for c in (ana, ben, spectator):
         await c.expect(p.StateMsg, where=lambda m: m.over)
+    # Every finished round's replay, as each viewer saw it, agrees with the truth there.
+    replays: list[str] = []
+    for viewer, c in ((0, ana), (1, ben), (None, spectator)):
+        for number in range(1, len(server.session.match.results) + 1):
+            steps = [f for page in await c.whole_replay(number) for f in page.frames]
+            replays += replay_problems(server, number, viewer, steps)
+    for c in (ana, ben, spectator):
         await c.close()
-    problems = [f"{who}: {x}" for who, c in (("Ana", ana), ("Ben", ben), ("spectator", spectator)) for x in c.leaks]
+    clients = (("Ana", ana), ("Ben", ben), ("spectator", spectator))
+    problems = replays + [f"{who}: {x}" for who, c in clients for x in c.leaks]
     for viewer, c in ((0, ana), (1, ben), (None, spectator)):
         problems += check_frames(c, frames, viewer)
         assert len(c.states()) > 3

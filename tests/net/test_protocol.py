@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from kc_tui.engine import card_str, move_str, parse_card
+from kc_tui.match.saves import RoundNote
 from kc_tui.match.table import TableDriver
 from kc_tui.net import protocol as p
 from tests.match.kit import cards_in_text
@@ -28,6 +29,7 @@ def msg(**fields: Any) -> str:
         (p.undo_message(5, 0), p.UndoRequest(5, 0)),
         (p.hint_message(5, p.MAX_ID), p.HintRequest(5, p.MAX_ID)),
         (p.ping_message(), p.Ping(None)),
+        (p.replay_message(2, 5, 9), p.ReplayRequest(2, 5, 9)),
     ],
 )
 def test_the_clients_messages_read_back(text: str, parsed: p.ClientMessage | None) -> None:
@@ -213,6 +215,20 @@ def test_every_error_code_of_the_protocol_doc_is_known() -> None:
     assert tuple(codes) == p.ERROR_CODES
 
 
+def _frames(session: Any) -> list[str]:
+    """The replay frames of a round of ``session`` played by its first legal moves, seen by seat 0."""
+    from kc_tui.match.recorder import match_record
+    from kc_tui.match.replay import RoundReplay
+
+    match = session.match
+    while not match.round.over:
+        match.round.apply(match.round.legal_moves()[0])
+    match.finish_round()
+    session.record.rounds.append(RoundNote())
+    replay = RoundReplay.from_record(match_record(match, session.seats, session.record), 1, 0)
+    return p.replay_frames(replay)
+
+
 def test_each_message_is_declared_once_and_sent_with_its_declared_fields() -> None:
     from kc_tui.net import schema
     from kc_tui.net.schema import SERVER_FIELDS, wire_fields
@@ -232,6 +248,7 @@ def test_each_message_is_declared_once_and_sent_with_its_declared_fields() -> No
         "round": p.round_message(1, "Ana", ["Round 1"], [(0, 0)], [()]),
         "error": p.error(p.CLOSED, "closed", 1),
         "pong": p.pong(1),
+        "replay": p.replay_page(_frames(session), 0, id=1, number=1, seat=0, dealer=0, winner=None),
     }
     for kind, text in built.items():
         assert set(json.loads(text)) - {"v", "type"} <= SERVER_FIELDS[kind], kind

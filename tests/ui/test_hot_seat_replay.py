@@ -12,6 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from kc_tui.engine import Rules, cards_of
+from kc_tui.match.replay import RoundReplay
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
@@ -73,6 +74,7 @@ async def replay_as(pilot: Pilot[Any], name: str) -> ReplayScreen:
 def hand_at(replay: ReplayScreen, name: str, position: int | None = None) -> list[int]:
     """``name``'s hand at ``position`` of the replay (None: at its position)."""
     rp = replay.replay
+    assert isinstance(rp, RoundReplay)
     r = rp.round_at(rp.position if position is None else position)
     return cards_of(r.hands[rp.seats.index(rp.names.index(name))])
 
@@ -147,7 +149,7 @@ async def test_bens_view_shows_his_hand_and_draws_only_in_the_replay_and_its_rev
         await chooser(pilot)
         replay = await replay_as(pilot, BEN)
         rp = replay.replay
-        assert rp.draws_private
+        assert isinstance(rp, RoundReplay) and rp.draws_private
         assert not any("shuffled into the stock" in line for line in rp.log_lines)  # no card comes back
         await check_only_own_hand(pilot, replay, BEN, ANA)
         assert BEN in named_draws(replay)

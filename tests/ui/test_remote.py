@@ -13,12 +13,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from kc_tui.engine import Card, Rules, cards_of, parse_move, play_card, sort_for_hand, source, target
+from kc_tui.match.recorder import match_record
+from kc_tui.match.replay import RoundReplay
 from kc_tui.match.session import match_end_text
 from kc_tui.net import protocol as p
+from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
 from kc_tui.ui.app import KingsCornersApp, StartOptions
@@ -26,6 +30,7 @@ from kc_tui.ui.remote.dialogs import JoinDialog, RemoteMatchEnd, RemoteRoundSumm
 from kc_tui.ui.remote.screen import RemoteScreen, WatchScreen
 from kc_tui.ui.remote.view import card_targets, is_my_turn
 from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.screens.replay import ReplayScreen
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -50,6 +55,11 @@ def remote(app: KingsCornersApp) -> RemoteScreen:
     screen = app.screen
     assert isinstance(screen, RemoteScreen), f"the screen is {screen!r}"
     return screen
+
+
+def table_under(app: KingsCornersApp) -> RemoteScreen:
+    """The remote seat's screen under the dialogs and screens shown over it."""
+    return next(screen for screen in app.screen_stack if isinstance(screen, RemoteScreen))
 
 
 def link_text(screen: RemoteScreen) -> str:
@@ -297,53 +307,83 @@ async def test_after_u_the_status_says_the_move_was_taken_back() -> None:
             assert "✓" not in status_text(screen) and list(screen.state.hand or ()) == hand
 
 
-async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_round_ended() -> None:
-    # The deal of the whole-match test below (its round ends in five moves), to a higher target:
-    # the next round is dealt while the summary shows.
+async def play_until(
+    pilot: Pilot[Any], app: KingsCornersApp, server: TableServer, ben: Client, done: Callable[[], bool]
+) -> None:
+    """Play (Ana by keys, Ben from his client, each their first play, else the end of the turn)
+    until ``done()``; no round's summary shows meanwhile."""
+    screen = remote(app)
+    s = server.session
+    for _ in range(200):
+        await wait_for(pilot, lambda: done() or s.human_to_move)
+        if done():
+            return
+        assert not isinstance(app.screen, RemoteRoundSummary)
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
+        await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
+        stamp = server.stamp
+        if is_my_turn(screen.state):
+            assert screen.state is not None
+            hand = list(screen.state.hand or ())
+            plays = [m for m in screen.state.legal if m.startswith("play")]
+            plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
+            await ana_presses(pilot, screen, plays[0] if plays else "end")
+        else:
+            await ben_moves(ben)
+        await wait_for(pilot, moved_on(server, stamp, done))
+
+
+async def first_round_summary(
+    pilot: Pilot[Any], app: KingsCornersApp, server: TableServer, ben: Client
+) -> RemoteRoundSummary:
+    """Play round 1 until Ana's screen shows its summary (the next round is dealt meanwhile)."""
+    await play_until(pilot, app, server, ben, lambda: server.session.match.number > 1)
+    await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
+    summary = app.screen
+    assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
+    return summary
+
+
+@asynccontextmanager
+async def round_ones_summary() -> AsyncIterator[tuple[TableServer, Client, KingsCornersApp, Pilot[Any]]]:
+    """Ana's app at a table of Ana and Ben, round 1 played until its summary shows: the deal of
+    the whole-match test below (its round ends in five moves), to a higher target, so the next
+    round is dealt while the summary shows."""
     async with running(session_for(SEATS, rules=Rules(target=100, hand_size=4), seed=12)) as (server, base):
         ben = await seat(server, base, BEN)
         app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
-            s = server.session
-            for _ in range(200):
-                await wait_for(pilot, lambda: s.match.number > 1 or s.human_to_move)
-                if s.match.number > 1:
-                    break
-                await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
-                await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
-                stamp = server.stamp
-                if is_my_turn(screen.state):
-                    assert screen.state is not None
-                    hand = list(screen.state.hand or ())
-                    plays = [m for m in screen.state.legal if m.startswith("play")]
-                    plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
-                    await ana_presses(pilot, screen, plays[0] if plays else "end")
-                else:
-                    await ben_moves(ben)
-                await wait_for(pilot, moved_on(server, stamp, lambda: s.match.number > 1))
-            await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
-            summary = app.screen
-            assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
-            (scored,) = s.match.results
-            left = [sort_for_hand(cards_of(mask)) for mask in scored.hands_left]
-            assert any(left) and [sorted(hand) for hand in summary.cards] == [sorted(h) for h in left]
-            labels = [screen.look.label(c) for hand in left for c in hand]
-            await wait_for(pilot, lambda: all(label in screen_text(app) for label in labels))
-            assert "v" not in summary.active_bindings, "a replay the host keeps"
-            # The next deal reached the seat; the table under the summary shows the round as it ended.
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.round == 2)
-            await pilot.pause()
-            assert sorted(screen.query_one(HandView).cards) == sorted(left[0])
-            label = widget_text(screen.query_one("#me-label", Static))
-            assert f"{len(left[0])} card" in label.splitlines()[2], label
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: app.screen is screen)
-            dealt = screen.state
-            assert dealt is not None and dealt.round == 2
-            await wait_for(pilot, lambda: screen.query_one(HandView).cards == list(dealt.hand or ()))
-            assert ben.leaks == []
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await first_round_summary(pilot, app, server, ben)
+                yield server, ben, app, pilot
+        finally:
             await ben.close()
+
+
+async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_round_ended() -> None:
+    async with round_ones_summary() as (server, ben, app, pilot):
+        screen = table_under(app)
+        s = server.session
+        summary = app.screen
+        assert isinstance(summary, RemoteRoundSummary)
+        (scored,) = s.match.results
+        left = [sort_for_hand(cards_of(mask)) for mask in scored.hands_left]
+        assert any(left) and [sorted(hand) for hand in summary.cards] == [sorted(h) for h in left]
+        labels = [screen.look.label(c) for hand in left for c in hand]
+        await wait_for(pilot, lambda: all(label in screen_text(app) for label in labels))
+        assert "v" in summary.active_bindings, "the round's replay is offered"
+        # The next deal reached the seat; the table under the summary shows the round as it ended.
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.round == 2)
+        await pilot.pause()
+        assert sorted(screen.query_one(HandView).cards) == sorted(left[0])
+        label = widget_text(screen.query_one("#me-label", Static))
+        assert f"{len(left[0])} card" in label.splitlines()[2], label
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        dealt = screen.state
+        assert dealt is not None and dealt.round == 2
+        await wait_for(pilot, lambda: screen.query_one(HandView).cards == list(dealt.hand or ()))
+        assert ben.leaks == []
 
 
 async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None:
@@ -358,23 +398,7 @@ async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None
             def ended() -> bool:
                 return s.match.round.over or s.match.over
 
-            for _ in range(200):
-                await wait_for(pilot, lambda: ended() or s.human_to_move)
-                if ended():
-                    break
-                assert not isinstance(app.screen, RemoteRoundSummary)
-                await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
-                await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
-                stamp = server.stamp
-                if is_my_turn(screen.state):
-                    assert screen.state is not None
-                    hand = list(screen.state.hand or ())
-                    plays = [m for m in screen.state.legal if m.startswith("play")]
-                    plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
-                    await ana_presses(pilot, screen, plays[0] if plays else "end")
-                else:
-                    await ben_moves(ben)
-                await wait_for(pilot, moved_on(server, stamp, ended))
+            await play_until(pilot, app, server, ben, ended)
             await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
             summary = app.screen
             assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
@@ -529,3 +553,72 @@ async def test_the_hosts_quit_is_shown_and_j_joins_again_once_it_is_served() -> 
                 assert screen.seat.connections == connections + 1
             finally:
                 await again.close()
+
+
+def at_position(replay: RemoteRoundReplay, position: int) -> Callable[[], bool]:
+    return lambda: replay.position == position
+
+
+async def test_v_on_a_rounds_summary_replays_the_round_as_this_seat_saw_it_and_esc_returns() -> None:
+    async with round_ones_summary() as (server, ben, app, pilot):
+        screen = table_under(app)
+        summary = app.screen
+        assert isinstance(summary, RemoteRoundSummary)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and isinstance(replay.replay, RemoteRoundReplay)
+        rp = replay.replay
+        assert rp.viewer == 0 and rp.round_number == 1 and rp.at_start and replay.record is None
+        s = server.session
+        truth = RoundReplay.from_record(match_record(s.match, s.seats, s.record), 1, 0)
+        assert rp.length == truth.length
+        for position in range(rp.length + 1):
+            truth.seek(position)
+            mine = truth.snapshot()
+            shown = rp.snapshot()
+            assert (shown.hand, shown.piles, shown.stock) == (mine.hand, mine.piles, mine.stock)
+            assert all(seat.hand is None for seat in shown.seats if seat.seat != 0)
+            assert [panel.reveal for panel in replay.query(OpponentPanel)] == [False]
+            assert sorted(replay.query_one(HandView).cards) == sorted(mine.hand or ())
+            if position < rp.length:
+                await pilot.press("right")
+                await wait_for(pilot, at_position(rp, position + 1))
+        assert rp.at_end and "v" not in replay.active_bindings  # no review of a server's round
+        # The cards left open at the round's end, as the summary showed them.
+        await pilot.press("o")
+        await pilot.pause()
+        assert rp.hands_open and sorted(rp.snapshot().seats[1].hand or ()) == sorted(summary.cards[1])
+        # The table goes on meanwhile, and the seat takes its states.
+        if ben.state.legal:
+            stamp = server.stamp
+            await ben_moves(ben)
+            await wait_for(pilot, moved_on(server, stamp))
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is summary)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.state is not None and screen.state.round == 2
+        assert ben.leaks == []
+
+
+async def test_v_says_in_one_line_when_the_server_sends_no_replay_or_the_connection_is_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A server of an older version: it knows no replay request (it answers malformed).
+    monkeypatch.delitem(p.CLIENT_FIELDS, "replay")
+    async with round_ones_summary() as (server, ben, app, pilot):
+        screen = table_under(app)
+        summary = app.screen
+        assert isinstance(summary, RemoteRoundSummary)
+        note = summary.query_one("#replay-note", Static)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: "older version" in widget_text(note), what="the older server said")
+        assert app.screen is summary and len(widget_text(note).splitlines()) == 1
+        await ben.close()
+        await server.close()
+        await wait_for(pilot, lambda: screen.seat.ended)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: "connection is down" in widget_text(note))
+        assert app.screen is summary

@@ -230,7 +230,7 @@ async def test_notes_show_on_their_turn_literally(recorded: int, match: MatchRec
         replay = RoundReplay.from_record(match, ROUND, 0)
         second = replay.turn_starts[1]
         note = "Kept the [b]king[/b] too long"
-        screen = ReplayScreen(match, ROUND, 0, notes={second: note})
+        screen = ReplayScreen.of_record(match, ROUND, 0, notes={second: note})
         app.push_screen(screen)
         await pilot.pause()
         line = screen.query_one("#replay-note", Static)

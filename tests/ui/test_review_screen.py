@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from kc_tui.engine import Rules
+from kc_tui.match.replay import RoundReplay
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.replay import ReplayScreen
@@ -96,6 +97,7 @@ async def test_the_better_plan_is_shown_move_by_move_and_esc_returns() -> None:
         recorded = shown_piles(replay)
         await pilot.press("b")
         await pilot.pause()
+        assert isinstance(replay.replay, RoundReplay)
         expected = replay.replay.plan_rounds(start, turn.best_plan)
         assert shown_piles(replay) == tuple(tuple(p) for p in expected[0].piles)
         await pilot.press("right")

@@ -22,7 +22,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import match_sync
+from kc_tui.match.recorder import match_record
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
@@ -296,21 +296,9 @@ RATING_PENDING = N_("Working out your rating…")
 
 
 def played_record(s: MatchSession) -> MatchRecord:
-    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.match_sync`),
+    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.match_record`),
     without waiting for the history: what the Stats screen's rating reads of a match."""
-    sync = match_sync(s.match, s.seats, s.record, False)
-    return MatchRecord(
-        id=0,
-        started_at=sync.started_at,
-        finished_at=sync.finished_at,
-        demo=False,
-        seats=sync.seats,
-        rules=sync.rules,
-        seed=sync.seed,
-        first_dealer=sync.first_dealer,
-        winners=sync.winners or (),
-        totals=sync.totals,
-    )
+    return match_record(s.match, s.seats, s.record, rounds=False)
 
 
 def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -> list[MatchRecord]:

@@ -2,11 +2,12 @@
 the main menu's "Join a table" (the address the host printed).
 
 The summaries are the server's plain lines, shown literally; closing one only uncovers the table
-(the server never waits for it)."""
+(the server never waits for it). A round's summary offers its replay (``v``), as the server sends
+it for this seat."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -32,6 +33,7 @@ SUMMARY_CSS = """
 {name} #body {{ width: 100%; margin: 1 0; }}
 {name} #caught {{ width: 100%; margin-bottom: 1; }}
 {name} #next {{ color: $text-muted; margin-bottom: 1; }}
+{name} #replay-note {{ margin-bottom: 1; }}
 {name} Button {{ width: 100%; margin-bottom: 1; }}
 """
 
@@ -44,10 +46,14 @@ def lines_text(lines: Sequence[str]) -> Text:
 class RemoteRoundSummary(Modal[None]):
     """A round scored at the table: who went out (or that it was blocked), the server's summary
     lines and the cards left in every hand, face up (``cards`` by seat, ``names`` the seats';
-    none from a server that sends no cards). Enter, Space or Escape go back to the table. The
-    round's replay is the host's: it has no key here."""
+    none from a server that sends no cards). Enter, Space or Escape go back to the table; ``v``
+    asks for the round's replay through ``replay`` (called with the round's number; the screen
+    that asked says how it goes with :meth:`note`)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", N_("Continue"))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", N_("Continue")),
+        Binding("v", "replay", N_("Replay")),
+    ]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
 
     def __init__(
@@ -59,6 +65,7 @@ class RemoteRoundSummary(Modal[None]):
         cards: Sequence[Sequence[Card]] = (),
         names: Sequence[str] = (),
         look: CardLook | None = None,
+        replay: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__()
         self.number = number
@@ -67,6 +74,7 @@ class RemoteRoundSummary(Modal[None]):
         self.cards = [tuple(hand) for hand in cards]
         self.names = list(names)
         self.look = look or CardLook()
+        self.replay = replay
 
     def caught_text(self) -> Text:
         """Every seat's cards left, face up, a seat a line ("went out" for none); empty
@@ -98,6 +106,9 @@ class RemoteRoundSummary(Modal[None]):
             if caught:
                 yield Static(caught, id="caught")
             yield Static(_("The table goes on meanwhile: the next round is dealt there."), id="next")
+            yield Static("", id="replay-note")
+            if self.replay is not None:
+                yield Button(_("Replay this round  (v)"), id="replay")
             yield Button(_("Back to the table  (Enter)"), variant="primary", id="close")
 
     def on_mount(self) -> None:
@@ -105,7 +116,22 @@ class RemoteRoundSummary(Modal[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.action_close()
+        if event.button.id == "replay":
+            self.action_replay()
+        else:
+            self.action_close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.replay is not None if action == "replay" else True
+
+    def note(self, text: str) -> None:
+        """One line under the summary about its replay (text from the network shown literally)."""
+        if self.is_attached:
+            self.query_one("#replay-note", Static).update(plain(text))
+
+    def action_replay(self) -> None:
+        if self.replay is not None:
+            self.replay(self.number)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,12 +9,16 @@ server's one line. A status line says who the table waits for, who is connected,
 (:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the network. With
 ``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
 
+A round's summary offers the round's replay (``v``): the server sends it in pages built from
+this seat's view of every position (:mod:`kc_tui.net.replays`), and the replay screen steps
+through it while this screen goes on taking the table's states underneath.
+
 Everything from the network (names, log lines, summaries, refusals) is shown literally.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -34,18 +38,35 @@ from kc_tui.engine import (
 )
 from kc_tui.i18n import N_, _
 from kc_tui.match import logwords
+from kc_tui.match.replay import ReplayError
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
-from kc_tui.net.protocol import ErrorMsg, HintMsg, RefusedMsg, RoundMsg, ServerMessage, StateMsg, WelcomeMsg
+from kc_tui.net.protocol import (
+    MALFORMED,
+    ErrorMsg,
+    HintMsg,
+    RefusedMsg,
+    ReplayMsg,
+    RoundMsg,
+    ServerMessage,
+    StateMsg,
+    WelcomeMsg,
+)
+from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import (
+    chips_scoring,
     is_my_turn,
     legal_moves,
+    round_results,
     table_rules,
 )
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
+
+if TYPE_CHECKING:
+    from kc_tui.ui.remote.dialogs import RemoteRoundSummary
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
@@ -100,6 +121,13 @@ class RemoteScreen(RemoteTable):
         self._panels_for: tuple[tuple[str, str], ...] | None = None
         #: The round's summary on show (the match's end waits for it).
         self._summary: ModalScreen[None] | None = None
+        #: Every round's cards left, by its number, as its ``round`` message showed them.
+        self._round_cards: dict[int, tuple[tuple[Card, ...], ...]] = {}
+        #: The replay being fetched: its pages so far, the request waiting for an answer, and
+        #: the summary that asked for it (None: no replay on its way).
+        self._replay_pages: ReplayPages | None = None
+        self._replay_asked: int | None = None
+        self._replay_for: RemoteRoundSummary | None = None
 
     def on_mount(self) -> None:
         self.query_one("#me").display = not self.watching
@@ -123,7 +151,9 @@ class RemoteScreen(RemoteTable):
     def _received(self, message: ServerMessage) -> None:
         if not self.is_attached:
             return
-        if isinstance(message, WelcomeMsg):
+        if isinstance(message, ReplayMsg | RefusedMsg | ErrorMsg) and self._answers_replay(message):
+            self._replay_answer(message)
+        elif isinstance(message, WelcomeMsg):
             self._welcomed(message)
         elif isinstance(message, StateMsg):
             self._new_state(message)
@@ -215,13 +245,20 @@ class RemoteScreen(RemoteTable):
         from kc_tui.ui.remote.dialogs import RemoteRoundSummary
 
         self.round_winners[message.number] = message.winner
+        self._round_cards[message.number] = message.cards
         self.selected_card = self.source_pile = self.hint_move = None
         # The table under the summary shows the round as it ended (the next deal waits for it).
         self.held = self.state if self.state is not None and self.state.round == message.number else None
         self.refresh_view()
         names = [s.name for s in self.state.seats] if self.state is not None else []
         summary = RemoteRoundSummary(
-            message.number, message.winner, message.lines, cards=message.cards, names=names, look=self.look
+            message.number,
+            message.winner,
+            message.lines,
+            cards=message.cards,
+            names=names,
+            look=self.look,
+            replay=lambda number: self._ask_replay(number, summary),
         )
         self._summary = summary
 
@@ -236,6 +273,82 @@ class RemoteScreen(RemoteTable):
                     self._prompt()
 
         self.app.push_screen(summary, closed)
+
+    # ------------------------------------------------------------------ a round's replay
+    def _ask_replay(self, number: int, summary: RemoteRoundSummary) -> None:
+        """Ask the server for round ``number``'s replay (its first page); ``summary`` says how it goes."""
+        if self._replay_pages is not None:
+            summary.note(_("The replay is on its way…"))
+            return
+        seat = self.welcome.seat if self.welcome is not None else None
+        rid = self.seat.replay(number, 0) if self.seat.connected else None
+        if rid is None:
+            summary.note(_("The connection is down: the replay cannot be fetched now."))
+            return
+        self._replay_pages, self._replay_asked, self._replay_for = ReplayPages(number, seat), rid, summary
+        summary.note(_("Fetching round {number}'s replay…").format(number=number))
+
+    def _answers_replay(self, message: ReplayMsg | RefusedMsg | ErrorMsg) -> bool:
+        """Whether ``message`` answers the replay's request, or is an error that names no
+        request (a slow-down that dropped it)."""
+        if self._replay_asked is None:
+            return False
+        return message.id == self._replay_asked or (isinstance(message, ErrorMsg) and message.id is None)
+
+    def _replay_answer(self, message: ReplayMsg | RefusedMsg | ErrorMsg) -> None:
+        """A page of the replay (ask for the next, or show it once whole), or why there is none."""
+        pages, summary = self._replay_pages, self._replay_for
+        if pages is None or summary is None:
+            return
+        if isinstance(message, RefusedMsg):
+            # Translators: {reason} is the server's words for why it sends no replay.
+            self._replay_done(_("No replay: {reason}").format(reason=message.reason))
+            return
+        if isinstance(message, ErrorMsg):
+            if message.code == MALFORMED and message.id is not None:
+                self._replay_done(_("This table's server sends no replays: it is an older version."))
+            else:
+                self._replay_done(_("No replay: {reason}").format(reason=message.message))
+            return
+        try:
+            start = pages.add(message)
+        except ReplayError as exc:
+            self._replay_done(_("The replay cannot be shown: {problem}").format(problem=exc))
+            return
+        if start is not None:
+            self._replay_asked = self.seat.replay(pages.number, start)
+            if self._replay_asked is None:
+                self._replay_done(_("The connection is down: the replay cannot be fetched now."))
+            return
+        self._replay_done("")
+        if summary.is_attached:
+            self._show_replay(pages, summary)
+
+    def _replay_done(self, note: str) -> None:
+        summary = self._replay_for
+        self._replay_pages = self._replay_asked = self._replay_for = None
+        if summary is not None:
+            summary.note(note)
+
+    def _show_replay(self, pages: ReplayPages, summary: RemoteRoundSummary) -> None:
+        from kc_tui.ui.screens.replay import ReplayScreen
+
+        seats = self.welcome.seats if self.welcome is not None else ()
+        chips = chips_scoring(self.rules)
+        results = round_results(self.state, self.round_winners, chips=chips) if self.state is not None else []
+        try:
+            replay = RemoteRoundReplay(
+                pages,
+                names=[s.name for s in seats],
+                kinds=[s.kind for s in seats],
+                rules=self.rules,
+                results=results,
+                cards_left=self._round_cards.get(pages.number, ()),
+            )
+        except ReplayError as exc:
+            summary.note(_("The replay cannot be shown: {problem}").format(problem=exc))
+            return
+        self.app.push_screen(ReplayScreen(replay, look=self.look, pace=self.config.pace))
 
     def _show_match_end(self) -> None:
         from kc_tui.ui.remote.dialogs import RemoteMatchEnd
@@ -276,6 +389,8 @@ class RemoteScreen(RemoteTable):
         if not self.is_attached:
             return
         self._show_link()
+        if link.status is not Status.CONNECTED and self._replay_pages is not None:
+            self._replay_done(_("The connection was lost before the replay arrived: v asks again."))
         if link.status is Status.ENDED and link.code is not None:
             reason = Text(visible(link.reason))
             if self.seat.may_rejoin:

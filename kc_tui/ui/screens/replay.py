@@ -2,8 +2,10 @@
 the start or the end, or played at a pace; the move log follows the position.
 
 The screen is a view over :class:`~kc_tui.match.replay.RoundReplay` (every position, step and what the
-viewer may see is decided there). The viewer sees what they saw then: their own hand, the others'
-counts of cards; at the end of the round ``o`` opens every hand.
+viewer may see is decided there), or over the frames a table's server sent a remote seat
+(:class:`~kc_tui.net.replays.RemoteRoundReplay`, the same positions and snapshots, without the
+review). The viewer sees what they saw then: their own hand, the others' counts of cards; at the
+end of the round ``o`` opens every hand.
 
 Entry point for the other screens: :func:`open_replay` (``app``, a match id of the game history,
 a round number) loads the match and pushes the screen, or says in a toast why it cannot. A match
@@ -38,6 +40,7 @@ from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.match.roster import hint_seed
+from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
@@ -62,8 +65,10 @@ NOTE_LINES = 3
 
 
 class ReplayScreen(Screen[None]):
-    """Round ``round_number`` of ``history_match`` (a record with its rounds) as match seat
-    ``viewer`` saw it (None: a spectator, who sees no hand until the end). Raises
+    """A round seen by ``replay``'s viewer (None: a spectator, who sees no hand until the end):
+    a round of the history (:class:`~kc_tui.match.replay.RoundReplay`, with its ``record`` for the
+    review) or a round a table's server sent (:class:`~kc_tui.net.replays.RemoteRoundReplay`, no
+    review: its hidden cards stay the host's). :meth:`of_record` builds the first; it raises
     :class:`~kc_tui.match.replay.ReplayError` when the record does not replay (see :func:`open_replay`)."""
 
     CSS_PATH = "replay.tcss"
@@ -90,20 +95,19 @@ class ReplayScreen(Screen[None]):
 
     def __init__(
         self,
-        history_match: MatchRecord,
-        round_number: int,
-        viewer: int | None,
+        replay: RoundReplay | RemoteRoundReplay,
         *,
+        record: MatchRecord | None = None,
         notes: Mapping[int, str] | None = None,
-        card_style: str = "symbols",
         look: CardLook | None = None,
         pace: str = "normal",
     ) -> None:
         super().__init__()
-        self.look = look or CardLook(card_style)
-        self.replay = RoundReplay.from_record(history_match, round_number, viewer, card_style=self.look.style)
-        self.record = history_match
-        self.viewer = viewer
+        self.look = look or CardLook()
+        self.replay = replay
+        #: The match of the history the round is from (None: a round a server sent, no review).
+        self.record = record
+        self.viewer = replay.viewer
         self.notes: dict[int, str] = dict(notes or {})
         self.pace = pace if pace in PACES else "normal"
         self.playing = False
@@ -118,6 +122,24 @@ class ReplayScreen(Screen[None]):
         self._better_at = 0
         #: A one-off message on the status line (a refusal), cleared by the next step.
         self._message: tuple[str, str] | None = None
+
+    @classmethod
+    def of_record(
+        cls,
+        history_match: MatchRecord,
+        round_number: int,
+        viewer: int | None,
+        *,
+        notes: Mapping[int, str] | None = None,
+        card_style: str = "symbols",
+        look: CardLook | None = None,
+        pace: str = "normal",
+    ) -> ReplayScreen:
+        """Round ``round_number`` of ``history_match`` (a record with its rounds) as match seat
+        ``viewer`` saw it; ReplayError when the record does not replay."""
+        look = look or CardLook(card_style)
+        replay = RoundReplay.from_record(history_match, round_number, viewer, card_style=look.style)
+        return cls(replay, record=history_match, notes=notes, look=look, pace=pace)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -143,6 +165,8 @@ class ReplayScreen(Screen[None]):
                     yield HandView(self.look, id="replay-hand")
             with Horizontal(id="replay-controls"):
                 for ident, label, _action in CONTROLS:
+                    if ident == "replay-review" and self.record is None:
+                        continue  # a server's round has no review here
                     button = Button(_(label), id=ident, compact=True)
                     button.can_focus = False  # the arrow keys and space stay the replay's
                     yield button
@@ -219,7 +243,7 @@ class ReplayScreen(Screen[None]):
             chips=snap.target == 0,
             pot=snap.pot,
         )
-        self.query_one(MoveLog).sync(rp.log_lines)
+        self.query_one(MoveLog).sync([visible(line) for line in rp.log_lines])  # a server's lines are data
         self._show_status(snap)
         self._show_note(snap)
         self._show_controls(snap)
@@ -329,6 +353,8 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("review", "better"):
+            return self.record is not None  # a server's round has no review here
         if action == "note":
             return self.query_one("#replay-note-box", VerticalScroll).max_scroll_y > 0
         return True
@@ -490,6 +516,8 @@ class ReplayScreen(Screen[None]):
             self.say(_("A review looks at a player's own turns: the table's view holds none."), "info")
             return
         rec = self.record
+        if rec is None or not isinstance(self.replay, RoundReplay):
+            return
         rounds = [r.moves for r in sorted(rec.rounds, key=lambda r: r.number)]
         try:
             turns = match_turns(
@@ -568,6 +596,8 @@ class ReplayScreen(Screen[None]):
         if not turn.better_plan_exists:
             self.say(_("This turn was as good as the expert's: there is no better plan to show."), "info")
             return
+        if not isinstance(self.replay, RoundReplay):
+            return
         try:
             self._better = self.replay.plan_rounds(self.replay.turn_start, turn.best_plan)
         except ReplayError as exc:
@@ -636,7 +666,7 @@ def _replay_screen(
     record does not replay."""
     config = getattr(app, "config", None)
     try:
-        return ReplayScreen(
+        return ReplayScreen.of_record(
             record,
             round_number,
             viewer,
