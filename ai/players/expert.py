@@ -16,7 +16,10 @@ much; measured no stronger at four seats, so not the default).
 
 The deals use inference from the public history: an opponent that just ended its turn without
 playing a card that fitted a pile (kings and queens aside: planners hoard those) probably does
-not hold it, so such cards are dealt to it only when nothing else is left (``infer``).
+not hold it, so such cards are dealt to it only when nothing else is left (``infer``). With
+``round_infer`` the deals use every such end of a turn in the round instead
+(:mod:`ai.search.inference`): each opponent holds at most as many of the cards it showed it did
+not hold as it drew since, kings and queens included at a table of three or four.
 
 It thinks for a time budget (``think_ms``, default 1000 ms a turn; the turn search itself stops at
 40% of it) or for a fixed number of deals (``iterations``, deterministic for a given seed). Either
@@ -35,6 +38,7 @@ from typing import Any
 
 from ai.players.lookahead import LookaheadAI
 from ai.registry import register
+from ai.search.inference import Pass, allowed_for, deal_hands, passes
 from ai.search.leaf import win_chance
 from ai.search.planning import (
     KQ_MASK,
@@ -112,6 +116,7 @@ class ExpertAI(LookaheadAI):
         tolerance: float = 0.01,
         min_deals: int = 8,
         sim: str = "king-aware",
+        round_infer: bool = False,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -144,6 +149,10 @@ class ExpertAI(LookaheadAI):
             raise ValueError("horizon must not be negative")
         self.horizon = horizon
         self.infer = infer
+        #: Whole-round inference (:mod:`ai.search.inference`) instead of the last turn's.
+        self.round_infer = round_infer
+        #: The passes the deals of the turn being planned respect (with ``round_infer``).
+        self._passes: list[Pass] | None = None
         #: Stop early when settled with this many standard errors (0: always use the budget).
         self.settle = settle
         #: A difference in value (points in the match, ``ai.search.stakes``) smaller than this does not
@@ -191,7 +200,8 @@ class ExpertAI(LookaheadAI):
             return ranked[0][1]
         bits = Rulebits(view)
         base = view_seed(self.seed, view)
-        allowed = self.allowed(view)
+        self._passes = passes(view) if self.infer and self.round_infer else None
+        allowed = None if self._passes is not None else self.allowed(view)
         values: list[list[float]] = [[] for _ in ranked]
         deadline = start + 0.9 * budget
         it = 0
@@ -222,7 +232,12 @@ class ExpertAI(LookaheadAI):
         return ranked[self._pick(values, self.margin)][1]
 
     def _deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
-        """One deal of the hidden cards searched: consistent with ``view`` (:func:`determinize`)."""
+        """One deal of the hidden cards searched: consistent with ``view`` (:func:`determinize`)
+        and, with ``round_infer``, with the passes of the round (:func:`deal_hands`)."""
+        if self._passes is not None:
+            if not self._passes:
+                return determinize(view, seed)
+            return determinize(view, seed, allowed_for(deal_hands(view, self._passes, seed)))
         return determinize(view, seed, allowed)
 
     @staticmethod
