@@ -95,15 +95,15 @@ class _Undo:
         self.to_corner = view.rules.layout_kings == LayoutKings.TO_CORNER
         self.splits = 0
 
-    def walk(self, i: int, piles: list[tuple[int, ...]]) -> list[tuple[dict[int, int], bool]] | None:
-        """Undo the history from index ``i`` down: the consistent ways, each as (the playable
-        cards at each end of a turn met, whether the walk reached the deal), or None when no way
-        is consistent."""
-        ends: dict[int, int] = {}
+    def walk(self, i: int, piles: list[tuple[int, ...]]) -> list[tuple[dict[int, PileTuple], bool]] | None:
+        """Undo the history from index ``i`` down: the consistent ways, each as (the piles at
+        each end of a turn met, whether the walk reached the deal), or None when no way is
+        consistent."""
+        ends: dict[int, PileTuple] = {}
         while i >= 0:
             _seat, m = self.history[i]
             if m == END:
-                ends[i] = playable(tuple(piles), self.kos)
+                ends[i] = tuple(piles)
             elif m < MOVE_BASE:
                 card, dst = m >> 3, m & 7
                 pile = piles[dst]
@@ -122,7 +122,7 @@ class _Undo:
                     return None
                 if self.splits >= SPLIT_LIMIT:
                     return [(ends, False)]
-                out: list[tuple[dict[int, int], bool]] = []
+                out: list[tuple[dict[int, PileTuple], bool]] = []
                 # The moved pile is the end of the pile made; onto an empty corner, all of it.
                 cuts = range(len(made)) if dst >= N_SIDES else range(1, len(made))
                 for cut in cuts:
@@ -139,25 +139,40 @@ class _Undo:
         return [(ends, True)] if _is_layout(piles, self.to_corner) else None
 
 
+def _ways(view: PlayerView) -> list[dict[int, PileTuple]]:
+    """The piles at the ends of a turn, one dict per consistent way of undoing the history."""
+    ways = _Undo(view).walk(len(view.history) - 1, list(view.piles))
+    return [ends for ends, _reached in ways or ()]
+
+
 def turn_end_positions(view: PlayerView) -> dict[int, int]:
     """The cards playable at each end of a turn in ``view``'s history (by its index) whose
     position the history gives (:func:`playable`; where pile moves leave it open, the cards
     playable in every consistent position). Ends before a pile completed and left the table are
     missing."""
-    undo = _Undo(view)
-    ways = undo.walk(len(view.history) - 1, list(view.piles))
+    ways = _ways(view)
     if not ways:
         return {}
-    common = set(ways[0][0])
-    for ends, _reached in ways[1:]:
+    kos = view.rules.kings_on_sides == KingsOnSides.ALLOW
+    common = set(ways[0])
+    for ends in ways[1:]:
         common &= set(ends)
     out: dict[int, int] = {}
     for i in common:
         mask = ALL_MASK
-        for ends, _reached in ways:
-            mask &= ends[i]
+        for ends in ways:
+            mask &= playable(ends[i], kos)
         out[i] = mask
     return out
+
+
+def turn_end_piles(view: PlayerView) -> dict[int, PileTuple]:
+    """The piles at each end of a turn in ``view``'s history that every consistent way of undoing
+    it agrees on."""
+    ways = _ways(view)
+    if not ways:
+        return {}
+    return {i: p for i, p in ways[0].items() if all(ends.get(i) == p for ends in ways[1:])}
 
 
 def completions(view: PlayerView) -> int:
@@ -276,3 +291,45 @@ def allowed_for(hands: list[int]) -> Callable[[int, int], bool]:
     """The ``allowed`` filter of :func:`~kc_tui.engine.determinize` that deals exactly
     ``hands`` (every opponent's hand has the size the view gives)."""
     return lambda seat, card: bool(hands[seat] >> card & 1)
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """An opponent's most recent turn, as the history gives it: the piles it began with
+    (``before``) and left (``after``), and the cards it played (``played``)."""
+
+    seat: int
+    before: PileTuple
+    after: PileTuple
+    played: int
+
+
+def last_turns(view: PlayerView) -> list[LastTurn]:
+    """Every opponent's most recent whole turn whose piles the history gives, when the hand it
+    decided on is its hand now plus the cards it played then: with a draw at the start of the
+    turn only (``draw=start``, nothing drawn on going out), at the start of our turn."""
+    rules = view.rules
+    if view.over or view.moved_this_turn or rules.draw != Draw.START:
+        return []
+    if rules.out_with_open_side != OutWithOpenSide.END:
+        return []
+    piles = turn_end_piles(view)
+    history = view.history
+    ends = [i for i, (_s, m) in enumerate(history) if m == END]
+    out: list[LastTurn] = []
+    done = {view.seat}
+    for k in range(len(ends) - 1, 0, -1):
+        e, a = ends[k], ends[k - 1]
+        seat = history[e][0]
+        if seat in done:
+            continue
+        done.add(seat)
+        if e in piles and a in piles:
+            played = 0
+            for _s, m in history[a + 1 : e]:
+                if m < MOVE_BASE:
+                    played |= 1 << (m >> 3)
+            out.append(LastTurn(seat, piles[a], piles[e], played))
+        if len(done) == view.n_players:
+            break
+    return out

@@ -13,6 +13,7 @@ from ai.search.inference import (
     allowed_for,
     completions,
     deal_hands,
+    last_turns,
     passes,
     playable,
     turn_end_positions,
@@ -37,6 +38,9 @@ class Played:
         self.kos = rules.kings_on_sides == KingsOnSides.ALLOW
         self.playable: dict[int, int] = {}
         self.size_at: dict[int, int] = {}
+        self.piles_at: dict[int, tuple[tuple[int, ...], ...]] = {}
+        #: Each seat's hand at the start of its latest turn (after its draw).
+        self.began_with: dict[int, int] = {}
         self.completed = 0
 
     def turn_starts(self, limit: int = 300) -> Iterator[PlayerView]:
@@ -46,11 +50,13 @@ class Played:
         while not r.over and turns < limit:
             v = r.view(r.to_move)
             if not v.moved_this_turn:
+                self.began_with[r.to_move] = v.hand_mask
                 yield v
             m = self.players[r.to_move].choose(v)
             if m == END:
                 self.playable[len(r.history)] = playable(tuple(r.piles), self.kos)
                 self.size_at[len(r.history)] = r.hands[r.to_move].bit_count()
+                self.piles_at[len(r.history)] = tuple(r.piles)
                 turns += 1
             before = [len(p) for p in r.piles]
             r.apply(m)
@@ -180,4 +186,48 @@ def test_the_expert_with_round_inference_is_deterministic_and_legal() -> None:
         assert isinstance(a, ExpertAI) and isinstance(b, ExpertAI)
         plan = a.plan_turn(v, v.legal_moves())
         assert plan == b.plan_turn(v, v.legal_moves())
+        assert a.choose(v) in v.legal_moves()
+
+
+def test_the_opponents_last_turns_are_the_real_ones() -> None:
+    checked = 0
+    for k in range(12):
+        game = Played(2 + k % 3, Rules(), 1200 + k)
+        for v in game.turn_starts():
+            turns = last_turns(v)
+            assert len({t.seat for t in turns}) == len(turns)
+            for t in turns:
+                assert t.seat != v.seat
+                e = max(j for j, (s, m) in enumerate(v.history) if s == t.seat and m == END)
+                a = max(j for j, (_s, m) in enumerate(v.history[:e]) if m == END)
+                assert (t.before, t.after) == (game.piles_at[a], game.piles_at[e])
+                # Its hand now and what it played then: the hand it decided on.
+                assert game.r.hands[t.seat] | t.played == game.began_with[t.seat]
+                checked += 1
+    assert checked > 100
+    assert last_turns(Played(3, Rules(draw="end"), 5).r.view(0)) == []
+
+
+def test_deals_like_the_real_hands_weigh_more_than_random_ones() -> None:
+    """King-aware opponents play the turns the expert's simulated planner would on their real
+    hands far more often than on hands dealt at random."""
+    real = guessed = 0.0
+    for k in range(10):
+        game = Played(4, Rules(), 1400 + k, kind="king-aware")
+        expert = ExpertAI(k, weigh_turns=True)
+        for v in game.turn_starts(limit=40):
+            expert.prepare_deals(v)
+            w = expert.turn_weight(game.r, v)
+            assert 0.0 < w <= 1.0
+            real += w
+            guessed += sum(expert.turn_weight(determinize(v, 9 + j), v) for j in range(2)) / 2
+    assert real > 1.5 * guessed
+
+
+def test_the_expert_weighing_turns_is_deterministic_and_legal() -> None:
+    for i in range(4):
+        game = Played(4, Rules(), 1500 + i, kind="king-aware")
+        v = list(game.turn_starts(limit=10 + i))[-1]
+        a, b = (ExpertAI(i, iterations=4, round_infer=True, weigh_turns=True) for _ in range(2))
+        assert a.plan_turn(v, v.legal_moves()) == b.plan_turn(v, v.legal_moves())
         assert a.choose(v) in v.legal_moves()

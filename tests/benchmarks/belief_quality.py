@@ -4,10 +4,11 @@
 
 plays ``--rounds`` single rounds (greedy, king-aware and lookahead seats, then lookahead again
 at the observed seat when there are four players; default rules unless ``--rules``), and at the
-start of every turn of the observed seat deals the hidden cards ``--deals`` times three ways:
+start of every turn of the observed seat deals the hidden cards ``--deals`` times four ways:
 uniformly (:func:`~kc_tui.engine.determinize` alone), with the last turn's inference
 (:func:`ai.players.expert.inferred_absent`) and with the whole round's
-(:func:`ai.search.inference.passes` and :func:`~ai.search.inference.deal_hands`). It prints, for
+(:func:`ai.search.inference.passes` and :func:`~ai.search.inference.deal_hands`), and with
+that and the deals weighted by the opponents' last turns (the expert's ``weigh_turns``). It prints, for
 each, the share of the opponents' real cards dealt to the right opponent, and the paired gains
 over the uniform deal with 95% intervals clustered by round; and, for the whole round's
 inference, how often an opponent holds more of a pass's cards than the pass allows (the
@@ -29,7 +30,7 @@ from kc_tui.engine import PlayerView, Round, Rules, determinize
 from tests.benchmarks.paired_ablation import mean_ci
 
 KINDS = ("greedy", "king-aware", "lookahead", "lookahead")
-WAYS = ("uniform", "turn", "round")
+WAYS = ("uniform", "turn", "round", "weighted")
 
 
 def deal_of(way: str, view: PlayerView, seed: int, expert: ExpertAI) -> Round:
@@ -38,7 +39,9 @@ def deal_of(way: str, view: PlayerView, seed: int, expert: ExpertAI) -> Round:
         return determinize(view, seed)
     if way == "turn":
         return determinize(view, seed, expert.allowed(view))
-    return determinize(view, seed, allowed_for(deal_hands(view, passes(view), seed)))
+    if way == "round":
+        return determinize(view, seed, allowed_for(deal_hands(view, passes(view), seed)))
+    return expert._deal(view, seed, expert.prepare_deals(view))
 
 
 def right_share(r: Round, view: PlayerView, way: str, deals: int, expert: ExpertAI) -> float:
@@ -65,8 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     n = args.players
     kinds = KINDS[:n] if n == 4 else ("king-aware", "lookahead", "lookahead")[-n:]
     me = n - 1
-    expert = ExpertAI(0)
-    per_round: dict[str, list[float]] = {w: [] for w in (*WAYS, "turn-uniform", "round-uniform", "round-turn")}
+    expert = ExpertAI(0, round_infer=True, weigh_turns=True)
+    per_round: dict[str, list[float]] = {
+        w: [] for w in (*WAYS, "turn-uniform", "round-uniform", "round-turn", "weighted-round")
+    }
     broken = checked = 0
     for g in range(args.rounds):
         r = Round.deal(n, rules, args.seed * 100_003 + g, dealer=g % n)
@@ -90,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             per_round["turn-uniform"].append((sums["turn"] - sums["uniform"]) / turns)
             per_round["round-uniform"].append((sums["round"] - sums["uniform"]) / turns)
             per_round["round-turn"].append((sums["round"] - sums["turn"]) / turns)
+            per_round["weighted-round"].append((sums["weighted"] - sums["round"]) / turns)
     print(f"{n} players, {len(per_round['uniform'])} rounds, {args.deals} deals a turn of the observed seat")
     for w, xs in per_round.items():
         m, lo, hi = mean_ci(xs)
