@@ -11,7 +11,8 @@ in both, so per match seed the difference of the expert's win share (averaged ov
 rotations) and of its penalty points a round is paired; their means are printed with 95%
 intervals over the match seeds (normal approximation), with the expert's share and its
 difference to every other seat in each setting. With ``--iterations`` the expert is
-deterministic, so the runs do not depend on the machine's load.
+deterministic, so the runs do not depend on the machine's load. ``--pool RUN.json ...`` (with
+``--seats``) pools the rows of runs on other seeds instead of playing.
 """
 
 from __future__ import annotations
@@ -96,8 +97,25 @@ def per_deal(cfg: TournamentOptions, bar: Any) -> list[tuple[list[float], list[f
     return out
 
 
+def pooled(files: Sequence[str], expert: int) -> dict[str, Any]:
+    """The paired differences over the rows of several runs' ``--json`` (other seeds)."""
+    base: list[Any] = []
+    variant: list[Any] = []
+    for f in files:
+        rows = json.loads(Path(f).read_text())["rows"]
+        base += rows["base"]
+        variant += rows["variant"]
+    pairs = list(zip(base, variant, strict=True))
+    return {
+        "share": mean_ci([vb[0][expert] - va[0][expert] for va, vb in pairs]),
+        "points_a_round": mean_ci([vb[1][expert] - va[1][expert] for va, vb in pairs]),
+        "seeds": len(pairs),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--pool", nargs="+", default=None, help="pool these runs' --json instead of playing")
     p.add_argument("--seats", required=True)
     p.add_argument("--matches", type=int, default=None)
     p.add_argument("--deals", type=int, default=None)
@@ -112,11 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     kinds = tuple(args.seats.split(","))
-    if (args.matches is None) == (args.deals is None):
+    if not args.pool and (args.matches is None) == (args.deals is None):
         p.error("give --matches or --deals")
     if kinds.count(EXPERT) != 1:
         p.error("seat exactly one expert")
     e = kinds.index(EXPERT)
+    if args.pool:
+        print(json.dumps(pooled(args.pool, e)))
+        return 0
     rules = Rules.from_dict(settings(args.rules))
     budget: dict[str, Any] = {}
     if args.think_ms is not None:
