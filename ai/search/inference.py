@@ -11,8 +11,9 @@ The view gives the piles only as they are now, so the piles at each past end of 
 rebuilt by undoing the history move by move (:func:`turn_end_positions`). A pile move is undone
 by splitting the pile it made; every split the later-undone plays allow is followed, and a pass
 whose position differs between the consistent splits keeps only the cards common to all of
-them. A pile completed and shuffled into the stock cannot be undone card by card: the history
-before it is not used.
+them. A pile completed by a card played and shuffled into the stock is rebuilt as a chain of
+ranks and colours (which of a colour's two suits is not known until the history names it; for
+a pile completed by a pile move, both colours of its ace are followed).
 
 :func:`deal_hands` then deals the unseen cards to the opponents so that no opponent holds more
 of a pass's cards than it drew since, as long as the cards allow (otherwise the rest is dealt at
@@ -27,16 +28,46 @@ from dataclasses import dataclass
 
 from ai.search.planning import KQ_MASK, N_SIDES, PileTuple
 from kc_tui.engine import END, KINGS_MASK, PlayerView
-from kc_tui.engine.cards import NEED
+from kc_tui.engine.cards import NEED, is_red
 from kc_tui.engine.moves import MOVE_BASE
 from kc_tui.engine.rules import CompletedPiles, Draw, KingsOnSides, LayoutKings, OutWithOpenSide
 from kc_tui.engine.state import PILE_FULL
 
-#: The most pile splits followed while undoing a round's pile moves; past it, the history
-#: before the pile move that needed more is not used.
-SPLIT_LIMIT = 64
+#: The most pile splits followed while undoing a round's pile moves, and the most moves undone
+#: over all of them (a few milliseconds); past either, the history before is not used.
+SPLIT_LIMIT = 256
+STEP_LIMIT = 6000
 #: A card of every kind: the mask of all 52 cards.
 ALL_MASK = (1 << 52) - 1
+#: In a rebuilt pile, ``ANY + c`` stands for either card of the rank and colour of card ``c``: a
+#: card of a pile that was completed and left the table (which of the two the history does not
+#: say until it is played again, undone further back).
+ANY = 64
+
+
+def _kind(card: int) -> int:
+    """The card a rebuilt pile's entry stands for (the representative of its rank and colour)."""
+    return card & (ANY - 1)
+
+
+def _undoes(top: int, card: int) -> bool:
+    """Whether ``top`` (a rebuilt pile's top) can be the card ``card`` that was played there."""
+    if top < ANY:
+        return top == card
+    c = _kind(top)
+    return c >> 2 == card >> 2 and is_red(c) == is_red(card)
+
+
+def _completed_below(ace: int) -> tuple[int, ...]:
+    """The pile, king first, that the ``ace`` completed: twelve entries each standing for either
+    card of its rank and colour (:data:`ANY`)."""
+    chain: list[int] = []
+    prev = ace
+    for rank in range(2, 14):
+        card = next(x for x in range((rank - 1) * 4, rank * 4) if NEED[x] >> prev & 1)
+        chain.append(ANY + card)
+        prev = card
+    return tuple(reversed(chain))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +89,7 @@ def playable(piles: PileTuple, kings_on_sides: bool) -> int:
     side = corner = False
     for i, pile in enumerate(piles):
         if pile:
-            fit |= NEED[pile[-1]]
+            fit |= NEED[_kind(pile[-1])]
         elif i < N_SIDES:
             side = True
         else:
@@ -77,9 +108,9 @@ def _is_layout(piles: list[tuple[int, ...]], layout_kings_to_corner: bool) -> bo
         if i < N_SIDES:
             if len(pile) != 1:
                 return False
-            if layout_kings_to_corner and pile[0] >= 48:
+            if layout_kings_to_corner and _kind(pile[0]) >= 48:
                 return False
-        elif len(pile) > 1 or (pile and (not layout_kings_to_corner or pile[0] < 48)):
+        elif len(pile) > 1 or (pile and (not layout_kings_to_corner or _kind(pile[0]) < 48)):
             return False
     corners = [bool(p) for p in piles[N_SIDES:]]
     return corners == sorted(corners, reverse=True)
@@ -94,6 +125,7 @@ class _Undo:
         self.to_stock = view.rules.completed_piles == CompletedPiles.TO_STOCK
         self.to_corner = view.rules.layout_kings == LayoutKings.TO_CORNER
         self.splits = 0
+        self.steps = 0
 
     def walk(self, i: int, piles: list[tuple[int, ...]]) -> list[tuple[dict[int, PileTuple], bool]] | None:
         """Undo the history from index ``i`` down: the consistent ways, each as (the piles at
@@ -101,39 +133,47 @@ class _Undo:
         consistent."""
         ends: dict[int, PileTuple] = {}
         while i >= 0:
+            self.steps += 1
+            if self.steps > STEP_LIMIT:
+                return [(ends, False)]
             _seat, m = self.history[i]
             if m == END:
                 ends[i] = tuple(piles)
             elif m < MOVE_BASE:
                 card, dst = m >> 3, m & 7
                 pile = piles[dst]
-                if pile and pile[-1] == card:
+                if pile and _undoes(pile[-1], card):
                     piles[dst] = pile[:-1]
                 elif not pile and self.to_stock and card < 4:
-                    return [(ends, False)]  # a pile completed with this ace left the table
+                    piles[dst] = _completed_below(card)  # this ace completed the pile: it left
                 else:
                     return None
             else:
                 src, dst = (m - MOVE_BASE) >> 3, m & 7
-                made = piles[dst]
-                if piles[src] or not made:
-                    if not made and self.to_stock and not piles[src]:
-                        return [(ends, False)]  # the moved pile completed one and left
+                if piles[src]:
+                    return None
+                if piles[dst]:
+                    made = [piles[dst]]
+                elif self.to_stock:
+                    # The move completed a pile, which left: its ace was of either colour.
+                    made = [(*_completed_below(ace), ANY + ace) for ace in (0, 1)]
+                else:
                     return None
                 if self.splits >= SPLIT_LIMIT:
                     return [(ends, False)]
                 out: list[tuple[dict[int, PileTuple], bool]] = []
-                # The moved pile is the end of the pile made; onto an empty corner, all of it.
-                cuts = range(len(made)) if dst >= N_SIDES else range(1, len(made))
-                for cut in cuts:
-                    if cut == 0 and made[0] < 48:
-                        continue
-                    self.splits += 1
-                    trial = list(piles)
-                    trial[dst], trial[src] = made[:cut], made[cut:]
-                    ways = self.walk(i - 1, trial)
-                    for older, reached in ways or ():
-                        out.append(({**older, **ends}, reached))
+                for pile in made:
+                    # The moved pile is the end of the pile made; onto an empty corner, all of it.
+                    cuts = range(len(pile)) if dst >= N_SIDES else range(1, len(pile))
+                    for cut in cuts:
+                        if cut == 0 and _kind(pile[0]) < 48:
+                            continue
+                        self.splits += 1
+                        trial = list(piles)
+                        trial[dst], trial[src] = pile[:cut], pile[cut:]
+                        ways = self.walk(i - 1, trial)
+                        for older, reached in ways or ():
+                            out.append(({**older, **ends}, reached))
                 return out or None
             i -= 1
         return [(ends, True)] if _is_layout(piles, self.to_corner) else None
@@ -148,8 +188,8 @@ def _ways(view: PlayerView) -> list[dict[int, PileTuple]]:
 def turn_end_positions(view: PlayerView) -> dict[int, int]:
     """The cards playable at each end of a turn in ``view``'s history (by its index) whose
     position the history gives (:func:`playable`; where pile moves leave it open, the cards
-    playable in every consistent position). Ends before a pile completed and left the table are
-    missing."""
+    playable in every consistent position). Ends the walk could not reach (past
+    :data:`SPLIT_LIMIT` splits or :data:`STEP_LIMIT` moves undone) are missing."""
     ways = _ways(view)
     if not ways:
         return {}
@@ -168,11 +208,15 @@ def turn_end_positions(view: PlayerView) -> dict[int, int]:
 
 def turn_end_piles(view: PlayerView) -> dict[int, PileTuple]:
     """The piles at each end of a turn in ``view``'s history that every consistent way of undoing
-    it agrees on."""
+    it agrees on, card for card."""
     ways = _ways(view)
     if not ways:
         return {}
-    return {i: p for i, p in ways[0].items() if all(ends.get(i) == p for ends in ways[1:])}
+    return {
+        i: p
+        for i, p in ways[0].items()
+        if all(ends.get(i) == p for ends in ways[1:]) and all(c < ANY for pile in p for c in pile)
+    }
 
 
 def completions(view: PlayerView) -> int:

@@ -70,7 +70,7 @@ class Played:
 
 
 def test_the_rebuilt_positions_are_the_real_ones() -> None:
-    checked = 0
+    checked = rebuilt = total = 0
     for i, rules in enumerate(VARIANTS[::3]):
         for k in range(3):
             game = Played(2 + k, rules, 40 + 13 * i + k)
@@ -79,10 +79,30 @@ def test_the_rebuilt_positions_are_the_real_ones() -> None:
                 ends = [j for j, (_s, m) in enumerate(v.history) if m == END]
                 if rules.completed_piles == "stay":
                     assert sorted(known) == ends  # nothing leaves the table: every end is rebuilt
+                rebuilt += len(known)
+                total += len(ends)
                 for j, mask in known.items():
                     assert mask & ~game.playable[j] == 0  # never a card that was not playable
                     checked += mask == game.playable[j]
     assert checked > 500
+    assert rebuilt >= 0.95 * total
+
+
+def test_the_ends_before_a_completed_pile_are_rebuilt() -> None:
+    """A pile completed and shuffled into the stock is rebuilt as ranks and colours, so the ends
+    of a turn before it are still known (and still never claim a card that was not playable)."""
+    before = 0
+    for seed in range(40):
+        game = Played(2 + seed % 3, Rules(), 900 + seed)
+        for v in game.turn_starts():
+            if not game.completed:
+                continue
+            known = turn_end_positions(v)
+            first = next(j for j, (_s, m) in enumerate(v.history) if m == END)
+            if first in known:
+                assert known[first] & ~game.playable[first] == 0
+                before += 1
+    assert before > 20
 
 
 def test_the_completed_piles_are_counted_from_the_cards() -> None:
