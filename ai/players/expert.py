@@ -122,6 +122,7 @@ class ExpertAI(LookaheadAI):
         min_deals: int = 8,
         sim: str = "king-aware",
         round_infer: bool = False,
+        round_kq: bool = True,
         weigh_turns: bool = False,
         **params: Any,
     ) -> None:
@@ -157,6 +158,8 @@ class ExpertAI(LookaheadAI):
         self.infer = infer
         #: Whole-round inference (:mod:`ai.search.inference`) instead of the last turn's.
         self.round_infer = round_infer
+        #: With ``round_infer``: kings and queens count at three and four seats (false: never).
+        self.round_kq = round_kq
         #: The passes the deals of the turn being planned respect (with ``round_infer``).
         self._passes: list[Pass] | None = None
         #: Deals weighted by how likely they make each opponent's last turn under the simulated
@@ -245,7 +248,8 @@ class ExpertAI(LookaheadAI):
         ``weigh_turns``); the ``allowed`` filter of the last turn's inference, if that is used."""
         stakes = Stakes.of(view)
         self._seat_stakes = [stakes.for_seat(s) for s in range(view.n_players)]
-        self._passes = passes(view) if self.infer and self.round_infer else None
+        kq = None if self.round_kq else False
+        self._passes = passes(view, kq) if self.infer and self.round_infer else None
         self._last_turns = last_turns(view) if self.weigh_turns else []
         return None if self._passes is not None else self.allowed(view)
 

@@ -251,3 +251,16 @@ def test_the_expert_weighing_turns_is_deterministic_and_legal() -> None:
         a, b = (ExpertAI(i, iterations=4, round_infer=True, weigh_turns=True) for _ in range(2))
         assert a.plan_turn(v, v.legal_moves()) == b.plan_turn(v, v.legal_moves())
         assert a.choose(v) in v.legal_moves()
+
+
+def test_without_round_kq_the_expert_counts_no_king_or_queen() -> None:
+    seen = 0
+    for k in range(6):
+        game = Played(4, Rules(), 1600 + k)
+        for v in game.turn_starts():
+            expert = ExpertAI(k, round_infer=True, round_kq=False)
+            expert.prepare_deals(v)
+            assert expert._passes is not None
+            assert all(p.absent & KQ_MASK == 0 for p in expert._passes)
+            seen += any(p.absent & KQ_MASK for p in passes(v))
+    assert seen > 0, "the test needs a pass with a king or queen"
