@@ -19,7 +19,11 @@ playing a card that fitted a pile (kings and queens aside: planners hoard those)
 not hold it, so such cards are dealt to it only when nothing else is left (``infer``). With
 ``round_infer`` the deals use every such end of a turn in the round instead
 (:mod:`ai.search.inference`): each opponent holds at most as many of the cards it showed it did
-not hold as it drew since, kings and queens included at a table of three or four.
+not hold as it drew since, kings and queens included at a table of three or four (unless
+``round_kq`` is false). With ``weigh_turns`` each deal is drawn by how likely it makes the
+opponents' last turns under the simulated planner (:meth:`ExpertAI.turn_weight`). Both are off by
+default: they make the deals truer at three and four seats but were not shown to win more
+(docs/MEASUREMENTS.md).
 
 It thinks for a time budget (``think_ms``, default 1000 ms a turn; the turn search itself stops at
 40% of it) or for a fixed number of deals (``iterations``, deterministic for a given seed). Either
@@ -291,6 +295,7 @@ class ExpertAI(LookaheadAI):
         return w
 
     def _one_deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
+        """A deal with ``seed``: within the passes (``round_infer``) or by ``allowed``."""
         if self._passes is not None:
             if not self._passes:
                 return determinize(view, seed)
