@@ -16,7 +16,14 @@ much; measured no stronger at four seats, so not the default).
 
 The deals use inference from the public history: an opponent that just ended its turn without
 playing a card that fitted a pile (kings and queens aside: planners hoard those) probably does
-not hold it, so such cards are dealt to it only when nothing else is left (``infer``).
+not hold it, so such cards are dealt to it only when nothing else is left (``infer``). With
+``round_infer`` the deals use every such end of a turn in the round instead
+(:mod:`ai.search.inference`): each opponent holds at most as many of the cards it showed it did
+not hold as it drew since, kings and queens included at a table of three or four (unless
+``round_kq`` is false). With ``weigh_turns`` each deal is drawn by how likely it makes the
+opponents' last turns under the simulated planner (:meth:`ExpertAI.turn_weight`). Both are off by
+default: they make the deals truer at three and four seats but were not shown to win more
+(docs/MEASUREMENTS.md).
 
 It thinks for a time budget (``think_ms``, default 1000 ms a turn; the turn search itself stops at
 40% of it) or for a fixed number of deals (``iterations``, deterministic for a given seed). Either
@@ -28,6 +35,7 @@ the close calls use all of it.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from itertools import chain
@@ -35,6 +43,7 @@ from typing import Any
 
 from ai.players.lookahead import LookaheadAI
 from ai.registry import register
+from ai.search.inference import LastTurn, Pass, allowed_for, deal_hands, last_turns, passes
 from ai.search.leaf import win_chance
 from ai.search.planning import (
     KQ_MASK,
@@ -60,6 +69,10 @@ from kc_tui.i18n import N_
 #: tests (the steps then grow by a quarter each time).
 SETTLE_FIRST = 32
 SETTLE_STEP = 16
+#: With ``weigh_turns``: candidate deals tried for each deal searched, and the weight of a deal
+#: for each opponent whose last turn the simulated planner would not have played on it.
+WEIGH_TRIES = 4
+MISMATCH = 0.25
 #: How the simulated players can play in the search (``sim``).
 SIMS = ("king-aware", "greedy")
 
@@ -112,6 +125,9 @@ class ExpertAI(LookaheadAI):
         tolerance: float = 0.01,
         min_deals: int = 8,
         sim: str = "king-aware",
+        round_infer: bool = False,
+        round_kq: bool = True,
+        weigh_turns: bool = False,
         **params: Any,
     ) -> None:
         params.setdefault("top", max(8, candidates))
@@ -144,6 +160,16 @@ class ExpertAI(LookaheadAI):
             raise ValueError("horizon must not be negative")
         self.horizon = horizon
         self.infer = infer
+        #: Whole-round inference (:mod:`ai.search.inference`) instead of the last turn's.
+        self.round_infer = round_infer
+        #: With ``round_infer``: kings and queens count at three and four seats (false: never).
+        self.round_kq = round_kq
+        #: The passes the deals of the turn being planned respect (with ``round_infer``).
+        self._passes: list[Pass] | None = None
+        #: Deals weighted by how likely they make each opponent's last turn under the simulated
+        #: planner (rejection sampling: :meth:`_deal`).
+        self.weigh_turns = weigh_turns
+        self._last_turns: list[LastTurn] = []
         #: Stop early when settled with this many standard errors (0: always use the budget).
         self.settle = settle
         #: A difference in value (points in the match, ``ai.search.stakes``) smaller than this does not
@@ -191,7 +217,7 @@ class ExpertAI(LookaheadAI):
             return ranked[0][1]
         bits = Rulebits(view)
         base = view_seed(self.seed, view)
-        allowed = self.allowed(view)
+        allowed = self.prepare_deals(view)
         values: list[list[float]] = [[] for _ in ranked]
         deadline = start + 0.9 * budget
         it = 0
@@ -199,7 +225,6 @@ class ExpertAI(LookaheadAI):
         check = SETTLE_FIRST
         horizon = self.horizon_for(view.n_players)
         stakes = Stakes.of(view)
-        self._seat_stakes = [stakes.for_seat(s) for s in range(view.n_players)]
         while True:
             if timed:
                 if time.perf_counter() + slowest > deadline:
@@ -221,8 +246,60 @@ class ExpertAI(LookaheadAI):
             return ranked[0][1]  # the budget ran out before the deals could say anything
         return ranked[self._pick(values, self.margin)][1]
 
+    def prepare_deals(self, view: PlayerView) -> Callable[[int, int], bool] | None:
+        """Read what the deals of this turn's search must respect from ``view`` (the match seen
+        from every seat, the passes with ``round_infer``, the opponents' last turns with
+        ``weigh_turns``); the ``allowed`` filter of the last turn's inference, if that is used."""
+        stakes = Stakes.of(view)
+        self._seat_stakes = [stakes.for_seat(s) for s in range(view.n_players)]
+        kq = None if self.round_kq else False
+        self._passes = passes(view, kq) if self.infer and self.round_infer else None
+        self._last_turns = last_turns(view) if self.weigh_turns else []
+        return None if self._passes is not None else self.allowed(view)
+
     def _deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
-        """One deal of the hidden cards searched: consistent with ``view`` (:func:`determinize`)."""
+        """One deal of the hidden cards searched: consistent with ``view`` (:func:`determinize`)
+        and, with ``round_infer``, with the passes of the round (:func:`deal_hands`). With
+        ``weigh_turns``, up to :data:`WEIGH_TRIES` such deals are drawn and each kept with its
+        likelihood (:meth:`turn_weight`); if none is kept, the likeliest."""
+        if not self._last_turns:
+            return self._one_deal(view, seed, allowed)
+        rng = random.Random(seed)
+        best: tuple[float, Round] | None = None
+        for k in range(WEIGH_TRIES):
+            deal = self._one_deal(view, deal_seed(seed, k + 1), allowed)
+            w = self.turn_weight(deal, view)
+            if rng.random() < w:
+                return deal
+            if best is None or w > best[0]:
+                best = (w, deal)
+        return best[1] if best is not None else self._one_deal(view, seed, allowed)
+
+    def turn_weight(self, deal: Round, view: PlayerView) -> float:
+        """How likely ``deal`` makes the opponents' last turns: :data:`MISMATCH` for each whose
+        hand then (its hand in ``deal`` and the cards it played) would have led the simulated
+        king-aware planner to another end of the turn, 1 for each it would have played."""
+        bits = Rulebits(view)
+        w = 1.0
+        for t in self._last_turns:
+            hand = deal.hands[t.seat] | t.played
+            table = mask_of(chain.from_iterable(t.before))
+            unseen = FULL_MASK & ~hand & ~table
+            n = view.n_players
+            sizes = [view.hand_sizes[(t.seat + k) % n] for k in range(1, n)]
+            ends = enumerate_turn(hand, t.before, bits.kos, bits.closed, self.sim_nodes)
+            stakes = self._seat_stakes[t.seat] if t.seat < len(self._seat_stakes) else None
+            ranked = rank_ends(ends, hand, unseen, sizes, view.stock_size, bits, self.weights, self._hold, stakes)
+            if ranked[0][2] != (deal.hands[t.seat], t.after):
+                w *= MISMATCH
+        return w
+
+    def _one_deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
+        """A deal with ``seed``: within the passes (``round_infer``) or by ``allowed``."""
+        if self._passes is not None:
+            if not self._passes:
+                return determinize(view, seed)
+            return determinize(view, seed, allowed_for(deal_hands(view, self._passes, seed)))
         return determinize(view, seed, allowed)
 
     @staticmethod
