@@ -20,8 +20,10 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 
 from kc_tui.config import Config
+from kc_tui.config.store import config_path as settings_path
 from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
+from kc_tui.learn.progress import Progress, load_progress, progress_path
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
@@ -51,6 +53,8 @@ class StartOptions:
     join: str | None = None
     #: Certificates a ``wss://`` table's server is trusted by besides the system's (``join --cafile``).
     join_cafile: str | None = None
+    #: No settings file was there at the start: the menu offers Learn to play (:meth:`KingsCornersApp.offers_learning`).
+    first_start: bool = False
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -114,7 +118,8 @@ class SaveChanged(Message):
 
 
 class KingsCornersApp(App[int]):
-    """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo).
+    """``mode``: 'menu' (the main menu), 'play' (a match at once), 'demo' (the AI demo) or
+    'tutorial' (Learn to play, where the player left it).
 
     The window that holds the data folder's lock saves the match and records the history (in the
     recorder's thread: the UI never waits on SQLite); another window on the same folder only
@@ -316,6 +321,8 @@ class KingsCornersApp(App[int]):
             self._offer_resume(saved)
         elif self.mode == "demo":
             self.action_demo(direct=True)
+        elif self.mode == "tutorial":
+            self.open_tutorial()
 
     def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
@@ -584,6 +591,42 @@ class KingsCornersApp(App[int]):
             self.push_screen(remote_screen(url, self.config))
 
         self.push_screen(JoinDialog(), chosen)
+
+    # ------------------------------------------------------------------ learn to play
+    def _tutorial_progress(self) -> Progress:
+        """The tutorial's progress; a file that cannot be used is said in one line (it starts again)."""
+        progress, problem = load_progress()
+        if problem is not None:
+            self.notify(problem, title=_("Learn to play"), severity="warning", timeout=12)
+        return progress
+
+    def open_tutorial(self, lesson: str | None = None) -> None:
+        """The tutorial's lesson ``lesson`` (None: where the player left it) over the menu."""
+        from kc_tui.ui.screens.tutorial import open_lesson
+
+        self.push_screen(open_lesson(lesson, self.config, self._tutorial_progress()))
+
+    def action_learn(self) -> None:
+        """Learn to play: the lessons and their state; the one chosen opens at the table."""
+        from kc_tui.ui.dialogs.lessons import LessonsDialog
+
+        def chosen(lesson: str | None) -> None:
+            if lesson is not None:
+                self.open_tutorial(lesson)
+
+        self.push_screen(LessonsDialog(self._tutorial_progress()), chosen)
+
+    def offers_learning(self) -> bool:
+        """Whether the menu offers Learn to play with a line of its own: at a first start (no
+        settings file then), until the player starts the tutorial or keeps settings."""
+        if not self.options.first_start or self.look_only is not None or progress_path().exists():
+            return False
+        return not settings_path(self.config_path).exists()
+
+    def hand_over(self) -> None:
+        """The tutorial's end: a real match's set-up, with a hint at the start of each turn."""
+        self.config = self.config.with_(auto_hint=True)
+        self.action_new_game()
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen

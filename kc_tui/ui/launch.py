@@ -1,4 +1,4 @@
-"""Start the app in a mode chosen on the command line ('menu', 'play' or 'demo')."""
+"""Start the app in a mode chosen on the command line ('menu', 'play', 'demo' or 'tutorial')."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
 
     path = config_path(getattr(args, "config", None))
     config, warning = load_config(path)
-    options = StartOptions(seed=getattr(args, "seed", None), warnings=[warning] if warning else [])
+    options = StartOptions(
+        seed=getattr(args, "seed", None), warnings=[warning] if warning else [], first_start=not path.exists()
+    )
     target = getattr(args, "target", None)
     check_target(target)
     if target is not None:
