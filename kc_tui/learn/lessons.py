@@ -28,6 +28,8 @@ from importlib import resources
 from kc_tui.engine import CORNERS, END, Move, Round, is_king, parse_move, parse_place
 from kc_tui.i18n import N_
 
+#: What the coach says to a legal move that is not the one the step asks for (most steps).
+WRONG = N_("That move is legal, but not this step's: the step names the move it asks for.")
 #: The seat of the person who learns (the opponent sits at 1).
 LEARNER = 0
 
@@ -117,7 +119,7 @@ LESSONS: tuple[Lesson, ...] = (
                 Goal.MOVE,
                 moves=("play 6H N",),
                 light=("N",),
-                wrong=N_("That move is legal, but this step asks for {card} on {top} at {place}."),
+                wrong=WRONG,
                 tries=("play 8S E", "play 6H E"),
             ),
             Step(
@@ -142,7 +144,7 @@ LESSONS: tuple[Lesson, ...] = (
                 reach="king in a corner",
                 solution="play KD NW",
                 light=("NW", "SE", "SW"),
-                wrong=N_("That move is legal, but this step asks for the king in an empty corner."),
+                wrong=WRONG,
                 tries=("play 7C N", "play 7C NW"),
             ),
         ),
@@ -159,7 +161,7 @@ LESSONS: tuple[Lesson, ...] = (
                 Goal.MOVE,
                 moves=("move W N",),
                 light=("W", "N"),
-                wrong=N_("That move is legal, but this step asks to move the pile {source} onto {place}."),
+                wrong=WRONG,
                 tries=("play 9C E", "move W E"),
             ),
             Step(
@@ -168,7 +170,7 @@ LESSONS: tuple[Lesson, ...] = (
                 reach="W filled",
                 solution="play 4H W",
                 light=("W",),
-                wrong=N_("That move is legal, but this step asks for a card on W."),
+                wrong=WRONG,
                 tries=("play 9C E", "move N W"),
             ),
         ),
@@ -182,7 +184,7 @@ LESSONS: tuple[Lesson, ...] = (
                 Goal.MOVE,
                 moves=("play 9D S",),
                 light=("S",),
-                wrong=N_("That move is legal, but this step asks for {card} at {place}."),
+                wrong=WRONG,
                 tries=("play 4H S", "play 8C NW"),
             ),
             Step(
@@ -190,7 +192,7 @@ LESSONS: tuple[Lesson, ...] = (
                 Goal.MOVE,
                 moves=("play 8C S",),
                 light=("S",),
-                wrong=N_("That move is legal, but this step asks for {card} at {place}."),
+                wrong=WRONG,
                 tries=("move N NW", "play 4H S"),
             ),
         ),
@@ -217,7 +219,7 @@ LESSONS: tuple[Lesson, ...] = (
                 Goal.MOVE,
                 moves=("play 5D N",),
                 light=("N",),
-                wrong=N_("That move is legal, but this step asks for {card} at {place}."),
+                wrong=WRONG,
                 tries=("end", "play 5D S"),
             ),
         ),
@@ -280,4 +282,4 @@ LESSONS: tuple[Lesson, ...] = (
 #: The lessons by id.
 BY_ID: dict[str, Lesson] = {lesson.id: lesson for lesson in LESSONS}
 
-__all__ = ["BY_ID", "CONDITIONS", "LEARNER", "LESSONS", "Goal", "Lesson", "Step"]
+__all__ = ["BY_ID", "CONDITIONS", "LEARNER", "LESSONS", "WRONG", "Goal", "Lesson", "Step"]

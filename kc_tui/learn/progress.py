@@ -87,23 +87,29 @@ class Progress:
             raise ProgressError(_("it is not a JSON object"))
         unknown = sorted(set(data) - KEYS)
         if unknown:
-            raise ProgressError(_("unknown key {key}").format(key=repr(unknown[0])))
+            raise ProgressError(_("{what} is not valid").format(what=repr(unknown[0])))
         if data.get("format") != FORMAT:
-            raise ProgressError(_("unknown format {format}").format(format=one_line(repr(data.get("format")), 40)))
+            raise ProgressError(_("{what} is not valid").format(what="'format'"))
         lesson = data.get("lesson", LESSONS[0].id)
         if not isinstance(lesson, str) or (lesson and lesson not in BY_ID):
-            raise ProgressError(_("unknown lesson {lesson}").format(lesson=one_line(repr(lesson), 40)))
+            raise ProgressError(_("{what} is not valid").format(what="'lesson'"))
         step = data.get("step", 0)
         most = len(BY_ID[lesson].steps) if lesson else 0
         if not is_int(step) or not 0 <= step <= most:
-            raise ProgressError(_("'step' must be a whole number from 0 to {high}").format(high=most))
+            raise ProgressError(_("{what} is not valid").format(what="'step'"))
         states = data.get("lessons", {})
         if not isinstance(states, dict) or any(k not in BY_ID or v not in (DONE, SKIPPED) for k, v in states.items()):
-            raise ProgressError(_("'lessons' must map lessons to done or skipped"))
+            raise ProgressError(_("{what} is not valid").format(what="'lessons'"))
         offered = data.get("offered", False)
         if not isinstance(offered, bool):
-            raise ProgressError(_("'offered' must be true or false"))
+            raise ProgressError(_("{what} is not valid").format(what="'offered'"))
         return cls(lesson, step, dict(states), offered)
+
+
+def _not_usable() -> str:
+    """What is said of a progress file that cannot be used (translated when it is said)."""
+    # Translators: {kept} is empty or a sentence after a space saying where the file was moved.
+    return _("The tutorial's progress is not usable ({problem}): it starts again.{kept}")
 
 
 def progress_path() -> Path:
@@ -123,9 +129,7 @@ def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
     except FileNotFoundError:
         return Progress(), None
     except OSError as exc:
-        return Progress(), _("The tutorial's progress cannot be read ({problem}): it starts again.").format(
-            problem=describe_os_error(exc)
-        )
+        return Progress(), _not_usable().format(problem=describe_os_error(exc), kept="")
     except (ProgressError, PositionError, ValueError) as exc:
         problem = one_line(str(exc), PROBLEM_MAX)
     kept = move_aside(path, ".bad")
