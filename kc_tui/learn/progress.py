@@ -1,5 +1,5 @@
-"""How far the player got in the tutorial: the lesson and step to come back to, each lesson's
-state (learnt or skipped) and whether the tutorial was offered at the first start. A small JSON
+"""How far the player got in the tutorial: the lesson and step to come back to, and each lesson's
+state (learnt or skipped). A small JSON
 file in the data folder (``tutorial.json``), written atomically and read strictly: a file that
 cannot be used is set aside and the tutorial starts again, said in one line."""
 
@@ -25,7 +25,7 @@ MAX_BYTES = 16 * 1024
 #: A lesson's states besides "to do".
 DONE = "done"
 SKIPPED = "skipped"
-KEYS = frozenset({"format", "lesson", "step", "lessons", "offered"})
+KEYS = frozenset({"format", "lesson", "step", "lessons"})
 
 
 class ProgressError(ValueError):
@@ -41,8 +41,6 @@ class Progress:
     step: int = 0
     #: Each lesson learnt or skipped: its id, ``done`` or ``skipped``.
     states: dict[str, str] = field(default_factory=dict)
-    #: Whether the tutorial was offered at a first start (it is offered once).
-    offered: bool = False
 
     def state(self, lesson: str) -> str:
         """``done``, ``skipped`` or empty (to do)."""
@@ -68,8 +66,8 @@ class Progress:
         return self._after(lesson, {**self.states, lesson: SKIPPED})
 
     def reset(self) -> Progress:
-        """Every lesson to do again, from the first (the offer stays made)."""
-        return Progress(offered=self.offered)
+        """Every lesson to do again, from the first."""
+        return Progress()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,7 +75,6 @@ class Progress:
             "lesson": self.lesson,
             "step": self.step,
             "lessons": dict(self.states),
-            "offered": self.offered,
         }
 
     @classmethod
@@ -100,10 +97,7 @@ class Progress:
         states = data.get("lessons", {})
         if not isinstance(states, dict) or any(k not in BY_ID or v not in (DONE, SKIPPED) for k, v in states.items()):
             raise ProgressError(_("{what} is not valid").format(what="'lessons'"))
-        offered = data.get("offered", False)
-        if not isinstance(offered, bool):
-            raise ProgressError(_("{what} is not valid").format(what="'offered'"))
-        return cls(lesson, step, dict(states), offered)
+        return cls(lesson, step, dict(states))
 
 
 def _not_usable() -> str:
@@ -132,11 +126,7 @@ def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
         return Progress(), _not_usable().format(problem=describe_os_error(exc), kept="")
     except (ProgressError, PositionError, ValueError) as exc:
         problem = one_line(str(exc), PROBLEM_MAX)
-    kept = move_aside(path, ".bad")
-    # Translators: {kept} is empty or a sentence after a space saying where the file was moved.
-    return Progress(offered=True), _(
-        "The tutorial's progress is not usable ({problem}): it starts again.{kept}"
-    ).format(problem=problem, kept=kept)
+    return Progress(), _not_usable().format(problem=problem, kept=move_aside(path, ".bad"))
 
 
 def save_progress(progress: Progress, path: Path | None = None) -> str | None:

@@ -15,7 +15,7 @@ IDS = [lesson.id for lesson in LESSONS]
 
 
 def test_progress_round_trips_in_the_data_folder(isolated_dirs: Path) -> None:
-    p = Progress(offered=True).at(IDS[2], 1).learnt(IDS[0]).skipped(IDS[1])
+    p = Progress().at(IDS[2], 1).learnt(IDS[0]).skipped(IDS[1])
     assert save_progress(p) is None
     assert progress_path() == isolated_dirs / "data" / "tutorial.json"
     assert load_progress() == (p, None)
@@ -34,7 +34,7 @@ def test_no_file_is_a_fresh_start_without_a_word() -> None:
         '{"format": "kings-corners/tutorial/1", "lesson": "nope"}',
         '{"format": "kings-corners/tutorial/1", "lesson": "build", "step": 99}',
         '{"format": "kings-corners/tutorial/1", "lessons": {"build": "maybe"}}',
-        '{"format": "kings-corners/tutorial/1", "offered": 1}',
+        '{"format": "kings-corners/tutorial/1", "lessons": []}',
         '{"format": "kings-corners/tutorial/1", "step": 1, "step": 0}',
         '{"format": "other"}',
         '{"format": "kings-corners/tutorial/1", "extra": 1}',
@@ -46,7 +46,7 @@ def test_a_bad_file_starts_again_in_one_line_and_is_set_aside(content: str) -> N
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content.encode("utf-8", "surrogateescape"))
     progress, message = load_progress()
-    assert progress == Progress(offered=True)  # started again; the first start's offer is not made again
+    assert progress == Progress()  # started again, from the first lesson
     assert message is not None and "\n" not in message and "starts again" in message
     assert not path.exists() and list(path.parent.glob("tutorial.json.bad*"))
 
@@ -70,5 +70,5 @@ def test_when_every_lesson_is_behind_there_is_none_to_come_back_to() -> None:
         p = p.learnt(lesson)
     assert p.lesson == ""
     again = p.reset()
-    assert again == Progress(offered=False) and again.lesson == IDS[0]
+    assert again == Progress() and again.lesson == IDS[0]
     assert json.loads(json.dumps(p.to_dict()))["lesson"] == ""

@@ -26,6 +26,7 @@ from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.text import plain, visible
+from kc_tui.ui.widgets import OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
@@ -87,6 +88,8 @@ class TutorialScreen(GameScreen):
 
     def on_mount(self) -> None:
         self.query_one("#side").mount(Static(id="coach"), before=0)
+        for panel in self.query(OpponentPanel):
+            panel.kind = ""  # the lesson's opponent plays a script, not an AI kind
         super().on_mount()
 
     def _words(self, text: str, step: Step) -> str:
