@@ -483,16 +483,16 @@ class KingsCornersApp(App[int]):
         return None
 
     # ------------------------------------------------------------------ actions (menu and command palette)
-    def action_new_game(self, setup: bool = True) -> None:
-        """A new match, after its set-up (``setup`` False: at once, with the current settings);
-        when one is saved (in play, or from an earlier session), ask first: the new match would
-        replace it."""
+    def action_new_game(self, setup: bool = True, hints: bool = False) -> None:
+        """A new match, after its set-up (``setup`` False: at once, with the current settings;
+        ``hints``: the set-up turns Hints on); when one is saved (in play, or from an earlier
+        session), ask first: the new match would replace it."""
         if self._only_looking():
             return
 
         def start() -> None:
             if setup:
-                self._set_up_game()
+                self._set_up_game(hints)
             else:
                 self.start_game()
 
@@ -513,9 +513,9 @@ class KingsCornersApp(App[int]):
 
         self.push_screen(ResumeDialog(self.saved_summary() or _("cannot be read"), replacing=True), done)
 
-    def _set_up_game(self) -> None:
-        """The new match's set-up (opponents, target or chips); it starts once chosen, with the
-        choices saved in the settings for next time."""
+    def _set_up_game(self, hints: bool = False) -> None:
+        """The new match's set-up (opponents, target or chips; ``hints``: with Hints on); it
+        starts once chosen, with the choices saved in the settings for next time."""
         from kc_tui.ui.dialogs.new_game import NewGameDialog
 
         def chosen(cfg: Config | None) -> None:
@@ -523,7 +523,8 @@ class KingsCornersApp(App[int]):
                 self.config = cfg
                 self.start_game()
 
-        self.push_screen(NewGameDialog(self.config, self.config_path), chosen)
+        config = self.config.with_(auto_hint=True) if hints else self.config
+        self.push_screen(NewGameDialog(config, self.config_path), chosen)
 
     def _only_looking(self) -> bool:
         """Say so when this window only looks (another holds the data folder)."""
@@ -625,8 +626,7 @@ class KingsCornersApp(App[int]):
 
     def hand_over(self) -> None:
         """The tutorial's end: a real match's set-up, with a hint at the start of each turn."""
-        self.config = self.config.with_(auto_hint=True)
-        self.action_new_game()
+        self.action_new_game(hints=True)
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen

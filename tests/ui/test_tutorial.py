@@ -5,8 +5,12 @@ saves untouched; the last step's hand-over to a real match's set-up with hints o
 
 from __future__ import annotations
 
+import pytest
+from textual.containers import VerticalScroll
+
+from kc_tui.config.store import load_config
 from kc_tui.engine import END, parse_move
-from kc_tui.i18n import _
+from kc_tui.i18n import LANGUAGES, _, use
 from kc_tui.learn.coach import LESSON_DONE, READ_FIRST, words
 from kc_tui.learn.lessons import LESSONS, Goal
 from kc_tui.learn.progress import DONE, SKIPPED, load_progress
@@ -64,10 +68,16 @@ async def test_every_step_walked_by_keys_then_the_hand_over() -> None:
         assert dialog.config.auto_hint
         progress = load_progress()[0]
         assert all(progress.state(lesson.id) == DONE for lesson in LESSONS) and progress.lesson == ""
-    assert not save_exists(), "a lesson was saved as a match"
-    history, problem = History.open(default_history_path())
-    assert problem is None
-    assert history.count_matches() == 0, "a lesson reached the history"
+        assert not save_exists(), "a lesson was saved as a match"
+        history, problem = History.open(default_history_path())
+        assert problem is None
+        assert history.count_matches() == 0, "a lesson reached the history"
+        history.close()
+        await pilot.press("ctrl+s")  # a real match starts, its hint shown at the player's turn
+        await wait_for(pilot, lambda: app.game is not None and not isinstance(app.game, TutorialScreen))
+        game = app.game
+        assert game is not None and game.config.auto_hint and load_config()[0].auto_hint
+        await wait_for(pilot, lambda: game.hint_move is not None, what="the real match's first hint")
 
 
 async def test_a_wrong_move_at_every_step_is_corrected_and_not_made() -> None:
@@ -153,3 +163,20 @@ async def test_lessons_are_skipped_and_the_tutorial_reset_from_the_list() -> Non
         assert load_progress()[0].states == {} and load_progress()[0].lesson == LESSONS[0].id
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+async def test_every_step_with_its_correction_fits_the_coach_at_80x24(code: str) -> None:
+    use(code)
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for lesson in LESSONS:
+            for index, step in enumerate(lesson.steps):
+                screen = await at_lesson(pilot, lesson, index)
+                tries = [parse_move(t) for t in step.tries] or [END]
+                wrong = next((m for m in tries if screen.session.why_illegal(m) is not None), tries[0])
+                for key in keys_for(screen, wrong) if step.goal is not Goal.READ else ["t"]:
+                    await pilot.press(key)
+                await pilot.pause()
+                box = screen.query_one("#coach-box", VerticalScroll)
+                assert box.max_scroll_y == 0, f"{code}: {lesson.id} step {index + 1} scrolls: {coach_said(screen)}"

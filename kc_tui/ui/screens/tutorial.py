@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import HUMAN, Config
@@ -60,12 +61,13 @@ class TutorialScreen(GameScreen):
         Binding("l", "lessons", N_("Lessons")),
     ]
     DEFAULT_CSS = """
-    TutorialScreen #side { width: 30; min-width: 30; max-width: 30; }
+    TutorialScreen #side { width: 32; min-width: 32; max-width: 32; }
     TutorialScreen #scoreboard, TutorialScreen #log { display: none; }
-    TutorialScreen #coach {
+    TutorialScreen #coach-box {
         height: 1fr; padding: 0 1; border: round $accent; border-title-color: $accent;
-        background: $boost;
+        background: $boost; scrollbar-size-vertical: 1;
     }
+    TutorialScreen #coach { height: auto; }
     """
 
     def __init__(self, lesson: Lesson, step: int, config: Config, progress: Progress | None = None) -> None:
@@ -75,6 +77,9 @@ class TutorialScreen(GameScreen):
         self.progress = (progress or load_progress()[0]).at(lesson.id, self.step_index)
         #: What the coach said of the last move that was not made (None: nothing to correct).
         self.correction: str | None = None
+        #: The coach's panel beside the table (made on mount) and its words.
+        self._coach_box: VerticalScroll | None = None
+        self._coach: Static | None = None
 
     # ------------------------------------------------------------------ the step
     @property
@@ -87,7 +92,10 @@ class TutorialScreen(GameScreen):
         return LESSONS.index(self.lesson) + 1
 
     def on_mount(self) -> None:
-        self.query_one("#side").mount(Static(id="coach"), before=0)
+        self._coach = Static(id="coach")
+        self._coach_box = VerticalScroll(self._coach, id="coach-box")
+        self._coach_box.can_focus = False
+        self.query_one("#side").mount(self._coach_box, before=0)
         for panel in self.query(OpponentPanel):
             panel.kind = ""  # the lesson's opponent plays a script, not an AI kind
         super().on_mount()
@@ -100,13 +108,13 @@ class TutorialScreen(GameScreen):
         s, step = self.session, self.step
         parts: list[str | tuple[str, str]] = []
         if self.correction is not None:
-            parts += [("✗ ", "bold red"), (visible(self.correction), "red"), "\n\n"]
+            parts += [("✗ ", "bold red"), (visible(self.correction), "red"), "\n"]
         if step is None:
             parts.append((_(coach.LESSON_DONE), "bold"))
         elif not s.human_to_move and not s.match.round.over:
             parts.append(visible(_(coach.OPPONENT_PLAYS).format(name=s.names[1 - LEARNER])))
         else:
-            parts += [visible(self._words(step.text, step)), "\n\n", (self.keys_text(step), KEYS_STYLE)]
+            parts += [visible(self._words(step.text, step)), "\n", (self.keys_text(step), KEYS_STYLE)]
         head = Text(visible(_(self.lesson.title)), "bold")
         return Text("\n").join([head, Text.assemble(*[(p, "") if isinstance(p, str) else p for p in parts])])
 
@@ -135,12 +143,11 @@ class TutorialScreen(GameScreen):
 
     def refresh_view(self) -> None:
         super().refresh_view()
-        found = self.query("#coach")
-        if found:
-            panel = found.first(Static)
+        if self._coach_box is not None and self._coach is not None:
             # Translators: the coach's panel's title: the lesson's number, and of how many.
-            panel.border_title = plain(_("Lesson {number}/{count}").format(number=self.number, count=len(LESSONS)))
-            panel.update(self.coach_text())
+            title = _("Lesson {number}/{count}").format(number=self.number, count=len(LESSONS))
+            self._coach_box.border_title = plain(title)
+            self._coach.update(self.coach_text())
 
     # ------------------------------------------------------------------ moves, checked first
     def submit_move(self, m: Move) -> None:
@@ -190,6 +197,8 @@ class TutorialScreen(GameScreen):
 
     def action_go_on(self) -> None:
         """Enter: past a step to read, or on to the next lesson once this one is learnt."""
+        if self.busy:
+            return  # the opponent's turn first: the step after it is about what it leads to
         step = self.step
         if step is not None and step.goal is not Goal.READ:
             self.correction = _("This step asks for a move: the keys are under its words.")
@@ -258,7 +267,7 @@ class TutorialScreen(GameScreen):
             return False
         if action == "go_on":
             reading = self.step is None or self.step.goal is Goal.READ
-            return None if self.too_small or not reading else True
+            return None if self.too_small or not reading or self.busy else True
         return super().check_action(action, parameters)
 
     def round_over_reached(self) -> None:
