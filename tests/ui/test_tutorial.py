@@ -157,12 +157,22 @@ async def test_lessons_are_skipped_and_the_tutorial_reset_from_the_list() -> Non
         await pilot.press("enter")  # the list goes on to the lesson the tutorial comes back to
         await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
         assert isinstance(app.screen, TutorialScreen) and app.screen.lesson == LESSONS[1]
+        lesson = app.screen
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonsDialog))
+        await pilot.press("s")  # the lesson being played skipped from its own list, then back to it
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is lesson)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        progress = load_progress()[0]
+        assert progress.state(LESSONS[1].id) == SKIPPED and progress.lesson == LESSONS[1].id, "the skip was lost"
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, LessonsDialog))
         await pilot.press("r")
         assert load_progress()[0].states == {} and load_progress()[0].lesson == LESSONS[0].id
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

@@ -256,7 +256,9 @@ class TutorialScreen(GameScreen):
         self.app.push_screen(LessonsDialog(), self._lesson_chosen)
 
     def _lesson_chosen(self, chosen: str | None) -> None:
-        if chosen is None:
+        if chosen is None:  # back to this lesson, with what the list changed (a skip, a reset)
+            self.progress = load_progress()[0].at(self.lesson.id, self.step_index)
+            self._keep()
             self.schedule()
             return
         self.app.switch_screen(open_lesson(chosen, self.config, load_progress()[0]))
