@@ -23,9 +23,10 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
     from kc_tui.ui.app import KingsCornersApp, StartOptions
 
     path = config_path(getattr(args, "config", None))
+    first_start = not path.exists() and not path.is_symlink()  # before a bad file is moved aside
     config, warning = load_config(path)
     options = StartOptions(
-        seed=getattr(args, "seed", None), warnings=[warning] if warning else [], first_start=not path.exists()
+        seed=getattr(args, "seed", None), warnings=[warning] if warning else [], first_start=first_start
     )
     target = getattr(args, "target", None)
     check_target(target)
