@@ -1,7 +1,7 @@
 """The ``kings-corners`` command: its parser and ``main``. The commands live by group:
 :mod:`kc_tui.cli.positions` (check, moves, apply), :mod:`kc_tui.cli.stats` (stats and its
 exports), :mod:`kc_tui.cli.network` (host, join, serve); the app, the demo and the tournament are
-started here; :mod:`kc_tui.cli.common` holds what they share."""
+started here, and so is the tutorial; :mod:`kc_tui.cli.common` holds what they share."""
 
 from __future__ import annotations
 
@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
     p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=lambda a: _app(a, "demo"))
+
+    p = sub.add_parser("tutorial", help=_("learn the game: a guided first game, one move at a time"))
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=lambda a: _app(a, "tutorial"))
 
     p = sub.add_parser("tournament", help=_("measure AI players against each other over duplicate deals"))
     p.later(_tournament_arguments)

@@ -17,7 +17,7 @@ from typing import Any
 import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
-from kc_tui.i18n import LANGUAGES, _
+from kc_tui.i18n import LANGUAGES, N_, _
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
@@ -42,6 +42,8 @@ OPPONENT_KEYS: tuple[str, ...] = ("name", "kind", "think_ms")
 
 #: A short label for every choice of every word-valued rule (read from the rules' declarations).
 CHOICE_LABELS: dict[str, dict[str, str]] = {v.key: {c.value: c.label for c in v.choices} for v in VARIANTS if v.choices}
+#: The setting ``auto_hint`` as the Settings screen shows it: its label and what it does.
+AUTO_HINT: tuple[str, str] = (N_("Hints on"), N_("show a hint at the start of each of your turns"))
 #: Names offered for new opponents, in seat order.
 DEFAULT_OPPONENT_NAMES: tuple[str, ...] = ("Greedy", "Kingsley", "Lena")
 #: Suggested think times (ms) for the strength of an opponent, weakest first.
@@ -111,6 +113,8 @@ class Config:
     four_colour: bool = False
     #: Whether AI demos are recorded in the game history (marked as demos).
     record_demos: bool = True
+    #: Whether the game shows a hint at the start of each of the person's turns (:data:`AUTO_HINT`).
+    auto_hint: bool = False
     theme: str = "textual-dark"
     #: The language's code (:data:`kc_tui.i18n.LANGUAGES`); empty: not chosen, the environment's.
     language: str = ""
@@ -165,6 +169,8 @@ class Config:
             raise ConfigError(
                 _("record_demos must be true or false, not {value}").format(value=quote(self.record_demos))
             )
+        if not isinstance(self.auto_hint, bool):
+            raise ConfigError(_("auto_hint must be true or false, not {value}").format(value=quote(self.auto_hint)))
         if (
             not isinstance(self.theme, str)
             or not self.theme.strip()
@@ -189,6 +195,7 @@ class Config:
             "card_style": self.card_style,
             "four_colour": self.four_colour,
             "record_demos": self.record_demos,
+            "auto_hint": self.auto_hint,
             "theme": self.theme,
         }
         if self.language:  # not chosen: the file says nothing, and the environment decides

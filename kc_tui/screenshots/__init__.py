@@ -44,6 +44,7 @@ SHOT_LANGUAGES: dict[str, str] = {
 SIZES: dict[str, tuple[int, int]] = {
     "game-80x24": SMALL,
     "remote": (100, 30),
+    "tutorial": SMALL,
     **{f"table-{code}-80x24": SMALL for code in OTHER_LANGUAGES},
 }
 SVG_FONT = "font-family: Fira Code, monospace;"
@@ -76,6 +77,7 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
     ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
     ("remote", "A remote seat at a table hosted on another machine: who the table waits for, who is connected"),
+    ("tutorial", "Learn to play at 80×24: the coach beside the table names the move, its rule and its keys"),
     *(
         shot
         for code in OTHER_LANGUAGES
@@ -457,6 +459,21 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     return stop
 
 
+def lesson_at(lesson: str, step: int) -> Callable[[Any], Awaitable[None]]:
+    """A driver: Learn to play's lesson ``lesson`` at step ``step`` (0-based), the opponent's turn played."""
+
+    async def drive(pilot: Any) -> None:
+        from kc_tui.learn.lessons import BY_ID
+        from kc_tui.ui.screens.tutorial import TutorialScreen
+
+        app = pilot.app
+        screen = TutorialScreen(BY_ID[lesson], step, app.config)
+        app.push_screen(screen)
+        await _wait(pilot, lambda: app.screen is screen and not screen.busy and bool(screen.query("#coach")))
+
+    return drive
+
+
 DRIVERS: dict[str, Callable[[Any], Awaitable[Callable[[], Awaitable[None]] | None]]] = {
     "main-menu": shot_menu,
     "game": shot_game,
@@ -471,6 +488,7 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[Callable[[], Awaitable[None]] | Non
     "stats": shot_stats,
     "handoff": shot_handoff,
     "remote": shot_remote,
+    "tutorial": lesson_at("move", 0),
     **dict.fromkeys(SHOT_LANGUAGES, shot_game),
 }
 

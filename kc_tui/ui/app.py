@@ -22,8 +22,10 @@ from textual.theme import ThemeProvider
 from textual.widgets import HelpPanel
 
 from kc_tui.config import Config
+from kc_tui.config.store import config_path as settings_path
 from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
+from kc_tui.learn.progress import Progress, load_progress, progress_path
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
@@ -63,6 +65,8 @@ class StartOptions:
     join: str | None = None
     #: Certificates a ``wss://`` table's server is trusted by besides the system's (``join --cafile``).
     join_cafile: str | None = None
+    #: No settings file was there at the start: the menu offers Learn to play (:meth:`KingsCornersApp.offers_learning`).
+    first_start: bool = False
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -126,7 +130,8 @@ class SaveChanged(Message):
 
 
 class KingsCornersApp(App[int]):
-    """``mode``: 'menu' (the main menu), 'play' (a match at once) or 'demo' (the AI demo).
+    """``mode``: 'menu' (the main menu), 'play' (a match at once), 'demo' (the AI demo) or
+    'tutorial' (Learn to play, where the player left it).
 
     The window that holds the data folder's lock saves the match and records the history (in the
     recorder's thread: the UI never waits on SQLite); another window on the same folder only
@@ -354,6 +359,8 @@ class KingsCornersApp(App[int]):
             self._offer_resume(saved)
         elif self.mode == "demo":
             self.action_demo(direct=True)
+        elif self.mode == "tutorial":
+            self.open_tutorial()
 
     def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
@@ -514,16 +521,16 @@ class KingsCornersApp(App[int]):
         return None
 
     # ------------------------------------------------------------------ actions (menu and command palette)
-    def action_new_game(self, setup: bool = True) -> None:
-        """A new match, after its set-up (``setup`` False: at once, with the current settings);
-        when one is saved (in play, or from an earlier session), ask first: the new match would
-        replace it."""
+    def action_new_game(self, setup: bool = True, hints: bool = False) -> None:
+        """A new match, after its set-up (``setup`` False: at once, with the current settings;
+        ``hints``: the set-up turns Hints on); when one is saved (in play, or from an earlier
+        session), ask first: the new match would replace it."""
         if self._only_looking():
             return
 
         def start() -> None:
             if setup:
-                self._set_up_game()
+                self._set_up_game(hints)
             else:
                 self.start_game()
 
@@ -544,9 +551,9 @@ class KingsCornersApp(App[int]):
 
         self.push_screen(ResumeDialog(self.saved_summary() or _("cannot be read"), replacing=True), done)
 
-    def _set_up_game(self) -> None:
-        """The new match's set-up (opponents, target or chips); it starts once chosen, with the
-        choices saved in the settings for next time."""
+    def _set_up_game(self, hints: bool = False) -> None:
+        """The new match's set-up (opponents, target or chips; ``hints``: with Hints on); it
+        starts once chosen, with the choices saved in the settings for next time."""
         from kc_tui.ui.dialogs.new_game import NewGameDialog
 
         def chosen(cfg: Config | None) -> None:
@@ -554,7 +561,8 @@ class KingsCornersApp(App[int]):
                 self.config = cfg
                 self.start_game()
 
-        self.push_screen(NewGameDialog(self.config, self.config_path), chosen)
+        config = self.config.with_(auto_hint=True) if hints else self.config
+        self.push_screen(NewGameDialog(config, self.config_path), chosen)
 
     def _only_looking(self) -> bool:
         """Say so when this window only looks (another holds the data folder)."""
@@ -622,6 +630,41 @@ class KingsCornersApp(App[int]):
             self.push_screen(remote_screen(url, self.config))
 
         self.push_screen(JoinDialog(), chosen)
+
+    # ------------------------------------------------------------------ learn to play
+    def _tutorial_progress(self) -> Progress:
+        """The tutorial's progress; a file that cannot be used is said in one line (it starts again)."""
+        progress, problem = load_progress()
+        if problem is not None:
+            self.notify(problem, title=_("Learn to play"), severity="warning", timeout=12)
+        return progress
+
+    def open_tutorial(self, lesson: str | None = None) -> None:
+        """The tutorial's lesson ``lesson`` (None: where the player left it) over the menu."""
+        from kc_tui.ui.screens.tutorial import open_lesson
+
+        self.push_screen(open_lesson(lesson, self.config, self._tutorial_progress()))
+
+    def action_learn(self) -> None:
+        """Learn to play: the lessons and their state; the one chosen opens at the table."""
+        from kc_tui.ui.dialogs.lessons import LessonsDialog
+
+        def chosen(lesson: str | None) -> None:
+            if lesson is not None:
+                self.open_tutorial(lesson)
+
+        self.push_screen(LessonsDialog(self._tutorial_progress()), chosen)
+
+    def offers_learning(self) -> bool:
+        """Whether the menu offers Learn to play with a line of its own: at a first start (no
+        settings file then), until the player starts the tutorial or keeps settings."""
+        if not self.options.first_start or self.look_only is not None or progress_path().exists():
+            return False
+        return not settings_path(self.config_path).exists()
+
+    def hand_over(self) -> None:
+        """The tutorial's end: a real match's set-up, with a hint at the start of each turn."""
+        self.action_new_game(hints=True)
 
     def action_stats(self) -> None:
         from kc_tui.ui.screens.stats import StatsScreen

@@ -1,4 +1,4 @@
-"""Start the app in a mode chosen on the command line ('menu', 'play' or 'demo')."""
+"""Start the app in a mode chosen on the command line ('menu', 'play', 'demo' or 'tutorial')."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
     from kc_tui.ui.app import KingsCornersApp, StartOptions
 
     path = config_path(getattr(args, "config", None))
+    first_start = not path.exists() and not path.is_symlink()  # before a bad file is moved aside
     config, warning = load_config(path)
-    options = StartOptions(seed=getattr(args, "seed", None), warnings=[warning] if warning else [])
+    options = StartOptions(
+        seed=getattr(args, "seed", None), warnings=[warning] if warning else [], first_start=first_start
+    )
     target = getattr(args, "target", None)
     check_target(target)
     if target is not None:

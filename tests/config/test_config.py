@@ -269,6 +269,9 @@ def test_from_dict_checks_exact_types() -> None:
         Config.from_dict({"four_colour": 1})
     with pytest.raises(ConfigError, match="record_demos"):
         Config.from_dict({"record_demos": "no"})
+    with pytest.raises(ConfigError, match="auto_hint"):
+        Config.from_dict({"auto_hint": 1})
+    assert Config.from_dict({"auto_hint": True}).auto_hint and not Config().auto_hint
     with pytest.raises(ConfigError, match="target"):
         Config.from_dict({"rules": {"target": True}})
     assert Config.from_dict({"opponents": [{"name": "A", "kind": "expert", "think_ms": 50}]}).opponents == (

@@ -57,6 +57,7 @@ async def test_every_setting_persists_across_a_restart() -> None:
         screen.query_one("#card_style", Select).value = "ascii"
         screen.query_one("#four_colour", Switch).value = True
         screen.query_one("#record_demos", Switch).value = False
+        screen.query_one("#auto_hint", Switch).value = True
         screen.query_one("#pace", Select).value = "fast"
         screen.query_one("#theme", Select).value = "nord"
         await pilot.pause()
@@ -81,6 +82,7 @@ async def test_every_setting_persists_across_a_restart() -> None:
     assert loaded.card_style == "ascii"
     assert loaded.four_colour is True
     assert loaded.record_demos is False
+    assert loaded.auto_hint is True
     assert loaded.pace == "fast"
     assert loaded.theme == "nord"
 

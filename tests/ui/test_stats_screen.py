@@ -288,7 +288,7 @@ async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             buttons = [b for b in menu.query(Button) if b.display]
-            assert len(buttons) == (8 if saved else 7)
+            assert len(buttons) == (9 if saved else 8)
             for b in buttons:
                 assert b.compact is compact
                 assert menu.region.contains_region(b.region), (size, b.id, b.region)

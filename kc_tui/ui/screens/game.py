@@ -71,6 +71,8 @@ class GameScreen(HandPicking, DrivenScreen):
         #: under the round's summary).
         self._ended: tuple[int | None, RoundEnded] | None = None
         self._hint_busy = False
+        #: The turn the setting ``auto_hint`` last showed a hint at (:meth:`_turn`).
+        self._auto_hinted: tuple[int, int, int] | None = None
         #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
         self._end_asked = False
         #: The save problem last told (each is said once, and so is its end).
@@ -107,10 +109,7 @@ class GameScreen(HandPicking, DrivenScreen):
         table.show(
             snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look, rules=s.match.rules
         )
-        hint_places: set[int] = set()
-        if self.hint_move is not None and self.hint_move != END:
-            hint_places.add(target(self.hint_move))
-        table.highlight(self._targets(), self.source_pile, hint_places)
+        table.highlight(self._targets(), self.source_pile, self.lit_places())
         if human is not None or self.seating.hot_seat:
             hand = list(snap.seats[human].hand or ()) if human is not None else []
             keys = self.card_keys(hand, self._turn() if self.seating.may_act() and not self._summary_open else None)
@@ -125,6 +124,12 @@ class GameScreen(HandPicking, DrivenScreen):
         self.refresh_bindings()
         self.tell_save()
         self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
+
+    def lit_places(self) -> set[int]:
+        """The places lit as a hint's are: where the hint on show plays."""
+        if self.hint_move is not None and self.hint_move != END:
+            return {target(self.hint_move)}
+        return set()
 
     def _turn(self) -> tuple[int, int, int]:
         """The turn being played: the round, the seat on turn and the turns ended before it."""
@@ -282,10 +287,22 @@ class GameScreen(HandPicking, DrivenScreen):
     def schedule(self, delay: float | None = None) -> None:
         """After any change: say whose turn it is, then show the round's end or let the AI think."""
         self._prompt()
+        self._hint_at_turn_start()
         if self.seating.needs_handoff() and not self.seating.handing_off and self.may_advance():
             self._hand_off()
             return
         super().schedule(delay)
+
+    def _hint_at_turn_start(self) -> None:
+        """With the setting ``auto_hint`` on, the hint (as ``h`` shows it) once at the start of
+        each of the person's turns."""
+        if not self.config.auto_hint or not self.seating.may_act() or self._summary_open or self.too_small:
+            return
+        turn = self._turn()
+        if turn == self._auto_hinted or not self.check_action("hint", ()):
+            return
+        self._auto_hinted = turn
+        self.action_hint()
 
     def _hand_off(self) -> None:
         """The handoff screen for the human on turn; their hand opens once they confirm."""

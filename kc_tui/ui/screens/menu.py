@@ -1,4 +1,4 @@
-"""The main menu: New game, Resume, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table,
+"""The main menu: New game, Resume, Learn to play, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table,
 where the app may join one)."""
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class MenuScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "app.new_game", N_("New game")),
+        Binding("l", "app.learn", N_("Learn to play"), show=False),
         Binding("c", "resume", N_("Resume")),
         Binding("d", "app.demo", N_("Demo")),
         Binding("j", "app.join", N_("Join a table"), show=False),
@@ -73,6 +74,8 @@ class MenuScreen(Screen[None]):
                 yield Button(_("Resume match  (c)"), id="resume", variant="success")
             with Center():
                 yield Button(_("New game  (n)"), id="new_game", variant="primary")
+            with Center():
+                yield Button(_("Learn to play  (l)"), id="learn")
             with Center():
                 yield Button(_("Watch a demo  (d)"), id="demo")
             with Center():
@@ -121,6 +124,8 @@ class MenuScreen(Screen[None]):
         self.query_one("#join", Button).display = bool(can_join())
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
         saved = _("Saved match: {summary}").format(summary=summary) if summary else ""
+        if not saved and getattr(self.app, "offers_learning", lambda: False)():
+            saved = _("New to the game? Learn to play (l) teaches it in a few minutes.")
         self.query_one("#saved", Static).update(plain(saved))
         (resume if has_save else self.query_one("#new_game", Button)).focus()
         self.fit_buttons()

@@ -28,6 +28,7 @@ from textual.widgets import Button, Header, Input, Label, OptionList, Select, St
 
 import ai
 from kc_tui.config import (
+    AUTO_HINT,
     CARD_STYLES,
     HUMAN,
     NAME_MAX,
@@ -262,6 +263,8 @@ class SettingsScreen(Screen[Config | None]):
             yield _row(_("Theme"), _select([(t, t) for t in themes], cfg.theme, "theme"))
             yield _row(_("Record demos"), Switch(cfg.record_demos, id="record_demos"))
             yield Static(_("keep AI demos in the game history (marked as demos)"), classes="desc")
+            yield _row(_(AUTO_HINT[0]), Switch(cfg.auto_hint, id="auto_hint"))
+            yield Static(_(AUTO_HINT[1]), classes="desc")
             yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
             yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
         yield Static("", id="error")
@@ -490,6 +493,7 @@ class SettingsScreen(Screen[Config | None]):
             card_style=self._value("card_style"),
             four_colour=bool(self._value("four_colour")),
             record_demos=bool(self._value("record_demos")),
+            auto_hint=bool(self._value("auto_hint")),
             theme=self._value("theme"),
             language=self._value("language"),
         )
@@ -587,6 +591,7 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#card_style", Select).value = d.card_style
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
+        self.query_one("#auto_hint", Switch).value = d.auto_hint
         self.query_one("#theme", Select).value = d.theme
         self.query_one("#language", Select).value = d.language
         self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)

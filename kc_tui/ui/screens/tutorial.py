@@ -1,0 +1,292 @@
+"""Learn to play: a lesson at the table, the coach's words beside it.
+
+The table is the game screen's (:class:`TutorialScreen` is a :class:`GameScreen` over a session
+built from the lesson's position), so the keys, the picking and the opponent's turns are the
+game's. The coach (:mod:`kc_tui.learn.coach`) checks every move before it is made: a move that
+does not meet the step's goal is not made, and the coach says why. Nothing reaches the saves or
+the history: the session has no save path and the table no recorder. The progress is saved at
+every step; Esc (with nothing picked) or ``m`` leaves, and coming back resumes at the step.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from kc_tui.config import HUMAN, Config
+from kc_tui.engine import END, Match, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.i18n import N_, _
+from kc_tui.learn import coach
+from kc_tui.learn.lessons import BY_ID, LEARNER, LESSONS, Goal, Lesson, Step
+from kc_tui.learn.progress import Progress, load_progress, save_progress
+from kc_tui.match.roster import Seat
+from kc_tui.match.session import MatchSession
+from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.text import plain, visible
+from kc_tui.ui.widgets import OpponentPanel
+from kc_tui.ui.widgets.hand import KEYS
+from kc_tui.ui.widgets.pile import PLACE_KEYS
+
+#: The opponent's kind as the table shows it (its moves are the lesson's script).
+OPPONENT_KIND = "greedy"
+#: How the keys of a step are shown (as "your turn" is beside the hand).
+KEYS_STYLE = "bold #ffd75f"
+#: The name the opponent has when the position file gives none.
+OPPONENT_NAME = "Lena"
+
+
+def lesson_session(lesson: Lesson, step: int, config: Config) -> MatchSession:
+    """A session at ``step`` of ``lesson`` (:func:`kc_tui.learn.coach.position_at`): the player at
+    seat 0, the lesson's scripted opponent at 1; never saved, never recorded."""
+    r = coach.position_at(lesson, step)
+    match = Match(r.n, r.rules, 0, first_dealer=r.dealer)
+    r.standing = match.standing()
+    match.round = r
+    other = str(r.player_meta[1].get("name", OPPONENT_NAME)) if len(r.player_meta) > 1 else OPPONENT_NAME
+    seats = [Seat(config.player_name, HUMAN), Seat(other, OPPONENT_KIND)]
+    session = MatchSession(match, seats, card_style=config.card_style)
+    session.players[1] = coach.ScriptedPlayer(lesson.replies)
+    return session
+
+
+class TutorialScreen(GameScreen):
+    """One lesson of the tutorial at the table (see the module docs)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "go_on", N_("Go on")),
+        Binding("l", "lessons", N_("Lessons")),
+    ]
+    DEFAULT_CSS = """
+    TutorialScreen #side { width: 32; min-width: 32; max-width: 32; }
+    TutorialScreen #scoreboard, TutorialScreen #log { display: none; }
+    TutorialScreen #coach-box {
+        height: 1fr; padding: 0 1; border: round $accent; border-title-color: $accent;
+        background: $boost; scrollbar-size-vertical: 1;
+    }
+    TutorialScreen #coach { height: auto; }
+    """
+
+    def __init__(self, lesson: Lesson, step: int, config: Config, progress: Progress | None = None) -> None:
+        self.lesson = lesson
+        self.step_index = max(0, min(step, len(lesson.steps)))
+        super().__init__(lesson_session(lesson, self.step_index, config), config)
+        self.progress = (progress or load_progress()[0]).at(lesson.id, self.step_index)
+        #: What the coach said of the last move that was not made (None: nothing to correct).
+        self.correction: str | None = None
+        #: The coach's panel beside the table (made on mount) and its words.
+        self._coach_box: VerticalScroll | None = None
+        self._coach: Static | None = None
+
+    # ------------------------------------------------------------------ the step
+    @property
+    def step(self) -> Step | None:
+        """The step being taught (None: the lesson is learnt)."""
+        return self.lesson.steps[self.step_index] if self.step_index < len(self.lesson.steps) else None
+
+    @property
+    def number(self) -> int:
+        return LESSONS.index(self.lesson) + 1
+
+    def on_mount(self) -> None:
+        self._coach = Static(id="coach")
+        self._coach_box = VerticalScroll(self._coach, id="coach-box")
+        self._coach_box.can_focus = False
+        self.query_one("#side").mount(self._coach_box, before=0)
+        for panel in self.query(OpponentPanel):
+            panel.kind = ""  # the lesson's opponent plays a script, not an AI kind
+        super().on_mount()
+
+    def _words(self, text: str, step: Step) -> str:
+        return coach.words(text, step, self.session.match.round, self.session.names, self.session.fmt)
+
+    def coach_text(self) -> Text:
+        """What the coach says now: the step, the keys that make it, the correction of a move."""
+        s, step = self.session, self.step
+        parts: list[str | tuple[str, str]] = []
+        if self.correction is not None:
+            parts += [("✗ ", "bold red"), (visible(self.correction), "red"), "\n"]
+        if step is None:
+            parts.append((_(coach.LESSON_DONE), "bold"))
+        elif not s.human_to_move and not s.match.round.over:
+            parts.append(visible(_(coach.OPPONENT_PLAYS).format(name=s.names[1 - LEARNER])))
+        else:
+            parts += [visible(self._words(step.text, step)), "\n", (self.keys_text(step), KEYS_STYLE)]
+        head = Text(visible(_(self.lesson.title)), "bold")
+        return Text("\n").join([head, Text.assemble(*[(p, "") if isinstance(p, str) else p for p in parts])])
+
+    def keys_text(self, step: Step) -> str:
+        """The keys that make the step's move, as the table and the hand show them now."""
+        m = step.solution_move()
+        if m is None:
+            return _(coach.READ_ON)
+        if is_play(m) or is_pile_move(m):
+            if is_play(m):
+                keyed = {card: key for key, card in (self._keyed or {}).items()}
+                index = keyed.get(play_card(m))
+                first = KEYS[index] if index is not None else "←→"
+            else:
+                first = PLACE_KEYS[source(m)]
+            # Translators: the keys that make a move: {first} picks a card (or a pile), {second} a place.
+            return _("Keys: {first}, then {second}").format(first=first, second=PLACE_KEYS[target(m)])
+        return _("Key: {key}").format(key="t")
+
+    def lit_places(self) -> set[int]:
+        places = super().lit_places()
+        step = self.step
+        if step is not None and self.session.human_to_move and self.selected_card is None and self.source_pile is None:
+            places |= set(step.places())
+        return places
+
+    def refresh_view(self) -> None:
+        super().refresh_view()
+        if self._coach_box is not None and self._coach is not None:
+            # Translators: the coach's panel's title: the lesson's number, and of how many.
+            title = _("Lesson {number}/{count}").format(number=self.number, count=len(LESSONS))
+            self._coach_box.border_title = plain(title)
+            self._coach.update(self.coach_text())
+
+    # ------------------------------------------------------------------ moves, checked first
+    def submit_move(self, m: Move) -> None:
+        if self._refused(m):
+            return
+        self._next_step()
+        super().submit_move(m)
+
+    def end_turn_now(self) -> None:
+        if self._refused(END):
+            return
+        self._next_step()
+        super().end_turn_now()
+
+    def action_end_turn(self) -> None:
+        """``t``: a step to read (or a lesson learnt) refuses it before anything is asked."""
+        if self._my_turn_or_say() and (self.step is None or self.step.goal is Goal.READ):
+            self._refused(END)
+            return
+        super().action_end_turn()
+
+    def _refused(self, m: Move) -> bool:
+        """Whether the coach refuses ``m`` (it is then not made, and the coach says why)."""
+        step, s = self.step, self.session
+        said = _(coach.LESSON_DONE) if step is None else coach.verdict(step, s.match.round, m, s.names, s.fmt)
+        self.correction = said
+        if said is None:
+            return False
+        self.selected_card = self.source_pile = None
+        self.refresh_view()
+        self._prompt()
+        self.app.bell()
+        return True
+
+    def _next_step(self) -> None:
+        self.correction = None
+        self.step_index += 1
+        self.progress = self.progress.at(self.lesson.id, self.step_index)
+        if self.step is None:
+            self.progress = self.progress.learnt(self.lesson.id)
+        self._keep()
+
+    def _keep(self) -> None:
+        problem = save_progress(self.progress)
+        if problem is not None:
+            self.app.notify(problem, title=_("Learn to play"), severity="warning")
+
+    def action_go_on(self) -> None:
+        """Enter: past a step to read, or on to the next lesson once this one is learnt."""
+        if self.busy:
+            return  # the opponent's turn first: the step after it is about what it leads to
+        step = self.step
+        if step is not None and step.goal is not Goal.READ:
+            self.correction = _("This step asks for a move: the keys are under its words.")
+            self.refresh_view()
+            return
+        if step is not None and self.step_index + 1 < len(self.lesson.steps):
+            self._next_step()
+            self.refresh_view()
+            return
+        if step is not None:
+            self._next_step()
+        self.next_lesson()
+
+    def next_lesson(self) -> None:
+        """The next lesson in place of this one; after the last, a real match's set-up (hints on)."""
+        self.stop()
+        following = LESSONS.index(self.lesson) + 1
+        if following < len(LESSONS):
+            self.app.switch_screen(open_lesson(LESSONS[following].id, self.config, self.progress))
+            return
+        self.app.pop_screen()
+        hand_over = getattr(self.app, "hand_over", None)
+        if callable(hand_over):
+            hand_over()
+
+    # ------------------------------------------------------------------ leaving, coming back
+    def action_clear(self) -> None:
+        """Esc: let go of what is picked; with nothing picked, leave the lesson (kept at its step)."""
+        if self.selected_card is not None or self.source_pile is not None:
+            super().action_clear()
+        else:
+            self.action_leave()
+
+    def action_menu(self) -> None:
+        self.action_leave()
+
+    def action_leave(self) -> None:
+        self.stop()
+        self._keep()
+        self.app.pop_screen()
+        self.app.notify(
+            _("Learn to play keeps your place: choose it again to carry on."), title=_("Learn to play"), timeout=6
+        )
+
+    def action_quit(self) -> None:
+        """Quit at once: the lesson's place is saved at every step, and a lesson has no match to lose."""
+        self._keep()
+        self.app.exit()
+
+    def action_lessons(self) -> None:
+        from kc_tui.ui.dialogs.lessons import LessonsDialog
+
+        self.stop()
+        self._keep()
+        self.app.push_screen(LessonsDialog(), self._lesson_chosen)
+
+    def _lesson_chosen(self, chosen: str | None) -> None:
+        if chosen is None:  # back to this lesson, with what the list changed (a skip, a reset)
+            self.progress = load_progress()[0].at(self.lesson.id, self.step_index)
+            self._keep()
+            self.schedule()
+            return
+        self.app.switch_screen(open_lesson(chosen, self.config, load_progress()[0]))
+
+    # ------------------------------------------------------------------ the game's parts a lesson has not
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo", "hint", "pause", "resume"):
+            return False
+        if action == "go_on":
+            reading = self.step is None or self.step.goal is Goal.READ
+            return None if self.too_small or not reading or self.busy else True
+        return super().check_action(action, parameters)
+
+    def round_over_reached(self) -> None:
+        """The lesson's round ended (the player went out): the coach explains the score; no summary."""
+        self.refresh_view()
+
+    @property
+    def busy(self) -> bool:
+        return self.thinking or (self.session.ai_to_move and not self.paused)
+
+
+def open_lesson(lesson_id: str | None, config: Config, progress: Progress) -> TutorialScreen:
+    """The lesson ``lesson_id`` (None: the one ``progress`` comes back to, or the first), at its
+    saved step when it is the one ``progress`` comes back to; the progress then points at it."""
+    lesson = BY_ID.get(lesson_id or progress.lesson) or LESSONS[0]
+    step = progress.step if progress.lesson == lesson.id else 0
+    return TutorialScreen(lesson, step, config, progress)
+
+
+__all__ = ["TutorialScreen", "lesson_session", "open_lesson"]
