@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.command import CommandPalette
 from textual.widgets import Select
+from textual.widgets._toast import Toast
 
 from kc_tui.config import Config
 from kc_tui.config.store import config_path, load_config
@@ -106,8 +107,10 @@ async def test_a_corrupt_settings_file_is_reported_and_the_defaults_are_used(mon
 
 
 def toast_text(app: Any) -> str:
-    """The screen's words in one line: a toast's lines joined, its left edge (▌) left out."""
-    return " ".join(screen_text(app).replace("▌", " ").split())
+    """The words of the toasts drawn on the screen (each with a place on it), in one line: a
+    toast's lines joined, whatever the screen shows beside them."""
+    shown = [str(toast.render()) for toast in app.screen.query(Toast) if toast.region.area]
+    return " ".join(" ".join(shown).split())
 
 
 async def test_the_corrupt_settings_warning_is_on_screen_at_start(monkeypatch: Any, tmp_path: Any) -> None:
