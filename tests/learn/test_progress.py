@@ -39,6 +39,12 @@ def test_no_file_is_a_fresh_start_without_a_word() -> None:
         '{"format": "other"}',
         '{"format": "kings-corners/tutorial/1", "extra": 1}',
         "\udcff",
+        '{"format": "kings-corners/tutorial/1", "lesson": "build", "step": 1e400}',
+        '{"format": "kings-corners/tutorial/1", "lesson": "build", "step": NaN}',
+        '{"format": "kings-corners/tutorial/1", "lesson": "build", "step": 100000000000000000000000000000}',
+        '{"format": "kings-corners/tutorial/1", "lesson": "[bold red]build[/]\\u0007"}',
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": "kings-corners/tutorial/1", "lessons": {"build": "learnt"}, "pad": "' + "x" * 2_000_000 + '"}',
     ],
 )
 def test_a_bad_file_starts_again_in_one_line_and_is_set_aside(content: str) -> None:
