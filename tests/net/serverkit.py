@@ -4,6 +4,7 @@ real websockets clients that keep every message they receive, parsed."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import re
@@ -194,13 +195,19 @@ class Client:
 
     async def replay(self, number: int, start: int = 0) -> p.ReplayMsg | p.RefusedMsg | p.ErrorMsg:
         """Ask for a page of round ``number``'s replay: the answer (a page, or a refusal)."""
-        rid = self.next_id
-        self.next_id += 1
-        await self.ws.send(p.replay_message(number, start, rid))
-        answer: p.ReplayMsg | p.RefusedMsg | p.ErrorMsg = await self.expect(
-            (p.ReplayMsg, p.RefusedMsg, p.ErrorMsg), where=lambda m: m.id == rid
-        )
-        return answer
+        while True:
+            rid = self.next_id
+            self.next_id += 1
+            await self.ws.send(p.replay_message(number, start, rid))
+            answer: p.ReplayMsg | p.RefusedMsg | p.ErrorMsg = await self.expect(
+                (p.ReplayMsg, p.RefusedMsg, p.ErrorMsg),
+                where=functools.partial(_answers_or_slows, rid),
+            )
+            if not (isinstance(answer, p.ErrorMsg) and answer.code == p.SLOW_DOWN):
+                return answer
+            # Over the rate (a fast server answers quicker than the rate allows): the request was
+            # dropped, as the protocol says; asked again once a token is back.
+            await asyncio.sleep(2 / p.RATE_PER_SECOND)
 
     async def whole_replay(self, number: int) -> list[p.ReplayMsg]:
         """Every page of round ``number``'s replay, asked one after another."""
@@ -767,3 +774,8 @@ def host_process(*args: str, nofile: int | None = None, env: Mapping[str, str] |
         env=os.environ | {"PYTHONUNBUFFERED": "1"} | dict(env or {}),
     )
     return HostProcess(proc)
+
+
+def _answers_or_slows(rid: int, message: Any) -> bool:
+    """Whether ``message`` answers request ``rid``, or says a request was dropped (over the rate)."""
+    return bool(message.id == rid or (isinstance(message, p.ErrorMsg) and message.code == p.SLOW_DOWN))
