@@ -26,6 +26,7 @@ from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
 from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.dialogs.help import HelpDialog
 from kc_tui.ui.remote.dialogs import JoinDialog, RemoteMatchEnd, RemoteRoundSummary
 from kc_tui.ui.remote.screen import RemoteScreen, WatchScreen
 from kc_tui.ui.remote.view import card_targets, is_my_turn
@@ -585,6 +586,14 @@ async def test_v_on_a_rounds_summary_replays_the_round_as_this_seat_saw_it_and_e
                 await pilot.press("right")
                 await wait_for(pilot, at_position(rp, position + 1))
         assert rp.at_end and "v" not in replay.active_bindings  # no review of a server's round
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpDialog), what="the keys page")
+        page = app.screen
+        assert isinstance(page, HelpDialog)
+        listed = [key for key, _what in page.keys]
+        assert "o" in listed and "v" not in listed and "b" not in listed, listed
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is replay)
         # The cards left open at the round's end, as the summary showed them.
         await pilot.press("o")
         await pilot.pause()

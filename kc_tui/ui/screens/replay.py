@@ -45,7 +45,7 @@ from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
 from kc_tui.ui.screens.handoff import HandoffScreen
-from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS
+from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS, REVIEW_KEYS
 from kc_tui.ui.table.parts import seat_label
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
@@ -370,7 +370,8 @@ class ReplayScreen(Screen[None]):
     def action_keys(self) -> None:
         from kc_tui.ui.dialogs.help import HelpDialog
 
-        keys = [(_(key) if key else key, _(what)) for key, what in KEYS]
+        shown = [(key, what) for key, what in KEYS if self.record is not None or key not in REVIEW_KEYS]
+        keys = [(_(key) if key else key, _(what)) for key, what in shown]
         self.app.push_screen(HelpDialog(keys, (), title=_("Replay: keys and mouse"), foot=_("Esc closes.")))
 
     def _moved(self) -> None:

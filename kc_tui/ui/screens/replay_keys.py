@@ -17,6 +17,7 @@ CONTROLS: tuple[tuple[str, str, str], ...] = (
     ("replay-review", N_("Review"), "review"),
 )
 #: Every key of the replay, for its keys page (?), translated there: the footer shows the main ones.
+#: A round a server sent has no review: its page leaves out :data:`REVIEW_KEYS`.
 KEYS: tuple[tuple[str, str], ...] = (
     ("← →", N_("the previous / the next move")),
     (N_("[ ]  or  shift+← →"), N_("the previous / the next turn")),
@@ -32,4 +33,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     (N_("esc  or  q"), N_("back")),
 )
 
-__all__ = ["CONTROLS", "KEYS"]
+#: The keys of the review, which only a round of the history has.
+REVIEW_KEYS = frozenset({"v", "b"})
+
+__all__ = ["CONTROLS", "KEYS", "REVIEW_KEYS"]
