@@ -11,7 +11,8 @@ in both, so per match seed the difference of the expert's win share (averaged ov
 rotations) and of its penalty points a round is paired; their means are printed with 95%
 intervals over the match seeds (normal approximation), with the expert's share and its
 difference to every other seat in each setting. With ``--iterations`` the expert is
-deterministic, so the runs do not depend on the machine's load. ``--pool RUN.json ...`` (with
+deterministic, and no seat's slow move is handed to greedy (the fault limit of ``ai.safe`` is
+widened), so the runs do not depend on the machine's load. ``--pool RUN.json ...`` (with
 ``--seats``) pools the rows of runs on other seeds instead of playing.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import ai.safe
 from kc_tui.engine import Rules
 from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import TournamentOptions, seat_names
@@ -35,6 +37,9 @@ from kc_tui.lab.play import DealRecord, MatchPlayRecord
 from kc_tui.lab.stats import by_match, win_share
 
 Z = 1.96
+#: The fault limit (times a seat's budget) of runs with a fixed ``--iterations``: a move is never
+#: cut short for the time a loaded machine took over it.
+UNHURRIED = 1000.0
 EXPERT = "expert"
 
 
@@ -144,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         budget["think_ms"] = args.think_ms
     if args.iterations is not None:
         budget["iterations"] = args.iterations
+        ai.safe.TIMEOUT_FACTOR = UNHURRIED
     base = {**budget, **settings(args.base)}
     arms = {"base": base, "variant": {**base, **settings(args.variant)}}
     results: dict[str, Any] = {}
