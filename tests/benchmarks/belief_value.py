@@ -40,7 +40,7 @@ from ai.registry import register
 from kc_tui.engine import PlayerView, Round, Rules
 from kc_tui.engine.cards import cards_of
 from kc_tui.lab.options import TournamentOptions, seat_names
-from tests.benchmarks.paired_ablation import EXPERT, UNHURRIED, mean_ci, per_deal
+from tests.benchmarks.paired_ablation import EXPERT, UNHURRIED, mean_ci, per_deal, seated
 from tests.benchmarks.skill_ceiling import _LAST, _VIEW, _recording_view
 
 #: The chance each real card of an opponent is pinned, for the arm being played.
@@ -127,10 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--share", type=float, action="append", default=[])
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
-    kinds = tuple(args.seats.split(","))
-    if kinds.count(EXPERT) != 1:
-        p.error("seat exactly one expert")
-    e = kinds.index(EXPERT)
+    kinds, e = seated(p, args.seats)
     if args.pool:
         print(json.dumps(pooled(args.pool, e)))
         return 0

@@ -65,6 +65,14 @@ def value(text: str) -> Any:
         return float(text)
 
 
+def seated(p: argparse.ArgumentParser, seats: str) -> tuple[tuple[str, ...], int]:
+    """The kinds of ``--seats`` and the expert's seat entry (exactly one expert, or a usage error)."""
+    kinds = tuple(seats.split(","))
+    if kinds.count(EXPERT) != 1:
+        p.error("seat exactly one expert")
+    return kinds, kinds.index(EXPERT)
+
+
 def settings(pairs: Sequence[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for p in pairs:
@@ -134,12 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", default=None)
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
-    kinds = tuple(args.seats.split(","))
     if not args.pool and (args.matches is None) == (args.deals is None):
         p.error("give --matches or --deals")
-    if kinds.count(EXPERT) != 1:
-        p.error("seat exactly one expert")
-    e = kinds.index(EXPERT)
+    kinds, e = seated(p, args.seats)
     if args.pool:
         print(json.dumps(pooled(args.pool, e)))
         return 0
