@@ -104,7 +104,7 @@ def inferred_absent(view: PlayerView) -> dict[int, int]:
 class ExpertAI(LookaheadAI):
     kind = "expert"
     title = N_("Expert")
-    description = N_("searches, stronger with more time")
+    description = N_("searches; more time helps it at 2 players and in chips")
     player_name = "Ace"
     #: ``think_ms``: the most it takes a move (it stops sooner once its choice is settled).
     takes_think_time = True

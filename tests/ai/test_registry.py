@@ -39,7 +39,7 @@ def test_the_declared_wording() -> None:
     assert kind_info("greedy").description == "plays every card it can"
     assert kind_info("king-aware").title == "King-aware"
     assert kind_info("king-aware").player_name == "Kingsley"
-    assert kind_info("expert").description == "searches, stronger with more time"
+    assert kind_info("expert").description == "searches; more time helps it at 2 players and in chips"
     assert kind_info("random").player_name == "Rando"
 
 
