@@ -41,7 +41,7 @@ from kc_tui.engine import PlayerView, Round, Rules
 from kc_tui.engine.cards import cards_of
 from kc_tui.lab.options import TournamentOptions, seat_names
 from tests.benchmarks.paired_ablation import EXPERT, UNHURRIED, mean_ci, per_deal, seated
-from tests.benchmarks.skill_ceiling import _LAST, _VIEW, _recording_view
+from tests.benchmarks.skill_ceiling import _VIEW, _recording_view, real_round
 
 #: The chance each real card of an opponent is pinned, for the arm being played.
 _SHARE = [0.0]
@@ -85,11 +85,7 @@ class PinnedExpertAI(ExpertAI):
 
     def _deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
         deal = super()._deal(view, seed, allowed)
-        if not _LAST:
-            raise RuntimeError("the pinned expert plays only inside this script's tournament")
-        real = _LAST[0]
-        if real.hands[view.seat] != view.hand_mask or real.to_move != view.seat:
-            raise RuntimeError("the pinned expert's round is not the one its view was made from")
+        real = real_round(view, "the pinned expert")
         if _SHARE[0] > 0:
             deal = pin(deal, real, view.seat, _SHARE[0], random.Random(seed ^ 0x5EED))
         for s in range(real.n):

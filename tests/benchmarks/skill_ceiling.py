@@ -48,6 +48,23 @@ def _recording_view(self: Round, seat: int) -> PlayerView:
     return _VIEW(self, seat)
 
 
+def real_round(view: PlayerView, who: str) -> Round:
+    """The real round ``view`` was made from (by the tournament's turn loop, in this process);
+    RuntimeError, naming ``who``, outside such a tournament or for another round."""
+    if not _LAST:
+        raise RuntimeError(f"{who} plays only inside a tournament of a script that records the views")
+    real = _LAST[0]
+    same = (
+        real.hands[view.seat] == view.hand_mask
+        and list(real.piles) == list(view.piles)
+        and len(real.stock) == view.stock_size
+        and real.to_move == view.seat
+    )
+    if not same:
+        raise RuntimeError(f"{who}'s round is not the one its view was made from")
+    return real
+
+
 KNOW = ("all", "hands")
 _know = ["all"]
 
@@ -61,18 +78,7 @@ class OracleAI(ExpertAI):
     offered = False
 
     def _deal(self, view: PlayerView, seed: int, allowed: Callable[[int, int], bool] | None) -> Round:
-        if not _LAST:
-            raise RuntimeError("the oracle plays only inside this script's tournament")
-        real = _LAST[0]
-        same = (
-            real.hands[view.seat] == view.hand_mask
-            and list(real.piles) == list(view.piles)
-            and len(real.stock) == view.stock_size
-            and real.to_move == view.seat
-        )
-        if not same:
-            raise RuntimeError("the oracle's round is not the one its view was made from")
-        r = real.clone()
+        r = real_round(view, "the oracle").clone()
         if _know[0] == "hands":
             r.rng = _rng.shuffle(r.stock, _rng.seed_state(seed))
         return r
