@@ -100,7 +100,7 @@ def no_terminal(app: Any) -> str | None:
     driver would read an end of input and redraw for ever, holding the data folder."""
     try:
         from textual.drivers.linux_driver import LinuxDriver
-    except ImportError:  # pragma: no cover - Windows: its console driver says so itself
+    except ImportError:  # pragma: no cover - Windows (no termios): not checked there
         return None
     if not issubclass(app.get_driver_class(), LinuxDriver):
         return None
