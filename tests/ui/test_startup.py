@@ -5,6 +5,7 @@ and the footer redraws its keys only when they change."""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -16,7 +17,10 @@ from typing import Any
 import pytest
 from textual.strip import Strip
 
+from kc_tui import cli
+from kc_tui.config.args import CliError
 from kc_tui.engine import is_play, play_card, target
+from kc_tui.ui import launch
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
@@ -130,6 +134,29 @@ def test_the_command_line_reaches_the_first_frame_without_what_it_does_not_show(
     loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert f"kc_tui.ui.screens.{screen.removesuffix('Screen').lower()}" in loaded
     assert sorted(loaded & set(not_loaded)) == []
+
+
+def test_the_collector_waits_while_the_app_loads_and_is_made_and_runs_again_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    enabled: list[bool] = []
+    make = launch.build_app
+
+    def build_app(mode: str, args: argparse.Namespace) -> object:
+        enabled.append(gc.isenabled())
+        return make(mode, args)
+
+    def run(app: Any) -> int:
+        enabled.append(gc.isenabled())
+        return 0
+
+    monkeypatch.setattr(launch, "build_app", build_app)
+    monkeypatch.setattr(launch, "run", run)
+    assert launch.launch("play", cli.build_parser().parse_args(["play", "--seed", "3"])) == 0
+    assert enabled == [False, True]  # the app holds it again for its first screen (below)
+    with pytest.raises(CliError):  # a bad command line lets it go too
+        launch.launch("play", cli.build_parser().parse_args(["play", "--target", "0"]))
+    assert gc.isenabled()
 
 
 def test_making_players_loads_their_kinds_only_and_listing_kinds_loads_all() -> None:
