@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import os
 import signal
 import sys
@@ -141,7 +142,17 @@ def run(app: Any) -> int:
 
 
 def launch(mode: str, args: argparse.Namespace) -> int:
-    app = build_app(mode, args)
+    # No collection while the app's modules load and the app is made (tens of collections that
+    # walk the new modules' objects, about 10% of the time to the first frame): they live as long
+    # as the process, and the app puts them out of the collector's reach as it is made, then holds
+    # the collector again until its first screen is drawn (kc_tui.ui.app).
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        app = build_app(mode, args)
+    finally:
+        if held:
+            gc.enable()
     from kc_tui.ui.app import KingsCornersApp
 
     assert isinstance(app, KingsCornersApp)
