@@ -6,7 +6,9 @@ then runs the driver's :class:`~kc_tui.match.table.AIJob` in a thread worker tha
 decision is handed back to the driver on the UI thread. A decision for another table (a replaced
 game or demo) is dropped; one for an older position makes the AI think again. A decision that
 arrives while the screen cannot show it (covered by a dialog, paused, too small) is held back
-and applied when it can.
+and applied when it can. A table that saves first (several people at one keyboard:
+:attr:`~kc_tui.match.session.MatchSession.save_first`) holds while its save fails: the AI's
+move waits, and the save is tried again every :data:`SAVE_RETRY` seconds until it works.
 
 Subclasses say when the table may advance (:meth:`may_advance`), what a round's end shows
 (:meth:`round_over_reached`) and how they redraw (:meth:`refresh_view`, :meth:`after_change`).
@@ -23,6 +25,9 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import AIJob, Decision, TableDriver, TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
+
+#: Seconds between the tries of a save while the table holds (its save failed).
+SAVE_RETRY = 2.0
 
 
 class DrivenScreen(Screen[None]):
@@ -133,6 +138,11 @@ class DrivenScreen(Screen[None]):
         driver = self.driver
         if self.thinking or driver.session.match.over or not self.may_advance():
             return
+        if driver.session.holding:
+            if not driver.session.retry_save():
+                self._timer = self.set_timer(SAVE_RETRY, self.advance)
+                return
+            self.refresh_view()  # saved again: said, and play goes on
         if self._held is not None:
             held, self._held = self._held, None
             self._apply(held)
@@ -171,6 +181,10 @@ class DrivenScreen(Screen[None]):
     def _apply(self, decision: Decision) -> None:
         if self.driver.decide(decision):
             self.after_change()
+        elif self.session.holding:
+            self._held = decision  # its save failed: made once a save works
+            self.refresh_view()
+            self.schedule(SAVE_RETRY)
         else:
             self.schedule()  # stale: think again about the position as it is now
 

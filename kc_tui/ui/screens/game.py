@@ -146,19 +146,19 @@ class GameScreen(HandPicking, DrivenScreen):
         return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
 
     def tell_save(self) -> None:
-        """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
+        """Say at once when the save fails (the screen is then ahead of the file; at a table that
+        saves first, the table holds instead), and when it works again."""
         problem = self.session.save_problem
         if problem == self._told_save:
             return
         if problem is not None:
+            # Translators: {problem} is why the save failed (an error's text).
+            unsaved = _(
+                "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                " since the last save."
+            ).format(problem=problem)
             self.app.notify(
-                # Translators: {problem} is why the save failed (an error's text).
-                visible(
-                    _(
-                        "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
-                        " since the last save."
-                    ).format(problem=problem)
-                ),
+                visible(self.session.hold_text if self.session.save_first else unsaved),
                 title=_("Saved match"),
                 severity="error",
                 timeout=20,
@@ -432,7 +432,12 @@ class GameScreen(HandPicking, DrivenScreen):
         return self.driver.session.why_not_pick_up(place)
 
     def end_turn_now(self) -> None:
-        self.driver.end_turn()
+        reason = self.driver.end_turn()
+        if reason is not None:
+            self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
+            self.app.bell()
+            self.tell_save()
+            return
         self.after_change()
 
     def _try(self, m: Move) -> None:
@@ -440,6 +445,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
+            self.tell_save()  # a table that saves first holds while its save fails
             return
         self.selected_card = None
         self.source_pile = None
