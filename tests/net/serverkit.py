@@ -492,18 +492,20 @@ async def try_ends(count: int, *clients: Client) -> list[p.StateMsg | p.RefusedM
         mover = await settled_turn(*clients)
         before = mover.state.stamp
         rid = await mover.move("end")
-        answers.append(
-            await mover.expect(
-                (p.StateMsg, p.RefusedMsg),
-                where=lambda m, rid=rid, before=before: (
-                    m.id == rid if isinstance(m, p.RefusedMsg) else m.stamp > before
-                ),
-            )
-        )
+        answers.append(await mover.expect((p.StateMsg, p.RefusedMsg), where=_answer_to(rid, before)))
     return answers
 
 
-def drawn_again(seen: Mapping[int, set[Card]], save: Path) -> dict[int, set[Card]]:
+def _answer_to(rid: int, stamp: int) -> Callable[[p.StateMsg | p.RefusedMsg], bool]:
+    """Whether a message answers move ``rid`` asked at ``stamp``: its refusal, or a newer state."""
+
+    def answers(m: p.StateMsg | p.RefusedMsg) -> bool:
+        return m.id == rid if isinstance(m, p.RefusedMsg) else m.stamp > stamp
+
+    return answers
+
+
+def drawn_again(seen: Mapping[int | None, set[Card]], save: Path) -> dict[int | None, set[Card]]:
     """By seat: the cards it was shown that the stock of the match saved at ``save`` holds (a
     resume deals them again, in the order that seat saw them)."""
     resumed = MatchSession.load(save, shared_log=True)
@@ -520,7 +522,6 @@ async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
     told and answered, the cards each seat was shown that the saved stock holds, and how many
     seats the resumed table shows otherwise than they were shown last."""
     from kc_tui.net.host_files import hosted_save_path
-
     from tests.faultkit import fill
 
     out: dict[str, Any] = {}

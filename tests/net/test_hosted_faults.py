@@ -16,10 +16,10 @@ import pytest
 
 from kc_tui.cli import main
 from kc_tui.match.recorder import Recorder, open_history
+from kc_tui.match.session import MatchSession
 from kc_tui.net import protocol as p
 from kc_tui.net.client import RemoteSeat, Status
 from kc_tui.records.store import History
-from kc_tui.match.session import MatchSession
 from tests.faultkit import FullDisk, small_disk
 from tests.net.clientkit import until
 from tests.net.serverkit import (
@@ -98,7 +98,7 @@ async def test_a_failing_save_holds_people_and_ais_alike_and_a_resume_deals_no_c
         tokens = dict(server.tokens)
     assert drawn_again(seen, save) == {0: set(), 1: set()}
     assert [type(a) for a in answers] == [p.RefusedMsg] * 5
-    assert all("cannot be saved (the disk is full)" in a.reason for a in answers)
+    assert all(isinstance(a, p.RefusedMsg) and "cannot be saved (the disk is full)" in a.reason for a in answers)
     # the host is told once each time the table starts holding, and each time it goes on
     assert sum(line.startswith("The table holds: it cannot be saved (the disk is full)") for line in console) == 3
     assert sum(line == "The table is saved again: play goes on" for line in console) == 2
