@@ -886,10 +886,11 @@ class TableServer:
             m = await asyncio.to_thread(player.choose, s.view(seat))
             if self.driver.stamp != before or seat not in self.standing_in:
                 return True  # the person came back, or the table moved on: the move is stale
-            if self.driver.play(m) is not None and not s.holding and self.driver.play(END) is not None:
+            refused = self.driver.play(m) is not None and (s.holding or self.driver.play(END) is not None)
+            if refused and not s.holding:
                 log.error("the stand-in's move was refused; waiting for the person")
                 return False
-            self._changed()
+            self._changed()  # the move, or the hold its save failing brought
             return True
         return False
 
