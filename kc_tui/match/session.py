@@ -439,13 +439,17 @@ class MatchSession:
             self._undo.clear()
         self.save()
 
-    def _mark(self) -> _Mark:
+    def _mark(self) -> _Mark | None:
+        """The match as it is, to put back should the change to come not be saved (None: a
+        match that does not save first keeps every change)."""
+        if not self.save_first:
+            return None
         return _Mark(self.match.round.clone(), tuple(self.log), self._written, self._undo.copy(), self.generation)
 
-    def _kept(self, mark: _Mark) -> bool:
+    def _kept(self, mark: _Mark | None) -> bool:
         """After a change and its save: whether it stands. A save-first match whose save failed
         is put back as it was at ``mark`` (nothing of the change was shown to anyone)."""
-        if not self.save_first or self.save_problem is None:
+        if mark is None or self.save_problem is None:
             return True
         self.match.round = mark.round
         self.log = list(mark.log)
