@@ -95,7 +95,7 @@ def drawn_again(seen: dict[int, set[Card]]) -> dict[int, set[Card]]:
 
 async def an_episode(pilot: Any, full: Callable[[bool], None]) -> dict[str, Any]:
     """Turns played, the disk made full (``full(True)``) and turns tried, what the save on disk
-    would deal again; then the disk freed and the table going on."""
+    would deal again; then the disk freed (the table saved again by itself) and a turn played."""
     app = pilot.app
     notes = listen(app)
     seen: dict[int, set[Card]] = {}
@@ -108,9 +108,10 @@ async def an_episode(pilot: Any, full: Callable[[bool], None]) -> dict[str, Any]
         "said": said,
         "holding": game.session.save_problem is not None,
     }
-    full(False)
-    await end_turns(pilot, 1, seen)
+    full(False)  # no move is asked for: the table tries the save by itself
     await wait_for(pilot, lambda: any("saved again" in n for n in notes), what="told the match is saved again")
+    out["saved_again"] = not game_of(app).session.holding
+    await end_turns(pilot, 1, seen)
     out["notes"] = notes
     return out
 
@@ -143,7 +144,7 @@ async def test_a_failing_save_holds_a_hot_seat_table_and_no_card_shown_is_dealt_
     assert told["drawn_again"] == {0: set(), 1: set()}
     assert told["holding"]
     assert len(told["said"]) == 3 and all("cannot be saved (the disk is full)" in s for s in told["said"])
-    assert any("no move is made until it can be" in n for n in told["notes"])
+    assert any("no move is made until it can be" in n for n in told["notes"]) and told["saved_again"]
 
 
 async def test_a_full_disk_holds_a_hot_seat_table_and_no_card_shown_is_dealt_again(

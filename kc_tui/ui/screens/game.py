@@ -436,7 +436,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
-            self.tell_save()
+            self._held_by_save()
             return
         self.after_change()
 
@@ -445,7 +445,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
-            self.tell_save()  # a table that saves first holds while its save fails
+            self._held_by_save()
             return
         self.selected_card = None
         self.source_pile = None
@@ -453,6 +453,13 @@ class GameScreen(HandPicking, DrivenScreen):
         self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
+
+    def _held_by_save(self) -> None:
+        """After a refused move: when its save failing made the table hold, say so and try the
+        save again until it works."""
+        self.tell_save()
+        if self.session.holding:
+            self.hold()
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -463,6 +470,7 @@ class GameScreen(HandPicking, DrivenScreen):
             self.say(_("Took back your last move."), "ok")
         else:
             self.say(self.session.why_no_undo, "info")
+            self._held_by_save()
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
