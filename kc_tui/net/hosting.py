@@ -202,12 +202,7 @@ async def _serve(
         for line in keep_aside(save):
             _print(out, line)
         session.save_path = save
-        session.save()
-        if session.save_problem is not None:
-            _print(
-                out,
-                _("The match cannot be saved ({problem}): --resume will not work").format(problem=session.save_problem),
-            )
+        session.save()  # when it fails, the table holds until a save works (the server says so)
     session.keep_save_at_end = True  # removed once the history has the finished match
     try:
         write_seat_file(

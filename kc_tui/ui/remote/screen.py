@@ -213,7 +213,7 @@ class RemoteScreen(RemoteTable):
         was_saved = before is None or before.save_problem is None
         if state.save_problem is not None and was_saved:
             # Translators: {problem} is why the host cannot save (its file system's words).
-            unsaved = _("The host cannot save the table ({problem}): moves made now are lost if it stops.")
+            unsaved = _("The host cannot save the table ({problem}): the table holds, no move is made until it can.")
             self._problem(unsaved.format(problem=state.save_problem))
         elif state.save_problem is None and not was_saved:
             self._problem(_("The host saves the table again: every move so far is kept."))

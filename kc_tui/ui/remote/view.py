@@ -127,7 +127,7 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
     if watching:
         out.append(_("Watching") + " · ", "bold")
     if state is not None and state.save_problem is not None:
-        out.append(_("Not being saved"), "bold")
+        out.append(_("The table holds: not saved"), "bold")
         out.append(f" ({visible(state.save_problem)}) · ")
         kind = "down"
     if state is None:

@@ -146,19 +146,19 @@ class GameScreen(HandPicking, DrivenScreen):
         return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
 
     def tell_save(self) -> None:
-        """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
+        """Say at once when the save fails (the screen is then ahead of the file; at a table that
+        saves first, the table holds instead), and when it works again."""
         problem = self.session.save_problem
         if problem == self._told_save:
             return
         if problem is not None:
+            # Translators: {problem} is why the save failed (an error's text).
+            unsaved = _(
+                "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                " since the last save."
+            ).format(problem=problem)
             self.app.notify(
-                # Translators: {problem} is why the save failed (an error's text).
-                visible(
-                    _(
-                        "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
-                        " since the last save."
-                    ).format(problem=problem)
-                ),
+                visible(self.session.hold_text if self.session.save_first else unsaved),
                 title=_("Saved match"),
                 severity="error",
                 timeout=20,
@@ -432,7 +432,12 @@ class GameScreen(HandPicking, DrivenScreen):
         return self.driver.session.why_not_pick_up(place)
 
     def end_turn_now(self) -> None:
-        self.driver.end_turn()
+        reason = self.driver.end_turn()
+        if reason is not None:
+            self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
+            self.app.bell()
+            self._held_by_save()
+            return
         self.after_change()
 
     def _try(self, m: Move) -> None:
@@ -440,6 +445,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
+            self._held_by_save()
             return
         self.selected_card = None
         self.source_pile = None
@@ -447,6 +453,13 @@ class GameScreen(HandPicking, DrivenScreen):
         self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
+
+    def _held_by_save(self) -> None:
+        """After a refused move: when its save failing made the table hold, say so and try the
+        save again until it works."""
+        self.tell_save()
+        if self.session.holding:
+            self.hold()
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -457,6 +470,7 @@ class GameScreen(HandPicking, DrivenScreen):
             self.say(_("Took back your last move."), "ok")
         else:
             self.say(self.session.why_no_undo, "info")
+            self._held_by_save()
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
