@@ -739,11 +739,19 @@ class KingsCornersApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit; while a match's table is up (whatever is on top of it, its summaries too) the
-        game asks first and says whether the match is saved."""
+        game asks first and says whether the match is saved; a table another machine hosts asks
+        too."""
         from kc_tui.ui.dialogs.confirm import QuitDialog
 
+        if isinstance(self.screen, QuitDialog):
+            self.exit(0)
+            return
         game = self.game
-        if game is not None and not isinstance(self.screen, QuitDialog):
+        if game is not None:
             game.action_quit()
+            return
+        remote = next((s for s in reversed(self.screen_stack) if getattr(s, "ASKS_BEFORE_QUIT", False)), None)
+        if remote is not None:
+            remote.action_quit()  # type: ignore[attr-defined]
             return
         self.exit(0)

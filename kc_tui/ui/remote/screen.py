@@ -105,6 +105,8 @@ class RemoteScreen(RemoteTable):
         Binding("j", "rejoin", N_("Join again")),
         *TABLE_KEYS,
     ]
+    #: Ctrl+Q asks first, whatever is shown over this screen (the app's quit looks for it).
+    ASKS_BEFORE_QUIT: ClassVar[bool] = True
 
     def __init__(self, url: str, config: Config, *, watch: bool = False, seat: RemoteSeat | None = None) -> None:
         super().__init__(seat or RemoteSeat(url, watch=watch), config)
@@ -544,8 +546,15 @@ class RemoteScreen(RemoteTable):
             )
 
     def action_quit(self) -> None:
-        self.seat.close()
-        self.app.exit()
+        """Quit the app, once its person says so (the table goes on without this client)."""
+        from kc_tui.ui.remote.dialogs import RemoteQuitDialog
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.seat.close()
+                self.app.exit()
+
+        self.app.push_screen(RemoteQuitDialog(watching=self.watching), done)
 
     # ------------------------------------------------------------------ mouse
     @on(HandView.CardClicked)
