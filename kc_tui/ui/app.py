@@ -752,6 +752,6 @@ class KingsCornersApp(App[int]):
             return
         remote = next((s for s in reversed(self.screen_stack) if getattr(s, "ASKS_BEFORE_QUIT", False)), None)
         if remote is not None:
-            remote.action_quit()  # type: ignore[attr-defined]
+            remote.action_quit()
             return
         self.exit(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -19,7 +19,7 @@ from kc_tui.ui.remote.dialogs import RemoteQuitDialog, RemoteRoundSummary
 from kc_tui.ui.remote.view import is_my_turn
 from kc_tui.ui.screens.menu import MenuScreen
 from tests.net.serverkit import WAIT, Client, running, seat, session_for
-from tests.ui.test_remote import BEN, ben_moves, join_app, moved_on, remote, table
+from tests.ui.test_remote import BEN, ana_on_turn, ben_moves, join_app, moved_on, remote, status_text, table
 from tests.ui.test_save_faults import listen
 
 from .conftest import wait_for
@@ -142,3 +142,34 @@ async def test_ctrl_q_over_a_rounds_summary_asks_first_and_the_summary_opens_at_
                 assert app.is_running
         finally:
             await ben.close()
+
+
+# ---------------------------------------------------------------------- the hint
+async def test_a_hint_longer_than_its_area_says_h_more_and_h_pages_it_without_asking_again() -> None:
+    async with table() as (server, base, ben):
+        app = join_app(base + seat_path(server.tokens[0]))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await ana_on_turn(pilot, screen, server, ben)
+            await pilot.press("h")
+            await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
+            await pilot.pause()
+            message = screen.query_one("#message", VerticalScroll)
+            assert message.max_scroll_y > 0, "the hint fits its area: it shows nothing of this"
+            assert "h: more" in status_text(screen) and message.scroll_y == 0
+            shown = status_text(screen)
+            await pilot.press("h")
+            await wait_for(pilot, lambda: message.scroll_y > 0)
+            assert screen._hint_asked is None and status_text(screen) == shown, "h asked for another hint"
+
+
+async def test_with_hints_on_the_hint_shows_at_the_start_of_a_remote_turn_as_at_home() -> None:
+    async with table() as (server, base, ben):
+        app = KingsCornersApp(
+            make_config(auto_hint=True), None, "join", StartOptions(join=base + seat_path(server.tokens[0]))
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            screen = remote(app)
+            await ana_on_turn(pilot, screen, server, ben)
+            await wait_for(pilot, lambda: status_text(screen).startswith("Hint"), what="the hint at the turn's start")
+            assert screen.hint_move is not None

@@ -61,6 +61,8 @@ from kc_tui.ui.remote.view import (
     round_results,
     table_rules,
 )
+from kc_tui.ui.screens.game_text import hint_text
+from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
@@ -130,6 +132,10 @@ class RemoteScreen(RemoteTable):
         self._replay_pages: ReplayPages | None = None
         self._replay_asked: int | None = None
         self._replay_for: RemoteRoundSummary | None = None
+        #: The stamp of the state this seat's turn began at (None: not its turn yet), and the
+        #: turn the setting ``auto_hint`` last showed a hint at.
+        self._turn_began: int | None = None
+        self._auto_hinted: int | None = None
 
     def on_mount(self) -> None:
         self.query_one("#me").display = not self.watching
@@ -207,6 +213,8 @@ class RemoteScreen(RemoteTable):
         changed = before is None or before.stamp != state.stamp
         if changed:
             self.hint_move = None
+            if is_my_turn(state) and (before is None or not is_my_turn(before) or before.round != state.round):
+                self._turn_began = state.stamp
             hand = state.hand or ()
             if self.selected_card is not None and (self.selected_card not in hand or not is_my_turn(state)):
                 self.selected_card = None
@@ -242,6 +250,7 @@ class RemoteScreen(RemoteTable):
             self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
         else:
             self._prompt()
+            self._hint_at_turn_start()
 
     def _round_scored(self, message: RoundMsg) -> None:
         from kc_tui.ui.remote.dialogs import RemoteRoundSummary
@@ -273,6 +282,7 @@ class RemoteScreen(RemoteTable):
                     self._show_match_end()
                 else:
                     self._prompt()
+                    self._hint_at_turn_start()
 
         self.app.push_screen(summary, closed)
 
@@ -377,15 +387,24 @@ class RemoteScreen(RemoteTable):
             self.say(rich_fill(_("Hint: {hint}"), lead="bold", hint=Text(visible(message.text))), "hint")
             return
         key = self.pick_hint(m)
-        words = Text(visible(message.text.removeprefix("Hint: ")))
-        if key is not None:
-            # Translators: {key} is the key that plays the hinted move, {hint} the server's words for it.
-            press = _("Hint (press {key} to play it): {hint}").format(key=key, hint="{hint}")
-            hint = rich_fill(press, lead="bold", hint=words)
-        else:
-            # Translators: {hint} is the server's words for its hint.
-            hint = rich_fill(_("Hint (t ends your turn): {hint}"), lead="bold", hint=words)
+        body = visible(message.text.removeprefix("Hint: "))
+        # The key that plays the first move comes first: it shows whatever the hint's length.
+        keys = [_("press {key} to play it").format(key=key)] if key is not None else [_("t ends your turn")]
+        hint = hint_text(keys, body)
+        if message_lines(self, hint) > fit_message(self):
+            hint = hint_text([*keys, _("h: more")], body)
         self.say(hint, "hint")
+
+    def _hint_at_turn_start(self) -> None:
+        """With the setting ``auto_hint`` on, the hint (as ``h`` shows it) once at the start of
+        each of the person's turns, as at home."""
+        state = self.state
+        if not self.config.auto_hint or state is None or self._summary is not None or self.too_small:
+            return
+        if self._turn_began == self._auto_hinted or not self.check_action("hint", ()):
+            return
+        self._auto_hinted = self._turn_began
+        self.action_hint()
 
     def _link_changed(self, link: Link) -> None:
         if not self.is_attached:
@@ -507,6 +526,8 @@ class RemoteScreen(RemoteTable):
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_asked is not None:
             return
+        if self.hint_move is not None and more_of_message(self):
+            return  # the hint on show is longer than its area: h shows its next lines
         rid = self.seat.hint()
         if rid is None:
             self.say(_("The connection is down: no hint now."), "error")
