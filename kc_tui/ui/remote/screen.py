@@ -5,7 +5,8 @@ widgets as the game screen: the piles and corners, the hand, the other seats' pa
 scores, the move log, the footer), and sends what its person wants to do (a move, undo, a hint)
 with the state's stamp. Legal targets come from the state's ``legal`` list; a refusal is the
 server's one line. A status line says who the table waits for, who is connected, and
-"reconnecting…" while the connection is down: the connection runs as a task on the app's loop
+"reconnecting…" while the connection is down (or that the table waits for the host to serve it
+again, after the host stopped it; the seat is back by itself then): the connection runs as a task on the app's loop
 (:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the network. With
 ``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
 
@@ -104,7 +105,6 @@ class RemoteScreen(RemoteTable):
         *PICKING_KEYS,
         Binding("u", "undo", N_("Undo")),
         Binding("h", "hint", N_("Hint")),
-        Binding("j", "rejoin", N_("Join again")),
         *TABLE_KEYS,
     ]
     #: Ctrl+Q asks first, whatever is shown over this screen (the app's quit looks for it).
@@ -144,12 +144,6 @@ class RemoteScreen(RemoteTable):
         self.say(_("Connecting to the table…"))
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
-    def action_rejoin(self) -> None:
-        """Join the table again after the host closed it (``host --resume`` serves it again)."""
-        if self.seat.reopen():
-            self.say(_("Joining the table again…"))
-            self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
-
     def on_unmount(self) -> None:
         seat = self.seat
         seat.on_message = seat.on_link = seat.on_problem = None
@@ -175,8 +169,9 @@ class RemoteScreen(RemoteTable):
             self._hint_arrived(message)
         elif isinstance(message, RoundMsg):
             self._round_scored(message)
-        elif isinstance(message, ErrorMsg) and not (self.seat.ended and self.seat.link.code == message.code):
-            # (an error that ended the seat was said with the way out: see _link_changed)
+        elif isinstance(message, ErrorMsg) and message.code != self.seat.link.code:
+            # (an error that ended the seat, or the host's stop, is said in the player's words
+            # with the way out: see _link_changed)
             self.say(Text.assemble(("✗ ", "bold red"), visible(message.message)), "error")
 
     def _welcomed(self, message: WelcomeMsg) -> None:
@@ -229,6 +224,14 @@ class RemoteScreen(RemoteTable):
             self._problem(_("The host saves the table again: every move so far is kept."))
         if changed:
             self._after_state(before, state)
+        elif self._summary is None and self._waiting_words(before) != self._waiting_words(state):
+            self._prompt()  # the person waited for came or went: the line says so at once
+
+    def _waiting_words(self, state: StateMsg | None) -> str | None:
+        """What the message area says of the person the table waits for (another seat's)."""
+        if state is None or state.waiting_for is None or is_my_turn(state) or state.over:
+            return None
+        return self._who_plays(state)
 
     def _after_state(self, before: StateMsg | None, state: StateMsg) -> None:
         """Say what changed: the seat's own move done, its turn, the match's end."""
@@ -414,18 +417,20 @@ class RemoteScreen(RemoteTable):
             self._replay_done(_("The connection was lost before the replay arrived: v asks again."))
         if link.status is Status.ENDED and link.code is not None:
             reason = Text(visible(link.reason))
-            if self.seat.may_rejoin:
-                # Translators: {reason} is why the seat has left the table.
-                ended = _("{reason}. j: join again once it is served · Esc, q or m: main menu")
-            else:
-                # Translators: {reason} is why the seat has left the table.
-                ended = _("{reason}. Esc, q or m: main menu")
+            # Translators: {reason} is why the seat has left the table.
+            ended = _("{reason}. Esc, q or m: main menu")
             self.say(Text.assemble(("✗ ", "bold red"), rich_fill(ended, reason=reason)), "error")
         elif link.status is Status.RECONNECTING:
             self.selected_card = self.source_pile = self.hint_move = None
             self._hint_asked = None
             self.refresh_view()
-            self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
+            if self.seat.host_away:
+                self.say(
+                    _("The host stopped the table; you'll be reconnected when they serve it again. m: main menu"),
+                    "error",
+                )
+            else:
+                self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
         elif link.status is Status.CONNECTED:
             self._prompt()
         self.refresh_bindings()
@@ -441,10 +446,8 @@ class RemoteScreen(RemoteTable):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ALWAYS:
             return True
-        if self.seat.ended:  # Esc and q leave a table that ended; j joins a closed one again
-            return action in ("clear", "pile", "rules") or (action == "rejoin" and self.seat.may_rejoin)
-        if action == "rejoin":
-            return False
+        if self.seat.ended:  # Esc and q leave a table that ended (q is a pile's key, not shown then)
+            return action in ("clear", "rules") or (action == "pile" and parameters == (7,))
         if self.too_small:
             return False
         mine = self._may_act()
