@@ -49,6 +49,7 @@ from kc_tui.net.host_options import (
     tls_context,
 )
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
+from kc_tui.records import datalock
 from kc_tui.util.files import make_folder
 from kc_tui.util.terminal import HangupWatch
 from kc_tui.util.text import one_line, write_line
@@ -161,10 +162,18 @@ def run(args: HostRequest) -> int:
 
     options = options_from(args, load_config(args.config)[0])
     context = tls_context(options.cert, options.key)
-    session, tokens, bind, port, addresses = prepare(options)
-    if not is_loopback(bind):
-        _print(sys.stderr, warning_line(bind))
-    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, addresses))
+    # One program writes to a data folder: a second host (or a window of the game) on the folder
+    # of a table being served would write over its save and seats' file.
+    lock, refused = datalock.acquire(data_dir(), datalock.host_refused)
+    if lock is None:
+        raise CliError(refused or "")
+    try:
+        session, tokens, bind, port, addresses = prepare(options)
+        if not is_loopback(bind):
+            _print(sys.stderr, warning_line(bind))
+        return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, addresses))
+    finally:
+        lock.release()
 
 
 async def _serve(

@@ -19,35 +19,23 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
-from textual.widgets import HelpPanel
 
 from kc_tui.config import Config
 from kc_tui.config.store import config_path as settings_path
 from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.learn.progress import Progress, load_progress, progress_path
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
-from kc_tui.net.allowlist import served_tables
 from kc_tui.records import datalock
 from kc_tui.ui import linebreak
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
-from kc_tui.ui.textual_words import (
-    QUIT_HINT,
-    QUIT_QUESTION,
-    SCREENSHOT,
-    SCREENSHOT_FAILED,
-    SCREENSHOT_SAVED,
-    SCREENSHOT_SAVED_TO,
-    KeysPanel,
-    Palette,
-)
 from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
+    from kc_tui.learn.progress import Progress
     from kc_tui.records.store import History
 
 
@@ -231,20 +219,29 @@ class KingsCornersApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the player's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            from kc_tui.ui.textual_words import Palette
+
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def search_themes(self) -> None:
         """Textual's list of themes to choose from, its prompt in the player's language."""
+        from kc_tui.ui.textual_words import Palette
+
         self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
 
     def action_show_help_panel(self) -> None:
         """Textual's Keys panel, its words in the player's language (:mod:`kc_tui.ui.textual_words`)."""
-        if not self.screen.query(HelpPanel):
+        if not self.screen.query("HelpPanel"):
+            # Loaded when asked for: Textual's help panel brings its Markdown (markdown-it).
+            from kc_tui.ui.textual_words import KeysPanel
+
             self.screen.mount(KeysPanel())
 
     def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
         """The screenshot's toast in the player's language, in place of Textual's."""
         if event.name == "screenshot":
+            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_SAVED, SCREENSHOT_SAVED_TO
+
             event.prevent_default()
             saved = (
                 _(SCREENSHOT_SAVED) if event.path is None else _(SCREENSHOT_SAVED_TO).format(path=repr(str(event.path)))
@@ -253,11 +250,15 @@ class KingsCornersApp(App[int]):
 
     def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
+            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_FAILED
+
             event.prevent_default()
             self.notify(_(SCREENSHOT_FAILED), title=_(SCREENSHOT), severity="error")
 
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit: a toast says which key does, in the player's language."""
+        from kc_tui.ui.textual_words import QUIT_HINT, QUIT_QUESTION
+
         for key, active in self.active_bindings.items():
             if active.binding.action in ("quit", "app.quit"):
                 self.notify(_(QUIT_HINT).format(key=key), title=_(QUIT_QUESTION))
@@ -480,6 +481,8 @@ class KingsCornersApp(App[int]):
         """Whether this app may join a table: anywhere, but a served tab's only with a list of
         tables from its operator (``serve --allow-join``); the menu, its ``j`` key and the command
         palette offer Join a table only then."""
+        from kc_tui.net.allowlist import served_tables
+
         tables = served_tables()
         return tables is None or bool(tables)
 
@@ -652,6 +655,8 @@ class KingsCornersApp(App[int]):
     # ------------------------------------------------------------------ learn to play
     def _tutorial_progress(self) -> Progress:
         """The tutorial's progress; a file that cannot be used is said in one line (it starts again)."""
+        from kc_tui.learn.progress import load_progress
+
         progress, problem = load_progress()
         if problem is not None:
             self.notify(problem, title=_("Learn to play"), severity="warning", timeout=12)
@@ -676,7 +681,11 @@ class KingsCornersApp(App[int]):
     def offers_learning(self) -> bool:
         """Whether the menu offers Learn to play with a line of its own: at a first start (no
         settings file then), until the player starts the tutorial or keeps settings."""
-        if not self.options.first_start or self.look_only is not None or progress_path().exists():
+        if not self.options.first_start or self.look_only is not None:
+            return False
+        from kc_tui.learn.progress import progress_path  # the lessons load with it: at a first start only
+
+        if progress_path().exists():
             return False
         return not settings_path(self.config_path).exists()
 
