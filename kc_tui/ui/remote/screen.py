@@ -5,10 +5,10 @@ widgets as the game screen: the piles and corners, the hand, the other seats' pa
 scores, the move log, the footer), and sends what its person wants to do (a move, undo, a hint)
 with the state's stamp. Legal targets come from the state's ``legal`` list; a refusal is the
 server's one line. A status line says who the table waits for, who is connected, and
-"reconnecting…" while the connection is down (or that the table waits for the host to serve it
-again, after the host stopped it; the seat is back by itself then): the connection runs as a task on the app's loop
-(:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the network. With
-``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
+"reconnecting…" while the connection is down (after the host stopped the table: that it waits
+for the host to serve it again; the seat is back by itself then): the connection runs as a task
+on the app's loop (:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the
+network. With ``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
 
 A round's summary offers the round's replay (``v``): the server sends it in pages built from
 this seat's view of every position (:mod:`kc_tui.net.replays`), and the replay screen steps
