@@ -162,6 +162,8 @@ class KingsCornersApp(App[int]):
         self._collector_held = False
         #: Whether a saved match was there when the app started.
         self._saved_at_start = False
+        #: Whether the data folder's lock was asked for (a joined table does without it).
+        self._folder_taken = False
 
     def notify(
         self,
@@ -302,6 +304,32 @@ class KingsCornersApp(App[int]):
         gc.disable()
         self.call_after_refresh(self._first_screen_drawn)
         self._apply_theme()
+        screen: Screen[Any]
+        if self.mode == "join" and self.options.join is not None:
+            # A joined table keeps nothing in the data folder: its lock is taken only if the
+            # player leaves the table for the menu (pop_screen).
+            from kc_tui.ui.remote.screen import remote_screen
+
+            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
+        else:
+            self._take_data_folder(held=True)
+            self._saved_at_start = self.look_only is None and save_exists()
+            if self.mode == "play" and self.look_only is None and not self._saved_at_start:
+                screen = self._game_screen(self._new_session())
+            else:
+                screen = MenuScreen()
+        # What push_screen does for a screen and Textual's first screen misses: its CSS files
+        # read, and a result callback, which switch_screen pops when it replaces the screen on
+        # top (leaving a first table makes the menu in its place).
+        self._read_first_screen_css(screen)
+        screen._push_result_callback(self, None)
+        return screen
+
+    def _take_data_folder(self, *, held: bool = False) -> None:
+        """Take the data folder's lock: this window saves and records (the recorder opens the
+        history once released, at once unless ``held``), or it only looks (``look_only`` says
+        why, and the history is read as it is)."""
+        self._folder_taken = True
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
             outbox = default_outbox()
@@ -309,27 +337,11 @@ class KingsCornersApp(App[int]):
                 make_folder(outbox)
             self.recorder = Recorder(opener=open_history, outbox=outbox)
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
-            self.recorder.start(held=True)
+            self.recorder.start(held=held)
             self.saver = SaveWriter()
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
-        screen: Screen[Any]
-        self._saved_at_start = self.look_only is None and save_exists()
-        if self.mode == "play" and self.look_only is None and not self._saved_at_start:
-            screen = self._game_screen(self._new_session())
-        elif self.mode == "join" and self.options.join is not None:
-            from kc_tui.ui.remote.screen import remote_screen
-
-            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
-        else:
-            screen = MenuScreen()
-        # What push_screen does for a screen and Textual's first screen misses: its CSS files
-        # read, and a result callback, which switch_screen pops when it replaces the screen on
-        # top (leaving a first table makes the menu in its place).
-        self._read_first_screen_css(screen)
-        screen._push_result_callback(self, None)
-        return screen
 
     def _read_first_screen_css(self, screen: Screen[Any]) -> None:
         """The first screen's CSS files, added to the stylesheet's sources. Nothing is parsed yet
@@ -366,7 +378,11 @@ class KingsCornersApp(App[int]):
     def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
             self.notify(w, title=_("Settings"), severity="warning", timeout=12)
-        if self.look_only:
+        if self.look_only and self.mode == "play":
+            # Translators: {why} says which window holds the data folder and what this one can do.
+            not_started = _("The match you asked for was not started: {why}").format(why=self.look_only)
+            self.notify(not_started, title=_("Another window"), severity="warning", timeout=20)
+        elif self.look_only:
             self.notify(self.look_only, title=_("Another window"), severity="warning", timeout=20)
         taken_over = self._lock.taken_over if self._lock is not None else None
         if taken_over:
@@ -513,6 +529,8 @@ class KingsCornersApp(App[int]):
         match at once (no menu was made for the table's first frame), leaving that match's
         screen makes the menu in its place."""
         if len(self.screen_stack) <= 1 and not isinstance(self.screen, MenuScreen):
+            if not self._folder_taken:  # a joined table left: the menu saves and records
+                self._take_data_folder()
             return self.switch_screen(MenuScreen())
         return super().pop_screen()
 
@@ -730,11 +748,19 @@ class KingsCornersApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit; while a match's table is up (whatever is on top of it, its summaries too) the
-        game asks first and says whether the match is saved."""
+        game asks first and says whether the match is saved; a table another machine hosts asks
+        too."""
         from kc_tui.ui.dialogs.confirm import QuitDialog
 
+        if isinstance(self.screen, QuitDialog):
+            self.exit(0)
+            return
         game = self.game
-        if game is not None and not isinstance(self.screen, QuitDialog):
+        if game is not None:
             game.action_quit()
+            return
+        remote = next((s for s in reversed(self.screen_stack) if getattr(s, "ASKS_BEFORE_QUIT", False)), None)
+        if remote is not None:
+            remote.action_quit()
             return
         self.exit(0)

@@ -9,7 +9,6 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
@@ -24,7 +23,16 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.table.parts import MESSAGE_LINES, fit_message, say, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import (
+    MESSAGE_LINES,
+    fit_message,
+    message_lines,
+    more_of_message,
+    say,
+    seat_label,
+    show_too_small,
+    table_parts,
+)
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
@@ -191,23 +199,6 @@ class GameScreen(HandPicking, DrivenScreen):
     def say(self, text: str | Text, kind: str = "info") -> None:
         """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""
         say(self, text, kind)
-
-    def message_lines(self, text: Text) -> int:
-        """How many lines ``text`` takes in the message area at the screen's width."""
-        width = max(1, self.size.width - 3)  # its padding and a scrollbar
-        return len(text.wrap(self.app.console, width))
-
-    def more_of_message(self) -> bool:
-        """Scroll the message area to the message's next lines (from the last, back to the
-        first); False when it shows the whole message."""
-        message = self.query_one("#message", VerticalScroll)
-        if message.max_scroll_y <= 0:
-            return False
-        if message.scroll_y >= message.max_scroll_y:
-            message.scroll_home(animate=False, immediate=True)
-        else:
-            message.scroll_page_down(animate=False)
-        return True
 
     def _prompt(self) -> None:
         s = self.session
@@ -475,7 +466,7 @@ class GameScreen(HandPicking, DrivenScreen):
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
             return
-        if self.hint_move is not None and self.more_of_message():
+        if self.hint_move is not None and more_of_message(self):
             return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
         self.say(_("Thinking of a hint…"), "hint")
@@ -492,7 +483,7 @@ class GameScreen(HandPicking, DrivenScreen):
         # The key that plays the first move comes first: it shows whatever the hint's length.
         keys = [_("press {key} to play it").format(key=key)] if key is not None else []
         text = hint_text(keys, body)
-        if self.message_lines(text) > fit_message(self):
+        if message_lines(self, text) > fit_message(self):
             text = hint_text([*keys, _("h: more")], body)
         self.say(text, "hint")
 
