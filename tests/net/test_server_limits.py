@@ -205,8 +205,8 @@ def quiet(host: HostProcess) -> list[str]:
 
 
 async def test_idle_sockets_at_a_tight_file_limit_are_one_line_and_the_table_plays_on() -> None:
-    """The host's file limit leaves room for fewer sockets in the handshake than it admits from
-    one address: it runs out of file handles, says so once, and the seated people play on."""
+    """The host's file limit leaves less room than one batch of accepts (its pool of handshakes
+    is the smallest): it runs out of file handles, says so once, and the seated people play on."""
     host = host_process(*SEATS, "--stand-in", "0", nofile=IDLE_HANDLES + 7)
     try:
         before, during, after = await flooded(host, 200)
