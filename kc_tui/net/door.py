@@ -33,10 +33,10 @@ RESERVED_HANDLES = 64
 #: two such batches (one arriving, one given way and not closed yet) are kept room for.
 ACCEPT_BATCH = 100
 #: The pool's bounds, whatever the file limit: room for a few at the smallest; at the largest,
-#: a few megabytes of memory (a pending connection holds about 10 KB).
+#: a few megabytes of memory (a pending connection holds about 9 KiB, docs/MEASUREMENTS.md).
 SMALLEST_POOL = 4
 LARGEST_POOL = 1024
-#: The file limit assumed where the system has none to tell (or no limit).
+#: The file limit assumed where the system does not tell it (Windows).
 UNKNOWN_FILE_LIMIT = 1024
 
 
@@ -126,7 +126,7 @@ class Door:
         return entry
 
     def leave(self, entry: Pending) -> None:
-        """``entry`` is no longer pending (its handshake ended, or it did); again is nothing."""
+        """``entry`` has left the pool (its handshake ended, or the connection did); again is nothing."""
         members = self._groups.get(entry.group)
         if members is None or entry not in members:
             return
