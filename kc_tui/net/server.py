@@ -51,6 +51,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import protocol as p
 from kc_tui.net import views
+from kc_tui.net.door import Door, Pending, file_limit, pool_size
 from kc_tui.net.logs import TokenRedacting
 
 if TYPE_CHECKING:
@@ -75,10 +76,6 @@ CLOSE_WAIT = 2.0
 CLOSE_TOO_LARGE = 1009
 #: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
 HANDSHAKE_TIMEOUT = 5.0
-#: Connections still in the handshake: at most this many from one address, and in all. Beyond
-#: either, a new connection is closed as soon as it is accepted.
-MAX_HANDSHAKES_PER_ADDRESS = 8
-MAX_HANDSHAKES = 32
 #: The largest frame read at all (a larger one closes the connection with 1009 unanswered); one
 #: over :data:`~kc_tui.net.protocol.MAX_MESSAGE` and up to this is answered ``too-large``.
 MAX_FRAME = 4 * p.MAX_MESSAGE
@@ -157,7 +154,9 @@ class TableServer:
     ``stand_in``: seconds a person's seat waits for its client before an AI plays it (0: never);
     ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
     a finished round stays on the table before it is scored and the next is dealt;
-    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds).
+    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds);
+    ``max_handshakes``: the connections that may wait in the WebSocket handshake at once (None: as
+    many as the file limit leaves room for, :func:`~kc_tui.net.door.pool_size`).
     A saved table makes a move only once its save holds it (:attr:`MatchSession.save_first`):
     while saving fails it holds (moves refused with the reason, every seat and the host told)
     and goes on by itself once a save works again (tried every :data:`SAVE_RETRY` seconds).
@@ -179,8 +178,7 @@ class TableServer:
         hello_timeout: float = p.HELLO_TIMEOUT,
         max_connections: int = p.MAX_CONNECTIONS,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
-        max_handshakes: int = MAX_HANDSHAKES,
-        max_handshakes_per_address: int = MAX_HANDSHAKES_PER_ADDRESS,
+        max_handshakes: int | None = None,
         recorder: Recorder | None = None,
     ) -> None:
         if session.log_owner is not None:
@@ -209,10 +207,8 @@ class TableServer:
         self.hello_timeout = hello_timeout
         self.max_connections = max_connections
         self.handshake_timeout = handshake_timeout
-        self.max_handshakes = max_handshakes
-        self.max_handshakes_per_address = max_handshakes_per_address
-        #: Connections in the WebSocket handshake, by remote address.
-        self.handshaking: dict[str, int] = {}
+        #: Connections in the WebSocket handshake (kc_tui.net.door), as many as the file limit allows.
+        self.door = Door(pool_size(file_limit(), max_connections) if max_handshakes is None else max_handshakes)
         self._last_out_of_handles: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_handler: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
@@ -312,22 +308,15 @@ class TableServer:
         return kinds.count("state"), len(kinds) - kinds.count("state")
 
     # ------------------------------------------------------------------ raw connections
-    def _admit(self, address: str) -> bool:
-        """A TCP connection was accepted from ``address``: whether it may go on to the handshake
-        (counted in :attr:`handshaking` until :meth:`_handshake_done`)."""
-        total = sum(self.handshaking.values())
-        if total >= self.max_handshakes or self.handshaking.get(address, 0) >= self.max_handshakes_per_address:
-            log.debug("a connection from %s was closed: too many in the handshake", address)
-            return False
-        self.handshaking[address] = self.handshaking.get(address, 0) + 1
-        return True
+    @property
+    def max_handshakes(self) -> int:
+        """The connections that may wait in the handshake at once (the door's pool)."""
+        return self.door.size
 
-    def _handshake_done(self, address: str) -> None:
-        left = self.handshaking.get(address, 0) - 1
-        if left > 0:
-            self.handshaking[address] = left
-        else:
-            self.handshaking.pop(address, None)
+    @property
+    def handshaking(self) -> dict[str, int]:
+        """The connections in the handshake, by group (an IPv4 address, an IPv6 /64)."""
+        return self.door.counts
 
     def _quiet_since_out_of_handles(self) -> bool:
         last = self._last_out_of_handles
@@ -924,21 +913,18 @@ def _replay_of(record: MatchRecord, number: int, viewer: int | None, style: str)
 
 
 def _gated(server: TableServer) -> type[ServerConnection]:
-    """The connection class of ``server``'s WebSockets: each TCP connection is counted in the
-    handshake from its accept to its HTTP upgrade (or its end), and one over the limits
-    (:meth:`TableServer._admit`) is closed at once."""
+    """The connection class of ``server``'s WebSockets: each TCP connection is in the door's pool
+    (:class:`~kc_tui.net.door.Door`) from its accept to its HTTP upgrade (or its end); when the
+    pool is full, an older one there gives way to it."""
 
     class GatedConnection(ServerConnection):
-        address: str | None = None
+        pending: Pending | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
-            if server._admit(address):
-                self.address = address
-            else:
-                self.transport.abort()
+            self.pending = server.door.enter(address, self.transport.abort)
 
         async def handshake(self, *args: Any, **kwargs: Any) -> None:
             try:
@@ -951,9 +937,9 @@ def _gated(server: TableServer) -> type[ServerConnection]:
             super().connection_lost(exc)
 
         def _done(self) -> None:
-            if self.address is not None:
-                server._handshake_done(self.address)
-                self.address = None
+            if self.pending is not None:
+                server.door.leave(self.pending)
+                self.pending = None
 
     return GatedConnection
 

@@ -597,16 +597,20 @@ def allow_open_files(count: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (count, max(hard, count)))
 
 
-def idle_sockets(port: int, count: int, batch: int = 50) -> list[socket.socket]:
+def idle_sockets(
+    port: int, count: int, batch: int = 50, sources: Sequence[str] = ("127.0.0.1",)
+) -> list[socket.socket]:
     """``count`` raw TCP sockets to ``port`` on loopback that never send a byte, opened ``batch``
     at a time: each batch's connects have finished (or failed) before the next starts, so the
-    server's accept queue is never what refuses them. Blocking: run it in a thread."""
+    server's accept queue is never what refuses them. They come from ``sources`` in turn (any
+    127.x.y.z: each is another remote address to the server). Blocking: run it in a thread."""
     opened: list[socket.socket] = []
     for start in range(0, count, batch):
         waiting = select.poll()
-        for _ in range(min(batch, count - start)):
+        for i in range(min(batch, count - start)):
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             sock.setblocking(False)
+            sock.bind((sources[(start + i) % len(sources)], 0))
             sock.connect_ex(("127.0.0.1", port))
             waiting.register(sock, select.POLLOUT)
             opened.append(sock)
@@ -645,6 +649,55 @@ async def ended(reader: asyncio.StreamReader, timeout: float = WAIT) -> bool:
         return False
     except OSError:
         return True
+
+
+#: The head of a WebSocket upgrade, as a slow client sends it (one byte at a time).
+UPGRADE_HEAD = (
+    b"GET /watch HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+class SlowHandshakes:
+    """``count`` raw connections from ``source`` that each send an upgrade's HTTP head one byte
+    every ``every`` seconds (it never ends within the server's handshake timeout) and open again
+    as soon as the server drops them: a client that holds its place in the handshake as long as
+    it can. ``opened`` counts every connection made, ``dropped`` those the server closed."""
+
+    def __init__(self, port: int, count: int = 8, source: str = "127.0.0.1", every: float = 1.0) -> None:
+        self.port, self.count, self.source, self.every = port, count, source, every
+        self.opened = 0
+        self.dropped = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def __aenter__(self) -> SlowHandshakes:
+        self._tasks = [asyncio.create_task(self._hold()) for _ in range(self.count)]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _hold(self) -> None:
+        while True:
+            try:
+                reader, writer = await raw_connection(self.port, self.source)
+            except OSError:
+                await asyncio.sleep(self.every)  # its pace: a refused connect is tried again
+                continue
+            self.opened += 1
+            try:
+                for byte in UPGRADE_HEAD:
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                    if await ended(reader, self.every):
+                        self.dropped += 1
+                        break
+            except OSError:
+                self.dropped += 1
+            finally:
+                writer.transport.abort()
 
 
 class StalledSeat:

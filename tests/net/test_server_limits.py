@@ -1,9 +1,9 @@
 """The table server's limits against raw sockets and slow clients: connections in the WebSocket
-handshake counted per address and in all and closed after the handshake timeout, the host's
-process under ``prlimit --nofile`` flooded with idle sockets (one plain line, no traceback, the
-seated people play on, its memory bounded), a client that stops reading getting the newest state
-when it reads again (and closed once too much waits for it), and a message over the limit
-answered ``too-large``."""
+handshake (the oldest of the address holding most gives way to a new one) closed after the
+handshake timeout, the host's process under ``prlimit --nofile`` flooded with idle sockets (one
+plain line, no traceback, the seated people play on, its memory bounded), a client that stops
+reading getting the newest state when it reads again (and closed once too much waits for it),
+and a message over the limit answered ``too-large``."""
 
 from __future__ import annotations
 
@@ -45,27 +45,35 @@ SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--t
 IDLE_HANDLES = 9
 
 
-async def test_sockets_in_the_handshake_are_counted_per_address_and_in_all() -> None:
-    async with running(max_handshakes_per_address=3, max_handshakes=5, handshake_timeout=60) as (server, base):
+async def test_a_new_socket_takes_the_place_of_the_oldest_of_the_address_holding_most() -> None:
+    async with running(max_handshakes=3, handshake_timeout=60) as (server, base):
         assert server.port is not None
-        held = [await raw_connection(server.port) for _ in range(3)]
-        await until(lambda: server.handshaking == {"127.0.0.1": 3}, what="three sockets in the handshake")
-        over, _ = await raw_connection(server.port)
-        assert await ended(over), "a fourth socket from the same address is closed at once"
-        others = [await raw_connection(server.port, "127.0.0.2") for _ in range(2)]
-        await until(lambda: server.handshaking == {"127.0.0.1": 3, "127.0.0.2": 2}, what="five in the handshake")
-        third, _ = await raw_connection(server.port, "127.0.0.3")
-        assert await ended(third), "a socket beyond the table's total is closed at once"
-        assert server.handshaking == {"127.0.0.1": 3, "127.0.0.2": 2}
+        port = server.port
+        writers: list[asyncio.StreamWriter] = []  # held: a writer let go closes its socket
 
-        held[0][1].close()
-        await until(lambda: server.handshaking.get("127.0.0.1") == 2, what="the closed socket uncounted")
-        ana = await seat(server, base, "Ana")
-        assert server.connected[0] and server.handshaking == {"127.0.0.1": 2, "127.0.0.2": 2}
-        for _reader, writer in held[1:] + others:
-            writer.close()
-        await until(lambda: not server.handshaking, what="every socket uncounted")
+        async def opened(source: str, counts: dict[str, int]) -> asyncio.StreamReader:
+            reader, writer = await raw_connection(port, source)
+            writers.append(writer)
+            await until(lambda: server.handshaking == counts, what=f"in the handshake: {counts}")
+            return reader
+
+        first = await opened("127.0.0.1", {"127.0.0.1": 1})
+        second = await opened("127.0.0.1", {"127.0.0.1": 2})
+        third = await opened("127.0.0.1", {"127.0.0.1": 3})
+        other = await opened("127.0.0.2", {"127.0.0.1": 2, "127.0.0.2": 1})
+        assert await ended(first), "the oldest of the address holding most gave way"
+        await opened("127.0.0.2", {"127.0.0.1": 1, "127.0.0.2": 2})
+        assert await ended(second)
+        await opened("127.0.0.3", {"127.0.0.1": 1, "127.0.0.2": 1, "127.0.0.3": 1})
+        assert await ended(other), "127.0.0.2 held two: its oldest gave way"
+
+        ana = await seat(server, base, "Ana")  # the pool is full: the seat takes a place, and is in
+        assert ana.state.seat == 0 and server.connected[0]
+        assert await ended(third), "with every address at one, the oldest gave way"
+        assert server.door.given_way == 4 and len(server.door) == 2
         await ana.close()
+        for writer in writers:
+            writer.close()
 
 
 async def test_a_socket_that_never_sends_is_closed_after_the_handshake_timeout() -> None:
@@ -197,8 +205,8 @@ def quiet(host: HostProcess) -> list[str]:
 
 
 async def test_idle_sockets_at_a_tight_file_limit_are_one_line_and_the_table_plays_on() -> None:
-    """The host's file limit leaves room for fewer sockets in the handshake than it admits from
-    one address: it runs out of file handles, says so once, and the seated people play on."""
+    """The host's file limit leaves less room than one batch of accepts (its pool of handshakes
+    is the smallest): it runs out of file handles, says so once, and the seated people play on."""
     host = host_process(*SEATS, "--stand-in", "0", nofile=IDLE_HANDLES + 7)
     try:
         before, during, after = await flooded(host, 200)

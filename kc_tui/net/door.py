@@ -1,0 +1,150 @@
+"""The table server's door: which TCP connections wait in the WebSocket handshake, and which one
+gives way when too many do.
+
+A connection is *pending* from its accept to the end of its HTTP upgrade (or its own end). The
+pending connections share one pool, sized to the process's file limit (:func:`pool_size`). A new
+connection is always let in: when the pool is full, the oldest pending connection of the group
+that holds the most gives way (it is closed). An honest client finishes its upgrade in
+milliseconds, so a slow or silent connection cannot keep the door shut (a cap that refused the
+newest would favour the slowest), and a flood from other addresses pushes out its own oldest
+before anyone else's. A group is an IPv4 address, or an IPv6 address's /64 (one host's usual
+network, where it has addresses to spare); an IPv4-mapped IPv6 address is its IPv4 address.
+
+Only pending connections are here: an open WebSocket (a seat's, a spectator's, one saying hello)
+is counted by the server on its own (``max_connections``) and never gives way to a newcomer.
+
+Plain Python: no asyncio, no Textual.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+#: File handles kept for everything but connections: standard streams, the event loop's, the
+#: listening sockets, the save, the history (with its journal files), the log, the locks.
+RESERVED_HANDLES = 64
+#: Connections asyncio accepts in one go (the listening backlog) before any of them is admitted:
+#: two such batches (one arriving, one given way and not closed yet) are kept room for.
+ACCEPT_BATCH = 100
+#: The pool's bounds, whatever the file limit: room for a few at the smallest; at the largest,
+#: a few megabytes of memory (a pending connection holds about 9 KiB, docs/MEASUREMENTS.md).
+SMALLEST_POOL = 4
+LARGEST_POOL = 1024
+#: The file limit assumed where the system does not tell it (Windows).
+UNKNOWN_FILE_LIMIT = 1024
+
+
+def address_group(address: str) -> str:
+    """The group ``address`` is counted in: an IPv4 address itself, an IPv6 address's /64
+    (``2001:db8:1:2::/64``), an IPv4-mapped IPv6 address its IPv4 address; the zone of a link-local
+    address is dropped. Anything else (not an IP address) is its own group, as given."""
+    text = address.partition("%")[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def file_limit() -> int:
+    """This process's limit of open files (the soft RLIMIT_NOFILE); :data:`UNKNOWN_FILE_LIMIT`
+    where there is none to read, 2**20 where it is unlimited."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows: no RLIMIT_NOFILE
+        return UNKNOWN_FILE_LIMIT
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):  # pragma: no cover - a system that does not say
+        return UNKNOWN_FILE_LIMIT
+    return 2**20 if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def pool_size(files: int, established: int) -> int:
+    """The pending connections a process with a limit of ``files`` open files takes, when it also
+    keeps ``established`` open WebSockets: half of what is left once those, the
+    :data:`RESERVED_HANDLES` and two :data:`ACCEPT_BATCH` are set aside, between
+    :data:`SMALLEST_POOL` and :data:`LARGEST_POOL`. Under a flood the pool stays full and the
+    process below its file limit (which would stop every accept, a returning seat's too)."""
+    room = (files - RESERVED_HANDLES - established - 2 * ACCEPT_BATCH) // 2
+    return max(SMALLEST_POOL, min(LARGEST_POOL, room))
+
+
+@dataclass(eq=False)
+class Pending:
+    """One connection in the handshake: its address, its group, the order it came in, and how
+    it is closed when it gives way."""
+
+    address: str
+    group: str
+    order: int
+    close: Callable[[], None] = field(repr=False)
+
+
+class Door:
+    """The pool of pending connections (see the module docs): :meth:`enter` on accept,
+    :meth:`leave` at the end of the handshake or of the connection."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("the pool needs room for one connection at least")
+        self.size = size
+        #: The pending connections by group, each group's in the order they came in.
+        self._groups: dict[str, dict[Pending, None]] = {}
+        self._count = 0
+        self._order = itertools.count()
+        #: Connections that gave way to newer ones, in all.
+        self.given_way = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The pending connections by group."""
+        return {group: len(members) for group, members in self._groups.items()}
+
+    def enter(self, address: str, close: Callable[[], None]) -> Pending:
+        """A connection from ``address`` was accepted: it is pending until :meth:`leave`. When the
+        pool is full, the oldest of the largest group (the group whose oldest came first, among
+        equals) gives way first: it leaves and ``close`` of it is called."""
+        if self._count >= self.size:
+            self._give_way()
+        entry = Pending(address, address_group(address), next(self._order), close)
+        self._groups.setdefault(entry.group, {})[entry] = None
+        self._count += 1
+        return entry
+
+    def leave(self, entry: Pending) -> None:
+        """``entry`` has left the pool (its handshake ended, or the connection did); again is nothing."""
+        members = self._groups.get(entry.group)
+        if members is None or entry not in members:
+            return
+        del members[entry]
+        self._count -= 1
+        if not members:
+            del self._groups[entry.group]
+
+    def _give_way(self) -> None:
+        def weight(members: dict[Pending, None]) -> tuple[int, int]:
+            return len(members), -next(iter(members)).order
+
+        largest = max(self._groups.values(), key=weight)
+        oldest = next(iter(largest))
+        self.leave(oldest)
+        self.given_way += 1
+        log.debug("a connection from %s in the handshake gave way to a newer one", oldest.address)
+        oldest.close()
+
+
+__all__ = ["Door", "Pending", "address_group", "file_limit", "pool_size"]
