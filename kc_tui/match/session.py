@@ -29,6 +29,7 @@ Typical use::
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ from kc_tui.match.saves import (
     write_save,
 )
 from kc_tui.match.turns import TurnUndo, drew_from_stock
+from kc_tui.util.files import HandleReserve
 from kc_tui.util.text import name_shown
 
 log = logging.getLogger(__name__)
@@ -139,6 +141,9 @@ class MatchSession:
         #: Writes the save in a thread of its own (None: written at once, on the caller's thread).
         self.writer: SaveWriter | None = None
         self._save_problem: str | None = None
+        #: File handles kept for a save-first match's saves (a server under a flood of
+        #: connections sets it: :class:`~kc_tui.util.files.HandleReserve`).
+        self.handle_reserve: HandleReserve | None = None
         #: Keep the save once the match is over (the table removes it when the history has the
         #: match); by default a finished match's save is removed at once.
         self.keep_save_at_end = False
@@ -572,7 +577,8 @@ class MatchSession:
             return
         if self.writer is not None:
             self.writer.flush(SAVE_FIRST_WAIT)
-        self._save_problem = write_save(self.save_path, data)
+        with self.handle_reserve.released() if self.handle_reserve is not None else contextlib.nullcontext():
+            self._save_problem = write_save(self.save_path, data)
 
     def delete_save(self) -> None:
         """Remove this match's save (a newer match's save there is left alone)."""

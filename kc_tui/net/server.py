@@ -53,6 +53,7 @@ from kc_tui.net import protocol as p
 from kc_tui.net import views
 from kc_tui.net.door import Door, Pending, file_limit, pool_size
 from kc_tui.net.logs import TokenRedacting
+from kc_tui.util.files import HandleReserve
 
 if TYPE_CHECKING:
     from kc_tui.records.rows import MatchRecord
@@ -66,6 +67,9 @@ MAX_TOKEN_TEXT = 128
 #: Seconds between the tries of a save while the table holds (its save failed): a change at the
 #: table (a move asked for, a client coming) tries it at once too.
 SAVE_RETRY = 2.0
+#: The file handles kept for the table's saves: the save file being written, and its folder
+#: opened to flush it, with one to spare.
+SAVE_HANDLES = 3
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
@@ -239,6 +243,10 @@ class TableServer:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: any free port) and start the table; the bound port."""
         loop = asyncio.get_running_loop()
+        if self.session.handle_reserve is None:
+            # A flood of connections can take every file handle the process may open: the
+            # save, which the table waits for, keeps a few of its own.
+            self.session.handle_reserve = HandleReserve(SAVE_HANDLES)
         self._loop, self._loop_handler = loop, loop.get_exception_handler()
         loop.set_exception_handler(self._loop_exception)
         self._server = await serve(
@@ -282,6 +290,9 @@ class TableServer:
             self._table_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._table_task
+        if self.session.handle_reserve is not None:
+            self.session.handle_reserve.close()
+            self.session.handle_reserve = None
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):

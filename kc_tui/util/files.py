@@ -17,6 +17,7 @@ import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from kc_tui.i18n import N_, _
@@ -393,6 +394,49 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
             ) from exc
         raise
     _fsync_folder(folder)
+
+
+class HandleReserve:
+    """A few file handles held in reserve (opened on the null device) for the writes that must
+    not fail for want of one: a server flooded with connections can run out of file handles, and
+    its save then holds the table. :meth:`released` gives them back for the length of a write
+    made at once (no other code of the process runs meanwhile), then takes them again."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._fds: list[int] = []
+        self._fill()
+
+    def _fill(self) -> None:
+        while len(self._fds) < self.count:
+            try:
+                self._fds.append(os.open(os.devnull, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
+            except OSError:
+                return
+
+    def _empty(self) -> None:
+        while self._fds:
+            with contextlib.suppress(OSError):
+                os.close(self._fds.pop())
+
+    @property
+    def held(self) -> int:
+        """How many handles are held now."""
+        return len(self._fds)
+
+    @contextlib.contextmanager
+    def released(self) -> Iterator[None]:
+        """The handles given back while the body runs, taken again after it."""
+        self._empty()
+        try:
+            yield
+        finally:
+            self._fill()
+
+    def close(self) -> None:
+        """Give the handles back for good."""
+        self.count = 0
+        self._empty()
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.net import protocol as p
-from kc_tui.net.server import MAX_FRAME, seat_path
+from kc_tui.net.server import MAX_FRAME, SAVE_HANDLES, seat_path
 from tests.net.clientkit import until
 from tests.net.serverkit import (
     WAIT,
@@ -41,8 +41,8 @@ from tests.net.serverkit import (
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
 #: The file handles the host has open when idle with both seats connected: standard input,
 #: output and error, the event loop's selector and wake-up pair, the listening socket, the
-#: two seats' connections.
-IDLE_HANDLES = 9
+#: two seats' connections, the data folder's lock, and the handles kept for the saves.
+IDLE_HANDLES = 10 + SAVE_HANDLES
 
 
 async def test_a_new_socket_takes_the_place_of_the_oldest_of_the_address_holding_most() -> None:
