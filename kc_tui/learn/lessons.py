@@ -202,20 +202,26 @@ LESSONS: tuple[Lesson, ...] = (
         N_("End the turn and draw"),
         (
             Step(
-                N_("No card of yours fits anywhere. You may end your turn at any time (R7): press t."),
+                N_(
+                    "No card of yours fits anywhere. You may end your turn at any time (R7): press t. "
+                    "{name} then plays a turn, and yours begins with a draw."
+                ),
                 Goal.END,
                 wrong=N_("This step asks you to end your turn: press t."),
                 tries=("play 3H N",),
             ),
             Step(
                 N_(
-                    "Your turn began with a draw from the stock: {drawn} (R6). "
-                    "A house rule may draw only when you are stuck, or after you play."
+                    "{name} drew a card and ended the turn. "
+                    "Then your turn began with a draw from the stock: {drawn} (R6)."
                 ),
                 Goal.READ,
             ),
             Step(
-                N_("The card you drew fits: play {card} on {top} at {place} (R8)."),
+                N_(
+                    "The card you drew fits: play {card} on {top} at {place} (R8). "
+                    "A house rule may draw only when you are stuck, or after you play."
+                ),
                 Goal.MOVE,
                 moves=("play 5D N",),
                 light=("N",),
