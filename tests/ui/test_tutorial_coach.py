@@ -5,7 +5,8 @@ on coming back, and the tutorial started again once every lesson is behind the p
 
 from __future__ import annotations
 
-from rich.console import RenderableType
+import pytest
+from rich.text import Text
 from textual.widgets import Static
 
 from kc_tui.engine import Move, penalty_of, play_card
@@ -79,21 +80,21 @@ async def test_the_status_line_says_the_keys_the_coach_says() -> None:
         assert flat(_(READ_ON)) in status(screen) and flat(_(READ_ON)) in coach_said(screen)
 
 
-async def test_the_opponents_turn_and_the_draw_are_told() -> None:
+async def test_the_opponents_turn_and_the_draw_are_told(monkeypatch: pytest.MonkeyPatch) -> None:
     app = tutorial_app()
     async with app.run_test(size=SIZE) as pilot:
         lesson = BY_ID["draw"]
         screen = await at_lesson(pilot, lesson)
         name = screen.session.names[1 - LEARNER]
-        coach = screen.query_one("#coach", Static)
         told: list[str] = []
-        shown = coach.update
+        said = screen.coach_text
 
-        def update(content: RenderableType = "") -> None:
-            told.append(flat(str(content)))
-            shown(content)
+        def coach_text() -> Text:  # every text the coach's panel shows, as it is shown
+            text = said()
+            told.append(flat(text.plain))
+            return text
 
-        coach.update = update  # type: ignore[method-assign]
+        monkeypatch.setattr(screen, "coach_text", coach_text)
         await pilot.press("t")
         await wait_for(pilot, lambda: screen.step_index == 1)
         await settled(pilot, screen)
