@@ -202,10 +202,7 @@ LESSONS: tuple[Lesson, ...] = (
         N_("End the turn and draw"),
         (
             Step(
-                N_(
-                    "No card of yours fits anywhere. You may end your turn at any time (R7): press t. "
-                    "{name} then plays a turn, and yours begins with a draw."
-                ),
+                N_("No card of yours fits anywhere. You may end your turn at any time (R7): press t."),
                 Goal.END,
                 wrong=N_("This step asks you to end your turn: press t."),
                 tries=("play 3H N",),
