@@ -17,6 +17,7 @@ from kc_tui.learn.progress import Progress, save_progress
 from kc_tui.match.logwords import DREW_ONE
 from kc_tui.ui.dialogs.lessons import ALL_BEHIND, KEPT, LessonsDialog
 from kc_tui.ui.dialogs.new_game import NewGameDialog
+from kc_tui.ui.screens.game_text import hint_text
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.tutorial import NO_UNDO, TutorialScreen
 from kc_tui.ui.widgets import OpponentPanel
@@ -57,7 +58,7 @@ async def test_u_says_why_no_move_is_taken_back_and_h_shows_the_steps_move() -> 
         await wait_for(pilot, lambda: screen.step_index == 1)
         screen = await at_lesson(pilot, BY_ID["draw"], 1)  # a step to read: h says the keys that go on
         await pilot.press("h")
-        assert flat(_(READ_ON)) in status(screen)
+        assert status(screen) == flat(hint_text([], _(READ_ON)).plain)
 
 
 async def test_the_status_line_says_the_keys_the_coach_says() -> None:
@@ -162,3 +163,9 @@ async def test_after_every_lesson_the_tutorial_says_so_and_offers_a_game() -> No
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
         assert isinstance(app.screen, TutorialScreen) and app.screen.lesson == LESSONS[1]
+        await settled(pilot, app.screen)
+        await pilot.press("l")  # the list in a lesson offers a game too: the lesson is left for it
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonsDialog))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
+        assert not any(isinstance(s, TutorialScreen) for s in app.screen_stack)
