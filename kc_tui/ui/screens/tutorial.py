@@ -6,6 +6,7 @@ game's. The coach (:mod:`kc_tui.learn.coach`) checks every move before it is mad
 does not meet the step's goal is not made, and the coach says why. Nothing reaches the saves or
 the history: the session has no save path and the table no recorder. The progress is saved at
 every step; Esc (with nothing picked) or ``m`` leaves, and coming back resumes at the step.
+``h`` shows the step's move as the game's hint; ``u`` takes nothing back and says so.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from kc_tui.learn.progress import Progress, load_progress, save_progress
 from kc_tui.match import logwords
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
-from kc_tui.ui.dialogs.lessons import KEPT, take_down_kept
+from kc_tui.ui.dialogs.lessons import GAME, KEPT, take_down_kept
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.game_text import hint_text
 from kc_tui.ui.text import plain, visible
@@ -302,8 +303,6 @@ class TutorialScreen(GameScreen):
         self.app.push_screen(LessonsDialog(), self._lesson_chosen)
 
     def _lesson_chosen(self, chosen: str | None) -> None:
-        from kc_tui.ui.dialogs.lessons import GAME
-
         if chosen == GAME:
             self.to_a_game()
             return
@@ -317,8 +316,7 @@ class TutorialScreen(GameScreen):
     # ------------------------------------------------------------------ the game's parts, as the coach has them
     def action_undo(self) -> None:
         """``u``: the coach takes no move back (each step is one move): it says so, and what to do."""
-        if not self.too_small:
-            self.say(_(NO_UNDO), "info")
+        self.say(_(NO_UNDO), "info")
 
     def action_hint(self) -> None:
         """``h``: the step's own move, picked as the game's hint is; for a step to read (or a
@@ -326,8 +324,7 @@ class TutorialScreen(GameScreen):
         step = self.step
         m = None if step is None else step.solution_move()
         if m is None:
-            if not self.too_small:
-                self.say(hint_text([], self.next_keys()), "hint")
+            self.say(hint_text([], self.next_keys()), "hint")
         elif self._my_turn_or_say():
             self._show_hint(m)
 
