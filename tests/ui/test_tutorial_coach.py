@@ -169,3 +169,13 @@ async def test_after_every_lesson_the_tutorial_says_so_and_offers_a_game() -> No
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameDialog))
         assert not any(isinstance(s, TutorialScreen) for s in app.screen_stack)
+
+
+async def test_enter_at_a_step_that_asks_for_a_move_says_where_its_keys_are() -> None:
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await at_lesson(pilot, LESSONS[0])
+        before = position(screen)
+        await pilot.press("enter")
+        assert flat(_("This step asks for a move: the keys are under its words.")) in coach_said(screen)
+        assert position(screen) == before and screen.step_index == 0

@@ -64,6 +64,8 @@ class TutorialScreen(GameScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "go_on", N_("Go on")),
+        # Enter at a step that asks for a move (go_on is off then, and out of the footer).
+        Binding("enter,space", "ask_move", show=False),
         Binding("l", "lessons", N_("Lessons")),
         # The game's keys, answered by the coach (not shown: the footer keeps to the lesson's keys).
         Binding("u", "undo", N_("Undo"), show=False),
@@ -246,8 +248,7 @@ class TutorialScreen(GameScreen):
             return  # the opponent's turn first: the step after it is about what it leads to
         step = self.step
         if step is not None and step.goal is not Goal.READ:
-            self.correction = _("This step asks for a move: the keys are under its words.")
-            self.refresh_view()
+            self.action_ask_move()
             return
         if step is not None and self.step_index + 1 < len(self.lesson.steps):
             self._next_step()
@@ -256,6 +257,11 @@ class TutorialScreen(GameScreen):
         if step is not None:
             self._next_step()
         self.next_lesson()
+
+    def action_ask_move(self) -> None:
+        """Enter at a step that asks for a move: the coach says where its keys are."""
+        self.correction = _("This step asks for a move: the keys are under its words.")
+        self.refresh_view()
 
     def next_lesson(self) -> None:
         """The next lesson in place of this one; after the last, a real match's set-up (hints on)."""
@@ -337,9 +343,9 @@ class TutorialScreen(GameScreen):
             return not self.too_small
         if action in ("pause", "resume"):
             return False
-        if action == "go_on":
+        if action in ("go_on", "ask_move"):
             reading = self.step is None or self.step.goal is Goal.READ
-            return None if self.too_small or not reading or self.busy else True
+            return not self.too_small and not self.busy and reading == (action == "go_on")
         return super().check_action(action, parameters)
 
     def round_over_reached(self) -> None:
