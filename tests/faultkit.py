@@ -3,6 +3,8 @@
 - :func:`small_disk`: a real tmpfs of 256 KiB mounted on a fresh folder (the tests run as root in
   CI; elsewhere the test is skipped). :func:`fill` takes its last free byte; removing the file it
   returns gives the space back.
+- :class:`FullDisk`: the same fault made by hand, everywhere: while it is ``full``, every
+  :func:`os.replace` into its folder (the last step of an atomic write) fails with ENOSPC.
 - :func:`lock_held`: a second process holding the write lock (``BEGIN IMMEDIATE``, as the sqlite3
   shell or DB Browser do while editing) or an exclusive lock (``locking_mode=EXCLUSIVE``, which
   keeps readers out too) on a database until the block ends.
@@ -89,6 +91,35 @@ def fill(folder: Path) -> Path:
                 if exc.errno != errno.ENOSPC:
                     raise
     return filler
+
+
+class FullDisk:
+    """Atomic writes into ``folder`` fail as on a full disk while :attr:`full` (their
+    :func:`os.replace` raises ENOSPC: the file keeps what it held); :meth:`fill_after` lets the
+    next writes work first. Install it with ``monkeypatch.setattr(os, "replace", disk.replace)``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.resolve()
+        self.full = False
+        self._left: int | None = None
+        self.refused = 0
+        self._replace = os.replace
+
+    def fill_after(self, writes: int) -> None:
+        """The disk fills once ``writes`` more writes into the folder have worked."""
+        self._left = writes
+
+    def replace(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        inside = Path(dst).resolve().is_relative_to(self.folder)
+        if inside and self._left is not None:
+            if self._left == 0:
+                self.full, self._left = True, None
+            else:
+                self._left -= 1
+        if inside and self.full:
+            self.refused += 1
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+        self._replace(src, dst)
 
 
 @contextmanager

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from kc_tui.cli.stats import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
-from kc_tui.i18n import LANGUAGES, _, break_marks, current
+from kc_tui.i18n import LANGUAGES, _, break_marks, current, problem
 from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.text import one_line, write_line
 
@@ -238,6 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command is None:
                 args.func = lambda a: _app(a, "menu")
             with logging_to_file(args.log_level):
+                if problem() is not None:  # said on stderr already (speak); the log keeps it too
+                    logging.getLogger(__name__).warning("%s", problem())
                 code: int = args.func(args)
         except (CliError, UsageError) as exc:
             # Translators: {prog} is the command's name (kings-corners), {message} what went wrong.

@@ -15,8 +15,6 @@ from kc_tui.util.text import one_line, write_line
 # ---------------------------------------------------------------------------- serve
 def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     """``kings-corners serve``: the app in a browser, one app process per tab (kc_tui.web)."""
-    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, allow_join_arg, port_arg
-
     p = sub.add_parser(
         "serve",
         help=_("serve the app to web browsers (each tab its own app, settings and saves)"),
@@ -26,6 +24,15 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
             " only the tables listed there."
         ),
     )
+    p.later(_serve_arguments)
+    p.set_defaults(func=cmd_serve)
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    """``serve``'s options, added when it is parsed or its help shown (their checks load the web's
+    modules: a command that is not ``serve`` starts without them)."""
+    from kc_tui.web.options import DEFAULT_BIND, DEFAULT_PORT, allow_join_arg, port_arg
+
     p.add_argument(
         "--bind",
         default=DEFAULT_BIND,
@@ -60,7 +67,6 @@ def add_serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
             " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table"
         ),
     )
-    p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -69,6 +69,7 @@ BREAK_MARK = "\u200b"
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _code: str = SOURCE
+_problem: str | None = None
 _marked: bool = True
 
 
@@ -120,23 +121,51 @@ def current() -> str:
     return _code
 
 
+class CatalogDamaged(Exception):
+    """A language's catalog is there but cannot be read (truncated, empty, not a catalog,
+    unreadable); its text is the English line that says so, naming the file."""
+
+
 def catalog(code: str) -> _gettext.NullTranslations:
-    """The translations of ``code`` (English's are empty); a missing catalog gives English."""
+    """The translations of ``code`` (English's are empty); a missing catalog gives English.
+    :class:`CatalogDamaged` when the catalog is there but cannot be read."""
     if code == SOURCE:
         return _gettext.NullTranslations()
     try:
         return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
-    except OSError:
+    except FileNotFoundError:
         return _gettext.NullTranslations()
+    except Exception as exc:  # any fault of a damaged file's reading: struct.error, OSError, ValueError, ...
+        path = _gettext.find(DOMAIN, localedir=LOCALE_DIR, languages=[code]) or str(LOCALE_DIR / code)
+        raise CatalogDamaged(damaged_note(code, path, exc)) from None
+
+
+def damaged_note(code: str, path: str, exc: BaseException) -> str:
+    """The English line said when the catalog of ``code`` at ``path`` cannot be read (``exc``)."""
+    name = ENGLISH_NAMES.get(code, code)
+    reason = exc.strerror if isinstance(exc, OSError) and exc.errno and exc.strerror else "damaged"
+    shown = "".join(c if c.isprintable() else "?" for c in path)
+    return f"The {name} translations cannot be read ({reason}: {shown}): using English."
 
 
 def use(code: str) -> str:
-    """Speak ``code`` from now on (an unknown code is English); the code in use is returned."""
-    global _current, _code
+    """Speak ``code`` from now on (an unknown code is English); the code in use is returned.
+    A catalog that cannot be read gives English (:func:`problem` says so)."""
+    global _current, _code, _problem
     code = code if code in LANGUAGES else SOURCE
-    _current = catalog(code)
+    try:
+        _current = catalog(code)
+        _problem = None
+    except CatalogDamaged as exc:
+        _current, code, _problem = _gettext.NullTranslations(), SOURCE, str(exc)
     _code = code
     return code
+
+
+def problem() -> str | None:
+    """The English line saying that the catalog :func:`use` was last asked for cannot be read
+    (English is spoken instead), or None."""
+    return _problem
 
 
 def number(x: float, digits: int = 0, code: str | None = None) -> str:

@@ -4,7 +4,8 @@ environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, in gettext's order), else Engl
 A browser tab (``kings-corners serve``) runs with the server's environment, not the browser's:
 there the setting is what counts. A terminal whose encoding cannot hold the language's letters
 (a non-UTF-8 locale such as ``LC_ALL=C``) gets English, and one English line saying why, rather
-than a screen of ``?``. Plain Python.
+than a screen of ``?``; so does a catalog that cannot be read (truncated, empty, not a catalog),
+the line naming its file. Plain Python.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-from kc_tui.i18n import ENGLISH_NAMES, LANGUAGES, SOURCE, use
+from kc_tui.i18n import ENGLISH_NAMES, LANGUAGES, SOURCE, problem, use
 
 #: The environment variables that name the language, in the order gettext reads them.
 ENV_VARIABLES: tuple[str, ...] = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -98,14 +99,15 @@ def start(
 ) -> tuple[str, str | None]:
     """Choose the language (:func:`choose`) and speak it (:func:`kc_tui.i18n.use`). The code in
     use is returned with a note: None, or the English line saying that the terminal (the output
-    streams' ``encodings``) cannot show the chosen language, which is then not used: English is."""
+    streams' ``encodings``) cannot show the chosen language, or that its catalog cannot be read
+    (:func:`kc_tui.i18n.problem`), which is then not used: English is."""
     code = choose(flag, setting, environ)
     found = list(_stream_encodings() if encodings is None else encodings)
     if code != SOURCE and not can_write(code, found):
         bad = next(e for e in found if e and not can_write(code, [e]))
         use(SOURCE)
         return SOURCE, unshowable_note(code, bad)
-    return use(code), None
+    return use(code), problem()
 
 
 def write_note(note: str | None, stream: TextIO | None = None) -> None:

@@ -90,24 +90,23 @@ _SHAPES = {"count": r"\d+", "number": r"\d+", "place": r"NW|NE|SW|SE|N|E|S|W", "
 
 
 @cache
-def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    found = []
-    for template in LINES:
-        parts: list[str] = []
-        at = 0
-        for field in _FIELD.finditer(template):
-            parts.append(re.escape(template[at : field.start()]))
-            parts.append(f"(?P<{field[1]}>{_SHAPES.get(field[1], '.+?')})")
-            at = field.end()
-        parts.append(re.escape(template[at:]))
-        found.append((template, re.compile("".join(parts), re.DOTALL)))
-    return tuple(found)
+def _pattern(template: str) -> re.Pattern[str]:
+    """What reads a line of ``template``, compiled when a line first gets that far (the first
+    frame's log reads its first line only)."""
+    parts: list[str] = []
+    at = 0
+    for field in _FIELD.finditer(template):
+        parts.append(re.escape(template[at : field.start()]))
+        parts.append(f"(?P<{field[1]}>{_SHAPES.get(field[1], '.+?')})")
+        at = field.end()
+    parts.append(re.escape(template[at:]))
+    return re.compile("".join(parts), re.DOTALL)
 
 
 def read(line: str) -> tuple[str, dict[str, str]] | None:
     """The template ``line`` was written from and what filled it, or None."""
-    for template, pattern in _patterns():
-        m = pattern.fullmatch(line)
+    for template in LINES:
+        m = _pattern(template).fullmatch(line)
         if m:
             return template, m.groupdict()
     return None

@@ -84,6 +84,21 @@ log = logging.getLogger(__name__)
 
 Stamp = tuple[int, int, int]
 
+#: How long a save-first match waits for the save writer's earlier writes before it writes its
+#: own (an older save must never land after a newer one).
+SAVE_FIRST_WAIT = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Mark:
+    """A match as it was before a change: what is put back when its save fails (save first)."""
+
+    round: Round
+    log: tuple[str, ...]
+    written: int
+    undo: TurnUndo
+    generation: int
+
 
 @dataclass(frozen=True, slots=True)
 class AITurn:
@@ -313,14 +328,18 @@ class MatchSession:
     # ------------------------------------------------------------------ moves
     def play_human(self, m: Move) -> str | None:
         """Make the move ``m`` of the person on turn. Returns None when it was played, else a
-        one-line reason (the state is unchanged)."""
+        one-line reason (the state is unchanged): a save-first match whose save fails makes no
+        move (:attr:`hold_text`)."""
         if not self.human_to_move:
             return _("the round is over") if self.match.round.over else _("it is not your turn")
         reason = self.why_illegal(m)
         if reason is not None:
             return reason
+        mark = self._mark()
         seat, before, written = self.to_move, self.match.round.clone(), self._written
         self._apply(m)
+        if not self._kept(mark):
+            return self.hold_text
         if m != END and not self.match.round.over:
             if drew_from_stock(before, self.match.round):
                 self._undo.close(seat)
@@ -335,7 +354,10 @@ class MatchSession:
 
     @property
     def why_no_undo(self) -> str:
-        """Why the person on turn has nothing to take back (when :attr:`can_undo` is False)."""
+        """Why the person on turn has nothing to take back (when :attr:`can_undo` is False), or
+        why the move was not taken back (the table holds: :attr:`hold_text`)."""
+        if self.holding:
+            return self.hold_text
         if self.human_to_move and self._undo.drew == self.to_move:
             return _(
                 "You drew from the stock this turn (R13): a move that draws, and every move before it, stays made."
@@ -344,7 +366,10 @@ class MatchSession:
 
     def undo(self) -> bool:
         """Take back the last move the person on turn made this turn; False when there is none."""
-        entry = self._undo.pop(self.to_move) if self.human_to_move else None
+        if not self.can_undo:
+            return False
+        mark = self._mark()
+        entry = self._undo.pop(self.to_move)
         if entry is None:
             return False
         self.match.round = entry.before
@@ -352,7 +377,7 @@ class MatchSession:
             del self.log[-entry.lines :]
         self.generation += 1
         self.save()
-        return True
+        return self._kept(mark)
 
     def prepare_ai_turn(self) -> AITurn:
         """The snapshot for the AI to move (call on the main thread)."""
@@ -364,16 +389,18 @@ class MatchSession:
     def apply_ai_turn(self, turn: AITurn, m: Move, *, fault: str | None = None) -> bool:
         """Apply an AI's decision; False (nothing changes) when the state moved on since the
         turn was prepared: a stale decision is discarded. ``fault``: why the AI failed (the
-        fallback chose ``m``), written to the log first. An illegal move ends the AI's turn."""
+        fallback chose ``m``), written to the log first. An illegal move ends the AI's turn.
+        False too when a save-first match's save fails (nothing changes: :attr:`holding`)."""
         if turn.stamp != self.stamp or not self.ai_to_move:
             return False
+        mark = self._mark()
         if fault is not None:
             self._write(self.narrator.ai_fault(turn.seat, fault))
         if self.match.round.why_illegal(m) is not None:
             log.error("AI %s chose an illegal move; ending its turn", self.seats[turn.seat].kind)  # not which card
             m = END
         self._apply(m)
-        return True
+        return self._kept(mark)
 
     def step_ai(self) -> Move:
         """Let the AI to move choose and play one move, synchronously (tests, benchmarks)."""
@@ -411,6 +438,25 @@ class MatchSession:
         if m == END and not self.match.round.over:
             self._undo.clear()
         self.save()
+
+    def _mark(self) -> _Mark | None:
+        """The match as it is, to put back should the change to come not be saved (None: a
+        match that does not save first keeps every change)."""
+        if not self.save_first:
+            return None
+        return _Mark(self.match.round.clone(), tuple(self.log), self._written, self._undo.copy(), self.generation)
+
+    def _kept(self, mark: _Mark | None) -> bool:
+        """After a change and its save: whether it stands. A save-first match whose save failed
+        is put back as it was at ``mark`` (nothing of the change was shown to anyone)."""
+        if mark is None or self.save_problem is None:
+            return True
+        self.match.round = mark.round
+        self.log = list(mark.log)
+        self._written = mark.written
+        self._undo = mark.undo
+        self.generation = mark.generation
+        return False
 
     def _restore_undo(self) -> None:
         """Rebuild the undo of the moves the person on turn made so far this turn (after a resume)."""
@@ -468,9 +514,42 @@ class MatchSession:
         return save_document(self.match, self.seats, self.log, self.record)
 
     @property
+    def save_first(self) -> bool:
+        """Whether a move is made only once the save holds it: the match is saved and another
+        person's cards are at stake (a hosted table, or several people at one keyboard). A move
+        whose save fails is then not made, so no one is shown a card that a resume from the last
+        save would deal again. With one person against AIs, a move whose save fails is made all
+        the same (and said: :attr:`save_problem`)."""
+        return self.save_path is not None and (self.shared_log or self.hot_seat)
+
+    @property
+    def holding(self) -> bool:
+        """Whether the table holds: a save-first match whose last save failed (no move is made
+        until one works: :meth:`retry_save`)."""
+        return self.save_first and self.save_problem is not None and not self.match.over
+
+    @property
+    def hold_text(self) -> str:
+        """Why a move is not made while the table holds, in one plain line."""
+        # Translators: {problem} is why the save failed ("the disk is full").
+        return _(
+            "The match cannot be saved ({problem}): no move is made until it can be. It is tried again by itself."
+        ).format(problem=self.save_problem)
+
+    def retry_save(self) -> bool:
+        """Write the save of the position shown again; whether the file holds it now."""
+        self.save()
+        return self.save_problem is None
+
+    @property
+    def _threaded(self) -> bool:
+        """Whether saves go through the writer's thread (a save-first match writes its own, at once)."""
+        return self.writer is not None and not self.save_first
+
+    @property
     def save_problem(self) -> str | None:
         """Why the last save failed (one plain line); None once the file holds a save of now."""
-        return self.writer.problem if self.writer is not None else self._save_problem
+        return self.writer.problem if self.writer is not None and self._threaded else self._save_problem
 
     @property
     def saved(self) -> bool:
@@ -478,19 +557,22 @@ class MatchSession:
         or while the last save is still being written)."""
         if self.save_path is None or self.save_problem is not None:
             return False
-        return self.writer is None or not self.writer.pending
+        return self.writer is None or not self._threaded or not self.writer.pending
 
     def save(self) -> None:
         """Write the save atomically (a no-op for sessions without a save path): through the
-        writer's thread when there is one. A failure is kept in ``save_problem`` (cleared by the
-        next save that works)."""
+        writer's thread when there is one, unless the match saves first (:attr:`save_first`: it
+        is written at once, after the writer's earlier writes). A failure is kept in
+        ``save_problem`` (cleared by the next save that works)."""
         if self.save_path is None or self.match.over:
             return
         data = save_bytes(self.to_dict())
-        if self.writer is not None:
+        if self.writer is not None and self._threaded:
             self.writer.write(self.save_path, data)
-        else:
-            self._save_problem = write_save(self.save_path, data)
+            return
+        if self.writer is not None:
+            self.writer.flush(SAVE_FIRST_WAIT)
+        self._save_problem = write_save(self.save_path, data)
 
     def delete_save(self) -> None:
         """Remove this match's save (a newer match's save there is left alone)."""

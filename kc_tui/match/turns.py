@@ -53,6 +53,13 @@ class TurnUndo:
         self._entries.clear()
         self.drew = None
 
+    def copy(self) -> TurnUndo:
+        """The same entries, in a list of their own (to put back when a change is taken back)."""
+        other = TurnUndo()
+        other._entries = self._entries[:]
+        other.drew = self.drew
+        return other
+
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` has a move of this turn to take back."""
         return bool(self._entries) and self._entries[-1].seat == seat

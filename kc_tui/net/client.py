@@ -4,9 +4,10 @@
 and hands every server message it receives, parsed (:mod:`kc_tui.net.protocol`), to its
 listener; it keeps the latest ``welcome`` and ``state``. Moves, undo and hints are sent with the
 stamp of the latest state. When the connection drops it connects again by itself (every 0.5 s,
-doubling to 5 s) and says so through its status: connecting, connected, reconnecting, or ended
-for good (a wrong token, another protocol version, the seat taken by a newer client, an address
-the server does not serve). A server message that does not parse is reported as a one-line
+doubling to 5 s) and says so through its status: connecting, connected, reconnecting (also while
+the host has stopped the table, until it serves it again), or ended for good (a wrong token,
+another protocol version, the seat taken by a newer client, an address the server does not
+serve, the host stopping a table whose match is over). A server message that does not parse is reported as a one-line
 problem and skipped: it never stops the connection, and never raises. A served tab's app joins
 only the tables its operator allowed (:func:`destination`, :mod:`kc_tui.net.allowlist`).
 
@@ -35,6 +36,7 @@ from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import (
+    CLOSED,
     MAX_ID,
     MAX_MESSAGE,
     ErrorMsg,
@@ -62,15 +64,19 @@ OPEN_TIMEOUT = 10.0
 PING_INTERVAL = 10.0
 PING_TIMEOUT = 10.0
 #: The error codes after which connecting again cannot help: the seat's client stops.
-FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken", "closed"})
+FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
 #: Why the connection ended, for a server that closed it with a final code as its reason but
 #: whose error message did not arrive.
 CLOSED_FOR = {
     "bad-token": N_("no seat at this table has this address"),
     "upgrade": N_("the server speaks another version of the table's protocol"),
     "seat-taken": N_("someone else joined with your seat's address: the seat is theirs now"),
-    "closed": N_("the host closed the table; 'host --resume' serves it again"),
 }
+#: The host stopped its table (``closed``): the client connects again by itself, and is back
+#: once the host serves the table again (the server's own words are the host's, not a player's).
+HOST_STOPPED = N_("the host stopped the table; you'll be reconnected when they serve it again")
+#: The host stopped a table whose match is over: nothing is served again.
+HOST_STOPPED_OVER = N_("the host stopped the table: the match is over")
 #: The longest line of text kept from the server for a status or a problem.
 LINE = 200
 
@@ -232,17 +238,10 @@ class RemoteSeat:
         return self.link.status is Status.ENDED
 
     @property
-    def may_rejoin(self) -> bool:
-        """Whether the seat ended because the host closed the table (it may be served again)."""
-        return self.ended and self.link.code == "closed"
-
-    def reopen(self) -> bool:
-        """After the host closed the table, try again (the seat's :meth:`run` is then started
-        anew); False when the seat did not end that way."""
-        if not self.may_rejoin or self._closing:
-            return False
-        self._set_link(Link(Status.CONNECTING, ""))
-        return True
+    def host_away(self) -> bool:
+        """Whether the host stopped the table, and the seat waits for it to be served again
+        (it connects again by itself)."""
+        return self.link.status is Status.RECONNECTING and self.link.code == CLOSED
 
     def _set_link(self, link: Link) -> None:
         if link == self.link:
@@ -361,6 +360,8 @@ class RemoteSeat:
                             self.state = message
                         elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
                             self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
+                        elif isinstance(message, ErrorMsg) and message.code == CLOSED:
+                            self._host_stopped()
                         self._tell(message)
                     self._closed_for(ws.close_reason)
                 finally:
@@ -410,12 +411,27 @@ class RemoteSeat:
             self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
 
     def _closed_for(self, reason: str | None) -> None:
-        """The server closed the connection giving a final code as its reason: end for good (once)."""
-        if reason in CLOSED_FOR and not self.ended and not self._closing:
+        """The server closed the connection giving a final code as its reason: end for good (once);
+        or the host stopped the table (:meth:`_host_stopped`)."""
+        if reason == CLOSED:
+            self._host_stopped()
+        elif reason in CLOSED_FOR and not self.ended and not self._closing:
             self._set_link(Link(Status.ENDED, _(CLOSED_FOR[reason]), reason))
 
+    def _host_stopped(self) -> None:
+        """The host stopped the table: wait for it to be served again, connecting again by
+        itself (a match that is over ends the seat instead)."""
+        if self._closing or self.ended:
+            return
+        if self.state is not None and self.state.over:
+            self._set_link(Link(Status.ENDED, _(HOST_STOPPED_OVER), CLOSED))
+        else:
+            self._set_link(Link(Status.RECONNECTING, _(HOST_STOPPED), CLOSED))
+
     def _dropped(self, why: str) -> None:
-        if not self._closing and not self.ended:
+        """The connection dropped, or connecting failed: connect again (while the host is away
+        the status keeps saying so)."""
+        if not self._closing and not self.ended and not self.host_away:
             self._set_link(Link(Status.RECONNECTING, why))
 
     async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:

@@ -35,16 +35,18 @@ def seat_file_path(save: Path) -> Path:
 @dataclass(frozen=True, slots=True)
 class SeatFile:
     """What the hosted match's seat file keeps: the match it belongs to (its uid), the tokens
-    by match seat, the port, the address and whether it was served over TLS."""
+    by match seat, the port, the address, whether it was served over TLS, and the folder the
+    seats' addresses are written into (``--addresses``; None: they are printed)."""
 
     uid: str
     tokens: dict[int, str]
     port: int
     bind: str
     tls: bool
+    addresses: str | None = None
 
     def to_bytes(self) -> bytes:
-        doc = {
+        doc: dict[str, object] = {
             "format": SEAT_FORMAT,
             "uid": self.uid,
             "port": self.port,
@@ -52,6 +54,8 @@ class SeatFile:
             "tls": self.tls,
             "tokens": {str(seat): token for seat, token in sorted(self.tokens.items())},
         }
+        if self.addresses is not None:
+            doc["addresses"] = self.addresses
         return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
@@ -86,12 +90,15 @@ def read_seat_file(path: Path) -> SeatFile:
         seats = {int(k): v for k, v in tokens.items() if isinstance(v, str) and k.isdigit()}
         if len(seats) != len(tokens):
             raise ValueError(_("a token of the wrong type"))
+        addresses = doc.get("addresses")
+        if addresses is not None and not (isinstance(addresses, str) and addresses):
+            raise ValueError(_("a field of the wrong type"))
     except (ValueError, KeyError, UnicodeDecodeError) as exc:
         # Translators: {reason} is what is wrong with the file.
         raise CliError(
             _("{path} is not a usable seat file ({reason})").format(path=shown, reason=one_line(str(exc), 80))
         ) from None
-    return SeatFile(uid, seats, port, bind, tls)
+    return SeatFile(uid, seats, port, bind, tls, addresses)
 
 
 def unfinished_table(save: Path) -> str | None:

@@ -49,6 +49,7 @@ from kc_tui.net.host_options import (
     tls_context,
 )
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
+from kc_tui.records import datalock
 from kc_tui.util.files import make_folder
 from kc_tui.util.terminal import HangupWatch
 from kc_tui.util.text import one_line, write_line
@@ -109,8 +110,10 @@ def _print(stream: TextIO, line: str) -> None:
 
 
 # ---------------------------------------------------------------------- running
-def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int]:
-    """The session to serve, its tokens (None: new ones), the address and the port."""
+def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, str, int, Path | None]:
+    """The session to serve, its tokens (None: new ones), the address, the port, and the folder
+    the seats' addresses are written into (None: they are printed). A resumed table keeps the
+    folder it was started with unless ``--addresses`` names another."""
     with contextlib.suppress(OSError):  # made private; one that cannot be made is the save's to say
         ensure_data_dir()
     save = hosted_save_path()
@@ -127,7 +130,7 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
         if seats.tls and options.cert is None:
             raise CliError(_("the table was served over TLS (wss://): give --cert and --key again"))
         port = seats.port if options.port is None else options.port
-        return session, seats.tokens, options.bind or seats.bind, port
+        return session, seats.tokens, options.bind or seats.bind, port, _resumed_folder(options, seats)
     unfinished = unfinished_table(save)
     if unfinished is not None and not options.replace:
         raise CliError(
@@ -139,7 +142,18 @@ def prepare(options: HostOptions) -> tuple[MatchSession, dict[int, str] | None, 
         )
     # Saved (an unfinished table before it kept aside) only once the table is served: see _serve.
     session = MatchSession.hosted(options.seats, options.rules or Rules(), options.seed)
-    return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port
+    return session, None, options.bind, DEFAULT_PORT if options.port is None else options.port, options.addresses
+
+
+def _resumed_folder(options: HostOptions, seats: SeatFile) -> Path | None:
+    """The folder a resumed table writes its seats' addresses into: the one given again, else
+    the one it was started with (checked again: :class:`CliError` when it cannot be used, and
+    the addresses are never printed in its place)."""
+    if options.addresses is not None or seats.addresses is None:
+        return options.addresses
+    from kc_tui.net.addresses import ready_folder
+
+    return ready_folder(seats.addresses)
 
 
 def run(args: HostRequest) -> int:
@@ -148,10 +162,18 @@ def run(args: HostRequest) -> int:
 
     options = options_from(args, load_config(args.config)[0])
     context = tls_context(options.cert, options.key)
-    session, tokens, bind, port = prepare(options)
-    if not is_loopback(bind):
-        _print(sys.stderr, warning_line(bind))
-    return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, options.addresses))
+    # One program writes to a data folder: a second host (or a window of the game) on the folder
+    # of a table being served would write over its save and seats' file.
+    lock, refused = datalock.acquire(data_dir(), datalock.host_refused)
+    if lock is None:
+        raise CliError(refused or "")
+    try:
+        session, tokens, bind, port, addresses = prepare(options)
+        if not is_loopback(bind):
+            _print(sys.stderr, warning_line(bind))
+        return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, addresses))
+    finally:
+        lock.release()
 
 
 async def _serve(
@@ -193,16 +215,19 @@ async def _serve(
         for line in keep_aside(save):
             _print(out, line)
         session.save_path = save
-        session.save()
-        if session.save_problem is not None:
-            _print(
-                out,
-                _("The match cannot be saved ({problem}): --resume will not work").format(problem=session.save_problem),
-            )
+        session.save()  # when it fails, the table holds until a save works (the server says so)
     session.keep_save_at_end = True  # removed once the history has the finished match
     try:
         write_seat_file(
-            seat_file_path(save), SeatFile(session.record.uid, server.tokens, bound, bind, context is not None)
+            seat_file_path(save),
+            SeatFile(
+                session.record.uid,
+                server.tokens,
+                bound,
+                bind,
+                context is not None,
+                os.path.abspath(addresses) if addresses is not None else None,
+            ),
         )
     except OSError as exc:
         _print(

@@ -44,7 +44,7 @@ from websockets.protocol import State
 from ai import AIPlayer
 from ai.safe import SafePlayer
 from kc_tui.engine import END, card_str
-from kc_tui.i18n import N_, _, ngettext
+from kc_tui.i18n import N_, _
 from kc_tui.match.recorder import Recorder, match_record
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
@@ -62,8 +62,9 @@ log = logging.getLogger(__name__)
 STAND_IN_KIND = "lookahead"
 #: The longest path segment taken as a token (a longer one is refused before the WebSocket opens).
 MAX_TOKEN_TEXT = 128
-#: While the table is not being saved, the console is reminded every so many moves.
-UNSAVED_REMINDER = 10
+#: Seconds between the tries of a save while the table holds (its save failed): a change at the
+#: table (a move asked for, a client coming) tries it at once too.
+SAVE_RETRY = 2.0
 #: WebSocket close codes.
 CLOSE_POLICY = 1008
 CLOSE_NORMAL = 1000
@@ -157,6 +158,9 @@ class TableServer:
     ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
     a finished round stays on the table before it is scored and the next is dealt;
     ``status``: called with one plain line for the host (who came and left, stand-ins, rounds).
+    A saved table makes a move only once its save holds it (:attr:`MatchSession.save_first`):
+    while saving fails it holds (moves refused with the reason, every seat and the host told)
+    and goes on by itself once a save works again (tried every :data:`SAVE_RETRY` seconds).
     A session whose log names a person's draws is refused (:class:`LogNotShared`): every
     viewer's state is built from that viewer's view, and such a log is one person's alone."""
 
@@ -186,9 +190,9 @@ class TableServer:
             )
         self.session = session
         self.driver = TableDriver(session, pace="instant", recorder=recorder)
-        #: The save's problem last told (None: the table is saved), and moves made since.
+        #: The save's problem last told (None: the table is saved).
         self._save_told: str | None = None
-        self._unsaved_moves = 0
+        self.save_retry = SAVE_RETRY
         #: The history's problem last told.
         self._history_told: str | None = None
         people = session.human_seats
@@ -597,15 +601,23 @@ class TableServer:
             reason = self.driver.play(request.parsed)
             if reason is not None:
                 self._send(client, p.refused(request.id, reason))
+                self._told_hold()
                 return
             self._changed()
         elif isinstance(request, p.UndoRequest):
             if not self.driver.undo():
                 self._send(client, p.refused(request.id, s.why_no_undo))
+                self._told_hold()
                 return
             self._changed()
         else:
             await self._hint(client, request)
+
+    def _told_hold(self) -> None:
+        """After a refused move: when its save failing made the table hold (or its problem
+        changed), every seat and the host are told."""
+        if self.session.save_problem != self._save_told:
+            self._changed()
 
     async def _hint(self, client: _Client, request: p.HintRequest) -> None:
         if self._hinting:
@@ -715,7 +727,7 @@ class TableServer:
         if self.driver.stamp != self._position:
             self._position = self.driver.stamp
             self.stamp += 1
-            self._tell_saving()
+        self._tell_saving()
         seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
         watchers = [c for c in self._watchers if c.ready]
         viewers: list[int | None] = [seat for seat, _client in seated] + ([None] if watchers else [])
@@ -729,23 +741,13 @@ class TableServer:
         self._wake.set()
 
     def _tell_saving(self) -> None:
-        """Tell the host's console when the table stops being saved, again every
-        :data:`UNSAVED_REMINDER` moves while it is not, and when it is saved again (every state
-        says it too: ``save_problem``); the same for the history."""
-        problem = self.session.save_problem
-        if problem is not None:
-            self._unsaved_moves += 1
-            if problem != self._save_told or self._unsaved_moves % UNSAVED_REMINDER == 0:
-                # Translators: {problem} is why the table cannot be saved, {n} the moves not saved.
-                line = ngettext(
-                    "The table is not being saved ({problem}): {n} move would be lost if the host stopped now",
-                    "The table is not being saved ({problem}): {n} moves would be lost if the host stopped now",
-                    self._unsaved_moves,
-                )
-                self._say(line.format(problem=problem, n=self._unsaved_moves))
-        elif self._save_told is not None:
-            self._unsaved_moves = 0
-            self._say(_("The table is saved again: every move so far is kept"))
+        """Tell the host's console when the table starts holding because its save fails, and when
+        a save works again (every state says it too: ``save_problem``); the same for the history."""
+        problem = self.session.save_problem if self.session.save_path is not None else None
+        if problem is not None and problem != self._save_told:
+            self._say(self._hold_line(problem))
+        elif problem is None and self._save_told is not None:
+            self._say(_("The table is saved again: play goes on"))
         self._save_told = problem
         history = self.driver.recorder.status.problem if self.driver.recorder is not None else None
         if history != self._history_told and history is not None:
@@ -756,6 +758,28 @@ class TableServer:
                 )
             )
         self._history_told = history
+
+    @staticmethod
+    def _hold_line(problem: str) -> str:
+        # Translators: {problem} is why the table cannot be saved ("the disk is full").
+        return _(
+            "The table holds: it cannot be saved ({problem}). No move is made until it can be;"
+            " the save is tried again by itself"
+        ).format(problem=problem)
+
+    async def _hold(self) -> None:
+        """The table holds (its save fails): wait for a change or :attr:`save_retry` seconds, then
+        try the save again; once it works, everyone is told and play goes on."""
+        if self.session.save_problem != self._save_told:
+            self._changed()  # told at once, whichever save failed
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.save_retry):
+                await self._wake.wait()
+        if self.session.holding:
+            self.session.retry_save()
+        if self.session.save_problem != self._save_told:
+            self._changed()
 
     # ------------------------------------------------------------------ the table
     def _start_away_timer(self, seat: int) -> None:
@@ -820,6 +844,9 @@ class TableServer:
         for a change (a person's move, a client coming or going)."""
         while not self._closed:
             try:
+                if self.session.holding:
+                    await self._hold()
+                    continue
                 acted = await self._step()
             except asyncio.CancelledError:
                 raise
@@ -846,8 +873,8 @@ class TableServer:
                 await asyncio.sleep(self.ai_delay)
             job = self.driver.ai_job()
             decision = await asyncio.to_thread(job.run)
-            if self.driver.decide(decision):
-                self._changed()
+            if self.driver.decide(decision) or s.holding:
+                self._changed()  # the move, or the hold its save failing brought
             return True
         if seat in self.standing_in:
             if self.ai_delay > 0:
@@ -859,10 +886,11 @@ class TableServer:
             m = await asyncio.to_thread(player.choose, s.view(seat))
             if self.driver.stamp != before or seat not in self.standing_in:
                 return True  # the person came back, or the table moved on: the move is stale
-            if self.driver.play(m) is not None and self.driver.play(END) is not None:
+            refused = self.driver.play(m) is not None and (s.holding or self.driver.play(END) is not None)
+            if refused and not s.holding:
                 log.error("the stand-in's move was refused; waiting for the person")
                 return False
-            self._changed()
+            self._changed()  # the move, or the hold its save failing brought
             return True
         return False
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,11 +64,14 @@ class DataLock:
                 self.fd = None
 
 
-def acquire(folder: Path) -> tuple[DataLock | None, str | None]:
+def acquire(
+    folder: Path, refusal: Callable[[Path, int | None], str] | None = None
+) -> tuple[DataLock | None, str | None]:
     """Take the lock of ``folder``: (the lock, None), or (None, why this window may only look)
-    when another window holds it. A folder where the lock cannot be made (read-only, full, not a
-    folder) gives a lock that holds nothing: nothing can be written there anyway, and the save
-    and the history say so themselves."""
+    when another window holds it; ``refusal`` (default :func:`held_message`) says why, given the
+    folder and the holder's process id. A folder where the lock cannot be made (read-only, full,
+    not a folder) gives a lock that holds nothing: nothing can be written there anyway, and the
+    save and the history say so themselves."""
     path = folder / LOCK_NAME
     if fcntl is None:  # pragma: no cover
         return DataLock(path, None), None
@@ -82,7 +86,7 @@ def acquire(folder: Path) -> tuple[DataLock | None, str | None]:
     except OSError:
         holder = _holder(fd)
         os.close(fd)
-        return None, held_message(folder, holder)
+        return None, (refusal or held_message)(folder, holder)
     left_by = _holder(fd)
     if left_by is not None:
         log.warning("the data folder lock %s was left by process %d, which has ended: taken over", path, left_by)
@@ -113,6 +117,23 @@ def held_message(folder: Path, holder: int | None) -> str:
     ).format(folder=shown, pid=holder)
 
 
+def host_refused(folder: Path, holder: int | None) -> str:
+    """Why ``kings-corners host`` does not start: another program, of process id ``holder`` (None:
+    not known), holds ``folder``, where a second table would write over the first one's files."""
+    shown = one_line(str(folder))
+    if holder is None or not process_exists(holder):
+        # Translators: {folder} is the data folder.
+        return _(
+            "Another Kings Corners program is using {folder}: a table hosted here now would write over its"
+            " files. End that program first, or host with another data folder (KINGS_CORNERS_DATA)."
+        ).format(folder=shown)
+    # Translators: {pid} is a process id; "kill {pid}" is a command, typed as it is.
+    return _(
+        "Another Kings Corners program (process {pid}) is using {folder}: a table hosted here now would write"
+        " over its files. End it first (kill {pid}), or host with another data folder (KINGS_CORNERS_DATA)."
+    ).format(folder=shown, pid=holder)
+
+
 def process_exists(pid: int) -> bool:
     """Whether a process of id ``pid`` runs on this machine (one of another user counts)."""
     try:
@@ -133,4 +154,4 @@ def _holder(fd: int) -> int | None:
     return int(text) if text.isdigit() and len(text) < 10 and int(text) > 0 else None
 
 
-__all__ = ["LOCK_NAME", "DataLock", "acquire", "held_message", "process_exists"]
+__all__ = ["LOCK_NAME", "DataLock", "acquire", "held_message", "host_refused", "process_exists"]

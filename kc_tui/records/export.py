@@ -1,5 +1,10 @@
 """The history as plain data: a match as JSON (:func:`match_json`), a round as a flat row for CSV
-(:func:`round_row`, :data:`EXPORT_COLUMNS`)."""
+(:func:`round_row`, :data:`EXPORT_COLUMNS`).
+
+A match's seed (a secret, or the ``--seed`` asked for) is exported only once the match is over:
+every deal of a match is drawn from it, so an export shared while a match is still played (a
+hosted table, served for days) would let its reader compute the hands and the stock of the rounds
+to come. An unfinished match's seed is None in JSON and empty in CSV."""
 
 from __future__ import annotations
 
@@ -39,12 +44,18 @@ EXPORT_COLUMNS: tuple[str, ...] = (
 )
 
 
+def exported_seed(m: MatchRecord) -> int | None:
+    """The seed match ``m`` exports: its own once the match is over, else None."""
+    return m.seed if m.finished else None
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def round_row(m: MatchRecord, r: RoundRecord) -> dict[str, Any]:
     """The flat export row of round ``r`` of match ``m`` (keys: :data:`EXPORT_COLUMNS`)."""
+    seed = exported_seed(m)
     return {
         "match_id": m.id,
         "started_at": m.started_at.isoformat(),
@@ -54,7 +65,7 @@ def round_row(m: MatchRecord, r: RoundRecord) -> dict[str, Any]:
         "kinds": _compact([s.kind for s in m.seats]),
         "think_ms": _compact([s.think_ms for s in m.seats]),
         "rules": _compact(m.rules),
-        "seed": m.seed,
+        "seed": "" if seed is None else seed,
         "first_dealer": m.first_dealer,
         "match_winners": _compact(list(m.winners)),
         "round": r.number,
@@ -81,7 +92,7 @@ def match_json(m: MatchRecord) -> dict[str, Any]:
         "demo": m.demo,
         "seats": [{"name": s.name, "kind": s.kind, "think_ms": s.think_ms} for s in m.seats],
         "rules": dict(m.rules),
-        "seed": m.seed,
+        "seed": exported_seed(m),
         "first_dealer": m.first_dealer,
         "winners": list(m.winners),
         "totals": list(m.totals),

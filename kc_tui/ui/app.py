@@ -19,35 +19,23 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
-from textual.widgets import HelpPanel
 
 from kc_tui.config import Config
 from kc_tui.config.store import config_path as settings_path
 from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.learn.progress import Progress, load_progress, progress_path
 from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
 from kc_tui.match.saves import SaveWriter, pending_document, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
-from kc_tui.net.allowlist import served_tables
 from kc_tui.records import datalock
 from kc_tui.ui import linebreak
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.text import visible
-from kc_tui.ui.textual_words import (
-    QUIT_HINT,
-    QUIT_QUESTION,
-    SCREENSHOT,
-    SCREENSHOT_FAILED,
-    SCREENSHOT_SAVED,
-    SCREENSHOT_SAVED_TO,
-    KeysPanel,
-    Palette,
-)
 from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
+    from kc_tui.learn.progress import Progress
     from kc_tui.records.store import History
 
 
@@ -174,6 +162,8 @@ class KingsCornersApp(App[int]):
         self._collector_held = False
         #: Whether a saved match was there when the app started.
         self._saved_at_start = False
+        #: Whether the data folder's lock was asked for (a joined table does without it).
+        self._folder_taken = False
 
     def notify(
         self,
@@ -229,20 +219,29 @@ class KingsCornersApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the player's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            from kc_tui.ui.textual_words import Palette
+
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def search_themes(self) -> None:
         """Textual's list of themes to choose from, its prompt in the player's language."""
+        from kc_tui.ui.textual_words import Palette
+
         self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
 
     def action_show_help_panel(self) -> None:
         """Textual's Keys panel, its words in the player's language (:mod:`kc_tui.ui.textual_words`)."""
-        if not self.screen.query(HelpPanel):
+        if not self.screen.query("HelpPanel"):
+            # Loaded when asked for: Textual's help panel brings its Markdown (markdown-it).
+            from kc_tui.ui.textual_words import KeysPanel
+
             self.screen.mount(KeysPanel())
 
     def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
         """The screenshot's toast in the player's language, in place of Textual's."""
         if event.name == "screenshot":
+            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_SAVED, SCREENSHOT_SAVED_TO
+
             event.prevent_default()
             saved = (
                 _(SCREENSHOT_SAVED) if event.path is None else _(SCREENSHOT_SAVED_TO).format(path=repr(str(event.path)))
@@ -251,11 +250,15 @@ class KingsCornersApp(App[int]):
 
     def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
+            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_FAILED
+
             event.prevent_default()
             self.notify(_(SCREENSHOT_FAILED), title=_(SCREENSHOT), severity="error")
 
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit: a toast says which key does, in the player's language."""
+        from kc_tui.ui.textual_words import QUIT_HINT, QUIT_QUESTION
+
         for key, active in self.active_bindings.items():
             if active.binding.action in ("quit", "app.quit"):
                 self.notify(_(QUIT_HINT).format(key=key), title=_(QUIT_QUESTION))
@@ -301,6 +304,32 @@ class KingsCornersApp(App[int]):
         gc.disable()
         self.call_after_refresh(self._first_screen_drawn)
         self._apply_theme()
+        screen: Screen[Any]
+        if self.mode == "join" and self.options.join is not None:
+            # A joined table keeps nothing in the data folder: its lock is taken only if the
+            # player leaves the table for the menu (pop_screen).
+            from kc_tui.ui.remote.screen import remote_screen
+
+            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
+        else:
+            self._take_data_folder(held=True)
+            self._saved_at_start = self.look_only is None and save_exists()
+            if self.mode == "play" and self.look_only is None and not self._saved_at_start:
+                screen = self._game_screen(self._new_session())
+            else:
+                screen = MenuScreen()
+        # What push_screen does for a screen and Textual's first screen misses: its CSS files
+        # read, and a result callback, which switch_screen pops when it replaces the screen on
+        # top (leaving a first table makes the menu in its place).
+        self._read_first_screen_css(screen)
+        screen._push_result_callback(self, None)
+        return screen
+
+    def _take_data_folder(self, *, held: bool = False) -> None:
+        """Take the data folder's lock: this window saves and records (the recorder opens the
+        history once released, at once unless ``held``), or it only looks (``look_only`` says
+        why, and the history is read as it is)."""
+        self._folder_taken = True
         self._lock, self.look_only = datalock.acquire(data_dir())
         if self.look_only is None:
             outbox = default_outbox()
@@ -308,27 +337,11 @@ class KingsCornersApp(App[int]):
                 make_folder(outbox)
             self.recorder = Recorder(opener=open_history, outbox=outbox)
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
-            self.recorder.start(held=True)
+            self.recorder.start(held=held)
             self.saver = SaveWriter()
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)
-        screen: Screen[Any]
-        self._saved_at_start = self.look_only is None and save_exists()
-        if self.mode == "play" and self.look_only is None and not self._saved_at_start:
-            screen = self._game_screen(self._new_session())
-        elif self.mode == "join" and self.options.join is not None:
-            from kc_tui.ui.remote.screen import remote_screen
-
-            screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
-        else:
-            screen = MenuScreen()
-        # What push_screen does for a screen and Textual's first screen misses: its CSS files
-        # read, and a result callback, which switch_screen pops when it replaces the screen on
-        # top (leaving a first table makes the menu in its place).
-        self._read_first_screen_css(screen)
-        screen._push_result_callback(self, None)
-        return screen
 
     def _read_first_screen_css(self, screen: Screen[Any]) -> None:
         """The first screen's CSS files, added to the stylesheet's sources. Nothing is parsed yet
@@ -365,7 +378,11 @@ class KingsCornersApp(App[int]):
     def _announce_warnings(self, saved_problem: str | None) -> None:
         for w in self.options.warnings:
             self.notify(w, title=_("Settings"), severity="warning", timeout=12)
-        if self.look_only:
+        if self.look_only and self.mode == "play":
+            # Translators: {why} says which window holds the data folder and what this one can do.
+            not_started = _("The match you asked for was not started: {why}").format(why=self.look_only)
+            self.notify(not_started, title=_("Another window"), severity="warning", timeout=20)
+        elif self.look_only:
             self.notify(self.look_only, title=_("Another window"), severity="warning", timeout=20)
         taken_over = self._lock.taken_over if self._lock is not None else None
         if taken_over:
@@ -464,6 +481,8 @@ class KingsCornersApp(App[int]):
         """Whether this app may join a table: anywhere, but a served tab's only with a list of
         tables from its operator (``serve --allow-join``); the menu, its ``j`` key and the command
         palette offer Join a table only then."""
+        from kc_tui.net.allowlist import served_tables
+
         tables = served_tables()
         return tables is None or bool(tables)
 
@@ -510,6 +529,8 @@ class KingsCornersApp(App[int]):
         match at once (no menu was made for the table's first frame), leaving that match's
         screen makes the menu in its place."""
         if len(self.screen_stack) <= 1 and not isinstance(self.screen, MenuScreen):
+            if not self._folder_taken:  # a joined table left: the menu saves and records
+                self._take_data_folder()
             return self.switch_screen(MenuScreen())
         return super().pop_screen()
 
@@ -634,6 +655,8 @@ class KingsCornersApp(App[int]):
     # ------------------------------------------------------------------ learn to play
     def _tutorial_progress(self) -> Progress:
         """The tutorial's progress; a file that cannot be used is said in one line (it starts again)."""
+        from kc_tui.learn.progress import load_progress
+
         progress, problem = load_progress()
         if problem is not None:
             self.notify(problem, title=_("Learn to play"), severity="warning", timeout=12)
@@ -668,7 +691,11 @@ class KingsCornersApp(App[int]):
     def offers_learning(self) -> bool:
         """Whether the menu offers Learn to play with a line of its own: at a first start (no
         settings file then), until the player starts the tutorial or keeps settings."""
-        if not self.options.first_start or self.look_only is not None or progress_path().exists():
+        if not self.options.first_start or self.look_only is not None:
+            return False
+        from kc_tui.learn.progress import progress_path  # the lessons load with it: at a first start only
+
+        if progress_path().exists():
             return False
         return not settings_path(self.config_path).exists()
 
@@ -731,11 +758,19 @@ class KingsCornersApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit; while a match's table is up (whatever is on top of it, its summaries too) the
-        game asks first and says whether the match is saved."""
+        game asks first and says whether the match is saved; a table another machine hosts asks
+        too."""
         from kc_tui.ui.dialogs.confirm import QuitDialog
 
+        if isinstance(self.screen, QuitDialog):
+            self.exit(0)
+            return
         game = self.game
-        if game is not None and not isinstance(self.screen, QuitDialog):
+        if game is not None:
             game.action_quit()
+            return
+        remote = next((s for s in reversed(self.screen_stack) if getattr(s, "ASKS_BEFORE_QUIT", False)), None)
+        if remote is not None:
+            remote.action_quit()
             return
         self.exit(0)

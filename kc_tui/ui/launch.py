@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
+import os
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
@@ -91,8 +94,38 @@ def exit_on_signals(app: Any, loop: asyncio.AbstractEventLoop) -> Iterator[None]
                 signal.signal(sig, handler)
 
 
+def no_terminal(app: Any) -> str | None:
+    """Why ``app`` cannot run here, or None: its driver is a terminal's (not a browser tab's)
+    and the terminal is missing, its keys read from the standard input and its screen drawn on
+    the standard error (Textual's), with the standard output a terminal too. Without one the
+    driver would read an end of input and redraw for ever, holding the data folder."""
+    try:
+        from textual.drivers.linux_driver import LinuxDriver
+    except ImportError:  # pragma: no cover - Windows (no termios): not checked there
+        return None
+    if not issubclass(app.get_driver_class(), LinuxDriver):
+        return None
+    for stream in (sys.__stdin__, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is None or not os.isatty(stream.fileno()):
+                break
+        except (OSError, ValueError):
+            break
+    else:
+        return None
+    return _(
+        "the app needs a terminal: run kings-corners in one (its input and output a terminal), or"
+        " serve it to a browser with 'kings-corners serve'"
+    )
+
+
 def run(app: Any) -> int:
-    """Run ``app`` on an event loop of its own, ended cleanly by :data:`EXIT_SIGNALS`; its return code."""
+    """Run ``app`` on an event loop of its own, ended cleanly by :data:`EXIT_SIGNALS`; its return
+    code. CliError when there is no terminal to run it in (:func:`no_terminal`): nothing is
+    taken (the data folder's lock is the app's once it runs)."""
+    missing = no_terminal(app)
+    if missing is not None:
+        raise CliError(missing)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
@@ -109,11 +142,21 @@ def run(app: Any) -> int:
 
 
 def launch(mode: str, args: argparse.Namespace) -> int:
-    app = build_app(mode, args)
+    # No collection while the app's modules load and the app is made (tens of collections that
+    # walk the new modules' objects, about 10% of the time to the first frame): they live as long
+    # as the process, and the app puts them out of the collector's reach as it is made, then holds
+    # the collector again until its first screen is drawn (kc_tui.ui.app).
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        app = build_app(mode, args)
+    finally:
+        if held:
+            gc.enable()
     from kc_tui.ui.app import KingsCornersApp
 
     assert isinstance(app, KingsCornersApp)
     return run(app)
 
 
-__all__ = ["CliError", "Config", "build_app", "check_target", "launch", "parse_kinds"]
+__all__ = ["CliError", "Config", "build_app", "check_target", "launch", "no_terminal", "parse_kinds", "run"]

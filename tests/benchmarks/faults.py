@@ -1119,7 +1119,7 @@ HOSTED_SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=6
 HOSTED_SEATS += ["--seed", "3", "--port", "0"]
 
 
-@scenario("hosted table on a full disk: every seat and the console told, nothing shown lost")
+@scenario("hosted table on a full disk: it holds, everyone told, nothing shown lost or dealt again")
 def _hosted_full_disk(s: Scene) -> None:
     from tests.net.serverkit import full_disk_episode
 
@@ -1130,13 +1130,15 @@ def _hosted_full_disk(s: Scene) -> None:
             told = asyncio.run(full_disk_episode(disk, [*HOSTED_SEATS, "--stand-in", "0"]))
         console = str(told["console"])
         s._check("the host", 0, console, (0,))
-        s.says("the console, when the disk filled", console, "not being saved", "the disk is full")
+        s.says("the console, when the disk filled", console, "The table holds", "the disk is full")
         s.says("the console, once a save worked", console, "saved again")
         if not told["seats_told"]:
-            s.outcome.untruthful.append("a seat was not told the table is not being saved")
+            s.outcome.untruthful.append("a seat was not told the table holds")
         if not told["seats_saved_again"]:
             s.outcome.untruthful.append("a seat was not told the table is saved again")
         s.lost(f"{told['lost']} seats came back at another position after --resume", told["lost"] == 0)
+        again = {seat: len(cards) for seat, cards in told["drawn_again"].items() if cards}
+        s.lost(f"cards a seat was shown are in the resumed stock: {again}", not again)
 
 
 @scenario("hosted table: host over an unfinished one refuses; --replace keeps it aside")

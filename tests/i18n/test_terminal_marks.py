@@ -114,6 +114,9 @@ def test_an_app_the_command_line_runs_keeps_the_marks() -> None:
     class App:
         return_code = 0
 
+        def get_driver_class(self) -> type:
+            return object  # no terminal's: the test runs it without one
+
         def run(self, loop: object) -> None:
             kept.append(marks_kept())
 

@@ -484,11 +484,44 @@ async def make_moves(count: int, *clients: Client) -> None:
         await newer(mover)
 
 
+async def try_ends(count: int, *clients: Client) -> list[p.StateMsg | p.RefusedMsg]:
+    """``count`` tries of the seat on turn to end its turn (so the next seat draws): each answered
+    by a newer state (the turn ended) or by its refusal."""
+    answers: list[p.StateMsg | p.RefusedMsg] = []
+    for _ in range(count):
+        mover = await settled_turn(*clients)
+        before = mover.state.stamp
+        rid = await mover.move("end")
+        answers.append(await mover.expect((p.StateMsg, p.RefusedMsg), where=_answer_to(rid, before)))
+    return answers
+
+
+def _answer_to(rid: int, stamp: int) -> Callable[[p.StateMsg | p.RefusedMsg], bool]:
+    """Whether a message answers move ``rid`` asked at ``stamp``: its refusal, or a newer state."""
+
+    def answers(m: p.StateMsg | p.RefusedMsg) -> bool:
+        return m.id == rid if isinstance(m, p.RefusedMsg) else m.stamp > stamp
+
+    return answers
+
+
+def drawn_again(seen: Mapping[int | None, set[Card]], save: Path) -> dict[int | None, set[Card]]:
+    """By seat: the cards it was shown that the stock of the match saved at ``save`` holds (a
+    resume deals them again, in the order that seat saw them)."""
+    resumed = MatchSession.load(save, shared_log=True)
+    assert resumed is not None, "no save to resume"
+    stock = set(resumed.match.round.stock)
+    return {seat: cards & stock for seat, cards in seen.items()}
+
+
 async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
     """A real host whose data folder is on the tmpfs ``disk``, Ana and Ben at the table: moves
-    made, the disk filled, moves made, the disk freed, a move made, then the host killed with
-    SIGKILL and served again with ``--resume``. What each side was told, and whether every
-    move shown came back."""
+    made; the disk filled and turns tried; the disk freed (the table goes on by itself) and a
+    move made; the disk filled again and turns tried, then the host killed with SIGKILL while it
+    is full, the disk freed and the table served again with ``--resume``. What each side was
+    told and answered, the cards each seat was shown that the saved stock holds, and how many
+    seats the resumed table shows otherwise than they were shown last."""
+    from kc_tui.net.host_files import hosted_save_path
     from tests.faultkit import fill
 
     out: dict[str, Any] = {}
@@ -497,19 +530,27 @@ async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
         urls = await join_lines(host)
         ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
         await make_moves(2, ana, ben)
+        await settled_turn(ana, ben)  # a person is on turn: the table waits for them
         filler = fill(disk)
-        await make_moves(3, ana, ben)
+        out["answers"] = await try_ends(3, ana, ben)
+        with suppress(AssertionError):
+            await until(lambda: all(c.state.save_problem is not None for c in (ana, ben)), WAIT, "the seats told")
         out["seats_told"] = all(c.state.save_problem is not None for c in (ana, ben))
         filler.unlink()
-        await make_moves(1, ana, ben)
-        with suppress(TimeoutError):
-            for c in (ana, ben):
-                await c.expect(p.StateMsg, timeout=WAIT, where=lambda m: m.save_problem is None)
+        with suppress(AssertionError):  # no move is asked for: the table tries the save by itself
+            await until(lambda: all(c.state.save_problem is None for c in (ana, ben)), WAIT, "the seats told")
         out["seats_saved_again"] = all(c.state.save_problem is None for c in (ana, ben))
+        await make_moves(1, ana, ben)
+        await settled_turn(ana, ben)
+        filler = fill(disk)
+        out["answers"] += await try_ends(3, ana, ben)
         shown = {c.state.seat: c.state for c in (ana, ben)}
+        seen = {c.state.seat: set(c.seen) for c in (ana, ben)}
         host.kill()
         console, _ = host.communicate(timeout=20)
         out["console"] = console
+        filler.unlink()
+        out["drawn_again"] = drawn_again(seen, hosted_save_path())
         for c in (ana, ben):
             await c.close()
     finally:
@@ -518,17 +559,17 @@ async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
     try:
         await join_lines(again)
         ana, ben = await join(urls["Ana"]), await join(urls["Ben"])
-        out["lost"] = sum(
-            1
-            for c in (ana, ben)
-            if (c.state.round, c.state.piles, c.state.hand, c.state.log)
-            != (shown[c.state.seat].round, shown[c.state.seat].piles, shown[c.state.seat].hand, shown[c.state.seat].log)
-        )
+        out["lost"] = sum(1 for c in (ana, ben) if shown_as(c.state) != shown_as(shown[c.state.seat]))
         for c in (ana, ben):
             await c.close()
     finally:
         stop(again)
     return out
+
+
+def shown_as(state: p.StateMsg) -> tuple[Any, ...]:
+    """What a state shows its seat of the table: the round, the piles, its hand and the log."""
+    return state.round, state.piles, state.hand, state.log
 
 
 def position(server: TableServer) -> tuple[int, Any, list[str]]:

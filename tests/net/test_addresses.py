@@ -96,6 +96,30 @@ async def test_host_addresses_writes_private_files_that_join_file_reads_and_prin
         stop(again)
 
 
+async def test_host_resume_keeps_writing_the_files_of_the_folder_given_at_the_start_and_prints_no_token(
+    isolated_dirs: Path,
+) -> None:
+    folder = isolated_dirs / "handover"
+    host = start_host(*SEATS, "--port", "0", "--stand-in", "0", "--addresses", str(folder))
+    try:
+        await lines_until(host, "Watch: ")
+        files = sorted(folder.iterdir())
+        urls = [read_address(str(f)) for f in files]
+    finally:
+        stop(host)
+    for f in files:
+        f.unlink()
+    again = start_host("--resume", "--stand-in", "0")  # --addresses not given again
+    try:
+        lines = await lines_until(again, "Watch: ")
+    finally:
+        stop(again)
+    printed = "\n".join(lines)
+    assert not any(token_of(u) in printed for u in urls), printed
+    assert "Give each person their file" in printed and "password" not in printed
+    assert [read_address(str(f)) for f in sorted(folder.iterdir())] == urls, "the same seats, the same files"
+
+
 async def test_host_without_addresses_warns_that_an_address_is_a_password() -> None:
     host = start_host(*SEATS, "--port", "0")
     try:

@@ -527,31 +527,46 @@ async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off
             assert words in status_text(screen) and "Esc, q or m: main menu" in status_text(screen)
             assert "Not at the table" in link_text(screen) and words in link_text(screen)
             assert screen.seat.connections == 1 and server.connected[0] and other.state.seat == 0
+            assert "w" not in footer_keys(screen), "no pile keys offered off the table"
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
             assert screen.seat.connections == 1, "the displaced seat connected again"
             await other.close()
 
 
-async def test_the_hosts_quit_is_shown_and_j_joins_again_once_it_is_served() -> None:
+def footer_keys(screen: RemoteScreen) -> set[str]:
+    """The keys the footer offers now (the bindings shown and enabled)."""
+    return {b.key for _, b, enabled, _ in screen.active_bindings.values() if b.show and enabled}
+
+
+async def test_the_hosts_quit_is_said_in_the_players_words_and_the_seat_is_back_once_it_is_served() -> None:
     async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0) as (server, base):
+        ben = await seat(server, base, BEN)
         app = join_app(base + seat_path(server.tokens[0]))
         async with app.run_test(size=SIZE) as pilot:
             screen = remote(app)
-            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+            await ana_on_turn(pilot, screen, server, ben)
+            assert "w" in footer_keys(screen), "the pile keys are offered on Ana's turn"
+            await pilot.press("t")  # the table waits for Ben
+            await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…")
+            await ben.close()
             await server.close()
-            await wait_for(pilot, lambda: screen.seat.ended)
+            await wait_for(pilot, lambda: screen.seat.host_away)
             await pilot.pause()
-            assert "the host closed the table" in status_text(screen)
-            assert "j: join again" in status_text(screen) and "host --resume" in link_text(screen)
-            connections = screen.seat.connections
+            words = "The host stopped the table; you'll be reconnected when they serve it again"
+            assert status_text(screen).startswith(words) and "host --resume" not in screen_text(app)
+            assert "Waiting for the host to serve the table again" in link_text(screen)
+            assert "reconnecting" not in link_text(screen)
+            assert not footer_keys(screen) & {"w", "t", "h", "u", "j"}, footer_keys(screen)
             again = TableServer(server.session, tokens=server.tokens, stand_in=0, ai_delay=0, round_pause=0)
             assert server.port is not None
             await again.start("127.0.0.1", server.port)
             try:
-                await pilot.press("j")
-                await wait_for(pilot, lambda: screen.seat.connected and again.connected[0])
-                assert screen.seat.connections == connections + 1
+                await wait_for(pilot, lambda: screen.seat.connected and again.connected[0], what="back by itself")
+                await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is away: the table waits.")
+                ben = await seat(again, base, BEN)
+                await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…", what="the stale line gone")
+                await ben.close()
             finally:
                 await again.close()
 
@@ -627,7 +642,7 @@ async def test_v_says_in_one_line_when_the_server_sends_no_replay_or_the_connect
         assert app.screen is summary and len(widget_text(note).splitlines()) == 1
         await ben.close()
         await server.close()
-        await wait_for(pilot, lambda: screen.seat.ended)
+        await wait_for(pilot, lambda: not screen.seat.connected)
         await pilot.press("v")
         await wait_for(pilot, lambda: "connection is down" in widget_text(note))
         assert app.screen is summary

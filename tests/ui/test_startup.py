@@ -5,6 +5,7 @@ and the footer redraws its keys only when they change."""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -16,7 +17,10 @@ from typing import Any
 import pytest
 from textual.strip import Strip
 
+from kc_tui import cli
+from kc_tui.config.args import CliError
 from kc_tui.engine import is_play, play_card, target
+from kc_tui.ui import launch
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.widgets import PLACE_KEYS
@@ -57,7 +61,49 @@ NOT_AT_START = (
     "websockets",
     "textual_serve",
     "aiohttp",
+    "textual_plotext",
+    "plotext",
+    "ai.search.leaf",
+    "ai.search.inference",
+    # Textual's Keys panel and its Markdown (markdown-it): made when the player asks for the keys.
+    "kc_tui.ui.textual_words",
+    "textual.widgets._help_panel",
+    "textual.widgets._markdown",
+    "markdown_it",
 )
+
+#: What neither first frame (the table of ``play``, the menu) loads on the way from the command
+#: line: the modules above but the history's (its thread may open it soon after the first frame),
+#: and the options of ``serve``.
+NOT_AT_FIRST_FRAME = (
+    *(name for name in NOT_AT_START if not name.startswith(("kc_tui.records.", "sqlite3"))),
+    "kc_tui.web.options",
+)
+
+#: What the table of ``play`` does not load either: the tutorial's lessons and the list of tables
+#: a browser tab may join (the menu asks for them).
+NOT_AT_THE_TABLE = ("kc_tui.learn.progress", "kc_tui.learn.lessons", "kc_tui.net.allowlist")
+
+#: Runs the command line in a fresh interpreter, its app headless until ``screen`` is drawn, and
+#: prints the modules loaded by then.
+FIRST_FRAME_PROBE = """
+import asyncio, json, sys
+import kc_tui.ui.launch as launch
+
+def first_frame(app):
+    async def drawn():
+        async with app.run_test(size=(80, 24)) as pilot:
+            while type(app.screen).__name__ != {screen!r}:
+                await pilot.pause()
+            await pilot.pause()
+            return sorted(sys.modules)
+    print(json.dumps(asyncio.run(drawn())))
+    return 0
+
+launch.run = first_frame
+from kc_tui.cli import main
+main({argv!r})
+"""
 
 
 def _modules_after(code: str) -> set[str]:
@@ -71,6 +117,46 @@ def test_importing_the_app_and_the_table_loads_no_screen_the_table_does_not_show
     loaded = _modules_after("import kc_tui.ui.app, kc_tui.ui.screens.game")
     assert "kc_tui.ui.screens.game" in loaded and "kc_tui.ui.screens.menu" in loaded
     assert sorted(loaded & set(NOT_AT_START)) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "screen", "not_loaded"),
+    [
+        (["play", "--seed", "3", "--opponents", "greedy"], "GameScreen", NOT_AT_FIRST_FRAME + NOT_AT_THE_TABLE),
+        ([], "MenuScreen", NOT_AT_FIRST_FRAME),
+    ],
+)
+def test_the_command_line_reaches_the_first_frame_without_what_it_does_not_show(
+    argv: list[str], screen: str, not_loaded: tuple[str, ...]
+) -> None:
+    probe = FIRST_FRAME_PROBE.format(screen=screen, argv=argv)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert f"kc_tui.ui.screens.{screen.removesuffix('Screen').lower()}" in loaded
+    assert sorted(loaded & set(not_loaded)) == []
+
+
+def test_the_collector_waits_while_the_app_loads_and_is_made_and_runs_again_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    enabled: list[bool] = []
+    make = launch.build_app
+
+    def build_app(mode: str, args: argparse.Namespace) -> object:
+        enabled.append(gc.isenabled())
+        return make(mode, args)
+
+    def run(app: Any) -> int:
+        enabled.append(gc.isenabled())
+        return 0
+
+    monkeypatch.setattr(launch, "build_app", build_app)
+    monkeypatch.setattr(launch, "run", run)
+    assert launch.launch("play", cli.build_parser().parse_args(["play", "--seed", "3"])) == 0
+    assert enabled == [False, True]  # the app holds it again for its first screen (below)
+    with pytest.raises(CliError):  # a bad command line lets it go too
+        launch.launch("play", cli.build_parser().parse_args(["play", "--target", "0"]))
+    assert gc.isenabled()
 
 
 def test_making_players_loads_their_kinds_only_and_listing_kinds_loads_all() -> None:

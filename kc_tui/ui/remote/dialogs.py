@@ -21,6 +21,7 @@ from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.dialogs.confirm import CSS, QuitDialog
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.dialogs.summary import NAME_WIDTH
 from kc_tui.ui.text import plain, visible
@@ -55,6 +56,7 @@ class RemoteRoundSummary(Modal[None]):
         Binding("v", "replay", N_("Replay")),
     ]
     DEFAULT_CSS = SUMMARY_CSS.format(name="RemoteRoundSummary")
+    AUTO_FOCUS = ""  # on_mount focuses its button, leaving the summary at its title
 
     def __init__(
         self,
@@ -112,7 +114,8 @@ class RemoteRoundSummary(Modal[None]):
             yield Button(_("Back to the table  (Enter)"), variant="primary", id="close")
 
     def on_mount(self) -> None:
-        self.query_one("#close", Button).focus()
+        # Focused without scrolling to it: the summary opens at its title (it scrolls when taller).
+        self.query_one("#close", Button).focus(scroll_visible=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -168,7 +171,7 @@ class RemoteMatchEnd(Modal[str | None]):
                 yield Button(_("Main menu  (m)"), id="menu")
 
     def on_mount(self) -> None:
-        self.query_one("#close", Button).focus()
+        self.query_one("#close", Button).focus(scroll_visible=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -179,6 +182,29 @@ class RemoteMatchEnd(Modal[str | None]):
 
     def action_menu(self) -> None:
         self.dismiss("menu")
+
+
+class RemoteQuitDialog(QuitDialog):
+    """Quit Kings Corners, from a table another machine hosts? The table goes on without this
+    client: a seat waits for its person (the same address takes it back)."""
+
+    DEFAULT_CSS = CSS.format(name="RemoteQuitDialog")
+
+    def __init__(self, *, watching: bool) -> None:
+        super().__init__()
+        self.watching = watching
+
+    def compose(self) -> ComposeResult:
+        if self.watching:
+            detail = _("The table goes on without you: join --watch watches it again.")
+        else:
+            detail = _("The table goes on; your seat waits for you: join again with the same address.")
+        with Vertical():
+            yield Static(_(self.QUESTION), classes="question")
+            yield Static(detail, classes="detail", id="saved")
+            with Horizontal():
+                yield Button(_(self.YES), variant="error", id="yes")
+                yield Button(_("Stay (n)"), variant="primary", id="no")
 
 
 class JoinDialog(Modal[str | None]):
@@ -249,4 +275,4 @@ class JoinDialog(Modal[str | None]):
         self.dismiss(None)
 
 
-__all__ = ["JoinDialog", "RemoteMatchEnd", "RemoteRoundSummary", "lines_text"]
+__all__ = ["JoinDialog", "RemoteMatchEnd", "RemoteQuitDialog", "RemoteRoundSummary", "lines_text"]

@@ -5,9 +5,10 @@ widgets as the game screen: the piles and corners, the hand, the other seats' pa
 scores, the move log, the footer), and sends what its person wants to do (a move, undo, a hint)
 with the state's stamp. Legal targets come from the state's ``legal`` list; a refusal is the
 server's one line. A status line says who the table waits for, who is connected, and
-"reconnecting…" while the connection is down: the connection runs as a task on the app's loop
-(:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the network. With
-``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
+"reconnecting…" while the connection is down (after the host stopped the table: that it waits
+for the host to serve it again; the seat is back by itself then): the connection runs as a task
+on the app's loop (:class:`~kc_tui.net.client.RemoteSeat`), so the screen never waits on the
+network. With ``watch`` it is a spectator's view: every seat's panel, no hand, no moves.
 
 A round's summary offers the round's replay (``v``): the server sends it in pages built from
 this seat's view of every position (:mod:`kc_tui.net.replays`), and the replay screen steps
@@ -61,6 +62,8 @@ from kc_tui.ui.remote.view import (
     round_results,
     table_rules,
 )
+from kc_tui.ui.screens.game_text import hint_text
+from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
@@ -102,9 +105,10 @@ class RemoteScreen(RemoteTable):
         *PICKING_KEYS,
         Binding("u", "undo", N_("Undo")),
         Binding("h", "hint", N_("Hint")),
-        Binding("j", "rejoin", N_("Join again")),
         *TABLE_KEYS,
     ]
+    #: Ctrl+Q asks first, whatever is shown over this screen (the app's quit looks for it).
+    ASKS_BEFORE_QUIT: ClassVar[bool] = True
 
     def __init__(self, url: str, config: Config, *, watch: bool = False, seat: RemoteSeat | None = None) -> None:
         super().__init__(seat or RemoteSeat(url, watch=watch), config)
@@ -128,6 +132,10 @@ class RemoteScreen(RemoteTable):
         self._replay_pages: ReplayPages | None = None
         self._replay_asked: int | None = None
         self._replay_for: RemoteRoundSummary | None = None
+        #: The stamp of the state this seat's turn began at (None: not its turn yet), and the
+        #: turn the setting ``auto_hint`` last showed a hint at.
+        self._turn_began: int | None = None
+        self._auto_hinted: int | None = None
 
     def on_mount(self) -> None:
         self.query_one("#me").display = not self.watching
@@ -135,12 +143,6 @@ class RemoteScreen(RemoteTable):
         self._show_link()
         self.say(_("Connecting to the table…"))
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
-
-    def action_rejoin(self) -> None:
-        """Join the table again after the host closed it (``host --resume`` serves it again)."""
-        if self.seat.reopen():
-            self.say(_("Joining the table again…"))
-            self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
     def on_unmount(self) -> None:
         seat = self.seat
@@ -167,8 +169,9 @@ class RemoteScreen(RemoteTable):
             self._hint_arrived(message)
         elif isinstance(message, RoundMsg):
             self._round_scored(message)
-        elif isinstance(message, ErrorMsg) and not (self.seat.ended and self.seat.link.code == message.code):
-            # (an error that ended the seat was said with the way out: see _link_changed)
+        elif isinstance(message, ErrorMsg) and message.code != self.seat.link.code:
+            # (an error that ended the seat, or the host's stop, is said in the player's words
+            # with the way out: see _link_changed)
             self.say(Text.assemble(("✗ ", "bold red"), visible(message.message)), "error")
 
     def _welcomed(self, message: WelcomeMsg) -> None:
@@ -205,6 +208,8 @@ class RemoteScreen(RemoteTable):
         changed = before is None or before.stamp != state.stamp
         if changed:
             self.hint_move = None
+            if is_my_turn(state) and (before is None or not is_my_turn(before) or before.round != state.round):
+                self._turn_began = state.stamp
             hand = state.hand or ()
             if self.selected_card is not None and (self.selected_card not in hand or not is_my_turn(state)):
                 self.selected_card = None
@@ -213,12 +218,20 @@ class RemoteScreen(RemoteTable):
         was_saved = before is None or before.save_problem is None
         if state.save_problem is not None and was_saved:
             # Translators: {problem} is why the host cannot save (its file system's words).
-            unsaved = _("The host cannot save the table ({problem}): moves made now are lost if it stops.")
+            unsaved = _("The host cannot save the table ({problem}): the table holds, no move is made until it can.")
             self._problem(unsaved.format(problem=state.save_problem))
         elif state.save_problem is None and not was_saved:
             self._problem(_("The host saves the table again: every move so far is kept."))
         if changed:
             self._after_state(before, state)
+        elif self._summary is None and self._waiting_words(before) != self._waiting_words(state):
+            self._prompt()  # the person waited for came or went: the line says so at once
+
+    def _waiting_words(self, state: StateMsg | None) -> str | None:
+        """What the message area says of the person the table waits for (another seat's)."""
+        if state is None or state.waiting_for is None or is_my_turn(state) or state.over:
+            return None
+        return self._who_plays(state)
 
     def _after_state(self, before: StateMsg | None, state: StateMsg) -> None:
         """Say what changed: the seat's own move done, its turn, the match's end."""
@@ -240,6 +253,7 @@ class RemoteScreen(RemoteTable):
             self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
         else:
             self._prompt()
+            self._hint_at_turn_start()
 
     def _round_scored(self, message: RoundMsg) -> None:
         from kc_tui.ui.remote.dialogs import RemoteRoundSummary
@@ -271,6 +285,7 @@ class RemoteScreen(RemoteTable):
                     self._show_match_end()
                 else:
                     self._prompt()
+                    self._hint_at_turn_start()
 
         self.app.push_screen(summary, closed)
 
@@ -375,15 +390,24 @@ class RemoteScreen(RemoteTable):
             self.say(rich_fill(_("Hint: {hint}"), lead="bold", hint=Text(visible(message.text))), "hint")
             return
         key = self.pick_hint(m)
-        words = Text(visible(message.text.removeprefix("Hint: ")))
-        if key is not None:
-            # Translators: {key} is the key that plays the hinted move, {hint} the server's words for it.
-            press = _("Hint (press {key} to play it): {hint}").format(key=key, hint="{hint}")
-            hint = rich_fill(press, lead="bold", hint=words)
-        else:
-            # Translators: {hint} is the server's words for its hint.
-            hint = rich_fill(_("Hint (t ends your turn): {hint}"), lead="bold", hint=words)
+        body = visible(message.text.removeprefix("Hint: "))
+        # The key that plays the first move comes first: it shows whatever the hint's length.
+        keys = [_("press {key} to play it").format(key=key)] if key is not None else [_("t ends your turn")]
+        hint = hint_text(keys, body)
+        if message_lines(self, hint) > fit_message(self):
+            hint = hint_text([*keys, _("h: more")], body)
         self.say(hint, "hint")
+
+    def _hint_at_turn_start(self) -> None:
+        """With the setting ``auto_hint`` on, the hint (as ``h`` shows it) once at the start of
+        each of the person's turns, as at home."""
+        state = self.state
+        if not self.config.auto_hint or state is None or self._summary is not None or self.too_small:
+            return
+        if self._turn_began == self._auto_hinted or not self.check_action("hint", ()):
+            return
+        self._auto_hinted = self._turn_began
+        self.action_hint()
 
     def _link_changed(self, link: Link) -> None:
         if not self.is_attached:
@@ -393,18 +417,20 @@ class RemoteScreen(RemoteTable):
             self._replay_done(_("The connection was lost before the replay arrived: v asks again."))
         if link.status is Status.ENDED and link.code is not None:
             reason = Text(visible(link.reason))
-            if self.seat.may_rejoin:
-                # Translators: {reason} is why the seat has left the table.
-                ended = _("{reason}. j: join again once it is served · Esc, q or m: main menu")
-            else:
-                # Translators: {reason} is why the seat has left the table.
-                ended = _("{reason}. Esc, q or m: main menu")
+            # Translators: {reason} is why the seat has left the table.
+            ended = _("{reason}. Esc, q or m: main menu")
             self.say(Text.assemble(("✗ ", "bold red"), rich_fill(ended, reason=reason)), "error")
         elif link.status is Status.RECONNECTING:
             self.selected_card = self.source_pile = self.hint_move = None
             self._hint_asked = None
             self.refresh_view()
-            self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
+            if self.seat.host_away:
+                self.say(
+                    _("The host stopped the table; you'll be reconnected when they serve it again. m: main menu"),
+                    "error",
+                )
+            else:
+                self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
         elif link.status is Status.CONNECTED:
             self._prompt()
         self.refresh_bindings()
@@ -420,10 +446,8 @@ class RemoteScreen(RemoteTable):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ALWAYS:
             return True
-        if self.seat.ended:  # Esc and q leave a table that ended; j joins a closed one again
-            return action in ("clear", "pile", "rules") or (action == "rejoin" and self.seat.may_rejoin)
-        if action == "rejoin":
-            return False
+        if self.seat.ended:  # Esc and q leave a table that ended (q is a pile's key, not shown then)
+            return action in ("clear", "rules") or (action == "pile" and parameters == (7,))
         if self.too_small:
             return False
         mine = self._may_act()
@@ -505,6 +529,8 @@ class RemoteScreen(RemoteTable):
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_asked is not None:
             return
+        if self.hint_move is not None and more_of_message(self):
+            return  # the hint on show is longer than its area: h shows its next lines
         rid = self.seat.hint()
         if rid is None:
             self.say(_("The connection is down: no hint now."), "error")
@@ -544,8 +570,15 @@ class RemoteScreen(RemoteTable):
             )
 
     def action_quit(self) -> None:
-        self.seat.close()
-        self.app.exit()
+        """Quit the app, once its person says so (the table goes on without this client)."""
+        from kc_tui.ui.remote.dialogs import RemoteQuitDialog
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.seat.close()
+                self.app.exit()
+
+        self.app.push_screen(RemoteQuitDialog(watching=self.watching), done)
 
     # ------------------------------------------------------------------ mouse
     @on(HandView.CardClicked)

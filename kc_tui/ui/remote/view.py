@@ -27,7 +27,7 @@ from kc_tui.engine.rules import Scoring
 from kc_tui.engine.scoring import RoundResult
 from kc_tui.i18n import _
 from kc_tui.net.client import Link, Status
-from kc_tui.net.protocol import StateMsg
+from kc_tui.net.protocol import CLOSED, StateMsg
 from kc_tui.ui.text import rich_fill, visible
 
 
@@ -119,6 +119,9 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
         return Text(_("Connecting to the table…")), "wait"
     out = Text(no_wrap=True, overflow="ellipsis")
     kind = "ok"
+    if link.status is Status.RECONNECTING and link.code == CLOSED:
+        out.append(_("Waiting for the host to serve the table again"), "bold")
+        return out, "down"
     if link.status is Status.RECONNECTING:
         out.append(_("reconnecting…"), "bold")
         if link.reason:
@@ -127,7 +130,7 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
     if watching:
         out.append(_("Watching") + " · ", "bold")
     if state is not None and state.save_problem is not None:
-        out.append(_("Not being saved"), "bold")
+        out.append(_("The table holds: not saved"), "bold")
         out.append(f" ({visible(state.save_problem)}) · ")
         kind = "down"
     if state is None:

@@ -6,7 +6,10 @@ then runs the driver's :class:`~kc_tui.match.table.AIJob` in a thread worker tha
 decision is handed back to the driver on the UI thread. A decision for another table (a replaced
 game or demo) is dropped; one for an older position makes the AI think again. A decision that
 arrives while the screen cannot show it (covered by a dialog, paused, too small) is held back
-and applied when it can.
+and applied when it can. A table that saves first (several people at one keyboard:
+:attr:`~kc_tui.match.session.MatchSession.save_first`) holds while its save fails (:meth:`hold`):
+the AI's move waits, and the save is tried again every :data:`SAVE_RETRY` seconds until it
+works; then the table is drawn again and goes on.
 
 Subclasses say when the table may advance (:meth:`may_advance`), what a round's end shows
 (:meth:`round_over_reached`) and how they redraw (:meth:`refresh_view`, :meth:`after_change`).
@@ -23,6 +26,9 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import AIJob, Decision, TableDriver, TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
+
+#: Seconds between the tries of a save while the table holds (its save failed).
+SAVE_RETRY = 2.0
 
 
 class DrivenScreen(Screen[None]):
@@ -44,6 +50,7 @@ class DrivenScreen(Screen[None]):
         self.thinking = False
         self._held: Decision | None = None
         self._timer: Timer | None = None
+        self._retry: Timer | None = None
         self._stopped_table = 0
 
     @property
@@ -133,6 +140,9 @@ class DrivenScreen(Screen[None]):
         driver = self.driver
         if self.thinking or driver.session.match.over or not self.may_advance():
             return
+        if driver.session.holding:
+            self.hold()
+            return
         if self._held is not None:
             held, self._held = self._held, None
             self._apply(held)
@@ -171,8 +181,28 @@ class DrivenScreen(Screen[None]):
     def _apply(self, decision: Decision) -> None:
         if self.driver.decide(decision):
             self.after_change()
+        elif self.session.holding:
+            self._held = decision  # its save failed: made once a save works
+            self.refresh_view()
+            self.hold()
         else:
             self.schedule()  # stale: think again about the position as it is now
+
+    def hold(self) -> None:
+        """The table holds (its save failed): the save is tried again every :data:`SAVE_RETRY`
+        seconds until it works; then the table is drawn again (which says so) and goes on."""
+        if self._retry is None:
+            self._retry = self.set_timer(SAVE_RETRY, self._retry_save)
+
+    def _retry_save(self) -> None:
+        self._retry = None
+        if not self.session.holding:
+            return
+        if not self.session.retry_save():
+            self.hold()
+            return
+        self.refresh_view()
+        self.schedule()
 
     def release_held(self) -> bool:
         """Apply a held decision now if there is one and the screen may show it."""
@@ -185,6 +215,9 @@ class DrivenScreen(Screen[None]):
     def stop(self) -> None:
         """Stop the table: no next step, and nothing in flight or held is applied."""
         self.stop_timer()
+        if self._retry is not None:
+            self._retry.stop()
+            self._retry = None
         self.workers.cancel_group(self, "ai")
         self.workers.cancel_group(self, "hint")
         self.thinking = False

@@ -9,7 +9,6 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kc_tui.config import Config
@@ -24,7 +23,16 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.table.parts import MESSAGE_LINES, fit_message, say, seat_label, show_too_small, table_parts
+from kc_tui.ui.table.parts import (
+    MESSAGE_LINES,
+    fit_message,
+    message_lines,
+    more_of_message,
+    say,
+    seat_label,
+    show_too_small,
+    table_parts,
+)
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
@@ -146,19 +154,19 @@ class GameScreen(HandPicking, DrivenScreen):
         return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
 
     def tell_save(self) -> None:
-        """Say at once when the save fails (the screen is then ahead of the file), and when it works again."""
+        """Say at once when the save fails (the screen is then ahead of the file; at a table that
+        saves first, the table holds instead), and when it works again."""
         problem = self.session.save_problem
         if problem == self._told_save:
             return
         if problem is not None:
+            # Translators: {problem} is why the save failed (an error's text).
+            unsaved = _(
+                "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
+                " since the last save."
+            ).format(problem=problem)
             self.app.notify(
-                # Translators: {problem} is why the save failed (an error's text).
-                visible(
-                    _(
-                        "The match could not be saved ({problem}). The game goes on; quitting now loses the moves"
-                        " since the last save."
-                    ).format(problem=problem)
-                ),
+                visible(self.session.hold_text if self.session.save_first else unsaved),
                 title=_("Saved match"),
                 severity="error",
                 timeout=20,
@@ -191,23 +199,6 @@ class GameScreen(HandPicking, DrivenScreen):
     def say(self, text: str | Text, kind: str = "info") -> None:
         """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""
         say(self, text, kind)
-
-    def message_lines(self, text: Text) -> int:
-        """How many lines ``text`` takes in the message area at the screen's width."""
-        width = max(1, self.size.width - 3)  # its padding and a scrollbar
-        return len(text.wrap(self.app.console, width))
-
-    def more_of_message(self) -> bool:
-        """Scroll the message area to the message's next lines (from the last, back to the
-        first); False when it shows the whole message."""
-        message = self.query_one("#message", VerticalScroll)
-        if message.max_scroll_y <= 0:
-            return False
-        if message.scroll_y >= message.max_scroll_y:
-            message.scroll_home(animate=False, immediate=True)
-        else:
-            message.scroll_page_down(animate=False)
-        return True
 
     def _prompt(self) -> None:
         s = self.session
@@ -432,7 +423,12 @@ class GameScreen(HandPicking, DrivenScreen):
         return self.driver.session.why_not_pick_up(place)
 
     def end_turn_now(self) -> None:
-        self.driver.end_turn()
+        reason = self.driver.end_turn()
+        if reason is not None:
+            self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
+            self.app.bell()
+            self._held_by_save()
+            return
         self.after_change()
 
     def _try(self, m: Move) -> None:
@@ -440,6 +436,7 @@ class GameScreen(HandPicking, DrivenScreen):
         if reason is not None:
             self.say(Text.assemble(("✗ ", "bold red"), reason), "error")
             self.app.bell()
+            self._held_by_save()
             return
         self.selected_card = None
         self.source_pile = None
@@ -447,6 +444,13 @@ class GameScreen(HandPicking, DrivenScreen):
         self.after_change()
         if self.session.human_to_move:
             self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
+
+    def _held_by_save(self) -> None:
+        """After a refused move: when its save failing made the table hold, say so and try the
+        save again until it works."""
+        self.tell_save()
+        if self.session.holding:
+            self.hold()
 
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
@@ -457,11 +461,12 @@ class GameScreen(HandPicking, DrivenScreen):
             self.say(_("Took back your last move."), "ok")
         else:
             self.say(self.session.why_no_undo, "info")
+            self._held_by_save()
 
     def action_hint(self) -> None:
         if not self._my_turn_or_say() or self._hint_busy:
             return
-        if self.hint_move is not None and self.more_of_message():
+        if self.hint_move is not None and more_of_message(self):
             return  # the hint on show is longer than its area: h shows its next lines
         self._hint_busy = True
         self.say(_("Thinking of a hint…"), "hint")
@@ -478,7 +483,7 @@ class GameScreen(HandPicking, DrivenScreen):
         # The key that plays the first move comes first: it shows whatever the hint's length.
         keys = [_("press {key} to play it").format(key=key)] if key is not None else []
         text = hint_text(keys, body)
-        if self.message_lines(text) > fit_message(self):
+        if message_lines(self, text) > fit_message(self):
             text = hint_text([*keys, _("h: more")], body)
         self.say(text, "hint")
 

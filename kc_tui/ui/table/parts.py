@@ -105,6 +105,25 @@ def fit_message(screen: Screen[Any]) -> int:
     return room
 
 
+def message_lines(screen: Screen[Any], text: Text) -> int:
+    """How many lines ``text`` takes in ``screen``'s message area at the screen's width."""
+    width = max(1, screen.size.width - 3)  # its padding and a scrollbar
+    return len(text.wrap(screen.app.console, width))
+
+
+def more_of_message(screen: Screen[Any]) -> bool:
+    """Scroll ``screen``'s message area to the message's next lines (from the last, back to the
+    first); False when it shows the whole message."""
+    message = screen.query_one("#message", VerticalScroll)
+    if message.max_scroll_y <= 0:
+        return False
+    if message.scroll_y >= message.max_scroll_y:
+        message.scroll_home(animate=False, immediate=True)
+    else:
+        message.scroll_page_down(animate=False)
+    return True
+
+
 def say(screen: Screen[Any], text: str | Text, kind: str = "info") -> None:
     """``text`` in ``screen``'s message area (a plain string shown literally), of kind ``info``,
     ``error``, ``hint`` or ``ok``: at most the lines the table can spare (:func:`fit_message`),
