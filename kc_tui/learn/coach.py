@@ -36,6 +36,8 @@ READ_FIRST = N_("Read this step first: Enter goes on.")
 #: What a step to read says under its words, and a lesson done.
 READ_ON = N_("Enter or space: go on.")
 LESSON_DONE = N_("Well done: lesson learnt. Enter: the next lesson.")
+#: The keys that go on once a lesson is learnt, as the status line says them.
+NEXT_LESSON = N_("Enter: the next lesson.")
 #: While the opponent plays its turn.
 OPPONENT_PLAYS = N_("{name} plays a turn…")
 
@@ -157,6 +159,7 @@ def position_at(lesson: Lesson, step: int) -> Round:
 
 __all__ = [
     "LESSON_DONE",
+    "NEXT_LESSON",
     "OPPONENT_PLAYS",
     "READ_FIRST",
     "READ_ON",

@@ -209,13 +209,16 @@ LESSONS: tuple[Lesson, ...] = (
             ),
             Step(
                 N_(
-                    "Your turn began with a draw from the stock: {drawn} (R6). "
-                    "A house rule may draw only when you are stuck, or after you play."
+                    "{name} drew a card and ended the turn. "
+                    "Then your turn began with a draw from the stock: {drawn} (R6)."
                 ),
                 Goal.READ,
             ),
             Step(
-                N_("The card you drew fits: play {card} on {top} at {place} (R8)."),
+                N_(
+                    "The card you drew fits: play {card} on {top} at {place} (R8). "
+                    "A house rule may draw only when you are stuck, or after you play."
+                ),
                 Goal.MOVE,
                 moves=("play 5D N",),
                 light=("N",),

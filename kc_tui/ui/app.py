@@ -663,20 +663,30 @@ class KingsCornersApp(App[int]):
         return progress
 
     def open_tutorial(self, lesson: str | None = None) -> None:
-        """The tutorial's lesson ``lesson`` (None: where the player left it) over the menu."""
+        """The tutorial's lesson ``lesson`` (None: where the player left it) over the menu; once
+        every lesson is behind the player, the list of lessons, which says so and offers a game."""
         from kc_tui.ui.screens.tutorial import open_lesson
 
-        self.push_screen(open_lesson(lesson, self.config, self._tutorial_progress()))
+        progress = self._tutorial_progress()
+        if lesson is None and not progress.lesson:
+            self._choose_lesson(progress)
+            return
+        self.push_screen(open_lesson(lesson, self.config, progress))
 
     def action_learn(self) -> None:
         """Learn to play: the lessons and their state; the one chosen opens at the table."""
-        from kc_tui.ui.dialogs.lessons import LessonsDialog
+        self._choose_lesson(self._tutorial_progress())
+
+    def _choose_lesson(self, progress: Progress) -> None:
+        from kc_tui.ui.dialogs.lessons import GAME, LessonsDialog
 
         def chosen(lesson: str | None) -> None:
-            if lesson is not None:
+            if lesson == GAME:
+                self.hand_over()
+            elif lesson is not None:
                 self.open_tutorial(lesson)
 
-        self.push_screen(LessonsDialog(self._tutorial_progress()), chosen)
+        self.push_screen(LessonsDialog(progress), chosen)
 
     def offers_learning(self) -> bool:
         """Whether the menu offers Learn to play with a line of its own: at a first start (no

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from kc_tui.config.store import load_config
 from kc_tui.engine import END, parse_move
 from kc_tui.i18n import LANGUAGES, _, use
-from kc_tui.learn.coach import LESSON_DONE, READ_FIRST, words
+from kc_tui.learn.coach import LESSON_DONE, READ_FIRST, READ_ON, words
 from kc_tui.learn.lessons import LESSONS, Goal
 from kc_tui.learn.progress import DONE, SKIPPED, load_progress
 from kc_tui.match.saves import save_exists
@@ -90,7 +90,7 @@ async def test_a_wrong_move_at_every_step_is_corrected_and_not_made() -> None:
                 s = screen.session
                 if step.goal is Goal.READ:
                     await pilot.press("t")
-                    said = _(READ_FIRST) if not s.match.round.over else _("The round is over.")
+                    said = _(READ_FIRST) if not s.match.round.over else _(READ_ON)
                 else:
                     wrong = next(t for t in step.tries if s.why_illegal(parse_move(t)) is not None)
                     said = s.why_illegal(parse_move(wrong)) or ""

@@ -1,5 +1,5 @@
 """Learn to play's list of lessons with their state: a lesson played or skipped, or the whole
-tutorial started again."""
+tutorial started again; once every lesson is behind the player, it says so and offers a game."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import OptionList, Static
@@ -22,13 +22,30 @@ from kc_tui.ui.text import plain
 
 #: Each lesson's state as the list shows it.
 STATES = {DONE: N_("learnt"), SKIPPED: N_("skipped")}
+#: What the toast says as a lesson is left (taken down once the lessons are chosen from again).
+KEPT = N_("Learn to play keeps your place: choose it again to carry on.")
+#: What the dialog dismisses with for a real match's set-up (no lesson has this id).
+GAME = "game"
+#: What the list says once every lesson is learnt or skipped.
+ALL_BEHIND = N_("Every lesson is behind you: Enter plays one again, n sets up a game.")
+
+
+def take_down_kept(app: App[object]) -> None:
+    """The toast said as a lesson was left (:data:`KEPT`): out of the way once the player is
+    back at the lessons."""
+    said = _(KEPT)
+    for note in list(app._notifications):
+        if note.message == said:
+            app._unnotify(note)
 
 
 class LessonsDialog(Modal[str | None]):
-    """The lessons, each with its state; dismisses with the lesson to play, or None."""
+    """The lessons, each with its state; dismisses with the lesson to play, :data:`GAME` for a
+    real match's set-up, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "skip", N_("Skip")),
+        Binding("n", "game", N_("New game")),
         Binding("r", "reset", N_("Start again")),
         Binding("escape", "close", N_("Back")),
     ]
@@ -46,6 +63,7 @@ class LessonsDialog(Modal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(_("Learn to play"), classes="question")
+            yield Static(id="behind", classes="detail")
             yield OptionList(*self._options(), id="lessons")
             yield Static(_("Enter plays a lesson · s skips it · r starts again · Esc back"), classes="detail")
 
@@ -65,6 +83,7 @@ class LessonsDialog(Modal[str | None]):
         return options
 
     def on_mount(self) -> None:
+        take_down_kept(self.app)
         self._show()
         self.query_one(OptionList).focus()
 
@@ -75,6 +94,9 @@ class LessonsDialog(Modal[str | None]):
         found.add_options(self._options())
         ids = [lesson.id for lesson in LESSONS]
         found.highlighted = ids.index(self.progress.lesson) if self.progress.lesson in ids else 0
+        behind = self.query_one("#behind", Static)
+        behind.display = not self.progress.lesson
+        behind.update(_(ALL_BEHIND))
 
     def _keep(self, progress: Progress) -> None:
         self.progress = progress
@@ -95,9 +117,12 @@ class LessonsDialog(Modal[str | None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def action_game(self) -> None:
+        self.dismiss(GAME)
+
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
 
-__all__ = ["LessonsDialog"]
+__all__ = ["GAME", "KEPT", "LessonsDialog", "take_down_kept"]

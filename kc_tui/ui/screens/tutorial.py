@@ -6,6 +6,7 @@ game's. The coach (:mod:`kc_tui.learn.coach`) checks every move before it is mad
 does not meet the step's goal is not made, and the coach says why. Nothing reaches the saves or
 the history: the session has no save path and the table no recorder. The progress is saved at
 every step; Esc (with nothing picked) or ``m`` leaves, and coming back resumes at the step.
+``h`` shows the step's move as the game's hint; ``u`` takes nothing back and says so.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from kc_tui.i18n import N_, _
 from kc_tui.learn import coach
 from kc_tui.learn.lessons import BY_ID, LEARNER, LESSONS, Goal, Lesson, Step
 from kc_tui.learn.progress import Progress, load_progress, save_progress
+from kc_tui.match import logwords
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
+from kc_tui.ui.dialogs.lessons import GAME, KEPT, take_down_kept
 from kc_tui.ui.screens.game import GameScreen
+from kc_tui.ui.screens.game_text import hint_text
 from kc_tui.ui.text import plain, visible
 from kc_tui.ui.widgets import OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
@@ -37,6 +41,8 @@ OPPONENT_KIND = "greedy"
 KEYS_STYLE = "bold #ffd75f"
 #: The name the opponent has when the position file gives none.
 OPPONENT_NAME = "Lena"
+#: What ``u`` says in a lesson.
+NO_UNDO = N_("The coach takes no moves back: Esc leaves the lesson, l lists the lessons.")
 
 
 def lesson_session(lesson: Lesson, step: int, config: Config) -> MatchSession:
@@ -58,7 +64,12 @@ class TutorialScreen(GameScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "go_on", N_("Go on")),
+        # Enter at a step that asks for a move (go_on is off then, and out of the footer).
+        Binding("enter,space", "ask_move", show=False),
         Binding("l", "lessons", N_("Lessons")),
+        # The game's keys, answered by the coach (not shown: the footer keeps to the lesson's keys).
+        Binding("u", "undo", N_("Undo"), show=False),
+        Binding("h", "hint", N_("Hint"), show=False),
     ]
     DEFAULT_CSS = """
     TutorialScreen #side { width: 32; min-width: 32; max-width: 32; }
@@ -80,6 +91,11 @@ class TutorialScreen(GameScreen):
         #: The coach's panel beside the table (made on mount) and its words.
         self._coach_box: VerticalScroll | None = None
         self._coach: Static | None = None
+        #: The log lines written before the player last ended a turn: the coach tells the turns
+        #: that follow from there (None: no turn ended here).
+        self._turn_ended_at: int | None = None
+        #: Whether the round that ended is counted in the totals shown (R15).
+        self._scored = False
 
     # ------------------------------------------------------------------ the step
     @property
@@ -98,6 +114,7 @@ class TutorialScreen(GameScreen):
         self.query_one("#side").mount(self._coach_box, before=0)
         for panel in self.query(OpponentPanel):
             panel.kind = ""  # the lesson's opponent plays a script, not an AI kind
+        take_down_kept(self.app)
         super().on_mount()
 
     def _words(self, text: str, step: Step) -> str:
@@ -113,10 +130,23 @@ class TutorialScreen(GameScreen):
             parts.append((_(coach.LESSON_DONE), "bold"))
         elif not s.human_to_move and not s.match.round.over:
             parts.append(visible(_(coach.OPPONENT_PLAYS).format(name=s.names[1 - LEARNER])))
+            parts += ["\n" + visible(line) for line in self.turn_told()]
         else:
             parts += [visible(self._words(step.text, step)), "\n", (self.keys_text(step), KEYS_STYLE)]
         head = Text(visible(_(self.lesson.title)), "bold")
         return Text("\n").join([head, Text.assemble(*[(p, "") if isinstance(p, str) else p for p in parts])])
+
+    def turn_told(self) -> list[str]:
+        """What happened since the player last ended a turn, as the log says it (the draws are
+        told as the log tells them to this player: the opponent's card is never named)."""
+        if self._turn_ended_at is None:
+            return []
+        return [logwords.shown(line) for line in self.session.lines_since(self._turn_ended_at)]
+
+    def next_keys(self) -> str:
+        """The keys that go on from here, as the coach's panel says them."""
+        step = self.step
+        return _(coach.NEXT_LESSON) if step is None else self.keys_text(step)
 
     def keys_text(self, step: Step) -> str:
         """The keys that make the step's move, as the table and the hand show them now."""
@@ -154,13 +184,30 @@ class TutorialScreen(GameScreen):
         if self._refused(m):
             return
         self._next_step()
+        written = self.session.lines_written
         super().submit_move(m)
+        s = self.session
+        if (s.human_to_move or s.match.round.over) and s.lines_written > written:
+            # The move made, then the keys that go on: the same the coach's panel says.
+            line = logwords.shown(s.log[-1])
+            self.say(Text.assemble(("✓ ", "bold green"), line, ". ", self.next_keys()), "ok")
 
     def end_turn_now(self) -> None:
         if self._refused(END):
             return
         self._next_step()
+        self._turn_ended_at = self.session.lines_written
         super().end_turn_now()
+
+    def _prompt(self) -> None:
+        """The game's prompt; while a step is to be read (or the lesson is learnt), the keys that go on."""
+        step, s = self.step, self.session
+        reading = step is None or step.goal is Goal.READ
+        on_turn = s.human_to_move or s.match.round.over
+        if reading and on_turn and self.selected_card is None and self.source_pile is None:
+            self.say(self.next_keys())
+            return
+        super()._prompt()
 
     def action_end_turn(self) -> None:
         """``t``: a step to read (or a lesson learnt) refuses it before anything is asked."""
@@ -201,8 +248,7 @@ class TutorialScreen(GameScreen):
             return  # the opponent's turn first: the step after it is about what it leads to
         step = self.step
         if step is not None and step.goal is not Goal.READ:
-            self.correction = _("This step asks for a move: the keys are under its words.")
-            self.refresh_view()
+            self.action_ask_move()
             return
         if step is not None and self.step_index + 1 < len(self.lesson.steps):
             self._next_step()
@@ -212,6 +258,11 @@ class TutorialScreen(GameScreen):
             self._next_step()
         self.next_lesson()
 
+    def action_ask_move(self) -> None:
+        """Enter at a step that asks for a move: the coach says where its keys are."""
+        self.correction = _("This step asks for a move: the keys are under its words.")
+        self.refresh_view()
+
     def next_lesson(self) -> None:
         """The next lesson in place of this one; after the last, a real match's set-up (hints on)."""
         self.stop()
@@ -219,6 +270,10 @@ class TutorialScreen(GameScreen):
         if following < len(LESSONS):
             self.app.switch_screen(open_lesson(LESSONS[following].id, self.config, self.progress))
             return
+        self.to_a_game()
+
+    def to_a_game(self) -> None:
+        """Out of the tutorial, to a real match's set-up (hints on)."""
         self.app.pop_screen()
         hand_over = getattr(self.app, "hand_over", None)
         if callable(hand_over):
@@ -239,9 +294,7 @@ class TutorialScreen(GameScreen):
         self.stop()
         self._keep()
         self.app.pop_screen()
-        self.app.notify(
-            _("Learn to play keeps your place: choose it again to carry on."), title=_("Learn to play"), timeout=6
-        )
+        self.app.notify(_(KEPT), title=_("Learn to play"), timeout=6)
 
     def action_quit(self) -> None:
         """Quit at once: the lesson's place is saved at every step, and a lesson has no match to lose."""
@@ -256,6 +309,9 @@ class TutorialScreen(GameScreen):
         self.app.push_screen(LessonsDialog(), self._lesson_chosen)
 
     def _lesson_chosen(self, chosen: str | None) -> None:
+        if chosen == GAME:
+            self.to_a_game()
+            return
         if chosen is None:  # back to this lesson, with what the list changed (a skip, a reset)
             self.progress = load_progress()[0].at(self.lesson.id, self.step_index)
             self._keep()
@@ -263,17 +319,43 @@ class TutorialScreen(GameScreen):
             return
         self.app.switch_screen(open_lesson(chosen, self.config, load_progress()[0]))
 
-    # ------------------------------------------------------------------ the game's parts a lesson has not
+    # ------------------------------------------------------------------ the game's parts, as the coach has them
+    def action_undo(self) -> None:
+        """``u``: the coach takes no move back (each step is one move): it says so, and what to do."""
+        self.say(_(NO_UNDO), "info")
+
+    def action_hint(self) -> None:
+        """``h``: the step's own move, picked as the game's hint is; for a step to read (or a
+        lesson learnt), the keys that go on."""
+        step = self.step
+        m = None if step is None else step.solution_move()
+        if m is None:
+            self.say(hint_text([], self.next_keys()), "hint")
+        elif self._my_turn_or_say():
+            self._show_hint(m)
+
+    def _hint_at_turn_start(self) -> None:
+        """No hint comes unasked in a lesson (the setting ``auto_hint`` is the real match's): the
+        step says what to play."""
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("undo", "hint", "pause", "resume"):
+        if action in ("undo", "hint"):
+            return not self.too_small
+        if action in ("pause", "resume"):
             return False
-        if action == "go_on":
+        if action in ("go_on", "ask_move"):
             reading = self.step is None or self.step.goal is Goal.READ
-            return None if self.too_small or not reading or self.busy else True
+            return not self.too_small and not self.busy and reading == (action == "go_on")
         return super().check_action(action, parameters)
 
     def round_over_reached(self) -> None:
-        """The lesson's round ended (the player went out): the coach explains the score; no summary."""
+        """The lesson's round ended (the player went out): the coach explains the score, the
+        totals shown count the round (R15); no summary, and no next deal."""
+        m = self.session.match
+        if not self._scored and not m.chips_scoring:
+            self._scored = True
+            for index, penalty in enumerate(m.round.penalties()):
+                m.points[m.match_seat(index)] += penalty
         self.refresh_view()
 
     @property
