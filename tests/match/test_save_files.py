@@ -404,7 +404,7 @@ def test_a_save_with_a_malformed_hint_is_refused_in_one_line(tmp_path: Path, hin
 
 def test_a_saved_hint_that_does_not_play_is_left_out(tmp_path: Path) -> None:
     path = tmp_path / "current-match.json"
-    s, plan = _hinted_mid_turn(path)
+    _session, plan = _hinted_mid_turn(path)
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["hint"]["plan"] = [plan[1], plan[1]]  # the same card twice
     path.write_text(json.dumps(doc), encoding="utf-8")
