@@ -11,6 +11,8 @@ already fitted somewhere on the table (:func:`free_plays`). The hint is not a ki
 A hint's plan holds for the turn (:meth:`HintAI.plan_for`): the whole turn is planned once
 (:meth:`HintAI.turn_plan`) and kept, keyed on the position each of its steps is expected at, so
 the next hint after its first step is its next step; a drawn card or another move plans again.
+The match's save keeps the plan (:attr:`HintAI.kept_plan`, :meth:`HintAI.keep_plan`), so a turn
+taken up again after a resume has the same plan.
 The review (:mod:`ai.advice.review`) plans the turn's start the same way, with the hint's seed,
 and never marks a turn played as the hint said.
 
@@ -102,10 +104,38 @@ class HintAI(LookaheadAI):
         super().__init__(seed, **params)
         #: The rest of the last planned turn at each position the plan passes through.
         self._turn: dict[PlanKey, tuple[Move, ...]] = {}
+        #: The last planned turn: the position it was planned at, and its plan.
+        self._kept: tuple[PlanKey, tuple[Move, ...]] | None = None
 
     def new_round(self) -> None:
         super().new_round()
         self._turn = {}
+        self._kept = None
+
+    @property
+    def kept_plan(self) -> tuple[PlanKey, tuple[Move, ...]] | None:
+        """The plan the hint holds (its last :meth:`turn_plan`): the position it was planned at
+        (the number of moves of the round, the hand, the piles) and the plan from there; None
+        before the round's first hint. A save keeps it, so that the hint gives the same plan
+        after a resume (:meth:`keep_plan`)."""
+        return self._kept
+
+    def keep_plan(self, view: PlayerView, plan: Sequence[Move]) -> None:
+        """Hold ``plan`` as the turn's plan made at ``view`` (as :meth:`plan_for` holds the plans
+        it makes): the hints at ``view`` and at every position following it leads to give the rest
+        of it."""
+        closed = Rulebits(view).closed
+        memo: dict[PlanKey, tuple[Move, ...]] = {}
+        n, h, p = len(view.history), view.hand_mask, view.piles
+        plan = tuple(plan)
+        for i, m in enumerate(plan):
+            memo[(n, h, p)] = plan[i:]
+            h, p = sim_apply(h, p, m, closed)
+            n += 1
+        if h:
+            memo[(n, h, p)] = ()
+        self._turn = memo
+        self._kept = ((len(view.history), view.hand_mask, view.piles), plan)
 
     def turn_plan(self, view: PlayerView) -> tuple[Move, ...]:
         """The hint's plan for the rest of the turn from ``view``, planned afresh (``END``
@@ -148,16 +178,7 @@ class HintAI(LookaheadAI):
         if rest is not None and (not rest or rest[0] in legal):
             return rest
         plan = self.turn_plan(view)
-        closed = Rulebits(view).closed
-        memo: dict[PlanKey, tuple[Move, ...]] = {}
-        n, h, p = key
-        for i, m in enumerate(plan):
-            memo[(n, h, p)] = plan[i:]
-            h, p = sim_apply(h, p, m, closed)
-            n += 1
-        if h:
-            memo[(n, h, p)] = ()
-        self._turn = memo
+        self.keep_plan(view, plan)
         return plan
 
     def choose(self, view: PlayerView) -> Move:

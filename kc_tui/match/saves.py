@@ -23,7 +23,7 @@ from typing import Any
 
 from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote, think_ms_check
 from kc_tui.config.store import data_dir
-from kc_tui.engine import SECRET_BITS, Match, Round, position_dict
+from kc_tui.engine import END, SECRET_BITS, Match, Round, position_dict
 from kc_tui.engine.scoring import SECRET_MIN
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, known_kinds
@@ -41,7 +41,10 @@ SAVE_MAX_BYTES = 16 << 20
 #: The longest line of the move log a save may hold.
 LOG_LINE_MAX = 500
 #: The keys a save has besides those of its position (POSITION_FORMAT.md); ``record`` is optional.
-SAVE_KEYS = frozenset({"save_format", "match", "seats", "log", "record"})
+SAVE_KEYS = frozenset({"save_format", "match", "seats", "log", "record", "hint"})
+HINT_KEYS = frozenset({"at", "plan"})
+#: The most moves a saved hint's plan may hold.
+HINT_PLAN_MAX = 200
 SEAT_KEYS = frozenset({"name", "kind", "think_ms"})
 RECORD_KEYS = frozenset({"uid", "started_at", "rounds"})
 ROUND_NOTE_KEYS = frozenset({"hints", "undos", "played_at"})
@@ -122,9 +125,15 @@ def new_seed() -> int:
 
 # ---------------------------------------------------------------------- writing
 def save_document(
-    match: Match, seats: Sequence[Seat], log_lines: Sequence[str], record: RecordInfo | None = None
+    match: Match,
+    seats: Sequence[Seat],
+    log_lines: Sequence[str],
+    record: RecordInfo | None = None,
+    hint: tuple[int, Sequence[int]] | None = None,
 ) -> dict[str, Any]:
-    """The save of ``match`` (its current round's position, its history), its seats, log and record."""
+    """The save of ``match`` (its current round's position, its history), its seats, log and
+    record, and ``hint``: the plan the hint holds for the turn being played (the number of moves
+    the round had when it was planned, and its moves), or None."""
     names = [s.name for s in seats]
     doc = position_dict(match.round, [names[s] for s in match.seats])
     doc["save_format"] = SAVE_FORMAT
@@ -133,6 +142,8 @@ def save_document(
     doc["log"] = list(log_lines[-LOG_KEEP:])
     if record is not None:
         doc["record"] = record.to_dict()
+    if hint is not None:
+        doc["hint"] = {"at": hint[0], "plan": list(hint[1])}
     return doc
 
 
@@ -264,6 +275,12 @@ def delete_save(path: Path, uid: str | None = None) -> None:
         log.error("could not remove the save %s: %s", path, exc)
 
 
+def saved_uid(path: Path | None = None) -> str | None:
+    """The uid of the match saved at ``path`` (default: the save in the data folder), the match
+    that can be resumed; None when there is none or it cannot be read."""
+    return _saved_uid(path or default_save_path())
+
+
 def _saved_uid(path: Path) -> str | None:
     """The uid of the match saved at ``path`` (None when it has none or cannot be read)."""
     try:
@@ -337,6 +354,28 @@ def read_document(doc: Any) -> tuple[Match, list[Seat], list[str]]:
         raise SaveError(_("the saved match is already over"))
     seats = seats_from(doc.get("seats"), match.n)
     return match, seats, log_from(doc.get("log", []))
+
+
+def read_hint(doc: dict[str, Any], moves: int) -> tuple[int, tuple[int, ...]] | None:
+    """The hint's plan kept in a save document whose current round has ``moves`` moves: the
+    number of moves the round had when it was planned and its moves (None when the save keeps
+    none); :class:`SaveError` when it is not of that form. Whether its moves play is for the
+    session to see."""
+    if "hint" not in doc:
+        return None
+    hint = doc["hint"]
+    if not isinstance(hint, dict) or set(hint) != HINT_KEYS:
+        raise SaveError(_("its hint must have a move number and a plan"))
+    at, plan = hint["at"], hint["plan"]
+    if type(at) is not int or not 0 <= at <= moves:
+        raise SaveError(_("its hint's move number must be a whole number from 0 to {moves}").format(moves=moves))
+    if (
+        not isinstance(plan, list)
+        or len(plan) > HINT_PLAN_MAX
+        or any(type(m) is not int or not 0 <= m <= END for m in plan)
+    ):
+        raise SaveError(_("its hint's plan must be a list of at most {count} moves").format(count=HINT_PLAN_MAX))
+    return at, tuple(plan)
 
 
 def read_record(doc: dict[str, Any], rounds: int, seats: int) -> RecordInfo:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ai import AIPlayer
+from ai.advice.hint import HintAI
 from kc_tui.config import HUMAN, Config
 from kc_tui.engine import (
     END,
@@ -72,6 +73,7 @@ from kc_tui.match.saves import (
     new_seed,
     quarantine,
     read_document,
+    read_hint,
     read_record,
     read_save_file,
     save_bytes,
@@ -289,6 +291,15 @@ class MatchSession:
         rs = self.match.round_seat(seat)
         return [] if rs is None else self.match.round.hand(rs)
 
+    def turn_hand(self, seat: int) -> list[Card]:
+        """``seat``'s hand as its turn began, in display order (the hand now when it has made no
+        move this turn): the hand its cards' number keys are given from."""
+        rs = self.match.round_seat(seat)
+        if rs is None:
+            return []
+        start = self._undo.turn_start(seat)
+        return (start or self.match.round).hand(rs)
+
     def hand_size(self, seat: int) -> int:
         rs = self.match.round_seat(seat)
         return 0 if rs is None else self.match.round.hands[rs].bit_count()
@@ -342,14 +353,15 @@ class MatchSession:
             return reason
         mark = self._mark()
         seat, before, written = self.to_move, self.match.round.clone(), self._written
-        self._apply(m)
-        if not self._kept(mark):
-            return self.hold_text
+        self._apply(m, save=False)
         if m != END and not self.match.round.over:
             if drew_from_stock(before, self.match.round):
-                self._undo.close(seat)
+                self._undo.close(seat, before)
             else:
                 self._undo.push(seat, before, self._written - written)
+        self.save()  # with the move to take back: the hint's plan made before it is kept too
+        if not self._kept(mark):
+            return self.hold_text
         return None
 
     @property
@@ -429,20 +441,63 @@ class MatchSession:
         if not self.human_to_move:
             raise ValueError("a hint is for a person's turn")
         seat = self.to_move
+        return AITurn(seat, self._hint_player(), self.view(seat), self.stamp)
+
+    def _hint_player(self) -> AIPlayer:
         if self._hinter is None:
             self._hinter = build_hinter(self.match.seed)
-        return AITurn(seat, self._hinter, self.view(seat), self.stamp)
+        return self._hinter
+
+    def _turn_position(self, moves: int) -> Round | None:
+        """The round after its first ``moves`` moves when that is a position of the turn being
+        played that undo reaches (or the position now), else None."""
+        for r in [*self._undo.befores(self.to_move), self.match.round]:
+            if len(r.history) == moves:
+                return r
+        return None
+
+    def hint_kept(self) -> tuple[int, tuple[Move, ...]] | None:
+        """The plan the hint holds for the turn being played (planned at a position of this turn
+        that undo reaches): the number of moves the round had then and the plan; else None."""
+        hinter = self._hinter
+        if not isinstance(hinter, HintAI) or not self.human_to_move or (kept := hinter.kept_plan) is None:
+            return None
+        (moves, hand, piles), plan = kept
+        r = self._turn_position(moves)
+        rs = self.match.round_seat(self.to_move)
+        if r is None or rs is None:
+            return None
+        view = r.view(rs)
+        return (moves, plan) if (view.hand_mask, view.piles) == (hand, piles) else None
+
+    def _keep_hint(self, moves: int, plan: Sequence[Move]) -> None:
+        """Give the hint ``plan``, made at the round's ``moves``-th move, as its plan for the turn
+        being played (a save's); a plan that is not of this turn or does not play is left out."""
+        r = self._turn_position(moves) if self.human_to_move else None
+        rs = self.match.round_seat(self.to_move)
+        if r is None or rs is None:
+            return
+        trial = r.clone()
+        for m in plan:
+            if m == END or trial.over or trial.why_illegal(m) is not None:
+                log.info("the saved hint does not play from its position: the hint plans afresh")
+                return
+            trial.apply(m)
+        hinter = self._hint_player()
+        if isinstance(hinter, HintAI):
+            hinter.keep_plan(r.view(rs), plan)
 
     def suggest(self, m: Move) -> str:
         """A hint ``m`` in words: "play 7♥ on 8♣ at N"."""
         return suggest_move(self.match.round, m, self.fmt)
 
-    def _apply(self, m: Move) -> None:
+    def _apply(self, m: Move, *, save: bool = True) -> None:
         for line in self.narrator.play(self.match.round, m):
             self._write(line)
         if m == END and not self.match.round.over:
             self._undo.clear()
-        self.save()
+        if save:
+            self.save()
 
     def _mark(self) -> _Mark | None:
         """The match as it is, to put back should the change to come not be saved (None: a
@@ -487,6 +542,8 @@ class MatchSession:
 
     def _round_started(self) -> None:
         self._undo.clear()
+        if self._hinter is not None:
+            self._hinter.new_round()
         self.generation += 1
         for ai in self.players.values():
             ai.new_round()
@@ -516,7 +573,7 @@ class MatchSession:
     def to_dict(self) -> dict[str, Any]:
         """The save: the position of the current round (POSITION_FORMAT.md) plus the match
         history under ``match`` and the seats (names and kinds) under ``seats``."""
-        return save_document(self.match, self.seats, self.log, self.record)
+        return save_document(self.match, self.seats, self.log, self.record, self.hint_kept())
 
     @property
     def save_first(self) -> bool:
@@ -612,6 +669,9 @@ class MatchSession:
             ai.new_round()
         check_position(doc, s.match.round, [s.names[x] for x in match.seats])
         s._restore_undo()
+        hint = read_hint(doc, len(s.match.round.history))
+        if hint is not None:
+            s._keep_hint(*hint)
         return s
 
     @classmethod

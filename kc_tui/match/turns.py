@@ -4,8 +4,9 @@ Plain Python. The entries belong to one seat's turn: ending the turn (or a new r
 them, so a person's undo never reaches another person's moves. A move that drew from the stock
 (going out with a side open under draw3, R13) clears them too, and no move before it can be
 taken back: undoing it would put the drawn cards back on the stock, where the next player
-would draw cards the mover has seen. After a resume the entries are
-rebuilt from the match's moves (:meth:`TurnUndo.rebuild`).
+would draw cards the mover has seen. The round as the turn began is kept too (the hand a
+card's key is numbered from). After a resume the entries are rebuilt from the match's moves
+(:meth:`TurnUndo.rebuild`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ class TurnUndo:
         self._entries: list[UndoEntry] = []
         #: The seat whose move this turn drew from the stock (nothing before it is undone), or None.
         self.drew: int | None = None
+        #: The seat that moved this turn and the round before its first move, or None.
+        self._start: tuple[int, Round] | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -42,22 +45,39 @@ class TurnUndo:
             self._entries.clear()
         if self.drew != seat:
             self.drew = None
+        self._began(seat, before)
         self._entries.append(UndoEntry(seat, before, lines))
 
-    def close(self, seat: int) -> None:
-        """``seat``'s move drew from the stock: nothing of this turn so far can be taken back."""
+    def close(self, seat: int, before: Round) -> None:
+        """``seat``'s move from ``before`` drew from the stock: nothing of this turn so far can be
+        taken back."""
         self._entries.clear()
+        self._began(seat, before)
         self.drew = seat
 
     def clear(self) -> None:
         self._entries.clear()
         self.drew = None
+        self._start = None
+
+    def _began(self, seat: int, before: Round) -> None:
+        if self._start is None or self._start[0] != seat:
+            self._start = (seat, before)
+
+    def turn_start(self, seat: int) -> Round | None:
+        """The round as ``seat``'s turn began, or None when ``seat`` has made no move this turn."""
+        return self._start[1] if self._start is not None and self._start[0] == seat else None
+
+    def befores(self, seat: int) -> list[Round]:
+        """The round before each of ``seat``'s moves this turn that can be taken back, oldest first."""
+        return [e.before for e in self._entries if e.seat == seat]
 
     def copy(self) -> TurnUndo:
         """The same entries, in a list of their own (to put back when a change is taken back)."""
         other = TurnUndo()
         other._entries = self._entries[:]
         other.drew = self.drew
+        other._start = self._start
         return other
 
     def can_undo(self, seat: int) -> bool:
@@ -83,7 +103,7 @@ class TurnUndo:
             before = r.clone()
             lines = len(narrator.play(r, m))
             if drew_from_stock(before, r):
-                self.close(seat)
+                self.close(seat, before)
             else:
                 self.push(seat, before, lines)
 

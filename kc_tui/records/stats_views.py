@@ -437,16 +437,41 @@ def player_matches(matches: Sequence[MatchRecord], person: str | None = None) ->
     return [m for m in matches if not m.demo and m.seat_of(person) is not None]
 
 
-def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A plain text table: the first column left, the others right aligned."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+#: The columns a text table fits in (a terminal's width).
+TEXT_WIDTH = 80
+
+
+def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int = TEXT_WIDTH) -> list[str]:
+    """A plain text table: the first column left, the others right aligned. A table wider than
+    ``width`` takes its headers on two lines, each header broken before its last "/" or at its
+    last space ("Penalty" over "/round"), the widest first, while that narrows it; then its
+    columns one space apart."""
+    heads: list[tuple[str, str]] = [("", h) for h in headers]
+
+    def widths_of(heads: Sequence[tuple[str, str]]) -> list[int]:
+        return [max(len(top), len(low), *(len(r[i]) for r in rows)) for i, (top, low) in enumerate(heads)]
+
+    def total(widths: Sequence[int], gap: int) -> int:
+        return sum(widths) + gap * (len(widths) - 1)
+
+    for i in sorted(range(len(headers)), key=lambda i: -len(headers[i])):
+        if total(widths_of(heads), 2) <= width:
+            break
+        h = headers[i]
+        cut = h.rfind("/") if "/" in h[1:] else h.rfind(" ") + 1
+        if cut > 0:
+            heads[i] = (h[:cut].rstrip(), h[cut:])
+    widths = widths_of(heads)
+    gap = " " * (2 if total(widths, 2) <= width else 1)
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(
+        return gap.join(
             c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        )
+        ).rstrip()
 
-    return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+    tops = [top for top, _low in heads]
+    head = [line(tops)] if any(tops) else []
+    return [*head, line([low for _top, low in heads]), gap.join("-" * w for w in widths), *(line(r) for r in rows)]
 
 
 def report_lines(

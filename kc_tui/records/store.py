@@ -514,6 +514,15 @@ class History:
         rows = self._query(f"SELECT COUNT(*) FROM matches m WHERE {where}", params)
         return int(rows[0][0]) if rows else 0
 
+    def unfinished_id(self, uid: str, person: str | None = None) -> int | None:
+        """The id of the match ``uid`` when it is recorded and not finished (and is one of
+        ``person``'s, when given), else None."""
+        where, params = self._where(False, person)
+        rows = self._query(
+            f"SELECT m.id FROM matches m WHERE {where} AND m.uid = ? AND m.finished_at IS NULL", (*params, uid)
+        )
+        return int(rows[0][0]) if rows and _is_int(rows[0][0]) else None
+
     def people(self) -> list[str]:
         """The names of the humans who played (demos left out), most matches first, then by name."""
         out: list[str] = []

@@ -27,6 +27,15 @@ TOP_BG = "#ffffff"
 SELECTED_BG = "#ffe08a"
 EDGE = "#8a8578"
 FOLD_STYLE = Style(color="#555555", bgcolor=FACE_BG, italic=True)
+#: What stands before the count of the cards a long pile folds away ("+6"): never a rank.
+FOLD_MARK = "+"
+
+
+def fold_text(hidden: int) -> str:
+    """The mark of ``hidden`` cards folded away in a long pile: "+6" (six cards more)."""
+    return f"{FOLD_MARK}{hidden}"
+
+
 #: Box characters: top-left, horizontal, top-right, vertical, bottom-left, bottom-right.
 BOX = "┌─┐│└┘"
 ASCII_BOX = "+-+|++"
@@ -192,9 +201,9 @@ class CardLook:
         return [Text(a + b * size.inner + c, BACK_STYLE) for a, b, c in edges]
 
     def fold(self, hidden: int, size: FaceSize = SMALL) -> list[Text]:
-        """The edge of ``hidden`` cards covered in the middle of a long pile: ``…5``, ``size.lines`` high."""
+        """The edge of ``hidden`` cards covered in the middle of a long pile: ``+5``, ``size.lines`` high."""
         tl, h, _tr, v, bl, _br = self.box
-        text = f"…{hidden}"
+        text = fold_text(hidden)
         edge = Style(color=EDGE, bgcolor=FACE_BG)
         blank = Text.assemble((v, edge), (" " * len(text), edge))
         return [
@@ -215,7 +224,7 @@ def label_width(look: CardLook, cards: list[Card] | tuple[Card, ...], sep: int =
 
 
 def _part_width(look: CardLook, part: Card | str) -> int:
-    """Columns of one part of a strip: a covered card, or a fold ("…n")."""
+    """Columns of one part of a strip: a covered card, or a fold ("+n")."""
     if isinstance(part, str):
         return 1 + len(part)
     return 1 + len(look.label(part))
@@ -234,7 +243,7 @@ def strip(
     """A pile drawn as overlapped cards in at most ``rows`` rows of ``size.lines`` lines, ``width``
     columns each: oldest card first, each covered card showing its left edge and label, the
     newest (top) card whole. A pile too long to fit keeps its bottom card and its newest cards;
-    the ones between are folded into ``…n`` (unless ``fold`` is false: then it is not drawn). Lines
+    the ones between are folded into ``+n`` (unless ``fold`` is false: then it is not drawn). Lines
     of one row are padded to one width. Returns [] when not even the top card fits."""
     if not cards or rows <= 0:
         return []
@@ -248,9 +257,9 @@ def strip(
         if hidden == 0:
             parts = list(under)
         elif hidden == len(under):
-            parts = [f"…{hidden}"]
+            parts = [fold_text(hidden)]
         else:
-            parts = [under[0], f"…{hidden}", *under[1 + hidden :]]
+            parts = [under[0], fold_text(hidden), *under[1 + hidden :]]
         laid = _wrap(look, parts, width - whole_width, width)
         if len(laid) <= rows:
             break

@@ -34,7 +34,8 @@ from textual.widgets.option_list import Option
 from kc_tui.i18n import N_, _
 
 #: The descriptions of the keys of Textual's classes the game uses (App, Screen, the command
-#: palette, Button, DataTable, Input, OptionList, ScrollableContainer, Select, Switch, Tabs).
+#: palette, Button, DataTable, Input, OptionList, ScrollableContainer, Select and its open list,
+#: Switch, Tabs).
 KEY_WORDS: Final = (
     # App, Screen
     N_("Quit"),
@@ -56,6 +57,7 @@ KEY_WORDS: Final = (
     N_("Press button"),
     N_("Toggle"),
     N_("Show menu"),
+    N_("Dismiss menu"),
     N_("Previous tab"),
     N_("Next tab"),
     # ScrollableContainer (VerticalScroll and the others)

@@ -18,6 +18,7 @@ import pytest
 from kc_tui.cli import main
 from kc_tui.records.export import EXPORT_COLUMNS
 from kc_tui.records.rows import ENV_HISTORY
+from kc_tui.records.stats_views import table_text
 from kc_tui.records.store import History
 from tests.ui.statskit import BOLD, T0, full_history, record_match
 
@@ -48,7 +49,9 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
     lines = out.splitlines()
     assert lines[0] == "Kings Corners: 6 matches played (1 unfinished)"
     assert lines[1].startswith("Your rating ") and "±" in lines[1] and "lookahead (1180)" in lines[1]
-    header = next(line for line in lines if line.startswith("Opponent"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("Opponent"))
+    header = lines[at]
+    assert lines[at - 1].split() == ["Penalty", "Hints"]
     assert header.split() == [
         "Opponent",
         "Players",
@@ -60,8 +63,8 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
         "Won",
         "Win",
         "%",
-        "Penalty/round",
-        "Hints/round",
+        "/round",
+        "/round",
     ]
     rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["greedy"], ["all"])}
     assert rows["greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
@@ -69,6 +72,18 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
     assert "Winning streak now: 3 wins · longest: 3 wins" in lines
     assert any(line.startswith("Best match: #4 2026-03-04") for line in lines)
     assert any(line.startswith("Worst match: #2") and "lost, 56 · 0" in line for line in lines)
+
+
+def test_stats_fit_80_columns(capsys: pytest.CaptureFixture[str], history_file: Path) -> None:
+    code, out, _err = run(capsys, "--history", str(history_file))
+    assert code == 0
+    wide = [line for line in out.splitlines() if len(line) > 80]
+    assert not wide, wide
+
+
+def test_a_table_that_fits_keeps_its_headers_on_one_line() -> None:
+    lines = table_text(["Opponent", "Hints/round"], [("greedy", "0.50")])
+    assert lines == ["Opponent  Hints/round", "--------  -----------", "greedy           0.50"]
 
 
 def test_stats_with_nothing_recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.widgets import Select
+from textual.widgets._select import SelectOverlay
 
 import kc_tui.ui
 from kc_tui.i18n import _, catalog, use
@@ -47,7 +49,12 @@ def textual_bases() -> set[type]:
         todo.extend(cls.__subclasses__())
         if cls.__module__.startswith("kc_tui."):
             used.add(cls)
-    return {base for cls in used for base in cls.__mro__ if base.__module__.startswith("textual.")}
+    bases = {base for cls in used for base in cls.__mro__ if base.__module__.startswith("textual.")}
+    return bases | {inner for cls in bases for inner in INSIDE.get(cls, ())}
+
+
+#: The widgets Textual composes inside one the game uses, whose keys show in the footer too.
+INSIDE: dict[type, tuple[type, ...]] = {Select: (SelectOverlay,)}
 
 
 def textual_key_words(classes: set[type]) -> set[str]:
@@ -56,6 +63,8 @@ def textual_key_words(classes: set[type]) -> set[str]:
         for binding in vars(cls).get("BINDINGS", ()):
             if isinstance(binding, Binding):
                 words.update(w for w in (binding.description, binding.tooltip) if w)
+            elif isinstance(binding, tuple) and len(binding) > 2 and binding[2]:
+                words.add(binding[2])  # (keys, action, description)
     return words
 
 
@@ -67,6 +76,19 @@ def test_every_key_of_textuals_classes_the_game_uses_is_marked() -> None:
     words = textual_key_words(classes)
     missing = sorted(words - set(KEY_WORDS))
     assert not missing, missing
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+async def test_an_open_list_of_choices_says_its_escape_key_in_the_language(code: str) -> None:
+    use(code)
+    app = menu_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        screen.query_one("#opponent-count", Select).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.query_one("#opponent-count", Select).expanded, what="the list open")
+        await wait_for(pilot, lambda: seen(_("Dismiss menu")) in seen_in(app), what="its Escape key in the language")
+        assert "Dismiss menu" not in seen_in(app)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

@@ -359,3 +359,54 @@ def test_saves_at_awkward_moments_resume_and_play_on(tmp_path: Path) -> None:
             else:
                 resumed.step_ai()
         assert resumed.match.over and resumed.match.winners
+
+
+def _hinted_mid_turn(path: Path) -> tuple[MatchSession, tuple[int, ...]]:
+    """A session saved mid-turn after following the first step of the hint's plan: the plan."""
+    s = MatchSession.from_config(_config(), 11, save_path=path)
+    while not s.human_to_move:
+        s.step_ai()
+    turn = s.hint_turn()
+    plan = turn.player.plan_for(turn.view)  # type: ignore[attr-defined]
+    assert len(plan) >= 2
+    s.play_human(plan[0])
+    return s, plan
+
+
+def test_a_save_keeps_the_hints_plan_for_the_turn(tmp_path: Path) -> None:
+    path = tmp_path / "current-match.json"
+    s, plan = _hinted_mid_turn(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["hint"] == {"at": len(s.match.round.history) - 1, "plan": list(plan)}
+    again = MatchSession.load(path)
+    assert again is not None
+    assert again.hint_turn().think() == plan[1]
+    assert again.hint_kept() == (len(s.match.round.history) - 1, plan)
+
+
+@pytest.mark.parametrize(
+    ("hint", "words"),
+    [
+        ("plan", "its hint must have a move number and a plan"),
+        ({"at": -1, "plan": []}, "its hint's move number must be a whole number"),
+        ({"at": 0, "plan": ["7H N"]}, "its hint's plan must be a list of at most"),
+    ],
+)
+def test_a_save_with_a_malformed_hint_is_refused_in_one_line(tmp_path: Path, hint: Any, words: str) -> None:
+    path = tmp_path / "current-match.json"
+    _hinted_mid_turn(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["hint"] = hint
+    session, message, original = _load_text(path, json.dumps(doc))
+    assert session is None
+    assert words in _assert_quarantined(path, original, message)
+
+
+def test_a_saved_hint_that_does_not_play_is_left_out(tmp_path: Path) -> None:
+    path = tmp_path / "current-match.json"
+    _session, plan = _hinted_mid_turn(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["hint"]["plan"] = [plan[1], plan[1]]  # the same card twice
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    again = MatchSession.load(path)
+    assert again is not None and again.hint_kept() is None

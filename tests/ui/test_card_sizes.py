@@ -237,6 +237,20 @@ class PileApp(App[None]):
         self.query_one(PileView).set_pile(self.pile)
 
 
+@pytest.mark.parametrize("box", [(13, 4), (13, 6), (23, 6)])
+async def test_a_card_is_centred_in_its_place_under_a_caption_of_even_width(box: tuple[int, int]) -> None:
+    app = PileApp((parse_card("JS"),), box)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = app.query_one(PileView)
+        inside = view.content_region
+        lines = screen_lines(app, inside)
+        assert any(line.strip() == "next: red 10" for line in lines), lines
+        edge = next(line for line in lines if "┌" in line)
+        left, right = edge.index("┌"), edge.index("┐")
+        assert left + right == inside.width - 1, lines  # as many columns on either side
+
+
 TWELVE = tuple(parse_card(c) for c in ("KH", "QC", "JH", "TS", "9H", "8C", "7H", "6C", "5H", "4S", "3H", "2S"))
 
 
@@ -259,9 +273,9 @@ async def test_a_long_pile_on_a_large_terminal_is_large_only_where_it_fits_whole
         assert drawn[-1].strip() == "next: red A", drawn
         text = "\n".join(drawn)
         if lines > SMALL.lines:
-            assert all(LOOK.label(c) in text for c in TWELVE) and "…" not in text, text
+            assert all(LOOK.label(c) in text for c in TWELVE) and "+" not in text, text
         else:
-            assert "…" in text and LOOK.label(TWELVE[0]) in text and LOOK.label(TWELVE[-1]) in text, text
+            assert "+" in text and LOOK.label(TWELVE[0]) in text and LOOK.label(TWELVE[-1]) in text, text
 
 
 async def test_a_hint_marks_its_large_card_and_its_place() -> None:
@@ -277,3 +291,12 @@ async def test_a_hint_marks_its_large_card_and_its_place() -> None:
         lines = card_lines(game, chip)
         assert len(lines) == LARGE.lines and lines[-1].plain == "└▲▲▲▲▲┘"
         assert pile_of(game, target(m)).has_class("-hint")
+
+
+async def test_every_empty_place_says_what_it_takes_at_80x24() -> None:
+    app = play_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await settle(pilot)
+        empty = [view for view in game.query(PileView) if not view.pile]
+        assert any(view.place >= 4 for view in empty), "a corner is empty"
+        await wait_for(pilot, lambda: all(view.takes in "".join(screen_lines(app, view.region)) for view in empty))

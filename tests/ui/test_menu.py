@@ -6,14 +6,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button
+from textual.widgets import Button, Static
+from textual.widgets._toast import Toast
 
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.screens.menu import MenuScreen
 
 from .conftest import wait_for
 from .fitkit import on_screen
-from .gamekit import demo_under_way, make_config, new_app, play_app, screen_text, watch_a_demo
+from .gamekit import demo_under_way, make_config, new_app, play_app, screen_text, settle, watch_a_demo
 
 
 async def footer_drawn(pilot: Any, words: str) -> str:
@@ -92,3 +93,19 @@ async def test_the_readme_lists_every_menu_item_in_order() -> None:
         await pilot.pause()
         items = [str(b.label).split("  (")[0] for b in app.screen.query(Button) if b.display]
         assert listed == items
+
+
+async def test_toasts_leave_the_saved_match_in_view_at_80x24() -> None:
+    app = play_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        saved = app.screen.query_one("#saved", Static)
+        await wait_for(pilot, lambda: "Saved match:" in str(saved.render()))
+        app.notify("The game history has recorded every round that was waiting.", title="Game history")
+        app.notify("The data folder's lock was left by a process that has ended: taken over.", title="Data folder")
+        await wait_for(pilot, lambda: len(app.screen.query(Toast)) == 2)
+        await pilot.pause()
+        for toast in app.screen.query(Toast):
+            assert not saved.region.overlaps(toast.region), (saved.region, toast.region)

@@ -22,6 +22,7 @@ from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, TableView
 from tests.match.kit import direct_round, play_match, store
 
 from .conftest import wait_for
+from .fitkit import assert_whole
 from .gamekit import choose_view, click_button, menu_app, opened, screen_text
 
 SIZE = (120, 40)
@@ -183,7 +184,7 @@ async def test_hidden_cards_stay_off_screen_until_the_end_and_o(recorded: int, m
             assert screen.query_one(HandView).cards == mine
         # Before the end 'o' is refused, with a message.
         await pilot.press("o")
-        assert "The hands open at the end of the round" in status(screen)
+        assert "The hands open at the round's end" in status(screen)
         assert not screen.replay.hands_open
         assert all(not p.reveal for p in screen.query(OpponentPanel))
         # At the end: still hidden until 'o', then every hand is on screen.
@@ -204,6 +205,17 @@ async def test_hidden_cards_stay_off_screen_until_the_end_and_o(recorded: int, m
         await pilot.pause()
         assert not screen.replay.hands_open
         assert not any(label in screen_text(app) for label in labels(hidden))
+
+
+async def test_the_message_of_o_before_the_end_is_whole_at_80_columns(recorded: int) -> None:
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot, recorded, ROUND)
+        await pilot.press("right", "o")
+        said = screen.query_one("#replay-status", Static)
+        await wait_for(pilot, lambda: "The hands open" in status(screen))
+        await pilot.pause()
+        assert_whole(app, status(screen), said)
 
 
 async def test_a_demo_is_seen_as_a_spectator(match: MatchRecord, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -126,6 +126,7 @@ async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
         assert "1 * 12 9" in text and "2 8 17 *" in text and "3 * 30 14" in text
         assert "Total 8 59 23" in text
         assert "Match #3: penalty points after each round" in text
+        assert "* went out · the others: penalty points for the cards left in their hands" in text, text
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen

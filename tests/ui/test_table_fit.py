@@ -175,7 +175,7 @@ async def test_the_keys_page_explains_the_marks_on_the_table() -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpDialog)
         text = screen_text(app)
-        for mark, meaning in (("…9", "folded away"), ("11 cards", "how many cards"), ("next: red 7", "takes next")):
+        for mark, meaning in (("+9", "folded away"), ("11 cards", "how many cards"), ("next: red 7", "takes next")):
             assert mark in text and meaning in text, mark
         assert "m" in text and "main menu" in text
 

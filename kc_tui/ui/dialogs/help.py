@@ -41,7 +41,7 @@ KEYS: tuple[tuple[str, str], ...] = (
 #: What the marks on the table mean.
 MARKS: tuple[tuple[str, str], ...] = (
     ("┌──┌──┌───┐", N_("a pile: its cards overlap from the bottom one, the top card is whole")),
-    ("…9", N_("nine cards of a long pile folded away between its bottom and its newest cards")),
+    ("+9", N_("nine cards of a long pile folded away between its bottom and its newest cards")),
     # Translators: the left texts are marks as the table draws them: translate them as it does.
     (N_("11 cards"), N_("on a pile's border: how many cards it holds")),
     (N_("next: red 7"), N_("under a pile: what it takes next (a card one lower, the other colour)")),

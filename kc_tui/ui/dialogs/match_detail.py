@@ -183,7 +183,7 @@ class MatchDetail(Modal[None]):
                 legend = _("{mark} went out · chips won (+) or paid (-) each round")
             else:
                 # Translators: {mark} is the mark ("*") beside the figure of who went out.
-                legend = _("{mark} went out · penalty points caught each round")
+                legend = _("{mark} went out · the others: penalty points for the cards left in their hands")
             yield Static(plain(legend.format(mark=WENT_OUT)), id="detail-legend")
             if m.rounds and self.replay is not None:
                 yield OptionList(

@@ -120,7 +120,9 @@ class GameScreen(HandPicking, DrivenScreen):
         table.highlight(self._targets(), self.source_pile, self.lit_places())
         if human is not None or self.seating.hot_seat:
             hand = list(snap.seats[human].hand or ()) if human is not None else []
-            keys = self.card_keys(hand, self._turn() if self.seating.may_act() and not self._summary_open else None)
+            turn = self._turn() if self.seating.may_act() and not self._summary_open else None
+            start = s.turn_hand(human) if turn is not None and human is not None else None
+            keys = self.card_keys(hand, turn, start)
             self.query_one(HandView).show(
                 hand, drawn=snap.drawn, selected=self.selected_card, look=self.look, keys=keys
             )

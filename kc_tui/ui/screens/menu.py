@@ -54,13 +54,13 @@ class MenuScreen(Screen[None]):
     MenuScreen #title { color: $accent; width: 100%; content-align: center middle; }
     MenuScreen #suits { width: 100%; content-align: center middle; margin-bottom: 1; }
     MenuScreen Button { width: BUTTON_WIDTH; margin: 0 0 0 0; }
-    MenuScreen #saved { color: $text-muted; width: 100%; height: auto; text-align: center; margin: 1 1 0 1; }
+    MenuScreen #saved { color: $text-muted; width: 100%; height: auto; text-align: center; margin: 0 1 1 1; }
     MenuScreen.-short Button { margin: 0 0 1 0; }
     MenuScreen.-tight Button { margin: 0; }
     """
     ).replace("BUTTON_WIDTH", str(BUTTON_WIDTH))
     #: The rows the menu takes besides its buttons and the saved match's lines: the title and
-    #: the suits with the line under them, the line over the saved match, the footer.
+    #: the suits with the line under them, the line under the saved match, the footer.
     FRAME_ROWS = 9
 
     def compose(self) -> ComposeResult:
@@ -70,6 +70,8 @@ class MenuScreen(Screen[None]):
                 Text.assemble(("♠ ", "bold"), ("♥ ", "bold #e05050"), ("♦ ", "bold #e05050"), ("♣", "bold")),
                 id="suits",
             )
+            # Above the buttons: a toast (in the bottom right corner) never covers it.
+            yield Static("", id="saved")
             with Center():
                 yield Button(_("Resume match  (c)"), id="resume", variant="success")
             with Center():
@@ -88,7 +90,6 @@ class MenuScreen(Screen[None]):
                 yield Button(_("Rules  (r)"), id="rules")
             with Center():
                 yield Button(_("Quit  (q)"), id="quit")
-            yield Static("", id="saved")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -474,7 +474,7 @@ class ReplayScreen(Screen[None]):
             self._moved()
             return
         if rp.finished:
-            self.say(_("The hands open at the end of the round: press End (or play to the end), then o."))
+            self.say(_("The hands open at the round's end: press End, then o."))
         else:
             self.say(_("This round was recorded without its end: the hands stay hidden."))
         self.app.bell()

@@ -245,6 +245,7 @@ class SettingsScreen(Screen[Config | None]):
             yield Static(_("Players"), classes="section")
             yield _row(_("Your name"), _name_input(name_shown(cfg.player_name), "player-name", _("your name")))
             yield Static("", id="player-name-note", classes="name-note")
+            yield Static("", id="player-name-stats", classes="name-stats")
             counts = [(ngettext("{n} opponent", "{n} opponents", n).format(n=n), n) for n in (1, 2, 3)]
             yield _row(_("Opponents"), _select(counts, len(cfg.opponents), "opponent-count", "count"))
             yield from _opponent_rows(cfg)
@@ -363,6 +364,25 @@ class SettingsScreen(Screen[Config | None]):
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
         self._refresh_error()
+        if event.input.id == "player-name":
+            self._show_renamed()
+
+    def _show_renamed(self) -> None:
+        """The line under your name when it differs from the one saved: the statistics are kept
+        by name, so those played under the saved name stay under it (Stats shows them with p)."""
+        line = self.query_one("#player-name-stats", Static)
+        old, new = self.config.player_name, self._player_name().strip()
+        renamed = bool(new) and new != old
+        if renamed:
+            line.update(
+                plain(
+                    _(
+                        "Statistics are kept by name: the matches you played as {name} stay under "
+                        "{name}. In Stats, p shows them."
+                    ).format(name=name_shown(old))
+                )
+            )
+        line.display = renamed
 
     @on(Button.Pressed, ".preset")
     def _preset(self, event: Button.Pressed) -> None:

@@ -29,7 +29,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane, Tabs
 
-from kc_tui.i18n import N_, _, ngettext, number
+from kc_tui.i18n import N_, _, ngettext, number, pgettext
+from kc_tui.match.saves import saved_uid
 from kc_tui.records.bounded import clamp, rule_int, safe_record, safe_summary, short_text
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import Summary
@@ -56,7 +57,7 @@ from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
 from kc_tui.ui.screens.replay import open_replay
 from kc_tui.ui.screens.stats_people import PersonPicker
-from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.text import plain, rich_fill, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
 from kc_tui.util.text import possessive
@@ -89,7 +90,7 @@ EMPTY = N_(
     "No matches yet.\n\nPlay a match: every round you finish is remembered here, with your results "
     "against each kind of AI player, your streaks and your rating."
 )
-RESULT_STYLE = {"won": "bold green", "shared": "green", "lost": "red", "unfinished": "dim"}
+RESULT_STYLE = {"won": "bold green", "shared": "green", "lost": "red", "unfinished": "dim", "in progress": "italic"}
 
 
 def short_scoring(m: MatchRecord) -> str:
@@ -126,6 +127,8 @@ class StatsData:
 
     summary: Summary
     best_worst: list[tuple[str, str]]
+    #: The unfinished matches that can be resumed (the one saved), of ``summary.unfinished``.
+    in_progress: int = 0
 
 
 class MatchList(DataTable[Any]):
@@ -217,6 +220,9 @@ class StatsScreen(Screen[None]):
         self.problem = ""
         #: The match the Plots tab shows.
         self.chosen: int | None = None
+        #: The uid of the match that can be resumed (the one saved), and its id in the history.
+        self.saved_uid: str | None = saved_uid()
+        self.resumable: int | None = None
 
     # ------------------------------------------------------------------ layout
     @property
@@ -237,6 +243,7 @@ class StatsScreen(Screen[None]):
         # The people and the count are quick queries: they say whether there is anything to show.
         if self.history is not None:
             self.people = self.history.people()
+            self.resumable = self.history.unfinished_id(self.saved_uid) if self.saved_uid is not None else None
             wanted = self.wanted if self.wanted in self.people else self._settings_name()
             self.person = choose_person(self.people, wanted)
         self.total = self.history.count_matches(person=self.scope) if self.history is not None else 0
@@ -289,7 +296,10 @@ class StatsScreen(Screen[None]):
         assert history is not None
         try:
             summary = safe_summary(history.summary(self.person))
-            self.post_message(self.Loaded(StatsData(summary, best_worst(summary, self._record, self.person))))
+            mine = self.resumable is not None and history.unfinished_id(self.saved_uid or "", self.person) is not None
+            going = int(mine)
+            data = StatsData(summary, best_worst(summary, self._record, self.person), going)
+            self.post_message(self.Loaded(data))
             records = player_matches([safe_record(m) for m in history.matches()])
             done = sorted((m for m in records if finished(m)), key=lambda m: (m.finished_at, m.started_at, m.id))
             who = self.person if self.several and self.person is not None else ""
@@ -381,12 +391,18 @@ class StatsScreen(Screen[None]):
         lines = [Text(streak_text(data.summary))]
         for label, line in data.best_worst:
             lines.append(Text.assemble((label + ": ", "bold"), rich_plain(line)))
-        if data.summary.unfinished:
-            n = data.summary.unfinished
+        if data.in_progress:
+            lines.append(Text(_("A match in progress: Resume in the menu carries it on."), style="dim"))
+        if n := data.summary.unfinished - data.in_progress:
             unfinished = ngettext(
                 "{n} unfinished match (left before the end)", "{n} unfinished matches (left before the end)", n
             )
             lines.append(Text(unfinished.format(n=n), style="dim"))
+        if others := [p for p in self.people if p != self.person]:
+            names = ", ".join(short_text(p) for p in others[:3]) + (", …" if len(others) > 3 else "")
+            # Translators: {names} are the other people in the game history; p is the key that
+            # picks whose statistics show.
+            lines.append(rich_fill(_("Also played here: {names}. p shows their statistics."), names=rich_plain(names)))
         return Text("\n").join(lines)
 
     def _draw_rating(self, rating: RatingView, *, again: bool = True) -> None:
@@ -460,9 +476,12 @@ class StatsScreen(Screen[None]):
             self._ids.add(m.id)
             self.listed.append(m)
             res = result(m, self.person)
+            said = result_words(m, self.person)
+            if res == "unfinished" and m.id == self.resumable:
+                res, said = "in progress", pgettext("a match's result", "in progress")
             table.add_row(
                 rich_plain(when(m)),
-                rich_plain(result_words(m, self.person), RESULT_STYLE.get(res, "")),
+                rich_plain(said, RESULT_STYLE.get(res, "")),
                 rich_plain(totals_text(m)),
                 rich_plain(short_scoring(m)),
                 rich_plain(opponents(m, self.person)),

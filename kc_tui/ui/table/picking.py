@@ -104,22 +104,23 @@ class HandPicking(_Base):
         """Number the hand afresh, in its order, at its next drawing (a position laid out anew)."""
         self._card_keys = None
 
-    def card_keys(self, hand: list[Card], turn: Hashable | None) -> list[int | None]:
+    def card_keys(self, hand: list[Card], turn: Hashable | None, start: list[Card] | None = None) -> list[int | None]:
         """The number key of each card of ``hand`` (an index into :data:`KEYS`; None: no key).
         Through one ``turn`` (a value that changes when the next turn begins; None: not the
         picking person's turn) a card keeps its key: the keys of the cards played are not given
         again, and a card that comes into the hand takes the first free key. A new turn numbers
-        the hand afresh, in its order."""
+        the hand afresh, in its order: the order of ``start``, the hand as the turn began, when
+        it is given (so a card has the same key on a screen opened mid-turn, after a resume)."""
         if turn is None or turn != self._keys_turn or self._card_keys is None:
-            self._card_keys = {card: i for i, card in enumerate(hand[: len(KEYS)])}
+            first = hand if start is None or turn is None else start
+            self._card_keys = {card: i for i, card in enumerate(first[: len(KEYS)])}
             self._keys_turn = turn
-        else:
-            keyed = self._card_keys
-            free = iter([i for i in range(len(KEYS)) if i not in set(keyed.values())])
-            for card in hand:
-                if card not in keyed and (key := next(free, None)) is not None:
-                    keyed[card] = key
-        keys = [self._card_keys.get(card) for card in hand]
+        keyed = self._card_keys
+        free = iter([i for i in range(len(KEYS)) if i not in set(keyed.values())])
+        for card in hand:
+            if card not in keyed and (key := next(free, None)) is not None:
+                keyed[card] = key
+        keys = [keyed.get(card) for card in hand]
         self._keyed = {key: card for card, key in zip(hand, keys, strict=True) if key is not None}
         return keys
 

@@ -15,7 +15,17 @@ from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.ui.cards import FACE_BG, SMALL, CardLook, FaceSize, down_from, label_width, screen_face, strip
+from kc_tui.ui.cards import (
+    FACE_BG,
+    SMALL,
+    CardLook,
+    FaceSize,
+    down_from,
+    fold_text,
+    label_width,
+    screen_face,
+    strip,
+)
 from kc_tui.ui.text import plain
 
 #: The cells of the word inside an empty place's outline ("any"): a small card's inside.
@@ -49,11 +59,12 @@ def fitting_face(size: FaceSize, height: int) -> FaceSize | None:
     return None
 
 
-def centred(text: Text) -> Text:
-    """Every line of ``text`` centred on its longest, so that the block (aligned in its place as a
-    whole) keeps a card above the words under it in the middle."""
+def centred(text: Text, width: int = 0) -> Text:
+    """Every line of ``text`` centred on the place's ``width`` columns (or its longest line, when
+    that is wider): a card sits in the middle of its place whatever the width of the words under it."""
     lines = text.split("\n")
     wide = max((line.cell_len for line in lines), default=0)
+    wide = max(wide, width)
     for line in lines:
         room = wide - line.cell_len
         line.pad_left(room // 2)
@@ -69,7 +80,7 @@ def compress(
     """The cards under the top one, overlapped over up to ``lines`` lines of ``width``
     columns, the last line no wider than ``last_room`` (default ``width``: room kept there for
     the top card); a pile too long to fit keeps its bottom card and its newest cards, with
-    ``…n`` standing for the ``n`` cards between."""
+    ``+n`` standing for the ``n`` cards between."""
     if not cards or width <= 0 or lines <= 0:
         return []
     room = width if last_room is None else max(0, min(width, last_room))
@@ -79,7 +90,11 @@ def compress(
         if hidden == 0:
             tokens = [look.fan([c]) for c in cards]
         else:
-            tokens = [look.fan([cards[0]]), Text(f"…{hidden}", fold), *(look.fan([c]) for c in cards[1 + hidden :])]
+            tokens = [
+                look.fan([cards[0]]),
+                Text(fold_text(hidden), fold),
+                *(look.fan([c]) for c in cards[1 + hidden :]),
+            ]
         rows = _rows(tokens, width, room)
         if len(rows) <= lines:
             break
@@ -169,14 +184,28 @@ class PileView(Widget):
         #: The size of card every place of the table draws (set by the table: one look for all
         #: its places); unset, the place draws the largest that fits its own height.
         self.common_face: Callable[[], FaceSize | None] | None = None
+        #: What an empty place takes, as its bottom border says it ("": nothing said there).
+        self._border_noted = ""
         self._set_titles()
 
     def _set_titles(self) -> None:
+        self._border_noted = ""
         key = f" ({PLACE_KEYS[self.place]})" if self.show_keys else ""
         self.border_title = plain(f"{PLACES[self.place]}{key}")
         n = len(self.pile)
         # Translators: under a place on the table, how many cards its pile holds.
         self.border_subtitle = plain(ngettext("{n} card", "{n} cards", n).format(n=n) if n else "")
+
+    def _note_on_border(self, note: str) -> None:
+        """What an empty place takes, on its bottom border ("": none), after this drawing (a
+        drawing changes nothing while it draws)."""
+        if note != self._border_noted:
+            self._border_noted = note
+            self.call_later(self._border_note, note)
+
+    def _border_note(self, note: str) -> None:
+        if not self.pile and note == self._border_noted:
+            self.border_subtitle = plain(note)
 
     def set_pile(self, cards: tuple[Card, ...], look: CardLook | None = None, rules: Rules | None = None) -> None:
         cards = tuple(cards)
@@ -234,7 +263,7 @@ class PileView(Widget):
         if height - len(lines) >= 1:
             # Translators: under a pile, what it takes next ({takes}: e.g. "red 3", in the engine's words).
             out.append_text(self._caption(width, _("next: {takes}").format(takes=self.takes), self.takes))
-        return centred(out)
+        return centred(out, width)
 
     def _render_empty(self, width: int, height: int, face: FaceSize | None = SMALL) -> Text:
         """An empty place: a dashed outline of a card (``face``, when it fits; None: in words)
@@ -253,14 +282,19 @@ class PileView(Widget):
                 out.append(inside.center(size.inner) if row == (size.lines - 3) // 2 else " " * size.inner, "bold dim")
                 out.append(side + "\n", "dim")
             out.append(f"{corners[2]}{edge}{corners[3]}", "dim")
+            # Translators: under an empty place, what it takes ({takes}: e.g. "K only").
+            empty = _("empty: {takes}").format(takes=self.takes)
             if height > size.lines:
-                # Translators: under an empty place, what it takes ({takes}: e.g. "K only").
-                out.append_text(self._caption(width, _("empty: {takes}").format(takes=self.takes), self.takes))
+                out.append_text(self._caption(width, empty, self.takes))
+                self._note_on_border("")
+            else:  # no line left under the outline: what it takes goes on the border (less its ends)
+                self._note_on_border(self._caption(width - 2, empty, self.takes).plain.strip())
         else:
+            self._note_on_border("")
             # Translators: an empty place on the table, too small to draw its outline.
             out.append(_("empty") + "\n", "dim italic")
             out.append(self.takes, "dim")
-        return centred(out)
+        return centred(out, width)
 
     @staticmethod
     def _caption(width: int, long: str, short: str) -> Text:
