@@ -39,11 +39,32 @@ Segmenter = Callable[[str], Sequence[str]]
 #: token, session, schema, field, chip), which it would break inside (แอ|ป, ชิ|ปลง).
 EXTRA_WORDS: frozenset[str] = frozenset({"แอป", "มิลลิวินาที", "เอซ", "โทเค็น", "เซสชัน", "สคีมา", "ฟิลด์", "ชิป"})
 #: Entries of PyThaiNLP's dictionary that its segmenter takes for words where they are pieces of
-#: the catalog's: with them it breaks แล้วจะ (then ... will) as แล้|วจะ, ชิปลง (chips into) as ชิ|ปลง.
-NOT_WORDS: frozenset[str] = frozenset({"แล้", "วจะ", "ชิ"})
+#: the catalog's: with them it breaks แล้วจะ (then ... will) as แล้|วจะ, ชิปลง (chips into) as ชิ|ปลง,
+#: ทุกรอบ (every round) as ทุ|กรอบ, บอกว่า (says that) as บอ|กว่า, แจกรอบ (deals a round) as
+#: แจ|กรอบ, แรกลบ (first ... minus) as แร|กลบ.
+NOT_WORDS: frozenset[str] = frozenset({"แล้", "วจะ", "ชิ", "ทุ", "บอ", "แจ", "แร"})
 #: Words a break mark may never go inside (:func:`marks_inside`): those above, and the glossary's
-#: one-word terms and the common words the segmenter has been seen to break.
-WHOLE_WORDS: frozenset[str] = EXTRA_WORDS | frozenset({"แล้ว", "คิง", "ควีน", "แจ็ค", "แมตช์", "เรตติ้ง", "จั่ว", "กติกา", "สถิติ"})
+#: terms (player, hint, default) and the common words the segmenter has been seen to break.
+WHOLE_WORDS: frozenset[str] = EXTRA_WORDS | frozenset(
+    {
+        "แล้ว",
+        "คิง",
+        "ควีน",
+        "แจ็ค",
+        "แมตช์",
+        "เรตติ้ง",
+        "จั่ว",
+        "กติกา",
+        "สถิติ",
+        "ผู้เล่น",
+        "คำใบ้",
+        "ค่าเริ่มต้น",
+        "ทุก",
+        "บอก",
+        "แจก",
+        "แรก",
+    }
+)
 
 
 @cache
@@ -71,16 +92,29 @@ def _may_break(before: str, after: str) -> bool:
     return not unicodedata.category(first).startswith("M") and first != "\u0e33"
 
 
+def _inside_whole_words(run: str) -> set[int]:
+    """The positions of ``run`` inside one of :data:`WHOLE_WORDS` (between two of its letters)."""
+    inside: set[int] = set()
+    for word in WHOLE_WORDS:
+        for m in re.finditer(re.escape(word), run):
+            inside.update(range(m.start() + 1, m.end()))
+    return inside
+
+
 def mark_run(run: str, segment: Segmenter) -> str:
-    """``run`` (Thai letters only) with a U+200B between each two of its words."""
+    """``run`` (Thai letters only) with a U+200B between each two of its words, never inside
+    one of :data:`WHOLE_WORDS`."""
     words = [w for w in segment(run) if w]
     if "".join(words) != run:  # a segmenter that changed the text: leave the run as it was
         return run
+    inside = _inside_whole_words(run)
     out = [words[0]] if words else []
+    at = len(words[0]) if words else 0
     for before, after in itertools.pairwise(words):
-        if _may_break(before, after):
+        if _may_break(before, after) and at not in inside:
             out.append(ZWSP)
         out.append(after)
+        at += len(after)
     return "".join(out)
 
 

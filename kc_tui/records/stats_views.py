@@ -15,13 +15,13 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 
-from kc_tui.config import HUMAN
+from kc_tui.config import HUMAN, seat_kind_shown
 from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number, pgettext
 from kc_tui.records.bounded import LINE_MAX, clamp, rule_int, short_text
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import GroupStats, Summary
-from kc_tui.util.text import is_you
+from kc_tui.util.text import cells, is_you
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120
@@ -385,7 +385,7 @@ def _avg(value: float, whole: int) -> str:
 
 def kind_row(k: GroupStats) -> tuple[str, ...]:
     return (
-        short_text(k.opponent),
+        short_text(seat_kind_shown(k.opponent)),
         str(k.table_size),
         str(k.matches),
         str(k.matches_won),
@@ -400,11 +400,17 @@ def kind_row(k: GroupStats) -> tuple[str, ...]:
 
 def summary_rows(summary: Summary) -> list[tuple[str, ...]]:
     """The table's rows: one per opponent kind and table size, then every match together
-    (when there is more than one group)."""
+    (when there is more than one group: :func:`has_all_row`), in the language in use."""
     rows = [kind_row(k) for k in summary.groups]
     if len(rows) > 1:
-        rows.append(("all", DASH, *kind_row(summary.overall)[2:]))
+        # Translators: the summary table's last row: every match together.
+        rows.append((_("all"), DASH, *kind_row(summary.overall)[2:]))
     return rows
+
+
+def has_all_row(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether the last of :func:`summary_rows`'s rows is every match together."""
+    return len(rows) > 1
 
 
 def streak_text(summary: Summary) -> str:
@@ -438,13 +444,16 @@ def player_matches(matches: Sequence[MatchRecord], person: str | None = None) ->
 
 
 def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A plain text table: the first column left, the others right aligned."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    """A plain text table: the first column left, the others right aligned, padded by the cells
+    each text takes on a terminal (a Thai vowel above its letter takes none)."""
+    widths = [max(cells(h), *(cells(r[i]) for r in rows)) if rows else cells(h) for i, h in enumerate(headers)]
 
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        )
+    def pad(text: str, width: int, left: bool) -> str:
+        room = " " * (width - cells(text))
+        return text + room if left else room + text
+
+    def line(texts: Sequence[str]) -> str:
+        return "  ".join(pad(c, w, i == 0) for i, (c, w) in enumerate(zip(texts, widths, strict=True)))
 
     return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
 
@@ -470,9 +479,7 @@ def report_lines(
     else:
         played = ngettext("Kings Corners: {n} match played", "Kings Corners: {n} matches played", n_matches)
     lines = [played.format(n=n_matches, unfinished=summary.unfinished), rating.line, ""]
-    # Translators: the summary table's last row: every match together.
-    rows = [(_("all"), *row[1:]) if row[0] == "all" else row for row in summary_rows(summary)]
-    lines += table_text([_(h) for h in SUMMARY_HEADERS], rows)
+    lines += table_text([_(h) for h in SUMMARY_HEADERS], summary_rows(summary))
     lines += ["", streak_text(summary)]
     # Translators: a label (Best match) and its match's line.
     lines += [
@@ -490,6 +497,7 @@ __all__ = [
     "RatingView",
     "best_worst",
     "choose_person",
+    "has_all_row",
     "is_chips",
     "match_line",
     "opponents",

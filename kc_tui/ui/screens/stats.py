@@ -40,6 +40,7 @@ from kc_tui.records.stats_views import (
     best_worst,
     choose_person,
     finished,
+    has_all_row,
     is_chips,
     opponents,
     player_matches,
@@ -370,8 +371,9 @@ class StatsScreen(Screen[None]):
             )
             for i, head in enumerate(SCREEN_HEADERS):
                 t.add_column(_(head) if head != "%" else head, justify="left" if i == 0 else "right", no_wrap=True)
-            for row in rows:
-                t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
+            for i, row in enumerate(rows):
+                every = has_all_row(rows) and i == len(rows) - 1
+                t.add_row(*(rich_plain(c, "bold" if every else "") for c in row))
             return t
 
         return ClosingTable(build)
