@@ -29,6 +29,7 @@ def demo_app() -> App[Any]:
     assert isinstance(app, App)
     return app
 
+
 #: The keys each screen's footer must show at 80x24 (their actions): the essential ones and those
 #: a player looks for there.
 MENU = {"app.quit", "app.rules"}
