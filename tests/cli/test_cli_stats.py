@@ -7,9 +7,11 @@ import csv
 import hashlib
 import io
 import json
+import re
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from datetime import timedelta
 from pathlib import Path
 
@@ -63,8 +65,8 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
         "Penalty/round",
         "Hints/round",
     ]
-    rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["greedy"], ["all"])}
-    assert rows["greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
+    rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["Greedy"], ["all"])}
+    assert rows["Greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
     assert rows["all", "–"][2:4] == ["5", "4"]
     assert "Winning streak now: 3 wins · longest: 3 wins" in lines
     assert any(line.startswith("Best match: #4 2026-03-04") for line in lines)
@@ -386,3 +388,34 @@ def test_stats_of_someone_who_never_played(capsys: pytest.CaptureFixture[str], t
     code, out, err = run(capsys, "--history", str(path), "--player", "[b]Zed[/b]")
     assert code == 2 and out == ""
     assert err.strip().endswith("no matches of [b]Zed[/b] in the history; its players: Ben, Ana")
+
+
+def cells_of(line: str) -> str:
+    """``line`` as a terminal lays it out: one character a cell, a Thai vowel or tone mark above
+    or below its letter in its letter's cell."""
+    out = ""
+    for ch in line:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        out += ch * (2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1)
+    return out
+
+
+@pytest.mark.parametrize("code", ["th", "vi", "it", "sw"])
+def test_the_summary_table_is_aligned_in_cells(
+    capsys: pytest.CaptureFixture[str], history_file: Path, code: str
+) -> None:
+    """In Thai the vowels and tone marks above and below a letter take no cell: the columns are
+    padded by cells, so each column's texts end (the first: start) where its rule of dashes does."""
+    assert main(["--lang", code, "stats", "--history", str(history_file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rule = next(i for i, line in enumerate(lines) if set(line) == {"-", " "})
+    table = [cells_of(line) for line in lines[rule - 1 : rule + 7]]
+    spans = [(m.start(), m.end()) for m in re.finditer("-+", table[1])]
+    assert len(spans) == 10 and len(table) == 8
+    for line in table[:1] + table[2:]:
+        assert len(line) == spans[-1][1], line
+        first, *others = spans
+        assert line[first[0]] != " ", line
+        for start, end in others:
+            assert line[end - 1] != " " and line[start - 1] == " ", (line, start, end)
