@@ -49,7 +49,7 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "Kings Corners: 6 matches played (1 unfinished)"
-    assert lines[1].startswith("Your rating ") and "±" in lines[1] and "lookahead (1180)" in lines[1]
+    assert lines[1].startswith("Your rating ") and "±" in lines[1] and "Lookahead (1180)" in lines[1]
     header = next(line for line in lines if line.startswith("Opponent"))
     assert header.split() == [
         "Opponent",
