@@ -14,7 +14,7 @@ only the module named after the kind (``king-aware``: ``ai/players/king_aware.py
 declares it. The settings, config, session and command line read the registry:
 
 * :func:`kinds`: every kind's :class:`KindInfo`, weakest first; :func:`kind_info` one of them;
-  :func:`kind_shown` a kind's name as a player reads it;
+  :func:`kind_shown` a kind's name as a player reads it, :func:`kind_title` its title alone;
 * :func:`ai_kinds`: the kinds' names, weakest first;
 * :func:`normalize_kind`: the one place a kind's name is normalised (``King_Aware`` -> ``king-aware``);
 * :func:`make_player`: build an AI of a kind.
@@ -36,6 +36,7 @@ from ai.registry import (
     ai_kinds,
     kind_info,
     kind_shown,
+    kind_title,
     kinds,
     make_player,
     normalize_kind,
@@ -49,6 +50,7 @@ __all__ = [
     "ai_kinds",
     "kind_info",
     "kind_shown",
+    "kind_title",
     "kinds",
     "make_player",
     "normalize_kind",

@@ -65,11 +65,17 @@ class KindInfo:
         )
 
     @property
+    def title_shown(self) -> str:
+        """The kind's title in the language in use ("Lungimirante"), where a field is too narrow
+        for :attr:`shown` (a text beside it names the kind both ways)."""
+        return _(self.title)
+
+    @property
     def shown(self) -> str:
         """The kind as a player reads it: its title in the language in use, with the name the
         settings and the command line use beside it when they differ ("Lungimirante
         (lookahead)"; "Lookahead" in English)."""
-        title = _(self.title)
+        title = self.title_shown
         if title.replace("-", " ").casefold() == self.name.replace("-", " ").casefold():
             return title
         # Translators: an AI kind: {title} is its name in the language, {kind} the name the
@@ -82,6 +88,15 @@ def kind_shown(kind: str) -> str:
     person's seat, a kind of an older version in the history) as it is."""
     try:
         return KindInfo.of(_class_of(kind)).shown
+    except UnknownKind:
+        return kind
+
+
+def kind_title(kind: str) -> str:
+    """``kind``'s title in the language in use (:attr:`KindInfo.title_shown`); a name that is no
+    AI kind as it is."""
+    try:
+        return KindInfo.of(_class_of(kind)).title_shown
     except UnknownKind:
         return kind
 

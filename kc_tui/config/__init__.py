@@ -89,6 +89,14 @@ def seat_kind_names() -> tuple[str, ...]:
     return (*ai_kind_names(), HUMAN)
 
 
+def seat_kind_title(kind: str) -> str:
+    """A seat's kind in a field too narrow for :func:`seat_kind_shown`: an AI kind's title
+    (:func:`ai.kind_title`: "Lungimirante"), a person's seat in words ("persona")."""
+    if kind != HUMAN:
+        return ai.kind_title(kind)
+    return pgettext("seat kind", "human")
+
+
 def seat_kind_shown(kind: str) -> str:
     """A seat's kind as a player reads it: an AI kind's title with its name
     (:func:`ai.kind_shown`: "Lungimirante (lookahead)"), a person's seat likewise ("umano

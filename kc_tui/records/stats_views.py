@@ -15,7 +15,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 
-from kc_tui.config import HUMAN, seat_kind_shown
+from kc_tui.config import HUMAN, seat_kind_title
 from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number, pgettext
 from kc_tui.records.bounded import LINE_MAX, clamp, rule_int, short_text
 from kc_tui.records.rating import C, Rating, expected
@@ -385,7 +385,7 @@ def _avg(value: float, whole: int) -> str:
 
 def kind_row(k: GroupStats) -> tuple[str, ...]:
     return (
-        short_text(seat_kind_shown(k.opponent)),
+        short_text(seat_kind_title(k.opponent)),
         str(k.table_size),
         str(k.matches),
         str(k.matches_won),

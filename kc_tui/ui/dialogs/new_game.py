@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names, seat_kind_shown
+from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names, seat_kind_shown, seat_kind_title
 from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
@@ -116,7 +116,7 @@ class NewGameDialog(Modal[Config | None]):
                     with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
                         yield Label(plain(_("Opponent {number}").format(number=i + 1)), classes="label")
                         yield Select(
-                            [(seat_kind_shown(k), k) for k in kinds],
+                            [(seat_kind_title(k), k) for k in kinds],
                             value=opp.kind if opp.kind in kinds else kinds[0],
                             allow_blank=False,
                             id=f"opp-kind-{i}",

@@ -41,7 +41,7 @@ from kc_tui.config import (
     Opponent,
     check_human_names,
     pace_name,
-    seat_kind_shown,
+    seat_kind_title,
 )
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
@@ -133,7 +133,7 @@ def _opponent_rows(cfg: Config) -> ComposeResult:
             plain(_("Opponent {n}").format(n=i + 1)),
             _name_input(opp.name, f"opp-name-{i}", _("opponent {n}'s name").format(n=i + 1)),
             _select(
-                [(seat_kind_shown(k), k) for k in names],
+                [(seat_kind_title(k), k) for k in names],
                 opp.kind if opp.kind in names else names[0],
                 f"opp-kind-{i}",
                 "kind",

@@ -68,7 +68,8 @@ PAGE = 100
 #: translated where shown.
 SCREEN_HEADERS = (
     N_("Opponent"),
-    N_("Players"),
+    # Translators: a column of the stats table: how many seats the table had (2, 3 or 4).
+    N_("Seats"),
     N_("Matches"),
     N_("Won"),
     "%",
