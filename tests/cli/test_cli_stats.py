@@ -17,9 +17,12 @@ from pathlib import Path
 
 import pytest
 
+import ai
 from kc_tui.cli import main
+from kc_tui.i18n import _, use
 from kc_tui.records.export import EXPORT_COLUMNS
 from kc_tui.records.rows import ENV_HISTORY
+from kc_tui.records.stats_views import has_all_row, summary_rows
 from kc_tui.records.store import History
 from tests.ui.statskit import BOLD, T0, full_history, record_match
 
@@ -419,3 +422,17 @@ def test_the_summary_table_is_aligned_in_cells(
         assert line[first[0]] != " ", line
         for start, end in others:
             assert line[end - 1] != " " and line[start - 1] == " ", (line, start, end)
+
+
+@pytest.mark.parametrize("code", ["sw", "th", "vi", "it"])
+def test_the_summary_rows_are_in_the_language_for_the_screen_too(history_file: Path, code: str) -> None:
+    """The rows the stats screen draws: every match together ("all") and the opponents' kinds
+    in the language in use, as the command line prints them."""
+    history = History.open(history_file)[0]
+    try:
+        use(code)
+        rows = summary_rows(history.summary(None))
+        assert has_all_row(rows) and rows[-1][0] == _("all") != "all"
+        assert {row[0] for row in rows[:-1]} == {ai.kind_title(k) for k in ("greedy", "king-aware", "lookahead")}
+    finally:
+        history.close()

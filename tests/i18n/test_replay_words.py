@@ -145,3 +145,21 @@ async def test_the_last_move_is_in_the_language_of_the_log(code: str, match: Mat
             assert _("Last move: ") in line and logwords.shown(last) in line and last not in line, line
     finally:
         use("en")
+
+
+def test_paces_and_ai_kinds_are_named_in_the_language() -> None:
+    """The settings' and the demo's paces, and an AI kind named both ways: its title in the
+    language and the name the settings file and the command line take."""
+    from ai import kind_shown, kind_title
+    from kc_tui.config import PACES, pace_name, seat_kind_shown
+    from kc_tui.ui.screens.settings import pace_label
+
+    assert [pace_name(p) for p in PACES] == list(PACES)
+    assert kind_shown("lookahead") == "Lookahead" and kind_shown("king-aware") == "King-aware"
+    use("it")
+    assert [pace_name(p) for p in PACES] == ["lento", "normale", "veloce", "immediato"]
+    assert pace_label("slow").startswith("lento (") and "slow" not in pace_label("slow")
+    assert kind_shown("lookahead") == "Lungimirante (lookahead)" and kind_title("lookahead") == "Lungimirante"
+    assert seat_kind_shown("human") == "persona (human)" and kind_shown("no-such-kind") == "no-such-kind"
+    use("sw")
+    assert kind_shown("lookahead") == "Mwona-mbali (lookahead)"
