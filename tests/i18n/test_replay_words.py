@@ -2,11 +2,13 @@
 call takes an f-string, and none with a literal text sits inside an f-string (the extractor
 does not read inside one, so the text would never reach the catalogs and would show in English
 in every language). The replay's words (its status line, the last move beside the log) are in
-the catalogs, translated, and shown in the language in use."""
+the catalogs, translated, and shown in the language in use; so are the paces and the AI kinds
+(named both ways); R16 names the chips rounds' setting without its unit twice."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -163,3 +165,23 @@ def test_paces_and_ai_kinds_are_named_in_the_language() -> None:
     assert seat_kind_shown("human") == "persona (human)" and kind_shown("no-such-kind") == "no-such-kind"
     use("sw")
     assert kind_shown("lookahead") == "Mwona-mbali (lookahead)"
+
+
+#: The word for rounds in each language's rules (docs/GLOSSARY.md).
+ROUNDS_WORD = {"en": "rounds", "sw": "raundi", "th": "รอบ", "vi": "ván", "it": "smazzate"}
+
+
+@pytest.mark.parametrize("code", ROUNDS_WORD)
+def test_r16_names_the_chips_rounds_setting_without_its_unit_twice(code: str) -> None:
+    """The rules screen writes the setting's title where RULES.md has `chips_rounds`: the
+    sentence around it does not say "rounds" beside it ("after *Chips rounds* rounds")."""
+    from kc_tui.data import rules_markdown
+    from kc_tui.engine.rules import CHIPS_ROUNDS
+    from kc_tui.ui.screens.rules import player_words
+
+    use(code)
+    text = player_words(rules_markdown()).replace("\u200b", "")
+    title = re.escape(f"*{_(CHIPS_ROUNDS.title)}*".replace("\u200b", ""))
+    assert re.search(title, text), title
+    word = ROUNDS_WORD[code]
+    assert not re.search(rf"{title}\s*{word}|{word}\s*{title}", text, flags=re.IGNORECASE)
