@@ -14,6 +14,7 @@ only the module named after the kind (``king-aware``: ``ai/players/king_aware.py
 declares it. The settings, config, session and command line read the registry:
 
 * :func:`kinds`: every kind's :class:`KindInfo`, weakest first; :func:`kind_info` one of them;
+  :func:`kind_shown` a kind's name as a player reads it, :func:`kind_title` its title alone;
 * :func:`ai_kinds`: the kinds' names, weakest first;
 * :func:`normalize_kind`: the one place a kind's name is normalised (``King_Aware`` -> ``king-aware``);
 * :func:`make_player`: build an AI of a kind.
@@ -29,7 +30,18 @@ from ai.base import AIPlayer
 # ``random`` is registered at once, before any discovery: the app falls back to it when a kind
 # is not available, so it is there even while the discovery is stubbed out (tests).
 from ai.players import random_ai as _random_ai  # noqa: F401
-from ai.registry import KindInfo, UnknownKind, ai_kinds, kind_info, kinds, make_player, normalize_kind, register
+from ai.registry import (
+    KindInfo,
+    UnknownKind,
+    ai_kinds,
+    kind_info,
+    kind_shown,
+    kind_title,
+    kinds,
+    make_player,
+    normalize_kind,
+    register,
+)
 
 __all__ = [
     "AIPlayer",
@@ -37,6 +49,8 @@ __all__ = [
     "UnknownKind",
     "ai_kinds",
     "kind_info",
+    "kind_shown",
+    "kind_title",
     "kinds",
     "make_player",
     "normalize_kind",

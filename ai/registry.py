@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ai.base import AIPlayer
+from kc_tui.i18n import _
 
 #: Every registered kind's class, by kind name.
 _REGISTRY: dict[str, type[AIPlayer]] = {}
@@ -62,6 +63,42 @@ class KindInfo:
             strength=ai_class.strength,
             offered=ai_class.offered,
         )
+
+    @property
+    def title_shown(self) -> str:
+        """The kind's title in the language in use ("Lungimirante"), where a field is too narrow
+        for :attr:`shown` (a text beside it names the kind both ways)."""
+        return _(self.title)
+
+    @property
+    def shown(self) -> str:
+        """The kind as a player reads it: its title in the language in use, with the name the
+        settings and the command line use beside it when they differ ("Lungimirante
+        (lookahead)"; "Lookahead" in English)."""
+        title = self.title_shown
+        if title.replace("-", " ").casefold() == self.name.replace("-", " ").casefold():
+            return title
+        # Translators: an AI kind: {title} is its name in the language, {kind} the name the
+        # settings file and the command line take (lookahead), which stays as it is.
+        return _("{title} ({kind})").format(title=title, kind=self.name)
+
+
+def kind_shown(kind: str) -> str:
+    """``kind`` as a player reads it (:attr:`KindInfo.shown`); a name that is no AI kind (a
+    person's seat, a kind of an older version in the history) as it is."""
+    try:
+        return KindInfo.of(_class_of(kind)).shown
+    except UnknownKind:
+        return kind
+
+
+def kind_title(kind: str) -> str:
+    """``kind``'s title in the language in use (:attr:`KindInfo.title_shown`); a name that is no
+    AI kind as it is."""
+    try:
+        return KindInfo.of(_class_of(kind)).title_shown
+    except UnknownKind:
+        return kind
 
 
 def normalize_kind(text: str) -> str:

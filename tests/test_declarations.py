@@ -212,7 +212,7 @@ async def test_the_think_time_is_shown_only_for_kinds_that_take_one() -> None:
         assert screen.build_config().opponents[0] == Opponent("Greedy", "greedy", 1000)
         help_text = " ".join(str(w.render()) for w in screen.query(".help"))
         for k in ai.kinds():
-            assert f"{k.name}: {k.description}" in help_text
+            assert f"{k.shown}: {k.description}" in help_text
 
 
 # ---------------------------------------------------------------------------- AI kinds
@@ -236,7 +236,7 @@ async def test_a_new_kind_in_one_module_is_offered_in_settings(new_kind: str) ->
         assert screen.query_one("#opp-name-1", Input).value == "Lowell", "the kind's declared player name"
         assert not screen.query_one("#opp-think-1", Input).display
         help_text = " ".join(str(w.render()) for w in screen.query(".help"))
-        assert "lowest: plays the lowest move" in help_text
+        assert "Lowest: plays the lowest move" in help_text
         assert isinstance(screen, SettingsScreen)
         assert [o.kind for o in screen.build_config().opponents] == ["greedy", new_kind]
 

@@ -14,6 +14,9 @@ The marks go only *inside* a run of Thai letters, never beside a space, a placeh
 (``{name}``), markup (``[b]``) or Latin text; never after a leading vowel (เ แ โ ใ ไ), before
 a mark, ๆ or ฯ. Marks already there are taken out first, so marking again gives the same text;
 the result is NFC, as the catalogs are.
+
+The Thai rules and guide are marked the same way, but for their headings and the phrases the
+rules screen looks for: ``python tools/thai_breaks.py --markdown < kc_tui/data/RULES.th.md``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 
 ZWSP = "\u200b"
 #: A run of Thai letters, vowels, marks and digits (no spaces, no punctuation of other scripts).
@@ -36,14 +40,35 @@ NO_BREAK_BEFORE = frozenset("\u0e46\u0e2f")
 Segmenter = Callable[[str], Sequence[str]]
 
 #: Words of the game's Thai that PyThaiNLP's dictionary lacks (loanwords: app, millisecond, ace,
-#: token, session, schema, field, chip), which it would break inside (แอ|ป, ชิ|ปลง).
-EXTRA_WORDS: frozenset[str] = frozenset({"แอป", "มิลลิวินาที", "เอซ", "โทเค็น", "เซสชัน", "สคีมา", "ฟิลด์", "ชิป"})
+#: token, session, schema, field, chip, joker), which it would break inside (แอ|ป, ชิ|ปลง).
+EXTRA_WORDS: frozenset[str] = frozenset({"แอป", "มิลลิวินาที", "เอซ", "โทเค็น", "เซสชัน", "สคีมา", "ฟิลด์", "ชิป", "โจ๊กเกอร์"})
 #: Entries of PyThaiNLP's dictionary that its segmenter takes for words where they are pieces of
-#: the catalog's: with them it breaks แล้วจะ (then ... will) as แล้|วจะ, ชิปลง (chips into) as ชิ|ปลง.
-NOT_WORDS: frozenset[str] = frozenset({"แล้", "วจะ", "ชิ"})
+#: the catalog's: with them it breaks แล้วจะ (then ... will) as แล้|วจะ, ชิปลง (chips into) as ชิ|ปลง,
+#: ทุกรอบ (every round) as ทุ|กรอบ, บอกว่า (says that) as บอ|กว่า, แจกรอบ (deals a round) as
+#: แจ|กรอบ, แรกลบ (first ... minus) as แร|กลบ.
+NOT_WORDS: frozenset[str] = frozenset({"แล้", "วจะ", "ชิ", "ทุ", "บอ", "แจ", "แร"})
 #: Words a break mark may never go inside (:func:`marks_inside`): those above, and the glossary's
-#: one-word terms and the common words the segmenter has been seen to break.
-WHOLE_WORDS: frozenset[str] = EXTRA_WORDS | frozenset({"แล้ว", "คิง", "ควีน", "แจ็ค", "แมตช์", "เรตติ้ง", "จั่ว", "กติกา", "สถิติ"})
+#: terms (player, hint, default) and the common words the segmenter has been seen to break.
+WHOLE_WORDS: frozenset[str] = EXTRA_WORDS | frozenset(
+    {
+        "แล้ว",
+        "คิง",
+        "ควีน",
+        "แจ็ค",
+        "แมตช์",
+        "เรตติ้ง",
+        "จั่ว",
+        "กติกา",
+        "สถิติ",
+        "ผู้เล่น",
+        "คำใบ้",
+        "ค่าเริ่มต้น",
+        "ทุก",
+        "บอก",
+        "แจก",
+        "แรก",
+    }
+)
 
 
 @cache
@@ -71,16 +96,29 @@ def _may_break(before: str, after: str) -> bool:
     return not unicodedata.category(first).startswith("M") and first != "\u0e33"
 
 
+def _inside_whole_words(run: str) -> set[int]:
+    """The positions of ``run`` inside one of :data:`WHOLE_WORDS` (between two of its letters)."""
+    inside: set[int] = set()
+    for word in WHOLE_WORDS:
+        for m in re.finditer(re.escape(word), run):
+            inside.update(range(m.start() + 1, m.end()))
+    return inside
+
+
 def mark_run(run: str, segment: Segmenter) -> str:
-    """``run`` (Thai letters only) with a U+200B between each two of its words."""
+    """``run`` (Thai letters only) with a U+200B between each two of its words, never inside
+    one of :data:`WHOLE_WORDS`."""
     words = [w for w in segment(run) if w]
     if "".join(words) != run:  # a segmenter that changed the text: leave the run as it was
         return run
+    inside = _inside_whole_words(run)
     out = [words[0]] if words else []
+    at = len(words[0]) if words else 0
     for before, after in itertools.pairwise(words):
-        if _may_break(before, after):
+        if _may_break(before, after) and at not in inside:
             out.append(ZWSP)
         out.append(after)
+        at += len(after)
     return "".join(out)
 
 
@@ -108,10 +146,36 @@ def unmark(text: str) -> str:
     return text.replace(ZWSP, "")
 
 
+def unmark_phrases(text: str, phrases: Sequence[str]) -> str:
+    """``text`` with no break mark inside any of ``phrases``."""
+    for phrase in phrases:
+        pattern = f"{ZWSP}?".join(re.escape(letter) for letter in phrase)
+        text = re.sub(pattern, lambda m: m.group(0).replace(ZWSP, ""), text)
+    return text
+
+
+def mark_markdown(text: str, whole: Sequence[str] = (), segment: Segmenter | None = None) -> str:
+    """A Markdown file (Thai's RULES.th.md, GUIDE.th.md) marked as :func:`mark` marks a text,
+    but for its headings and the phrases of ``whole``, left unmarked: the rules screen and its
+    tests find them by their words (``kc_tui/data/words.py``)."""
+    lines = text.split("\n")
+    return "\n".join(line if line.startswith("#") else unmark_phrases(mark(line, segment), whole) for line in lines)
+
+
+def doc_phrases() -> list[str]:
+    """The Thai phrases the rules screen looks for in RULES.th.md (``kc_tui/data/words.py``), and
+    the setting's word (ค่าเริ่มต้น, default) and the active mark (ใช้อยู่) it names."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    words = importlib.import_module("kc_tui.data.words").WORDS["th"]
+    return [words.variant, *words.source_words, *(said.strip() for said, _ in words.rewrites), "ค่าเริ่มต้น", "ใช้อยู่"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Mark standard input's text, written to standard output (marks shown as ``|`` with ``-v``)."""
+    """Mark standard input's text, written to standard output (marks shown as ``|`` with ``-v``);
+    with ``--markdown``, as :func:`mark_markdown` marks the Thai rules and guide."""
     args = list(sys.argv[1:] if argv is None else argv)
-    marked = mark(sys.stdin.read())
+    text = sys.stdin.read()
+    marked = mark_markdown(text, doc_phrases()) if "--markdown" in args else mark(text)
     sys.stdout.write(marked.replace(ZWSP, "|") if "-v" in args else marked)
     return 0
 

@@ -90,6 +90,18 @@ class MarkedHelpFormatter(argparse.HelpFormatter):
             return head + " " * short + rest
         return text
 
+    def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None) -> str:
+        # argparse indents the usage's later lines under its first by the characters of "usage: ":
+        # a Thai prefix (วิธีใช้: ) has vowels and tone marks that take no cell.
+        text = super()._format_usage(usage, actions, groups, prefix)
+        head = _("usage: ") if prefix is None else prefix
+        extra = len(head) - cells(head)
+        if extra <= 0:
+            return text
+        lines = text.split("\n")
+        pad = " " * len(head)
+        return "\n".join([lines[0], *(line[extra:] if line.startswith(pad) else line for line in lines[1:])])
+
     def format_help(self) -> str:
         return super().format_help().replace(BREAK_MARK, "")
 

@@ -17,7 +17,7 @@ from typing import Any
 import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
-from kc_tui.i18n import LANGUAGES, N_, _
+from kc_tui.i18n import LANGUAGES, N_, _, pgettext
 from kc_tui.util.text import PROBLEM_MAX, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
@@ -27,6 +27,23 @@ SEATS_RANGE: tuple[int, int] = (2, 4)
 PACES: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 #: Seconds between AI moves shown on screen, per pace.
 PACE_SECONDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.15, "instant": 0.0}
+
+
+def pace_name(pace: str) -> str:
+    """A pace's name in the language in use (an unknown pace as it is)."""
+    names = {
+        # Translators: a pace of the AI's moves on screen (the command line's --pace slow).
+        "slow": pgettext("pace", "slow"),
+        # Translators: a pace of the AI's moves on screen (the command line's --pace normal).
+        "normal": pgettext("pace", "normal"),
+        # Translators: a pace of the AI's moves on screen (the command line's --pace fast).
+        "fast": pgettext("pace", "fast"),
+        # Translators: a pace of the AI's moves on screen: no pause (the command line's --pace instant).
+        "instant": pgettext("pace", "instant"),
+    }
+    return names.get(pace, pace)
+
+
 CARD_STYLES: tuple[str, ...] = ("symbols", "ascii")
 THEMES: tuple[str, ...] = ("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "tokyo-night")
 #: The targets the settings and the app's command line accept (declared with the rule: ``TARGET``).
@@ -70,6 +87,25 @@ def __getattr__(name: str) -> tuple[str, ...]:
 def seat_kind_names() -> tuple[str, ...]:
     """The kinds a seat may be: every offered AI kind (:func:`ai_kind_names`), then :data:`HUMAN`."""
     return (*ai_kind_names(), HUMAN)
+
+
+def seat_kind_title(kind: str) -> str:
+    """A seat's kind in a field too narrow for :func:`seat_kind_shown`: an AI kind's title
+    (:func:`ai.kind_title`: "Lungimirante"), a person's seat in words ("persona")."""
+    if kind != HUMAN:
+        return ai.kind_title(kind)
+    return pgettext("seat kind", "human")
+
+
+def seat_kind_shown(kind: str) -> str:
+    """A seat's kind as a player reads it: an AI kind's title with its name
+    (:func:`ai.kind_shown`: "Lungimirante (lookahead)"), a person's seat likewise ("umano
+    (human)"; "human" in English)."""
+    if kind != HUMAN:
+        return ai.kind_shown(kind)
+    # Translators: the kind of a seat a person plays, as the settings and the new match offer it.
+    title = pgettext("seat kind", "human")
+    return title if title == HUMAN else _("{title} ({kind})").format(title=title, kind=HUMAN)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from kc_tui.i18n import _, ngettext
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator
 from kc_tui.records.rows import MatchRecord, RoundRecord
+from kc_tui.util.text import is_you
 
 #: A clone of the round is kept every this many moves, so any position is at most this many
 #: moves away from a kept one (stepping back is as quick as stepping forward).
@@ -261,16 +262,24 @@ class RoundSteps:
         head = _("Round {number} · move {position} of {moves}").format(
             number=self.round_number, position=self._position, moves=len(self.moves)
         )
+        parts = [head]
         if ended:
             if winner is None:
-                return f"{head} · {_('blocked: no one went out')}"
-            return f"{head} · {_('{name} went out').format(name=winner)}"
-        tail = f" · {_('the deal')}" if self._position == 0 else ""
-        if to_move is None:
-            return f"{head}{tail}"
-        name = self.names[to_move]
-        whose = _("your turn") if to_move == self.viewer else _("{name}'s turn").format(name=name)
-        return f"{head}{tail} · {whose}"
+                parts.append(_("blocked: no one went out"))
+            elif is_you(winner):
+                # Translators: how a replayed round ended, for the player called You.
+                parts.append(_("you went out"))
+            else:
+                # Translators: how a replayed round ended: {name} is the player who went out.
+                parts.append(_("{name} went out").format(name=winner))
+            return " · ".join(parts)
+        if self._position == 0:
+            # Translators: a replay's first position, before any move: the cards as dealt.
+            parts.append(_("the deal"))
+        if to_move is not None:
+            name = self.names[to_move]
+            parts.append(_("your turn") if to_move == self.viewer else _("{name}'s turn").format(name=name))
+        return " · ".join(parts)
 
 
 class RoundReplay(RoundSteps):

@@ -30,6 +30,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ai import kind_shown
 from kc_tui.i18n import _
 
 #: Elo points per factor of ten in the odds.
@@ -450,8 +451,14 @@ def standing_words(r: Rating, anchors: Mapping[str, Rating]) -> str:
     ladder = sorted(((_number(a.value, f"anchor {n!r}"), n) for n, a in anchors.items()), key=lambda t: (t[0], t[1]))
 
     def label(v: float, n: str) -> str:
-        # Translators: an AI kind (as typed) and its rating.
-        return _("{kind} ({rating})").format(kind=n, rating=f"{v:.0f}")
+        shown, rating = kind_shown(n), f"{v:.0f}"
+        both = f" ({n})"
+        if shown.endswith(both):  # its name in the language and as typed
+            # Translators: an AI kind, its name in the language and as typed, and its rating:
+            # "Lungimirante (lookahead, 1180)".
+            return _("{title} ({kind}, {rating})").format(title=shown.removesuffix(both), kind=n, rating=rating)
+        # Translators: an AI kind (its name in the language) and its rating.
+        return _("{kind} ({rating})").format(kind=shown, rating=rating)
 
     mine = round(value)
     level = [label(v, n) for v, n in ladder if round(v) == mine]

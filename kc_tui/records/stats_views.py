@@ -15,13 +15,13 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 
-from kc_tui.config import HUMAN
+from kc_tui.config import HUMAN, seat_kind_title
 from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number, pgettext
 from kc_tui.records.bounded import LINE_MAX, clamp, rule_int, short_text
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.stats import GroupStats, Summary
-from kc_tui.util.text import is_you
+from kc_tui.util.text import cells, is_you
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120
@@ -385,7 +385,7 @@ def _avg(value: float, whole: int) -> str:
 
 def kind_row(k: GroupStats) -> tuple[str, ...]:
     return (
-        short_text(k.opponent),
+        short_text(seat_kind_title(k.opponent)),
         str(k.table_size),
         str(k.matches),
         str(k.matches_won),
@@ -400,11 +400,17 @@ def kind_row(k: GroupStats) -> tuple[str, ...]:
 
 def summary_rows(summary: Summary) -> list[tuple[str, ...]]:
     """The table's rows: one per opponent kind and table size, then every match together
-    (when there is more than one group)."""
+    (when there is more than one group: :func:`has_all_row`), in the language in use."""
     rows = [kind_row(k) for k in summary.groups]
     if len(rows) > 1:
-        rows.append(("all", DASH, *kind_row(summary.overall)[2:]))
+        # Translators: the summary table's last row: every match together.
+        rows.append((_("all"), DASH, *kind_row(summary.overall)[2:]))
     return rows
+
+
+def has_all_row(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether the last of :func:`summary_rows`'s rows is every match together."""
+    return len(rows) > 1
 
 
 def streak_text(summary: Summary) -> str:
@@ -442,19 +448,20 @@ TEXT_WIDTH = 80
 
 
 def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int = TEXT_WIDTH) -> list[str]:
-    """A plain text table: the first column left, the others right aligned. A table wider than
+    """A plain text table: the first column left, the others right aligned, padded by the cells
+    each text takes on a terminal (a Thai vowel above its letter takes none). A table wider than
     ``width`` takes its headers on two lines, each header broken before its last "/" or at its
     last space ("Penalty" over "/round"), the widest first, while that narrows it; then its
     columns one space apart."""
     heads: list[tuple[str, str]] = [("", h) for h in headers]
 
     def widths_of(heads: Sequence[tuple[str, str]]) -> list[int]:
-        return [max(len(top), len(low), *(len(r[i]) for r in rows)) for i, (top, low) in enumerate(heads)]
+        return [max(cells(top), cells(low), *(cells(r[i]) for r in rows)) for i, (top, low) in enumerate(heads)]
 
     def total(widths: Sequence[int], gap: int) -> int:
         return sum(widths) + gap * (len(widths) - 1)
 
-    for i in sorted(range(len(headers)), key=lambda i: -len(headers[i])):
+    for i in sorted(range(len(headers)), key=lambda i: -cells(headers[i])):
         if total(widths_of(heads), 2) <= width:
             break
         h = headers[i]
@@ -464,10 +471,12 @@ def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int
     widths = widths_of(heads)
     gap = " " * (2 if total(widths, 2) <= width else 1)
 
-    def line(cells: Sequence[str]) -> str:
-        return gap.join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
+    def pad(text: str, width: int, left: bool) -> str:
+        room = " " * (width - cells(text))
+        return text + room if left else room + text
+
+    def line(texts: Sequence[str]) -> str:
+        return gap.join(pad(c, w, i == 0) for i, (c, w) in enumerate(zip(texts, widths, strict=True))).rstrip()
 
     tops = [top for top, _low in heads]
     head = [line(tops)] if any(tops) else []
@@ -495,9 +504,7 @@ def report_lines(
     else:
         played = ngettext("Kings Corners: {n} match played", "Kings Corners: {n} matches played", n_matches)
     lines = [played.format(n=n_matches, unfinished=summary.unfinished), rating.line, ""]
-    # Translators: the summary table's last row: every match together.
-    rows = [(_("all"), *row[1:]) if row[0] == "all" else row for row in summary_rows(summary)]
-    lines += table_text([_(h) for h in SUMMARY_HEADERS], rows)
+    lines += table_text([_(h) for h in SUMMARY_HEADERS], summary_rows(summary))
     lines += ["", streak_text(summary)]
     # Translators: a label (Best match) and its match's line.
     lines += [
@@ -515,6 +522,7 @@ __all__ = [
     "RatingView",
     "best_worst",
     "choose_person",
+    "has_all_row",
     "is_chips",
     "match_line",
     "opponents",

@@ -54,3 +54,21 @@ def test_in_english_the_help_is_argparse_s_own_words(capsys: pytest.CaptureFixtu
     assert out.startswith("usage: kings-corners check [-h] file\n")
     assert "\npositional arguments:\n  file\n" in out
     assert "\noptions:\n  -h, --help  show this help message and exit\n" in out
+
+
+@pytest.mark.parametrize("command", ["stats", "play"])
+def test_the_usages_later_lines_stand_under_its_first_in_cells(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Thai's "usage: " (วิธีใช้: ) has vowels and tone marks that take no cell: the usage's
+    later lines start under the first option, counted in cells, not in characters."""
+    from kc_tui.util.text import cells
+
+    i18n.use("th")
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        parser.parse_args([command, "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    head = f"{i18n._('usage: ')}kings-corners {command} "
+    assert lines[0].startswith(head) and cells(head) < len(head)
+    assert lines[1].strip() and len(lines[1]) - len(lines[1].lstrip()) == cells(head), lines[:2]

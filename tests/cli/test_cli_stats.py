@@ -7,18 +7,22 @@ import csv
 import hashlib
 import io
 import json
+import re
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+import ai
 from kc_tui.cli import main
+from kc_tui.i18n import _, use
 from kc_tui.records.export import EXPORT_COLUMNS
 from kc_tui.records.rows import ENV_HISTORY
-from kc_tui.records.stats_views import table_text
+from kc_tui.records.stats_views import has_all_row, summary_rows, table_text
 from kc_tui.records.store import History
 from tests.ui.statskit import BOLD, T0, full_history, record_match
 
@@ -48,7 +52,7 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "Kings Corners: 6 matches played (1 unfinished)"
-    assert lines[1].startswith("Your rating ") and "±" in lines[1] and "lookahead (1180)" in lines[1]
+    assert lines[1].startswith("Your rating ") and "±" in lines[1] and "Lookahead (1180)" in lines[1]
     at = next(i for i, line in enumerate(lines) if line.startswith("Opponent"))
     header = lines[at]
     assert lines[at - 1].split() == ["Penalty", "Hints"]
@@ -66,8 +70,8 @@ def test_stats_prints_the_summary(capsys: pytest.CaptureFixture[str], history_fi
         "/round",
         "/round",
     ]
-    rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["greedy"], ["all"])}
-    assert rows["greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
+    rows = {tuple(line.split()[:2]): line.split() for line in lines if line.split()[:1] in (["Greedy"], ["all"])}
+    assert rows["Greedy", "2"][2:5] == ["2", "1", "50%"]  # 2 matches, 1 won
     assert rows["all", "–"][2:4] == ["5", "4"]
     assert "Winning streak now: 3 wins · longest: 3 wins" in lines
     assert any(line.startswith("Best match: #4 2026-03-04") for line in lines)
@@ -401,3 +405,48 @@ def test_stats_of_someone_who_never_played(capsys: pytest.CaptureFixture[str], t
     code, out, err = run(capsys, "--history", str(path), "--player", "[b]Zed[/b]")
     assert code == 2 and out == ""
     assert err.strip().endswith("no matches of [b]Zed[/b] in the history; its players: Ben, Ana")
+
+
+def cells_of(line: str) -> str:
+    """``line`` as a terminal lays it out: one character a cell, a Thai vowel or tone mark above
+    or below its letter in its letter's cell."""
+    out = ""
+    for ch in line:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        out += ch * (2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1)
+    return out
+
+
+@pytest.mark.parametrize("code", ["th", "vi", "it", "sw"])
+def test_the_summary_table_is_aligned_in_cells(
+    capsys: pytest.CaptureFixture[str], history_file: Path, code: str
+) -> None:
+    """In Thai the vowels and tone marks above and below a letter take no cell: the columns are
+    padded by cells, so each column's texts end (the first: start) where its rule of dashes does."""
+    assert main(["--lang", code, "stats", "--history", str(history_file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rule = next(i for i, line in enumerate(lines) if set(line) == {"-", " "})
+    table = [cells_of(line) for line in lines[rule - 1 : rule + 7]]
+    spans = [(m.start(), m.end()) for m in re.finditer("-+", table[1])]
+    assert len(spans) == 10 and len(table) == 8
+    for line in table[:1] + table[2:]:
+        assert len(line) == spans[-1][1], line
+        first, *others = spans
+        assert line[first[0]] != " ", line
+        for start, end in others:
+            assert line[end - 1] != " " and line[start - 1] == " ", (line, start, end)
+
+
+@pytest.mark.parametrize("code", ["sw", "th", "vi", "it"])
+def test_the_summary_rows_are_in_the_language_for_the_screen_too(history_file: Path, code: str) -> None:
+    """The rows the stats screen draws: every match together ("all") and the opponents' kinds
+    in the language in use, as the command line prints them."""
+    history = History.open(history_file)[0]
+    try:
+        use(code)
+        rows = summary_rows(history.summary(None))
+        assert has_all_row(rows) and rows[-1][0] == _("all") != "all"
+        assert {row[0] for row in rows[:-1]} == {ai.kind_title(k) for k in ("greedy", "king-aware", "lookahead")}
+    finally:
+        history.close()

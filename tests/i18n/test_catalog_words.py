@@ -17,7 +17,7 @@ from kc_tui.ui.table import parts
 from kc_tui.ui.widgets import footer, hand, pile, scoreboard
 
 from .catalogkit import ROOT, catalogs
-from .wordkit import Budget, Term, cells, footer_descriptions, glossary_misses, overruns, with_text
+from .wordkit import ZWSP, Budget, Term, cells, footer_descriptions, forms, glossary_misses, overruns, with_text
 
 tool = catalogs()
 TARGETS: tuple[str, ...] = tool.TARGETS
@@ -280,3 +280,82 @@ def test_a_cards_mark_is_cut_by_cells(mark: str) -> None:
     bottom = CardLook().face(parse_card("7H"), mark=mark, size=SMALL)[-1].plain
     assert cell_len(bottom) == SMALL.width
     assert bottom[1:-1].startswith(mark if cell_len(mark) <= SMALL.inner else mark[: SMALL.inner])
+
+
+#: English words of the glossary that no translation keeps: each language has its own word for
+#: them (docs/GLOSSARY.md), and "seed" and "host" (the person who opens a table) theirs too.
+ENGLISH_LEFT = re.compile(
+    r"(?<![\w'`./:=<{-])(seeds?|hosts?|decks?|stock|dealers?|hints?|undo|penalty|penalties|opponents?"
+    r"|spectators?)(?![\w'`=:}/.-])",
+    re.IGNORECASE,
+)
+#: What a translation keeps as the source writes it: a command (``kings-corners host``,
+#: ``host --resume``), an option, a placeholder, markup, a quoted or backticked identifier, a file
+#: name, a KEY=VALUE.
+KEPT_AS_WRITTEN = (
+    r"\bkings-corners(?: \w+)?",
+    r"\bhost(?= --)",
+    r"--[\w-]+",
+    r"`[^`]*`",
+    r"\{[^}]*\}",
+    r"\[[^\]]*\]",
+    r"'[^']*'",
+    r"\b[\w.]+\.(?:json|toml|py|md|sqlite3)\b",
+    r"\b\w+[=:]\S*",
+)
+#: Translations that keep one of those words on purpose: (word, msgid, language) and why.
+ENGLISH_KEPT: dict[tuple[str, ...], str] = {
+    ("host", "host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)"): (
+        "the command host"
+    ),
+    (
+        "host",
+        "start a new table over an unfinished hosted one, kept aside as hosted.json.replaced (else host refuses)",
+    ): "the command host",
+    ("opponents", "opponents must be a list of tables, not {value}"): "a key of the settings file",
+    (
+        "host",
+        "let the tabs join the table a 'host' serves at HOST:PORT (repeatable; the host and port compared "
+        "exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table",
+        "it",
+    ): ("a network host: Italian says host"),
+    ("host", "not a host name (letters, digits, '-' and '.' between them): {value}", "it"): "a network host",
+    ("host", "a table's address has no '@' (its host is what follows one): write ws://HOST:PORT/...", "it"): (
+        "a network host"
+    ),
+}
+
+
+def english_left(catalog: Catalog, code: str) -> list[str]:
+    """The translations that keep an English word of the glossary (outside what they keep as the
+    source writes it, and :data:`ENGLISH_KEPT`)."""
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        for text in forms(message):
+            plain = text.replace(ZWSP, "")
+            for pattern in KEPT_AS_WRITTEN:
+                plain = re.sub(pattern, " ", plain)
+            for word in ENGLISH_LEFT.findall(plain):
+                key = word.lower().rstrip("s") if word.lower() not in ("opponents",) else "opponents"
+                if (key, msgid) in ENGLISH_KEPT or (key, msgid, code) in ENGLISH_KEPT:
+                    continue
+                found.append(f"{word!r} in {msgid!r} -> {text!r}")
+    return found
+
+
+@pytest.mark.parametrize("code", TARGETS)
+def test_no_english_word_of_the_glossary_is_left_in_a_translation(code: str) -> None:
+    left = english_left(shipped_catalog(code), code)
+    assert not left, f"{len(left)} in {code}:\n" + "\n".join(left)
+
+
+def test_an_english_word_left_is_found() -> None:
+    catalog = shipped_catalog("vi")
+    msgid = "Demo · {players} · seed {seed}"
+    assert english_left(with_text(catalog, msgid, "Demo · {players} · seed {seed}"), "vi") == [
+        f"'seed' in {msgid!r} -> 'Demo · {{players}} · seed {{seed}}'"
+    ]
+    assert not english_left(with_text(catalog, msgid, "Demo · {players} · số xáo bài {seed}"), "vi")

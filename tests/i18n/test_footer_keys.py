@@ -1,6 +1,8 @@
-"""The footer at 80x24 in every language: the menu's (with a saved match and without) and the
-table's show the keys to quit, to read the rules, to see the keys and to go back to the menu,
-each whole; a key is left out only when all of them cannot fit on the line."""
+"""The footer at 80x24 in every language: the menu's (with a saved match and without), the
+table's and the demo's show the keys to quit, to read the rules, to see the keys and to go back
+to the menu, each whole; a key is left out only when all of them cannot fit on the line. The
+descriptions are short enough that the keys a player looks for there fit too: the table's hint,
+the menu's settings beside a saved match, the demo's way back."""
 
 from __future__ import annotations
 
@@ -16,9 +18,24 @@ from tests.i18n.layoutkit import LANGUAGES, SMALL, footer_ready, footer_whole
 from tests.ui.fitkit import visible_footer
 from tests.ui.gamekit import make_config, menu_app, play_app, settle
 
-#: The essential keys each screen has (their actions), which its footer must show.
+
+def demo_app() -> App[Any]:
+    """The app the command line starts for a paused demo (``kings-corners demo``)."""
+    from kc_tui.cli import build_parser
+    from kc_tui.ui.launch import build_app
+
+    args = build_parser().parse_args(["demo", "--seats", "greedy,king-aware", "--seed", "7", "--pace", "normal"])
+    app = build_app("demo", args)
+    assert isinstance(app, App)
+    return app
+
+
+#: The keys each screen's footer must show at 80x24 (their actions): the essential ones and those
+#: a player looks for there.
 MENU = {"app.quit", "app.rules"}
-TABLE = {"quit", "rules", "help", "menu"}
+MENU_SAVED = MENU | {"resume", "app.settings"}
+TABLE = {"quit", "rules", "help", "menu", "hint"}
+DEMO = {"rules", "leave"}
 
 
 def left_out(app: App[Any]) -> tuple[set[str], set[str], bool]:
@@ -45,7 +62,7 @@ async def test_the_menus_footer_shows_quit_and_the_rules_at_80x24(code: str, sav
         await footer_ready(pilot)
         footer_whole(app)
         shown, out, fits = left_out(app)
-        assert shown >= MENU, (shown, out)
+        assert shown >= (MENU_SAVED if saved else MENU), (shown, out)
         assert ("resume" in shown) == saved
         assert not out or not fits, out
         descriptions = {spot.description for spot in visible_footer(app).spots()}
@@ -65,6 +82,19 @@ async def test_the_tables_footer_shows_quit_rules_keys_and_menu_at_80x24(code: s
         assert not out or not fits, out
         descriptions = {spot.description for spot in visible_footer(app).spots()}
         assert {_("Quit"), _("Rules"), _("Keys"), _("Menu")} <= descriptions, descriptions
+
+
+@pytest.mark.parametrize("code", ["en", *LANGUAGES])
+async def test_the_demos_footer_shows_the_way_back_at_80x24(code: str) -> None:
+    use(code)
+    app = demo_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await footer_ready(pilot)
+        footer_whole(app)
+        shown, out, _fits = left_out(app)
+        assert shown >= DEMO, (shown, out)
+        descriptions = {spot.description for spot in visible_footer(app).spots()}
+        assert {_("Rules"), _("Back")} <= descriptions, descriptions
 
 
 def test_the_essential_keys_are_kept_first_and_the_others_in_their_order() -> None:

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
+import re
 import unicodedata
 
 import pytest
 
 from tests.i18n.catalogkit import ROOT, catalogs, dictionary_segmenter
-from tests.i18n.wordkit import forms
-from tools.thai_breaks import EXTRA_WORDS, NOT_WORDS, THAI_RUN, ZWSP, mark, marks_inside, unmark
+from tests.i18n.wordkit import cells, forms
+from tools.thai_breaks import (
+    EXTRA_WORDS,
+    NOT_WORDS,
+    THAI_RUN,
+    WHOLE_WORDS,
+    ZWSP,
+    doc_phrases,
+    mark,
+    mark_markdown,
+    marks_inside,
+    unmark,
+)
 
 tool = catalogs()
 #: The catalog's Thai abbreviations: มส. (ms, milliseconds), ร (R, a round's column).
@@ -81,8 +95,67 @@ def test_a_mark_inside_a_word_is_found() -> None:
 def test_pythainlp_keeps_the_games_words_whole() -> None:
     pytest.importorskip("pythainlp")
     assert mark("แล้วจะจำไว้") == f"แล้ว{ZWSP}จะ{ZWSP}จำไว้"
-    for word in EXTRA_WORDS:
+    for word in EXTRA_WORDS | WHOLE_WORDS:
         assert ZWSP not in mark(word), word
+    # Words the dictionary's pieces (ทุ, บอ, แจ, แร) cut before their last letter.
+    assert mark("ทุกรอบ") == f"ทุก{ZWSP}รอบ"
+    assert mark("บอกว่า") == f"บอก{ZWSP}ว่า"
+    assert mark("แจกรอบ") == f"แจก{ZWSP}รอบ"
+    assert mark("แรกลบ") == f"แรก{ZWSP}ลบ"
+    # The glossary's words, whole in a sentence.
+    assert mark("ผู้เล่นขอคำใบ้") == f"ผู้เล่น{ZWSP}ขอ{ZWSP}คำใบ้"
+
+
+def test_a_mark_never_goes_inside_a_whole_word_even_where_the_segmenter_cuts_it() -> None:
+    assert mark("ผู้เล่น", lambda run: ["ผู้", "เล่น"]) == "ผู้เล่น"
+    assert mark("ผู้เล่นคน", lambda run: ["ผู้", "เล่น", "คน"]) == f"ผู้เล่น{ZWSP}คน"
+
+
+def dictionary_cuts(text: str, words: set[str]) -> list[str]:
+    """The marks of ``text`` inside a word of ``words``: the piece before the mark is no word, and
+    with the letters after the mark it makes one (ทุ|กรอบ: ทุก)."""
+    found = []
+    for run in re.findall(f"[\u0e01-\u0e5b{ZWSP}]+", text):
+        pieces = run.split(ZWSP)
+        for before, after in itertools.pairwise(pieces):
+            if before and before not in words and any(before + after[:k] in words for k in range(1, len(after) + 1)):
+                found.append(f"{before}|{after}")
+    return found
+
+
+def thai_docs() -> dict[str, str]:
+    return {
+        name: (ROOT / "kc_tui" / "data" / f"{name}.th.md").read_text(encoding="utf-8") for name in ("RULES", "GUIDE")
+    }
+
+
+def test_no_mark_cuts_a_word_of_the_thai_dictionary() -> None:
+    corpus = pytest.importorskip("pythainlp.corpus")
+    words = (set(corpus.thai_words()) - NOT_WORDS) | EXTRA_WORDS | WHOLE_WORDS
+    texts = [*thai_translations(), *thai_docs().values()]
+    cut = [c for text in texts for c in dictionary_cuts(text, words)]
+    assert not cut, cut
+    assert dictionary_cuts(f"ทุ{ZWSP}กรอบ", words) == ["ทุ|กรอบ"]
+    assert not [w for text in texts for w in marks_inside(text)]
+
+
+def test_the_thai_rules_and_guide_are_marked_for_wrapping() -> None:
+    """Every line of RULES.th.md and GUIDE.th.md but the headings has its break marks: no run of
+    Thai wider than the catalogs allow without one, but the phrases the rules screen looks for;
+    the marks are what tools/thai_breaks.py --markdown puts (checked where PyThaiNLP is)."""
+    whole = doc_phrases()
+    for name, text in thai_docs().items():
+        for line in text.splitlines():
+            if line.startswith("#"):
+                continue
+            for phrase in whole:
+                line = line.replace(phrase, " ")
+            long = [run for run in THAI_RUN.findall(line) if cells(run) > tool.MAX_UNBROKEN]
+            assert not long, (name, long)
+        assert ZWSP in text
+    if importlib.util.find_spec("pythainlp") is not None:
+        for name, text in thai_docs().items():
+            assert mark_markdown(text, whole) == text, name
 
 
 def test_every_piece_between_thai_marks_is_a_dictionary_word() -> None:
@@ -90,7 +163,7 @@ def test_every_piece_between_thai_marks_is_a_dictionary_word() -> None:
     (PyThaiNLP's, with the game's loanwords), or one of the catalog's abbreviations: a piece
     that is none is a word cut in two."""
     corpus = pytest.importorskip("pythainlp.corpus")
-    words = (set(corpus.thai_words()) - NOT_WORDS) | EXTRA_WORDS | ABBREVIATIONS
+    words = (set(corpus.thai_words()) - NOT_WORDS) | EXTRA_WORDS | WHOLE_WORDS | ABBREVIATIONS
     pieces = {
         run
         for text in thai_translations()

@@ -12,6 +12,7 @@ import pytest
 
 import ai
 import kc_tui.records.rating as rating
+from kc_tui.i18n import use
 from kc_tui.records.rating import (
     Rating,
     ai_anchors,
@@ -257,22 +258,29 @@ def test_the_players_uncertainty_shrinks_with_games_and_counts_the_anchors() -> 
 @pytest.mark.parametrize(
     ("value", "words"),
     [
-        (1215.0, "between lookahead (1180) and expert (1290)"),
-        (1290.6, "above expert (1290)"),
-        (1289.6, "level with expert (1290)"),
-        (5000.0, "above expert (1290)"),
-        (639.4, "below random (640)"),
-        (640.2, "level with random (640)"),
-        (641.0, "between random (640) and greedy (1000)"),
-        (999.0, "between random (640) and greedy (1000)"),
+        (1215.0, "between Lookahead (1180) and Expert (1290)"),
+        (1290.6, "above Expert (1290)"),
+        (1289.6, "level with Expert (1290)"),
+        (5000.0, "above Expert (1290)"),
+        (639.4, "below Random (640)"),
+        (640.2, "level with Random (640)"),
+        (641.0, "between Random (640) and Greedy (1000)"),
+        (999.0, "between Random (640) and Greedy (1000)"),
     ],
 )
 def test_standing_words_at_the_edges(value: float, words: str) -> None:
     assert standing_words(Rating("player", value, 50.0), ANCHORS) == words
 
 
+def test_standing_words_name_a_kind_in_the_language_and_as_typed() -> None:
+    use("it")
+    assert standing_words(Rating("player", 1215.0, 50.0), ANCHORS) == (
+        "tra Lungimirante (lookahead, 1180) e Esperto (expert, 1290)"
+    )
+
+
 def test_describe_gives_the_rating_its_sd_and_its_place() -> None:
-    assert describe(Rating("player", 1215.4, 59.6), ANCHORS) == "1215 ± 60: between lookahead (1180) and expert (1290)"
+    assert describe(Rating("player", 1215.4, 59.6), ANCHORS) == "1215 ± 60: between Lookahead (1180) and Expert (1290)"
     assert standing_words(Rating("player", 1.0, 1.0), {}) == "no AI ratings to compare with"
     with pytest.raises(ValueError, match="finite"):
         standing_words(Rating("player", math.nan, 1.0), ANCHORS)
@@ -294,7 +302,7 @@ def test_the_shipped_ai_ratings_load_and_rate_every_offered_kind() -> None:
     assert ai_anchors() == anchors and ai_anchors() is not anchors  # a fresh copy each time
     # The player rated against them gets a sentence naming two kinds or an end.
     words = describe(player_rating([("greedy", 1.0), ("lookahead", 0.5)], anchors), anchors)
-    assert any(k in words for k in anchors)
+    assert any(ai.kind_shown(k) in words for k in anchors)
 
 
 @pytest.mark.parametrize(

@@ -175,7 +175,7 @@ async def test_the_think_time_shows_its_unit_at_80_columns() -> None:
         for i in range(3):
             row = screen.query_one(f"#opponent-{i}")
             assert f"Ace{i}" in flat(" ".join(screen_lines(app, row)))
-            assert "expert" in flat(" ".join(screen_lines(app, row)))
+            assert "Expert" in flat(" ".join(screen_lines(app, row)))
             assert "think 1000 ms" in flat(" ".join(screen_lines(app, row))), screen_lines(app, row)
         # The longest think time fits too.
         await type_into(pilot, app, "opp-think-0", "10000")

@@ -453,13 +453,13 @@ async def test_random_is_offered_weakest_first_a_person_last_and_hint_is_not() -
         await pilot.pause()
         overlay = kind.query_one(OptionList)  # the open list
         options = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
-        assert options == [*(k.name for k in ai.kinds() if k.offered), HUMAN]
-        assert options[0] == "random" and "hint" not in options
+        assert options == [*(k.title_shown for k in ai.kinds() if k.offered), HUMAN]
+        assert options[0] == "Random" and not {"hint", "Hint"} & set(options)
         await pilot.press("escape")
         with pytest.raises(InvalidSelectValueError):
             kind.value = "hint"
         help_text = " ".join(str(w.render()) for w in screen.query(".help"))
-        assert "random: plays a random legal move" in help_text
+        assert "Random: plays a random legal move" in help_text
         assert "hint" not in help_text
 
 

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical
 from textual.widgets import Button, Label, Select, Static
 
-from ai import ai_kinds
+from ai import ai_kinds, kind_shown
 from kc_tui.config import Config
 from kc_tui.i18n import N_, _
 from kc_tui.ui.dialogs.modal import Modal
@@ -86,7 +86,7 @@ class DemoSetupDialog(Modal[list[str] | None]):
             yield Static(_("Watch a demo"), id="demo-title")
             yield Static(_("Choose 2 to 4 AI players. In the demo, h shows every hand."), classes="hint")
             for i in range(SEATS):
-                options = [(k, k) for k in kinds]
+                options = [(kind_shown(k), k) for k in kinds]
                 if i >= 2:
                     options.insert(0, (_("(empty seat)"), EMPTY))
                 value = start[i] if i < len(start) else EMPTY

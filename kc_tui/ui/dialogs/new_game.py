@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalGroup, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names
+from kc_tui.config import HUMAN, Config, ConfigError, Opponent, seat_kind_names, seat_kind_shown, seat_kind_title
 from kc_tui.config.store import save_config
 from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
@@ -116,7 +116,7 @@ class NewGameDialog(Modal[Config | None]):
                     with HorizontalGroup(classes="row opponent", id=f"opponent-{i}"):
                         yield Label(plain(_("Opponent {number}").format(number=i + 1)), classes="label")
                         yield Select(
-                            [(k, k) for k in kinds],
+                            [(seat_kind_title(k), k) for k in kinds],
                             value=opp.kind if opp.kind in kinds else kinds[0],
                             allow_blank=False,
                             id=f"opp-kind-{i}",
@@ -126,7 +126,7 @@ class NewGameDialog(Modal[Config | None]):
                         yield Label(plain(opp.name), id=f"opp-name-{i}", classes="opp-name")
                 # Translators: {kinds} are the AI kinds' names, {human} the kind of a seat for a person.
                 kinds_help = _("AI kinds, weakest first: {kinds}; or {human}: another person.").format(
-                    kinds=", ".join(ai_names), human=HUMAN
+                    kinds=", ".join(seat_kind_shown(k) for k in ai_names), human=seat_kind_shown(HUMAN)
                 )
                 yield Static(plain(f"{kinds_help} {_(MORE_HELP)}"), classes="help")
                 yield from variant_rows(MATCH_RULES, self.config.rules)

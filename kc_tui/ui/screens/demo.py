@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Header, Static
 
-from kc_tui.config import PACES, Config
+from kc_tui.config import PACES, Config, pace_name
 from kc_tui.engine import is_secret
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder
@@ -192,7 +192,7 @@ class DemoScreen(DrivenScreen):
         else:
             state = (_("■ paused"), "bold #e0a030") if self.paused else (_("▶ playing"), "bold green")
             out.append(state[0], state[1])
-            out.append(_(" · round {round} · pace {pace}").format(round=s.match.number, pace=self.pace))
+            out.append(_(" · round {round} · pace {pace}").format(round=s.match.number, pace=pace_name(self.pace)))
             if s.match.round.over:
                 out.append(_(" · round over"), "bold")
             elif self.thinking:

@@ -34,9 +34,10 @@ from textual.widgets import Button, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from ai.advice.review import RoundReview, TurnReview, match_turns, review_round
-from kc_tui.config import PACES
+from kc_tui.config import PACES, pace_name
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.i18n import N_, _, ngettext
+from kc_tui.match import logwords
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
 from kc_tui.match.roster import hint_seed
@@ -322,7 +323,7 @@ class ReplayScreen(Screen[None]):
         elif note is not None:
             line.update(Text.assemble((_("Note: "), "bold"), visible(note)))
         elif snap.last_move is not None:
-            line.update(Text.assemble((_("Last move: "), "dim"), visible(snap.last_move)))
+            line.update(Text.assemble((_("Last move: "), "dim"), visible(logwords.shown(snap.last_move))))
         else:
             line.update(Text(_("The deal: nothing played yet. → steps, space plays."), "dim"))
         box = self.query_one("#replay-note-box", VerticalScroll)
@@ -454,7 +455,7 @@ class ReplayScreen(Screen[None]):
         self.pace = PACES[i]
         if self.playing:
             self._start_timer()
-        self.say(_("Pace: {pace} (+ faster, - slower).").format(pace=self.pace), "info")
+        self.say(_("Pace: {pace} (+ faster, - slower).").format(pace=pace_name(self.pace)), "info")
 
     def action_faster(self) -> None:
         self._set_pace(1)

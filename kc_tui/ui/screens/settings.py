@@ -40,6 +40,8 @@ from kc_tui.config import (
     ConfigError,
     Opponent,
     check_human_names,
+    pace_name,
+    seat_kind_title,
 )
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
@@ -88,8 +90,8 @@ def pace_label(pace: str) -> str:
     """A pace as the settings offer it: its name and the seconds a move takes."""
     if pace == "instant":
         return _("instant (no pause)")
-    # Translators: {pace} is the pace's name (slow, normal, fast), as the command line's --pace takes it.
-    return _("{pace} ({seconds} s a move)").format(pace=pace, seconds=f"{PACE_SECONDS[pace]:g}")
+    # Translators: {pace} is the pace's name (slow, normal, fast).
+    return _("{pace} ({seconds} s a move)").format(pace=pace_name(pace), seconds=f"{PACE_SECONDS[pace]:g}")
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -130,7 +132,12 @@ def _opponent_rows(cfg: Config) -> ComposeResult:
         yield _row(
             plain(_("Opponent {n}").format(n=i + 1)),
             _name_input(opp.name, f"opp-name-{i}", _("opponent {n}'s name").format(n=i + 1)),
-            _select([(k, k) for k in names], opp.kind if opp.kind in names else names[0], f"opp-kind-{i}", "kind"),
+            _select(
+                [(seat_kind_title(k), k) for k in names],
+                opp.kind if opp.kind in names else names[0],
+                f"opp-kind-{i}",
+                "kind",
+            ),
             Label(_("think"), classes="mini think"),
             number_input(
                 str(opp.think_ms),
@@ -146,10 +153,10 @@ def _opponent_rows(cfg: Config) -> ComposeResult:
         )
         yield Static("", id=f"opp-name-{i}-note", classes="name-note")
     # Translators: put between AI kinds' names ("the greedy or the expert").
-    timed = _(" or the ").join(k.name for k in offered if k.takes_think_time)
+    timed = _(" or the ").join(k.shown for k in offered if k.takes_think_time)
     # Translators: {kinds} are AI kinds' names joined by " or the " ("greedy or the expert").
     think_help = _(" Think time ({lo}-{hi} ms): the {kinds}'s most per move.").format(lo=lo, hi=hi, kinds=timed)
-    kinds = " · ".join(f"{k.name}: {_(k.description)}" for k in offered) + "."
+    kinds = " · ".join(f"{k.shown}: {_(k.description)}" for k in offered) + "."
     yield Static(plain(kinds + (think_help if timed else "")), classes="help")
 
 

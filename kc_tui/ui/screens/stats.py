@@ -41,6 +41,7 @@ from kc_tui.records.stats_views import (
     best_worst,
     choose_person,
     finished,
+    has_all_row,
     is_chips,
     opponents,
     player_matches,
@@ -68,7 +69,8 @@ PAGE = 100
 #: translated where shown.
 SCREEN_HEADERS = (
     N_("Opponent"),
-    N_("Players"),
+    # Translators: a column of the stats table: how many seats the table had (2, 3 or 4).
+    N_("Seats"),
     N_("Matches"),
     N_("Won"),
     "%",
@@ -380,8 +382,9 @@ class StatsScreen(Screen[None]):
             )
             for i, head in enumerate(SCREEN_HEADERS):
                 t.add_column(_(head) if head != "%" else head, justify="left" if i == 0 else "right", no_wrap=True)
-            for row in rows:
-                t.add_row(*(rich_plain(c, "bold" if row[0] == "all" else "") for c in row))
+            for i, row in enumerate(rows):
+                every = has_all_row(rows) and i == len(rows) - 1
+                t.add_row(*(rich_plain(c, "bold" if every else "") for c in row))
             return t
 
         return ClosingTable(build)

@@ -13,8 +13,8 @@ are drawn (:func:`kc_tui.i18n._`); the line is laid out again for each language,
 
 When the keys are wider than the line, those that fit are shown whole, in their order, and the
 rest are left out: a key is never cut. The keys a player must always find (:data:`ESSENTIAL`:
-quitting, the rules, the keys page, the menu) are kept first; the others take the room left, in
-their order.
+quitting, the rules, the keys page, the menu or the way back, the hint, the settings) are kept
+first; the others take the room left, in their order.
 
 While a dialog without a footer of its own (a modal screen: a summary, a question) is over its
 screen, it shows the dialog's keys: the keys that act now, never those of the screen behind.
@@ -62,9 +62,23 @@ def description_cells(english: str) -> int:
 
 
 #: The actions whose keys the footer keeps when not every key fits: how to quit, to read the
-#: rules, to see every key and to go back to the menu.
+#: rules, to see every key, to go back to the menu (or out of a demo or a replay), to ask for a
+#: hint at the table and to open the settings from the menu.
 ESSENTIAL: frozenset[str] = frozenset(
-    {"quit", "app.quit", "rules", "app.rules", "help", "keys", "app.keys", "menu", "app.menu"}
+    {
+        "quit",
+        "app.quit",
+        "rules",
+        "app.rules",
+        "help",
+        "keys",
+        "app.keys",
+        "menu",
+        "app.menu",
+        "leave",
+        "hint",
+        "app.settings",
+    }
 )
 
 
