@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from ai import AIPlayer
-from ai.advice.hint import HintAI
 from kc_tui.config import HUMAN, Config
 from kc_tui.engine import (
     END,
@@ -460,7 +459,11 @@ class MatchSession:
         """The plan the hint holds for the turn being played (planned at a position of this turn
         that undo reaches): the number of moves the round had then and the plan; else None."""
         hinter = self._hinter
-        if not isinstance(hinter, HintAI) or not self.human_to_move or (kept := hinter.kept_plan) is None:
+        if hinter is None or not self.human_to_move:
+            return None
+        from ai.advice.hint import HintAI  # loaded with the hint asked for (not at start)
+
+        if not isinstance(hinter, HintAI) or (kept := hinter.kept_plan) is None:
             return None
         (moves, hand, piles), plan = kept
         r = self._turn_position(moves)
@@ -483,6 +486,8 @@ class MatchSession:
                 log.info("the saved hint does not play from its position: the hint plans afresh")
                 return
             trial.apply(m)
+        from ai.advice.hint import HintAI  # a save with a hint's plan: the hint is wanted
+
         hinter = self._hint_player()
         if isinstance(hinter, HintAI):
             hinter.keep_plan(r.view(rs), plan)

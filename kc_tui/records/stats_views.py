@@ -214,7 +214,7 @@ def reference_lines(
             groups[-1].append((kind, value))
         else:
             groups.append([(kind, value)])
-    return [("/".join(k for k, _value in g), sum(v for _kind, v in g) / len(g)) for g in groups]
+    return [("/".join(seat_kind_title(k) for k, _value in g), sum(v for _kind, v in g) / len(g)) for g in groups]
 
 
 def curve(
@@ -292,7 +292,9 @@ def opponents(m: MatchRecord, person: str | None = None) -> str:
     # Translators: a seat: the player's name, then its kind (an AI's kind, as typed, or human).
     seat = _("{name} ({kind})")
     others = (
-        seat.format(name=short_text(s.name), kind=short_text(s.kind)) for i, s in enumerate(m.seats[:16]) if i != me
+        seat.format(name=short_text(s.name), kind=short_text(seat_kind_title(s.kind)))
+        for i, s in enumerate(m.seats[:16])
+        if i != me
     )
     return short_text(", ".join(others), 4 * LINE_MAX)
 

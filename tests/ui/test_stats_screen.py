@@ -14,6 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Static, TabbedContent
 
 from ai import ai_kinds
+from kc_tui.config import seat_kind_title
+from kc_tui.i18n import LANGUAGES, use
 from kc_tui.match.session import MatchSession
 from kc_tui.records.rating import player_rating
 from kc_tui.records.stats_views import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
@@ -89,7 +91,7 @@ async def test_full_history_shows_rating_summary_streaks_and_matches(tmp_path: P
         groups = {(g.opponent, g.table_size): g for g in summary.summary.groups}
         assert set(groups) == {("greedy", 2), ("greedy", 3), ("king-aware", 2), ("king-aware", 3), ("lookahead", 2)}
         assert groups["greedy", 2].matches == 2 and groups["greedy", 2].matches_won == 1
-        for words in ("greedy", "king-aware", "lookahead", "Penalty", "Hints", "/round", "Winning streak"):
+        for words in ("Greedy", "King-aware", "Lookahead", "Penalty", "Hints", "/round", "Winning streak"):
             assert words in text, words
         assert "1 unfinished match" in text
         assert "Best match: #4" in text  # 0 against 53: the widest margin
@@ -106,7 +108,7 @@ async def test_full_history_shows_rating_summary_streaks_and_matches(tmp_path: P
         assert [m.id for m in screen.listed] == [6, 5, 4, 3, 2, 1]
         text = flat(app)
         assert "unfinished" in text and "won" in text and "lost" in text
-        assert BOLD + " (king-aware)" in text  # the name is shown as it is, not as bold markup
+        assert BOLD + " (King-aware)" in text  # the name is shown as it is, not as bold markup
 
 
 async def test_enter_opens_a_match_and_escape_closes_it(tmp_path: Path) -> None:
@@ -210,21 +212,26 @@ def test_ai_kinds_rated_within_a_plot_row_are_one_reference_line() -> None:
     other: they are one line named after both, at their mean; kinds out of range are left out."""
     anchors = [("random", 102.0), ("greedy", 1000.0), ("king-aware", 1006.0), ("lookahead", 1045.0), ("expert", 1048.0)]
     assert reference_lines(anchors, 900.0, 1200.0) == [
-        ("greedy/king-aware", 1003.0),
-        ("lookahead/expert", 1046.5),
+        ("Greedy/King-aware", 1003.0),
+        ("Lookahead/Expert", 1046.5),
     ]
     # A narrower range (a plot row of fewer points) keeps them apart.
     assert reference_lines(anchors, 990.0, 1060.0) == [
-        ("greedy", 1000.0),
-        ("king-aware", 1006.0),
-        ("lookahead", 1045.0),
-        ("expert", 1048.0),
+        ("Greedy", 1000.0),
+        ("King-aware", 1006.0),
+        ("Lookahead", 1045.0),
+        ("Expert", 1048.0),
     ]
-    assert reference_lines(anchors, 0.0, 200.0) == [("random", 102.0)]
+    assert reference_lines(anchors, 0.0, 200.0) == [("Random", 102.0)]
     assert reference_lines(anchors, 1100.0, 1300.0) == []
     # The legend shows any two kinds' joined names whole.
-    names = ai_kinds()
-    assert all(len(f"{a}/{b}") <= REFERENCE_WIDTH for a in names for b in names)
+    try:
+        for code in LANGUAGES:
+            use(code)
+            names = [seat_kind_title(k) for k in ai_kinds()]
+            assert all(len(f"{a}/{b}") <= REFERENCE_WIDTH for a in names for b in names), (code, names)
+    finally:
+        use("en")
 
 
 async def test_a_match_played_on_screen_shows_in_the_stats() -> None:
@@ -369,7 +376,7 @@ async def test_an_ai_reference_line_spans_the_whole_rating_plot(tmp_path: Path) 
         plot = screen.query_one("#rating-plot", LegendPlot)
         await wait_for(pilot, lambda: bool(y_ticks(plot)))
         await pilot.pause()
-        assert plot.legend[0][0].startswith("greedy") and plot.legend[0][1] == "cyan", plot.legend
+        assert plot.legend[0][0].startswith("Greedy") and plot.legend[0][1] == "cyan", plot.legend
         lines = [line.plain for line in plot_lines(plot)]
         frame = next(line for line in lines if "┤" in line)
         left, right = frame.index("┤"), frame.rindex("│")

@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from kc_tui.config import seat_kind_title
 from kc_tui.engine import is_secret
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.records.rows import MatchRecord
@@ -89,7 +90,9 @@ def rounds_table(m: MatchRecord, person: str | None = None) -> Table:
     t = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold")
     t.add_column(_("Round"), justify="right", no_wrap=True)
     for seat, info in enumerate(m.seats):
-        head = Text.assemble(rich_plain(short(info.name)), ("\n" + (_("you") if seat == me else info.kind), "dim"))
+        head = Text.assemble(
+            rich_plain(short(info.name)), ("\n" + (_("you") if seat == me else seat_kind_title(info.kind)), "dim")
+        )
         t.add_column(head, justify="right", no_wrap=True)
     for r in m.rounds:
         cells: list[Text] = [Text(str(r.number))]
