@@ -313,6 +313,6 @@ async def test_the_rating_plots_legend_covers_no_line_and_no_tick(
 def test_reference_lines_closer_than_a_row_are_one_line() -> None:
     anchors = [("greedy", 1000.0), ("king-aware", 1005.6), ("lookahead", 1045.3), ("expert", 1048.2)]
     # 10 rows over 600 points: a row is 60 points, so the four share one line.
-    assert [k for k, _ in reference_lines(anchors, 600.0, 1200.0, rows=10)] == ["greedy/king-aware/lookahead/expert"]
+    assert [k for k, _ in reference_lines(anchors, 600.0, 1200.0, rows=10)] == ["Greedy/King-aware/Lookahead/Expert"]
     # 40 rows: 15 points a row, two lines.
-    assert [k for k, _ in reference_lines(anchors, 600.0, 1200.0, rows=40)] == ["greedy/king-aware", "lookahead/expert"]
+    assert [k for k, _ in reference_lines(anchors, 600.0, 1200.0, rows=40)] == ["Greedy/King-aware", "Lookahead/Expert"]

@@ -117,7 +117,7 @@ def test_the_people_are_rated_together_and_a_match_reads_from_the_persons_seat(t
     alone = rating_view(every[2:], person=BOLD)
     assert alone.value is not None and other.value < alone.value < ana.value
     assert result(first, "Ana") == "won" and result(first, BOLD) == "lost"
-    assert opponents(first, BOLD) == "Ana (human), Greedy (greedy)"
+    assert opponents(first, BOLD) == "Ana (human), Greedy (Greedy)"
     assert winners_text(first, BOLD).plain == "You lost: Ana won."
     assert winners_text(first, "Ana").plain == "You won."
 
