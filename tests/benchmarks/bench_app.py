@@ -192,6 +192,13 @@ def _tmux_frame(
     line = "exec env " + shlex.join([f"{k}={v}" for k, v in env.items()] + command)
     start = time.perf_counter()
     _tmux(socket, "new-session", "-d", "-x", "80", "-y", "24", "-c", tree, "-s", name, line)
+    return poll_frame(socket, name, start, drawn)
+
+
+def poll_frame(socket: str, name: str, start: float, drawn: tuple[str, ...]) -> dict[str, float]:
+    """The tmux session ``name``, launched at ``start`` (``time.perf_counter``), polled every 5 ms
+    until its pane shows every text of ``drawn``: the seconds since ``start`` (``wall``) and the
+    CPU seconds its process had used (``cpu``); the session is then killed."""
     pid = _tmux(socket, "display-message", "-p", "-t", name, "#{pane_pid}").stdout.strip()
     screen = ""
     try:

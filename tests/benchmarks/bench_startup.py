@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bench_app import BARE_APP, BARE_DRAWN, GAME_DRAWN, _cpu_seconds, _tmux  # noqa: E402
+from tests.benchmarks.bench_app import BARE_APP, BARE_DRAWN, GAME_DRAWN, _tmux, poll_frame  # noqa: E402
 
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40))
 #: What only the drawn menu shows: its last button and the footer's palette key.
@@ -87,17 +87,7 @@ def frame(
     line = "exec " + shlex.join(["env", *unset, *(f"{k}={v}" for k, v in env.items()), *command])
     start = time.perf_counter()
     _tmux(socket, "new-session", "-d", "-x", str(size[0]), "-y", str(size[1]), "-c", str(home), "-s", name, line)
-    pid = _tmux(socket, "display-message", "-p", "-t", name, "#{pane_pid}").stdout.strip()
-    screen = ""
-    try:
-        while time.perf_counter() - start < 30:
-            screen = _tmux(socket, "capture-pane", "-p", "-t", name).stdout
-            if all(text in screen for text in drawn):
-                return {"wall": time.perf_counter() - start, "cpu": _cpu_seconds(pid)}
-            time.sleep(0.005)
-        raise RuntimeError(f"{name}: no first frame in 30 s:\n{screen}")
-    finally:
-        _tmux(socket, "kill-session", "-t", name)
+    return poll_frame(socket, name, start, drawn)
 
 
 def measure(
