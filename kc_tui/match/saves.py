@@ -25,6 +25,7 @@ from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote
 from kc_tui.config.store import data_dir
 from kc_tui.engine import END, SECRET_BITS, Match, Round, position_dict
 from kc_tui.engine.scoring import SECRET_MIN
+from kc_tui.engine.strict import unique_keys
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, known_kinds
 from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
@@ -470,6 +471,11 @@ def quarantine(path: Path, problem: str) -> str:
     )
 
 
+#: A save's objects read with each key given once (JSON would keep the last of two silently).
+# Translators: {key} is a field of the save file given twice.
+_unique_save_keys = unique_keys(lambda key: SaveError(_("the field {key} is given twice").format(key=quote(key[:40]))))
+
+
 def parse_save_json(raw: bytes) -> Any:
     """The JSON document of a save's bytes; :class:`SaveError` for anything that is not plain
     JSON (bad UTF-8, NaN/Infinity, numbers too long or too large, nesting too deep)."""
@@ -478,7 +484,11 @@ def parse_save_json(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise SaveError(_("it is not UTF-8 text")) from None
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return json.loads(
+            text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=_unique_save_keys
+        )
+    except SaveError:
+        raise
     except json.JSONDecodeError as exc:
         raise SaveError(
             _("it is not valid JSON ({error} at line {line}, column {column})").format(

@@ -151,6 +151,8 @@ def _edit(doc: dict[str, Any], change: str) -> str:
             return text.replace('"log": [', f'"log": [{HUGE}, ', 1)
         if change == "huge float":
             return text.replace('"seed": ', '"seed": 1e999, "_x": ', 1)
+        if change == "seed given twice":  # JSON alone would keep the last, the real one
+            return text.replace('"seed": ', '"seed": 7, "seed": ', 1)
         if change == "deep nesting":
             return text[:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}"
         raise AssertionError(change)
@@ -192,6 +194,7 @@ CHANGES = [
     "huge move",
     "huge int in the log",
     "huge float",
+    "seed given twice",
     "deep nesting",
 ]
 
@@ -219,6 +222,7 @@ def test_the_reasons_name_the_problem(save: tuple[Path, dict[str, Any]]) -> None
         "huge move": "too long",
         "seed too big": "'seed'",
         "deep nesting": "nested too deeply",
+        "seed given twice": "the field 'seed' is given twice",
         "think_ms Infinity": "Infinity",
     }
     for change, words in expected.items():
