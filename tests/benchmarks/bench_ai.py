@@ -1,6 +1,6 @@
 """Think time of each AI per move over seeded mid-round positions (not collected by pytest).
 
-    /work/venv/bin/python tests/benchmarks/bench_ai.py [--positions 200] [--think-ms 1000]
+    python tests/benchmarks/bench_ai.py [--positions 200] [--think-ms 1000]
 
 Prints ``<ai>_turn_ms_p50: x``, ``_p95:`` and ``_max:`` lines. Each position is the first move
 of a turn (the move where the planners plan the whole turn); a fresh AI is used per position.
