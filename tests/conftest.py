@@ -19,6 +19,14 @@ from tests.historykit import ANCHORS
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow sweeps and soaks run as long as they need: the run's ``timeout`` (pyproject.toml),
+    which fails a hung test, is for the default run's tests."""
+    for item in items:
+        if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(0))
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: half as many workers again as there are cores. A UI test waits on its app's
     timers and workers part of the time, and the extra worker fills those waits."""

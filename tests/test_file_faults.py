@@ -419,14 +419,12 @@ async def test_the_app_started_on_a_bashrc_leaves_it_and_never_says_saved(tmp_pa
     args = build_parser().parse_args(["--config", str(bashrc)])
     app: Any = build_app(args.command or "menu", args)
     async with app.run_test(size=(110, 36)) as pilot:
-        while not isinstance(app.screen, MenuScreen):
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), what="the menu")
         await wait_for(pilot, lambda: any("left as it is" in n.message for n in app._notifications))
         warnings = [n.message for n in app._notifications]
         assert any("left as it is" in w and "not saved to it" in w for w in warnings), warnings
         await pilot.press("s")
-        while not isinstance(app.screen, SettingsScreen):
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "Not saved" in error_text(app), what="the settings' error")
         assert isinstance(app.screen, SettingsScreen)
