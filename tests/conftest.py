@@ -18,7 +18,6 @@ from kc_tui.i18n import SOURCE, use
 from tests.historykit import ANCHORS
 
 
-@pytest.hookimpl(optionalhook=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow sweeps and soaks run as long as they need: the run's ``timeout`` (pyproject.toml),
     which fails a hung test, is for the default run's tests."""
@@ -27,6 +26,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.timeout(0))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: half as many workers again as there are cores. A UI test waits on its app's
     timers and workers part of the time, and the extra worker fills those waits."""
