@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai.safe import SafePlayer
@@ -39,6 +39,7 @@ from kc_tui.match.narration import fault_reason
 from kc_tui.match.recorder import Recorder, match_sync
 from kc_tui.match.saves import new_seed, pending_document
 from kc_tui.match.session import AITurn, MatchSession, match_end_text
+from kc_tui.match.view import RoundRow, SeatSnapshot, TableSnapshot
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -148,63 +149,6 @@ class AIJob:
 
     def decided(self, move: Move, fault: str | None = None) -> Decision:
         return Decision(self.turn, move, self.stamp, fault, self.hint)
-
-
-# ---------------------------------------------------------------------- snapshots
-@dataclass(frozen=True, slots=True)
-class SeatSnapshot:
-    """One seat as a viewer sees it: ``hand`` only when the viewer may see it (else None)."""
-
-    seat: int
-    name: str
-    kind: str
-    cards: int
-    total: int
-    to_move: bool
-    dealer: bool
-    winner: bool
-    hand: tuple[Card, ...] | None
-    #: The seat's score as a label shows it ("12/50 pts", or "47 chips", the stack now):
-    #: :meth:`TableDriver.score_text`.
-    score: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """What a viewer may see of the table (R4): the piles, the stock's size, every seat's count
-    of cards and score, and the hands it may see. ``target``: the points target to show beside
-    the totals (0 under chips scoring, where totals are chips)."""
-
-    viewer: int | None
-    piles: tuple[tuple[Card, ...], ...]
-    stock: int
-    round_number: int
-    to_move: int | None
-    target: int
-    seats: tuple[SeatSnapshot, ...]
-    #: The card the viewer drew last, while it is in its hand (shown marked).
-    drawn: Card | None = None
-    #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
-    #: the fines paid so far this round); None when scoring points.
-    pot: int | None = None
-    #: The move log as the viewer may read it.
-    log: tuple[str, ...] = field(default=())
-    #: The viewer's legal moves, when it is a person on turn (empty otherwise), in notation order.
-    legal: tuple[Move, ...] = ()
-    #: Whether the viewer (a person on turn) may take a move back, and why not when it may not.
-    can_undo: bool = False
-    undo_note: str = ""
-    #: The name of the seat the table waits for (None between rounds and once the match is over).
-    waiting_for: str | None = None
-    #: Every finished round's result for each seat: penalty points, or chips won and lost.
-    results: tuple[tuple[int, ...], ...] = ()
-    #: Whether the match is over, its winners' names and its end in words.
-    over: bool = False
-    winners: tuple[str, ...] = ()
-    end_text: str = ""
-    #: Why the table's save could not be written (one plain line), while it cannot; None when
-    #: every move shown is kept (or the table is not saved at all).
-    save_problem: str | None = None
 
 
 class LogNotShared(ValueError):
@@ -491,6 +435,7 @@ class TableDriver:
                 winner=i in winners,
                 hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
                 score=self._score_label(totals[i]),
+                playing=s.match.round_seat(i) is not None,
             )
             for i, seat in enumerate(s.seats)
         )
@@ -499,7 +444,7 @@ class TableDriver:
             piles=tuple(tuple(p) for p in r.piles),
             stock=len(r.stock),
             round_number=s.match.number,
-            to_move=to_move,
+            to_move=None if r.over else to_move,
             target=self.shown_target,
             seats=seats,
             drawn=None if viewer is None else s.last_drawn(viewer),
@@ -509,7 +454,15 @@ class TableDriver:
             can_undo=on_turn and s.can_undo,
             undo_note="" if not on_turn or s.can_undo else s.why_no_undo,
             waiting_for=None if over or r.over else s.names[s.to_move],
-            results=tuple(tuple(res.chips_delta if chips else res.penalties) for res in s.match.results),
+            hands_open=open_hands,
+            end_turn_costs=on_turn and chips and not r.played_card and totals[to_move or 0] > 0,
+            turns_ended=sum(1 for _seat, m in r.history if m == END),
+            results=tuple(
+                RoundRow(res.number, res.winner, tuple(res.chips_delta if chips else res.penalties))
+                for res in s.match.results
+            ),
+            round_over=r.over,
+            round_winner=s.match.match_seat(r.winner) if r.over and r.winner is not None else None,
             over=over,
             winners=tuple(s.names[w] for w in s.match.winners) if over else (),
             end_text=match_end_text(s) if over else "",
@@ -558,9 +511,7 @@ __all__ = [
     "MatchEnded",
     "MoveMade",
     "RoundEnded",
-    "SeatSnapshot",
     "TableDriver",
-    "TableSnapshot",
     "TableStamp",
     "TurnEnded",
 ]

@@ -15,7 +15,8 @@ from kc_tui.net.schema import LOG_LINES, MAX_MESSAGE, PROTOCOL_VERSION
 
 if TYPE_CHECKING:
     from kc_tui.match.replay import RoundReplay
-    from kc_tui.match.table import TableDriver, TableSnapshot
+    from kc_tui.match.table import TableDriver
+    from kc_tui.match.view import TableSnapshot
 
 
 def cards_text(cards: Sequence[Card]) -> list[str]:
@@ -51,7 +52,7 @@ def public_fields(
             for seat in snap.seats
         ],
         "log": list(snap.log[-LOG_LINES:]),
-        "results": [list(r) for r in snap.results],
+        "results": [list(r.scores) for r in snap.results],
         "waiting_for": snap.waiting_for,
         "over": snap.over,
         "winners": list(snap.winners),

@@ -23,7 +23,8 @@ from textual.timer import Timer
 
 from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import AIJob, Decision, TableDriver, TableSnapshot
+from kc_tui.match.table import AIJob, Decision, TableDriver
+from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
