@@ -83,7 +83,7 @@ def encode(message: Mapping[str, Any]) -> str:
 def check_version(data: Mapping[str, Any]) -> None:
     v = data.get("v")
     if not is_int(v):
-        raise ProtocolError(MALFORMED, 'every message carries "v": 1 (an integer)')
+        raise ProtocolError(MALFORMED, f'every message carries "v": {PROTOCOL_VERSION} (an integer)')
     if v != PROTOCOL_VERSION:
         raise ProtocolError(UPGRADE, f"this server speaks protocol version {PROTOCOL_VERSION}, not {str(v)[:20]}")
 

@@ -49,10 +49,10 @@ from kc_tui.match.recorder import Recorder, match_record
 from kc_tui.match.roster import build_ai, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
-from kc_tui.net import protocol as p
-from kc_tui.net import views
+from kc_tui.net import schema, views
 from kc_tui.net.door import Door, Pending, file_limit, pool_size
 from kc_tui.net.logs import TokenRedacting
+from kc_tui.net.protocol import parse_client, write
 from kc_tui.util.files import HandleReserve
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ CLOSE_TOO_LARGE = 1009
 HANDSHAKE_TIMEOUT = 5.0
 #: The largest frame read at all (a larger one closes the connection with 1009 unanswered); one
 #: over :data:`~kc_tui.net.protocol.MAX_MESSAGE` and up to this is answered ``too-large``.
-MAX_FRAME = 4 * p.MAX_MESSAGE
+MAX_FRAME = 4 * schema.MAX_MESSAGE
 #: Messages waiting to be written to one client (its newest state counts once); a client that
 #: reads so slowly that more pile up is closed.
 MAX_PENDING = 200
@@ -96,7 +96,7 @@ OUT_OF_HANDLES_QUIET = 60.0
 
 def new_token() -> str:
     """A seat token: :data:`~kc_tui.net.protocol.TOKEN_BYTES` random bytes, URL-safe base64."""
-    return secrets.token_urlsafe(p.TOKEN_BYTES)
+    return secrets.token_urlsafe(schema.TOKEN_BYTES)
 
 
 def seat_path(token: str) -> str:
@@ -124,7 +124,7 @@ class _Client:
     wants_seat: bool
     seat: int | None = None
     ready: bool = False
-    tokens: float = float(p.RATE_BURST)
+    tokens: float = float(schema.RATE_BURST)
     refill_at: float = field(default_factory=time.monotonic)
     slowed: int = 0
     malformed: int = 0
@@ -140,9 +140,9 @@ class _Client:
         ``slowed``, which goes back to 0 only once the bucket has filled up again: a client that
         calmed down)."""
         now = time.monotonic()
-        self.tokens = min(float(p.RATE_BURST), self.tokens + (now - self.refill_at) * p.RATE_PER_SECOND)
+        self.tokens = min(float(schema.RATE_BURST), self.tokens + (now - self.refill_at) * schema.RATE_PER_SECOND)
         self.refill_at = now
-        if self.tokens >= p.RATE_BURST - 1:
+        if self.tokens >= schema.RATE_BURST - 1:
             self.slowed = 0
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -179,8 +179,8 @@ class TableServer:
         ssl: SSLContext | None = None,
         status: Callable[[str], None] | None = None,
         server_name: str = "kings-corners",
-        hello_timeout: float = p.HELLO_TIMEOUT,
-        max_connections: int = p.MAX_CONNECTIONS,
+        hello_timeout: float = schema.HELLO_TIMEOUT,
+        max_connections: int = schema.MAX_CONNECTIONS,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_handshakes: int | None = None,
         recorder: Recorder | None = None,
@@ -279,8 +279,8 @@ class TableServer:
         self._closed = True
         told = [c for c in self._clients if not c.closing]
         for client in told:
-            self._send(client, p.error(p.CLOSED, _(CLOSED_TEXT)))
-            self._close(client, CLOSE_GOING_AWAY, p.CLOSED)
+            self._send(client, write(schema.ErrorMsg(schema.CLOSED, _(CLOSED_TEXT))))
+            self._close(client, CLOSE_GOING_AWAY, schema.CLOSED)
         if told:  # what was queued is written before the server closes the connections
             with contextlib.suppress(Exception):
                 await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
@@ -447,20 +447,26 @@ class TableServer:
                     message = await ws.recv()
                     try:
                         hello = self._parse(client, message)
-                    except p.ProtocolError as exc:
+                    except schema.ProtocolError as exc:
                         if not self._refuse(client, exc):
                             return False
                         continue
-                    if isinstance(hello, p.Hello):
+                    if isinstance(hello, schema.Hello):
                         break
-                    self._send(client, p.error(p.HELLO_FIRST, "say hello first", getattr(hello, "id", None)))
+                    self._send(
+                        client,
+                        write(schema.ErrorMsg(schema.HELLO_FIRST, "say hello first", getattr(hello, "id", None))),
+                    )
         except TimeoutError:
             self._close(client, CLOSE_POLICY, f"no hello within {self.hello_timeout:g} seconds")
             return False
         if client.wants_seat:
             seat = self._seat_of(token)
             if seat is None:
-                self._send(client, p.error(p.BAD_TOKEN, _("no seat at this table has this token"), hello.id))
+                self._send(
+                    client,
+                    write(schema.ErrorMsg(schema.BAD_TOKEN, _("no seat at this table has this token"), hello.id)),
+                )
                 self._close(client, CLOSE_POLICY, "bad-token")
                 return False
             self._sit(client, seat)
@@ -477,8 +483,8 @@ class TableServer:
         name = self.session.names[seat]
         if old is not None:  # the newer connection wins: the older is told why before it is closed
             old.ready = False
-            self._send(old, p.error(p.SEAT_TAKEN, displaced_text(name)))
-            self._close(old, CLOSE_NORMAL, p.SEAT_TAKEN)
+            self._send(old, write(schema.ErrorMsg(schema.SEAT_TAKEN, displaced_text(name))))
+            self._close(old, CLOSE_NORMAL, schema.SEAT_TAKEN)
             self._say(
                 _("{name}'s seat was joined from another connection with its address: the older one was closed").format(
                     name=name
@@ -521,32 +527,32 @@ class TableServer:
         client.pending.append(("close", reason))
         client.wake.set()
 
-    def _parse(self, client: _Client, message: str | bytes) -> p.ClientMessage:
+    def _parse(self, client: _Client, message: str | bytes) -> schema.ClientMessage:
         """The client's message; ProtocolError for a bad one (``slow-down``: over the rate)."""
         if not client.allow():
-            raise p.ProtocolError(p.SLOW_DOWN, _("too many messages: this one was dropped"))
-        parsed = p.parse_client(message)
+            raise schema.ProtocolError(schema.SLOW_DOWN, _("too many messages: this one was dropped"))
+        parsed = parse_client(message)
         client.malformed = 0
         return parsed
 
-    def _refuse(self, client: _Client, exc: p.ProtocolError) -> bool:
+    def _refuse(self, client: _Client, exc: schema.ProtocolError) -> bool:
         """Answer a refused message; False when the connection is closed for it."""
-        if exc.code == p.SLOW_DOWN:
-            if client.slowed > p.SLOW_DOWN_CLOSE:
+        if exc.code == schema.SLOW_DOWN:
+            if client.slowed > schema.SLOW_DOWN_CLOSE:
                 self._close(client, CLOSE_POLICY, "slow-down: too many messages")
                 return False
-            self._send(client, p.error(p.SLOW_DOWN, exc.message))
+            self._send(client, write(schema.ErrorMsg(schema.SLOW_DOWN, exc.message)))
             return True
-        self._send(client, p.error(exc.code, exc.message, exc.id))
-        if exc.code == p.UPGRADE:
+        self._send(client, write(schema.ErrorMsg(exc.code, exc.message, exc.id)))
+        if exc.code == schema.UPGRADE:
             self._close(client, CLOSE_POLICY, "upgrade")
             return False
-        if exc.code == p.TOO_LARGE:
+        if exc.code == schema.TOO_LARGE:
             self._close(client, CLOSE_TOO_LARGE, "too-large")
             return False
-        if exc.code == p.MALFORMED:
+        if exc.code == schema.MALFORMED:
             client.malformed += 1
-            if client.malformed >= p.MALFORMED_CLOSE:
+            if client.malformed >= schema.MALFORMED_CLOSE:
                 self._close(client, CLOSE_POLICY, "malformed: too many in a row")
                 return False
         return True
@@ -559,7 +565,7 @@ class TableServer:
             return False
         try:
             request = self._parse(client, message)
-        except p.ProtocolError as exc:
+        except schema.ProtocolError as exc:
             return self._refuse(client, exc)
         try:
             await self._answer(client, request)
@@ -567,27 +573,33 @@ class TableServer:
             raise
         except Exception:
             log.exception("a request could not be answered; the table goes on")
-            if isinstance(request, p.MoveRequest | p.UndoRequest | p.HintRequest | p.ReplayRequest):
-                self._send(client, p.refused(request.id, _("the server could not do that (see its log)")))
+            if isinstance(request, schema.MoveRequest | schema.UndoRequest | schema.HintRequest | schema.ReplayRequest):
+                self._send(
+                    client, write(schema.RefusedMsg(request.id, _("the server could not do that (see its log)")))
+                )
         return True
 
-    async def _answer(self, client: _Client, request: p.ClientMessage) -> None:
-        if isinstance(request, p.Ping):
-            self._send(client, p.pong(request.id))
+    async def _answer(self, client: _Client, request: schema.ClientMessage) -> None:
+        if isinstance(request, schema.Ping):
+            self._send(client, write(schema.PongMsg(request.id)))
             return
-        if isinstance(request, p.Hello):
-            self._send(client, p.error(p.HELLO_FIRST, "hello is the first message only", request.id))
+        if isinstance(request, schema.Hello):
+            self._send(
+                client, write(schema.ErrorMsg(schema.HELLO_FIRST, "hello is the first message only", request.id))
+            )
             return
-        if isinstance(request, p.ReplayRequest):
+        if isinstance(request, schema.ReplayRequest):
             await self._replay(client, request)
             return
         s = self.session
         seat = client.seat
         if seat is None:
-            self._send(client, p.error(p.NOT_YOUR_TURN, _("a spectator does not play"), request.id))
+            self._send(client, write(schema.ErrorMsg(schema.NOT_YOUR_TURN, _("a spectator does not play"), request.id)))
             return
         if request.stamp != self.stamp:
-            self._send(client, p.refused(request.id, _("the table moved on: choose again in the newest state")))
+            self._send(
+                client, write(schema.RefusedMsg(request.id, _("the table moved on: choose again in the newest state")))
+            )
             return
         if not s.human_to_move or s.to_move != seat:
             if s.match.round.over:
@@ -595,18 +607,18 @@ class TableServer:
             else:
                 # Translators: {name} is the player whose turn it is.
                 waiting = _("not your turn: it is {name}'s turn").format(name=s.names[s.to_move])
-            self._send(client, p.error(p.NOT_YOUR_TURN, waiting, request.id))
+            self._send(client, write(schema.ErrorMsg(schema.NOT_YOUR_TURN, waiting, request.id)))
             return
-        if isinstance(request, p.MoveRequest):
-            reason = self.driver.play(request.parsed)
+        if isinstance(request, schema.MoveRequest):
+            reason = self.driver.play(request.move)
             if reason is not None:
-                self._send(client, p.refused(request.id, reason))
+                self._send(client, write(schema.RefusedMsg(request.id, reason)))
                 self._told_hold()
                 return
             self._changed()
-        elif isinstance(request, p.UndoRequest):
+        elif isinstance(request, schema.UndoRequest):
             if not self.driver.undo():
-                self._send(client, p.refused(request.id, s.why_no_undo))
+                self._send(client, write(schema.RefusedMsg(request.id, s.why_no_undo)))
                 self._told_hold()
                 return
             self._changed()
@@ -619,9 +631,9 @@ class TableServer:
         if self.session.save_problem != self._save_told:
             self._changed()
 
-    async def _hint(self, client: _Client, request: p.HintRequest) -> None:
+    async def _hint(self, client: _Client, request: schema.HintRequest) -> None:
         if self._hinting:
-            self._send(client, p.refused(request.id, _("a hint is being worked out already")))
+            self._send(client, write(schema.RefusedMsg(request.id, _("a hint is being worked out already"))))
             return
         self._hinting = True
         try:
@@ -629,14 +641,14 @@ class TableServer:
         finally:
             self._hinting = False
         if not self.driver.hint_ready(decision):
-            self._send(client, p.refused(request.id, _("the table moved on: ask again")))
+            self._send(client, write(schema.RefusedMsg(request.id, _("the table moved on: ask again"))))
             return
         from kc_tui.engine import move_str
 
         words = decision.note or f"Hint: {self.session.suggest(decision.move)}."
-        self._send(client, p.hint(request.id, move_str(decision.move), words))
+        self._send(client, write(schema.HintMsg(request.id, move_str(decision.move), words)))
 
-    async def _replay(self, client: _Client, request: p.ReplayRequest) -> None:
+    async def _replay(self, client: _Client, request: schema.ReplayRequest) -> None:
         """A finished round of this match as ``client``'s seat saw it (a spectator: as the
         table did), from the position asked on: a page of frames, each an encoding of that
         viewer's view there (:func:`~kc_tui.net.views.replay_frames`), or ``refused``."""
@@ -647,7 +659,7 @@ class TableServer:
                 why = _("round {number} is still being played: its replay comes once it has ended")
             else:
                 why = _("this match has no round {number}")
-            self._send(client, p.refused(request.id, why.format(number=number)))
+            self._send(client, write(schema.RefusedMsg(request.id, why.format(number=number))))
             return
         from kc_tui.match.replay import ReplayError  # the history's records load with the first replay
 
@@ -655,13 +667,15 @@ class TableServer:
             frames, dealer, winner = await self._replay_frames(number, viewer)
         except ReplayError as exc:
             why = _("round {number} cannot be replayed: {problem}")
-            self._send(client, p.refused(request.id, why.format(number=number, problem=exc)))
+            self._send(client, write(schema.RefusedMsg(request.id, why.format(number=number, problem=exc))))
             return
         if request.start >= len(frames):
             # Translators: {last} is the round's last position (its number of moves).
             why = _("round {number} has positions 0 to {last}, not {start}")
             last = len(frames) - 1
-            self._send(client, p.refused(request.id, why.format(number=number, last=last, start=request.start)))
+            self._send(
+                client, write(schema.RefusedMsg(request.id, why.format(number=number, last=last, start=request.start)))
+            )
             return
         page = views.replay_page(
             frames, request.start, id=request.id, number=number, seat=viewer, dealer=dealer, winner=winner
@@ -714,8 +728,8 @@ class TableServer:
     def _welcome(self, seat: int | None) -> str:
         s = self.session
         name = s.names[seat] if seat is not None else "Spectator"
-        seats = [(x.name, x.kind) for x in s.seats]
-        return p.welcome(seat, name, self.server_name, s.match.rules.to_dict(), seats)
+        seats = tuple(schema.SeatInfo(x.name, x.kind) for x in s.seats)
+        return write(schema.WelcomeMsg(seat, name, self.server_name, s.match.rules.to_dict(), seats))
 
     def _state_for(self, viewer: int | None) -> str:
         stand_in = [i in self.standing_in for i in range(self.session.match.n)]
@@ -900,7 +914,8 @@ class TableServer:
         r = ended.result
         winner = None if r.winner is None else s.names[r.winner]
         lines = self.driver.round_lines(ended)
-        message = p.round_message(r.number, winner, lines, ended.hands, ended.cards)
+        cards = tuple(tuple(hand) for hand in ended.cards)
+        message = write(schema.RoundMsg(r.number, winner, tuple(lines), tuple(ended.hands), cards))
         totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
         self._say(f"{lines[0]}; totals: {totals}")
         for client in [c for c in self._clients if c.ready]:

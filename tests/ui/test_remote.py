@@ -21,7 +21,7 @@ from kc_tui.engine import Card, Rules, cards_of, parse_move, play_card, sort_for
 from kc_tui.match.recorder import match_record
 from kc_tui.match.replay import RoundReplay
 from kc_tui.match.session import match_end_text
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
