@@ -18,11 +18,15 @@ Plain Python: no asyncio, no Textual.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
 
 log = logging.getLogger(__name__)
 
@@ -147,4 +151,36 @@ class Door:
         oldest.close()
 
 
-__all__ = ["Door", "Pending", "address_group", "file_limit", "pool_size"]
+def gated(door: Door) -> type[ServerConnection]:
+    """The connection class of a server's WebSockets: each TCP connection is in the door's pool
+    (:class:`~kc_tui.net.door.Door`) from its accept to its HTTP upgrade (or its end); when the
+    pool is full, an older one there gives way to it."""
+
+    class GatedConnection(ServerConnection):
+        pending: Pending | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+            self.pending = door.enter(address, self.transport.abort)
+
+        async def handshake(self, *args: Any, **kwargs: Any) -> None:
+            try:
+                await super().handshake(*args, **kwargs)
+            finally:
+                self._done()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._done()
+            super().connection_lost(exc)
+
+        def _done(self) -> None:
+            if self.pending is not None:
+                door.leave(self.pending)
+                self.pending = None
+
+    return GatedConnection
+
+
+__all__ = ["Door", "Pending", "address_group", "file_limit", "gated", "pool_size"]

@@ -36,9 +36,9 @@ _ENVELOPE = frozenset({"v", "type"})
 
 
 def envelope(message: Any) -> dict[str, Any]:
-    """``message`` (a client's or the server's) as the JSON object it is sent as."""
-    cls = type(message)
-    kind = _KIND[cls]
+    """``message`` (a client's or the server's, or an instance of a subclass of one) as the JSON
+    object it is sent as: its ``type`` and every field its class declares."""
+    kind = next(_KIND[cls] for cls in type(message).__mro__ if cls in _KIND)
     return {"v": PROTOCOL_VERSION, "type": kind, **to_wire(message)}
 
 

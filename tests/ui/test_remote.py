@@ -463,8 +463,9 @@ def hostile(text: str) -> str:
     """A server's ``state`` with a hostile log line, score and waiting name."""
     data = json.loads(text)
     if data.get("type") == "state":
-        data["log"] = [*data["log"], HOSTILE]
-        data["seats"][1]["score"] = HOSTILE
+        view = data["view"]
+        view["log"] = [*view["log"], HOSTILE]
+        view["seats"][1]["score"] = HOSTILE
     return json.dumps(data)
 
 
