@@ -178,8 +178,8 @@ class StateMsg:
         v = self.view
         if len(v.piles) != PILE_COUNT:
             raise ValueError(f"the view's 'piles' holds {len(v.piles)} places, not {PILE_COUNT}")
-        if any(s.hand is not None for s in v.seats if s.seat != v.viewer) and not v.hands_open:
-            raise ValueError("the view holds a hand that is not the viewer's")
+        if v.hands_open or any(s.hand is not None for s in v.seats if s.seat != v.viewer):
+            raise ValueError("a state holds the viewer's own hand only")
 
     @property
     def seat(self) -> int | None:

@@ -26,8 +26,13 @@ def served_view(snap: TableSnapshot, *, connected: Sequence[bool], stand_in: Seq
     """``snap`` as a remote viewer gets it: the log cut to its last :data:`LOG_LINES`, and what
     only the server knows of each seat (its person connected, an AI standing in) filled in."""
     seats = tuple(
-        dataclasses.replace(seat, connected=connected[seat.seat], stand_in=stand_in[seat.seat]) for seat in snap.seats
+        seat
+        if (seat.connected, seat.stand_in) == (connected[seat.seat], stand_in[seat.seat])
+        else dataclasses.replace(seat, connected=connected[seat.seat], stand_in=stand_in[seat.seat])
+        for seat in snap.seats
     )
+    if seats == snap.seats and len(snap.log) <= LOG_LINES:
+        return snap
     return dataclasses.replace(snap, log=snap.log[-LOG_LINES:], seats=seats)
 
 

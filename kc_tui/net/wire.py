@@ -159,12 +159,22 @@ def _pick(coders: list[tuple[Any, Encode]], value: Any) -> Encode:
 
 
 def _object_encoder(cls: type[Any]) -> Encode:
-    plan = [(name, encoder(hint)) for name, hint, _default in wire_fields(cls)]
-
-    def encode(value: Any) -> dict[str, Any]:
-        return {name: code(getattr(value, name)) for name, code in plan}
-
-    return encode
+    """The writer of a ``cls``: made as one function of its fields (as :mod:`dataclasses` makes
+    ``__init__``), each value written by its type's encoder, a plain one read as it is."""
+    coders: dict[str, Encode] = {}
+    parts: list[str] = []
+    for name, hint, _default in wire_fields(cls):
+        code = encoder(hint)
+        if code is _same:
+            parts.append(f"{name!r}: v.{name}")
+        else:
+            coders[f"_{name}"] = code
+            parts.append(f"{name!r}: _{name}(v.{name})")
+    source = f"def encode(v):\n    return {{{', '.join(parts)}}}\n"
+    space: dict[str, Any] = dict(coders)
+    exec(source, space)  # the source holds nothing but the dataclass's own field names
+    made: Encode = space["encode"]
+    return made
 
 
 def to_wire(value: Any) -> dict[str, Any]:

@@ -632,7 +632,7 @@ async def test_v_says_in_one_line_when_the_server_sends_no_replay_or_the_connect
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A server of an older version: it knows no replay request (it answers malformed).
-    monkeypatch.delitem(p.CLIENT_FIELDS, "replay")
+    monkeypatch.delitem(p.CLIENT_MESSAGES, "replay")
     async with round_ones_summary() as (server, ben, app, pilot):
         screen = table_under(app)
         summary = app.screen
