@@ -7,6 +7,11 @@ are applied back on the loop through the driver (stale ones are dropped). Every 
 is an encoding of ``driver.snapshot(seat)`` (:mod:`kc_tui.net.views`), a spectator's of
 ``driver.snapshot(None)``: nothing else goes into a state.
 
+Its parts by job: one client's connection (its queue, rate limit and refusals)
+:mod:`kc_tui.net.connection`; the door and accept's errors :mod:`kc_tui.net.door`; the stand-in
+AIs :mod:`kc_tui.net.stand_ins`; what the host is told of the save :mod:`kc_tui.net.saving`; the
+replay pages :mod:`kc_tui.net.replay_pages`; every viewer's state :mod:`kc_tui.net.views`.
+
 Seat tokens are secrets: they are compared with :func:`hmac.compare_digest` and never logged.
 Whatever a client sends, the server answers as PROTOCOL.md says and goes on serving the others;
 what goes wrong inside is written to the app's log, never shown as a traceback.
@@ -24,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import hmac
 import logging
 import secrets
@@ -45,7 +49,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import schema, views
 from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY, Connection
-from kc_tui.net.door import Door, file_limit, gated, pool_size
+from kc_tui.net.door import AcceptErrors, Door, file_limit, gated, pool_size
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import write
 from kc_tui.net.replay_pages import ServedReplays
@@ -69,16 +73,12 @@ CLOSE_WAIT = 2.0
 #: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
 HANDSHAKE_TIMEOUT = 5.0
 #: The largest frame read at all (a larger one closes the connection with 1009 unanswered); one
-#: over :data:`~kc_tui.net.protocol.MAX_MESSAGE` and up to this is answered ``too-large``.
+#: over :data:`~kc_tui.net.schema.MAX_MESSAGE` and up to this is answered ``too-large``.
 MAX_FRAME = 4 * schema.MAX_MESSAGE
-#: The errors of ``accept()`` that mean the process (or the system) is out of file handles.
-OUT_OF_HANDLES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
-#: Seconds without such an error after which the next one is shown to the host again.
-OUT_OF_HANDLES_QUIET = 60.0
 
 
 def new_token() -> str:
-    """A seat token: :data:`~kc_tui.net.protocol.TOKEN_BYTES` random bytes, URL-safe base64."""
+    """A seat token: :data:`~kc_tui.net.schema.TOKEN_BYTES` random bytes, URL-safe base64."""
     return secrets.token_urlsafe(schema.TOKEN_BYTES)
 
 
@@ -158,9 +158,8 @@ class TableServer:
         self.handshake_timeout = handshake_timeout
         #: Connections in the WebSocket handshake (kc_tui.net.door), as many as the file limit allows.
         self.door = Door(pool_size(file_limit(), max_connections) if max_handshakes is None else max_handshakes)
-        self._last_out_of_handles: float | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_handler: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
+        #: The loop's exception handler while the table listens (accept() out of file handles).
+        self.accept_errors = AcceptErrors(self._say)
         #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
         #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
         self.stamp = time.time_ns() // 1_000_000
@@ -189,8 +188,7 @@ class TableServer:
             # A flood of connections can take every file handle the process may open: the
             # save, which the table waits for, keeps a few of its own.
             self.session.handle_reserve = HandleReserve(SAVE_HANDLES)
-        self._loop, self._loop_handler = loop, loop.get_exception_handler()
-        loop.set_exception_handler(self._loop_exception)
+        self.accept_errors.install(loop)
         self._server = await serve(
             self._handle,
             host,
@@ -239,14 +237,7 @@ class TableServer:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
-        # After accept() ran out of handles, asyncio retries listening a second later even once
-        # the socket is closed: the handler stays to keep that retry's error quiet.
-        if (
-            self._loop is not None
-            and self._last_out_of_handles is None
-            and self._loop.get_exception_handler() == self._loop_exception
-        ):
-            self._loop.set_exception_handler(self._loop_handler)
+        self.accept_errors.uninstall()
 
     @property
     def connected(self) -> list[bool]:
@@ -270,36 +261,6 @@ class TableServer:
     def handshaking(self) -> dict[str, int]:
         """The connections in the handshake, by group (an IPv4 address, an IPv6 /64)."""
         return self.door.counts
-
-    def _quiet_since_out_of_handles(self) -> bool:
-        last = self._last_out_of_handles
-        return last is None or time.monotonic() - last >= OUT_OF_HANDLES_QUIET
-
-    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        """The loop's exception handler: ``accept()`` out of file handles is one plain line for
-        the host (again only after a quiet minute), never a traceback; the rest as before."""
-        exc = context.get("exception")
-        if isinstance(exc, OSError) and exc.errno in OUT_OF_HANDLES and "accept" in str(context.get("message")):
-            if self._quiet_since_out_of_handles():
-                # Translators: {error} is the system's reason (in English).
-                self._say(
-                    _(
-                        "out of file handles ({error}): new connections wait until some close;"
-                        " the seated people play on"
-                    ).format(error=exc.strerror or exc)
-                )
-            log.warning("accept() failed: %s", exc.strerror or exc)
-            self._last_out_of_handles = time.monotonic()
-            return
-        if isinstance(exc, ValueError) and "_start_serving" in str(context.get("message")):
-            # asyncio's retry of listening after accept() ran out of handles, on a socket closed
-            # meanwhile (the table was closed): there is nothing left to serve.
-            log.debug("a retry of listening on a closed socket: %s", exc)
-            return
-        if self._loop_handler is not None:
-            self._loop_handler(loop, context)
-        else:
-            loop.default_exception_handler(context)
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

@@ -241,7 +241,7 @@ async def test_listening_retried_on_a_closed_socket_after_running_out_of_handles
         loop.call_exception_handler(
             {"message": "socket.accept() out of system resource", "exception": OSError(errno.EMFILE, "Too many")}
         )
-    assert loop.get_exception_handler() == server._loop_exception
+    assert loop.get_exception_handler() == server.accept_errors.handle
     with caplog.at_level(logging.DEBUG, logger="asyncio"):
         loop.call_exception_handler(
             {
