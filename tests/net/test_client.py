@@ -116,7 +116,9 @@ async def test_a_malformed_server_message_is_one_line_and_skipped() -> None:
         await until(lambda: rec.seat.state is not None, what="a state")
         assert len(rec.problems) == 3
         assert all("\n" not in line and "Traceback" not in line for line in rec.problems)
-        assert "state message" in rec.problems[0] and "not JSON" in rec.problems[1] and "version" in rec.problems[2]
+        assert (
+            "state message" in rec.problems[0] and "not valid JSON" in rec.problems[1] and "version" in rec.problems[2]
+        )
         assert rec.seat.connected and rec.seat.connections == 1
         await rec.stop()
 

@@ -44,8 +44,8 @@ def test_the_clients_messages_read_back(message: p.ClientMessage) -> None:
 @pytest.mark.parametrize(
     ("text", "code", "says"),
     [
-        ("", p.MALFORMED, "not JSON"),
-        ("{", p.MALFORMED, "not JSON"),
+        ("", p.MALFORMED, "not valid JSON"),
+        ("{", p.MALFORMED, "not valid JSON"),
         ("[]", p.MALFORMED, "a JSON object"),
         ('"hello"', p.MALFORMED, "a JSON object"),
         (msg(type="ping", x=float("nan")).replace("NaN", "NaN"), p.MALFORMED, "NaN"),
