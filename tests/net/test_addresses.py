@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import CliError, main
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.addresses import ADDRESS_MAX, file_name, read_address
 from kc_tui.net.client import table_address
 from tests.net.clientkit import app_process

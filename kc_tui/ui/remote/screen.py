@@ -41,7 +41,7 @@ from kc_tui.i18n import N_, _
 from kc_tui.match import logwords
 from kc_tui.match.replay import ReplayError
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
-from kc_tui.net.protocol import (
+from kc_tui.net.schema import (
     MALFORMED,
     ErrorMsg,
     HintMsg,
