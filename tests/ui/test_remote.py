@@ -117,7 +117,7 @@ async def ana_on_turn(pilot: Pilot[Any], screen: RemoteScreen, server: TableServ
     """Play Ben's turns from the test client until the table waits for Ana (whose screen shows it)."""
     for _ in range(40):
         await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
-        if is_my_turn(screen.state):
+        if is_my_turn(screen.latest):
             return
         await wait_for(pilot, lambda: bool(ben.state.legal) and ben.state.stamp == server.stamp)
         await ben_moves(ben)
@@ -139,7 +139,7 @@ async def test_join_shows_the_table_and_plays_a_card_by_keys() -> None:
             move = next((parse_move(m) for m in state.legal if m.startswith("play")), None)
             if move is None:  # nothing to play: the turn is ended by its key
                 await pilot.press("t")
-                await wait_for(pilot, lambda: not is_my_turn(screen.state))
+                await wait_for(pilot, lambda: not is_my_turn(screen.latest))
                 return
             card, place = play_card(move), target(move)
             await pilot.press(KEYS[list(state.hand).index(card)])
@@ -323,7 +323,7 @@ async def play_until(
         await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
         await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
         stamp = server.stamp
-        if is_my_turn(screen.state):
+        if is_my_turn(screen.latest):
             assert screen.state is not None
             hand = list(screen.state.hand or ())
             plays = [m for m in screen.state.legal if m.startswith("play")]

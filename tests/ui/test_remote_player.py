@@ -111,7 +111,7 @@ async def first_round_ended(
         await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
         await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
         stamp = server.stamp
-        if is_my_turn(screen.state):
+        if is_my_turn(screen.latest):
             await pilot.press("t")
         elif ben.state.legal:
             await ben_moves(ben)
