@@ -65,7 +65,7 @@ from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 
 if TYPE_CHECKING:
-    from kc_tui.ui.remote.dialogs import RemoteRoundSummary
+    from kc_tui.ui.dialogs.summary import RoundSummary
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
@@ -127,7 +127,7 @@ class RemoteScreen(RemoteTable):
         #: the summary that asked for it (None: no replay on its way).
         self._replay_pages: ReplayPages | None = None
         self._replay_asked: int | None = None
-        self._replay_for: RemoteRoundSummary | None = None
+        self._replay_for: RoundSummary | None = None
         #: The stamp of the state this seat's turn began at (None: not its turn yet), and the
         #: turn the setting ``auto_hint`` last showed a hint at.
         self._turn_began: int | None = None
@@ -256,7 +256,7 @@ class RemoteScreen(RemoteTable):
             self._hint_at_turn_start()
 
     def _round_scored(self, message: RoundMsg) -> None:
-        from kc_tui.ui.remote.dialogs import RemoteRoundSummary
+        from kc_tui.ui.dialogs.summary import RoundSummary, told_round
 
         self.round_winners[message.number] = message.winner
         self._round_cards[message.number] = message.cards
@@ -268,15 +268,10 @@ class RemoteScreen(RemoteTable):
         self.held = latest if latest is not None and latest.round_number == message.number else None
         self.refresh_view()
         names = [s.name for s in latest.seats] if latest is not None else []
-        summary = RemoteRoundSummary(
-            message.number,
-            message.winner,
-            message.lines,
-            cards=message.cards,
-            names=names,
-            look=self.look,
-            replay=lambda number: self._ask_replay(number, summary),
+        told = told_round(
+            message.number, message.winner, message.lines, cards=message.cards, names=names, look=self.look
         )
+        summary = RoundSummary(told, replay=lambda: self._ask_replay(message.number, summary), review=False)
         self._summary = summary
 
         def closed(_: object = None) -> None:
@@ -293,7 +288,7 @@ class RemoteScreen(RemoteTable):
         self.app.push_screen(summary, closed)
 
     # ------------------------------------------------------------------ a round's replay
-    def _ask_replay(self, number: int, summary: RemoteRoundSummary) -> None:
+    def _ask_replay(self, number: int, summary: RoundSummary) -> None:
         """Ask the server for round ``number``'s replay (its first page); ``summary`` says how it goes."""
         if self._replay_pages is not None:
             summary.note(_("The replay is on its way…"))
@@ -348,7 +343,7 @@ class RemoteScreen(RemoteTable):
         if summary is not None:
             summary.note(note)
 
-    def _show_replay(self, pages: ReplayPages, summary: RemoteRoundSummary) -> None:
+    def _show_replay(self, pages: ReplayPages, summary: RoundSummary) -> None:
         from kc_tui.ui.screens.replay import ReplayScreen
 
         seats = self.welcome.seats if self.welcome is not None else ()
@@ -368,7 +363,7 @@ class RemoteScreen(RemoteTable):
         self.app.push_screen(ReplayScreen(replay, look=self.look, pace=self.config.pace))
 
     def _show_match_end(self) -> None:
-        from kc_tui.ui.remote.dialogs import RemoteMatchEnd
+        from kc_tui.ui.dialogs.summary import MatchSummary, match_end
 
         view = self.latest
         if view is None:
@@ -379,7 +374,7 @@ class RemoteScreen(RemoteTable):
             if choice == "menu":
                 self.action_menu()
 
-        self.app.push_screen(RemoteMatchEnd(view.end_text, view.winners), closed)
+        self.app.push_screen(MatchSummary(match_end(view, you=view.viewer), table=True), closed)
 
     def _hint_arrived(self, message: HintMsg) -> None:
         if message.id != self._hint_asked:

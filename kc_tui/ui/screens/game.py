@@ -230,7 +230,7 @@ class GameScreen(HandPicking, DrivenScreen):
 
     # ------------------------------------------------------------------ round end
     def round_over_reached(self) -> None:
-        from kc_tui.ui.dialogs.summary import RoundSummary
+        from kc_tui.ui.dialogs.summary import RoundSummary, scored_round
 
         if self.view is not None:  # the table keeps showing the round's last position meanwhile...
             self._ended = (self.view, self.seating.label_seat())
@@ -244,16 +244,18 @@ class GameScreen(HandPicking, DrivenScreen):
         if self.session.match_over:
             self._work_out_rating()
         self.app.push_screen(
-            RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
+            RoundSummary(scored_round(self.session, ended.result, look=self.look), replay=replay),
             self._round_summary_closed,
         )
 
     def _round_summary_closed(self, _: object = None) -> None:
         s = self.session
         if s.match_over:
-            from kc_tui.ui.dialogs.summary import MatchSummary
+            from kc_tui.ui.dialogs.summary import MatchSummary, match_end
 
-            self._match_summary = MatchSummary(s, lambda: show_rounds(self.app, self.driver), self._rating)
+            you = s.human_seat if not self.seating.hot_seat else None
+            end = match_end(self.driver.snapshot(self.seating.open_seat()), you=you)
+            self._match_summary = MatchSummary(end, lambda: show_rounds(self.app, self.driver), self._rating)
             self.app.push_screen(self._match_summary, self._match_summary_closed)
             return
         self._summary_open = False
