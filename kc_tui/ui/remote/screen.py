@@ -38,7 +38,6 @@ from kc_tui.engine import (
     parse_move,
 )
 from kc_tui.i18n import N_, _
-from kc_tui.match import logwords
 from kc_tui.match.replay import ReplayError
 from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
@@ -58,7 +57,7 @@ from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import is_my_turn, legal_moves, round_results, table_rules
 from kc_tui.ui.screens.game_text import hint_text
-from kc_tui.ui.table.draw import who_plays
+from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
 from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import rich_fill, visible
@@ -248,9 +247,7 @@ class RemoteScreen(RemoteTable):
             return
         new_line = view.log[-1] if view.log and (before is None or view.log != before.log) else ""
         if mine and before is not None and is_my_turn(before) and new_line:
-            # Translators: {line} is the log's line of the move just made.
-            done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(logwords.shown(new_line))))
-            self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
+            self.say(move_made(new_line), "ok")
         else:
             self._prompt()
             self._hint_at_turn_start()
@@ -462,15 +459,10 @@ class RemoteScreen(RemoteTable):
             return False
         if self._may_act():
             return True
-        view = self.latest
         if not self.seat.connected:
             self.say(_("The connection is down: your move waits until it is back."), "info")
-        elif view is not None and view.over:
-            self.say(view.end_text or _("The match is over."), "info")
-        elif view is not None and view.waiting_for is not None:
-            self.say(_("Wait for your turn: {name} is playing.").format(name=view.waiting_for), "info")
         else:
-            self.say(_("Wait for your turn."), "info")
+            self.say(not_your_turn(self.latest), "info")
         return False
 
     # ------------------------------------------------------------------ picking (HandPicking)

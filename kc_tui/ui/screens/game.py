@@ -13,7 +13,6 @@ from textual.binding import Binding, BindingType
 from kc_tui.config import Config
 from kc_tui.engine import Move
 from kc_tui.i18n import N_, _
-from kc_tui.match import logwords
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
@@ -23,7 +22,7 @@ from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.table.draw import behind_summary, draw_table, turn_prompt
+from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, not_your_turn, turn_prompt
 from kc_tui.ui.table.parts import (
     MESSAGE_LINES,
     fit_message,
@@ -318,11 +317,7 @@ class GameScreen(HandPicking, DrivenScreen):
             return False  # paused: nothing on the table is visible
         if self.seating.may_act() and not self._summary_open:
             return True
-        view = self.view
-        if view is None or view.round_over or view.waiting_for is None:
-            self.say(_("The round is over."), "info")
-        else:
-            self.say(_("Wait for your turn: {name} is playing.").format(name=view.waiting_for), "info")
+        self.say(not_your_turn(self.view), "info")
         return False
 
     # ------------------------------------------------------------------ picking (HandPicking)
@@ -351,9 +346,8 @@ class GameScreen(HandPicking, DrivenScreen):
         self.selected_card = None
         self.source_pile = None
         self.after_change()
-        line = logwords.shown(self.view.log[-1]) if self.view is not None and self.view.log else ""
-        if self.session.human_to_move:
-            self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
+        if self.session.human_to_move and self.view is not None and self.view.log:
+            self.say(move_made(self.view.log[-1]), "ok")
 
     def _held_by_save(self) -> None:
         """After a refused move: when its save failing made the table hold, say so and try the

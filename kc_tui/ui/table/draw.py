@@ -14,15 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
 from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.i18n import _, ngettext
+from kc_tui.match import logwords
 from kc_tui.match.view import SeatSnapshot, TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.table.parts import seat_label
-from kc_tui.ui.text import visible
+from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
@@ -200,11 +202,31 @@ def turn_prompt(
     return line.format(name=name), "info"
 
 
+def not_your_turn(snap: TableSnapshot | None) -> str:
+    """Why the viewer may not act now: the match's or the round's end, or who is playing."""
+    if snap is None:
+        return _("Wait for your turn.")
+    if snap.over:
+        return snap.end_text or _("The match is over.")
+    if snap.round_over or snap.waiting_for is None:
+        return _("The round is over.")
+    return _("Wait for your turn: {name} is playing.").format(name=snap.waiting_for)
+
+
+def move_made(line: str) -> Text:
+    """The viewer's move just made, in the log's words (``line``), and that the turn goes on."""
+    # Translators: {line} is the log's line of the move just made.
+    done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(logwords.shown(line))))
+    return Text.assemble(("✓ ", "bold green"), done)
+
+
 __all__ = [
     "Picked",
     "behind_summary",
     "card_targets",
     "draw_table",
+    "move_made",
+    "not_your_turn",
     "pile_targets",
     "seat_kind",
     "turn_prompt",
