@@ -264,6 +264,21 @@ class MatchSession:
         return self.match.match_seat(self.match.round.to_move)
 
     @property
+    def rules(self) -> Rules:
+        """The match's rules."""
+        return self.match.rules
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the match is over."""
+        return self.match.over
+
+    @property
+    def moves_made(self) -> int:
+        """The moves made so far this round (0: just dealt)."""
+        return _hist_len(self.match.round)
+
+    @property
     def human_to_move(self) -> bool:
         """Whether the seat on turn is a person's (False between rounds)."""
         return not self.match.round.over and self.seats[self.to_move].is_human

@@ -169,7 +169,8 @@ class StateMsg:
     """A ``state``: the table as its viewer may see it (:class:`~kc_tui.match.view.TableSnapshot`,
     the log cut to its last :data:`LOG_LINES`), and the ``stamp`` a request chosen in it names.
 
-    The properties below read the view under the names the remote seat's screens read."""
+    The properties below read the view under the names of the message's fields (the client and
+    the tests read them); each is the view's own value."""
 
     stamp: int
     view: TableSnapshot

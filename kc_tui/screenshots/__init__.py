@@ -449,7 +449,7 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     await ben.send(write(Hello("kings-corners")))
     screen = remote_screen(base + seat_path(server.tokens[0]), app.config)
     app.push_screen(screen)
-    await _wait(pilot, lambda: screen.state is not None and is_my_turn(screen.state) and server.connected[1])
+    await _wait(pilot, lambda: screen.state is not None and is_my_turn(screen.latest) and server.connected[1])
     await pilot.press("right")
     await pilot.pause(0.3)
 

@@ -20,7 +20,7 @@ from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.widgets import Scoreboard
 
-from .gamekit import play_app, play_until, settle
+from .gamekit import game_of, play_app, play_until, settle
 
 #: The smallest screen the game is played on, with three opponents.
 SIZE = (80, 24)
@@ -155,7 +155,7 @@ async def test_r16_the_match_end_names_the_winner_with_chips() -> None:
     app = play_app(config=chips_config(chips_rounds=1))
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, RoundSummary)
-        s = summary.session
+        s = game_of(app).session
         assert s.match.over
         winners = s.match.winners
         best = s.match.live_chips()[winners[0]]

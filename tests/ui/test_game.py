@@ -217,7 +217,7 @@ async def test_seeded_round_to_its_summary() -> None:
     app = play_app()
     async with app.run_test(size=SIZE) as pilot:
         summary = await play_until(pilot, RoundSummary)
-        s = summary.session
+        s = game_of(app).session
         res = summary.result
         assert res.number == 1 and len(s.match.results) == 1
         text = screen_text(app)
@@ -246,8 +246,8 @@ async def test_the_round_summary_names_its_columns_in_words() -> None:
 async def test_a_match_to_the_target_and_play_again() -> None:
     app = play_app(config=make_config(rules=ONE_ROUND))
     async with app.run_test(size=SIZE) as pilot:
-        summary = await play_until(pilot, MatchSummary)
-        s = summary.session
+        await play_until(pilot, MatchSummary)
+        s = game_of(app).session
         assert s.match.over
         totals = s.match.live_chips()
         assert max(totals) >= 5

@@ -27,7 +27,8 @@ from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.help import HelpDialog
-from kc_tui.ui.remote.dialogs import JoinDialog, RemoteMatchEnd, RemoteRoundSummary
+from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+from kc_tui.ui.remote.dialogs import JoinDialog
 from kc_tui.ui.remote.screen import RemoteScreen, WatchScreen
 from kc_tui.ui.remote.view import card_targets, is_my_turn
 from kc_tui.ui.screens.menu import MenuScreen
@@ -117,7 +118,7 @@ async def ana_on_turn(pilot: Pilot[Any], screen: RemoteScreen, server: TableServ
     """Play Ben's turns from the test client until the table waits for Ana (whose screen shows it)."""
     for _ in range(40):
         await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
-        if is_my_turn(screen.state):
+        if is_my_turn(screen.latest):
             return
         await wait_for(pilot, lambda: bool(ben.state.legal) and ben.state.stamp == server.stamp)
         await ben_moves(ben)
@@ -139,7 +140,7 @@ async def test_join_shows_the_table_and_plays_a_card_by_keys() -> None:
             move = next((parse_move(m) for m in state.legal if m.startswith("play")), None)
             if move is None:  # nothing to play: the turn is ended by its key
                 await pilot.press("t")
-                await wait_for(pilot, lambda: not is_my_turn(screen.state))
+                await wait_for(pilot, lambda: not is_my_turn(screen.latest))
                 return
             card, place = play_card(move), target(move)
             await pilot.press(KEYS[list(state.hand).index(card)])
@@ -319,11 +320,11 @@ async def play_until(
         await wait_for(pilot, lambda: done() or s.human_to_move)
         if done():
             return
-        assert not isinstance(app.screen, RemoteRoundSummary)
+        assert not isinstance(app.screen, RoundSummary)
         await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp == server.stamp)
         await wait_for(pilot, lambda: ben.state.stamp == server.stamp)
         stamp = server.stamp
-        if is_my_turn(screen.state):
+        if is_my_turn(screen.latest):
             assert screen.state is not None
             hand = list(screen.state.hand or ())
             plays = [m for m in screen.state.legal if m.startswith("play")]
@@ -336,12 +337,12 @@ async def play_until(
 
 async def first_round_summary(
     pilot: Pilot[Any], app: KingsCornersApp, server: TableServer, ben: Client
-) -> RemoteRoundSummary:
+) -> RoundSummary:
     """Play round 1 until Ana's screen shows its summary (the next round is dealt meanwhile)."""
     await play_until(pilot, app, server, ben, lambda: server.session.match.number > 1)
-    await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
+    await wait_for(pilot, lambda: isinstance(app.screen, RoundSummary) and bool(app.screen.query("#continue")))
     summary = app.screen
-    assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
+    assert isinstance(summary, RoundSummary) and summary.number == 1
     return summary
 
 
@@ -366,7 +367,7 @@ async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_r
         screen = table_under(app)
         s = server.session
         summary = app.screen
-        assert isinstance(summary, RemoteRoundSummary)
+        assert isinstance(summary, RoundSummary)
         (scored,) = s.match.results
         left = [sort_for_hand(cards_of(mask)) for mask in scored.hands_left]
         assert any(left) and [sorted(hand) for hand in summary.cards] == [sorted(h) for h in left]
@@ -400,18 +401,18 @@ async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None
                 return s.match.round.over or s.match.over
 
             await play_until(pilot, app, server, ben, ended)
-            await wait_for(pilot, lambda: isinstance(app.screen, RemoteRoundSummary))
+            await wait_for(pilot, lambda: isinstance(app.screen, RoundSummary))
             summary = app.screen
-            assert isinstance(summary, RemoteRoundSummary) and summary.number == 1
+            assert isinstance(summary, RoundSummary) and summary.number == 1
             await wait_for(pilot, lambda: screen.state is not None and screen.state.over)
             await wait_for(pilot, lambda: "Round 1" in screen_text(app), what="the round's summary drawn")
             text = screen_text(app)
             assert "Round 1" in text and BEN in text
             assert app.screen is summary, "the match's end waits for the round's summary"
             await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, RemoteMatchEnd))
+            await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary))
             end = app.screen
-            assert isinstance(end, RemoteMatchEnd) and end.end_text == match_end_text(s)
+            assert isinstance(end, MatchSummary) and end.end.end_text == match_end_text(s)
             assert "the match is over" in screen_text(app)
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.screen is screen)
@@ -580,7 +581,7 @@ async def test_v_on_a_rounds_summary_replays_the_round_as_this_seat_saw_it_and_e
     async with round_ones_summary() as (server, ben, app, pilot):
         screen = table_under(app)
         summary = app.screen
-        assert isinstance(summary, RemoteRoundSummary)
+        assert isinstance(summary, RoundSummary)
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
         replay = app.screen
@@ -636,7 +637,7 @@ async def test_v_says_in_one_line_when_the_server_sends_no_replay_or_the_connect
     async with round_ones_summary() as (server, ben, app, pilot):
         screen = table_under(app)
         summary = app.screen
-        assert isinstance(summary, RemoteRoundSummary)
+        assert isinstance(summary, RoundSummary)
         note = summary.query_one("#replay-note", Static)
         await pilot.press("v")
         await wait_for(pilot, lambda: "older version" in widget_text(note), what="the older server said")

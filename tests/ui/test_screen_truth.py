@@ -31,7 +31,7 @@ from kc_tui.ui.widgets.plot import LegendPlot
 from tests.match.kit import direct_round, play_match, store
 
 from .conftest import wait_for
-from .gamekit import make_config, play_app, play_until, settle
+from .gamekit import game_of, make_config, play_app, play_until, settle
 
 SIZES = ((80, 24), (120, 40), (160, 50))
 LOOK = CardLook()
@@ -71,7 +71,7 @@ async def test_the_summary_shows_the_cards_left_in_every_hand_at_the_round_end()
         summary = await play_until(pilot, RoundSummary)
         res = summary.result
         body = screen_lines(app, summary.query_one("#body"))
-        for seat, name in enumerate(summary.session.names):
+        for seat, name in enumerate(game_of(app).session.names):
             row = next(line for line in body if f" {name} " in line)
             held = sort_for_hand(cards_of(res.hands_left[seat]))
             if seat == res.winner:
@@ -85,7 +85,7 @@ async def test_the_next_dealer_is_named_with_the_verb_that_agrees() -> None:
     app = play_app()
     async with app.run_test(size=(120, 40)) as pilot:
         summary = await play_until(pilot, RoundSummary)
-        s = summary.session
+        s = game_of(app).session
         dealer = s.names[s.match.dealer]
         shown = " ".join(" ".join(screen_lines(app, summary.query_one("#next"))).split())
         assert f"Next round: {dealer} deals." in shown
@@ -105,7 +105,7 @@ async def test_every_chips_row_adds_up_from_its_start_to_its_stack() -> None:
         body = screen_lines(app, summary.query_one("#body"))
         head = body[0].split()
         assert head[-5:] == ["Start", "Paid", "Won", "Ante", "Chips"], body[0]
-        for seat, name in enumerate(summary.session.names):
+        for seat, name in enumerate(game_of(app).session.names):
             row = next(line for line in body if re.search(rf"\s{name}\s", line))
             cells = row.strip(" █▌▐").split()[-5:]
             start, paid, won, ante, chips = (0 if c == "·" else int(c) for c in cells)

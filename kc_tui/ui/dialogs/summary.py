@@ -1,4 +1,9 @@
-"""The round summary and the match summary.
+"""The round summary and the match summary: one of each for every table. A table played here
+makes a round's from the engine's result (:func:`scored_round`), a remote seat from the server's
+words and the cards it showed (:func:`told_round`); the match summary is made from the table's
+view at the match's end (:func:`match_end`). What only one of them offers is a capability the
+dialog is given: the round's replay (with its review, at a table played here), playing again, a
+table to go back to (a remote seat's, which goes on without waiting for the dialog).
 
 Under points (R15) the round summary shows what every hand caught (the cards, face up), its
 penalty and the totals against the target. Under chips (R16) it shows the cards caught, the
@@ -11,8 +16,10 @@ plus the pot won, minus the next ante, is the stack shown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,15 +27,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from kc_tui.engine import KING_PENALTY, RoundResult, cards_of, sort_for_hand
+from kc_tui.engine import KING_PENALTY, Card, RoundResult, cards_of, sort_for_hand
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import match_record
 from kc_tui.match.session import MatchSession, match_end_text
+from kc_tui.match.view import RoundRow, TableSnapshot
 from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.text import plain, rich_plain, visible
+from kc_tui.util.text import is_you
 
 #: The widest name column in the summaries (a longer name ends in "…").
 NAME_WIDTH = 16
@@ -38,11 +47,6 @@ TABLE_WIDTH = 70
 WENT_OUT = "*"
 
 DOT = "·"
-
-
-def is_you(name: str) -> bool:
-    """The player is named "You" (the default): the verbs after the name agree with it."""
-    return name.strip().casefold() == "you"
 
 
 def _signed(value: int, sign: str) -> str:
@@ -186,13 +190,68 @@ def round_footer(s: MatchSession, result: RoundResult) -> str:
     return deals.format(name=dealer, pot=pot)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A round's end as its summary shows it: the headline, the body (every hand's cards left
+    and what the round did to the scores), what comes next, the cards left in every seat's hand
+    (empty when not known) and, at a table played here, the round as the engine scored it."""
+
+    number: int
+    title: str
+    body: RenderableType
+    next: str
+    cards: tuple[tuple[Card, ...], ...] = ()
+    result: RoundResult | None = None
+
+
+def scored_round(s: MatchSession, result: RoundResult, *, look: CardLook) -> RoundEnd:
+    """Round ``result`` of the match ``s`` played here, as the engine scored it."""
+    cards = tuple(tuple(sort_for_hand(cards_of(mask))) for mask in result.hands_left)
+    body = round_table(s, result, look=look)
+    return RoundEnd(result.number, round_headline(s, result), body, round_footer(s, result), cards, result)
+
+
+def told_round(
+    number: int,
+    winner: str | None,
+    lines: Sequence[str],
+    *,
+    cards: Sequence[Sequence[Card]] = (),
+    names: Sequence[str] = (),
+    look: CardLook,
+) -> RoundEnd:
+    """Round ``number`` as a table's server told it: who went out (None: blocked), its lines
+    (shown literally; the first is the headline when it names the round) and every seat's cards
+    left, face up (``cards`` by seat, ``names`` the seats'; none from a server that sends none).
+    The table goes on meanwhile."""
+    if lines and lines[0].startswith(f"Round {number}"):
+        title, told = lines[0], list(lines[1:])
+    elif winner is None:
+        title, told = _("Round {number} was blocked").format(number=number), list(lines)
+    else:
+        title, told = _("Round {number}: {name} went out").format(number=number, name=winner), list(lines)
+    parts: list[RenderableType] = [Text("\n").join(Text(visible(line)) for line in told)]
+    left = [tuple(hand) for hand in cards]
+    if left and len(names) == len(left):
+        t = _table()
+        for name, hand in zip(names, left, strict=True):
+            shown = look.fan(sort_for_hand(list(hand))) if hand else Text(_("no cards left"), style="dim")
+            t.add_row(_name_cell(name, name == winner), shown)
+        parts += [Text(), t]
+    nxt = _("The table goes on meanwhile: the next round is dealt there.")
+    return RoundEnd(number, title, Group(*parts), nxt, tuple(left))
+
+
 class RoundSummary(Modal[None]):
-    """How the round ended: who went out, the cards caught in every hand, the penalties or
-    chips, the totals, and the next deal or the match's end."""
+    """How the round ended (:class:`RoundEnd`): who went out, the cards caught in every hand, the
+    penalties or chips, the totals, and the next deal or the match's end. ``replay`` shows the
+    round again (``v``; with its review when ``review``), when there is one; :meth:`note` says
+    how it goes when it takes a while (a remote seat's is fetched)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", N_("Continue")),
         Binding("v", "replay", N_("Replay and review")),
+        Binding("v", "replay_only", N_("Replay")),
     ]
     DEFAULT_CSS = """
     RoundSummary > Vertical {
@@ -201,80 +260,154 @@ class RoundSummary(Modal[None]):
     RoundSummary #title { text-style: bold; width: 100%; content-align: center middle; margin-top: 1; }
     RoundSummary #body { width: 100%; margin: 1 0; }
     RoundSummary #next { color: $text-muted; margin-bottom: 1; }
+    RoundSummary #replay-note { margin-bottom: 1; }
     RoundSummary Button { width: 100%; }
     RoundSummary #replay { height: 1; margin-top: 1; }
     """
+    AUTO_FOCUS = ""  # on_mount focuses Continue, leaving the summary at its title
 
-    def __init__(
-        self,
-        session: MatchSession,
-        result: RoundResult,
-        hands: Sequence[tuple[int, int]] | None = None,
-        *,
-        look: CardLook | None = None,
-        replay: Callable[[], None] | None = None,
-    ) -> None:
-        """``hands`` (cards, kings per seat) is accepted for older callers and not used: the
-        engine's ``result`` carries the hands. ``look``: how cards are drawn (default: the
-        app's settings). ``replay``: shows the round again (and its review), when it was recorded."""
+    def __init__(self, end: RoundEnd, *, replay: Callable[[], None] | None = None, review: bool = True) -> None:
         super().__init__()
-        self.session = session
-        self.result = result
-        self.hands = None if hands is None else list(hands)
-        self.look = look
+        self.end = end
         self.replay = replay
+        self.review = review
+
+    @property
+    def number(self) -> int:
+        return self.end.number
+
+    @property
+    def cards(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards left (empty when not known)."""
+        return self.end.cards
+
+    @property
+    def result(self) -> RoundResult:
+        """The round as the engine scored it (a table played here: a remote seat has the
+        server's words)."""
+        if self.end.result is None:
+            raise AttributeError("the round was told by a table's server: it has no engine result")
+        return self.end.result
 
     def compose(self) -> ComposeResult:
-        s, res = self.session, self.result
-        look = self.look or CardLook.of(getattr(self.app, "config", None))
+        end = self.end
         with Vertical():
-            yield Static(plain(round_headline(s, res)), id="title")
-            yield Static(round_table(s, res, self.hands, look=look), id="body")
-            yield Static(plain(round_footer(s, res)), id="next")
+            yield Static(plain(end.title), id="title")
+            yield Static(end.body, id="body")
+            yield Static(plain(end.next), id="next")
+            note = Static("", id="replay-note")
+            note.display = False
+            yield note
             yield Button(_("Continue"), variant="primary", id="continue")
             if self.replay is not None:
-                yield Button(_("Replay and review (v)"), id="replay", compact=True)
+                label = _("Replay and review (v)") if self.review else _("Replay this round  (v)")
+                yield Button(label, id="replay", compact=True)
 
     def on_mount(self) -> None:
-        for button in self.query(Button).results():
-            button.focus()
-            break
+        # Focused without scrolling to it: the summary opens at its title (it scrolls when taller).
+        self.query_one("#continue", Button).focus(scroll_visible=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
         if event.button.id == "replay":
             self.action_replay()
         else:
             self.dismiss(None)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":
+            return self.replay is not None and self.review
+        if action == "replay_only":
+            return self.replay is not None and not self.review
+        return True
+
+    def note(self, text: str) -> None:
+        """One line under the summary about its replay (text from the network shown literally)."""
+        if self.is_attached:
+            note = self.query_one("#replay-note", Static)
+            note.update(plain(text))
+            note.display = bool(text)
+
     def action_replay(self) -> None:
         if self.replay is not None:
             self.replay()
+
+    def action_replay_only(self) -> None:
+        self.action_replay()
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-def match_table(s: MatchSession) -> tuple[Table, int]:
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """A finished match as its summary shows it: every seat's name, rounds and final total,
+    the winners (match seats), the end in words, the scoring (``target``: 0 under chips) and the
+    seat of the one person at the screen, who is "you" (None: everyone is named)."""
+
+    names: tuple[str, ...]
+    rounds: tuple[RoundRow, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    end_text: str
+    chips: bool
+    target: int
+    you: int | None = None
+
+
+def match_end(view: TableSnapshot, *, you: int | None = None) -> MatchEnd:
+    """The match's end as the table's view at its end holds it (``you``: the person's seat)."""
+    return MatchEnd(
+        names=tuple(seat.name for seat in view.seats),
+        rounds=view.results,
+        totals=tuple(seat.total for seat in view.seats),
+        winners=tuple(seat.seat for seat in view.seats if seat.winner),
+        end_text=view.end_text,
+        chips=view.chips,
+        target=view.target,
+        you=you,
+    )
+
+
+def session_end(s: MatchSession) -> MatchEnd:
+    """The end of the finished match ``s`` (the one person at its table is "you")."""
+    m = s.match
+    chips = m.chips_scoring
+    humans = [i for i, seat in enumerate(s.seats) if seat.is_human]
+    return MatchEnd(
+        names=tuple(s.names),
+        rounds=tuple(RoundRow(r.number, r.winner, tuple(r.chips_delta if chips else r.penalties)) for r in m.results),
+        totals=tuple(m.live_chips()),
+        winners=tuple(m.winners),
+        end_text=match_end_text(s),
+        chips=chips,
+        target=0 if chips else m.rules.target,
+        you=humans[0] if len(humans) == 1 else None,
+    )
+
+
+def match_table(end: MatchEnd) -> tuple[Table, int]:
     """Every player's rounds (the last ones that fit) and final total: penalties (R15) or chips
     won or paid (R16, antes apart), a ``*`` by the number of who went out. Also how many early
     rounds were left out."""
     t = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
     t.add_column(_("Player"), no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
 
-    def cell(res: RoundResult, seat: int) -> str:
+    def cell(res: RoundRow, seat: int) -> str:
         mark = WENT_OUT if res.winner == seat else ""
-        return mark + (_delta(res.chips_delta[seat]) if s.match.chips_scoring else str(res.penalties[seat]))
+        value = res.scores[seat] if seat < len(res.scores) else 0
+        return mark + (_delta(value) if end.chips else str(value))
 
-    def head(res: RoundResult) -> str:
+    def head(res: RoundRow) -> str:
         # Translators: the head of a round's column in the match summary: "R3" is round 3.
         return _("R{number}").format(number=res.number)
 
     total = _("Total")
     # Every column after the first takes its width and 2 spaces of padding.
     room = TABLE_WIDTH - NAME_WIDTH - (len(total) + 2)
-    shown: list[RoundResult] = []
-    for res in reversed(s.match.results):
-        width = max(len(head(res)), *(len(cell(res, seat)) for seat in range(s.match.n))) + 2
+    shown: list[RoundRow] = []
+    for res in reversed(end.rounds):
+        width = max(len(head(res)), *(len(cell(res, seat)) for seat in range(len(end.names)))) + 2
         if width > room:
             break
         room -= width
@@ -282,13 +415,13 @@ def match_table(s: MatchSession) -> tuple[Table, int]:
     for res in shown:
         t.add_column(rich_plain(head(res)), justify="right", style="dim", no_wrap=True)
     t.add_column(total, justify="right", no_wrap=True)
-    for seat, name in enumerate(s.names):
+    for seat, name in enumerate(end.names):
         t.add_row(
-            _name_cell(name, seat in s.match.winners),
+            _name_cell(name, seat in end.winners),
             *(cell(res, seat) for res in shown),
-            Text(str(s.match.live_chips()[seat]), style="bold"),
+            Text(str(end.totals[seat] if seat < len(end.totals) else 0), style="bold"),
         )
-    return t, len(s.match.results) - len(shown)
+    return t, len(end.rounds) - len(shown)
 
 
 #: The rating line while the rating is being worked out.
@@ -340,12 +473,17 @@ def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | No
 
 
 class MatchSummary(Modal[str | None]):
-    """The winner(s) by name and why the match ended, every player's rounds and final total,
-    and play again / main menu. The one person at a table is "you"; several are named."""
+    """The winner(s) by name and why the match ended, every player's rounds and final total.
+    At a table played here: play again (``a``), the rounds to replay (``v``, when recorded), the
+    main menu; at a remote seat (``table``): back to the table, which goes on showing (Enter,
+    dismissed with None), or the main menu ("menu"). The one person at the screen is "you";
+    where several play, everyone is named."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "again", N_("Play again")),
-        Binding("m,escape", "menu", N_("Main menu")),
+        Binding("enter", "table", N_("Table"), show=False),
+        Binding("m", "menu", N_("Main menu")),
+        Binding("escape", "close", show=False),
         Binding("v", "rounds", N_("Replay a round")),
     ]
     DEFAULT_CSS = """
@@ -364,59 +502,77 @@ class MatchSummary(Modal[str | None]):
     """
 
     def __init__(
-        self, session: MatchSession, rounds: Callable[[], None] | None = None, rating: str | None = None
+        self,
+        end: MatchEnd | MatchSession,
+        rounds: Callable[[], None] | None = None,
+        rating: str | None = None,
+        *,
+        table: bool = False,
     ) -> None:
-        """``rounds``: shows the match's rounds to replay and review (when it was recorded).
+        """``end``: the match's end (a finished session is read as :func:`session_end`).
+        ``rounds``: shows the match's rounds to replay and review (when it was recorded).
         ``rating``: how the match moved the player's rating (:func:`rating_change`; None: no
-        such line, as after a demo); :meth:`show_rating` changes it."""
+        such line, as after a demo); :meth:`show_rating` changes it. ``table``: a remote seat's
+        (the table goes on showing behind; no playing again from here)."""
         super().__init__()
-        self.session = session
+        self.end = session_end(end) if isinstance(end, MatchSession) else end
         self.rounds = rounds
         self.rating = rating
+        self.table = table
 
     def compose(self) -> ComposeResult:
-        s = self.session
-        names = [s.names[w] for w in s.match.winners]
-        humans = [i for i, seat in enumerate(s.seats) if seat.is_human]
-        human = humans[0] if len(humans) == 1 else None  # "you" only where one person plays
+        end = self.end
+        names = [end.names[w] for w in end.winners]
         # Translators: put between the names of the players who share a win ("Ana and Ben").
         joined = _(" and ").join(names)
         if len(names) != 1:
             # Translators: {names} are the names of the players who share the win.
             head = _("A shared win: {names}").format(names=joined)
-        elif human is not None and human in s.match.winners:
+        elif end.you is not None and end.you in end.winners:
             head = _("You win the match!")
         else:
             head = _("{name} wins the match").format(name=names[0])
-        table, hidden = match_table(s)
-        if s.match.chips_scoring:
+        table, hidden = match_table(end)
+        if end.chips:
             # Translators: {mark} is the mark ("*") beside the figure of who went out.
             legend = _("{mark} went out · chips won or paid, antes apart").format(mark=WENT_OUT)
         else:
             # Translators: {mark} is the mark ("*") beside the figure of who went out.
             legend = _("{mark} went out · penalty points · target {target}, lowest total wins").format(
-                mark=WENT_OUT, target=s.match.rules.target
+                mark=WENT_OUT, target=end.target
             )
         if hidden:
             # Translators: {hidden} is the last round left out of the table; {legend} what its figures mean.
             legend = _("Rounds 1–{hidden} not shown · {legend}").format(hidden=hidden, legend=legend)
         with Vertical():
             yield Static(plain(head), id="title")
-            yield Static(plain(match_end_text(s)), id="sub")
+            yield Static(plain(end.end_text), id="sub")
             rating = Static(plain(self.rating_text(self.rating)), id="rating")
             rating.display = self.rating is not None
             yield rating
             yield Static(table, id="body")
             yield Static(plain(legend), id="legend")
             with Horizontal():
-                yield Button(_("Play again"), variant="success", id="again")
+                if self.table:
+                    yield Button(_("Back to the table  (Enter)"), variant="primary", id="table")
+                else:
+                    yield Button(_("Play again"), variant="success", id="again")
                 if self.rounds is not None:
                     yield Button(_("Replay a round (v)"), id="rounds")
                 yield Button(_("Main menu"), id="menu")
 
     def on_mount(self) -> None:
-        for button in self.query("#again").results(Button):
+        for button in self.query("#again, #table").results(Button):
             button.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "again":
+            return not self.table
+        if action == "table":
+            return self.table
+        if action == "rounds":
+            return self.rounds is not None
+        return True
 
     @staticmethod
     def rating_text(line: str | None) -> str:
@@ -432,17 +588,29 @@ class MatchSummary(Modal[str | None]):
             rating.display = line is not None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
         if event.button.id == "rounds":
             self.action_rounds()
-            return
-        self.dismiss("again" if event.button.id == "again" else "menu")
+        elif event.button.id == "table":
+            self.action_table()
+        else:
+            self.dismiss("again" if event.button.id == "again" else "menu")
 
     def action_rounds(self) -> None:
         if self.rounds is not None:
             self.rounds()
 
     def action_again(self) -> None:
-        self.dismiss("again")
+        if not self.table:
+            self.dismiss("again")
+
+    def action_table(self) -> None:
+        if self.table:
+            self.dismiss(None)
 
     def action_menu(self) -> None:
         self.dismiss("menu")
+
+    def action_close(self) -> None:
+        """Escape: back to the table at a remote seat, else the main menu."""
+        self.dismiss(None if self.table else "menu")

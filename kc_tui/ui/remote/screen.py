@@ -38,8 +38,8 @@ from kc_tui.engine import (
     parse_move,
 )
 from kc_tui.i18n import N_, _
-from kc_tui.match import logwords
 from kc_tui.match.replay import ReplayError
+from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.net.schema import (
@@ -55,21 +55,16 @@ from kc_tui.net.schema import (
 )
 from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
-from kc_tui.ui.remote.view import (
-    chips_scoring,
-    is_my_turn,
-    legal_moves,
-    round_results,
-    table_rules,
-)
+from kc_tui.ui.remote.view import is_my_turn, round_results, table_rules
 from kc_tui.ui.screens.game_text import hint_text
+from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
 from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 
 if TYPE_CHECKING:
-    from kc_tui.ui.remote.dialogs import RemoteRoundSummary
+    from kc_tui.ui.dialogs.summary import RoundSummary
 
 #: The actions that work while the terminal is too small, or the connection has ended.
 ALWAYS = frozenset({"quit", "help", "menu", "leave"})
@@ -121,7 +116,6 @@ class RemoteScreen(RemoteTable):
         #: the next state of another stamp answers it.
         self._undo_asked: tuple[int, int] | None = None
         self._told_over = False
-        self._told_bad_moves: set[str] = set()
         self._panels_for: tuple[tuple[str, str], ...] | None = None
         #: The round's summary on show (the match's end waits for it).
         self._summary: ModalScreen[None] | None = None
@@ -131,7 +125,7 @@ class RemoteScreen(RemoteTable):
         #: the summary that asked for it (None: no replay on its way).
         self._replay_pages: ReplayPages | None = None
         self._replay_asked: int | None = None
-        self._replay_for: RemoteRoundSummary | None = None
+        self._replay_for: RoundSummary | None = None
         #: The stamp of the state this seat's turn began at (None: not its turn yet), and the
         #: turn the setting ``auto_hint`` last showed a hint at.
         self._turn_began: int | None = None
@@ -190,90 +184,85 @@ class RemoteScreen(RemoteTable):
         self._panels_for = key
         row = self.query_one("#opponents", Horizontal)
         row.remove_children()
-        mine = self.state.seat if self.state is not None else self.welcome.seat if self.welcome is not None else None
+        welcome = self.welcome.seat if self.welcome is not None else None
+        mine = self.latest.viewer if self.latest is not None else welcome
         row.mount_all(
             [OpponentPanel(i, name, kind) for i, (name, kind) in enumerate(seats) if i != mine or self.watching]
         )
 
     def _new_state(self, state: StateMsg) -> None:
-        before = self.state
-        self.state = state
-        self.moves, bad = legal_moves(state)
-        for text in bad:
-            if text not in self._told_bad_moves:
-                self._told_bad_moves.add(text)
-                # Translators: {move} is the server's text of the move.
-                self._problem(_("the server offered a move that cannot be read: {move}").format(move=text))
-        self._ensure_panels([(s.name, s.kind) for s in state.seats])
-        changed = before is None or before.stamp != state.stamp
+        before, stamp = self.latest, self.state.stamp if self.state is not None else None
+        self.take_state(state)
+        view = self.latest
+        assert view is not None
+        self._ensure_panels([(s.name, s.kind) for s in view.seats])
+        changed = before is None or stamp != state.stamp
         if changed:
             self.hint_move = None
-            if is_my_turn(state) and (before is None or not is_my_turn(before) or before.round != state.round):
+            mine = is_my_turn(view)
+            if mine and (before is None or not is_my_turn(before) or before.round_number != view.round_number):
                 self._turn_began = state.stamp
-            hand = state.hand or ()
-            if self.selected_card is not None and (self.selected_card not in hand or not is_my_turn(state)):
+            hand = view.hand or ()
+            if self.selected_card is not None and (self.selected_card not in hand or not mine):
                 self.selected_card = None
             self.source_pile = None  # the piles changed: a pile is picked up again from the new table
         self.refresh_view()
         was_saved = before is None or before.save_problem is None
-        if state.save_problem is not None and was_saved:
+        if view.save_problem is not None and was_saved:
             # Translators: {problem} is why the host cannot save (its file system's words).
             unsaved = _("The host cannot save the table ({problem}): the table holds, no move is made until it can.")
-            self._problem(unsaved.format(problem=state.save_problem))
-        elif state.save_problem is None and not was_saved:
+            self._problem(unsaved.format(problem=view.save_problem))
+        elif view.save_problem is None and not was_saved:
             self._problem(_("The host saves the table again: every move so far is kept."))
         if changed:
-            self._after_state(before, state)
-        elif self._summary is None and self._waiting_words(before) != self._waiting_words(state):
+            self._after_state(before, view)
+        elif self._summary is None and self._waiting_words(before) != self._waiting_words(view):
             self._prompt()  # the person waited for came or went: the line says so at once
 
-    def _waiting_words(self, state: StateMsg | None) -> str | None:
+    @staticmethod
+    def _waiting_words(view: TableSnapshot | None) -> str | None:
         """What the message area says of the person the table waits for (another seat's)."""
-        if state is None or state.waiting_for is None or is_my_turn(state) or state.over:
+        if view is None or view.waiting_for is None or is_my_turn(view) or view.over:
             return None
-        return self._who_plays(state)
+        return who_plays(view)
 
-    def _after_state(self, before: StateMsg | None, state: StateMsg) -> None:
+    def _after_state(self, before: TableSnapshot | None, view: TableSnapshot) -> None:
         """Say what changed: the seat's own move done, its turn, the match's end."""
-        if state.over and not self._told_over:
+        if view.over and not self._told_over:
             self._told_over = True
-            self.say(state.end_text or _("The match is over."))
+            self.say(view.end_text or _("The match is over."))
             if self._summary is None:
                 self._show_match_end()  # else once the round's summary is closed
             return
-        mine = is_my_turn(state)
+        mine = is_my_turn(view)
         undo, self._undo_asked = self._undo_asked, None
-        if undo is not None and undo[1] != state.stamp:
+        if undo is not None and self.state is not None and undo[1] != self.state.stamp:
             self.say(Text.assemble(("↶ ", "bold green"), _("Took back your last move.")), "ok")
             return
-        new_line = state.log[-1] if state.log and (before is None or state.log != before.log) else ""
+        new_line = view.log[-1] if view.log and (before is None or view.log != before.log) else ""
         if mine and before is not None and is_my_turn(before) and new_line:
-            # Translators: {line} is the log's line of the move just made.
-            done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(logwords.shown(new_line))))
-            self.say(Text.assemble(("✓ ", "bold green"), done), "ok")
+            self.say(move_made(new_line), "ok")
         else:
             self._prompt()
             self._hint_at_turn_start()
 
     def _round_scored(self, message: RoundMsg) -> None:
-        from kc_tui.ui.remote.dialogs import RemoteRoundSummary
+        from kc_tui.ui.dialogs.summary import RoundSummary, told_round
 
         self.round_winners[message.number] = message.winner
         self._round_cards[message.number] = message.cards
+        if self.state is not None:
+            self.take_state(self.state)  # its scoreboard marks who went out
         self.selected_card = self.source_pile = self.hint_move = None
         # The table under the summary shows the round as it ended (the next deal waits for it).
-        self.held = self.state if self.state is not None and self.state.round == message.number else None
+        latest = self.latest
+        self.held = latest if latest is not None and latest.round_number == message.number else None
         self.refresh_view()
-        names = [s.name for s in self.state.seats] if self.state is not None else []
-        summary = RemoteRoundSummary(
-            message.number,
-            message.winner,
-            message.lines,
-            cards=message.cards,
-            names=names,
-            look=self.look,
-            replay=lambda number: self._ask_replay(number, summary),
+        names = [s.name for s in latest.seats] if latest is not None else []
+        told = told_round(
+            message.number, message.winner, message.lines, cards=message.cards, names=names, look=self.look
         )
+        summary = RoundSummary(told, replay=lambda: self._ask_replay(message.number, summary), review=False)
         self._summary = summary
 
         def closed(_: object = None) -> None:
@@ -290,7 +279,7 @@ class RemoteScreen(RemoteTable):
         self.app.push_screen(summary, closed)
 
     # ------------------------------------------------------------------ a round's replay
-    def _ask_replay(self, number: int, summary: RemoteRoundSummary) -> None:
+    def _ask_replay(self, number: int, summary: RoundSummary) -> None:
         """Ask the server for round ``number``'s replay (its first page); ``summary`` says how it goes."""
         if self._replay_pages is not None:
             summary.note(_("The replay is on its way…"))
@@ -345,12 +334,11 @@ class RemoteScreen(RemoteTable):
         if summary is not None:
             summary.note(note)
 
-    def _show_replay(self, pages: ReplayPages, summary: RemoteRoundSummary) -> None:
+    def _show_replay(self, pages: ReplayPages, summary: RoundSummary) -> None:
         from kc_tui.ui.screens.replay import ReplayScreen
 
         seats = self.welcome.seats if self.welcome is not None else ()
-        chips = chips_scoring(self.rules)
-        results = round_results(self.state, self.round_winners, chips=chips) if self.state is not None else []
+        results = round_results(self.latest) if self.latest is not None else []
         try:
             replay = RemoteRoundReplay(
                 pages,
@@ -366,18 +354,18 @@ class RemoteScreen(RemoteTable):
         self.app.push_screen(ReplayScreen(replay, look=self.look, pace=self.config.pace))
 
     def _show_match_end(self) -> None:
-        from kc_tui.ui.remote.dialogs import RemoteMatchEnd
+        from kc_tui.ui.dialogs.summary import MatchSummary, match_end
 
-        state = self.state
-        if state is None:
+        view = self.latest
+        if view is None:
             return
-        self.say(state.end_text or _("The match is over."), "info")
+        self.say(view.end_text or _("The match is over."), "info")
 
         def closed(choice: str | None) -> None:
             if choice == "menu":
                 self.action_menu()
 
-        self.app.push_screen(RemoteMatchEnd(state.end_text, state.winners), closed)
+        self.app.push_screen(MatchSummary(match_end(view, you=view.viewer), table=True), closed)
 
     def _hint_arrived(self, message: HintMsg) -> None:
         if message.id != self._hint_asked:
@@ -401,8 +389,7 @@ class RemoteScreen(RemoteTable):
     def _hint_at_turn_start(self) -> None:
         """With the setting ``auto_hint`` on, the hint (as ``h`` shows it) once at the start of
         each of the person's turns, as at home."""
-        state = self.state
-        if not self.config.auto_hint or state is None or self._summary is not None or self.too_small:
+        if not self.config.auto_hint or self.latest is None or self._summary is not None or self.too_small:
             return
         if self._turn_began == self._auto_hinted or not self.check_action("hint", ()):
             return
@@ -441,7 +428,7 @@ class RemoteScreen(RemoteTable):
 
     # ------------------------------------------------------------------ actions
     def _may_act(self) -> bool:
-        return not self.watching and self.seat.connected and is_my_turn(self.state)
+        return not self.watching and self.seat.connected and is_my_turn(self.latest)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ALWAYS:
@@ -454,7 +441,7 @@ class RemoteScreen(RemoteTable):
         if action in ("end_turn", "hint"):
             return mine
         if action == "undo":
-            return mine and self.state is not None and self.state.can_undo
+            return mine and self.latest is not None and self.latest.can_undo
         if action in ("card", "pile"):
             return mine  # the footer shows only the keys that act now
         if action == "pick":
@@ -466,19 +453,11 @@ class RemoteScreen(RemoteTable):
             return False
         if self._may_act():
             return True
-        state = self.state
         if not self.seat.connected:
             self.say(_("The connection is down: your move waits until it is back."), "info")
-        elif state is not None and state.over:
-            self.say(state.end_text or _("The match is over."), "info")
-        elif state is not None and state.waiting_for is not None:
-            self.say(_("Wait for your turn: {name} is playing.").format(name=state.waiting_for), "info")
         else:
-            self.say(_("Wait for your turn."), "info")
+            self.say(not_your_turn(self.latest), "info")
         return False
-
-    def picking_hand(self) -> list[Card]:
-        return list(self.state.hand or ()) if self.state is not None else []
 
     # ------------------------------------------------------------------ picking (HandPicking)
     def submit_move(self, m: Move) -> None:
@@ -487,7 +466,7 @@ class RemoteScreen(RemoteTable):
     def why_not_pick_up(self, place: int) -> str | None:
         if self.places_for_pile(place):
             return None
-        empty = self.state is None or not self.state.piles[place]
+        empty = self.latest is None or not self.latest.piles[place]
         if empty:
             # Translators: {pile} is a pile's place on the table ("NW", "E").
             return _("Pile {pile} is empty.").format(pile=PLACES[place])
@@ -515,14 +494,15 @@ class RemoteScreen(RemoteTable):
     def action_undo(self) -> None:
         if not self._my_turn_or_say():
             return
-        if self.state is None or not self.state.can_undo:
-            self.say((self.state.undo_note if self.state else "") or _("Nothing to undo this turn."), "info")
+        view, state = self.latest, self.state
+        if view is None or state is None or not view.can_undo:
+            self.say((view.undo_note if view else "") or _("Nothing to undo this turn."), "info")
             return
         rid = self.seat.undo()
         if rid is None:
             self.say(_("The connection is down: nothing was sent."), "error")
             return
-        self._undo_asked = (rid, self.state.stamp)
+        self._undo_asked = (rid, state.stamp)
         self.selected_card = self.source_pile = self.hint_move = None
         self.say(_("Taking back your last move…"))
 

@@ -19,26 +19,18 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from kc_tui.config import Config
-from kc_tui.engine import PLACES, Card, Move, Rules, is_pile_move, is_play, target
-from kc_tui.i18n import _, ngettext
+from kc_tui.engine import Card, Move, Rules
+from kc_tui.i18n import _
+from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import RemoteSeat
 from kc_tui.net.schema import StateMsg
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.remote.view import (
-    card_targets,
-    chips_scoring,
-    is_my_turn,
-    link_line,
-    pile_targets,
-    round_results,
-    seat_kind,
-)
-from kc_tui.ui.table.parts import fit_message, say, seat_label, show_too_small, table_parts
+from kc_tui.ui.remote.view import is_my_turn, link_line
+from kc_tui.ui.table.draw import behind_summary, draw_table, turn_prompt
+from kc_tui.ui.table.parts import fit_message, say, show_too_small, table_parts
 from kc_tui.ui.table.picking import HandPicking
-from kc_tui.ui.text import visible
-from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
+from kc_tui.ui.widgets import HandView, TableView
 from kc_tui.ui.widgets.footer import Footer
-from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 
 class RemoteTable(HandPicking, Screen[None]):
@@ -54,18 +46,28 @@ class RemoteTable(HandPicking, Screen[None]):
         self.look = CardLook.of(config)
         self.watching = seat.watching
         self.rules = Rules()
+        #: The latest ``state`` (its stamp says which position it is), and the table's view it
+        #: holds (its ``view``): all the screen reads of it.
         self.state: StateMsg | None = None
-        #: The legal moves of the state (the engine's reading of its ``legal`` list).
-        self.moves: list[Move] = []
+        self.latest: TableSnapshot | None = None
         self.selected_card: Card | None = None
         self.source_pile: int | None = None
         self.hint_move: Move | None = None
         self.too_small = False
         #: Each round's winner (None: blocked) by its number, from the ``round`` messages seen.
         self.round_winners: dict[int, str | None] = {}
-        #: The state the table shows instead of the latest (the round as it ended, while its
-        #: summary is open); None: the latest.
-        self.held: StateMsg | None = None
+        #: The round as it ended, shown while its summary is open (None: the latest view).
+        self.held: TableSnapshot | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The legal moves of the latest view."""
+        return list(self.latest.legal) if self.latest is not None else []
+
+    def take_state(self, state: StateMsg) -> None:
+        """``state`` is the latest: its view is what the screen reads from now on."""
+        self.state = state
+        self.latest = state.view
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -75,72 +77,27 @@ class RemoteTable(HandPicking, Screen[None]):
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
-        """Draw the table from the latest state, or the one held (nothing before the first)."""
-        state = self.held or self.state
-        if state is None:
+        """Draw the table from the latest view (under a round's summary: the round as it ended,
+        with the scores as they are now); nothing before the first."""
+        latest = self.latest
+        if latest is None:
             return
-        table = self.query_one(TableView)
-        table.show(state.piles, state.stock, round_number=state.round, pot=state.pot, look=self.look, rules=self.rules)
-        hint_places = {target(self.hint_move)} if self.hint_move is not None and self.hint_move_is_move else set()
-        table.highlight(self._targets(), self.source_pile, hint_places)
+        snap = behind_summary(self.held, latest) if self.held is not None else latest
+        self.view = snap
+        self.query_one(TableView).rules = self.rules
+        mine = is_my_turn(snap) and self.held is None
+        keys = None
         if not self.watching:
-            hand = list(state.hand or ())
-            keys = self.card_keys(hand, state.round if is_my_turn(state) else None)
-            self.query_one(HandView).show(
-                hand, drawn=state.drawn, selected=self.selected_card, look=self.look, keys=keys
-            )
-            self._show_me(state)
+            keys = self.card_keys(list(snap.hand or ()), (snap.round_number, snap.turns_ended) if mine else None)
+        me = None if self.watching else snap.viewer
+        draw_table(self, snap, self.look, self.picked(), me=me, mine=mine, keys=keys)
+        if not self.watching:
             self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
-        for panel in self.query(OpponentPanel):
-            if panel.seat >= len(state.seats):
-                continue
-            seat = state.seats[panel.seat]
-            kind = seat_kind(seat.kind, connected=seat.connected, stand_in=seat.stand_in)
-            if kind != panel.kind:
-                panel.kind = kind
-                for neighbour in panel.row():  # the row's panels are fitted together
-                    neighbour.refresh()
-            panel.show(
-                cards=seat.cards,
-                total=seat.total,
-                score=visible(seat.score),
-                target=state.target,
-                to_move=seat.to_move,
-                dealer=seat.dealer,
-                look=self.look,
-            )
-        chips = chips_scoring(self.rules)
-        self.query_one(Scoreboard).show(
-            [s.name for s in state.seats],
-            round_results(state, self.round_winners, chips=chips),
-            [s.total for s in state.seats],
-            self.rules.target,
-            state.round,
-            chips=chips,
-            pot=state.pot,
-        )
-        self.query_one(MoveLog).sync([visible(line) for line in state.log])  # control characters as escapes
         self._show_link()
         self.refresh_bindings()
 
-    @property
-    def hint_move_is_move(self) -> bool:
-        m = self.hint_move
-        return m is not None and (is_play(m) or is_pile_move(m))
-
-    def _show_me(self, state: StateMsg) -> None:
-        if state.seat is None or not 0 <= state.seat < len(state.seats):
-            return
-        me = state.seats[state.seat]
-        n = len(state.hand or ())
-        if is_my_turn(state):
-            turn = (_("your turn"), "bold #ffd75f")
-        else:
-            turn = (ngettext("{n} card", "{n} cards", n).format(n=n), "dim")
-        seat_label(self.query_one("#me-label", Static), me.name, me.score, turn)
-
     def _show_link(self) -> None:
-        text, kind = link_line(self.seat.link, self.state, watching=self.watching)
+        text, kind = link_line(self.seat.link, self.latest, watching=self.watching)
         line = self.query_one("#link", Static)
         line.update(text)
         for k in ("ok", "wait", "down", "ended"):
@@ -151,66 +108,12 @@ class RemoteTable(HandPicking, Screen[None]):
         say(self, text, kind)
 
     def _prompt(self) -> None:
-        state = self.state
         if self.seat.ended:
             return
-        if state is None:
+        if self.latest is None:
             self.say(_("Connecting to the table…"))
-        elif state.over:
-            self.say(state.end_text or _("The match is over."))
-        elif self.watching:
-            if state.waiting_for:
-                # Translators: {who} says who the table waits for ("Ben is playing…").
-                self.say(_("Watching: {who}").format(who=self._who_plays(state)))
-            else:
-                self.say(_("Watching the table."))
-        elif is_my_turn(state):
-            if self.selected_card is not None:
-                self._say_targets(self.look.label(self.selected_card), self._targets(), card=True)
-            elif self.source_pile is not None:
-                # Translators: {pile} is a pile's place on the table ("NW", "E").
-                pile = _("Pile {pile}").format(pile=PLACES[self.source_pile])
-                self._say_targets(pile, self._targets(), card=False)
-            else:
-                self.say(_("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn"))
-        elif state.waiting_for is not None:
-            self.say(self._who_plays(state))
-        else:
-            self.say(_("Waiting for the next round…"))
-
-    @staticmethod
-    def _who_plays(state: StateMsg) -> str:
-        """Who the table waits for: "Ben is playing…", or that Ben is away (and the table waits,
-        or an AI plays for Ben)."""
-        who = state.waiting_for
-        seat = next((s for s in state.seats if s.name == who), None)
-        if seat is not None and seat.kind == "human" and not seat.connected:
-            if seat.stand_in:
-                return _("{name} is away: an AI plays for them…").format(name=who)
-            return _("{name} is away: the table waits.").format(name=who)
-        return _("{name} is playing…").format(name=who)
-
-    def _say_targets(self, what: str, where: set[int], *, card: bool) -> None:
-        keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-        if card and where:
-            # Translators: {what} is a card ("10♥"); {keys} the places it may go, each with its key.
-            said = _("{what} selected: it can go on {keys}. Esc to cancel.")
-        elif card:
-            # Translators: {what} is a card ("10♥").
-            said = _("{what} selected: no pile takes it now. Esc to cancel.")
-        elif where:
-            # Translators: {what} is a pile ("Pile NW"); {keys} the places it may go, each with its key.
-            said = _("{what} picked up: it can move onto {keys}. Esc to cancel.")
-        else:
-            # Translators: {what} is a pile ("Pile NW").
-            said = _("{what} picked up: it cannot move anywhere now. Esc to cancel.")
-        self.say(said.format(what=what, keys=keys))
-
-    def places_for_card(self, card: Card) -> set[int]:
-        return card_targets(self.moves, card)
-
-    def places_for_pile(self, place: int) -> set[int]:
-        return pile_targets(self.moves, place)
+            return
+        self.say(*turn_prompt(self.latest, self.look, self.picked(), watching=self.watching))
 
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:

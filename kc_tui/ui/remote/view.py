@@ -1,8 +1,9 @@
-"""What a remote seat's screen reads out of the server's ``state``: the legal moves it offers,
-the targets of a picked card or pile, the scoreboard's rounds, and the status line (who the table
-waits for, who is connected, the connection's state). Plain functions over
-:mod:`kc_tui.net.protocol`'s messages; every name from the network stays data (Rich ``Text``
-built from literal strings, never markup)."""
+"""What a remote seat's screen reads out of the server's ``state``: the table's view
+(the ``state``'s ``view``, the same :class:`~kc_tui.match.view.TableSnapshot` every local
+screen draws), the targets of a picked card or pile, the
+scoreboard's rounds for a replay, and the status line (who the table waits for, who is
+connected, the connection's state). Every name from the network stays data (Rich ``Text`` built
+from literal strings, never markup)."""
 
 from __future__ import annotations
 
@@ -13,34 +14,20 @@ from rich.text import Text
 from kc_tui.engine import (
     Card,
     Move,
-    MoveError,
     Rules,
     RulesError,
     is_pile_move,
     is_play,
-    parse_move,
     play_card,
     source,
     target,
 )
-from kc_tui.engine.rules import Scoring
 from kc_tui.engine.scoring import RoundResult
 from kc_tui.i18n import _
+from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, Status
-from kc_tui.net.schema import CLOSED, StateMsg
+from kc_tui.net.schema import CLOSED
 from kc_tui.ui.text import rich_fill, visible
-
-
-def legal_moves(state: StateMsg | None) -> tuple[list[Move], list[str]]:
-    """The moves of ``state``'s ``legal`` list the engine reads, and the texts it does not."""
-    moves: list[Move] = []
-    bad: list[str] = []
-    for text in state.legal if state is not None else ():
-        try:
-            moves.append(parse_move(text))
-        except MoveError:
-            bad.append(text)
-    return moves, bad
 
 
 def card_targets(moves: Sequence[Move], card: Card) -> set[int]:
@@ -66,45 +53,30 @@ def table_rules(settings: Mapping[str, object] | None) -> tuple[Rules, str | Non
         return Rules(), visible(unread.format(problem=exc))
 
 
-def chips_scoring(rules: Rules) -> bool:
-    return rules.scoring == Scoring.CHIPS
-
-
-def round_results(state: StateMsg, winners: Mapping[int, str | None], *, chips: bool) -> list[RoundResult]:
-    """The scoreboard's rounds from ``state.results`` (points or chips per seat), with the
-    seat that went out in each round whose ``round`` message was seen (``winners``: its number
-    to the winner's name)."""
-    names = [s.name for s in state.seats]
-    n = len(names)
-    out: list[RoundResult] = []
-    for i, row in enumerate(state.results):
-        values = tuple(row[:n]) + (0,) * max(0, n - len(row))
-        number = i + 1
-        name = winners.get(number)
-        winner = names.index(name) if name is not None and name in names else None
-        zeros = (0,) * n
-        out.append(
-            RoundResult(
-                number=number,
-                dealer=0,
-                seats=tuple(range(n)),
-                winner=winner,
-                penalties=zeros if chips else values,
-                chips_delta=values if chips else zeros,
-                totals=zeros,
-            )
+def round_results(view: TableSnapshot) -> list[RoundResult]:
+    """The rounds of ``view``'s scoreboard as a replay's scoreboard takes them."""
+    n = len(view.seats)
+    zeros = (0,) * n
+    return [
+        RoundResult(
+            number=row.number,
+            dealer=0,
+            seats=tuple(range(n)),
+            winner=row.winner,
+            penalties=zeros if view.chips else row.scores,
+            chips_delta=row.scores if view.chips else zeros,
+            totals=zeros,
         )
-    return out
+        for row in view.results
+    ]
 
 
-def is_my_turn(state: StateMsg | None) -> bool:
-    """The state's seat is on turn (a spectator never is)."""
-    if state is None or state.seat is None or state.over or not 0 <= state.seat < len(state.seats):
-        return False
-    return state.seats[state.seat].to_move
+def is_my_turn(view: TableSnapshot | None) -> bool:
+    """The view's seat is on turn (a spectator never is)."""
+    return view is not None and view.my_turn and not view.over
 
 
-def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Text, str]:
+def link_line(link: Link, view: TableSnapshot | None, *, watching: bool) -> tuple[Text, str]:
     """The status line and its kind (``ok``, ``wait``, ``down``, ``ended``): the connection's
     state, who the table waits for, and which people are connected."""
     if link.status is Status.ENDED:
@@ -129,25 +101,25 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
         return out, "down"  # what the table waited for is stale until the connection is back
     if watching:
         out.append(_("Watching") + " · ", "bold")
-    if state is not None and state.save_problem is not None:
+    if view is not None and view.save_problem is not None:
         out.append(_("The table holds: not saved"), "bold")
-        out.append(f" ({visible(state.save_problem)}) · ")
+        out.append(f" ({visible(view.save_problem)}) · ")
         kind = "down"
-    if state is None:
+    if view is None:
         out.append(_("waiting for the table"))
         return out, kind
-    if state.over:
+    if view.over:
         out.append(_("The match is over"))
-    elif state.waiting_for is not None:
-        me = state.seats[state.seat].name if state.seat is not None and state.seat < len(state.seats) else None
-        if is_my_turn(state) and state.waiting_for == me:
+    elif view.waiting_for is not None:
+        me = view.seats[view.viewer].name if view.viewer is not None else None
+        if is_my_turn(view) and view.waiting_for == me:
             out.append(_("The table waits for you"), "bold")
         else:
             # Translators: {name} is the player the table waits for.
-            out.append_text(rich_fill(_("Waiting for {name}"), name=Text(visible(state.waiting_for), "bold")))
+            out.append_text(rich_fill(_("Waiting for {name}"), name=Text(visible(view.waiting_for), "bold")))
     else:
         out.append(_("Between rounds"))
-    people = [s for s in state.seats if s.kind == "human"]
+    people = [s for s in view.seats if s.kind == "human"]
     here = [s.name for s in people if s.connected]
     away = [s for s in people if not s.connected]
     if here:
@@ -164,24 +136,11 @@ def link_line(link: Link, state: StateMsg | None, *, watching: bool) -> tuple[Te
     return out, kind
 
 
-def seat_kind(kind: str, *, connected: bool, stand_in: bool) -> str:
-    """An opponent panel's kind: the AI's, "human", or where the person is."""
-    if kind != "human":
-        return kind
-    if stand_in:
-        return _("AI stands in")
-    # Translators: an opponent's panel: the seat is a person's (connected or away).
-    return _("human") if connected else _("away")
-
-
 __all__ = [
     "card_targets",
-    "chips_scoring",
     "is_my_turn",
-    "legal_moves",
     "link_line",
     "pile_targets",
     "round_results",
-    "seat_kind",
     "table_rules",
 ]

@@ -9,35 +9,33 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
 
 from kc_tui.config import Config
-from kc_tui.engine import END, PLACES, Card, Move, target
-from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match import logwords
+from kc_tui.engine import Move
+from kc_tui.i18n import N_, _
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import Decision, RoundEnded, TableDriver
+from kc_tui.match.table import Decision, TableDriver
+from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
+from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, not_your_turn, turn_prompt
 from kc_tui.ui.table.parts import (
     MESSAGE_LINES,
     fit_message,
     message_lines,
     more_of_message,
     say,
-    seat_label,
     show_too_small,
     table_parts,
 )
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
 from kc_tui.ui.text import visible
-from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, TableView
+from kc_tui.ui.widgets import HandView, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
-from kc_tui.ui.widgets.pile import PLACE_KEYS
 
 if TYPE_CHECKING:
     from kc_tui.engine import RoundResult
@@ -70,17 +68,14 @@ class GameScreen(HandPicking, DrivenScreen):
         super().__init__(TableDriver.for_config(config, session, recorder))
         self.config = config
         self.look = CardLook.of(config)
-        self.selected_card: Card | None = None
-        self.source_pile: int | None = None
-        self.hint_move: Move | None = None
         self.too_small = False
         self._summary_open = False
-        #: The seat the hand's row was labelled with when the round ended, and its end (shown
-        #: under the round's summary).
-        self._ended: tuple[int | None, RoundEnded] | None = None
+        #: The round's last position as the table shows it under the round's summary, and the
+        #: seat the hand's row was labelled with then.
+        self._ended: tuple[TableSnapshot, int | None] | None = None
         self._hint_busy = False
         #: The turn the setting ``auto_hint`` last showed a hint at (:meth:`_turn`).
-        self._auto_hinted: tuple[int, int, int] | None = None
+        self._auto_hinted: tuple[int, int | None, int] | None = None
         #: ``t`` was pressed with a card or pile picked: the next ``t`` ends the turn.
         self._end_asked = False
         #: The save problem last told (each is said once, and so is its end).
@@ -98,7 +93,7 @@ class GameScreen(HandPicking, DrivenScreen):
             for seat, info in enumerate(s.seats)
             if seat != s.human_seat or self.seating.hot_seat
         ]
-        table = TableView(self.look, s.match.rules, id="table")
+        table = TableView(self.look, s.rules, id="table")
         yield from table_parts(table, HandView(self.look, id="hand"), opponents)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -109,51 +104,30 @@ class GameScreen(HandPicking, DrivenScreen):
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
-        """Draw the whole table from the session (never from a worker)."""
-        s = self.session
+        """Draw the whole table from the driver's snapshot (never from a worker); under the round's
+        summary, the round's last position with the scores as they are now."""
         human = self.seating.open_seat()
         snap = self.driver.snapshot(human)
-        table = self.query_one(TableView)
-        table.show(
-            snap.piles, snap.stock, round_number=snap.round_number, pot=snap.pot, look=self.look, rules=s.match.rules
-        )
-        table.highlight(self._targets(), self.source_pile, self.lit_places())
+        label = self.seating.label_seat()
+        if self._summary_open and self._ended is not None:
+            snap, label = behind_summary(self._ended[0], snap), self._ended[1]
+        self.view = snap
+        mine = self.seating.may_act() and not self._summary_open
+        keys = None
         if human is not None or self.seating.hot_seat:
-            hand = list(snap.seats[human].hand or ()) if human is not None else []
-            turn = self._turn() if self.seating.may_act() and not self._summary_open else None
-            start = s.turn_hand(human) if turn is not None and human is not None else None
+            hand = list(snap.hand or ())
+            turn = self._turn(snap) if mine else None
+            start = self.session.turn_hand(human) if turn is not None and human is not None else None
             keys = self.card_keys(hand, turn, start)
-            self.query_one(HandView).show(
-                hand, drawn=snap.drawn, selected=self.selected_card, look=self.look, keys=keys
-            )
-        for panel in self.query(OpponentPanel):
-            panel.display = panel.seat != self.seating.label_seat()
-        self.show_seats(snap)
-        self._show_scores()
-        self.query_one(MoveLog).sync(snap.log)
+        draw_table(self, snap, self.look, self.picked(), me=label, mine=mine, keys=keys, thinking=self.thinking)
         self.refresh_bindings()
         self.tell_save()
         self.call_after_refresh(fit_message, self)  # the hand may have taken a line more or less
 
-    def lit_places(self) -> set[int]:
-        """The places lit as a hint's are: where the hint on show plays."""
-        if self.hint_move is not None and self.hint_move != END:
-            return {target(self.hint_move)}
-        return set()
-
-    def _turn(self) -> tuple[int, int, int]:
+    @staticmethod
+    def _turn(snap: TableSnapshot) -> tuple[int, int | None, int]:
         """The turn being played: the round, the seat on turn and the turns ended before it."""
-        r = self.session.match.round
-        return self.session.match.number, self.session.to_move, sum(1 for _seat, m in r.history if m == END)
-
-    def end_turn_cost(self) -> str | None:
-        """R16: under chips scoring a turn ended without a card played from the hand costs a chip
-        (while the player has one)."""
-        s = self.session
-        m = s.match
-        if not m.chips_scoring or m.round.played_card or m.live_chips()[s.to_move] <= 0:
-            return None
-        return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
+        return snap.round_number, snap.to_move, snap.turns_ended
 
     def tell_save(self) -> None:
         """Say at once when the save fails (the screen is then ahead of the file; at a table that
@@ -177,88 +151,22 @@ class GameScreen(HandPicking, DrivenScreen):
             self.app.notify(_("The match is saved again."), title=_("Saved match"))
         self._told_save = problem
 
-    def _show_scores(self) -> None:
-        """Totals everywhere they appear: the scoreboard, the opponents' panels, your label."""
-        s = self.session
-        human = self.seating.label_seat()
-        # The table behind the summary shows the round that ended: the hand's row as it ended.
-        ended = self._ended if self._summary_open else None
-        if ended is not None:
-            human = ended[0]
-        if human is not None:
-            n = ended[1].hands[human][0] if ended is not None else s.hand_size(human)
-            mine = self.seating.may_act() and ended is None
-            cards = ngettext("{n} card", "{n} cards", n).format(n=n)
-            turn = (_("your turn"), "bold #ffd75f") if mine else (cards, "dim")
-            seat_label(self.query_one("#me-label", Static), s.names[human], self.driver.score_text(human), turn)
-        for panel in self.query(OpponentPanel):
-            score = self.driver.score_text(panel.seat)
-            if (panel.total, panel.score) != (s.match.live_chips()[panel.seat], score):
-                panel.total, panel.score = s.match.live_chips()[panel.seat], score
-                panel.refresh()
-        self.show_scoreboard()
-
     def say(self, text: str | Text, kind: str = "info") -> None:
         """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""
         say(self, text, kind)
 
     def _prompt(self) -> None:
-        s = self.session
-        if s.match.round.over:
-            self.say(_("The round is over."))
-        elif self.paused:
-            self.say(_("Paused. Press p to go on."), "hint")
-        elif self.seating.needs_handoff():
-            self.say(_("Waiting for {name} at the keyboard.").format(name=s.names[s.to_move]))
-        elif s.human_to_move:
-            if self.selected_card is not None:
-                where = self._targets()
-                if where:
-                    keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-                    # Translators: {card} is a card ("7♥"); {places} are places with their keys ("N [w], E [d]").
-                    self.say(
-                        _("{card} selected: it can go on {places}. Esc to cancel.").format(
-                            card=self.look.label(self.selected_card), places=keys
-                        )
-                    )
-                else:
-                    self.say(
-                        _("{card} selected: no pile takes it now. Esc to cancel.").format(
-                            card=self.look.label(self.selected_card)
-                        )
-                    )
-            elif self.source_pile is not None:
-                where = self._targets()
-                name = PLACES[self.source_pile]
-                if where:
-                    keys = ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
-                    # Translators: {pile} is a place ("NW"); {places} are places with their keys ("N [w], E [d]").
-                    self.say(
-                        _("Pile {pile} picked up: it can move onto {places}. Esc to cancel.").format(
-                            pile=name, places=keys
-                        )
-                    )
-                else:
-                    self.say(_("Pile {pile} picked: it cannot move anywhere now. Esc to cancel.").format(pile=name))
-            else:
-                costs = self.end_turn_cost() is not None  # one line at 80 columns, the cost in it
-                if self.seating.hot_seat and costs:
-                    line = _("{name}, your turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
-                elif self.seating.hot_seat:
-                    line = _("{name}, your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
-                elif costs:
-                    line = _("Your turn: pick a card (←→ 1-9) then a pile. t: end turn (costs a chip)")
-                else:
-                    line = _("Your turn: pick a card (←→ 1-9) then a pile (its key or click). t: end turn")
-                self.say(line.format(name=s.names[s.to_move]))
-        else:
-            self.say(_("{name} is playing…").format(name=s.names[s.to_move]))
-
-    def places_for_card(self, card: Card) -> set[int]:
-        return self.session.targets_for_card(card)
-
-    def places_for_pile(self, place: int) -> set[int]:
-        return self.session.targets_for_pile(place)
+        if self.view is None:
+            return
+        line, kind = turn_prompt(
+            self.view,
+            self.look,
+            self.picked(),
+            hot_seat=self.seating.hot_seat,
+            paused=self.paused,
+            handoff=self.seating.needs_handoff(),
+        )
+        self.say(line, kind)
 
     # ------------------------------------------------------------------ size
     def on_resize(self, event: events.Resize) -> None:
@@ -291,8 +199,8 @@ class GameScreen(HandPicking, DrivenScreen):
         each of the person's turns."""
         if not self.config.auto_hint or not self.seating.may_act() or self._summary_open or self.too_small:
             return
-        turn = self._turn()
-        if turn == self._auto_hinted or not self.check_action("hint", ()):
+        turn = self._turn(self.view) if self.view is not None else None
+        if turn is None or turn == self._auto_hinted or not self.check_action("hint", ()):
             return
         self._auto_hinted = turn
         self.action_hint()
@@ -301,7 +209,7 @@ class GameScreen(HandPicking, DrivenScreen):
         """The handoff screen for the human on turn; their hand opens once they confirm."""
         s, seating = self.session, self.seating
         seating.handing_off = True
-        dealt = s.match.number if not s.match.round.history and seating.at_keyboard is None else None
+        dealt = s.stamp[1] if s.moves_made == 0 and seating.at_keyboard is None else None
 
         def confirmed(_: bool | None) -> None:
             seating.handing_off = False
@@ -321,34 +229,36 @@ class GameScreen(HandPicking, DrivenScreen):
 
     # ------------------------------------------------------------------ round end
     def round_over_reached(self) -> None:
-        from kc_tui.ui.dialogs.summary import RoundSummary
+        from kc_tui.ui.dialogs.summary import RoundSummary, scored_round
 
-        label = self.seating.label_seat()
+        if self.view is not None:  # the table keeps showing the round's last position meanwhile...
+            self._ended = (self.view, self.seating.label_seat())
         ended = self.driver.finish_round()
-        self._ended = (label, ended)
         self.seating.new_deal()  # nobody's hand of the next deal opens before its handoff
         self.tell_history_problem()
-        self._summary_open = True  # the table keeps showing the round's last position meanwhile
-        self._show_scores()  # ...but the scoreboard behind the summary already counts the round
-        self.refresh_bindings()
+        self._summary_open = True
+        self.refresh_view()  # ...but the scoreboard behind the summary already counts the round
         number = ended.result.number
         replay = None if self.driver.recorder is None else lambda: replay_round(self.app, self.driver, number)
-        if self.session.match.over:
+        if self.session.match_over:
             self._work_out_rating()
         self.app.push_screen(
-            RoundSummary(self.session, ended.result, ended.hands, look=self.look, replay=replay),
+            RoundSummary(scored_round(self.session, ended.result, look=self.look), replay=replay),
             self._round_summary_closed,
         )
 
     def _round_summary_closed(self, _: object = None) -> None:
         s = self.session
-        if s.match.over:
-            from kc_tui.ui.dialogs.summary import MatchSummary
+        if s.match_over:
+            from kc_tui.ui.dialogs.summary import MatchSummary, match_end
 
-            self._match_summary = MatchSummary(s, lambda: show_rounds(self.app, self.driver), self._rating)
+            you = s.human_seat if not self.seating.hot_seat else None
+            end = match_end(self.driver.snapshot(self.seating.open_seat()), you=you)
+            self._match_summary = MatchSummary(end, lambda: show_rounds(self.app, self.driver), self._rating)
             self.app.push_screen(self._match_summary, self._match_summary_closed)
             return
         self._summary_open = False
+        self._ended = None
         self.selected_card = self.source_pile = self.hint_move = None
         self.refresh_view()
         self.schedule()
@@ -396,28 +306,21 @@ class GameScreen(HandPicking, DrivenScreen):
         if action == "hint":
             return mine
         if action in ("pause", "resume"):
-            playing = not s.human_to_move and not s.match.round.over and not self._summary_open
+            playing = s.ai_to_move and not self._summary_open
             return playing and self.paused == (action == "resume")
         if action in ("card", "pile"):
             return mine  # the footer shows only the keys that act now
         return True
 
     def _my_turn_or_say(self) -> bool:
-        s = self.session
         if self.too_small:
             return False  # paused: nothing on the table is visible
         if self.seating.may_act() and not self._summary_open:
             return True
-        if s.match.round.over:
-            self.say(_("The round is over."), "info")
-        else:
-            self.say(_("Wait for your turn: {name} is playing.").format(name=s.names[s.to_move]), "info")
+        self.say(not_your_turn(self.view), "info")
         return False
 
     # ------------------------------------------------------------------ picking (HandPicking)
-    def picking_hand(self) -> list[Card]:
-        return self.session.hand(self.session.to_move)
-
     def submit_move(self, m: Move) -> None:
         self._try(m)
 
@@ -442,10 +345,9 @@ class GameScreen(HandPicking, DrivenScreen):
             return
         self.selected_card = None
         self.source_pile = None
-        line = logwords.shown(self.session.log[-1]) if self.session.log else ""
         self.after_change()
-        if self.session.human_to_move:
-            self.say(Text.assemble(("✓ ", "bold green"), line, _(". Go on, or t to end your turn.")), "ok")
+        if self.session.human_to_move and self.view is not None and self.view.log:
+            self.say(move_made(self.view.log[-1]), "ok")
 
     def _held_by_save(self) -> None:
         """After a refused move: when its save failing made the table hold, say so and try the
@@ -524,7 +426,7 @@ class GameScreen(HandPicking, DrivenScreen):
         s = self.session
         self.stop()
         self.app.pop_screen()
-        if s.save_path is not None and not s.match.over:
+        if s.save_path is not None and not s.match_over:
             if s.saved:
                 self.app.notify(_("Your match is saved: choose Resume to carry on."), title=_("Main menu"))
             else:
@@ -554,7 +456,7 @@ class GameScreen(HandPicking, DrivenScreen):
                 saved=s.save_path is not None,
                 problem=s.save_problem or (None if s.saved else _("the last move is still being written")),
                 unrecorded=waiting if waiting is not None and waiting.waiting else None,
-                over=s.match.over,
+                over=s.match_over,
             ),
             done,
         )
@@ -572,8 +474,8 @@ class GameScreen(HandPicking, DrivenScreen):
     @property
     def busy(self) -> bool:
         """True while an AI is to move or thinking, or a round end is pending."""
-        s = self.session
-        return self.thinking or (s.ai_to_move and not self.paused) or (s.match.round.over and not self._summary_open)
+        between = self.driver.to_move is None  # the round is over
+        return self.thinking or (self.session.ai_to_move and not self.paused) or (between and not self._summary_open)
 
 
 __all__ = ["MESSAGE_LINES", "GameScreen", "RoundResult"]

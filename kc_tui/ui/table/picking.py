@@ -6,9 +6,10 @@ actions (``←`` ``→`` and ``1``-``9`` pick a card, a pile's key plays the pic
 picks the pile up, ``t`` ends the turn, asking again when something is picked or when ending
 costs something, Esc lets go). A card keeps its number key for the whole turn
 (:meth:`HandPicking.card_keys`): playing a card never renumbers the others.
-The screen says whose turn it is and how a move is made: :meth:`_my_turn_or_say`,
-:meth:`picking_hand`, :meth:`submit_move`, :meth:`why_not_pick_up`, :meth:`end_turn_now`, and
-draws with ``refresh_view`` and ``_prompt``.
+What may be picked and where it may go is read from the table's view the screen drew last
+(``view``: the viewer's hand and legal moves). The screen says whose turn it is and how a move is
+made: :meth:`_my_turn_or_say`, :meth:`submit_move`, :meth:`why_not_pick_up`,
+:meth:`end_turn_now`, and draws with ``refresh_view`` and ``_prompt``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from textual.binding import Binding, BindingType
 
 from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, move, play, play_card, source, target
 from kc_tui.i18n import N_, _
+from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.table.draw import Picked, card_targets, pile_targets
 from kc_tui.ui.widgets import HandView
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -59,6 +62,8 @@ class HandPicking(_Base):
     """The picking keys of a table's screen (mixed in before the screen's base class)."""
 
     look: CardLook
+    #: The table's view as drawn last (None: nothing drawn yet).
+    view: TableSnapshot | None = None
     selected_card: Card | None = None
     source_pile: int | None = None
     #: The move of the hint shown (drawn on the table until something is picked).
@@ -78,7 +83,7 @@ class HandPicking(_Base):
 
     def picking_hand(self) -> list[Card]:
         """The hand of the person who picks, in the order it is drawn."""
-        raise NotImplementedError
+        return list(self.view.hand or ()) if self.view is not None else []
 
     def submit_move(self, m: Move) -> None:
         """Make (or ask for) the move ``m``."""
@@ -94,11 +99,15 @@ class HandPicking(_Base):
 
     def places_for_card(self, card: Card) -> set[int]:
         """The places the picking person may play ``card`` on now."""
-        raise NotImplementedError
+        return card_targets(self.view.legal, card) if self.view is not None else set()
 
     def end_turn_cost(self) -> str | None:
-        """What ending the turn now costs, said before the ``t`` that ends it (None: nothing)."""
-        return None
+        """What ending the turn now costs, said before the ``t`` that ends it (None: nothing):
+        R16, under chips scoring a turn ended without a card played from the hand costs a chip
+        (while the player has one)."""
+        if self.view is None or not self.view.end_turn_costs:
+            return None
+        return _("Ending your turn now costs a chip (R16: no card played from your hand yet)")
 
     def number_afresh(self) -> None:
         """Number the hand afresh, in its order, at its next drawing (a position laid out anew)."""
@@ -126,7 +135,7 @@ class HandPicking(_Base):
 
     def places_for_pile(self, place: int) -> set[int]:
         """The places the pile at ``place`` may move onto now."""
-        raise NotImplementedError
+        return pile_targets(self.view.legal, place) if self.view is not None else set()
 
     if TYPE_CHECKING:  # the screen's own drawing (never shadowed here)
 
@@ -143,6 +152,15 @@ class HandPicking(_Base):
         if self.source_pile is not None:
             return self.places_for_pile(self.source_pile)
         return set()
+
+    def lit_places(self) -> set[int]:
+        """The places lit as a hint's are: where the hint on show plays."""
+        hint = self.hint_move
+        return {target(hint)} if hint is not None and (is_play(hint) or is_pile_move(hint)) else set()
+
+    def picked(self) -> Picked:
+        """What is picked, where it may go, and the places lit (:meth:`lit_places`)."""
+        return Picked(self.selected_card, self.source_pile, frozenset(self._targets()), frozenset(self.lit_places()))
 
     def pick_hint(self, m: Move) -> str | None:
         """Show the hint ``m`` picked: its card or the pile it moves, drawn on the table. The key

@@ -116,7 +116,7 @@ class OpponentPanel(Widget):
         *,
         cards: int,
         total: int,
-        score: str = "",
+        score: str,
         target: int = 0,
         to_move: bool = False,
         thinking: bool = False,
@@ -124,15 +124,9 @@ class OpponentPanel(Widget):
         hand: list[Card] | None = None,
         look: CardLook | None = None,
     ) -> None:
-        """``score``: the total as the table words it ("12/50 pts", "47 chips"); without it the
-        total and ``target`` make one."""
+        """``score``: the total as the table's snapshot words it ("12/50 pts", "47 chips");
+        ``target``: the points target beside the totals (0 under chips scoring)."""
         look = self.look if look is None else look
-        if not score and target:
-            # Translators: an opponent's total in points, against the match's target ("12/50 pts").
-            score = _("{total}/{target} pts").format(total=total, target=target)
-        elif not score:
-            # Translators: an opponent's total in points ("12 pts").
-            score = _("{total} pts").format(total=total)
         shown = (cards, total, score, target, to_move, thinking, dealer, list(hand or []), look)
         if shown == (
             self.cards,

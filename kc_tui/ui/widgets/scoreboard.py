@@ -13,6 +13,7 @@ from textual.widget import Widget
 
 from kc_tui.engine import RoundResult
 from kc_tui.i18n import N_, _
+from kc_tui.match.view import RoundRow
 from kc_tui.ui.text import plain, rich_plain, visible
 from kc_tui.util.text import name_shown
 
@@ -47,8 +48,17 @@ def board_title(*, chips: bool, target: int, pot: int | None) -> str:
     return _("Score · target {target}").format(target=target)
 
 
+def row_of(res: RoundRow | RoundResult, *, chips: bool) -> RoundRow:
+    """A round as the scoreboard reads it: every seat's penalty (R15), or chips won or paid (R16)."""
+    if isinstance(res, RoundRow):
+        return res
+    return RoundRow(res.number, res.winner, tuple(res.chips_delta if chips else res.penalties))
+
+
 class Scoreboard(Widget):
     """``show(names, results, totals, target, round_number, chips=, pot=)``: one row per player,
+    the rounds as the snapshot's :class:`~kc_tui.match.view.RoundRow` rows (a scored
+    :class:`~kc_tui.engine.RoundResult` is read as one),
     the last few rounds and the total. Points (R15): each round's penalty, the total and the
     target in the title. Chips (R16): each round's chips won or paid (the antes apart), the
     stack now, and the pot in the title. A ``*`` marks who went out, explained underneath."""
@@ -65,7 +75,7 @@ class Scoreboard(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.names: list[str] = []
-        self.results: list[RoundResult] = []
+        self.results: list[RoundRow] = []
         self.totals: list[int] = []
         self.target = 50
         self.round_number = 1
@@ -76,7 +86,7 @@ class Scoreboard(Widget):
     def show(
         self,
         names: Sequence[str],
-        results: Sequence[RoundResult],
+        results: Sequence[RoundRow | RoundResult],
         totals: Sequence[int],
         target: int,
         round_number: int,
@@ -85,23 +95,24 @@ class Scoreboard(Widget):
         pot: int | None = None,
     ) -> None:
         names = [name_shown(n) for n in names]
-        state = (list(names), list(results), list(totals), target, round_number, chips, pot)
+        rows = [row_of(res, chips=chips) for res in results]
+        state = (list(names), rows, list(totals), target, round_number, chips, pot)
         if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips, self.pot):
             return
-        grew = len(names) != len(self.names) or len(results) != len(self.results)
-        self.names, self.results, self.totals = list(names), list(results), list(totals)
+        grew = len(names) != len(self.names) or len(rows) != len(self.results)
+        self.names, self.results, self.totals = list(names), rows, list(totals)
         self.target, self.round_number, self.chips, self.pot = target, round_number, chips, pot
         self.border_title = plain(board_title(chips=chips, target=target, pot=pot))
         self.refresh(layout=grew)
 
-    def cell(self, res: RoundResult, seat: int) -> str:
+    def cell(self, res: RoundRow, seat: int) -> str:
         """Round ``res`` of ``seat``'s as its column shows it: the penalty (chips: won or paid),
         ``*`` first for who went out."""
         mark = WENT_OUT if res.winner == seat else ""
-        delta = res.chips_delta[seat]
-        return mark + ((f"{delta:+d}" if delta else "0") if self.chips else str(res.penalties[seat]))
+        value = res.scores[seat] if seat < len(res.scores) else 0
+        return mark + ((f"{value:+d}" if value else "0") if self.chips else str(value))
 
-    def rounds_shown(self, width: int) -> list[RoundResult]:
+    def rounds_shown(self, width: int) -> list[RoundRow]:
         """The latest rounds (at most :data:`SHOW_ROUNDS`) whose columns fit ``width`` cells
         beside the total and the names, each name kept to at least :data:`NAME_CELLS` cells
         (a shorter name whole): at 80 columns the names are read, not cut to a letter."""
@@ -110,7 +121,7 @@ class Scoreboard(Widget):
         total = max(head, *(len(str(t)) for t in self.totals)) if self.totals else head
         # The columns are 2 cells apart (no padding at the table's edges).
         room = width - min(names, NAME_CELLS) - 2 - total
-        shown: list[RoundResult] = []
+        shown: list[RoundRow] = []
         for res in reversed(self.results[-SHOW_ROUNDS:]):
             need = (
                 max(cell_len(round_head(res.number)), *(len(self.cell(res, seat)) for seat in range(len(self.names))))
