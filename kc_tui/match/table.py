@@ -439,6 +439,7 @@ class TableDriver:
         chips = s.match.chips_scoring
         winners = set(s.match.winners) if s.match.over else set()
         totals = s.match.live_chips()
+        playing = [s.match.round_seat(i) is not None for i in range(len(s.seats))]
         seats = tuple(
             SeatSnapshot(
                 seat=i,
@@ -449,9 +450,10 @@ class TableDriver:
                 to_move=i == to_move,
                 dealer=i == s.match.dealer,
                 winner=i in winners,
-                hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
+                # A seat sitting the round out has no hand to show.
+                hand=tuple(s.hand(i)) if playing[i] and (open_hands or i == viewer) else None,
                 score=score_label(totals[i], chips=chips, target=s.match.rules.target),
-                playing=s.match.round_seat(i) is not None,
+                playing=playing[i],
             )
             for i, seat in enumerate(s.seats)
         )
