@@ -42,7 +42,7 @@ from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import _
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator
-from kc_tui.match.view import ReplayPlace, SeatSnapshot, TableSnapshot, round_row, score_label
+from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, round_row, score_label
 from kc_tui.records.rows import MatchRecord, RoundRecord
 from kc_tui.util.text import is_you
 
@@ -260,6 +260,10 @@ class RoundReplay(RoundSteps):
         self.kinds: tuple[str, ...] = tuple(s.kind for s in record.seats)
         self.result = result
         self.results_before: tuple[RoundResult, ...] = tuple(results_before)
+        chips = rules.scoring == Scoring.CHIPS
+        done = (*results_before, result) if result is not None else tuple(results_before)
+        #: The scoreboard's rows: before this round, and with it once it is over.
+        self._rows: tuple[RoundRow, ...] = tuple(round_row(res, chips=chips) for res in done)
         self._base = base
         self._checkpoints = list(checkpoints)
         self._lines = list(lines)
@@ -441,7 +445,9 @@ class RoundReplay(RoundSteps):
         """What the view draws at this position: the piles, the stock's size, every seat's count
         of cards, the viewer's hand, and the other hands only when open. ``at``: another round
         to draw in its place (a better plan played from this turn's start, say): its piles and
-        hands, with this position's scores (with the draws private: the viewer's hand only)."""
+        hands, with this position's scores (with the draws private: the viewer's hand only). The
+        move log up to here is :attr:`log_lines`, apart: a server makes a snapshot of every
+        position of a round, and each would copy the log."""
         r = self._round_at(self._position) if at is None else at
         over = r.over
         to_move = None if over else self.seats[r.to_move]
@@ -449,11 +455,11 @@ class RoundReplay(RoundSteps):
         chips = self._chips
         at_result = self.result is not None and self.at_end
         if at_result and self.result is not None:
-            results = (*self.results_before, self.result)
+            results = self._rows
             totals = self.result.totals
             pot: int | None = (0 if self.result.winner is not None else self.result.pot) if chips else None
         else:
-            results = self.results_before
+            results = self._rows[: len(self.results_before)]
             live = self._live[self._position]
             totals, pot = live.totals, live.pot
         others_open = self.hands_open and not (at is not None and self.draws_private)
@@ -493,8 +499,7 @@ class RoundReplay(RoundSteps):
             seats=tuple(seats),
             drawn=drawn,
             pot=pot,
-            log=tuple(self.log_lines),
-            results=tuple(round_row(res, chips=chips) for res in results),
+            results=results,
             round_over=over,
             round_winner=winner,
             hands_open=self.hands_open,

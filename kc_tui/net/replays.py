@@ -133,7 +133,8 @@ class RemoteRoundReplay(RoundSteps):
     # ------------------------------------------------------------------ the view
     def snapshot(self, at: object = None) -> TableSnapshot:
         """What the replay's view draws at this position (``at``: unused, there is no other
-        round to draw here)."""
+        round to draw here); the move log up to here is :attr:`log_lines`, as a round of the
+        history's."""
         f = self.frames[self._position]
         over = self.over
         winner = self.winner if over else None
@@ -168,7 +169,6 @@ class RemoteRoundReplay(RoundSteps):
             seats=tuple(seats),
             drawn=f.drawn,
             pot=f.pot,
-            log=tuple(self.log_lines),
             results=self.results if over else self.results_before,
             round_over=over,
             round_winner=winner,

@@ -240,7 +240,7 @@ class ReplayScreen(Screen[None]):
             last = turn if turn[0] else (count, "dim")
             seat_label(self.query_one("#replay-me-label", Static), me.name, me.score, last)
         show_board(self.query_one(Scoreboard), snap)
-        self.query_one(MoveLog).sync([visible(line) for line in snap.log])  # a server's lines are data
+        self.query_one(MoveLog).sync([visible(line) for line in rp.log_lines])  # a server's lines are data
         self._show_status(snap)
         self._show_note(snap)
         self._show_controls(snap)
