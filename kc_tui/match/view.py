@@ -90,7 +90,7 @@ class TableSnapshot:
     #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
     #: the fines paid so far this round); None when scoring points.
     pot: int | None = None
-    #: The move log as the viewer may read it.
+    #: The move log as the viewer may read it (a live table's; a replay's is its ``log_lines``).
     log: tuple[str, ...] = field(default=())
     #: The viewer's legal moves, when it is a person on turn (empty otherwise), in notation order.
     legal: tuple[Move, ...] = ()
