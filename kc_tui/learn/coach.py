@@ -8,7 +8,7 @@ A move that does not meet the goal is not made: an illegal one gets the engine's
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai.base import AIPlayer
 from kc_tui.engine import (
@@ -30,6 +30,9 @@ from kc_tui.engine import (
 )
 from kc_tui.i18n import N_, _
 from kc_tui.learn.lessons import CONDITIONS, LEARNER, Goal, Lesson, Step
+
+if TYPE_CHECKING:
+    from kc_tui.match.session import MatchSession
 
 #: What the coach says to a move made while a step is to be read.
 READ_FIRST = N_("Read this step first: Enter goes on.")
@@ -68,6 +71,11 @@ def verdict(step: Step, r: Round, m: Move, names: Sequence[str], fmt: Format = c
     return words(step.wrong, step, r, names, fmt)
 
 
+def verdict_at(step: Step, session: MatchSession, m: Move) -> str | None:
+    """:func:`verdict` of ``m`` at the lesson's table (``session``), in its names and card text."""
+    return verdict(step, session.match.round, m, session.names, session.fmt)
+
+
 def _move_parts(m: Move | None, r: Round, fmt: Format, suffix: str = "") -> dict[str, str]:
     """The placeholders naming move ``m``: ``card``, ``top`` (what it goes on), ``place``, ``source``."""
     parts = {f"card{suffix}": "", f"top{suffix}": "", f"place{suffix}": "", f"source{suffix}": ""}
@@ -102,6 +110,11 @@ def words(text: str, step: Step, r: Round, names: Sequence[str], fmt: Format = c
         "chips": r.rules.chips_start,
     }
     return _(text).format(**values)
+
+
+def words_at(text: str, step: Step, session: MatchSession) -> str:
+    """:func:`words` filled from the lesson's table (``session``), in its names and card text."""
+    return words(text, step, session.match.round, session.names, session.fmt)
 
 
 def reply(legal: Sequence[Move], replies: Sequence[str]) -> Move:
@@ -171,5 +184,7 @@ __all__ = [
     "reply",
     "start",
     "verdict",
+    "verdict_at",
     "words",
+    "words_at",
 ]

@@ -40,6 +40,7 @@ from kc_tui.match.saves import (
     SaveError,
     os_problem,
     parse_save_json,
+    pending_document,
     read_pending,
 )
 from kc_tui.util.backoff import Backoff
@@ -47,6 +48,7 @@ from kc_tui.util.files import atomic_write, move_aside, read_capped
 from kc_tui.util.text import one_line
 
 if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
+    from kc_tui.match.session import MatchSession
     from kc_tui.records.rows import MatchRecord, MatchSync, SeatInfo
     from kc_tui.records.store import History
 
@@ -242,6 +244,18 @@ class Recorder:
             self._cond.notify_all()
         if self._thread is None:
             self.retry()
+
+    def submit_session(
+        self, session: MatchSession, *, demo: bool = False, done: Callable[[], None] | None = None
+    ) -> None:
+        """Record ``session``'s match as it is now, every finished round (:meth:`submit`), the
+        outbox keeping its pending document while it waits; ``demo``: an all-AI table's."""
+        s = session
+        self.submit(
+            match_sync(s.match, s.seats, s.record, demo),
+            document=pending_document(s.match, s.seats, s.record, demo),
+            done=done,
+        )
 
     def retry(self) -> None:
         """Without a thread: try every waiting sync now (in the order they came)."""

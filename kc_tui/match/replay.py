@@ -18,9 +18,10 @@ Positions, moves and turns:
   the last stop before it (from the middle of a turn, back is the start of that turn).
 
 What the viewer sees (R4): the viewer is a match seat (a person's, say) or ``None`` for a
-spectator. :meth:`RoundReplay.snapshot` holds the viewer's own hand and every seat's count of
-cards; the other hands only once they are opened, which :meth:`RoundReplay.open_hands` allows
-only at the last position of a finished round. Once opened they stay open while stepping back
+spectator. :meth:`RoundReplay.snapshot` (a :class:`~kc_tui.match.view.TableSnapshot`, the type
+every table draws from) holds the viewer's own hand and every seat's count of cards; the other
+hands only once they are opened, which :meth:`RoundReplay.open_hands` allows only at the last
+position of a finished round. Once opened they stay open while stepping back
 (the round has been seen to its end) until :meth:`RoundReplay.close_hands`. The move log names
 the viewer's drawn cards only, as the game's log did; with the hands open it names every draw.
 
@@ -38,9 +39,10 @@ from dataclasses import dataclass
 
 from kc_tui.engine import END, Card, Match, Move, Round, RoundResult, Rules, cards_of, move_str, sort_for_hand
 from kc_tui.engine.rules import Scoring
-from kc_tui.i18n import _, ngettext
+from kc_tui.i18n import _
 from kc_tui.match.cardtext import card_formatter
 from kc_tui.match.narration import Narrator
+from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, round_row, score_label
 from kc_tui.records.rows import MatchRecord, RoundRecord
 from kc_tui.util.text import is_you
 
@@ -51,64 +53,6 @@ CHECKPOINT_EVERY = 20
 
 class ReplayError(ValueError):
     """A recorded round cannot be replayed; the message (one plain line) says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class ReplaySeat:
-    """One match seat at a position, as the viewer may see it: ``hand`` is None when hidden."""
-
-    seat: int
-    name: str
-    kind: str
-    #: False for a seat that sits this round out (out of a chips match, R16).
-    playing: bool
-    cards: int
-    hand: tuple[Card, ...] | None
-    to_move: bool
-    dealer: bool
-    #: The seat went out and won the round (at the round's last position).
-    winner: bool
-    total: int
-    #: The total as a label words it: "12/50 pts", "47 chips".
-    score: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReplaySnapshot:
-    """What the replay's view draws at one position."""
-
-    round_number: int
-    position: int
-    #: Moves in the round (the last position).
-    length: int
-    piles: tuple[tuple[Card, ...], ...]
-    stock: int
-    #: The match seat to move, None once the round is over.
-    to_move: int | None
-    #: The round is over at this position (its last position, for a finished round).
-    over: bool
-    #: The match seat that went out (at the end of a round that was not blocked).
-    winner: int | None
-    viewer: int | None
-    #: The viewer's hand (None for a spectator or a viewer sitting the round out).
-    hand: tuple[Card, ...] | None
-    #: The card the viewer drew last, while it is in the viewer's hand.
-    drawn: Card | None
-    hands_open: bool
-    seats: tuple[ReplaySeat, ...]
-    #: The points target shown beside totals; 0 under chips scoring (R16).
-    target: int
-    #: R16: the pot as the table showed it; None when scoring points.
-    pot: int | None
-    #: The rounds the scoreboard shows: those before this one, and this one at its end.
-    results: tuple[RoundResult, ...]
-    #: Every seat's total as the scoreboard shows it.
-    totals: tuple[int, ...]
-    #: The move that led to this position in the log's words (None at the deal).
-    last_move: str | None
-    #: Turns: the number of the turn being played at this position (1, 2, ...) and how many.
-    turn: int
-    turns: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +260,10 @@ class RoundReplay(RoundSteps):
         self.kinds: tuple[str, ...] = tuple(s.kind for s in record.seats)
         self.result = result
         self.results_before: tuple[RoundResult, ...] = tuple(results_before)
+        chips = rules.scoring == Scoring.CHIPS
+        done = (*results_before, result) if result is not None else tuple(results_before)
+        #: The scoreboard's rows: before this round, and with it once it is over.
+        self._rows: tuple[RoundRow, ...] = tuple(round_row(res, chips=chips) for res in done)
         self._base = base
         self._checkpoints = list(checkpoints)
         self._lines = list(lines)
@@ -493,44 +441,47 @@ class RoundReplay(RoundSteps):
     def match_seat(self, round_seat: int) -> int:
         return self.seats[round_seat]
 
-    def snapshot(self, at: Round | None = None) -> ReplaySnapshot:
+    def snapshot(self, at: Round | None = None) -> TableSnapshot:
         """What the view draws at this position: the piles, the stock's size, every seat's count
         of cards, the viewer's hand, and the other hands only when open. ``at``: another round
         to draw in its place (a better plan played from this turn's start, say): its piles and
-        hands, with this position's scores (with the draws private: the viewer's hand only)."""
+        hands, with this position's scores (with the draws private: the viewer's hand only). The
+        move log up to here is :attr:`log_lines`, apart: a server makes a snapshot of every
+        position of a round, and each would copy the log."""
         r = self._round_at(self._position) if at is None else at
         over = r.over
         to_move = None if over else self.seats[r.to_move]
         winner = None if not over or r.winner is None else self.seats[r.winner]
+        chips = self._chips
         at_result = self.result is not None and self.at_end
         if at_result and self.result is not None:
-            results = (*self.results_before, self.result)
+            results = self._rows
             totals = self.result.totals
-            pot: int | None = (0 if self.result.winner is not None else self.result.pot) if self._chips else None
+            pot: int | None = (0 if self.result.winner is not None else self.result.pot) if chips else None
         else:
-            results = self.results_before
+            results = self._rows[: len(self.results_before)]
             live = self._live[self._position]
             totals, pot = live.totals, live.pot
         others_open = self.hands_open and not (at is not None and self.draws_private)
-        seats: list[ReplaySeat] = []
+        seats: list[SeatSnapshot] = []
         for s in range(len(self.names)):
             rs = self.seats.index(s) if s in self.seats else None
             cards = r.hands[rs].bit_count() if rs is not None else 0
             shown = rs is not None and (s == self.viewer or others_open)
             hand = tuple(sort_for_hand(cards_of(r.hands[rs]))) if shown and rs is not None else None
             seats.append(
-                ReplaySeat(
+                SeatSnapshot(
                     seat=s,
                     name=self.names[s],
                     kind=self.kinds[s],
-                    playing=rs is not None,
                     cards=cards,
-                    hand=hand,
+                    total=totals[s],
                     to_move=s == to_move,
                     dealer=s == self.dealer,
                     winner=s == winner,
-                    total=totals[s],
-                    score=self._score_text(totals[s]),
+                    hand=hand,
+                    score=score_label(totals[s], chips=chips, target=self.rules.target),
+                    playing=rs is not None,
                 )
             )
         viewer_hand = seats[self.viewer].hand if self.viewer is not None else None
@@ -538,35 +489,26 @@ class RoundReplay(RoundSteps):
         if viewer_hand is not None and self.viewer in self.seats:
             card = r.last_drawn[self.seats.index(self.viewer)]
             drawn = card if card >= 0 and card in viewer_hand else None
-        return ReplaySnapshot(
-            round_number=self.round_number,
-            position=self._position,
-            length=len(self.moves),
+        return TableSnapshot(
+            viewer=self.viewer,
             piles=tuple(tuple(p) for p in r.piles),
             stock=len(r.stock),
+            round_number=self.round_number,
             to_move=to_move,
-            over=over,
-            winner=winner,
-            viewer=self.viewer,
-            hand=viewer_hand,
-            drawn=drawn,
-            hands_open=self.hands_open,
+            target=0 if chips else self.rules.target,
             seats=tuple(seats),
-            target=0 if self._chips else self.rules.target,
+            drawn=drawn,
             pot=pot,
-            results=tuple(results),
-            totals=tuple(totals),
-            last_move=self.last_move,
-            turn=self.turn,
-            turns=self.turns,
+            results=results,
+            round_over=over,
+            round_winner=winner,
+            hands_open=self.hands_open,
+            replay=ReplayPlace(self._position, len(self.moves), self.last_move, self.turn, self.turns),
         )
 
     @property
     def _chips(self) -> bool:
         return self.rules.scoring == Scoring.CHIPS
-
-    def _score_text(self, total: int) -> str:
-        return score_text(self.rules, total)
 
     def status_text(self) -> str:
         """One line: "Round 3 · move 17 of 54 · Bob's turn" ("your turn" for the viewer's), or
@@ -575,14 +517,6 @@ class RoundReplay(RoundSteps):
         winner = None if not r.over or r.winner is None else self.names[self.seats[r.winner]]
         to_move = None if r.over else self.seats[r.to_move]
         return self.status_line(ended=r.over, winner=winner, to_move=to_move)
-
-
-def score_text(rules: Rules, total: int) -> str:
-    """A seat's total as a label words it: "12/50 pts", "47 chips"."""
-    if rules.scoring == Scoring.CHIPS:
-        return ngettext("{n} chip", "{n} chips", total).format(n=total)
-    # Translators: a seat's total of penalty points out of the target, "12/100 pts".
-    return _("{total}/{target} pts").format(total=total, target=rules.target)
 
 
 def _deal_up_to(match: MatchRecord, by_number: dict[int, RoundRecord], round_number: int, rules: Rules) -> Match:
@@ -662,9 +596,6 @@ def _check_result(res: RoundResult, rec: RoundRecord) -> None:
 __all__ = [
     "CHECKPOINT_EVERY",
     "ReplayError",
-    "ReplaySeat",
-    "ReplaySnapshot",
     "RoundReplay",
     "RoundSteps",
-    "score_text",
 ]

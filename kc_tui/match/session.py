@@ -288,6 +288,11 @@ class MatchSession:
         return not self.match.round.over and not self.seats[self.to_move].is_human
 
     @property
+    def rounds_played(self) -> int:
+        """The rounds of the match scored so far."""
+        return len(self.match.results)
+
+    @property
     def pot(self) -> int | None:
         """R16: the chips in the pot now (the antes, a blocked round's pot, the fines paid so
         far: :meth:`Match.live_pot`); None when scoring points."""
@@ -588,6 +593,15 @@ class MatchSession:
             self._round_started()
             self.save()
         return result
+
+    def count_penalties(self) -> None:
+        """R15: the penalties of the round that is over counted in the totals, the round kept on
+        the table (no result, no next deal: a lesson ends so); nothing under chips scoring."""
+        m = self.match
+        if m.chips_scoring:
+            return
+        for index, penalty in enumerate(m.round.penalties()):
+            m.points[m.match_seat(index)] += penalty
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict[str, Any]:

@@ -15,8 +15,8 @@ ends rounds and matches. It tells its listeners what happened with events (:clas
 A whole match, synchronously (a view does the same with timers and a thread worker)::
 
     driver = TableDriver(MatchSession.all_ai(["greedy", "expert"], rules, seed=3))
-    while not driver.session.match.over:
-        if driver.session.match.round.over:
+    while not driver.over:
+        if driver.round_over:
             driver.finish_round()
         else:
             driver.decide(driver.ai_job().run())
@@ -36,10 +36,10 @@ from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol, move
 from kc_tui.i18n import _, ngettext
 from kc_tui.match.cardtext import CardFormat
 from kc_tui.match.narration import fault_reason
-from kc_tui.match.recorder import Recorder, match_sync
-from kc_tui.match.saves import new_seed, pending_document
+from kc_tui.match.recorder import Recorder
+from kc_tui.match.saves import new_seed
 from kc_tui.match.session import AITurn, MatchSession, match_end_text
-from kc_tui.match.view import RoundRow, SeatSnapshot, TableSnapshot
+from kc_tui.match.view import SeatSnapshot, TableSnapshot, round_row, score_label
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -372,11 +372,7 @@ class TableDriver:
         if rec is None:
             return
         done = s.delete_save if s.match.over and s.keep_save_at_end else None
-        rec.submit(
-            match_sync(s.match, s.seats, s.record, self.demo),
-            document=pending_document(s.match, s.seats, s.record, self.demo),
-            done=done,
-        )
+        rec.submit_session(s, demo=self.demo, done=done)
         problem = rec.status.problem
         if self._tells_problems and problem is not None:
             # Translators: {problem} says what went wrong with the game history.
@@ -387,6 +383,31 @@ class TableDriver:
 
     # ------------------------------------------------------------------ what the UI asks
     @property
+    def rules(self) -> Rules:
+        """The match's rules."""
+        return self.session.match.rules
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (a secret one is never shown: :func:`kc_tui.engine.is_secret`)."""
+        return self.session.match.seed
+
+    @property
+    def seat_count(self) -> int:
+        """The match's seats, every one (those sitting a round out too)."""
+        return self.session.match.n
+
+    @property
+    def over(self) -> bool:
+        """The match is over."""
+        return self.session.match.over
+
+    @property
+    def round_over(self) -> bool:
+        """The round on the table is over (its last move made, not yet scored)."""
+        return self.session.match.round.over
+
+    @property
     def shown_target(self) -> int:
         """The target shown beside totals: the points target, or 0 under chips scoring."""
         return 0 if self.session.match.chips_scoring else self.session.match.rules.target
@@ -394,13 +415,8 @@ class TableDriver:
     def score_text(self, seat: int) -> str:
         """A seat's total for a label: "12/100 pts", or "70 chips" ("1 chip") under chips scoring, the
         stack as it is now (R16: this round's ante and the fines paid so far have left it)."""
-        return self._score_label(self.session.match.live_chips()[seat])
-
-    def _score_label(self, total: int) -> str:
-        if self.session.match.chips_scoring:
-            return ngettext("{n} chip", "{n} chips", total).format(n=total)
-        # Translators: a seat's total of penalty points out of the target, "12/100 pts".
-        return _("{total}/{target} pts").format(total=total, target=self.session.match.rules.target)
+        m = self.session.match
+        return score_label(m.live_chips()[seat], chips=m.chips_scoring, target=m.rules.target)
 
     def round_lines(self, ended: RoundEnded) -> list[str]:
         """A scored round in plain lines for every viewer, naming every seat and no card: who
@@ -423,6 +439,7 @@ class TableDriver:
         chips = s.match.chips_scoring
         winners = set(s.match.winners) if s.match.over else set()
         totals = s.match.live_chips()
+        playing = [s.match.round_seat(i) is not None for i in range(len(s.seats))]
         seats = tuple(
             SeatSnapshot(
                 seat=i,
@@ -433,9 +450,10 @@ class TableDriver:
                 to_move=i == to_move,
                 dealer=i == s.match.dealer,
                 winner=i in winners,
-                hand=tuple(s.hand(i)) if open_hands or i == viewer else None,
-                score=self._score_label(totals[i]),
-                playing=s.match.round_seat(i) is not None,
+                # A seat sitting the round out has no hand to show.
+                hand=tuple(s.hand(i)) if playing[i] and (open_hands or i == viewer) else None,
+                score=score_label(totals[i], chips=chips, target=s.match.rules.target),
+                playing=playing[i],
             )
             for i, seat in enumerate(s.seats)
         )
@@ -457,10 +475,7 @@ class TableDriver:
             hands_open=open_hands,
             end_turn_costs=on_turn and chips and not r.played_card and totals[to_move or 0] > 0,
             turns_ended=sum(1 for _seat, m in r.history if m == END),
-            results=tuple(
-                RoundRow(res.number, res.winner, tuple(res.chips_delta if chips else res.penalties))
-                for res in s.match.results
-            ),
+            results=tuple(round_row(res, chips=chips) for res in s.match.results),
             round_over=r.over,
             round_winner=s.match.match_seat(r.winner) if r.over and r.winner is not None else None,
             over=over,

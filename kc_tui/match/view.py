@@ -7,14 +7,17 @@ A :class:`TableSnapshot` is made by one function of each source: the table drive
 (:mod:`kc_tui.net.views`). Every screen draws from it and nothing else; the network's ``state``
 is its encoding. It holds plain values only: nothing reachable from it leads to a hidden card.
 The AIs read :class:`kc_tui.engine.PlayerView`, the engine's strict subset of it (one seat's
-hand, the piles, the counts, the public history). Plain Python.
+hand, the piles, the counts, the public history). A seat's total is worded by :func:`score_label`
+and a scored round made a scoreboard's row by :func:`round_row`, here and nowhere else. Plain
+Python.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kc_tui.engine import Card, Move
+from kc_tui.engine import Card, Move, RoundResult
+from kc_tui.i18n import _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,7 @@ class TableSnapshot:
     #: The chips in the pot now under chips scoring (R16: the antes, a blocked round's pot and
     #: the fines paid so far this round); None when scoring points.
     pot: int | None = None
-    #: The move log as the viewer may read it.
+    #: The move log as the viewer may read it (a live table's; a replay's is its ``log_lines``).
     log: tuple[str, ...] = field(default=())
     #: The viewer's legal moves, when it is a person on turn (empty otherwise), in notation order.
     legal: tuple[Move, ...] = ()
@@ -124,6 +127,11 @@ class TableSnapshot:
         return self.pot is not None
 
     @property
+    def totals(self) -> tuple[int, ...]:
+        """Every match seat's total, in seat order (as the scoreboard shows them)."""
+        return tuple(seat.total for seat in self.seats)
+
+    @property
     def hand(self) -> tuple[Card, ...] | None:
         """The viewer's own hand (None for a spectator, or a viewer sitting the round out)."""
         if self.viewer is None or not 0 <= self.viewer < len(self.seats):
@@ -136,4 +144,19 @@ class TableSnapshot:
         return self.viewer is not None and self.viewer == self.to_move and not self.round_over
 
 
-__all__ = ["ReplayPlace", "RoundRow", "SeatSnapshot", "TableSnapshot"]
+def score_label(total: int, *, chips: bool, target: int) -> str:
+    """A seat's total as a label words it: "12/50 pts" against the points ``target`` (R15), or
+    "47 chips" ("1 chip") under chips scoring (R16)."""
+    if chips:
+        return ngettext("{n} chip", "{n} chips", total).format(n=total)
+    # Translators: a seat's total of penalty points out of the target, "12/100 pts".
+    return _("{total}/{target} pts").format(total=total, target=target)
+
+
+def round_row(result: RoundResult, *, chips: bool) -> RoundRow:
+    """A scored round as the scoreboard shows it: every match seat's penalty points (R15), or
+    its chips won and paid (R16)."""
+    return RoundRow(result.number, result.winner, tuple(result.chips_delta if chips else result.penalties))
+
+
+__all__ = ["ReplayPlace", "RoundRow", "SeatSnapshot", "TableSnapshot", "round_row", "score_label"]

@@ -88,7 +88,7 @@ def _replay_of(record: MatchRecord, number: int, viewer: int | None, style: str)
     replay = RoundReplay.from_record(record, number, viewer, card_style=style)
     frames = views.replay_frames(replay)
     replay.to_end()
-    return frames, replay.dealer, replay.snapshot().winner
+    return frames, replay.dealer, replay.snapshot().round_winner
 
 
 __all__ = ["REPLAYS_KEPT", "ServedReplays"]

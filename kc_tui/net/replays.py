@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from kc_tui.engine import END, Card, Move, MoveError, RoundResult, Rules, parse_move, sort_for_hand
 from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import _
-from kc_tui.match.replay import ReplayError, ReplaySeat, ReplaySnapshot, RoundSteps, score_text
+from kc_tui.match.replay import ReplayError, RoundSteps
+from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, round_row, score_label
 from kc_tui.net.schema import PILE_COUNT, REPLAY_MOST, ReplayFrame, ReplayMsg
 
 
@@ -63,8 +64,8 @@ class RemoteRoundReplay(RoundSteps):
     """A finished round stepped from the frames a server sent (see the module docs): it answers
     what the replay screen asks of :class:`~kc_tui.match.replay.RoundReplay` (but a review or a
     better plan, which need the hidden cards). ``results``: the scoreboard's rounds of the match
-    up to this one (its own last); ``cards_left``: every seat's cards at the round's end, as its
-    summary showed them (empty: the hands stay closed)."""
+    up to this one (its own last), as rows or as the rounds scored; ``cards_left``: every seat's
+    cards at the round's end, as its summary showed them (empty: the hands stay closed)."""
 
     def __init__(
         self,
@@ -73,7 +74,7 @@ class RemoteRoundReplay(RoundSteps):
         names: Sequence[str],
         kinds: Sequence[str],
         rules: Rules,
-        results: Sequence[RoundResult] = (),
+        results: Sequence[RoundRow | RoundResult] = (),
         cards_left: Sequence[Sequence[Card]] = (),
     ) -> None:
         if pages.next_start is not None or pages.length is None:
@@ -91,8 +92,10 @@ class RemoteRoundReplay(RoundSteps):
         super().__init__([END if f.move == "end" else _move(f.move) for f in frames[1:]])
         self.frames = frames
         number = pages.number
-        self.results_before: tuple[RoundResult, ...] = tuple(r for r in results if r.number < number)
-        self.results: tuple[RoundResult, ...] = tuple(r for r in results if r.number <= number)
+        chips = rules.scoring == Scoring.CHIPS
+        rows = [r if isinstance(r, RoundRow) else round_row(r, chips=chips) for r in results]
+        self.results_before: tuple[RoundRow, ...] = tuple(r for r in rows if r.number < number)
+        self.results: tuple[RoundRow, ...] = tuple(r for r in rows if r.number <= number)
         last = frames[-1].cards
         left = [tuple(hand) for hand in cards_left]
         fits = len(left) == n and all(len(hand) == (count or 0) for hand, count in zip(left, last, strict=True))
@@ -128,54 +131,49 @@ class RemoteRoundReplay(RoundSteps):
         return self.over and self.cards_left is not None
 
     # ------------------------------------------------------------------ the view
-    def snapshot(self, at: object = None) -> ReplaySnapshot:
+    def snapshot(self, at: object = None) -> TableSnapshot:
         """What the replay's view draws at this position (``at``: unused, there is no other
-        round to draw here)."""
+        round to draw here); the move log up to here is :attr:`log_lines`, as a round of the
+        history's."""
         f = self.frames[self._position]
         over = self.over
         winner = self.winner if over else None
         opened = self.cards_left if self.hands_open else None
+        chips = self.rules.scoring == Scoring.CHIPS
         seats = []
         for s, name in enumerate(self.names):
             count = f.cards[s]
             hand = f.hand if s == self.viewer else (opened[s] if opened is not None else None)
             seats.append(
-                ReplaySeat(
+                SeatSnapshot(
                     seat=s,
                     name=name,
                     kind=self.kinds[s],
-                    playing=count is not None,
                     cards=count or 0,
-                    hand=None if hand is None else tuple(sort_for_hand(list(hand))),
+                    total=f.totals[s],
                     to_move=s == f.to_move,
                     dealer=s == self.dealer,
                     winner=s == winner,
-                    total=f.totals[s],
-                    score=score_text(self.rules, f.totals[s]),
+                    hand=None if hand is None else tuple(sort_for_hand(list(hand))),
+                    score=score_label(f.totals[s], chips=chips, target=self.rules.target),
+                    playing=count is not None,
                 )
             )
-        chips = self.rules.scoring == Scoring.CHIPS
-        return ReplaySnapshot(
-            round_number=self._number,
-            position=self._position,
-            length=self.length,
+        return TableSnapshot(
+            viewer=self.viewer,
             piles=f.piles,
             stock=f.stock,
+            round_number=self._number,
             to_move=None if over else f.to_move,
-            over=over,
-            winner=winner,
-            viewer=self.viewer,
-            hand=None if self.viewer is None else seats[self.viewer].hand,
-            drawn=f.drawn,
-            hands_open=self.hands_open,
-            seats=tuple(seats),
             target=0 if chips else self.rules.target,
+            seats=tuple(seats),
+            drawn=f.drawn,
             pot=f.pot,
             results=self.results if over else self.results_before,
-            totals=f.totals,
-            last_move=self.last_move,
-            turn=self.turn,
-            turns=self.turns,
+            round_over=over,
+            round_winner=winner,
+            hands_open=self.hands_open,
+            replay=ReplayPlace(self._position, self.length, self.last_move, self.turn, self.turns),
         )
 
     def status_text(self) -> str:

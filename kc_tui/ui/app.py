@@ -24,8 +24,8 @@ from kc_tui.config import Config
 from kc_tui.config.store import config_path as settings_path
 from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, match_sync, open_history
-from kc_tui.match.saves import SaveWriter, pending_document, save_exists
+from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, open_history
+from kc_tui.match.saves import SaveWriter, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.records import datalock
 from kc_tui.ui import linebreak
@@ -409,9 +409,8 @@ class KingsCornersApp(App[int]):
     def _record_saved(self, saved: MatchSession) -> None:
         """Record the rounds of a saved match the history may not have yet (the game was ended
         before it could record them): recording is idempotent, so nothing is recorded twice."""
-        if self.recorder is not None and saved.match.results:
-            doc = pending_document(saved.match, saved.seats, saved.record, False)
-            self.recorder.submit(match_sync(saved.match, saved.seats, saved.record, False), document=doc)
+        if self.recorder is not None and saved.rounds_played:
+            self.recorder.submit_session(saved)
 
     def on_save_changed(self, _event: SaveChanged) -> None:
         game = self.game
@@ -754,7 +753,7 @@ class KingsCornersApp(App[int]):
             self.notify(_("The rules screen is not available yet."), severity="warning")
             return
         game = self.game
-        self.push_screen(RulesScreen(game.session.match.rules if game else self.config.rules))
+        self.push_screen(RulesScreen(game.driver.rules if game else self.config.rules))
 
     async def action_quit(self) -> None:
         """Quit; while a match's table is up (whatever is on top of it, its summaries too) the

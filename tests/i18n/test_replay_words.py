@@ -116,7 +116,7 @@ def test_the_replays_status_line_is_in_the_language(code: str, match: MatchRecor
         assert _("the deal") in at_deal and _("the deal") != "the deal"
         replay.to_end()
         end = replay.status_text()
-        winner = replay.snapshot().winner
+        winner = replay.snapshot().round_winner
         said = (
             _("blocked: no one went out")
             if winner is None
@@ -141,7 +141,7 @@ async def test_the_last_move_is_in_the_language_of_the_log(code: str, match: Mat
             await pilot.pause()
             await pilot.press("right", "right")
             await pilot.pause()
-            last = screen.replay.snapshot().last_move
+            last = screen.replay.last_move
             assert last is not None and logwords.shown(last) != last
             line = str(screen.query_one("#replay-note", Static).render())
             assert _("Last move: ") in line and logwords.shown(last) in line and last not in line, line

@@ -89,7 +89,7 @@ def test_every_round_of_a_chips_match_replays(matches: dict[str, MatchRecord]) -
         rp.to_end()
         assert same(rp.round, direct_round(m, rec.number, len(rec.moves)))
         snap = rp.snapshot()
-        assert snap.totals == rec.totals and snap.results[-1].chips_delta == rec.chips_delta
+        assert snap.totals == rec.totals and snap.results[-1].scores == rec.chips_delta
         assert all(s.playing == (s.seat in rec.seats) for s in snap.seats)
 
 
@@ -160,8 +160,10 @@ def test_to_end_is_the_rounds_last_position_and_its_recorded_result(
             penalties[s] = r.penalties()[i]
         assert tuple(penalties) == rec.penalties
         snap = rp.snapshot()
-        assert snap.over and snap.to_move is None and snap.winner == rec.winner
-        assert snap.totals == rec.totals and snap.results[-1].penalties == rec.penalties
+        assert snap.round_over and snap.to_move is None and snap.round_winner == rec.winner
+        assert snap.totals == rec.totals and snap.results[-1].scores == (
+            rec.chips_delta if snap.chips else rec.penalties
+        )
         assert len(snap.results) == rec.number
         assert rp.to_start() and rp.position == 0 and same(rp.round, direct_round(m, rec.number, 0))
         assert len(rp.snapshot().results) == rec.number - 1

@@ -26,6 +26,7 @@ from kc_tui.engine import is_secret
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
+from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.text import visible
@@ -81,7 +82,7 @@ class DemoScreen(DrivenScreen):
         driver = TableDriver.for_demo(
             self.kinds, self.config.rules, seed, pace, card_style=self.config.card_style, recorder=self.recorder
         )
-        self.seed = driver.session.match.seed
+        self.seed = driver.seed
         return driver
 
     @property
@@ -99,7 +100,7 @@ class DemoScreen(DrivenScreen):
             with Vertical(id="demo-left"):
                 with Vertical(id="demo-seats"):
                     yield from self._panels()
-                yield TableView(self.look, self.session.match.rules, show_keys=False, id="demo-table")
+                yield TableView(self.look, self.driver.rules, show_keys=False, id="demo-table")
                 yield Static(id="demo-status")
             with Vertical(id="demo-side"):
                 yield Scoreboard(id="demo-score")
@@ -128,14 +129,14 @@ class DemoScreen(DrivenScreen):
         """In a short terminal the seats shrink to two lines each so the table keeps its room
         (an open hand then shares its seat's one line)."""
         rows = OPEN_SEAT_ROWS if self.show_hands else SEAT_ROWS
-        self.set_class(height < COMFORT_ROWS + rows * self.session.match.n, "-compact")
+        self.set_class(height < COMFORT_ROWS + rows * self.driver.seat_count, "-compact")
 
     def _update_title(self, width: int) -> None:
         """The players and the seed asked for, or (when that does not fit ``width``) the seed
         only: the seats show the players' names. A secret deal shows no number."""
         # Translators: put between the players' names in the demo's title ("Ana vs Ben vs Cleo").
         vs = _(" vs ").join(self.session.names)
-        n = self.session.match.n
+        n = self.driver.seat_count
         if is_secret(self.seed):
             full = _("Demo · {players}").format(players=vs)
             short = ngettext("Demo · {n} AI player", "Demo · {n} AI players", n).format(n=n)
@@ -160,9 +161,9 @@ class DemoScreen(DrivenScreen):
         self.show_seats(snap)
         for panel in self.query(OpponentPanel):
             panel.set_class(snap.seats[panel.seat].winner, "-winner")
-        self.show_scoreboard()
+        self.show_scoreboard(snap)
         self.query_one(MoveLog).sync(snap.log)
-        self._show_status()
+        self._show_status(snap)
         self.refresh_bindings()
 
     def _maybe_refresh(self) -> None:
@@ -176,13 +177,12 @@ class DemoScreen(DrivenScreen):
         self._redraw = None
         self.refresh_view()
 
-    def _show_status(self) -> None:
-        s = self.session
+    def _show_status(self, snap: TableSnapshot) -> None:
         out = Text()
-        if s.match.over:
+        if snap.over:
             # Translators: put between the winners' names ("Ana and Ben").
-            names = _(" and ").join(s.names[w] for w in s.match.winners)
-            rounds = len(s.match.results)
+            names = _(" and ").join(snap.winners)
+            rounds = len(snap.results)
             # Translators: {names} are the winners. The English says "rounds" for one round too.
             won = ngettext(
                 "Match over after {n} rounds: {names} won. ", "Match over after {n} rounds: {names} won. ", rounds
@@ -192,15 +192,15 @@ class DemoScreen(DrivenScreen):
         else:
             state = (_("■ paused"), "bold #e0a030") if self.paused else (_("▶ playing"), "bold green")
             out.append(state[0], state[1])
-            out.append(_(" · round {round} · pace {pace}").format(round=s.match.number, pace=pace_name(self.pace)))
-            if s.match.round.over:
+            out.append(_(" · round {round} · pace {pace}").format(round=snap.round_number, pace=pace_name(self.pace)))
+            if snap.round_over:
                 out.append(_(" · round over"), "bold")
-            elif self.thinking:
-                out.append(_(" · {name} is thinking…").format(name=s.names[s.to_move]))
+            elif self.thinking and snap.to_move is not None:
+                out.append(_(" · {name} is thinking…").format(name=snap.seats[snap.to_move].name))
             out.append(_(" · hands open") if self.show_hands else _(" · hands hidden"), "dim")
         status = self.query_one("#demo-status", Static)
         status.update(out)
-        status.set_class(self.paused and not s.match.over, "-paused")
+        status.set_class(self.paused and not snap.over, "-paused")
 
     # ------------------------------------------------------------------ the flow (see DrivenScreen)
     def may_advance(self) -> bool:
@@ -221,17 +221,17 @@ class DemoScreen(DrivenScreen):
     def round_over_reached(self) -> None:
         ended = self.driver.finish_round()
         self.tell_history_problem()
-        s = self.session
         self.stepping = False
         self.refresh_view()
-        if s.match.over:
+        if self.driver.over:
             self._match_over()
             return
         result = ended.result
         if result.winner is None:
             told = _("Round {round}: blocked: no one went out.").format(round=result.number)
         else:
-            told = _("Round {round}: {name} went out.").format(round=result.number, name=s.names[result.winner])
+            name = self.session.names[result.winner]
+            told = _("Round {round}: {name} went out.").format(round=result.number, name=name)
         pause = self.driver.next_round_delay
         if self.driver.ai_delay:
             self.notify(visible(told), title=_("Demo"), timeout=pause + 1)
@@ -256,7 +256,7 @@ class DemoScreen(DrivenScreen):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        over = self.session.match.over
+        over = self.driver.over
         if action == "pause":
             return not over and not self.paused
         if action == "resume":
@@ -270,7 +270,7 @@ class DemoScreen(DrivenScreen):
         return True
 
     def action_pause(self) -> None:
-        if self.session.match.over:
+        if self.driver.over:
             return
         self.paused = not self.paused
         self.stepping = False
@@ -285,7 +285,7 @@ class DemoScreen(DrivenScreen):
 
     def action_step(self) -> None:
         """Pause (if playing) and make exactly one move, or end the round when it is over."""
-        if self.session.match.over:
+        if self.driver.over:
             return
         if not self.paused:
             self.paused = True

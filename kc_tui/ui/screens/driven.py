@@ -17,14 +17,17 @@ Subclasses say when the table may advance (:meth:`may_advance`), what a round's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
+from kc_tui.engine import RoundResult
 from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import AIJob, Decision, TableDriver
-from kc_tui.match.view import TableSnapshot
+from kc_tui.match.view import RoundRow, TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
@@ -98,13 +101,13 @@ class DrivenScreen(Screen[None]):
                 look=self.look,
             )
 
-    def show_scoreboard(self) -> None:
-        """The scoreboard from the session as the table shows it now: the points and the target
-        (R15), or the stacks and the pot with this round's ante and fines paid (R16)."""
-        s, m = self.session, self.session.match
-        self.query_one(Scoreboard).show(
-            s.names, m.results, m.live_chips(), m.rules.target, m.number, chips=m.chips_scoring, pot=s.pot
-        )
+    def show_scoreboard(self, snap: TableSnapshot | None = None) -> None:
+        """The scoreboard from ``snap`` (None: the table's as it is now, given as the log is):
+        the points and the target (R15), or the stacks and the pot with this round's ante and
+        fines paid (R16)."""
+        if snap is None:
+            snap = self.driver.snapshot(self.session.log_owner)
+        show_board(self.query_one(Scoreboard), snap)
 
     def tell_history_problem(self) -> None:
         """Say once that the game history stopped recording (the game goes on)."""
@@ -115,7 +118,7 @@ class DrivenScreen(Screen[None]):
     def action_rules(self) -> None:
         from kc_tui.ui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.session.match.rules))
+        self.app.push_screen(RulesScreen(self.driver.rules))
 
     # ------------------------------------------------------------------ the flow
     def stop_timer(self) -> None:
@@ -126,7 +129,7 @@ class DrivenScreen(Screen[None]):
     def schedule(self, delay: float | None = None) -> None:
         """Take the table's next step after ``delay`` seconds (default: the driver's pace)."""
         self.stop_timer()
-        if self.driver.session.match.over or self.thinking or not self.may_advance():
+        if self.driver.over or self.thinking or not self.may_advance():
             return  # resumed by whatever lets it advance again (unpause, resume, resize)
         if delay is None:
             delay = self.driver.next_delay()
@@ -139,7 +142,7 @@ class DrivenScreen(Screen[None]):
         """One step: apply a held decision, show a round's end, or let the AI to move think."""
         self._timer = None
         driver = self.driver
-        if self.thinking or driver.session.match.over or not self.may_advance():
+        if self.thinking or driver.over or not self.may_advance():
             return
         if driver.session.holding:
             self.hold()
@@ -147,7 +150,7 @@ class DrivenScreen(Screen[None]):
         if self._held is not None:
             held, self._held = self._held, None
             self._apply(held)
-        elif driver.session.match.round.over:
+        elif driver.round_over:
             self.round_over_reached()
         elif driver.session.ai_to_move:
             self.think(driver.ai_job())
@@ -233,3 +236,34 @@ class DrivenScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if not self.release_held() and not self.thinking:
             self.schedule()
+
+
+def show_board(board: Scoreboard, snap: TableSnapshot) -> None:
+    """``board`` drawn from ``snap``: every seat's name and total, the rounds scored, the target
+    (R15) or the pot (R16)."""
+    board.show(
+        [seat.name for seat in snap.seats],
+        board_rounds(snap.results),
+        snap.totals,
+        snap.target,
+        snap.round_number,
+        chips=snap.chips,
+        pot=snap.pot,
+    )
+
+
+def board_rounds(rows: Sequence[RoundRow]) -> list[RoundResult]:
+    """The snapshot's rounds as :meth:`Scoreboard.show` takes them: a round's figures are its
+    penalties or its chips, whichever the board shows."""
+    return [
+        RoundResult(
+            number=row.number,
+            dealer=0,
+            seats=(),
+            winner=row.winner,
+            penalties=row.scores,
+            chips_delta=row.scores,
+            totals=(),
+        )
+        for row in rows
+    ]

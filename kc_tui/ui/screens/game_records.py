@@ -42,7 +42,7 @@ def show_rounds(app: App[Any], driver: TableDriver) -> None:
     from kc_tui.ui.dialogs.match_detail import MatchDetail
     from kc_tui.ui.screens.replay import open_replay
 
-    match_id = recorded_match(app, driver, len(driver.session.match.results))
+    match_id = recorded_match(app, driver, driver.session.rounds_played)
     history = driver.history
     record = history.match(match_id) if history is not None and match_id is not None else None
     if record is None:

@@ -4,8 +4,10 @@ the start or the end, or played at a pace; the move log follows the position.
 The screen is a view over :class:`~kc_tui.match.replay.RoundReplay` (every position, step and what the
 viewer may see is decided there), or over the frames a table's server sent a remote seat
 (:class:`~kc_tui.net.replays.RemoteRoundReplay`, the same positions and snapshots, without the
-review). The viewer sees what they saw then: their own hand, the others' counts of cards; at the
-end of the round ``o`` opens every hand.
+review); it draws each position from the replay's snapshot, a
+:class:`~kc_tui.match.view.TableSnapshot` as every table's screen does. The viewer sees what
+they saw then: their own hand, the others' counts of cards; at the end of the round ``o`` opens
+every hand.
 
 Entry point for the other screens: :func:`open_replay` (``app``, a match id of the game history,
 a round number) loads the match and pushes the screen, or says in a toast why it cannot. A match
@@ -39,12 +41,14 @@ from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, targ
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.match import logwords
 from kc_tui.match.cardtext import card_formatter
-from kc_tui.match.replay import ReplayError, ReplaySnapshot, RoundReplay
+from kc_tui.match.replay import ReplayError, RoundReplay
 from kc_tui.match.roster import hint_seed
+from kc_tui.match.view import ReplayPlace, TableSnapshot
 from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
+from kc_tui.ui.screens.driven import show_board
 from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS, REVIEW_KEYS
 from kc_tui.ui.table.parts import seat_label
@@ -147,9 +151,9 @@ class ReplayScreen(Screen[None]):
         rp = self.replay
         with Vertical(id="replay"):
             with Horizontal(id="replay-seats"):
-                for seat, name in enumerate(rp.names):
-                    if seat != self.viewer:
-                        yield OpponentPanel(seat, name, rp.kinds[seat], id=f"replay-seat-{seat}")
+                for seat in rp.snapshot().seats:
+                    if seat.seat != self.viewer:
+                        yield OpponentPanel(seat.seat, seat.name, seat.kind, id=f"replay-seat-{seat.seat}")
             with Horizontal(id="replay-middle"):
                 yield TableView(self.look, rp.rules, show_keys=False, id="replay-table")
                 with Vertical(id="replay-side"):
@@ -235,15 +239,7 @@ class ReplayScreen(Screen[None]):
             count = ngettext("{n} card", "{n} cards", me.cards).format(n=me.cards) if me.playing else _("sat out")
             last = turn if turn[0] else (count, "dim")
             seat_label(self.query_one("#replay-me-label", Static), me.name, me.score, last)
-        self.query_one(Scoreboard).show(
-            rp.names,
-            snap.results,
-            snap.totals,
-            rp.rules.target,
-            snap.round_number,
-            chips=snap.target == 0,
-            pot=snap.pot,
-        )
+        show_board(self.query_one(Scoreboard), snap)
         self.query_one(MoveLog).sync([visible(line) for line in rp.log_lines])  # a server's lines are data
         self._show_status(snap)
         self._show_note(snap)
@@ -269,7 +265,14 @@ class ReplayScreen(Screen[None]):
             places.add(source(mv))
         return places if is_play(mv) or is_pile_move(mv) else set()
 
-    def _show_status(self, snap: ReplaySnapshot) -> None:
+    @staticmethod
+    def _place(snap: TableSnapshot) -> ReplayPlace:
+        """Where the replay stands (every replay's snapshot says)."""
+        if snap.replay is None:
+            raise ValueError("a replay's snapshot says where it stands")
+        return snap.replay
+
+    def _show_status(self, snap: TableSnapshot) -> None:
         out = Text()
         if self.playing:
             out.append(f"▶ {self.pace}", "bold green")
@@ -277,7 +280,8 @@ class ReplayScreen(Screen[None]):
             out.append("■", "bold #e0a030")
         out.append(" ")
         out.append(visible(self.replay.status_text()))
-        out.append(_(" · turn {turn} of {turns}").format(turn=snap.turn, turns=snap.turns), "dim")
+        place = self._place(snap)
+        out.append(_(" · turn {turn} of {turns}").format(turn=place.turn, turns=place.turns), "dim")
         if self.reviewing:
             out.append(_(" · reviewing… esc cancels"), "bold #e0a030")
         elif self.review is not None:
@@ -297,7 +301,7 @@ class ReplayScreen(Screen[None]):
             status.set_class(k == kind, f"-{k}")
         status.set_class(self.playing, "-playing")
 
-    def _show_note(self, snap: ReplaySnapshot) -> None:
+    def _show_note(self, snap: TableSnapshot) -> None:
         """The review's note on the turn on the table, else the move that led here."""
         note = self.notes.get(self.replay.turn_start)
         line = self.query_one("#replay-note", Static)
@@ -322,8 +326,8 @@ class ReplayScreen(Screen[None]):
             line.update(self._review_line(turn))
         elif note is not None:
             line.update(Text.assemble((_("Note: "), "bold"), visible(note)))
-        elif snap.last_move is not None:
-            line.update(Text.assemble((_("Last move: "), "dim"), visible(logwords.shown(snap.last_move))))
+        elif (last := self._place(snap).last_move) is not None:
+            line.update(Text.assemble((_("Last move: "), "dim"), visible(logwords.shown(last))))
         else:
             line.update(Text(_("The deal: nothing played yet. → steps, space plays."), "dim"))
         box = self.query_one("#replay-note-box", VerticalScroll)
@@ -332,15 +336,16 @@ class ReplayScreen(Screen[None]):
         self.call_after_refresh(self._fit_lines)
         self.call_after_refresh(self.refresh_bindings)  # PgDn shows once the note is laid out
 
-    def _show_controls(self, snap: ReplaySnapshot) -> None:
-        rp = self.replay
+    def _show_controls(self, snap: TableSnapshot) -> None:
+        place = self._place(snap)
+        at_start, at_end = place.position == 0, place.position == place.length
         for ident, disabled in (
-            ("#replay-start", rp.at_start),
-            ("#replay-turn-back", rp.at_start),
-            ("#replay-back", rp.at_start),
-            ("#replay-forward", rp.at_end),
-            ("#replay-turn-forward", rp.at_end),
-            ("#replay-end", rp.at_end),
+            ("#replay-start", at_start),
+            ("#replay-turn-back", at_start),
+            ("#replay-back", at_start),
+            ("#replay-forward", at_end),
+            ("#replay-turn-forward", at_end),
+            ("#replay-end", at_end),
         ):
             self.query_one(ident, Button).disabled = disabled
         self.query_one("#replay-play", Button).label = _("‖ Pause") if self.playing else _("▶ Play")

@@ -118,7 +118,7 @@ class TutorialScreen(GameScreen):
         super().on_mount()
 
     def _words(self, text: str, step: Step) -> str:
-        return coach.words(text, step, self.session.match.round, self.session.names, self.session.fmt)
+        return coach.words_at(text, step, self.session)
 
     def coach_text(self) -> Text:
         """What the coach says now: the step, the keys that make it, the correction of a move."""
@@ -128,7 +128,7 @@ class TutorialScreen(GameScreen):
             parts += [("✗ ", "bold red"), (visible(self.correction), "red"), "\n"]
         if step is None:
             parts.append((_(coach.LESSON_DONE), "bold"))
-        elif not s.human_to_move and not s.match.round.over:
+        elif not s.human_to_move and not self.driver.round_over:
             parts.append(visible(_(coach.OPPONENT_PLAYS).format(name=s.names[1 - LEARNER])))
             parts += ["\n" + visible(line) for line in self.turn_told()]
         else:
@@ -187,7 +187,7 @@ class TutorialScreen(GameScreen):
         written = self.session.lines_written
         super().submit_move(m)
         s = self.session
-        if (s.human_to_move or s.match.round.over) and s.lines_written > written:
+        if (s.human_to_move or self.driver.round_over) and s.lines_written > written:
             # The move made, then the keys that go on: the same the coach's panel says.
             line = logwords.shown(s.log[-1])
             self.say(Text.assemble(("✓ ", "bold green"), line, ". ", self.next_keys()), "ok")
@@ -203,7 +203,7 @@ class TutorialScreen(GameScreen):
         """The game's prompt; while a step is to be read (or the lesson is learnt), the keys that go on."""
         step, s = self.step, self.session
         reading = step is None or step.goal is Goal.READ
-        on_turn = s.human_to_move or s.match.round.over
+        on_turn = s.human_to_move or self.driver.round_over
         if reading and on_turn and self.selected_card is None and self.source_pile is None:
             self.say(self.next_keys())
             return
@@ -219,7 +219,7 @@ class TutorialScreen(GameScreen):
     def _refused(self, m: Move) -> bool:
         """Whether the coach refuses ``m`` (it is then not made, and the coach says why)."""
         step, s = self.step, self.session
-        said = _(coach.LESSON_DONE) if step is None else coach.verdict(step, s.match.round, m, s.names, s.fmt)
+        said = _(coach.LESSON_DONE) if step is None else coach.verdict_at(step, s, m)
         self.correction = said
         if said is None:
             return False
@@ -351,11 +351,9 @@ class TutorialScreen(GameScreen):
     def round_over_reached(self) -> None:
         """The lesson's round ended (the player went out): the coach explains the score, the
         totals shown count the round (R15); no summary, and no next deal."""
-        m = self.session.match
-        if not self._scored and not m.chips_scoring:
+        if not self._scored:
             self._scored = True
-            for index, penalty in enumerate(m.round.penalties()):
-                m.points[m.match_seat(index)] += penalty
+            self.session.count_penalties()
         self.refresh_view()
 
     @property
