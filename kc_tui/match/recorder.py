@@ -112,6 +112,12 @@ def match_sync(match: Match, seats: Sequence[Seat], record: RecordInfo, demo: bo
     )
 
 
+def session_record(session: MatchSession) -> MatchRecord:
+    """The match of ``session`` as the history would read it back now, its rounds without
+    their moves (:func:`match_record`): what the Stats screen's rating reads of a match."""
+    return match_record(session.match, session.seats, session.record, rounds=False)
+
+
 def match_record(match: Match, seats: Sequence[Seat], record: RecordInfo, *, rounds: bool = True) -> MatchRecord:
     """The match as the history would read it back now (:func:`match_sync`), without waiting
     for the history: with every finished round and its moves (``rounds``), so that a round can

@@ -274,6 +274,20 @@ class MatchSession:
         return self.match.over
 
     @property
+    def chips_scoring(self) -> bool:
+        """Whether the match is scored in chips (R16) rather than points (R15)."""
+        return self.match.chips_scoring
+
+    @property
+    def dealer(self) -> int:
+        """The match seat that deals this round (after a round is scored: the next round)."""
+        return self.match.dealer
+
+    def ante_after(self, number: int) -> tuple[int, ...]:
+        """R16: the chips each match seat puts in the pot for the round after round ``number``."""
+        return self.match.ante_after(number)
+
+    @property
     def moves_made(self) -> int:
         """The moves made so far this round (0: just dealt)."""
         return _hist_len(self.match.round)

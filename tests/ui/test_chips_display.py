@@ -17,7 +17,7 @@ from kc_tui.engine import Rules, cards_of
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.match.table import TableDriver
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary, match_end
 from kc_tui.ui.widgets import Scoreboard
 
 from .gamekit import game_of, play_app, play_until, settle
@@ -185,7 +185,7 @@ class Host(App[None]):
         yield Static("under")
 
     def on_mount(self) -> None:
-        self.push_screen(MatchSummary(self.session))
+        self.push_screen(MatchSummary(match_end(TableDriver(self.session).snapshot(None, open_hands=True))))
 
 
 def _finished(names: tuple[str, ...], rules: Rules, seed: int) -> MatchSession:

@@ -29,7 +29,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, Card, RoundResult, cards_of, sort_for_hand
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import match_record
+from kc_tui.match.recorder import session_record
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.match.view import RoundRow, TableSnapshot
 from kc_tui.records.rows import MatchRecord
@@ -97,8 +97,8 @@ def round_table(
     not used."""
     look = look or CardLook()
     t = _table()
-    if s.match.chips_scoring:
-        ante = s.match.ante_after(result.number)
+    if s.chips_scoring:
+        ante = s.ante_after(result.number)
         with_ante = any(ante)
         # Translators: a column of the round's chips: the stack at the round's deal.
         t.add_column(_("Start"), justify="right", no_wrap=True)
@@ -141,7 +141,7 @@ def round_headline(s: MatchSession, result: RoundResult) -> str:
     """ "Round 3: Alice went out!" (under chips: and what the pot held, or that it stays)."""
     number, pot = result.number, result.pot
     if result.winner is None:
-        if s.match.chips_scoring and pot:
+        if s.chips_scoring and pot:
             stays = ngettext(
                 "Round {number}: blocked, no one went out; the pot ({pot} chip) stays",
                 "Round {number}: blocked, no one went out; the pot ({pot} chips) stays",
@@ -150,7 +150,7 @@ def round_headline(s: MatchSession, result: RoundResult) -> str:
             return stays.format(number=number, pot=pot)
         return _("Round {number}: blocked, no one went out").format(number=number)
     name = s.names[result.winner]
-    if not s.match.chips_scoring:
+    if not s.chips_scoring:
         return _("Round {number}: {name} went out!").format(number=number, name=name)
     if is_you(name):
         # Translators: {name} is the player called "You": the verb agrees with "you".
@@ -170,18 +170,18 @@ def round_headline(s: MatchSession, result: RoundResult) -> str:
 
 def round_footer(s: MatchSession, result: RoundResult) -> str:
     """What comes next: the match's end and its winner, or the next deal (and its ante)."""
-    if s.match.over:
+    if s.match_over:
         return match_end_text(s)
-    dealer = s.names[s.match.dealer]
+    dealer = s.names[s.dealer]
     you = is_you(dealer)
-    if not s.match.chips_scoring:
+    if not s.chips_scoring:
         if you:
             # Translators: {name} is the player called "You": the verb agrees with "you".
             target = _("Target {target}. Next round: {name} deal.")
         else:
             target = _("Target {target}. Next round: {name} deals.")
-        return target.format(target=s.match.rules.target, name=dealer)
-    pot = (result.pot if result.winner is None else 0) + sum(s.match.ante_after(result.number))
+        return target.format(target=s.rules.target, name=dealer)
+    pot = (result.pot if result.winner is None else 0) + sum(s.ante_after(result.number))
     if you:
         # Translators: {name} is the player called "You": the verb agrees with "you".
         deals = _("Next round: {name} deal. Its ante of 1 chip each is already in the pot: the pot holds {pot}.")
@@ -369,23 +369,6 @@ def match_end(view: TableSnapshot, *, you: int | None = None) -> MatchEnd:
     )
 
 
-def session_end(s: MatchSession) -> MatchEnd:
-    """The end of the finished match ``s`` (the one person at its table is "you")."""
-    m = s.match
-    chips = m.chips_scoring
-    humans = [i for i, seat in enumerate(s.seats) if seat.is_human]
-    return MatchEnd(
-        names=tuple(s.names),
-        rounds=tuple(RoundRow(r.number, r.winner, tuple(r.chips_delta if chips else r.penalties)) for r in m.results),
-        totals=tuple(m.live_chips()),
-        winners=tuple(m.winners),
-        end_text=match_end_text(s),
-        chips=chips,
-        target=0 if chips else m.rules.target,
-        you=humans[0] if len(humans) == 1 else None,
-    )
-
-
 def match_table(end: MatchEnd) -> tuple[Table, int]:
     """Every player's rounds (the last ones that fit) and final total: penalties (R15) or chips
     won or paid (R16, antes apart), a ``*`` by the number of who went out. Also how many early
@@ -429,9 +412,9 @@ RATING_PENDING = N_("Working out your rating…")
 
 
 def played_record(s: MatchSession) -> MatchRecord:
-    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.match_record`),
+    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.session_record`),
     without waiting for the history: what the Stats screen's rating reads of a match."""
-    return match_record(s.match, s.seats, s.record, rounds=False)
+    return session_record(s)
 
 
 def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -> list[MatchRecord]:
@@ -503,19 +486,19 @@ class MatchSummary(Modal[str | None]):
 
     def __init__(
         self,
-        end: MatchEnd | MatchSession,
+        end: MatchEnd,
         rounds: Callable[[], None] | None = None,
         rating: str | None = None,
         *,
         table: bool = False,
     ) -> None:
-        """``end``: the match's end (a finished session is read as :func:`session_end`).
+        """``end``: the match's end (:func:`match_end` of the table's view at its end).
         ``rounds``: shows the match's rounds to replay and review (when it was recorded).
         ``rating``: how the match moved the player's rating (:func:`rating_change`; None: no
         such line, as after a demo); :meth:`show_rating` changes it. ``table``: a remote seat's
         (the table goes on showing behind; no playing again from here)."""
         super().__init__()
-        self.end = session_end(end) if isinstance(end, MatchSession) else end
+        self.end = end
         self.rounds = rounds
         self.rating = rating
         self.table = table

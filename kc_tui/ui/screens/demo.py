@@ -238,7 +238,7 @@ class DemoScreen(DrivenScreen):
         self.schedule(pause)
 
     def _match_over(self) -> None:
-        from kc_tui.ui.dialogs.summary import MatchSummary
+        from kc_tui.ui.dialogs.summary import MatchSummary, match_end
 
         self._summary_open = True
 
@@ -250,7 +250,7 @@ class DemoScreen(DrivenScreen):
                 self.action_leave()
 
         if self.is_current:
-            self.app.push_screen(MatchSummary(self.session), closed)
+            self.app.push_screen(MatchSummary(match_end(self.driver.snapshot(None, open_hands=True))), closed)
         else:
             self._summary_open = False
 
