@@ -15,7 +15,6 @@ import pytest
 from kc_tui.net import protocol as p
 from kc_tui.net.door import LARGEST_POOL, SMALLEST_POOL, Door, Pending, address_group, file_limit, pool_size
 from kc_tui.net.server import TableServer, seat_path
-from tests.net.clientkit import until
 from tests.net.serverkit import (
     WAIT,
     Client,
@@ -30,6 +29,7 @@ from tests.net.serverkit import (
     watch,
 )
 from tests.timingkit import TIMED, within
+from tests.waiting import wait_until
 
 #: The addresses of a flood that are not the seat's (every one on loopback).
 OTHERS = tuple(f"127.0.0.{i}" for i in range(2, 10))
@@ -57,7 +57,7 @@ def pool_of(size: int | None) -> dict[str, Any]:
 
 async def leave(server: TableServer, client: Client) -> None:
     await client.close()
-    await until(lambda: not server.connected[0], what="the seat gone")
+    await wait_until(lambda: not server.connected[0], what="the seat gone")
 
 
 @pytest.mark.parametrize("pool", [None, 8], ids=["pool-by-file-limit", "pool-of-8"])
@@ -71,7 +71,7 @@ async def test_a_seat_is_back_within_five_seconds_past_eight_slow_handshakes_fro
         assert server.port is not None
         async with SlowHandshakes(server.port, 8, "127.0.0.1") as slow:
             for attempt in (1, 2, 3):
-                await until(lambda: server.handshaking.get("127.0.0.1", 0) >= 8, what="eight slow handshakes")
+                await wait_until(lambda: server.handshaking.get("127.0.0.1", 0) >= 8, what="eight slow handshakes")
                 client = await back(server, base, attempt, timed)
                 await leave(server, client)
             assert slow.opened >= 8
@@ -133,7 +133,7 @@ async def test_a_flood_of_handshakes_never_closes_an_open_connection() -> None:
         sources = ("127.0.0.1", *OTHERS)
         held = await asyncio.to_thread(idle_sockets, server.port, 300, sources=sources)
         try:
-            await until(lambda: server.door.given_way == 300 - 4, what="all but four given way")
+            await wait_until(lambda: server.door.given_way == 300 - 4, what="all but four given way")
             assert len(server.door) == 4
             for client in (ana, spectator):
                 await client.send(p.ping_message(5))

@@ -18,7 +18,6 @@ from websockets.exceptions import ConnectionClosed
 
 from kc_tui.net import protocol as p
 from kc_tui.net.server import MAX_FRAME, SAVE_HANDLES, seat_path
-from tests.net.clientkit import until
 from tests.net.serverkit import (
     WAIT,
     Client,
@@ -37,6 +36,7 @@ from tests.net.serverkit import (
     seat,
     stall,
 )
+from tests.waiting import wait_until
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
 #: The file handles the host has open when idle with both seats connected: standard input,
@@ -54,7 +54,7 @@ async def test_a_new_socket_takes_the_place_of_the_oldest_of_the_address_holding
         async def opened(source: str, counts: dict[str, int]) -> asyncio.StreamReader:
             reader, writer = await raw_connection(port, source)
             writers.append(writer)
-            await until(lambda: server.handshaking == counts, what=f"in the handshake: {counts}")
+            await wait_until(lambda: server.handshaking == counts, what=f"in the handshake: {counts}")
             return reader
 
         first = await opened("127.0.0.1", {"127.0.0.1": 1})
@@ -82,9 +82,9 @@ async def test_a_socket_that_never_sends_is_closed_after_the_handshake_timeout()
         silent, _ = await raw_connection(server.port)
         half, half_writer = await raw_connection(server.port)
         half_writer.write(b"GET /watch HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # a request never finished
-        await until(lambda: server.handshaking == {"127.0.0.1": 2}, what="two sockets in the handshake")
+        await wait_until(lambda: server.handshaking == {"127.0.0.1": 2}, what="two sockets in the handshake")
         assert await ended(silent) and await ended(half)
-        await until(lambda: not server.handshaking, what="the closed sockets uncounted")
+        await wait_until(lambda: not server.handshaking, what="the closed sockets uncounted")
         ana = await seat(server, base, "Ana")
         assert ana.state.seat == 0
         await ana.close()
@@ -97,7 +97,7 @@ async def test_a_client_that_stops_reading_gets_the_newest_state_and_one_waits_f
         ben = Visitor(server, base, 1)
         await stall(server, 0, ben.comes_and_goes)
         slow.send(p.ping_message(7))
-        await until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
+        await wait_until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
         for _ in range(10):
             await ben.comes_and_goes()
             assert server.pending(0) == (1, 1), "one state waits, the newest, behind the pong"
@@ -125,7 +125,7 @@ async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_pl
         await stall(server, 0, ben.comes_and_goes)
         for _ in range(p.RATE_BURST):  # each answered (a pong) into the queue
             slow.send(p.ping_message())
-        await until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
+        await wait_until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
         async with asyncio.timeout(WAIT * 3):
             while server.pending(0)[1]:  # each ping adds an answer (a pong or slow-down) until the server gives up
                 slow.send(p.ping_message())

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.net.serverkit import Client, join, on_turn, position, running, seat, watch
+from tests.waiting import wait_until
 
 
 @asynccontextmanager
@@ -219,9 +220,10 @@ async def test_a_full_table_refuses_spectators_and_wrong_tokens_but_lets_a_perso
                 await connect(base + path)
             assert info.value.response.status_code == 503
         await ben.close()
-        async with asyncio.timeout(20):  # the server has seen Ben go: his place is free
-            while server.connected[1] or server._server is None or len(server._server.connections) >= 3:
-                await asyncio.sleep(0.01)
+        await wait_until(  # the server has seen Ben go: his place is free
+            lambda: not server.connected[1] and server._server is not None and len(server._server.connections) < 3,
+            what="Ben's place free",
+        )
         late = await watch(base)  # Ben's place went to another spectator: full again
         back = await seat(server, base, "Ben")  # yet Ben comes back to his seat
         assert back.state.seat == 1 and server.connected[1]

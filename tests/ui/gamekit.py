@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import io
 import re
-import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,6 +35,7 @@ from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.screens.settings import SettingsScreen
 from kc_tui.ui.widgets import HandView
+from tests.waiting import POLL, WAIT, wait_until
 
 SEED = 3
 #: With SEED, a match of the beginner (play_until) and make_config's two AIs ends in its second
@@ -45,16 +45,15 @@ TWO_ROUNDS = Rules(target=5)
 ONE_ROUND = Rules(target=5, hand_size=4)
 
 
-async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -> None:
+async def click_button(pilot: Pilot[Any], selector: str) -> None:
     """Click the button ``selector`` as a person does: once it has come back up from the last
     click. Textual's :class:`~textual.widgets.Button` ignores a click while it shows the "pressed"
     effect (its ``-active`` class, 0.2 s), so clicks in quick succession on one button would
     otherwise count once or more depending on how fast the machine is."""
+    from .conftest import wait_for
+
     button = pilot.app.screen.query_one(selector, Button)
-    waited = 0.0
-    while button.has_class("-active") and waited < timeout:
-        await pilot.pause(0.02)
-        waited += 0.02
+    await wait_for(pilot, lambda: not button.has_class("-active"), what=f"{selector} back up")
     await pilot.click(selector)
 
 
@@ -126,25 +125,31 @@ def _dialog_over(app: KingsCornersApp, game: GameScreen) -> bool:
     return isinstance(app.screen, ModalScreen) and stack.index(app.screen) > stack.index(game)
 
 
-async def settle(pilot: Pilot[Any], timeout: float = 20.0) -> GameScreen:
+async def settle(pilot: Pilot[Any], timeout: float = WAIT) -> GameScreen:
     """Wait until the game is up and it is for the human to act: the game is the top screen and
     idle (also after the messages of its finished workers are handled), or a dialog (a summary, a
     menu) is on top of it."""
+    from .conftest import showing
+
     app = pilot.app
     assert isinstance(app, KingsCornersApp)
-    end = time.monotonic() + timeout
-    while True:
-        await pilot.pause(0.02)
+
+    async def settled() -> GameScreen | None:
         game = app.game
-        if game is not None and game in app.screen_stack:
-            if _dialog_over(app, game):
-                return game
+        if game is None or game not in app.screen_stack:
+            return None
+        if _dialog_over(app, game):
+            return game
+        if _idle(app, game):
+            await pilot.pause()
             if _idle(app, game):
-                await pilot.pause()
-                if _idle(app, game):
-                    return game
-        if time.monotonic() >= end:
-            raise AssertionError(f"the game did not settle in {timeout} s; the screens: {app.screen_stack}")
+                return game
+        return None
+
+    await pilot.pause(POLL)
+    return await wait_until(
+        settled, timeout=timeout, what="the game settled", showing=lambda: showing(pilot), pause=pilot.pause
+    )
 
 
 @asynccontextmanager
