@@ -32,6 +32,8 @@ from tests import waiting
 #: a loaded machine.
 WAIT = 60.0
 SIZE = (80, 24)
+#: How often a wait reads the pane (seconds): each look runs ``tmux capture-pane``.
+LOOK = 0.05
 ZWSP = "\u200b"
 #: What the pane's shell writes once the program has ended (tmux itself may mark a pane dead
 #: late: the shell's word is what the tests wait for).
@@ -87,6 +89,7 @@ class Pane:
             timeout=timeout,
             what=f"{wanted!r} on screen",
             showing=self.screen,
+            poll=LOOK,
         )
 
     def keys(self, *keys: str) -> None:
@@ -97,7 +100,11 @@ class Pane:
         """Wait for the process to end; its exit status (the pane's shell says it on the terminal,
         :data:`ENDED`). Fails the test when it has not ended after ``timeout`` seconds."""
         said = waiting.wait_for(
-            lambda: ENDED.search(self.screen(history=True)), timeout=timeout, what="the end", showing=self.screen
+            lambda: ENDED.search(self.screen(history=True)),
+            timeout=timeout,
+            what="the end",
+            showing=self.screen,
+            poll=LOOK,
         )
         return int(said.group(1))
 

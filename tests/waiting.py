@@ -21,8 +21,9 @@ T = TypeVar("T")
 
 #: How long a wait may take before it fails (seconds): generous, for a heavily loaded machine.
 WAIT = 60.0
-#: The pause between two looks at the condition (seconds).
-POLL = 0.05
+#: The pause between two looks at the condition (seconds), unless a wait says otherwise (a look
+#: that costs a process or a browser's round trip looks less often).
+POLL = 0.02
 #: The most of what is showing a failure quotes (its end, in characters).
 SHOWN = 6000
 
@@ -52,9 +53,11 @@ def wait_for(
     timeout: float = WAIT,
     what: str | None = None,
     showing: Callable[[], object] | None = None,
+    poll: float = POLL,
 ) -> T:
-    """Wait in this thread until ``condition()`` is true; its value. Fails after ``timeout``
-    seconds naming ``what`` was awaited and what ``showing()`` shows."""
+    """Wait in this thread until ``condition()`` is true, looking every ``poll`` seconds; its
+    value. Fails after ``timeout`` seconds naming ``what`` was awaited and what ``showing()``
+    shows."""
     end = time.monotonic() + timeout
     while not (value := condition()):
         if time.monotonic() >= end:
@@ -63,7 +66,7 @@ def wait_for(
             except Exception as exc:
                 shown = unreadable(exc)
             raise timed_out(timeout, condition, what, shown)
-        time.sleep(POLL)
+        time.sleep(poll)
     return value
 
 
@@ -75,6 +78,7 @@ async def wait_until(
     what: str | None = None,
     showing: Callable[[], object] | None = None,
     pause: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    poll: float = POLL,
 ) -> T: ...
 
 
@@ -86,6 +90,7 @@ async def wait_until(
     what: str | None = None,
     showing: Callable[[], object] | None = None,
     pause: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    poll: float = POLL,
 ) -> T: ...
 
 
@@ -96,11 +101,13 @@ async def wait_until(
     what: str | None = None,
     showing: Callable[[], object] | None = None,
     pause: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    poll: float = POLL,
 ) -> Any:
-    """Wait on the event loop until ``condition()`` (awaited when it gives an awaitable) is true;
-    its value. ``pause``: how the loop lets others run between two looks (an app's pilot pauses
-    so the app handles its messages). Fails after ``timeout`` seconds naming ``what`` was awaited
-    and what ``showing()`` (awaited when it gives an awaitable) shows."""
+    """Wait on the event loop until ``condition()`` (awaited when it gives an awaitable) is true,
+    looking every ``poll`` seconds; its value. ``pause``: how the loop lets others run between two
+    looks (an app's pilot pauses so the app handles its messages). Fails after ``timeout``
+    seconds naming ``what`` was awaited and what ``showing()`` (awaited when it gives an
+    awaitable) shows."""
     end = time.monotonic() + timeout
     while True:
         value = condition()
@@ -116,4 +123,4 @@ async def wait_until(
             except Exception as exc:
                 shown = unreadable(exc)
             raise timed_out(timeout, condition, what, shown)
-        await pause(POLL)
+        await pause(poll)

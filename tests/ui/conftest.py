@@ -14,6 +14,8 @@ from tests.match.kit import store
 from tests.waiting import WAIT, wait_until
 
 T = TypeVar("T")
+#: How often a wait looks (seconds): each look lets the app handle its messages first.
+LOOK = 0.05
 
 
 @pytest.fixture
@@ -48,4 +50,6 @@ async def wait_for(
 ) -> T:
     """Wait until ``condition()`` holds, letting the app run (:func:`tests.waiting.wait_until`):
     its value. Its failure names what was waited for and what the app shows."""
-    return await wait_until(condition, timeout=timeout, what=what, showing=lambda: showing(pilot), pause=pilot.pause)
+    return await wait_until(
+        condition, timeout=timeout, what=what, showing=lambda: showing(pilot), pause=pilot.pause, poll=LOOK
+    )

@@ -24,6 +24,8 @@ import websockets
 from tests.waiting import wait_for, wait_until
 
 CHROMIUM = "/usr/bin/chromium"
+#: How often a wait reads the page (seconds): each look is a round trip to the browser.
+LOOK = 0.1
 #: Terminal escape sequences (CSI, OSC and two-character ones).
 ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
 #: Without the background-networking flags the browser's own requests are refused here, and it waits.
@@ -122,7 +124,7 @@ class Page:
 
     async def wait_for(self, expression: str) -> Any:
         """The value of ``expression`` once it is truthy (polled)."""
-        return await wait_until(lambda: self.evaluate(expression), what=f"{expression!r} true on the page")
+        return await wait_until(lambda: self.evaluate(expression), what=f"{expression!r} true on the page", poll=LOOK)
 
     async def press(self, key: str) -> None:
         """Press and release one key: a name of :data:`SPECIAL_KEYS`, one printable character, or
@@ -164,7 +166,7 @@ class Page:
         async def received() -> bool:
             return needle in await self.text(since)
 
-        await wait_until(received, what=f"{needle!r} on the page", showing=lambda: self.text(since))
+        await wait_until(received, what=f"{needle!r} on the page", showing=lambda: self.text(since), poll=LOOK)
 
     async def screenshot(self) -> bytes:
         result = await self.call("Page.captureScreenshot", format="png")
