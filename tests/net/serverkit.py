@@ -289,6 +289,24 @@ async def watch(base: str) -> Client:
     return await join(base + WATCH_PATH)
 
 
+@asynccontextmanager
+async def seated(
+    *viewers: str | None, session: MatchSession | None = None, **options: Any
+) -> AsyncIterator[tuple[TableServer, str, tuple[Client, ...]]]:
+    """A started server (:func:`running`, ``session`` and ``options`` as it takes them), its base
+    URL, and a client for each of ``viewers`` (a seat's name, or None: a spectator) in their
+    order, each once it has the table's first state; the clients are closed at the end."""
+    async with running(session, **options) as (server, base):
+        clients: list[Client] = []
+        try:
+            for viewer in viewers:
+                clients.append(await (watch(base) if viewer is None else seat(server, base, viewer)))
+            yield server, base, tuple(clients)
+        finally:
+            for c in clients:
+                await c.close()
+
+
 @dataclass(frozen=True)
 class Frame:
     """A state the server built for a viewer, with the truth at that moment: every hand and the stock."""

@@ -25,8 +25,8 @@ from tests.net.serverkit import (
     join,
     running,
     seat,
+    seated,
     session_for,
-    watch,
 )
 from tests.timingkit import TIMED, within
 from tests.waiting import wait_until
@@ -125,10 +125,8 @@ async def test_a_seat_is_back_within_five_seconds_past_idle_sockets_from_eight_o
 async def test_a_flood_of_handshakes_never_closes_an_open_connection() -> None:
     """With a pool of 4, 300 idle sockets from the seats' address and eight others: the seat, the
     spectator and a seat that has not said hello yet are all still served."""
-    async with running(max_handshakes=4, stand_in=0) as (server, base):
+    async with seated("Ana", None, max_handshakes=4, stand_in=0) as (server, base, (ana, spectator)):
         assert server.port is not None
-        ana = await seat(server, base, "Ana")
-        spectator = await watch(base)
         ben = await join(base + seat_path(server.tokens[1]), hello=False)
         sources = ("127.0.0.1", *OTHERS)
         held = await asyncio.to_thread(idle_sockets, server.port, 300, sources=sources)

@@ -29,11 +29,11 @@ from tests.net.serverkit import (
     play_on,
     running,
     seat,
+    seated,
     session_for,
     settled_turn,
     shown_as,
     try_ends,
-    watch,
 )
 from tests.waiting import wait_until
 
@@ -117,8 +117,11 @@ async def test_a_hosted_match_is_remembered_in_the_hosts_history_per_person(
 ) -> None:
     recorder = Recorder(opener=open_history, outbox=isolated_dirs / "outbox")
     recorder.start()
-    async with running(session_for(rules=TWO_ROUNDS), recorder=recorder) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", session=session_for(rules=TWO_ROUNDS), recorder=recorder) as (
+        server,
+        _,
+        (ana, ben),
+    ):
 
         def over() -> bool:
             return server.session.match.over
@@ -147,8 +150,7 @@ async def test_a_hosted_match_is_remembered_in_the_hosts_history_per_person(
 
 
 async def test_the_hosts_quit_tells_every_client_the_table_closed() -> None:
-    async with running(stand_in=0) as (server, base):
-        ana, spectator = await seat(server, base, "Ana"), await watch(base)
+    async with seated("Ana", None, stand_in=0) as (server, base, (ana, spectator)):
         remote = RemoteSeat(base + f"/seat/{server.tokens[1]}")
         task = asyncio.create_task(remote.run())
         await wait_until(lambda: remote.connected, what="the remote seat connected")

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from kc_tui.net import protocol as p
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from tests.net.serverkit import Client, join, on_turn, position, running, seat, watch
+from tests.net.serverkit import Client, join, on_turn, position, running, seat, seated, watch
 from tests.waiting import wait_until
 
 
@@ -24,12 +24,9 @@ from tests.waiting import wait_until
 async def table(**options: Any) -> AsyncIterator[tuple[TableServer, str, Client, Client]]:
     """Ana and Ben seated (no stand-ins), the greedy AI having moved if it is first."""
     options.setdefault("stand_in", 0)
-    async with running(**options) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", **options) as (server, base, (ana, ben)):
         await on_turn(server, ana, ben)
         yield server, base, ana, ben
-        for c in (ana, ben):
-            await c.close()
 
 
 async def still_plays(server: TableServer, *clients: Client) -> None:

@@ -13,6 +13,8 @@ from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
 from tests.match.kit import store
 from tests.waiting import WAIT, wait_until
 
+from .gamekit import advised as advised
+
 T = TypeVar("T")
 #: How often a wait looks (seconds): each look lets the app handle its messages first.
 LOOK = 0.05

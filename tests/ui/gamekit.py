@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -20,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 from textual.worker import WorkerState
 
+from ai.advice.hint import Advice, HintAI
 from kc_tui.cli import build_parser
 from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.config.store import save_config
@@ -30,6 +32,7 @@ from kc_tui.ui.cards import screen_face
 from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.dialogs.whose_view import WhoseView
 from kc_tui.ui.launch import build_app
+from kc_tui.ui.remote.screen import RemoteScreen
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
@@ -57,10 +60,44 @@ async def click_button(pilot: Pilot[Any], selector: str) -> None:
     await pilot.click(selector)
 
 
+@pytest.fixture
+def advised(monkeypatch: pytest.MonkeyPatch) -> list[Advice]:
+    """Every advice the hint gives during the test, in order (``HintAI.advice`` recorded). A
+    fixture of every UI test (``tests/ui/conftest.py`` takes it in)."""
+    told: list[Advice] = []
+    advice = HintAI.advice
+
+    def recorded(self: HintAI, *args: Any, **kwargs: Any) -> Advice:
+        given = advice(self, *args, **kwargs)
+        told.append(given)
+        return given
+
+    monkeypatch.setattr(HintAI, "advice", recorded)
+    return told
+
+
 def new_app(*argv: str) -> Any:
     """The app as the command line ``kings-corners ARGV`` builds it."""
     args = build_parser().parse_args(list(argv))
     return build_app(args.command or "menu", args)
+
+
+@asynccontextmanager
+async def joined(
+    address: str, config: Config | None = None, size: tuple[int, int] = (80, 24), *, first_state: bool = True
+) -> AsyncIterator[tuple[KingsCornersApp, Pilot[Any], RemoteScreen]]:
+    """``kings-corners join ADDRESS`` (a seat's or the spectators' address) run headless at
+    ``size``: the app, its pilot and the table's screen, once that screen has the table's first
+    state (with ``first_state``; else at once)."""
+    from .conftest import wait_for
+
+    app = KingsCornersApp(config or make_config(), None, "join", StartOptions(join=address))
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        assert isinstance(screen, RemoteScreen), f"the screen is {screen!r}"
+        if first_state:
+            await wait_for(pilot, lambda: screen.state is not None, what="the table's first state")
+        yield app, pilot, screen
 
 
 def menu_app() -> KingsCornersApp:
