@@ -185,10 +185,9 @@ async def move_and_see(*clients: Client) -> None:
     """The person on turn makes a move; its client sees the state after it."""
     async with asyncio.timeout(WAIT * 3):
         while True:
-            mover = next((c for c in clients if c.messages and c.state.legal), None)
-            if mover is None:
-                await asyncio.sleep(0.05)
-                continue
+            mover = await wait_until(
+                lambda: next((c for c in clients if c.messages and c.state.legal), None), what="a seat on turn"
+            )
             st = mover.state
             await mover.move(next((m for m in st.legal if m != "end"), "end"), st.stamp)
             answer = await mover.expect((p.StateMsg, p.RefusedMsg, p.ErrorMsg), where=answers(st.stamp))
