@@ -15,9 +15,8 @@ import time
 from typing import Any
 
 from ai.base import AIPlayer
-from ai.search.planning import greedy_move
+from ai.search.planning import greedy_choice
 from kc_tui.engine import END, Move, PlayerView
-from kc_tui.engine.rules import CompletedPiles, KingsOnSides
 
 log = logging.getLogger("ai.safe")
 
@@ -87,9 +86,7 @@ class SafePlayer(AIPlayer):
 
     @staticmethod
     def _greedy(view: PlayerView) -> Move:
-        rules = view.rules
-        kings_on_sides = rules.kings_on_sides == KingsOnSides.ALLOW
-        return greedy_move(view.hand_mask, view.piles, kings_on_sides, rules.completed_piles == CompletedPiles.STAY)
+        return greedy_choice(view)
 
     def choose(self, view: PlayerView) -> Move:
         if self._fallback_turn is not None:

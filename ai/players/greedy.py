@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from ai.base import AIPlayer
 from ai.registry import register
-from ai.search.planning import greedy_move
+from ai.search.planning import greedy_choice
 from kc_tui.engine import Move, PlayerView
-from kc_tui.engine.rules import CompletedPiles, KingsOnSides
 from kc_tui.i18n import N_
 
 
@@ -21,6 +20,4 @@ class GreedyAI(AIPlayer):
     budget_ms = 250.0
 
     def choose(self, view: PlayerView) -> Move:
-        rules = view.rules
-        kings_on_sides = rules.kings_on_sides == KingsOnSides.ALLOW
-        return greedy_move(view.hand_mask, view.piles, kings_on_sides, rules.completed_piles == CompletedPiles.STAY)
+        return greedy_choice(view)

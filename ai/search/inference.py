@@ -30,7 +30,7 @@ from ai.search.planning import KQ_MASK, N_SIDES, PileTuple
 from kc_tui.engine import END, KINGS_MASK, PlayerView
 from kc_tui.engine.cards import NEED, is_red
 from kc_tui.engine.moves import MOVE_BASE
-from kc_tui.engine.rules import CompletedPiles, Draw, KingsOnSides, LayoutKings, OutWithOpenSide
+from kc_tui.engine.rules import Draw, LayoutKings, OutWithOpenSide
 from kc_tui.engine.state import PILE_FULL
 
 #: The most pile splits followed while undoing a round's pile moves, and the most moves undone
@@ -121,8 +121,8 @@ class _Undo:
 
     def __init__(self, view: PlayerView) -> None:
         self.history = view.history
-        self.kos = view.rules.kings_on_sides == KingsOnSides.ALLOW
-        self.to_stock = view.rules.completed_piles == CompletedPiles.TO_STOCK
+        self.kos = view.rules.kings_on_sides_allowed
+        self.to_stock = not view.rules.completed_piles_stay
         self.to_corner = view.rules.layout_kings == LayoutKings.TO_CORNER
         self.splits = 0
         self.steps = 0
@@ -193,7 +193,7 @@ def turn_end_positions(view: PlayerView) -> dict[int, int]:
     ways = _ways(view)
     if not ways:
         return {}
-    kos = view.rules.kings_on_sides == KingsOnSides.ALLOW
+    kos = view.rules.kings_on_sides_allowed
     common = set(ways[0])
     for ends in ways[1:]:
         common &= set(ends)
@@ -222,7 +222,7 @@ def turn_end_piles(view: PlayerView) -> dict[int, PileTuple]:
 def completions(view: PlayerView) -> int:
     """How many piles were completed and left the table this round (R12 ``to_stock``), from the
     card counts: the layout is 4 to 8 cards, so only one count fits."""
-    if view.rules.completed_piles != CompletedPiles.TO_STOCK:
+    if view.rules.completed_piles_stay:
         return 0
     plays = sum(1 for _s, m in view.history if m < MOVE_BASE)
     on_table = sum(len(p) for p in view.piles)

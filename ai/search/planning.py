@@ -9,7 +9,7 @@ legal moves. This module offers:
 
 * the simulated state: :class:`Rulebits` (the rule settings a simulation needs) and
   :func:`sim_apply` (one move, R12 included);
-* greedy's priorities: :func:`greedy_move` and :func:`greedy_turn`;
+* greedy's priorities: :func:`greedy_move` (:func:`greedy_choice` in a view) and :func:`greedy_turn`;
 * playouts: :func:`play_plan` (a turn's plan on a round), :func:`greedy_playout` (a round
   played to its end by greedy players) and the choice among plans scored on the same deals,
   :func:`paired` and :func:`pick`;
@@ -37,7 +37,7 @@ from ai.search.stakes import Stakes
 from kc_tui.engine import CORNERS, END, KINGS_MASK, QUEENS_MASK, SIDES, Move, PlayerView, Round, generate_moves
 from kc_tui.engine.cards import NEED
 from kc_tui.engine.moves import MOVE_BASE
-from kc_tui.engine.rules import CompletedPiles, KingsOnSides, OutWithOpenSide
+from kc_tui.engine.rules import OutWithOpenSide
 from kc_tui.engine.state import PILE_FULL, Pile
 
 PileTuple = tuple[Pile, ...]
@@ -57,8 +57,8 @@ class Rulebits:
 
     def __init__(self, view: PlayerView) -> None:
         rules = view.rules
-        self.kos = rules.kings_on_sides == KingsOnSides.ALLOW
-        self.closed = rules.completed_piles == CompletedPiles.STAY
+        self.kos = rules.kings_on_sides_allowed
+        self.closed = rules.completed_piles_stay
         self.draw3 = rules.out_with_open_side == OutWithOpenSide.DRAW3
 
 
@@ -132,6 +132,12 @@ def greedy_move(hand: int, piles: Piles, kos: bool, closed: bool) -> Move:
         if k > best_key:
             best, best_key = m, k
     return best
+
+
+def greedy_choice(view: PlayerView) -> Move:
+    """Greedy's move in ``view`` (:func:`greedy_move` under the view's rules)."""
+    rules = view.rules
+    return greedy_move(view.hand_mask, view.piles, rules.kings_on_sides_allowed, rules.completed_piles_stay)
 
 
 def greedy_turn(hand: int, piles: Piles, kos: bool, closed: bool, limit: int = 64) -> tuple[Move, ...]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import stat
 import sys
 
 from kc_tui.cli.common import show_path
@@ -23,71 +21,18 @@ from kc_tui.engine import (
 from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
 from kc_tui.i18n import _, ngettext
-from kc_tui.util.files import describe_os_error
+from kc_tui.util.files import FileError, read_user_file
 from kc_tui.util.text import write_line
-
-
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return _("a directory")
-    if stat.S_ISFIFO(mode):
-        return _("a FIFO (named pipe)")
-    if stat.S_ISCHR(mode):
-        return _("a character device")
-    if stat.S_ISBLK(mode):
-        return _("a block device")
-    if stat.S_ISSOCK(mode):
-        return _("a socket")
-    return _("not a regular file")
 
 
 def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them; :class:`CliError`
-    (one line, the path made printable) for anything else. Never blocks on a FIFO and never
-    reads more than ``limit + 1`` bytes."""
-    shown = show_path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    (one line, the path made printable: :func:`~kc_tui.util.files.read_user_file`) for anything
+    else. Never blocks on a FIFO and never reads more than ``limit + 1`` bytes."""
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise CliError(_("{path}: no such file").format(path=shown)) from None
-    except IsADirectoryError:
-        raise CliError(_("{path}: is a directory, not a position file").format(path=shown)) from None
-    except OSError as exc:
-        # Translators: {path} is the file's name, {reason} why the system refused (describe_os_error).
-        raise CliError(
-            _("{path}: cannot open it ({reason})").format(path=shown, reason=describe_os_error(exc))
-        ) from None
-    except ValueError:  # a NUL byte in the name
-        raise CliError(_("{path}: not a usable file name").format(path=shown)) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise CliError(_("{path}: is a directory, not a position file").format(path=shown))
-        if not stat.S_ISREG(mode):
-            # Translators: {kind} is what the file is (a directory, a socket, ...).
-            raise CliError(_("{path}: is {kind}; only regular files are read").format(path=shown, kind=_kind_of(mode)))
-        chunks: list[bytes] = []
-        total = 0
-        while total <= limit:
-            chunk = os.read(fd, limit + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        raise CliError(
-            _("{path}: cannot read it ({reason})").format(path=shown, reason=describe_os_error(exc))
-        ) from None
-    finally:
-        os.close(fd)
-    if total > limit:
-        raise CliError(
-            _("{path}: the file is larger than {limit} bytes (1 MiB), the most a position may be").format(
-                path=shown, limit=limit
-            )
-        )
-    return b"".join(chunks)
+        return read_user_file(path, limit)
+    except FileError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _read_position(path: str, seed: int = 0) -> Round:

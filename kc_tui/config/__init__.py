@@ -18,7 +18,7 @@ import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
 from kc_tui.i18n import LANGUAGES, N_, _, pgettext
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.text import PROBLEM_MAX, is_you, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
 HUMAN = "human"
@@ -330,7 +330,7 @@ def check_human_names(names: Sequence[str]) -> None:
     several people calls no one "you")."""
     check_distinct_names(names)
     for name in names:
-        if name.strip().casefold() == "you" and len(names) > 1:
+        if is_you(name) and len(names) > 1:
             raise ConfigError(
                 _("with several people at the table, each needs a name: not {name}").format(name=quote(name))
             )

@@ -37,11 +37,12 @@ def is_kind(name: str) -> bool:
 def parse_kinds(text: str, what: str, lo: int, hi: int) -> list[str]:
     """AI kinds from comma text, each normalised by :func:`ai.normalize_kind`; :class:`CliError`
     for a kind the AI registry does not have or for fewer than ``lo`` or more than ``hi``."""
-    kinds = [normalize_kind(k) for k in text.split(",") if k.strip()]
-    for k in kinds:
+    typed = [k.strip() for k in text.split(",") if k.strip()]
+    kinds = [normalize_kind(k) for k in typed]
+    for said, k in zip(typed, kinds, strict=True):
         if not is_kind(k):
-            every = ", ".join(sorted(ai_kinds()))
-            raise CliError(_("unknown AI kind {kind}: choose from {kinds}").format(kind=repr(k), kinds=every))
+            every = ", ".join(ai_kinds())
+            raise CliError(_("unknown AI kind {kind}: choose from {kinds}").format(kind=repr(said), kinds=every))
     if not lo <= len(kinds) <= hi:
         # Translators: {what} is what is counted, "opponents" or "seats".
         raise CliError(
@@ -63,12 +64,15 @@ class SeatSpec:
         return self.kind == HUMAN
 
 
-def parse_seats(text: str, player_name: str) -> list[SeatSpec]:
-    """The seats of ``play --seats`` in order around the table, from comma text: ``human:NAME``
+def parse_seats(text: str, player_name: str | None) -> list[SeatSpec]:
+    """The seats of ``--seats`` in order around the table, from comma text: ``human:NAME``
     (a person), ``human`` (the person named ``player_name``, the settings' name) or an AI kind
     (normalised by :func:`ai.normalize_kind`). :class:`CliError` for an unknown kind, a name
     the settings would refuse or that holds markup (``[`` or ``]``), two people of one name,
-    no person at all, or fewer or more seats than a match has."""
+    no person at all, or fewer or more seats than a match has. ``player_name`` None: a table
+    of AIs only (``tournament --seats``), every seat an AI kind (:func:`parse_kinds`)."""
+    if player_name is None:
+        return [SeatSpec(kind) for kind in parse_kinds(text, "seats", *SEATS_RANGE)]
     specs: list[SeatSpec] = []
     known = ai_kinds()
     for part in (p.strip() for p in text.split(",")):

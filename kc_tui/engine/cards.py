@@ -8,10 +8,12 @@ int used as a 52-bit mask: bit ``c`` is set when card ``c`` is in the set.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Annotated, TypeAlias
 
 from kc_tui.i18n import _
 
-Card = int
+#: A card (a small int); marked "card" for readers that write it in its notation ("7H").
+Card: TypeAlias = Annotated[int, "card"]
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -13,7 +13,7 @@ from kc_tui.i18n import _
 
 from .cards import ACE, ALL_CARDS, KINGS_MASK, NEED, Card, card_str, is_king, is_red, rank_of
 from .moves import END, MOVE_BASE, PLACES, Move
-from .rules import CompletedPiles, KingsOnSides, Rules
+from .rules import Rules
 
 #: A K..A pile has 13 cards: it is complete (R12).
 PILE_FULL = 13
@@ -30,7 +30,7 @@ def empty_place_takes(place: int, rules: Rules) -> str:
     if place >= 4:
         # Translators: what an empty corner takes; K is a king.
         return _("K only")
-    if rules.kings_on_sides == KingsOnSides.FORBID:
+    if not rules.kings_on_sides_allowed:
         # Translators: what an empty side takes; K is a king.
         return _("any card but K")
     return _("any card")
@@ -152,7 +152,7 @@ def explain_illegal(
                     # Translators: {place} is a place on the table such as NE.
                     return _("only a king can start the empty corner {place} (R10)").format(place=place)
                 return None
-            if is_king(card) and rules.kings_on_sides == KingsOnSides.FORBID:
+            if is_king(card) and not rules.kings_on_sides_allowed:
                 return _("kings may not fill an empty side here; put {card} in an empty corner (R11)").format(
                     card=fmt(card)
                 )
@@ -166,7 +166,7 @@ def explain_illegal(
     moving = piles[src]
     if not moving:
         return _("there is no pile at {place} to move (R9)").format(place=PLACES[src])
-    if rules.completed_piles == CompletedPiles.STAY and len(moving) == PILE_FULL:
+    if rules.completed_piles_stay and len(moving) == PILE_FULL:
         return _("the completed pile at {place} is closed and stays where it is (R12)").format(place=PLACES[src])
     onto = piles[dst]
     bottom = moving[0]

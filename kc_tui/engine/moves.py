@@ -7,11 +7,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated, TypeAlias
+
 from kc_tui.i18n import _
 
 from .cards import DECK_SIZE, CardError, card_str, parse_card
 
-Move = int
+#: A move (a small int); marked "move" for readers that write it in its notation ("play 7H N").
+Move: TypeAlias = Annotated[int, "move"]
 
 PLACES: tuple[str, ...] = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 SIDES: tuple[int, ...] = (0, 1, 2, 3)

@@ -16,7 +16,7 @@ from kc_tui.i18n import _
 from .cards import FULL_MASK, Card, card_str, cards_of, sort_for_hand
 from .legal import Pile, explain_illegal, generate_moves
 from .moves import Move
-from .rules import CompletedPiles, KingsOnSides, Rules
+from .rules import Rules
 
 
 class _Viewable(Protocol):
@@ -108,8 +108,8 @@ class PlayerView:
         return generate_moves(
             self.hand_mask,
             self.piles,
-            self.rules.kings_on_sides == KingsOnSides.ALLOW,
-            self.rules.completed_piles == CompletedPiles.STAY,
+            self.rules.kings_on_sides_allowed,
+            self.rules.completed_piles_stay,
         )
 
     def why_illegal(self, m: Move, fmt: Callable[[Card], str] = card_str) -> str | None:

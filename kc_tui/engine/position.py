@@ -19,7 +19,7 @@ from kc_tui.i18n import _, ngettext
 
 from .cards import ALL_CARDS, NEED, CardError, card_str, cards_of, is_king, parse_card
 from .moves import PLACES
-from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, Rules, RulesError
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Draw, Rules, RulesError
 from .state import PILE_FULL, Pile, Round
 from .strict import is_int as _is_int
 from .strict import unique_keys
@@ -283,7 +283,7 @@ def parse_position(data: Any, seed: int = 0) -> Round:
                         "pile {place}: {card} cannot lie on {below} (each card one rank lower and the other colour, R8)"
                     ).format(place=place, card=card_str(above), below=card_str(below))
                 )
-        if len(pile) == PILE_FULL and rules.completed_piles == CompletedPiles.TO_STOCK:
+        if len(pile) == PILE_FULL and not rules.completed_piles_stay:
             raise PositionError(
                 _("pile {place} is complete (K to A) and should have gone to the stock (R12)").format(place=place)
             )

@@ -333,6 +333,18 @@ class Rules:
             for v in group:
                 v.check(getattr(self, v.key))
 
+    @property
+    def kings_on_sides_allowed(self) -> bool:
+        """Whether a king may fill an empty side (``kings_on_sides=allow``, R11); else a king
+        only ever starts a corner."""
+        return self.kings_on_sides == KingsOnSides.ALLOW
+
+    @property
+    def completed_piles_stay(self) -> bool:
+        """Whether a completed pile stays on the table, closed (``completed_piles=stay``, R12);
+        else it is shuffled back into the stock."""
+        return self.completed_piles == CompletedPiles.STAY
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -17,7 +17,7 @@ from .cards import ALL_CARDS, Card, card_str, cards_of, is_king, penalty_of, sor
 from .legal import PILE_FULL, Pile, empty_place_takes, explain_illegal, generate_moves
 from .moves import END, MOVE_BASE, PLACES, Move, move_str
 from .player_view import PlayerView, Standing
-from .rules import MAX_PLAYERS, MIN_PLAYERS, CompletedPiles, Draw, KingsOnSides, LayoutKings, OutWithOpenSide, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Draw, LayoutKings, OutWithOpenSide, Rules
 
 # The move rules live in .legal and the seat's view in .player_view (neither imports this module,
 # so there is no import cycle); their names stay importable from here.
@@ -174,8 +174,8 @@ class Round:
         r.extra = {}
         r.player_meta = []
         r.standing = None
-        r._kos = rules.kings_on_sides == KingsOnSides.ALLOW
-        r._closed = rules.completed_piles == CompletedPiles.STAY
+        r._kos = rules.kings_on_sides_allowed
+        r._closed = rules.completed_piles_stay
         return r
 
     @classmethod

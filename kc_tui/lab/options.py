@@ -15,6 +15,8 @@ from typing import Any
 
 from ai import ai_kinds, kind_info, make_player, normalize_kind
 from kc_tui.config import THINK_MS_RANGE
+from kc_tui.config.args import CliError
+from kc_tui.config.args import parse_seats as parse_table_seats
 from kc_tui.engine import Rules, RulesError
 from kc_tui.engine.rules import rules_help
 from kc_tui.i18n import N_, _
@@ -316,21 +318,12 @@ def _bounded(option: str, value: Any, r: tuple[int | float, int | float], word: 
 
 
 def parse_seats(text: str) -> list[str]:
-    """The AI kinds of ``--seats``, normalised (``King_Aware`` -> ``king-aware``)."""
-    known = ai_kinds()
-    raw = [k.strip() for k in str(text).split(",") if k.strip()]
-    if not 2 <= len(raw) <= 4:
-        raise TournamentError(
-            _("--seats needs 2 to 4 comma-separated AI kinds, not {count}: choose from {kinds}").format(
-                count=len(raw), kinds=", ".join(known)
-            )
-        )
-    for k in raw:
-        if normalize_kind(k) not in known:
-            raise TournamentError(
-                _("unknown AI kind {kind} in --seats: choose from {kinds}").format(kind=repr(k), kinds=", ".join(known))
-            )
-    return [normalize_kind(k) for k in raw]
+    """The AI kinds of ``--seats``, normalised (``King_Aware`` -> ``king-aware``), read as
+    ``play --seats`` reads a table of AIs (:func:`kc_tui.config.args.parse_seats`)."""
+    try:
+        return [seat.kind for seat in parse_table_seats(str(text), None)]
+    except CliError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def parse_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:

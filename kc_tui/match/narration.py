@@ -23,7 +23,6 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.engine.rules import CompletedPiles
 from kc_tui.i18n import _
 from kc_tui.match import logwords as words
 from kc_tui.match.cardtext import CardFormat, cards_text
@@ -50,7 +49,7 @@ class Narrator:
         r.apply(m)
         if is_play(m) or is_pile_move(m):
             dst = target(m)
-            if not r.piles[dst] and r.rules.completed_piles == CompletedPiles.TO_STOCK:
+            if not r.piles[dst] and not r.rules.completed_piles_stay:
                 lines.append(words.TO_STOCK.format(place=PLACES[dst]))
         lines += self._draws(r, expected)
         if r.over:

@@ -23,9 +23,8 @@ from typing import Any
 
 from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote, think_ms_check
 from kc_tui.config.store import data_dir
-from kc_tui.engine import END, SECRET_BITS, Match, Round, position_dict
+from kc_tui.engine import END, SECRET_BITS, Match, Round, position_dict, strict
 from kc_tui.engine.scoring import SECRET_MIN
-from kc_tui.engine.strict import unique_keys
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, known_kinds
 from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
@@ -473,43 +472,14 @@ def quarantine(path: Path, problem: str) -> str:
 
 #: A save's objects read with each key given once (JSON would keep the last of two silently).
 # Translators: {key} is a field of the save file given twice.
-_unique_save_keys = unique_keys(lambda key: SaveError(_("the field {key} is given twice").format(key=quote(key[:40]))))
-
-
 def parse_save_json(raw: bytes) -> Any:
-    """The JSON document of a save's bytes; :class:`SaveError` for anything that is not plain
-    JSON (bad UTF-8, NaN/Infinity, numbers too long or too large, nesting too deep)."""
+    """The JSON document of a save's bytes, read strictly (:func:`kc_tui.engine.strict.loads`);
+    :class:`SaveError` for anything that is not plain JSON (bad UTF-8, a field given twice,
+    NaN/Infinity, numbers too long or too large, nesting too deep)."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SaveError(_("it is not UTF-8 text")) from None
-    try:
-        return json.loads(
-            text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=_unique_save_keys
-        )
-    except SaveError:
-        raise
-    except json.JSONDecodeError as exc:
-        raise SaveError(
-            _("it is not valid JSON ({error} at line {line}, column {column})").format(
-                error=exc.msg, line=exc.lineno, column=exc.colno
-            )
-        ) from None
-    except RecursionError:
-        raise SaveError(_("it is not usable JSON: it is nested too deeply")) from None
-    except ValueError:  # int(): more than 4,300 digits
-        raise SaveError(_("it is not usable JSON: a number is too long")) from None
-
-
-def _no_constant(name: str) -> Any:
-    raise SaveError(_("it is not usable JSON: {name} is not a number JSON allows").format(name=name))
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise SaveError(_("it is not usable JSON: a number is too large"))
-    return value
+        return strict.loads(raw)
+    except strict.JSONError as exc:
+        raise SaveError(str(exc)) from None
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -23,7 +23,7 @@ from pathlib import Path
 from kc_tui.config.args import CliError
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.net.client import AddressError, table_address
-from kc_tui.util.files import PRIVATE_FILE, atomic_write, describe_os_error, make_folder
+from kc_tui.util.files import PRIVATE_FILE, FileError, atomic_write, describe_os_error, make_folder, read_user_file
 from kc_tui.util.text import one_line, show_path
 
 #: The largest address file read (bytes): an address is about 90 characters.
@@ -134,20 +134,10 @@ def read_address(path: str, *, watch: bool = False) -> str:
     if path == FROM_TERMINAL:
         return _checked(_from_terminal(), _("the address typed"), watch)
     shown = show_path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise CliError(_("{path}: is a link to a file that does not exist").format(path=shown)) from None
-        raise CliError(_("{path}: no such file").format(path=shown)) from None
-    except (OSError, ValueError) as exc:
-        why = describe_os_error(exc) if isinstance(exc, OSError) else _("not a usable file name")
-        raise CliError(_("{path}: cannot be opened ({reason})").format(path=shown, reason=why)) from None
-    try:
-        data = _read_own(fd, shown)
-    finally:
-        os.close(fd)
+        data = read_user_file(path, ADDRESS_MAX, check=lambda st: _own(st, shown))
+    except FileError as exc:
+        raise CliError(str(exc)) from None
     if not data.strip():
         raise CliError(_("{path}: is empty; it should hold the seat's address the host gave you").format(path=shown))
     try:
@@ -157,19 +147,9 @@ def read_address(path: str, *, watch: bool = False) -> str:
     return _checked(text, shown, watch)
 
 
-def _read_own(fd: int, shown: str) -> bytes:
-    """The bytes of the open file ``fd`` once it is known to be a regular file of this user's that
-    no one else may read or write; at most :data:`ADDRESS_MAX` of them."""
-    try:
-        st = os.fstat(fd)
-    except OSError as exc:
-        raise CliError(
-            _("{path}: cannot be read ({reason})").format(path=shown, reason=describe_os_error(exc))
-        ) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise CliError(_("{path}: is a folder, not an address file").format(path=shown))
-    if not stat.S_ISREG(st.st_mode):
-        raise CliError(_("{path}: is not a regular file; an address file is").format(path=shown))
+def _own(st: os.stat_result, shown: str) -> None:
+    """:class:`CliError` unless the open file (``st`` its status) is this user's and no one
+    else may read or write it: the address in it is a password for a seat."""
     if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
         raise CliError(
             _("{path}: is not your file; a seat's address is read from a file of your own").format(path=shown)
@@ -181,29 +161,6 @@ def _read_own(fd: int, shown: str) -> bytes:
                 " is a password for your seat: make it yours alone (chmod 600 {path}) and join again"
             ).format(path=shown, mode=f"{stat.S_IMODE(st.st_mode):04o}")
         )
-    if st.st_size > ADDRESS_MAX:
-        raise CliError(
-            _("{path}: is too large for an address file ({most} bytes at most)").format(path=shown, most=ADDRESS_MAX)
-        )
-    chunks: list[bytes] = []
-    left = ADDRESS_MAX + 1
-    try:
-        while left > 0:
-            chunk = os.read(fd, left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-    except OSError as exc:
-        raise CliError(
-            _("{path}: cannot be read ({reason})").format(path=shown, reason=describe_os_error(exc))
-        ) from None
-    data = b"".join(chunks)
-    if len(data) > ADDRESS_MAX:
-        raise CliError(
-            _("{path}: is too large for an address file ({most} bytes at most)").format(path=shown, most=ADDRESS_MAX)
-        )
-    return data
 
 
 def _from_terminal() -> str:

@@ -32,25 +32,26 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.uri import parse_uri
 
+from kc_tui.engine import MoveError, parse_move
 from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
 from kc_tui.net.logs import TokenRedacting
-from kc_tui.net.protocol import (
+from kc_tui.net.protocol import parse_server, write
+from kc_tui.net.schema import (
     CLOSED,
     MAX_ID,
     MAX_MESSAGE,
     ErrorMsg,
+    Hello,
+    HintRequest,
+    MoveRequest,
+    Ping,
     ProtocolError,
+    ReplayRequest,
     ServerMessage,
     StateMsg,
+    UndoRequest,
     WelcomeMsg,
-    hello_message,
-    hint_message,
-    move_message,
-    parse_server,
-    ping_message,
-    replay_message,
-    undo_message,
 )
 from kc_tui.util.backoff import Backoff
 from kc_tui.util.text import one_line
@@ -257,26 +258,32 @@ class RemoteSeat:
     # ------------------------------------------------------------------ requests
     def move(self, text: str) -> int | None:
         """Ask for the move ``text`` ("play 7H N", "move N E", "end") in the latest state; the
-        request's id, or None when it cannot be sent now (not connected, no state yet)."""
-        return self._request(lambda stamp, rid: move_message(text, stamp, rid))
+        request's id, or None when it cannot be sent now (not connected, no state yet, or
+        ``text`` is no move: said as a problem)."""
+        try:
+            move = parse_move(text)
+        except MoveError as exc:
+            self._problem(str(exc))
+            return None
+        return self._request(lambda stamp, rid: write(MoveRequest(move, stamp, rid)))
 
     def undo(self) -> int | None:
         """Ask to take back this seat's last move of the turn (see :meth:`move`)."""
-        return self._request(undo_message)
+        return self._request(lambda stamp, rid: write(UndoRequest(stamp, rid)))
 
     def hint(self) -> int | None:
         """Ask for a hint for this seat's turn (see :meth:`move`)."""
-        return self._request(hint_message)
+        return self._request(lambda stamp, rid: write(HintRequest(stamp, rid)))
 
     def ping(self) -> int | None:
         """Ask the server for a ``pong``."""
-        return self._send(ping_message)
+        return self._send(lambda rid: write(Ping(rid)))
 
     def replay(self, number: int, start: int = 0) -> int | None:
         """Ask for finished round ``number`` as this seat saw it (a spectator: as the table did),
         its positions from ``start`` on (the answer is a ``replay`` page, or ``refused``); the
         request's id, or None when it cannot be sent now (not connected)."""
-        return self._send(lambda rid: replay_message(number, start, rid))
+        return self._send(lambda rid: write(ReplayRequest(number, start, rid)))
 
     def _request(self, build: Callable[[int, int], str]) -> int | None:
         state = self.state
@@ -341,7 +348,7 @@ class RemoteSeat:
                 self._ws = ws
                 self.connections += 1
                 outbox: asyncio.Queue[str] = asyncio.Queue()
-                await ws.send(hello_message(self.client))
+                await ws.send(write(Hello(self.client)))
                 writer = asyncio.create_task(self._write(ws, outbox))
                 try:
                     async for data in ws:

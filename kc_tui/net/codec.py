@@ -7,15 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from kc_tui.engine.strict import is_int, unique_keys
+from kc_tui.engine.strict import JSONError, is_int, loads
 from kc_tui.net.schema import MALFORMED, MAX_DEPTH, MAX_MESSAGE, PROTOCOL_VERSION, TOO_LARGE, UPGRADE, ProtocolError
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-_unique = unique_keys(lambda key: ValueError(f"the field {key[:40]!r} appears twice"))
 
 
 def _depth_ok(value: Any, limit: int) -> bool:
@@ -54,8 +47,9 @@ def _too_deep(text: str, limit: int) -> bool:
 
 
 def decode(text: str | bytes, *, limit: int = MAX_MESSAGE) -> dict[str, Any]:
-    """One message's JSON object, strictly: UTF-8 text of at most ``limit`` bytes, no NaN or
-    Infinity, unique keys, nested at most :data:`MAX_DEPTH`. :class:`ProtocolError` else."""
+    """One message's JSON object, strictly (:func:`kc_tui.engine.strict.loads`: no NaN or
+    Infinity, unique keys): UTF-8 text of at most ``limit`` bytes, nested at most
+    :data:`MAX_DEPTH`. :class:`ProtocolError` else."""
     if isinstance(text, bytes | bytearray | memoryview):
         raise ProtocolError(MALFORMED, "binary messages are refused: send JSON text")
     if len(text) * 4 > limit and len(text.encode("utf-8", "surrogatepass")) > limit:
@@ -63,11 +57,9 @@ def decode(text: str | bytes, *, limit: int = MAX_MESSAGE) -> dict[str, Any]:
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text, MAX_DEPTH):
         raise ProtocolError(MALFORMED, f"the message is nested more than {MAX_DEPTH} deep")
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(MALFORMED, f"not JSON: {exc.msg} at column {exc.colno}") from None
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError(MALFORMED, f"not usable JSON: {str(exc)[:100]}") from None
+        data = loads(text)
+    except JSONError as exc:
+        raise ProtocolError(MALFORMED, str(exc)[:200]) from None
     if not _depth_ok(data, MAX_DEPTH):  # pragma: no cover - _too_deep has refused it already
         raise ProtocolError(MALFORMED, f"the message is nested more than {MAX_DEPTH} deep")
     if not isinstance(data, dict):
@@ -83,7 +75,7 @@ def encode(message: Mapping[str, Any]) -> str:
 def check_version(data: Mapping[str, Any]) -> None:
     v = data.get("v")
     if not is_int(v):
-        raise ProtocolError(MALFORMED, 'every message carries "v": 1 (an integer)')
+        raise ProtocolError(MALFORMED, f'every message carries "v": {PROTOCOL_VERSION} (an integer)')
     if v != PROTOCOL_VERSION:
         raise ProtocolError(UPGRADE, f"this server speaks protocol version {PROTOCOL_VERSION}, not {str(v)[:20]}")
 

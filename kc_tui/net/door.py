@@ -12,17 +12,27 @@ network, where it has addresses to spare); an IPv4-mapped IPv6 address is its IP
 
 Only pending connections are here: an open WebSocket (a seat's, a spectator's, one saying hello)
 is counted by the server on its own (``max_connections``) and never gives way to a newcomer.
+:func:`gated` is the connection class that enters the door, :class:`AcceptErrors` what the host
+is told when ``accept()`` runs out of file handles.
 
-Plain Python: no asyncio, no Textual.
+Plain Python and asyncio (no Textual).
 """
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import ipaddress
 import itertools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+
+from kc_tui.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +48,10 @@ SMALLEST_POOL = 4
 LARGEST_POOL = 1024
 #: The file limit assumed where the system does not tell it (Windows).
 UNKNOWN_FILE_LIMIT = 1024
+#: The errors of ``accept()`` that mean the process (or the system) is out of file handles.
+OUT_OF_HANDLES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: Seconds without such an error after which the next one is shown to the host again.
+OUT_OF_HANDLES_QUIET = 60.0
 
 
 def address_group(address: str) -> str:
@@ -147,4 +161,87 @@ class Door:
         oldest.close()
 
 
-__all__ = ["Door", "Pending", "address_group", "file_limit", "pool_size"]
+class AcceptErrors:
+    """The loop's exception handler while a server listens: ``accept()`` out of file handles is
+    one plain line for the host (``say``; again only after a quiet minute), never a traceback;
+    the rest goes to the handler the loop had."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self._say = say
+        #: When ``accept()`` last ran out of handles (None: never).
+        self.last: float | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._before: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop, self._before = loop, loop.get_exception_handler()
+        loop.set_exception_handler(self.handle)
+
+    def uninstall(self) -> None:
+        """Give the loop its handler back, unless ``accept()`` ran out of handles: asyncio then
+        retries listening a second later even once the socket is closed, and the handler stays
+        to keep that retry's error quiet."""
+        if self._loop is not None and self.last is None and self._loop.get_exception_handler() == self.handle:
+            self._loop.set_exception_handler(self._before)
+
+    def _quiet(self) -> bool:
+        return self.last is None or time.monotonic() - self.last >= OUT_OF_HANDLES_QUIET
+
+    def handle(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in OUT_OF_HANDLES and "accept" in str(context.get("message")):
+            if self._quiet():
+                # Translators: {error} is the system's reason (in English).
+                self._say(
+                    _(
+                        "out of file handles ({error}): new connections wait until some close;"
+                        " the seated people play on"
+                    ).format(error=exc.strerror or exc)
+                )
+            log.warning("accept() failed: %s", exc.strerror or exc)
+            self.last = time.monotonic()
+            return
+        if isinstance(exc, ValueError) and "_start_serving" in str(context.get("message")):
+            # asyncio's retry of listening after accept() ran out of handles, on a socket closed
+            # meanwhile (the table was closed): there is nothing left to serve.
+            log.debug("a retry of listening on a closed socket: %s", exc)
+            return
+        if self._before is not None:
+            self._before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+
+def gated(door: Door) -> type[ServerConnection]:
+    """The connection class of a server's WebSockets: each TCP connection is in the door's pool
+    (:class:`~kc_tui.net.door.Door`) from its accept to its HTTP upgrade (or its end); when the
+    pool is full, an older one there gives way to it."""
+
+    class GatedConnection(ServerConnection):
+        pending: Pending | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+            self.pending = door.enter(address, self.transport.abort)
+
+        async def handshake(self, *args: Any, **kwargs: Any) -> None:
+            try:
+                await super().handshake(*args, **kwargs)
+            finally:
+                self._done()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._done()
+            super().connection_lost(exc)
+
+        def _done(self) -> None:
+            if self.pending is not None:
+                door.leave(self.pending)
+                self.pending = None
+
+    return GatedConnection
+
+
+__all__ = ["OUT_OF_HANDLES", "AcceptErrors", "Door", "Pending", "address_group", "file_limit", "gated", "pool_size"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kc_tui.config.args import CliError
 from kc_tui.config.store import data_dir
+from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
 from kc_tui.util.files import aside_path, atomic_write, describe_os_error, read_capped
@@ -79,7 +80,7 @@ def read_seat_file(path: Path) -> SeatFile:
     if raw is None:
         raise CliError(_("{path} is too large to be a seat file").format(path=shown))
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = strict_json(raw)
         if not isinstance(doc, dict) or doc.get("format") != SEAT_FORMAT:
             raise ValueError(_("not a seat file"))
         uid, port, bind, tls, tokens = doc["uid"], doc["port"], doc["bind"], doc["tls"], doc["tokens"]

@@ -1,20 +1,22 @@
 """The network table's messages, each declared once (docs/PROTOCOL.md): the protocol's version,
-limits and error codes, every client message and every server message as a dataclass. The fields
-a message takes on the wire are its dataclass's fields (less ``id``, and those marked
-:data:`LOCAL`), so the readers (:mod:`kc_tui.net.protocol`) and the tests read one declaration.
+limits and error codes, every client message and every server message as a dataclass. A
+message's wire form is its declaration (:mod:`kc_tui.net.wire`): its fields, their types and
+their checks; ``state`` carries the viewer's :class:`~kc_tui.match.view.TableSnapshot` as that
+dataclass declares it. :mod:`kc_tui.net.protocol` reads and writes them.
 
 Plain Python: no asyncio, no Textual.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from kc_tui.engine import Card, parse_move
-from kc_tui.engine.moves import Move
+from kc_tui.engine import Card, Move, move_str
+from kc_tui.match.view import SeatSnapshot, TableSnapshot
+from kc_tui.net.wire import Range, Says, wire_fields
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: The largest message either way, in bytes of UTF-8 JSON text.
 MAX_MESSAGE = 65_536
 #: The deepest JSON nesting a message may have.
@@ -82,37 +84,38 @@ class ProtocolError(Exception):
         self.id = id
 
 
-#: A dataclass field that is worked out by the reader, not sent (``field(metadata=LOCAL)``).
-LOCAL: dict[str, Any] = {"wire": False}
+Id = Annotated[int, Range(0, MAX_ID), Says(f"the id is an integer from 0 to {MAX_ID}")]
+Stamp = Annotated[
+    int, Range(0, MAX_STAMP), Says("the stamp is an integer: the stamp of the state the request was chosen in")
+]
 
 
 # ---------------------------------------------------------------------- client -> server
 @dataclass(frozen=True, slots=True)
 class Hello:
-    client: str
-    id: int | None = None
+    client: Annotated[str, Says("the client is text (e.g. 'kings-corners 1.4.0')")]
+    id: Id | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """``move``: the move as sent (POSITION_FORMAT.md's notation); ``parsed``: the engine's move."""
+    """``move``: the engine's move, sent in POSITION_FORMAT.md's notation."""
 
-    move: str
-    parsed: Move = field(metadata=LOCAL)
-    stamp: int = 0
-    id: int | None = None
+    move: Move
+    stamp: Stamp
+    id: Id | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class UndoRequest:
-    stamp: int
-    id: int | None = None
+    stamp: Stamp
+    id: Id | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HintRequest:
-    stamp: int
-    id: int | None = None
+    stamp: Stamp
+    id: Id | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +123,14 @@ class ReplayRequest:
     """``replay``: finished round ``round`` of this match as this seat saw it (a spectator: as
     the table did), its positions from ``start`` on."""
 
-    round: int
-    start: int
-    id: int | None = None
+    round: Annotated[int, Range(1, MAX_ID), Says("the round is an integer: the number of a finished round (1, 2, ...)")]
+    start: Annotated[int, Range(0, MAX_ID), Says("the start is an integer: the first position wanted (0: the deal)")]
+    id: Id | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Ping:
-    id: int | None = None
+    id: Id | None = None
 
 
 ClientMessage = Hello | MoveRequest | UndoRequest | HintRequest | ReplayRequest | Ping
@@ -153,22 +156,6 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatState:
-    """One seat of ``state``."""
-
-    name: str
-    kind: str
-    cards: int
-    score: str
-    total: int
-    to_move: bool
-    dealer: bool
-    winner: bool
-    connected: bool
-    stand_in: bool
-
-
-@dataclass(frozen=True, slots=True)
 class WelcomeMsg:
     seat: int | None
     name: str
@@ -179,34 +166,101 @@ class WelcomeMsg:
 
 @dataclass(frozen=True, slots=True)
 class StateMsg:
-    """A ``state``: cards as the engine's :data:`Card` numbers, ``legal`` as move text."""
+    """A ``state``: the table as its viewer may see it (:class:`~kc_tui.match.view.TableSnapshot`,
+    the log cut to its last :data:`LOG_LINES`), and the ``stamp`` a request chosen in it names.
+
+    The properties below read the view under the names the remote seat's screens read."""
 
     stamp: int
-    seat: int | None
-    round: int
-    stock: int
-    target: int
-    pot: int | None
-    piles: tuple[tuple[Card, ...], ...]
-    seats: tuple[SeatState, ...]
-    hand: tuple[Card, ...] | None
-    drawn: Card | None
-    legal: tuple[str, ...]
-    can_undo: bool
-    log: tuple[str, ...]
-    results: tuple[tuple[int, ...], ...]
-    waiting_for: str | None
-    over: bool
-    winners: tuple[str, ...]
-    end_text: str
-    #: Why the seat on turn cannot take a move back (empty when it can, or is not on turn).
-    undo_note: str = ""
-    #: Why the host cannot save the table now (None: every move shown is kept).
-    save_problem: str | None = None
+    view: TableSnapshot
+
+    def __post_init__(self) -> None:
+        v = self.view
+        if len(v.piles) != PILE_COUNT:
+            raise ValueError(f"the view's 'piles' holds {len(v.piles)} places, not {PILE_COUNT}")
+        if v.hands_open or any(s.hand is not None for s in v.seats if s.seat != v.viewer):
+            raise ValueError("a state holds the viewer's own hand only")
+
+    @property
+    def seat(self) -> int | None:
+        return self.view.viewer
+
+    @property
+    def round(self) -> int:
+        return self.view.round_number
+
+    @property
+    def stock(self) -> int:
+        return self.view.stock
+
+    @property
+    def target(self) -> int:
+        return self.view.target
+
+    @property
+    def pot(self) -> int | None:
+        return self.view.pot
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        return self.view.piles
+
+    @property
+    def seats(self) -> tuple[SeatSnapshot, ...]:
+        return self.view.seats
+
+    @property
+    def hand(self) -> tuple[Card, ...] | None:
+        return self.view.hand
+
+    @property
+    def drawn(self) -> Card | None:
+        return self.view.drawn
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        """The viewer's legal moves in notation."""
+        return tuple(move_str(m) for m in self.view.legal)
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
-        return tuple(parse_move(m) for m in self.legal)
+        return self.view.legal
+
+    @property
+    def can_undo(self) -> bool:
+        return self.view.can_undo
+
+    @property
+    def undo_note(self) -> str:
+        return self.view.undo_note
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        return self.view.log
+
+    @property
+    def results(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(row.scores for row in self.view.results)
+
+    @property
+    def waiting_for(self) -> str | None:
+        return self.view.waiting_for
+
+    @property
+    def over(self) -> bool:
+        return self.view.over
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.view.winners
+
+    @property
+    def end_text(self) -> str:
+        return self.view.end_text
+
+    @property
+    def save_problem(self) -> str | None:
+        return self.view.save_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,12 +278,18 @@ class HintMsg:
 
 @dataclass(frozen=True, slots=True)
 class RoundMsg:
+    """A round scored: ``cards`` are the cards left in every seat's hand at its end (shown to
+    everyone once the round is over, never before; empty from a server that sends none)."""
+
     number: int
     winner: str | None
     lines: tuple[str, ...]
     hands: tuple[tuple[int, int], ...]
-    #: The cards left in every seat's hand at the round's end (empty from a server that sends none).
     cards: tuple[tuple[Card, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.cards and len(self.cards) != len(self.hands):
+            raise ValueError(f"'cards' holds {len(self.cards)} hands, not {len(self.hands)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +309,10 @@ class ReplayFrame:
     drawn: Card | None
     totals: tuple[int, ...]
     pot: int | None
+
+    def __post_init__(self) -> None:
+        if len(self.piles) != PILE_COUNT:
+            raise ValueError(f"a frame's 'piles' holds {len(self.piles)} places, not {PILE_COUNT}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,14 +359,11 @@ SERVER_MESSAGES: dict[str, type[Any]] = {
 }
 
 
-def wire_fields(message: type[Any]) -> frozenset[str]:
-    """The fields a message of dataclass ``message`` takes on the wire."""
-    return frozenset(f.name for f in fields(message) if f.metadata.get("wire", True))
-
-
-#: The fields every client message type takes besides ``v``, ``type`` and ``id``.
+#: The fields every client message type takes besides ``v`` and ``type``.
 CLIENT_FIELDS: dict[str, frozenset[str]] = {
-    kind: wire_fields(message) - {"id"} for kind, message in CLIENT_MESSAGES.items()
+    kind: frozenset(name for name, _hint, _default in wire_fields(message)) for kind, message in CLIENT_MESSAGES.items()
 }
 #: The fields every server message type may carry besides ``v`` and ``type``.
-SERVER_FIELDS: dict[str, frozenset[str]] = {kind: wire_fields(message) for kind, message in SERVER_MESSAGES.items()}
+SERVER_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(name for name, _hint, _default in wire_fields(message)) for kind, message in SERVER_MESSAGES.items()
+}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,18 +179,6 @@ def _header_ours(head: bytes) -> bool:
         and head.startswith(SQLITE_MAGIC)
         and int.from_bytes(head[68:72], "big") == APPLICATION_ID
     )
-
-
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return _("a directory")
-    if stat.S_ISFIFO(mode):
-        return _("a FIFO (named pipe)")
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return _("a device")
-    if stat.S_ISSOCK(mode):
-        return _("a socket")
-    return _("not a regular file")
 
 
 def _side_files(path: Path) -> list[Path]:

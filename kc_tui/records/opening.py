@@ -23,7 +23,6 @@ from kc_tui.records.files import (
     _head,
     _header_ours,
     _is_app_file,
-    _kind_of,
     _memory,
     _read_copy,
     _set_aside,
@@ -44,7 +43,7 @@ from kc_tui.records.schema import (
     _Newer,
     _NotOurs,
 )
-from kc_tui.util.files import PRIVATE_FILE, make_folder
+from kc_tui.util.files import PRIVATE_FILE, FileError, kind_of, make_folder, stat_regular
 from kc_tui.util.text import one_line
 
 
@@ -104,7 +103,7 @@ def _open(p: Path) -> tuple[Opened, str | None]:
             return _in_memory(said + " " + _(_LEFT))
     if st is not None and not stat.S_ISREG(st.st_mode):
         # Translators: {kind} is what the path is (a directory, a socket, ...).
-        said = _("History {path} is {kind}, not a regular file.").format(path=shown, kind=_kind_of(st.st_mode))
+        said = _("History {path} is {kind}, not a regular file.").format(path=shown, kind=kind_of(st.st_mode))
         return _in_memory(said + " " + _(_LEFT))
     if st is None or st.st_size == 0:
         try:
@@ -265,30 +264,9 @@ def open_read_only(path: Path) -> Opened:
     p = Path(path)
     shown = one_line(str(p))
     try:
-        st = os.lstat(p)
-        if stat.S_ISLNK(st.st_mode):
-            try:
-                st = os.stat(p)
-            except FileNotFoundError:
-                raise HistoryError(
-                    _("{path}: is a link to {target}, which does not exist").format(
-                        path=shown, target=one_line(os.readlink(p))
-                    )
-                ) from None
-    except FileNotFoundError:
-        raise HistoryError(_("{path}: no such file").format(path=shown)) from None
-    except (OSError, ValueError) as exc:
-        raise HistoryError(
-            _("{path}: cannot be read ({reason})").format(
-                path=shown, reason=reason(exc) if isinstance(exc, OSError) else exc
-            )
-        ) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise HistoryError(_("{path}: is a directory, not a history file").format(path=shown))
-    if not stat.S_ISREG(st.st_mode):
-        raise HistoryError(
-            _("{path}: is {kind}; only regular files are read").format(path=shown, kind=_kind_of(st.st_mode))
-        )
+        st = stat_regular(p)
+    except FileError as exc:
+        raise HistoryError(str(exc)) from None
     if st.st_size == 0 and not os.path.lexists(p.with_name(p.name + "-wal")):
         return Opened(_memory(), p, read_only=True)  # a history not yet written to
     try:

@@ -22,7 +22,6 @@ fixed at its anchor (:func:`people_ratings`; :func:`player_rating` for one perso
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ from importlib import resources
 from typing import Any
 
 from ai import kind_shown
+from kc_tui.engine.strict import JSONError
+from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _
 
 #: Elo points per factor of ten in the odds.
@@ -504,10 +505,20 @@ def parse_ai_ratings(doc: Any) -> dict[str, Rating]:
     return out
 
 
+def read_ai_ratings(text: str) -> dict[str, Rating]:
+    """The ratings of the text of an ``ai_ratings.json`` file, read as strict JSON (each key
+    once, every number finite); ValueError saying what is wrong, in one line."""
+    try:
+        doc = strict_json(text)
+    except JSONError as exc:
+        raise ValueError(f"{AI_RATINGS_FILE}: {exc}") from None
+    return parse_ai_ratings(doc)
+
+
 @cache
 def _shipped() -> tuple[Rating, ...]:
     text = resources.files("kc_tui.data").joinpath(AI_RATINGS_FILE).read_text(encoding="utf-8")
-    return tuple(parse_ai_ratings(json.loads(text)).values())
+    return tuple(read_ai_ratings(text).values())
 
 
 def ai_anchors() -> dict[str, Rating]:

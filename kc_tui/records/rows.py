@@ -24,6 +24,7 @@ from kc_tui.engine import RoundOutcome, valid_seed
 from kc_tui.engine.rules import RulesError, variant
 from kc_tui.engine.scoring import SECRET_MAX
 from kc_tui.engine.strict import is_int as _is_int
+from kc_tui.engine.strict import loads as strict_json
 from kc_tui.util.text import one_line
 
 ENV_HISTORY = "KINGS_CORNERS_HISTORY"
@@ -316,8 +317,8 @@ def _rules(x: object) -> dict[str, Any]:
     if cached is not None:
         return dict(cached)
     try:
-        rules = json.loads(x)
-    except (ValueError, RecursionError):
+        rules = strict_json(x)
+    except ValueError:
         raise _Bad("the rules are not JSON") from None
     if not isinstance(rules, dict):
         raise _Bad("the rules are not a table of settings")
@@ -432,7 +433,7 @@ def _seats(x: object) -> tuple[SeatInfo, ...]:
     if seen is not None:
         return seen
     try:
-        data = json.loads(x)
+        data = strict_json(x)
     except ValueError:
         raise _Bad("its seats are not readable") from None
     if not isinstance(data, list) or [d[0] if isinstance(d, list) and len(d) == 4 else None for d in data] != list(

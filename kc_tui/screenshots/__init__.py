@@ -423,7 +423,8 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     from kc_tui.config import HUMAN
     from kc_tui.match.roster import Seat, build_ai
     from kc_tui.match.session import MatchSession
-    from kc_tui.net import protocol
+    from kc_tui.net.protocol import write
+    from kc_tui.net.schema import Hello
     from kc_tui.net.server import TableServer, seat_path
     from kc_tui.ui.remote.screen import remote_screen
     from kc_tui.ui.remote.view import is_my_turn
@@ -445,7 +446,7 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     port = await server.start("127.0.0.1", 0)
     base = f"ws://127.0.0.1:{port}"
     ben = await connect(base + seat_path(server.tokens[1]))
-    await ben.send(protocol.hello_message("kings-corners"))
+    await ben.send(write(Hello("kings-corners")))
     screen = remote_screen(base + seat_path(server.tokens[0]), app.config)
     app.push_screen(screen)
     await _wait(pilot, lambda: screen.state is not None and is_my_turn(screen.state) and server.connected[1])

@@ -50,7 +50,7 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
         config = config.with_(opponents=tuple(ops))
     if mode == "demo":
         if getattr(args, "seats", None):
-            options.seats = parse_kinds(args.seats, "seats", 2, 4)
+            options.seats = [seat.kind for seat in parse_seats(args.seats, None)]
         options.pace = getattr(args, "pace", None)
     from kc_tui.ui.text import use_ascii
 

@@ -1,7 +1,8 @@
 """Files read and written safely, and their faults told in plain words.
 
 :func:`atomic_write` (a crash leaves the old file or the new one), :func:`read_capped` (a bounded
-read of a regular file), :func:`move_aside` (an unusable file set aside under a free name),
+read of a regular file; :func:`read_user_file`, the same for a file a user named, its faults
+told in one line), :func:`move_aside` (an unusable file set aside under a free name),
 :func:`ensure_folder` and :func:`describe_os_error` (a failure in one plain line: "the disk is
 full", ...). They know nothing of the app's files.
 
@@ -17,11 +18,11 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from kc_tui.i18n import N_, _
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.i18n import N_, _, ngettext
+from kc_tui.util.text import PROBLEM_MAX, one_line, show_path
 
 #: The mode of every folder the app makes, and of every file: its owner's only.
 PRIVATE_FOLDER = 0o700
@@ -263,8 +264,94 @@ def errno_of(problem: str, code: int | None = None) -> int | None:
     return None
 
 
+def kind_of(mode: int) -> str:
+    """What a thing in the file system is when it is not a regular file (``mode`` its
+    ``st_mode``), as words that follow "is": "a directory", "a FIFO (named pipe)", "a character
+    device", "a block device", "a socket"; "not a regular file" for any other kind."""
+    if stat.S_ISDIR(mode):
+        return _("a directory")
+    if stat.S_ISFIFO(mode):
+        return _("a FIFO (named pipe)")
+    if stat.S_ISCHR(mode):
+        return _("a character device")
+    if stat.S_ISBLK(mode):
+        return _("a block device")
+    if stat.S_ISSOCK(mode):
+        return _("a socket")
+    return _("not a regular file")
+
+
+def size_words(size: int) -> str:
+    """A number of bytes in plain words: "1 MiB", "64 KiB", "300 bytes" (the largest unit that
+    divides it)."""
+    if size and size % (1 << 20) == 0:
+        return _("{n} MiB").format(n=size >> 20)
+    if size and size % 1024 == 0:
+        return _("{n} KiB").format(n=size >> 10)
+    return ngettext("{n} byte", "{n} bytes", size).format(n=size)
+
+
 class NotRegularFile(OSError):
-    """The path exists but is a directory, a pipe, a device...: it is never read."""
+    """The path exists but is a directory, a pipe, a device...: it is never read. ``mode`` is
+    its ``st_mode`` (:func:`kind_of` words it)."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        super().__init__(_("{path} is not a regular file").format(path=path))
+        self.mode = mode
+
+
+#: How a user's file is opened: never waiting on a FIFO, never becoming the controlling terminal.
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """The open descriptor of the regular file ``path`` and its status. FileNotFoundError,
+    NotADirectoryError (a part of the path is a file), :class:`NotRegularFile` (a pipe is never
+    opened in a way that blocks; a socket, which cannot be opened, is one too), other OSError,
+    ValueError (a NUL byte in the name)."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except (FileNotFoundError, NotADirectoryError):
+        raise
+    except OSError:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, mode) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(path, st.st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def _read_fd(fd: int, st: os.stat_result, cap: int) -> bytes | None:
+    """The bytes of the open regular file ``fd`` (``st`` its status), None when it holds more
+    than ``cap`` of them (at most ``cap + 1`` are read)."""
+    if st.st_size > cap:
+        return None
+    chunks: list[bytes] = []
+    left = cap + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 16))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    data = b"".join(chunks)
+    return None if len(data) > cap else data
 
 
 def read_capped(path: Path, cap: int) -> bytes | None:
@@ -275,34 +362,83 @@ def read_capped(path: Path, cap: int) -> bytes | None:
     in a way that blocks; a socket, which cannot be opened, is one too), other OSError when it
     cannot be read (:func:`describe_os_error` words it)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise
+        fd, st = _open_regular(path)
     except NotADirectoryError:  # a part of the path is a file: there is no file here
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(path)) from None
-    except OSError:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = stat.S_IFREG
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(_("{path} is not a regular file").format(path=path)) from None
-        raise
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(_("{path} is not a regular file").format(path=path))
-        chunks: list[bytes] = []
-        left = cap + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        return _read_fd(fd, st, cap)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
-    return None if len(data) > cap else data
+
+
+def _path_fault(path: str | os.PathLike[str], shown: str, exc: OSError | ValueError) -> FileError:
+    """The one-line fault of a user's file that could not be opened or looked at."""
+    code = exc.errno if isinstance(exc, OSError) else None
+    if isinstance(exc, ValueError):  # a NUL byte in the name
+        message = _("{path}: not a usable file name").format(path=shown)
+    elif isinstance(exc, FileNotFoundError) and os.path.islink(path):
+        message = _("{path}: is a link to {target}, which does not exist").format(
+            path=shown, target=link_to(Path(path))
+        )
+    elif isinstance(exc, FileNotFoundError):
+        message = _("{path}: no such file").format(path=shown)
+    elif isinstance(exc, NotRegularFile):
+        return _not_regular(path, shown, exc.mode)
+    else:
+        message = _("{path}: cannot be read ({reason})").format(path=shown, reason=describe_os_error(exc))
+    return FileError(message, message, code, os.fsdecode(path))
+
+
+def _not_regular(path: str | os.PathLike[str], shown: str, mode: int) -> FileError:
+    message = _("{path}: is {kind}; only regular files are read").format(path=shown, kind=kind_of(mode))
+    code = errno.EISDIR if stat.S_ISDIR(mode) else None
+    return FileError(message, message, code, os.fsdecode(path))
+
+
+def stat_regular(path: str | os.PathLike[str]) -> os.stat_result:
+    """The status of the regular file ``path`` a user named (a link followed), or a
+    :class:`FileError` whose ``str`` is one line naming it (made printable) with the same words
+    as :func:`read_user_file`'s."""
+    shown = show_path(os.fsdecode(path))
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise _path_fault(path, shown, exc) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(path, shown, st.st_mode)
+    return st
+
+
+def read_user_file(
+    path: str | os.PathLike[str], cap: int, *, check: Callable[[os.stat_result], None] | None = None
+) -> bytes:
+    """The bytes of the regular file ``path`` a user named, at most ``cap`` of them, or a
+    :class:`FileError` whose ``str`` is one line naming it (made printable): no such file, a link
+    to nothing, not a usable file name, a directory, a FIFO, a device... (a FIFO is never waited
+    on), cannot be read (why, in :func:`describe_os_error`'s words), larger than ``cap``. Never
+    reads more than ``cap + 1`` bytes. ``check`` sees the open file's status before a byte is
+    read, and may raise to refuse it."""
+    shown = show_path(os.fsdecode(path))
+    try:
+        fd, st = _open_regular(path)
+    except (OSError, ValueError) as exc:
+        raise _path_fault(path, shown, exc) from None
+    try:
+        if check is not None:
+            check(st)
+        try:
+            data = _read_fd(fd, st, cap)
+        except OSError as exc:
+            raise _path_fault(path, shown, exc) from None
+    finally:
+        os.close(fd)
+    if data is None:
+        # Translators: {size} is a size in plain words ("1 MiB", "4 KiB").
+        message = _("{path}: is larger than {size}, the most such a file may be").format(
+            path=shown, size=size_words(cap)
+        )
+        raise FileError(message, message, errno.EFBIG, os.fsdecode(path))
+    return data
 
 
 def aside_path(path: Path, suffix: str) -> Path:

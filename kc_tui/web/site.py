@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import re
@@ -33,6 +32,7 @@ from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _, ngettext
 from kc_tui.net.allowlist import Endpoint
 from kc_tui.util.text import one_line
@@ -205,7 +205,7 @@ class TabServer(Server):
             if message.type != WSMsgType.TEXT:
                 continue
             try:
-                envelope = json.loads(message.data)
+                envelope = strict_json(message.data)
             except ValueError:
                 continue
             if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):

@@ -32,10 +32,11 @@ import statistics
 import time
 from multiprocessing.connection import Connection
 
-from kc_tui.engine import Rules
+from kc_tui.engine import Rules, parse_move
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from kc_tui.net.server import TableServer, seat_path
 
 #: Seconds of play before the round trips are measured (every client connects at once first).
@@ -55,7 +56,7 @@ async def seat_client(
 
     rng = random.Random(url)
     async with connect(url, max_size=p.MAX_MESSAGE, compression=None, open_timeout=60) as ws:
-        await ws.send(p.hello_message("bench"))
+        await ws.send(write(p.Hello("bench")))
         sent_at: float | None = None
         sent_stamp = -1
         pending: asyncio.Task[None] | None = None
@@ -66,7 +67,7 @@ async def seat_client(
             plays = [m for m in legal if m != "end"]
             choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in legal else legal[0]
             sent_at, sent_stamp = time.perf_counter(), stamp
-            await ws.send(p.move_message(choice, stamp))
+            await ws.send(write(p.MoveRequest(parse_move(choice), stamp)))
 
         while time.perf_counter() < stop_at:
             try:
@@ -82,11 +83,12 @@ async def seat_client(
                         rtts.append(received - sent_at)
                     counts["moves"] += 1
                     sent_at = None
-                if message["over"]:
+                view = message["view"]
+                if view["over"]:
                     counts["matches_over"] += 1
                     break
-                if message["legal"] and (pending is None or pending.done()) and sent_at is None:
-                    pending = asyncio.create_task(move(message["stamp"], message["legal"]))
+                if view["legal"] and (pending is None or pending.done()) and sent_at is None:
+                    pending = asyncio.create_task(move(message["stamp"], view["legal"]))
             elif kind in ("error", "refused"):
                 counts[message.get("code", "refused")] += 1
                 sent_at = None

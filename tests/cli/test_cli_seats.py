@@ -79,6 +79,29 @@ def test_a_bad_seat_spec_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], 
     assert words in err and err[:-1].isprintable() and "Traceback" not in err
 
 
+def _refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main([*argv, "--quiet"] if argv[0] == "tournament" else list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    return err.split(": ", 1)[1].rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    ("seats", "words"),
+    [
+        ("greedy", "choose 2 to 4 seats, not 1"),
+        ("greedy,random,greedy,random,greedy", "choose 2 to 4 seats, not 5"),
+        ("greedy,Gen\x1bius", "unknown AI kind 'Gen\\x1bius': choose "),
+    ],
+)
+def test_play_and_tournament_read_seats_with_the_same_words(
+    capsys: pytest.CaptureFixture[str], seats: str, words: str
+) -> None:
+    play = _refusal(capsys, "play", "--seats", seats)
+    tournament = _refusal(capsys, "tournament", "--seats", seats)
+    assert play.startswith(words) and tournament.startswith(words), (play, tournament)
+
+
 def test_seats_and_opponents_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--seats", "human:Ana,greedy", "--opponents", "expert"]) == 2
     assert "give --seats or --opponents, not both" in capsys.readouterr().err

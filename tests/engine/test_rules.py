@@ -919,3 +919,24 @@ def test_R16_a_turn_with_only_a_pile_move_still_pays_a_fine() -> None:
     assert r.fines[1] == 0
     r.apply(END)
     assert r.fines == [2, 0]
+
+
+@pytest.mark.parametrize("kings", ["allow", "forbid"])
+@pytest.mark.parametrize("completed", ["to_stock", "stay"])
+def test_a_round_and_a_players_view_read_the_same_move_flags_from_the_rules(kings: str, completed: str) -> None:
+    rules = Rules(kings_on_sides=kings, completed_piles=completed)
+    assert rules.kings_on_sides_allowed is (kings == "allow")
+    assert rules.completed_piles_stay is (completed == "stay")
+    r = build(
+        [["KH", "AS", "5C"], ["9C"]],
+        {"N": FULL_TO_2, "E": ["7H"], "S": ["7S"]},
+        stock=["3H", "4S"],
+        rest=1,
+        rules={"kings_on_sides": kings, "completed_piles": completed},
+    )
+    r.apply(mv("play AS N"))
+    assert r.view(0).legal_moves() == r.legal_moves()
+    ms = move_texts(r)
+    assert ("play KH W" in ms) is (kings == "allow")
+    assert (pile_text(r, "N") != []) is (completed == "stay")
+    assert not any(m.startswith("move N ") for m in ms), "a completed pile is gone or closed"

@@ -222,7 +222,7 @@ def test_the_reasons_name_the_problem(save: tuple[Path, dict[str, Any]]) -> None
         "huge move": "too long",
         "seed too big": "'seed'",
         "deep nesting": "nested too deeply",
-        "seed given twice": "the field 'seed' is given twice",
+        "seed given twice": 'the field "seed" is given twice',
         "think_ms Infinity": "Infinity",
     }
     for change, words in expected.items():

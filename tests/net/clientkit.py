@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.client import Link, RemoteSeat, Status
 from tests.waiting import wait_until
 

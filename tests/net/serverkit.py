@@ -28,11 +28,12 @@ from websockets.frames import Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from kc_tui.engine import Card, Rules, card_str, card_symbol, position_dict
+from kc_tui.engine import Card, Rules, card_str, card_symbol, parse_move, position_dict
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net import views
+from kc_tui.net.protocol import parse_server, write
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.match.kit import cards_in_text
 from tests.waiting import wait_until
@@ -123,7 +124,7 @@ class Client:
             async for text in self.ws:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                message = p.parse_server(text, strict=True)
+                message = parse_server(text, strict=True)
                 self.check(message, text)
                 self.messages.append(message)
                 self.inbox.put_nowait(message)
@@ -198,7 +199,7 @@ class Client:
         while True:
             rid = self.next_id
             self.next_id += 1
-            await self.ws.send(p.replay_message(number, start, rid))
+            await self.ws.send(write(p.ReplayRequest(number, start, rid)))
             answer: p.ReplayMsg | p.RefusedMsg | p.ErrorMsg = await self.expect(
                 (p.ReplayMsg, p.RefusedMsg, p.ErrorMsg),
                 where=functools.partial(_answers_or_slows, rid),
@@ -223,7 +224,7 @@ class Client:
     async def move(self, move: str, stamp: int | None = None) -> int:
         rid = self.next_id
         self.next_id += 1
-        await self.ws.send(p.move_message(move, self.state.stamp if stamp is None else stamp, rid))
+        await self.ws.send(write(p.MoveRequest(parse_move(move), self.state.stamp if stamp is None else stamp, rid)))
         return rid
 
     async def expect(
@@ -274,7 +275,7 @@ async def join(url: str, *, hello: bool = True, wait_state: bool = True) -> Clie
     client = Client(ws)
     client.reader = asyncio.create_task(client.read())
     if hello:
-        await ws.send(p.hello_message("kings-corners tests"))
+        await ws.send(write(p.Hello("kings-corners tests")))
         if wait_state:
             await client.expect(p.StateMsg)
     return client
@@ -400,7 +401,7 @@ async def play_on(
                 continue
             if st.can_undo and rng.random() < undo:
                 client.next_id += 1
-                await client.send(p.undo_message(st.stamp, client.next_id))
+                await client.send(write(p.UndoRequest(st.stamp, client.next_id)))
             else:
                 plays = [m for m in st.legal if m != "end"]
                 end = "end" if "end" in st.legal else st.legal[0]
@@ -750,7 +751,7 @@ class StalledSeat:
         self.protocol.send_request(self.protocol.connect())
         self._flush()
         await self.read_until(lambda: self.protocol.state is State.OPEN)
-        self.protocol.send_text(p.hello_message("kings-corners tests").encode())
+        self.protocol.send_text(write(p.Hello("kings-corners tests")).encode())
         self._flush()
         await self.read_until(lambda: any(isinstance(m, p.StateMsg) for m in self.messages))
 
@@ -769,7 +770,7 @@ class StalledSeat:
                 self.protocol.receive_data(data)
                 for event in self.protocol.events_received():
                     if isinstance(event, WsFrame) and event.opcode is Opcode.TEXT:
-                        self.messages.append(p.parse_server(bytes(event.data).decode(), strict=True))
+                        self.messages.append(parse_server(bytes(event.data).decode(), strict=True))
                 self._flush()
 
     async def read_to_end(self, timeout: float = WAIT * 3) -> None:

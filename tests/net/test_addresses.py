@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import CliError, main
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.addresses import ADDRESS_MAX, file_name, read_address
 from kc_tui.net.client import table_address
 from tests.net.clientkit import app_process
@@ -213,18 +213,18 @@ def attack(kind: str, tmp_path: Path) -> tuple[str, str]:
         return str(f), "no such file"
     if kind == "folder":
         f.mkdir()
-        return str(f), "is a folder"
+        return str(f), "is a directory"
     if kind == "fifo":
         os.mkfifo(f, 0o600)
-        return str(f), "not a regular file"
+        return str(f), "only regular files are read"
     if kind == "device":
-        return "/dev/zero", "not a regular file"
+        return "/dev/zero", "only regular files are read"
     if kind == "huge":
         private_file(f, URL.encode() + b"\n" * (1 << 20))
-        return str(f), "too large"
+        return str(f), "is larger than 4 KiB"
     if kind == "just-over":
         private_file(f, (URL + "\n").encode().ljust(ADDRESS_MAX + 1, b" "))
-        return str(f), "too large"
+        return str(f), "is larger than 4 KiB"
     if kind == "empty":
         private_file(f, b"")
         return str(f), "is empty"
@@ -264,7 +264,7 @@ def attack(kind: str, tmp_path: Path) -> tuple[str, str]:
         return str(f), "is not your file"
     if kind == "broken-link":
         f.symlink_to(tmp_path / "nowhere")
-        return str(f), "a link to a file that does not exist"
+        return str(f), "which does not exist"
     if kind == "under-a-file":
         f.write_text("x")
         return str(f / "address.url"), "is a file, not a folder"
@@ -346,5 +346,5 @@ def test_join_help_says_the_file_keeps_the_address_out_of_the_process_list(
 
 async def test_an_address_file_is_read_without_waiting_on_a_fifo(tmp_path: Path) -> None:
     path, _ = attack("fifo", tmp_path)
-    with pytest.raises(CliError, match="not a regular file"):
+    with pytest.raises(CliError, match="only regular files are read"):
         await asyncio.wait_for(asyncio.to_thread(read_address, path), 10)

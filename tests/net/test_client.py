@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main
-from kc_tui.net import protocol as p
+from kc_tui.engine import card_str
+from kc_tui.net import schema as p
 from kc_tui.net.client import AddressError, RemoteSeat, Status, table_address, trusting
 from kc_tui.net.server import WATCH_PATH, seat_path
 from tests.net.clientkit import recorded, relayed
@@ -58,7 +59,10 @@ async def test_a_refused_move_is_the_servers_one_line_and_changes_nothing() -> N
         await wait_until(lambda: my_turn(seat.state), what="Ana's turn")
         assert seat.state is not None
         before = (seat.state.stamp, list(server.session.log))
-        rid = seat.move("move N N")  # not a move the engine reads: the server says why
+        assert seat.move("move N N") is None, "a text that is no move is not sent"
+        assert rec.problems and "\n" not in rec.problems[-1]
+        other = next(c for c in range(52) if c not in server.session.hand(0))
+        rid = seat.move(f"play {card_str(other)} N")  # not Ana's card: the server says why
         await wait_until(lambda: rec.of(p.ErrorMsg) or rec.of(p.RefusedMsg), what="the refusal")
         answer = (rec.of(p.ErrorMsg) + rec.of(p.RefusedMsg))[0]
         assert getattr(answer, "id", None) == rid
@@ -108,12 +112,14 @@ async def test_an_address_the_server_does_not_serve_ends_the_seat() -> None:
 
 async def test_a_malformed_server_message_is_one_line_and_skipped() -> None:
     async with running(session_for(ANA_AND_AI)) as (server, base), relayed(base) as (relay, front):
-        relay.inject = ['{"v": 1, "type": "state", "stamp": "many"}', "not json at all", '{"v": 2, "type": "pong"}']
+        relay.inject = ['{"v": 2, "type": "state", "stamp": "many"}', "not json at all", '{"v": 3, "type": "pong"}']
         rec = recorded(front + seat_path(server.tokens[0]))
         await wait_until(lambda: rec.seat.state is not None, what="a state")
         assert len(rec.problems) == 3
         assert all("\n" not in line and "Traceback" not in line for line in rec.problems)
-        assert "state message" in rec.problems[0] and "not JSON" in rec.problems[1] and "version" in rec.problems[2]
+        assert (
+            "state message" in rec.problems[0] and "not valid JSON" in rec.problems[1] and "version" in rec.problems[2]
+        )
         assert rec.seat.connected and rec.seat.connections == 1
         await rec.stop()
 

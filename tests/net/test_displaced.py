@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.client import Status
 from kc_tui.net.server import seat_path
 from tests.net.clientkit import recorded

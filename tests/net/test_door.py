@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.door import LARGEST_POOL, SMALLEST_POOL, Door, Pending, address_group, file_limit, pool_size
+from kc_tui.net.protocol import write
 from kc_tui.net.server import TableServer, seat_path
 from tests.net.serverkit import (
     WAIT,
@@ -134,9 +135,9 @@ async def test_a_flood_of_handshakes_never_closes_an_open_connection() -> None:
             await wait_until(lambda: server.door.given_way == 300 - 4, what="all but four given way")
             assert len(server.door) == 4
             for client in (ana, spectator):
-                await client.send(p.ping_message(5))
+                await client.send(write(p.Ping(5)))
                 assert await client.expect(p.PongMsg) == p.PongMsg(5)
-            await ben.send(p.hello_message("kings-corners tests"))
+            await ben.send(write(p.Hello("kings-corners tests")))
             assert (await ben.expect(p.StateMsg)).seat == 1
             assert server.connected[:2] == [True, True]
         finally:

@@ -17,7 +17,7 @@ import pytest
 from kc_tui.cli import main
 from kc_tui.match.recorder import Recorder, open_history
 from kc_tui.match.session import MatchSession
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.client import RemoteSeat, Status
 from kc_tui.records.store import History
 from tests.faultkit import FullDisk, small_disk

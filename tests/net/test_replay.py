@@ -14,8 +14,10 @@ from typing import Any
 
 from kc_tui.engine import card_str
 from kc_tui.engine.scoring import secret_text
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net import views
+from kc_tui.net.codec import encode
+from kc_tui.net.protocol import parse_server, write
 from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.net.server import TableServer
 from tests.net.serverkit import (
@@ -124,11 +126,11 @@ async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_s
             {"round": 2**40, "start": 0},
         ]
         for rid, fields_sent in enumerate(bad, start=100):
-            await ana.send(json.dumps({"v": 1, "type": "replay", "id": rid, **fields_sent}))
+            await ana.send(json.dumps({"v": 2, "type": "replay", "id": rid, **fields_sent}))
             answer = await ana.expect(p.ErrorMsg, where=answering(rid))
             assert answer.code == p.MALFORMED, fields_sent
         for i in range(3 * p.RATE_BURST):
-            await ana.send(p.replay_message(1, 0, 1000 + i))
+            await ana.send(write(p.ReplayRequest(1, 0, 1000 + i)))
         await ana.expect(p.ErrorMsg, where=lambda m: m.code == p.SLOW_DOWN)
         assert ana.leaks == []
         assert not server.session.match.results  # nothing at the table changed
@@ -137,7 +139,7 @@ async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_s
 
 async def test_a_huge_replay_request_is_too_large_and_closed() -> None:
     async with seated("Ana", stand_in=0) as (_, _, (ana,)):
-        await ana.send(json.dumps({"v": 1, "type": "replay", "id": 1, "round": 1, "start": 0, "pad": "x" * 70_000}))
+        await ana.send(json.dumps({"v": 2, "type": "replay", "id": 1, "round": 1, "start": 0, "pad": "x" * 70_000}))
         answer = await ana.expect(p.ErrorMsg)
         assert answer.code == p.TOO_LARGE
         await ana.close()
@@ -162,7 +164,7 @@ def test_a_round_longer_than_a_message_comes_in_pages_within_the_limit() -> None
         "totals": [99] * 4,
         "pot": None,
     }
-    one = p.encode(frame)
+    one = encode(frame)
     assert len(one.encode()) < 2048
     frames = [one] * 500
     gathered = ReplayPages(3, None)
@@ -171,7 +173,7 @@ def test_a_round_longer_than_a_message_comes_in_pages_within_the_limit() -> None
     while start is not None:
         text = views.replay_page(frames, start, id=7, number=3, seat=None, dealer=0, winner=None)
         assert len(text.encode()) <= p.MAX_MESSAGE
-        page = p.parse_server(text, strict=True)
+        page = parse_server(text, strict=True)
         assert isinstance(page, p.ReplayMsg) and len(page.frames) >= 30
         start = gathered.add(page)
         pages += 1

@@ -6,7 +6,8 @@ import asyncio
 import random
 
 from kc_tui.engine import cards_of
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from tests.net.serverkit import TWO_ROUNDS, on_turn, play_on, position, seated, session_for
 
 
@@ -45,7 +46,7 @@ async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
     async with seated("Ana", "Ben", stand_in=0) as (server, _, (ana, ben)):
         mover = await on_turn(server, ana, ben)
         st = mover.state
-        await mover.send(p.hint_message(st.stamp, 21))
+        await mover.send(write(p.HintRequest(st.stamp, 21)))
         hint = await mover.expect(p.HintMsg)
         assert hint.id == 21 and hint.move in st.legal and hint.text
         plays = [m for m in st.legal if m != "end"]
@@ -54,7 +55,7 @@ async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
         await mover.move(plays[0])
         moved = await mover.expect(p.StateMsg, where=lambda m: m.stamp > st.stamp)
         assert moved.can_undo and position(server) != before
-        await mover.send(p.undo_message(moved.stamp, 22))
+        await mover.send(write(p.UndoRequest(moved.stamp, 22)))
         undone = await mover.expect(p.StateMsg, where=lambda m: m.stamp > moved.stamp)
         assert (undone.hand, undone.piles, undone.legal) == (st.hand, st.piles, st.legal)
         assert position(server)[1:] == before[1:]

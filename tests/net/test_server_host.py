@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.host_files import HOSTED_SAVE, SEAT_FILE
+from kc_tui.net.protocol import parse_server, write
 from tests.net.serverkit import join, join_lines, newer, read_line, settled_turn, start_host, stop
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
@@ -149,8 +150,8 @@ async def test_with_a_certificate_the_table_is_served_over_tls(tmp_path: Path) -
         assert url.startswith("wss://")
         trust = ssl.create_default_context(cafile=str(cert))
         async with connect(url + "/watch", ssl=trust) as ws:
-            await ws.send(p.hello_message("tls test"))
-            assert isinstance(p.parse_server(await ws.recv()), p.WelcomeMsg)
+            await ws.send(write(p.Hello("tls test")))
+            assert isinstance(parse_server(await ws.recv()), p.WelcomeMsg)
         with pytest.raises(ssl.SSLCertVerificationError):
             await connect(url + "/watch", ssl=ssl.create_default_context())
 

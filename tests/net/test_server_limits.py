@@ -16,7 +16,8 @@ from contextlib import suppress
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from kc_tui.net.server import MAX_FRAME, SAVE_HANDLES, seat_path
 from tests.net.serverkit import (
     WAIT,
@@ -96,7 +97,7 @@ async def test_a_client_that_stops_reading_gets_the_newest_state_and_one_waits_f
         await slow.open()
         ben = Visitor(server, base, 1)
         await stall(server, 0, ben.comes_and_goes)
-        slow.send(p.ping_message(7))
+        slow.send(write(p.Ping(7)))
         await wait_until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
         for _ in range(10):
             await ben.comes_and_goes()
@@ -124,11 +125,11 @@ async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_pl
         ben = Visitor(server, base, 1)
         await stall(server, 0, ben.comes_and_goes)
         for _ in range(p.RATE_BURST):  # each answered (a pong) into the queue
-            slow.send(p.ping_message())
+            slow.send(write(p.Ping()))
         await wait_until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
         async with asyncio.timeout(WAIT * 3):
             while server.pending(0)[1]:  # each ping adds an answer (a pong or slow-down) until the server gives up
-                slow.send(p.ping_message())
+                slow.send(write(p.Ping()))
                 await asyncio.sleep(0.005)
         await slow.read_to_end()
         assert slow.protocol.close_code == 1008 and slow.protocol.close_reason == "too slow: messages unread"
@@ -140,7 +141,7 @@ async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_pl
 async def test_a_message_over_the_limit_is_answered_too_large_then_closed() -> None:
     async with running() as (server, base):
         ana = await seat(server, base, "Ana")
-        await ana.send(json.dumps({"v": 1, "type": "ping", "pad": "x" * p.MAX_MESSAGE}))
+        await ana.send(json.dumps({"v": 2, "type": "ping", "pad": "x" * p.MAX_MESSAGE}))
         error = await ana.expect(p.ErrorMsg)
         assert error.code == p.TOO_LARGE and "65536" in error.message
         await asyncio.wait_for(ana.ws.wait_closed(), WAIT)
@@ -239,7 +240,7 @@ async def test_listening_retried_on_a_closed_socket_after_running_out_of_handles
         loop.call_exception_handler(
             {"message": "socket.accept() out of system resource", "exception": OSError(errno.EMFILE, "Too many")}
         )
-    assert loop.get_exception_handler() == server._loop_exception
+    assert loop.get_exception_handler() == server.accept_errors.handle
     with caplog.at_level(logging.DEBUG, logger="asyncio"):
         loop.call_exception_handler(
             {

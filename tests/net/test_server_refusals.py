@@ -14,7 +14,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.net.serverkit import Client, join, on_turn, position, running, seat, seated, watch
 from tests.waiting import wait_until
@@ -76,18 +77,18 @@ async def test_malformed_messages_are_refused_one_by_one_and_the_table_goes_on()
         bad = [
             "not json",
             "[1, 2]",
-            '{"v": 1, "type": "move", "move": "end", "stamp": NaN}',
-            '{"v": 1, "type": "move", "move": "end", "stamp": Infinity}',
-            json.dumps({"v": 1, "type": "move", "move": "end", "stamp": float(stamp)}),
-            json.dumps({"v": 1, "type": "move", "move": "end", "stamp": True}),
-            json.dumps({"v": 1, "type": "move", "move": "end", "stamp": stamp, "extra": 1}),
-            json.dumps({"v": 1, "type": "move", "move": "fly away", "stamp": stamp}),
-            json.dumps({"v": 1, "type": "move", "move": "x" * 300, "stamp": stamp}),
-            json.dumps({"v": 1, "type": "teleport"}),
-            json.dumps({"v": 1, "type": "ping", "id": -1}),
+            '{"v": 2, "type": "move", "move": "end", "stamp": NaN}',
+            '{"v": 2, "type": "move", "move": "end", "stamp": Infinity}',
+            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": float(stamp)}),
+            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": True}),
+            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": stamp, "extra": 1}),
+            json.dumps({"v": 2, "type": "move", "move": "fly away", "stamp": stamp}),
+            json.dumps({"v": 2, "type": "move", "move": "x" * 300, "stamp": stamp}),
+            json.dumps({"v": 2, "type": "teleport"}),
+            json.dumps({"v": 2, "type": "ping", "id": -1}),
             json.dumps({"v": True, "type": "ping"}),
-            '{"v": 1, "v": 1, "type": "ping"}',
-            '{"v": 1, "type": "ping", "x": ' + "[" * 9 + "]" * 9 + "}",
+            '{"v": 2, "v": 2, "type": "ping"}',
+            '{"v": 2, "type": "ping", "x": ' + "[" * 9 + "]" * 9 + "}",
         ]
         for text in bad:
             await mover.send(text)
@@ -113,9 +114,9 @@ async def test_another_protocol_version_is_told_which_the_server_speaks_and_clos
     async with table() as (server, base, ana, ben):
         before = position(server)
         other = await join(base + seat_path(server.tokens[0]), hello=False)
-        await other.send(json.dumps({"v": 2, "type": "hello", "client": "from the future"}))
+        await other.send(json.dumps({"v": 3, "type": "hello", "client": "from the future"}))
         error = await other.expect(p.ErrorMsg)
-        assert error.code == p.UPGRADE and "version 1" in error.message
+        assert error.code == p.UPGRADE and "version 2" in error.message
         await closed(other)
         assert position(server) == before and server.connected[0]
         await still_plays(server, ana, ben)
@@ -126,11 +127,11 @@ async def test_an_oversized_message_closes_that_connection_only() -> None:
         mover = await on_turn(server, ana, ben)
         other = ben if mover is ana else ana
         before = position(server)
-        huge = json.dumps({"v": 1, "type": "hello", "client": "x" * (p.MAX_MESSAGE + 10)})
+        huge = json.dumps({"v": 2, "type": "hello", "client": "x" * (p.MAX_MESSAGE + 10)})
         with pytest.raises(ConnectionClosed):
             await other.ws.send(huge)
             await asyncio.wait_for(other.ws.wait_closed(), 5)
-            await other.ws.send(p.ping_message())
+            await other.ws.send(write(p.Ping()))
         assert other.ws.close_code == 1009
         assert position(server) == before
         await mover.move(next((m for m in mover.state.legal if m != "end"), "end"))
@@ -151,11 +152,11 @@ async def test_moves_out_of_turn_from_a_spectator_or_an_old_state_are_refused() 
         await mover.move(mover.state.legal[0], mover.state.stamp - 1)
         stale = await mover.expect(p.RefusedMsg)
         assert "moved on" in stale.reason
-        await mover.send(p.undo_message(mover.state.stamp, 7))
+        await mover.send(write(p.UndoRequest(mover.state.stamp, 7)))
         assert (await mover.expect(p.RefusedMsg)).id == 7
-        await mover.send(p.hello_message("again", 8))
+        await mover.send(write(p.Hello("again", 8)))
         assert (await mover.expect(p.ErrorMsg)).code == p.HELLO_FIRST
-        await mover.send(p.ping_message(9))
+        await mover.send(write(p.Ping(9)))
         assert (await mover.expect(p.PongMsg)).id == 9
         assert position(server) == before
         await still_plays(server, ana, ben, spectator)
@@ -185,7 +186,7 @@ async def test_an_illegal_move_is_refused_with_the_rule_and_nothing_changes() ->
 async def test_a_request_before_hello_is_answered_hello_first_and_a_silent_client_is_closed() -> None:
     async with running(hello_timeout=0.3) as (_server, base):
         early = await join(base + "/watch", hello=False)
-        await early.send(p.ping_message(3))
+        await early.send(write(p.Ping(3)))
         error = await early.expect(p.ErrorMsg)
         assert (error.code, error.id) == (p.HELLO_FIRST, 3)
         assert await closed(early) == 1008
@@ -197,7 +198,7 @@ async def test_a_flood_is_slowed_then_closed_and_the_others_play_on() -> None:
         flooder = await watch(base)
         for _ in range(p.RATE_BURST + p.SLOW_DOWN_CLOSE + 100):
             try:
-                await flooder.ws.send(p.ping_message())
+                await flooder.ws.send(write(p.Ping()))
             except ConnectionClosed:
                 break
         assert await closed(flooder) == 1008

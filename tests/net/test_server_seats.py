@@ -8,7 +8,8 @@ import logging
 
 import pytest
 
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from kc_tui.net.server import seat_path
 from tests.net.serverkit import join, on_turn, position, running, seat, seated
 
@@ -55,7 +56,7 @@ async def test_a_newer_connection_takes_the_seat_and_the_older_is_told_and_close
         assert first.reader is not None
         await asyncio.wait_for(first.reader, 5)
         assert server.connected[0]
-        await second.send(p.ping_message(4))
+        await second.send(write(p.Ping(4)))
         assert (await second.expect(p.PongMsg)).id == 4
         await second.close()
 
@@ -89,7 +90,7 @@ async def test_an_ai_stands_in_for_an_away_person_and_they_take_the_seat_back() 
             # Nothing can play for Ben: no stand-in, no away timer; a ping answered shows the
             # server has handled everything before it.
             assert server.standing_in == set() and 1 not in server._away_timers
-            await ben.send(p.ping_message(7))
+            await ben.send(write(p.Ping(7)))
             assert (await ben.expect(p.PongMsg)).id == 7
             assert position(server) == before
         for c in (ana, ben):

@@ -22,6 +22,7 @@ from kc_tui.records.rating import (
     parse_ai_ratings,
     people_ratings,
     player_rating,
+    read_ai_ratings,
     standing_words,
 )
 from tests.timingkit import TIMED, within
@@ -320,6 +321,20 @@ def test_the_shipped_ai_ratings_load_and_rate_every_offered_kind() -> None:
 def test_a_bad_ratings_file_is_refused_with_a_message(doc: object) -> None:
     with pytest.raises(ValueError, match=r"ai_ratings\.json"):
         parse_ai_ratings(doc)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"scale": "elo", "scale": "elo", "ratings": {"greedy": {"value": 1000, "sd": 0}}}', 'field "scale" is given'),
+        ('{"scale": "elo", "ratings": {"greedy": {"value": 1000, "sd": NaN}}}', "NaN is not a number"),
+        ('{"scale": "elo", "ratings": {"greedy": {"value": 1e999, "sd": 0}}}', "a number is too large"),
+    ],
+)
+def test_a_ratings_file_that_is_not_strict_json_is_refused_in_one_line(text: str, words: str) -> None:
+    with pytest.raises(ValueError, match=r"ai_ratings\.json") as caught:
+        read_ai_ratings(text)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
 
 
 # ------------------------------------------------------------------------------ the people

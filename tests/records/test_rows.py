@@ -53,6 +53,8 @@ CRASHERS: dict[str, tuple[str, str, object]] = {
     "rules nested 100,000 deep": ("matches", "rules", '{"a":' * 100_000 + "1" + "}" * 100_000),
     "a rule of the wrong type": ("matches", "rules", '{"scoring":"chips","chips_start":"x"}'),
     "a rule out of its range": ("matches", "rules", '{"target":-5}'),
+    "a rule given twice": ("matches", "rules", '{"target":30,"target":40}'),
+    "a rule that is not a finite number": ("matches", "rules", '{"target":NaN}'),
     "a 10 MB seat name": ("seats", "name", "x" * 10_000_000),
     "a seat name with control characters": ("seats", "name", "Ann\x1b[31m"),
     "a huge margin": ("player_results", "margin", 9 * 10**18),
@@ -136,6 +138,17 @@ def test_rules_keep_a_newer_games_settings_and_check_the_known_ones(history: His
     assert [m.id for m in history.matches()] == [ids[0]]
     assert history.match(ids[0]).rules == {"target": 30, "jokers": "two", "wild": True}  # type: ignore[union-attr]
     assert sum("rules are not valid" in p for p in history.problems) == 2
+
+
+def test_rules_with_a_setting_given_twice_are_refused_not_read_as_the_last(history: History, path: Path) -> None:
+    bad = record(history, made(0, ["human", "greedy"], [rnd(1, [0, 1], 0, [0, 4])]))
+    con = sqlite3.connect(path)
+    con.execute("UPDATE matches SET rules = ? WHERE id = ?", ('{"target":30,"target":40}', bad))
+    con.commit()
+    con.close()
+    assert history.matches() == [] and history.match(bad) is None
+    said = [p for p in history.problems if f"match {bad} was skipped" in p]
+    assert said and all("rules are not JSON" in p and "\n" not in p for p in said), history.problems
 
 
 def test_the_records_statistics_and_exports_load_without_sqlite() -> None:

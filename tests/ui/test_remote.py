@@ -21,7 +21,7 @@ from kc_tui.engine import Card, Rules, cards_of, parse_move, play_card, sort_for
 from kc_tui.match.recorder import match_record
 from kc_tui.match.replay import RoundReplay
 from kc_tui.match.session import MatchSession, match_end_text
-from kc_tui.net import protocol as p
+from kc_tui.net import schema as p
 from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.screenshots import take
@@ -443,8 +443,9 @@ def hostile(text: str) -> str:
     """A server's ``state`` with a hostile log line, score and waiting name."""
     data = json.loads(text)
     if data.get("type") == "state":
-        data["log"] = [*data["log"], HOSTILE]
-        data["seats"][1]["score"] = HOSTILE
+        view = data["view"]
+        view["log"] = [*view["log"], HOSTILE]
+        view["seats"][1]["score"] = HOSTILE
     return json.dumps(data)
 
 
@@ -601,7 +602,7 @@ async def test_v_says_in_one_line_when_the_server_sends_no_replay_or_the_connect
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A server of an older version: it knows no replay request (it answers malformed).
-    monkeypatch.delitem(p.CLIENT_FIELDS, "replay")
+    monkeypatch.delitem(p.CLIENT_MESSAGES, "replay")
     async with round_ones_summary() as (server, ben, app, pilot):
         screen = table_under(app)
         summary = app.screen

@@ -41,7 +41,8 @@ from kc_tui.i18n import N_, _
 from kc_tui.match import logwords
 from kc_tui.match.replay import ReplayError
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
-from kc_tui.net.protocol import (
+from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
+from kc_tui.net.schema import (
     MALFORMED,
     ErrorMsg,
     HintMsg,
@@ -52,7 +53,6 @@ from kc_tui.net.protocol import (
     StateMsg,
     WelcomeMsg,
 )
-from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import (

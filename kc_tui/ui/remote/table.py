@@ -22,7 +22,7 @@ from kc_tui.config import Config
 from kc_tui.engine import PLACES, Card, Move, Rules, is_pile_move, is_play, target
 from kc_tui.i18n import _, ngettext
 from kc_tui.net.client import RemoteSeat
-from kc_tui.net.protocol import StateMsg
+from kc_tui.net.schema import StateMsg
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.remote.view import (
     card_targets,

@@ -27,7 +27,7 @@ from kc_tui.engine.rules import Scoring
 from kc_tui.engine.scoring import RoundResult
 from kc_tui.i18n import _
 from kc_tui.net.client import Link, Status
-from kc_tui.net.protocol import CLOSED, StateMsg
+from kc_tui.net.schema import CLOSED, StateMsg
 from kc_tui.ui.text import rich_fill, visible
 
 

@@ -65,7 +65,7 @@ from kc_tui.ui.widgets.rule_fields import (
     variant_rows,
 )
 from kc_tui.util.files import describe_os_error
-from kc_tui.util.text import name_shown
+from kc_tui.util.text import is_you, name_shown
 
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
 #: What the field of a setting's value holds: the widgets compared to tell an edit.
@@ -437,7 +437,7 @@ class SettingsScreen(Screen[Config | None]):
         try:
             check_human_names([name for _wid, name in people])
         except ConfigError as exc:
-            wid = next((w for w, name in people if name.casefold() == "you"), people[-1][0])
+            wid = next((w for w, name in people if is_you(name)), people[-1][0])
             out.setdefault(wid, str(exc))
         return out
 
