@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,11 +26,14 @@ from pathlib import Path
 import pytest
 
 from kc_tui import i18n
+from tests import waiting
 
 #: How long a test waits for a screen to show, or for the process to end (seconds): generous, for
 #: a loaded machine.
 WAIT = 60.0
 SIZE = (80, 24)
+#: How often a wait reads the pane (seconds): each look runs ``tmux capture-pane``.
+LOOK = 0.05
 ZWSP = "\u200b"
 #: What the pane's shell writes once the program has ended (tmux itself may mark a pane dead
 #: late: the shell's word is what the tests wait for).
@@ -80,16 +82,15 @@ class Pane:
 
     def wait_for(self, wanted: str | Callable[[str], object], timeout: float = WAIT) -> str:
         """The screen, once it shows ``wanted`` (a text, break marks ignored, or a test of the
-        screen); fails the test with the last screen when it has not after ``timeout`` seconds."""
+        screen); fails the test with the screen shown when it has not after ``timeout`` seconds."""
         test = (lambda screen: seen(wanted) in screen) if isinstance(wanted, str) else wanted
-        end = time.monotonic() + timeout
-        screen = self.screen()
-        while not test(screen):
-            if time.monotonic() > end:
-                pytest.fail(f"not on screen after {timeout:.0f} s: {wanted!r}\n{screen}")
-            time.sleep(0.05)
-            screen = self.screen()
-        return screen
+        return waiting.wait_for(
+            lambda: screen if test(screen := self.screen()) else None,
+            timeout=timeout,
+            what=f"{wanted!r} on screen",
+            showing=self.screen,
+            poll=LOOK,
+        )
 
     def keys(self, *keys: str) -> None:
         """Type ``keys`` (tmux's names: ``h``, ``C-q``, ``BTab``, ``Down``, ``Enter``)."""
@@ -98,11 +99,13 @@ class Pane:
     def ended(self, timeout: float = WAIT) -> int:
         """Wait for the process to end; its exit status (the pane's shell says it on the terminal,
         :data:`ENDED`). Fails the test when it has not ended after ``timeout`` seconds."""
-        end = time.monotonic() + timeout
-        while not (said := ENDED.search(self.screen(history=True))):
-            if time.monotonic() > end:
-                pytest.fail(f"still running after {timeout:.0f} s\n{self.screen()}")
-            time.sleep(0.05)
+        said = waiting.wait_for(
+            lambda: ENDED.search(self.screen(history=True)),
+            timeout=timeout,
+            what="the end",
+            showing=self.screen,
+            poll=LOOK,
+        )
         return int(said.group(1))
 
 

@@ -20,6 +20,7 @@ from kc_tui.records.rows import HistoryError, MatchSync
 from kc_tui.records.store import History
 from tests.faultkit import fill, lock_held, small_disk
 from tests.timingkit import TIMED, within
+from tests.waiting import wait_for
 
 
 def played(rounds: int, seed: int = 3, target: int = 200) -> TableDriver:
@@ -52,15 +53,6 @@ def rounds_in(path: Path) -> list[tuple[int, int]]:
     """(match id, round number) of every recorded round, read by a connection of its own."""
     with History.open_read_only(path) as h:
         return [(m.id, r.number) for m in h.matches(rounds=True) for r in m.rounds]
-
-
-def wait_until(predicate: object, seconds: float = 10.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_recording_again_records_nothing_twice_and_a_longer_sync_adds_only_its_new_rounds(tmp_path: Path) -> None:
@@ -115,7 +107,7 @@ def test_a_locked_history_keeps_the_round_in_the_outbox_and_records_it_once_the_
     with lock_held(path, "write"):
         with within(0.1, timed, "submitting, the history locked"):
             rec.submit(sync, document=doc)
-        assert wait_until(lambda: rec.status.problem is not None)
+        wait_for(lambda: rec.status.problem is not None, what="the lock said", showing=lambda: rec.status)
         status = rec.status
         assert status.waiting == 1 and status.on_disk and "locked" in (status.problem or "")
         kept = outbox / f"{sync.uid}.json"
@@ -124,7 +116,7 @@ def test_a_locked_history_keeps_the_round_in_the_outbox_and_records_it_once_the_
     assert rec.flush(15), rec.status
     assert rounds_in(path) == [(1, 1)]
     assert not kept.exists()
-    assert wait_until(lambda: heard[-1] == RecorderStatus(0, None, True, True)), heard[-1]
+    wait_for(lambda: heard[-1] == RecorderStatus(0, None, True, True), what="all recorded", showing=lambda: heard[-1])
     rec.close()
 
 
@@ -225,7 +217,7 @@ def test_a_held_recorder_opens_nothing_until_released_and_then_records_what_wait
         time.sleep(0.2)  # held for a while, not only at once
     assert opened == [] and not path.exists()  # held: the caller's thread drew meanwhile
     recorder.release()
-    assert wait_until(lambda: path.exists() and len(rounds_in(path)) == 1)
+    wait_for(lambda: path.exists() and len(rounds_in(path)) == 1, what="the round recorded")
     recorder.close()
 
 
@@ -249,7 +241,7 @@ def test_a_recorder_released_with_a_delay_opens_the_history_once_it_has_passed(t
     recorder.start(held=True)
     released = time.monotonic()
     recorder.release(after=0.3)
-    assert wait_until(lambda: bool(opened))
+    wait_for(lambda: opened, what="the history opened")
     assert opened[0] - released >= 0.3
     recorder.close()
 

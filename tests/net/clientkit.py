@@ -1,8 +1,8 @@
-"""Helpers for the remote seat's tests: waiting for a condition on the loop, a seat's own
-:class:`RemoteSeat` that records what it was told, and :class:`Relay`, a real WebSocket relay
-between clients and a real :class:`TableServer` that can drop every connection (the network
-gone, the server still up) or slip a line of its own in (a broken server's message), and
-:func:`app_process`, the app as a real process on a pseudo-terminal."""
+"""Helpers for the remote seat's tests: a seat's own :class:`RemoteSeat` that records what it
+was told, and :class:`Relay`, a real WebSocket relay between clients and a real
+:class:`TableServer` that can drop every connection (the network gone, the server still up) or
+slip a line of its own in (a broken server's message), and :func:`app_process`, the app as a
+real process on a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ import subprocess
 import sys
 import termios
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -28,17 +27,9 @@ from websockets.exceptions import ConnectionClosed
 
 from kc_tui.net import schema as p
 from kc_tui.net.client import Link, RemoteSeat, Status
+from tests.waiting import wait_until
 
 WAIT = 10.0
-
-
-async def until(condition: Callable[[], object], timeout: float = WAIT, what: str = "the condition") -> None:
-    """Wait on the loop until ``condition()`` is true (AssertionError after ``timeout``)."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 @dataclass
@@ -180,9 +171,9 @@ class AppProcess:
     terminal: int
     output: bytearray = field(default_factory=bytearray)
 
-    async def shows(self, text: bytes, timeout: float = WAIT) -> None:
+    async def shows(self, text: bytes) -> None:
         """Wait until the process has written ``text`` to its terminal."""
-        await until(lambda: text in self.output or self.proc.poll() is not None, timeout, what=repr(text))
+        await wait_until(lambda: text in self.output or self.proc.poll() is not None, what=f"{text!r} written")
         assert text in self.output, f"the process ended ({self.proc.poll()}): {bytes(self.output[-300:])!r}"
 
 

@@ -36,7 +36,7 @@ from kc_tui.net import views
 from kc_tui.net.protocol import parse_server, write
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from tests.match.kit import cards_in_text
-from tests.net.clientkit import until
+from tests.waiting import wait_until
 
 SEED = 3
 #: A match of one short round (hands of 4 cards), and one of a round or two.
@@ -290,6 +290,24 @@ async def watch(base: str) -> Client:
     return await join(base + WATCH_PATH)
 
 
+@asynccontextmanager
+async def seated(
+    *viewers: str | None, session: MatchSession | None = None, **options: Any
+) -> AsyncIterator[tuple[TableServer, str, tuple[Client, ...]]]:
+    """A started server (:func:`running`, ``session`` and ``options`` as it takes them), its base
+    URL, and a client for each of ``viewers`` (a seat's name, or None: a spectator) in their
+    order, each once it has the table's first state; the clients are closed at the end."""
+    async with running(session, **options) as (server, base):
+        clients: list[Client] = []
+        try:
+            for viewer in viewers:
+                clients.append(await (watch(base) if viewer is None else seat(server, base, viewer)))
+            yield server, base, tuple(clients)
+        finally:
+            for c in clients:
+                await c.close()
+
+
 @dataclass(frozen=True)
 class Frame:
     """A state the server built for a viewer, with the truth at that moment: every hand and the stock."""
@@ -370,7 +388,7 @@ def answers(stamp: int) -> Callable[[Any], bool]:
 async def play_on(
     client: Client, rng: random.Random, until: Callable[[], bool], timeout: float = 60.0, *, undo: float = 0.0
 ) -> int:
-    """Play this seat's moves (chosen at random from its ``legal``) until ``until()``; the moves
+    """Play this seat's moves (chosen at random from its ``legal``) until ``wait_until()``; the moves
     made. With ``undo``, that share of its chances to take a move back are taken. A move
     refused (or dropped for the rate) is chosen again after a pause."""
     made = 0
@@ -460,14 +478,16 @@ async def settled_turn(*clients: Client) -> Client:
     """The client on turn, once every client has had the table's latest state: the seat on turn
     holds legal moves and all of them show the same stamp, so no change is on its way (the
     table waits for that person)."""
-    async with asyncio.timeout(20):
-        while True:
-            if all(c.messages for c in clients) and len({c.state.stamp for c in clients}) == 1:
-                assert not clients[0].state.over, "the match is over: nobody is on turn"
-                for c in clients:
-                    if c.state.legal:
-                        return c
-            await asyncio.sleep(0.05)
+
+    def settled() -> Client | None:
+        if not all(c.states() for c in clients) or len({c.state.stamp for c in clients}) != 1:
+            return None
+        assert not clients[0].state.over, "the match is over: nobody is on turn"
+        return next((c for c in clients if c.state.legal), None)
+
+    return await wait_until(
+        settled, what="a seat on turn, every client at one stamp", showing=lambda: [c.state for c in clients]
+    )
 
 
 async def newer(client: Client) -> None:
@@ -535,11 +555,15 @@ async def full_disk_episode(disk: Path, seats: Sequence[str]) -> dict[str, Any]:
         filler = fill(disk)
         out["answers"] = await try_ends(3, ana, ben)
         with suppress(AssertionError):
-            await until(lambda: all(c.state.save_problem is not None for c in (ana, ben)), WAIT, "the seats told")
+            await wait_until(
+                lambda: all(c.state.save_problem is not None for c in (ana, ben)), timeout=WAIT, what="the seats told"
+            )
         out["seats_told"] = all(c.state.save_problem is not None for c in (ana, ben))
         filler.unlink()
         with suppress(AssertionError):  # no move is asked for: the table tries the save by itself
-            await until(lambda: all(c.state.save_problem is None for c in (ana, ben)), WAIT, "the seats told")
+            await wait_until(
+                lambda: all(c.state.save_problem is None for c in (ana, ben)), timeout=WAIT, what="the seats told"
+            )
         out["seats_saved_again"] = all(c.state.save_problem is None for c in (ana, ben))
         await make_moves(1, ana, ben)
         await settled_turn(ana, ben)
@@ -580,13 +604,16 @@ def position(server: TableServer) -> tuple[int, Any, list[str]]:
 
 async def on_turn(server: TableServer, *clients: Client) -> Client:
     """The client whose seat is to move, once its state says so."""
-    async with asyncio.timeout(10):
-        while True:
-            for c in clients:
-                st = c.state
-                if st.legal and st.stamp == server.stamp:
-                    return c
-            await asyncio.sleep(0.01)
+
+    def mover() -> Client | None:
+        return next((c for c in clients if c.state.legal and c.state.stamp == server.stamp), None)
+
+    return await wait_until(mover, what="a seat's state saying it is to move", showing=lambda: stamps(server, clients))
+
+
+def stamps(server: TableServer, clients: Sequence[Client]) -> str:
+    """The table's stamp and each client's latest (what a wait for a turn shows when it fails)."""
+    return f"the table at {server.stamp}, its clients at {[c.state.stamp if c.states() else None for c in clients]}"
 
 
 # ---------------------------------------------------------------------- raw sockets
@@ -780,7 +807,8 @@ class Visitor:
     async def comes_and_goes(self) -> None:
         client = await join(self.url)
         await client.close()
-        await until(lambda: not self.server.connected[self.seat], what="the visitor gone")
+        # A stall makes hundreds of visits, each waiting here: looked at often.
+        await wait_until(lambda: not self.server.connected[self.seat], what="the visitor gone", poll=0.002)
         self.changes += 2
 
 
@@ -814,7 +842,7 @@ class HostProcess:
 
     async def urls(self) -> dict[str, str]:
         """The printed join commands' addresses: {"Ana": url, ..., "Watch": url}."""
-        await until(lambda: any(line.startswith("Watch: ") for line in self.out), WAIT * 3, "the host's join lines")
+        await wait_until(lambda: any(line.startswith("Watch: ") for line in self.out), what="the host's join lines")
         urls: dict[str, str] = {}
         for line in list(self.out):
             name, sep, command = line.partition(": kings-corners join ")

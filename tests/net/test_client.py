@@ -17,8 +17,9 @@ from kc_tui.engine import card_str
 from kc_tui.net import schema as p
 from kc_tui.net.client import AddressError, RemoteSeat, Status, table_address, trusting
 from kc_tui.net.server import WATCH_PATH, seat_path
-from tests.net.clientkit import recorded, relayed, until
+from tests.net.clientkit import recorded, relayed
 from tests.net.serverkit import TWO_ROUNDS, running, session_for
+from tests.waiting import wait_until
 
 #: One person against an AI: the table waits for Ana only.
 ANA_AND_AI = (("Ana", "human"), ("Greedy", "greedy"))
@@ -32,7 +33,7 @@ async def test_a_seat_is_welcomed_sees_its_hand_and_makes_a_move() -> None:
     async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base):
         rec = recorded(base + seat_path(server.tokens[0]))
         seat = rec.seat
-        await until(lambda: my_turn(seat.state), what="Ana's turn")
+        await wait_until(lambda: my_turn(seat.state), what="Ana's turn")
         assert rec.statuses[0] is Status.CONNECTED and seat.connected
         assert seat.welcome is not None and (seat.welcome.seat, seat.welcome.name) == (0, "Ana")
         assert [s.kind for s in seat.welcome.seats] == ["human", "greedy"]
@@ -43,7 +44,7 @@ async def test_a_seat_is_welcomed_sees_its_hand_and_makes_a_move() -> None:
         chosen = plays[0] if plays else "end"
         stamp = state.stamp
         assert seat.move(chosen) is not None
-        await until(lambda: seat.state is not None and seat.state.stamp > stamp, what="the next state")
+        await wait_until(lambda: seat.state is not None and seat.state.stamp > stamp, what="the next state")
         assert seat.state is not None and server.session.log[-1] in seat.state.log
         assert len(server.session.match.round.history) >= 1
         assert rec.problems == []
@@ -55,14 +56,14 @@ async def test_a_refused_move_is_the_servers_one_line_and_changes_nothing() -> N
     async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base):
         rec = recorded(base + seat_path(server.tokens[0]))
         seat = rec.seat
-        await until(lambda: my_turn(seat.state), what="Ana's turn")
+        await wait_until(lambda: my_turn(seat.state), what="Ana's turn")
         assert seat.state is not None
         before = (seat.state.stamp, list(server.session.log))
         assert seat.move("move N N") is None, "a text that is no move is not sent"
         assert rec.problems and "\n" not in rec.problems[-1]
         other = next(c for c in range(52) if c not in server.session.hand(0))
         rid = seat.move(f"play {card_str(other)} N")  # not Ana's card: the server says why
-        await until(lambda: rec.of(p.ErrorMsg) or rec.of(p.RefusedMsg), what="the refusal")
+        await wait_until(lambda: rec.of(p.ErrorMsg) or rec.of(p.RefusedMsg), what="the refusal")
         answer = (rec.of(p.ErrorMsg) + rec.of(p.RefusedMsg))[0]
         assert getattr(answer, "id", None) == rid
         assert (seat.state.stamp, list(server.session.log)) == before
@@ -73,15 +74,15 @@ async def test_the_seat_reconnects_by_itself_and_sees_the_position() -> None:
     async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base), relayed(base) as (relay, front):
         rec = recorded(front + seat_path(server.tokens[0]))
         seat = rec.seat
-        await until(lambda: my_turn(seat.state), what="Ana's turn")
-        await until(lambda: server.connected[0], what="the server seeing Ana")
+        await wait_until(lambda: my_turn(seat.state), what="Ana's turn")
+        await wait_until(lambda: server.connected[0], what="the server seeing Ana")
         await relay.drop()
-        await until(lambda: Status.RECONNECTING in rec.statuses, what="reconnecting")
+        await wait_until(lambda: Status.RECONNECTING in rec.statuses, what="reconnecting")
         assert seat.move("end") is None, "nothing is sent while the connection is down"
-        await until(lambda: seat.connected and seat.connections == 2, what="the second connection")
+        await wait_until(lambda: seat.connected and seat.connections == 2, what="the second connection")
         assert rec.statuses[-2:] == [Status.RECONNECTING, Status.CONNECTED]
         assert len(rec.of(p.WelcomeMsg)) == 2
-        await until(lambda: seat.state is not None and seat.state.stamp == server.stamp, what="the newest state")
+        await wait_until(lambda: seat.state is not None and seat.state.stamp == server.stamp, what="the newest state")
         assert seat.state is not None and list(seat.state.hand or ()) == list(server.session.hand(0))
         assert server.connected[0]
         await rec.stop()
@@ -91,7 +92,7 @@ async def test_a_wrong_token_ends_the_seat_for_good() -> None:
     async with running(session_for(ANA_AND_AI)) as (_server, base):
         rec = recorded(base + seat_path("x" * p.TOKEN_LENGTH))
         assert rec.task is not None
-        await until(rec.task.done, what="the seat's end")
+        await wait_until(rec.task.done, what="the seat's end")
         assert rec.seat.link.status is Status.ENDED and rec.seat.link.code == p.BAD_TOKEN
         assert rec.seat.connections == 1, "no second try: the token will not change"
         assert "\n" not in rec.seat.link.reason and rec.seat.link.reason
@@ -113,7 +114,7 @@ async def test_a_malformed_server_message_is_one_line_and_skipped() -> None:
     async with running(session_for(ANA_AND_AI)) as (server, base), relayed(base) as (relay, front):
         relay.inject = ['{"v": 2, "type": "state", "stamp": "many"}', "not json at all", '{"v": 3, "type": "pong"}']
         rec = recorded(front + seat_path(server.tokens[0]))
-        await until(lambda: rec.seat.state is not None, what="a state")
+        await wait_until(lambda: rec.seat.state is not None, what="a state")
         assert len(rec.problems) == 3
         assert all("\n" not in line and "Traceback" not in line for line in rec.problems)
         assert (
@@ -135,11 +136,11 @@ async def test_a_newer_servers_added_fields_are_skipped_and_the_seat_plays() -> 
         relay.rewrite = newer
         rec = recorded(front + seat_path(server.tokens[0]))
         seat = rec.seat
-        await until(lambda: my_turn(seat.state), what="Ana's turn")
+        await wait_until(lambda: my_turn(seat.state), what="Ana's turn")
         assert seat.state is not None and seat.welcome is not None and seat.welcome.name == "Ana"
         stamp = seat.state.stamp
         assert seat.move(seat.state.legal[0]) is not None
-        await until(lambda: seat.state is not None and seat.state.stamp > stamp, what="the next state")
+        await wait_until(lambda: seat.state is not None and seat.state.stamp > stamp, what="the next state")
         assert rec.problems == []
         await rec.stop()
 
@@ -147,7 +148,7 @@ async def test_a_newer_servers_added_fields_are_skipped_and_the_seat_plays() -> 
 async def test_a_spectator_gets_no_hand_and_sends_nothing() -> None:
     async with running(session_for(ANA_AND_AI)) as (_server, base):
         rec = recorded(base + WATCH_PATH)
-        await until(lambda: rec.seat.state is not None, what="a state")
+        await wait_until(lambda: rec.seat.state is not None, what="a state")
         state = rec.seat.state
         assert state is not None and state.hand is None and state.seat is None and state.legal == ()
         assert rec.seat.watching and rec.seat.move("end") is None and rec.seat.hint() is None
@@ -203,11 +204,11 @@ async def test_a_wss_table_is_joined_when_its_certificate_is_trusted(certificate
         address = base.replace("ws://", "wss://") + seat_path(server.tokens[0])
         untrusted = recorded(address)
         assert untrusted.task is not None
-        await until(untrusted.task.done, what="the untrusted seat's end")
+        await wait_until(untrusted.task.done, what="the untrusted seat's end")
         assert untrusted.seat.link.code == "certificate" and "certificate" in untrusted.seat.link.reason
         assert untrusted.seat.connections == 0 and untrusted.statuses == [Status.ENDED]
         trusted = recorded(address, ssl_context=trusting(str(cert)))
-        await until(lambda: trusted.seat.state is not None, what="a state over TLS")
+        await wait_until(lambda: trusted.seat.state is not None, what="a state over TLS")
         assert trusted.seat.connected and trusted.seat.state is not None and trusted.seat.state.hand
         await trusted.stop()
 
@@ -233,12 +234,12 @@ def test_join_with_an_address_it_cannot_use_is_one_line_and_exit_2(
 async def test_a_seat_taken_by_a_newer_client_ends_the_older_for_good() -> None:
     async with running(session_for(ANA_AND_AI)) as (server, base):
         older = recorded(base + seat_path(server.tokens[0]))
-        await until(lambda: older.seat.connected, what="the first client")
+        await wait_until(lambda: older.seat.connected, what="the first client")
         newer = recorded(base + seat_path(server.tokens[0]))
         assert older.task is not None
-        await until(older.task.done, what="the older client's end")
+        await wait_until(older.task.done, what="the older client's end")
         assert older.seat.link.code == p.SEAT_TAKEN and older.seat.connections == 1
-        await until(lambda: newer.seat.connected and newer.seat.state is not None, what="the newer client")
+        await wait_until(lambda: newer.seat.connected and newer.seat.state is not None, what="the newer client")
         assert newer.seat.connections == 1 and server.connected[0]
         await newer.stop()
 
@@ -247,7 +248,7 @@ async def test_no_seat_token_reaches_the_clients_log_even_at_debug(caplog: pytes
     caplog.set_level(logging.DEBUG)
     async with running(session_for(ANA_AND_AI, rules=TWO_ROUNDS)) as (server, base):
         rec = recorded(base + seat_path(server.tokens[0]))
-        await until(lambda: my_turn(rec.seat.state), what="Ana's turn")
+        await wait_until(lambda: my_turn(rec.seat.state), what="Ana's turn")
         await rec.stop()
     lines = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("kc_tui.net.client"))
     assert "/seat/<token>" in lines, "the client's connection was logged"

@@ -15,8 +15,9 @@ from websockets.asyncio.server import ServerConnection, serve
 from kc_tui.net import schema as p
 from kc_tui.net.client import Status
 from kc_tui.net.server import seat_path
-from tests.net.clientkit import recorded, until
+from tests.net.clientkit import recorded
 from tests.net.serverkit import running, session_for
+from tests.waiting import wait_until
 
 ANA_AND_AI = (("Ana", "human"), ("Greedy", "greedy"))
 
@@ -25,17 +26,17 @@ async def test_the_displaced_client_is_told_someone_else_joined_and_stops_and_th
     said: list[str] = []
     async with running(session_for(ANA_AND_AI), status=said.append) as (server, base):
         older = recorded(base + seat_path(server.tokens[0]))
-        await until(lambda: older.seat.connected, what="the first client")
+        await wait_until(lambda: older.seat.connected, what="the first client")
         newer = recorded(base + seat_path(server.tokens[0]))
         assert older.task is not None
-        await until(older.task.done, what="the older client's end")
+        await wait_until(older.task.done, what="the older client's end")
         link = older.seat.link
         assert link.status is Status.ENDED and link.code == p.SEAT_TAKEN
         assert "someone else joined with your seat's address" in link.reason and "Ana" in link.reason
         errors = [m for m in older.of(p.ErrorMsg) if isinstance(m, p.ErrorMsg)]
         assert [e.code for e in errors] == [p.SEAT_TAKEN]
         assert older.statuses == [Status.CONNECTED, Status.ENDED], "it reconnected or dropped first"
-        await until(lambda: newer.seat.connected, what="the newer client")
+        await wait_until(lambda: newer.seat.connected, what="the newer client")
         assert older.seat.connections == 1 and newer.seat.connections == 1 and server.connected[0]
         assert any("Ana's seat was joined from another connection" in line for line in said), said
         await newer.stop()
@@ -70,6 +71,6 @@ async def test_a_close_naming_a_final_code_ends_the_client_without_its_error_mes
 async def test_a_close_without_a_final_code_is_a_drop_the_client_comes_back_from() -> None:
     async with closing_server(1000, "") as (base, count):
         client = recorded(base + seat_path("x" * p.TOKEN_LENGTH))
-        await until(lambda: len(count) >= 2, what="a second connection")
+        await wait_until(lambda: len(count) >= 2, what="a second connection")
         assert Status.RECONNECTING in client.statuses
         await client.stop()

@@ -16,7 +16,6 @@ from kc_tui.net import schema as p
 from kc_tui.net.door import LARGEST_POOL, SMALLEST_POOL, Door, Pending, address_group, file_limit, pool_size
 from kc_tui.net.protocol import write
 from kc_tui.net.server import TableServer, seat_path
-from tests.net.clientkit import until
 from tests.net.serverkit import (
     WAIT,
     Client,
@@ -27,10 +26,11 @@ from tests.net.serverkit import (
     join,
     running,
     seat,
+    seated,
     session_for,
-    watch,
 )
 from tests.timingkit import TIMED, within
+from tests.waiting import wait_until
 
 #: The addresses of a flood that are not the seat's (every one on loopback).
 OTHERS = tuple(f"127.0.0.{i}" for i in range(2, 10))
@@ -58,7 +58,7 @@ def pool_of(size: int | None) -> dict[str, Any]:
 
 async def leave(server: TableServer, client: Client) -> None:
     await client.close()
-    await until(lambda: not server.connected[0], what="the seat gone")
+    await wait_until(lambda: not server.connected[0], what="the seat gone")
 
 
 @pytest.mark.parametrize("pool", [None, 8], ids=["pool-by-file-limit", "pool-of-8"])
@@ -72,7 +72,7 @@ async def test_a_seat_is_back_within_five_seconds_past_eight_slow_handshakes_fro
         assert server.port is not None
         async with SlowHandshakes(server.port, 8, "127.0.0.1") as slow:
             for attempt in (1, 2, 3):
-                await until(lambda: server.handshaking.get("127.0.0.1", 0) >= 8, what="eight slow handshakes")
+                await wait_until(lambda: server.handshaking.get("127.0.0.1", 0) >= 8, what="eight slow handshakes")
                 client = await back(server, base, attempt, timed)
                 await leave(server, client)
             assert slow.opened >= 8
@@ -126,15 +126,13 @@ async def test_a_seat_is_back_within_five_seconds_past_idle_sockets_from_eight_o
 async def test_a_flood_of_handshakes_never_closes_an_open_connection() -> None:
     """With a pool of 4, 300 idle sockets from the seats' address and eight others: the seat, the
     spectator and a seat that has not said hello yet are all still served."""
-    async with running(max_handshakes=4, stand_in=0) as (server, base):
+    async with seated("Ana", None, max_handshakes=4, stand_in=0) as (server, base, (ana, spectator)):
         assert server.port is not None
-        ana = await seat(server, base, "Ana")
-        spectator = await watch(base)
         ben = await join(base + seat_path(server.tokens[1]), hello=False)
         sources = ("127.0.0.1", *OTHERS)
         held = await asyncio.to_thread(idle_sockets, server.port, 300, sources=sources)
         try:
-            await until(lambda: server.door.given_way == 300 - 4, what="all but four given way")
+            await wait_until(lambda: server.door.given_way == 300 - 4, what="all but four given way")
             assert len(server.door) == 4
             for client in (ana, spectator):
                 await client.send(write(p.Ping(5)))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from kc_tui.net.host_files import hosted_save_path, seat_file_path
 from kc_tui.util.text import one_line
-from tests.net.clientkit import until
 from tests.net.serverkit import WAIT, host_process
+from tests.waiting import wait_until
 
 #: Two people and no AI: nothing moves at the table until someone joins, so its save stays as it is.
 SEATS = ["--seats", "human:Ana,human:Ben", "--stand-in", "0"]
@@ -75,7 +75,10 @@ async def test_a_host_killed_without_a_word_leaves_its_folder_to_the_next(isolat
         first.proc.wait(WAIT)
     again = host_process("--resume")
     try:
-        await until(lambda: again.proc.poll() is not None or any("Watch: " in line for line in again.out), WAIT * 3)
+        await wait_until(
+            lambda: again.proc.poll() is not None or any("Watch: " in line for line in again.out),
+            what="its join lines or its end",
+        )
         assert again.proc.poll() is None, "".join(again.err)
     finally:
         again.stop()

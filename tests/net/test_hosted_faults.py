@@ -21,7 +21,6 @@ from kc_tui.net import schema as p
 from kc_tui.net.client import RemoteSeat, Status
 from kc_tui.records.store import History
 from tests.faultkit import FullDisk, small_disk
-from tests.net.clientkit import until
 from tests.net.serverkit import (
     TWO_ROUNDS,
     drawn_again,
@@ -30,12 +29,13 @@ from tests.net.serverkit import (
     play_on,
     running,
     seat,
+    seated,
     session_for,
     settled_turn,
     shown_as,
     try_ends,
-    watch,
 )
+from tests.waiting import wait_until
 
 #: A seeded deal: some secret deals let Greedy go out on its first turn and end the match
 #: (target 5) before the people have made the moves the episode needs.
@@ -74,7 +74,7 @@ async def test_a_failing_save_holds_people_and_ais_alike_and_a_resume_deals_no_c
         await settled_turn(ana, ben)  # a person is on turn: the table waits for them
         disk.full = True
         answers = await try_ends(3, ana, ben)
-        await until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
+        await wait_until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
         # the AI's move waits too: the disk fills once Ben's end of turn is saved
         disk.full = False
         while (await settled_turn(ana, ben)).state.seat != 1:
@@ -82,17 +82,19 @@ async def test_a_failing_save_holds_people_and_ais_alike_and_a_resume_deals_no_c
         disk.fill_after(1)
         stamp = ben.state.stamp
         await ben.move("end")
-        await until(lambda: server.session.holding and server.session.to_move == 2, what="the AI held")
+        await wait_until(lambda: server.session.holding and server.session.to_move == 2, what="the AI held")
         held = (ana.state.stamp, ben.state.stamp)
-        await until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
+        await wait_until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
         assert held == (ana.state.stamp, ben.state.stamp) and ana.state.stamp > stamp
         assert ana.state.waiting_for == "Greedy" and disk.refused >= 1
         disk.full = False  # play goes on by itself: the AI moves, the seats hear it is saved
-        await until(lambda: ana.state.waiting_for != "Greedy" and ana.state.save_problem is None, what="the AI moved")
+        await wait_until(
+            lambda: ana.state.waiting_for != "Greedy" and ana.state.save_problem is None, what="the AI moved"
+        )
         await settled_turn(ana, ben)
         disk.full = True
         answers += await try_ends(2, ana, ben)
-        await until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
+        await wait_until(lambda: all(c.state.save_problem for c in (ana, ben)), what="every seat told")
         shown = {c.state.seat: c.state for c in (ana, ben)}
         seen = {c.state.seat: set(c.seen) for c in (ana, ben)}
         tokens = dict(server.tokens)
@@ -115,8 +117,11 @@ async def test_a_hosted_match_is_remembered_in_the_hosts_history_per_person(
 ) -> None:
     recorder = Recorder(opener=open_history, outbox=isolated_dirs / "outbox")
     recorder.start()
-    async with running(session_for(rules=TWO_ROUNDS), recorder=recorder) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", session=session_for(rules=TWO_ROUNDS), recorder=recorder) as (
+        server,
+        _,
+        (ana, ben),
+    ):
 
         def over() -> bool:
             return server.session.match.over
@@ -145,20 +150,15 @@ async def test_a_hosted_match_is_remembered_in_the_hosts_history_per_person(
 
 
 async def test_the_hosts_quit_tells_every_client_the_table_closed() -> None:
-    async with running(stand_in=0) as (server, base):
-        ana, spectator = await seat(server, base, "Ana"), await watch(base)
+    async with seated("Ana", None, stand_in=0) as (server, base, (ana, spectator)):
         remote = RemoteSeat(base + f"/seat/{server.tokens[1]}")
         task = asyncio.create_task(remote.run())
-        async with asyncio.timeout(10):
-            while not remote.connected:
-                await asyncio.sleep(0.02)
+        await wait_until(lambda: remote.connected, what="the remote seat connected")
         await server.close()
         for c in (ana, spectator):
             closed = await c.expect(p.ErrorMsg, where=lambda m: m.code == p.CLOSED)
             assert "host --resume" in closed.message
-        async with asyncio.timeout(10):
-            while not remote.host_away:
-                await asyncio.sleep(0.02)
+        await wait_until(lambda: remote.host_away, what="the remote seat told the host is away")
         # The player's own words: the seat connects again by itself once the table is served.
         assert remote.link.status is Status.RECONNECTING and remote.link.code == p.CLOSED
         assert "host --resume" not in remote.link.reason and "reconnected" in remote.link.reason

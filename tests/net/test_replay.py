@@ -25,10 +25,8 @@ from tests.net.serverkit import (
     Client,
     play_on,
     replay_problems,
-    running,
-    seat,
+    seated,
     session_for,
-    watch,
 )
 
 #: The fields of a frame on the wire.
@@ -57,8 +55,8 @@ def round_states(client: Client, number: int) -> set[tuple[object, ...]]:
 
 
 async def test_each_seat_replays_a_finished_round_as_it_saw_it_and_a_spectator_as_the_table() -> None:
-    async with running(session_for(rules=TWO_ROUNDS, seed=None), stand_in=0) as (server, base):
-        ana, ben, spectator = await seat(server, base, "Ana"), await seat(server, base, "Ben"), await watch(base)
+    session = session_for(rules=TWO_ROUNDS, seed=None)
+    async with seated("Ana", "Ben", None, session=session, stand_in=0) as (server, _, (ana, ben, spectator)):
         await first_round_over(server, ana, ben, spectator)
         for viewer, client in ((0, ana), (1, ben), (None, spectator)):
             pages = await client.whole_replay(1)
@@ -97,8 +95,7 @@ async def test_each_seat_replays_a_finished_round_as_it_saw_it_and_a_spectator_a
 
 
 async def test_a_round_not_over_unknown_or_out_of_range_is_refused() -> None:
-    async with running(session_for(rules=TWO_ROUNDS), stand_in=0) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", session=session_for(rules=TWO_ROUNDS), stand_in=0) as (server, _, (ana, ben)):
         playing = await ana.replay(1)
         assert isinstance(playing, p.RefusedMsg) and "still being played" in playing.reason
         unknown = await ana.replay(99)
@@ -117,8 +114,7 @@ async def test_a_round_not_over_unknown_or_out_of_range_is_refused() -> None:
 
 
 async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_slowed() -> None:
-    async with running(session_for(rules=TWO_ROUNDS), stand_in=0) as (server, base):
-        ana = await seat(server, base, "Ana")
+    async with seated("Ana", session=session_for(rules=TWO_ROUNDS), stand_in=0) as (server, _, (ana,)):
         bad: list[dict[str, Any]] = [
             {"round": "1", "start": 0},
             {"round": 0, "start": 0},
@@ -142,8 +138,7 @@ async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_s
 
 
 async def test_a_huge_replay_request_is_too_large_and_closed() -> None:
-    async with running(session_for(), stand_in=0) as (server, base):
-        ana = await seat(server, base, "Ana")
+    async with seated("Ana", stand_in=0) as (_, _, (ana,)):
         await ana.send(json.dumps({"v": 2, "type": "replay", "id": 1, "round": 1, "start": 0, "pad": "x" * 70_000}))
         answer = await ana.expect(p.ErrorMsg)
         assert answer.code == p.TOO_LARGE

@@ -8,12 +8,11 @@ import random
 from kc_tui.engine import cards_of
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import write
-from tests.net.serverkit import TWO_ROUNDS, on_turn, play_on, position, running, seat, session_for, watch
+from tests.net.serverkit import TWO_ROUNDS, on_turn, play_on, position, seated, session_for
 
 
 async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card() -> None:
-    async with running(session_for(rules=TWO_ROUNDS)) as (server, base):
-        ana, ben, spectator = await seat(server, base, "Ana"), await seat(server, base, "Ben"), await watch(base)
+    async with seated("Ana", "Ben", None, session=session_for(rules=TWO_ROUNDS)) as (server, _, (ana, ben, spectator)):
         welcome = next(m for m in ana.messages if isinstance(m, p.WelcomeMsg))
         assert (welcome.seat, welcome.name) == (0, "Ana")
         assert [s.kind for s in welcome.seats] == ["human", "human", "greedy"]
@@ -44,8 +43,7 @@ async def test_a_whole_match_of_two_remote_people_and_an_ai_shows_no_hidden_card
 
 async def test_a_hint_and_an_undo_answer_the_seat_on_turn() -> None:
 
-    async with running(stand_in=0) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", stand_in=0) as (server, _, (ana, ben)):
         mover = await on_turn(server, ana, ben)
         st = mover.state
         await mover.send(write(p.HintRequest(st.stamp, 21)))

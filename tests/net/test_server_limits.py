@@ -19,7 +19,6 @@ from websockets.exceptions import ConnectionClosed
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import write
 from kc_tui.net.server import MAX_FRAME, SAVE_HANDLES, seat_path
-from tests.net.clientkit import until
 from tests.net.serverkit import (
     WAIT,
     Client,
@@ -38,6 +37,7 @@ from tests.net.serverkit import (
     seat,
     stall,
 )
+from tests.waiting import wait_until
 
 SEATS = ["--seats", "human:Ana,human:Ben,greedy", "--rules", "hand_size=4", "--target", "5", "--seed", "3"]
 #: The file handles the host has open when idle with both seats connected: standard input,
@@ -55,7 +55,7 @@ async def test_a_new_socket_takes_the_place_of_the_oldest_of_the_address_holding
         async def opened(source: str, counts: dict[str, int]) -> asyncio.StreamReader:
             reader, writer = await raw_connection(port, source)
             writers.append(writer)
-            await until(lambda: server.handshaking == counts, what=f"in the handshake: {counts}")
+            await wait_until(lambda: server.handshaking == counts, what=f"in the handshake: {counts}")
             return reader
 
         first = await opened("127.0.0.1", {"127.0.0.1": 1})
@@ -83,9 +83,9 @@ async def test_a_socket_that_never_sends_is_closed_after_the_handshake_timeout()
         silent, _ = await raw_connection(server.port)
         half, half_writer = await raw_connection(server.port)
         half_writer.write(b"GET /watch HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # a request never finished
-        await until(lambda: server.handshaking == {"127.0.0.1": 2}, what="two sockets in the handshake")
+        await wait_until(lambda: server.handshaking == {"127.0.0.1": 2}, what="two sockets in the handshake")
         assert await ended(silent) and await ended(half)
-        await until(lambda: not server.handshaking, what="the closed sockets uncounted")
+        await wait_until(lambda: not server.handshaking, what="the closed sockets uncounted")
         ana = await seat(server, base, "Ana")
         assert ana.state.seat == 0
         await ana.close()
@@ -98,7 +98,7 @@ async def test_a_client_that_stops_reading_gets_the_newest_state_and_one_waits_f
         ben = Visitor(server, base, 1)
         await stall(server, 0, ben.comes_and_goes)
         slow.send(write(p.Ping(7)))
-        await until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
+        await wait_until(lambda: server.pending(0)[1] == 1, what="the pong waiting")
         for _ in range(10):
             await ben.comes_and_goes()
             assert server.pending(0) == (1, 1), "one state waits, the newest, behind the pong"
@@ -126,7 +126,7 @@ async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_pl
         await stall(server, 0, ben.comes_and_goes)
         for _ in range(p.RATE_BURST):  # each answered (a pong) into the queue
             slow.send(write(p.Ping()))
-        await until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
+        await wait_until(lambda: server.pending(0)[1] == p.RATE_BURST, what="the pongs waiting")
         async with asyncio.timeout(WAIT * 3):
             while server.pending(0)[1]:  # each ping adds an answer (a pong or slow-down) until the server gives up
                 slow.send(write(p.Ping()))
@@ -186,10 +186,9 @@ async def move_and_see(*clients: Client) -> None:
     """The person on turn makes a move; its client sees the state after it."""
     async with asyncio.timeout(WAIT * 3):
         while True:
-            mover = next((c for c in clients if c.messages and c.state.legal), None)
-            if mover is None:
-                await asyncio.sleep(0.05)
-                continue
+            mover = await wait_until(
+                lambda: next((c for c in clients if c.messages and c.state.legal), None), what="a seat on turn"
+            )
             st = mover.state
             await mover.move(next((m for m in st.legal if m != "end"), "end"), st.stamp)
             answer = await mover.expect((p.StateMsg, p.RefusedMsg, p.ErrorMsg), where=answers(st.stamp))

@@ -17,19 +17,17 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import write
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
-from tests.net.serverkit import Client, join, on_turn, position, running, seat, watch
+from tests.net.serverkit import Client, join, on_turn, position, running, seat, seated, watch
+from tests.waiting import wait_until
 
 
 @asynccontextmanager
 async def table(**options: Any) -> AsyncIterator[tuple[TableServer, str, Client, Client]]:
     """Ana and Ben seated (no stand-ins), the greedy AI having moved if it is first."""
     options.setdefault("stand_in", 0)
-    async with running(**options) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", **options) as (server, base, (ana, ben)):
         await on_turn(server, ana, ben)
         yield server, base, ana, ben
-        for c in (ana, ben):
-            await c.close()
 
 
 async def still_plays(server: TableServer, *clients: Client) -> None:
@@ -220,9 +218,10 @@ async def test_a_full_table_refuses_spectators_and_wrong_tokens_but_lets_a_perso
                 await connect(base + path)
             assert info.value.response.status_code == 503
         await ben.close()
-        async with asyncio.timeout(20):  # the server has seen Ben go: his place is free
-            while server.connected[1] or server._server is None or len(server._server.connections) >= 3:
-                await asyncio.sleep(0.01)
+        await wait_until(  # the server has seen Ben go: his place is free
+            lambda: not server.connected[1] and server._server is not None and len(server._server.connections) < 3,
+            what="Ben's place free",
+        )
         late = await watch(base)  # Ben's place went to another spectator: full again
         back = await seat(server, base, "Ben")  # yet Ben comes back to his seat
         assert back.state.seat == 1 and server.connected[1]

@@ -11,12 +11,11 @@ import pytest
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import write
 from kc_tui.net.server import seat_path
-from tests.net.serverkit import join, on_turn, position, running, seat
+from tests.net.serverkit import join, on_turn, position, running, seat, seated
 
 
 async def test_a_client_that_reconnects_mid_turn_finds_the_same_position() -> None:
-    async with running(stand_in=0) as (server, base):
-        ana, ben = await seat(server, base, "Ana"), await seat(server, base, "Ben")
+    async with seated("Ana", "Ben", stand_in=0) as (server, base, (ana, ben)):
         mover = await on_turn(server, ana, ben)
         plays = [m for m in mover.state.legal if m != "end"]
         if plays:
@@ -63,8 +62,7 @@ async def test_a_newer_connection_takes_the_seat_and_the_older_is_told_and_close
 
 
 async def test_an_ai_stands_in_for_an_away_person_and_they_take_the_seat_back() -> None:
-    async with running(stand_in=0.2) as (server, base):
-        ana = await seat(server, base, "Ana")
+    async with seated("Ana", stand_in=0.2) as (server, base, (ana,)):
         # Ben never came: after the wait an AI plays his seat, and Ana sees it.
         await ana.expect(p.StateMsg, where=lambda m: m.seats[1].stand_in and not m.seats[1].connected)
         ben_moved = [line for line in server.session.log if line.startswith("Ben ")]
@@ -102,8 +100,7 @@ async def test_an_ai_stands_in_for_an_away_person_and_they_take_the_seat_back() 
 
 async def test_the_hosts_ai_command_stands_in_at_once_and_only_for_an_away_person() -> None:
     lines: list[str] = []
-    async with running(stand_in=0, status=lines.append) as (server, base):
-        ana = await seat(server, base, "Ana")
+    async with seated("Ana", stand_in=0, status=lines.append) as (server, base, (ana,)):
         assert server.stand_in_now("ana") == "Ana is connected: their seat stays theirs"
         assert server.stand_in_now("Greedy") == "Greedy is an AI already"
         assert "no seat is named 'Zed'" in server.stand_in_now("Zed")
@@ -118,8 +115,7 @@ async def test_the_hosts_ai_command_stands_in_at_once_and_only_for_an_away_perso
 
 async def test_no_seat_token_reaches_the_log_even_at_debug(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    async with running(stand_in=0) as (server, base):
-        ana = await seat(server, base, "Ana")
+    async with seated("Ana", stand_in=0) as (server, base, (ana,)):
         await ana.close()
         ana = await seat(server, base, "Ana")
         wrong = await join(base + seat_path("W" * 43), wait_state=False)

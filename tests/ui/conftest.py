@@ -1,11 +1,9 @@
-"""The UI tests' fixtures, and the one way they wait for the app (:func:`wait_for`)."""
+"""The UI tests' fixtures, and how they wait for the app (:func:`wait_for`, over :mod:`tests.waiting`)."""
 
 from __future__ import annotations
 
-import inspect
-import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual.pilot import Pilot
@@ -13,6 +11,13 @@ from textual.pilot import Pilot
 from kc_tui.match.cardtext import ENV_ASCII, decide_again
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
 from tests.match.kit import store
+from tests.waiting import WAIT, wait_until
+
+from .gamekit import advised as advised
+
+T = TypeVar("T")
+#: How often a wait looks (seconds): each look lets the app handle its messages first.
+LOOK = 0.05
 
 
 @pytest.fixture
@@ -32,22 +37,21 @@ def recorded(match: MatchRecord, monkeypatch: pytest.MonkeyPatch) -> Iterator[in
     yield store(default_history_path(), match)
 
 
-def _described(condition: Callable[[], object]) -> str:
+def showing(pilot: Pilot[Any]) -> str:
+    """What the app shows: its screens, and the lines of the one on top."""
+    app = pilot.app
     try:
-        return inspect.getsource(condition).strip()
-    except (OSError, TypeError):
-        return repr(condition)
+        lines = ["".join(seg.text for seg in strip).rstrip() for strip in app.screen._compositor.render_strips()]
+    except Exception as exc:  # not drawn yet
+        lines = [f"(not drawn: {exc!r})"]
+    return f"the screens {app.screen_stack}, the top one showing:\n" + "\n".join(lines)
 
 
 async def wait_for(
-    pilot: Pilot[Any], condition: Callable[[], object], timeout: float = 20.0, what: str | None = None
-) -> None:
-    """Wait until ``condition()`` holds, letting the app run; fail after ``timeout`` seconds
-    naming what was waited for (``what``, or the condition's source) and the screens that are up."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() >= end:
-            waited = what or _described(condition)
-            screens = pilot.app.screen_stack
-            raise AssertionError(f"timed out after {timeout} s waiting for {waited}; the screens: {screens}")
-        await pilot.pause(0.05)
+    pilot: Pilot[Any], condition: Callable[[], T | None], timeout: float = WAIT, what: str | None = None
+) -> T:
+    """Wait until ``condition()`` holds, letting the app run (:func:`tests.waiting.wait_until`):
+    its value. Its failure names what was waited for and what the app shows."""
+    return await wait_until(
+        condition, timeout=timeout, what=what, showing=lambda: showing(pilot), pause=pilot.pause, poll=LOOK
+    )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import html
 import io
 import re
-import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 from textual.worker import WorkerState
 
+from ai.advice.hint import Advice, HintAI
 from kc_tui.cli import build_parser
 from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.config.store import save_config
@@ -31,11 +32,13 @@ from kc_tui.ui.cards import screen_face
 from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.dialogs.whose_view import WhoseView
 from kc_tui.ui.launch import build_app
+from kc_tui.ui.remote.screen import RemoteScreen
 from kc_tui.ui.screens.demo import DemoScreen
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.replay import ReplayScreen, open_replay
 from kc_tui.ui.screens.settings import SettingsScreen
 from kc_tui.ui.widgets import HandView
+from tests.waiting import POLL, WAIT, wait_until
 
 SEED = 3
 #: With SEED, a match of the beginner (play_until) and make_config's two AIs ends in its second
@@ -45,23 +48,56 @@ TWO_ROUNDS = Rules(target=5)
 ONE_ROUND = Rules(target=5, hand_size=4)
 
 
-async def click_button(pilot: Pilot[Any], selector: str, timeout: float = 5.0) -> None:
+async def click_button(pilot: Pilot[Any], selector: str) -> None:
     """Click the button ``selector`` as a person does: once it has come back up from the last
     click. Textual's :class:`~textual.widgets.Button` ignores a click while it shows the "pressed"
     effect (its ``-active`` class, 0.2 s), so clicks in quick succession on one button would
     otherwise count once or more depending on how fast the machine is."""
+    from .conftest import wait_for
+
     button = pilot.app.screen.query_one(selector, Button)
-    waited = 0.0
-    while button.has_class("-active") and waited < timeout:
-        await pilot.pause(0.02)
-        waited += 0.02
+    await wait_for(pilot, lambda: not button.has_class("-active"), what=f"{selector} back up")
     await pilot.click(selector)
+
+
+@pytest.fixture
+def advised(monkeypatch: pytest.MonkeyPatch) -> list[Advice]:
+    """Every advice the hint gives during the test, in order (``HintAI.advice`` recorded). A
+    fixture of every UI test (``tests/ui/conftest.py`` takes it in)."""
+    told: list[Advice] = []
+    advice = HintAI.advice
+
+    def recorded(self: HintAI, *args: Any, **kwargs: Any) -> Advice:
+        given = advice(self, *args, **kwargs)
+        told.append(given)
+        return given
+
+    monkeypatch.setattr(HintAI, "advice", recorded)
+    return told
 
 
 def new_app(*argv: str) -> Any:
     """The app as the command line ``kings-corners ARGV`` builds it."""
     args = build_parser().parse_args(list(argv))
     return build_app(args.command or "menu", args)
+
+
+@asynccontextmanager
+async def joined(
+    address: str, config: Config | None = None, size: tuple[int, int] = (80, 24), *, first_state: bool = True
+) -> AsyncIterator[tuple[KingsCornersApp, Pilot[Any], RemoteScreen]]:
+    """``kings-corners join ADDRESS`` (a seat's or the spectators' address) run headless at
+    ``size``: the app, its pilot and the table's screen, once that screen has the table's first
+    state (with ``first_state``; else at once)."""
+    from .conftest import wait_for
+
+    app = KingsCornersApp(config or make_config(), None, "join", StartOptions(join=address))
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        assert isinstance(screen, RemoteScreen), f"the screen is {screen!r}"
+        if first_state:
+            await wait_for(pilot, lambda: screen.state is not None, what="the table's first state")
+        yield app, pilot, screen
 
 
 def menu_app() -> KingsCornersApp:
@@ -126,25 +162,31 @@ def _dialog_over(app: KingsCornersApp, game: GameScreen) -> bool:
     return isinstance(app.screen, ModalScreen) and stack.index(app.screen) > stack.index(game)
 
 
-async def settle(pilot: Pilot[Any], timeout: float = 20.0) -> GameScreen:
+async def settle(pilot: Pilot[Any], timeout: float = WAIT) -> GameScreen:
     """Wait until the game is up and it is for the human to act: the game is the top screen and
     idle (also after the messages of its finished workers are handled), or a dialog (a summary, a
     menu) is on top of it."""
+    from .conftest import showing
+
     app = pilot.app
     assert isinstance(app, KingsCornersApp)
-    end = time.monotonic() + timeout
-    while True:
-        await pilot.pause(0.02)
+
+    async def settled() -> GameScreen | None:
         game = app.game
-        if game is not None and game in app.screen_stack:
-            if _dialog_over(app, game):
-                return game
+        if game is None or game not in app.screen_stack:
+            return None
+        if _dialog_over(app, game):
+            return game
+        if _idle(app, game):
+            await pilot.pause()
             if _idle(app, game):
-                await pilot.pause()
-                if _idle(app, game):
-                    return game
-        if time.monotonic() >= end:
-            raise AssertionError(f"the game did not settle in {timeout} s; the screens: {app.screen_stack}")
+                return game
+        return None
+
+    await pilot.pause(POLL)
+    return await wait_until(
+        settled, timeout=timeout, what="the game settled", showing=lambda: showing(pilot), pause=pilot.pause
+    )
 
 
 @asynccontextmanager

@@ -86,20 +86,22 @@ class StatsHost(App[None]):
         self.push_screen(StatsScreen(self.history))
 
 
-async def loaded(pilot: Any, timeout: float = 20.0) -> StatsScreen:
+async def loaded(pilot: Any) -> StatsScreen:
     """Wait until the screen has worked out its statistics."""
+    from .conftest import wait_for
+
     screen = pilot.app.screen
     assert isinstance(screen, StatsScreen)
-    waited = 0.0
-    while (
-        screen.history is not None
-        and screen.total
-        and (screen.rating is None or screen.data is None)
-        and not screen.problem
-    ):
-        assert waited < timeout, "the statistics did not load"
-        await pilot.pause(0.05)
-        waited += 0.05
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.history is None
+            or not screen.total
+            or (screen.rating is not None and screen.data is not None)
+            or screen.problem
+        ),
+        what="the statistics worked out",
+    )
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
     assert not screen.problem, screen.problem

@@ -5,12 +5,11 @@ round on its replay (``v`` on the round's summary, then ``v``) marks none of tho
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pytest
 from textual.widgets import Static
 
-from ai.advice.hint import Advice, HintAI
+from ai.advice.hint import Advice
 from kc_tui.config import Opponent
 from kc_tui.engine import END, PLACES, target
 from kc_tui.ui.dialogs.summary import RoundSummary
@@ -28,18 +27,7 @@ def hinted(game: GameScreen, shown: bool = True) -> bool:
 
 
 @pytest.mark.parametrize("seed", [4, 11])
-async def test_a_round_played_by_the_hints_keys_is_reviewed_without_a_mark(
-    monkeypatch: pytest.MonkeyPatch, seed: int
-) -> None:
-    advised: list[Advice] = []
-    advice = HintAI.advice
-
-    def recorded(self: HintAI, *args: Any, **kwargs: Any) -> Advice:
-        told = advice(self, *args, **kwargs)
-        advised.append(told)
-        return told
-
-    monkeypatch.setattr(HintAI, "advice", recorded)
+async def test_a_round_played_by_the_hints_keys_is_reviewed_without_a_mark(advised: list[Advice], seed: int) -> None:
     app = play_app(seed, make_config(opponents=(Opponent("Greedy", "greedy"),)))
     turns = 0
     async with app.run_test(size=(120, 40)) as pilot:

@@ -19,6 +19,7 @@ from kc_tui.records.stats_views import finished, player_matches, rating_view
 from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary
+from tests import waiting
 
 from ..historykit import T0, play_recorded
 from .conftest import wait_for
@@ -114,8 +115,6 @@ async def test_the_match_counts_once_when_the_history_has_it_already(
 ) -> None:
     """The history may have recorded the match by the time its end reads it (the recorder's id
     for it known, or not yet): it counts once all the same."""
-    import time
-
     earlier = earlier_records()
     real = History.matches
     app = play_app(config=make_config(rules=ONE_ROUND))
@@ -124,10 +123,7 @@ async def test_the_match_counts_once_when_the_history_has_it_already(
         recorder, game = app.recorder, app.game
         assert recorder is not None and game is not None
         uid, rounds = game.session.record.uid, len(game.session.match.results)
-        end = time.monotonic() + 10
-        while not recorder.recorded(uid, rounds) and time.monotonic() < end:
-            time.sleep(0.02)
-        assert recorder.recorded(uid, rounds)
+        waiting.wait_for(lambda: recorder.recorded(uid, rounds), what="the match recorded")
         return real(self, **kwargs)
 
     monkeypatch.setattr(History, "matches", once_recorded)

@@ -16,8 +16,8 @@ import pytest
 
 from kc_tui.match.saves import SAVE_NAME
 from kc_tui.records.datalock import LOCK_NAME
-from tests.net.clientkit import until
 from tests.ptykit import WAIT, app_env
+from tests.waiting import wait_until
 
 PLAY = ("play", "--seed", "3", "--opponents", "greedy")
 
@@ -79,8 +79,8 @@ async def test_a_signal_ends_the_app_without_a_terminal(sig: signal.Signals, tmp
         )
     try:
         # The signal comes once the app has drawn a while, or has ended.
-        await until(
-            lambda: process.poll() is not None or output.stat().st_size >= DRAWN, WAIT, "the app drawing or ended"
+        await wait_until(
+            lambda: process.poll() is not None or output.stat().st_size >= DRAWN, what="the app drawing or ended"
         )
         with suppress(ProcessLookupError):
             process.send_signal(sig)

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from kc_tui.engine import Card, Rules, cards_of, parse_move, play_card, sort_for_hand, source, target
 from kc_tui.match.recorder import match_record
 from kc_tui.match.replay import RoundReplay
-from kc_tui.match.session import match_end_text
+from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.net import schema as p
 from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
@@ -38,10 +38,10 @@ from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from tests.match.kit import cards_in_text
 from tests.net.clientkit import relayed
-from tests.net.serverkit import TWO_ROUNDS, Client, running, seat, session_for
+from tests.net.serverkit import TWO_ROUNDS, Client, seat, seated, session_for
 
 from .conftest import wait_for
-from .gamekit import make_config, screen_text, widget_text
+from .gamekit import joined, make_config, screen_text, widget_text
 
 #: Ben's name is markup: it must be shown as typed, never styled or run.
 BEN = "[b]Ben[/b] [@click=app.quit]x[/]"
@@ -69,14 +69,13 @@ def link_text(screen: RemoteScreen) -> str:
 
 
 @asynccontextmanager
-async def table() -> AsyncIterator[tuple[TableServer, str, Client]]:
-    """A server of Ana and Ben (Ben's seat taken by a test client), and its base URL."""
-    async with running(session_for(SEATS, rules=TWO_ROUNDS)) as (server, base):
-        ben = await seat(server, base, BEN)
-        try:
+async def table(session: MatchSession | None = None, **options: Any) -> AsyncIterator[tuple[TableServer, str, Client]]:
+    """A server of Ana and Ben (Ben's seat taken by a test client), and its base URL; ``session``
+    (a match of :data:`SEATS` to two rounds unless given) and ``options`` as :func:`seated` takes
+    them."""
+    session = session or session_for(SEATS, rules=TWO_ROUNDS)
+    async with seated(BEN, session=session, **options) as (server, base, (ben,)):
             yield server, base, ben
-        finally:
-            await ben.close()
 
 
 def hidden_cards(server: TableServer, viewer: int | None) -> set[Card]:
@@ -127,10 +126,7 @@ async def ana_on_turn(pilot: Pilot[Any], screen: RemoteScreen, server: TableServ
 
 
 async def test_join_shows_the_table_and_plays_a_card_by_keys() -> None:
-    async with table() as (server, base, ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
             await ana_on_turn(pilot, screen, server, ben)
             assert_nothing_hidden(app, screen, server, 0)
             assert "The table waits for you" in link_text(screen)
@@ -154,10 +150,7 @@ async def test_join_shows_the_table_and_plays_a_card_by_keys() -> None:
 
 
 async def test_the_other_seats_move_and_the_waiting_line_are_seen_and_names_stay_literal() -> None:
-    async with table() as (server, base, ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
             await ana_on_turn(pilot, screen, server, ben)
             await pilot.press("t")  # Ana ends her turn: the table waits for Ben
             await wait_for(pilot, lambda: screen.state is not None and screen.state.waiting_for == BEN)
@@ -177,10 +170,11 @@ async def test_the_other_seats_move_and_the_waiting_line_are_seen_and_names_stay
 
 
 async def test_reconnecting_is_shown_while_the_connection_is_down() -> None:
-    async with table() as (server, base, _ben), relayed(base) as (relay, front):
-        app = join_app(front + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table() as (server, base, _ben),
+        relayed(base) as (relay, front),
+        joined(front + seat_path(server.tokens[0])) as (app, pilot, screen),
+    ):
             await wait_for(pilot, lambda: screen.seat.connected and screen.state is not None)
             assert "reconnecting" not in link_text(screen)
             relay.refusing = True
@@ -200,10 +194,7 @@ async def test_reconnecting_is_shown_while_the_connection_is_down() -> None:
 
 
 async def test_a_spectator_sees_every_seat_and_no_hand() -> None:
-    async with table() as (server, base, _ben):
-        app = join_app(base + WATCH_PATH)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = app.screen
+    async with table() as (server, base, _ben), joined(base + WATCH_PATH) as (app, pilot, screen):
             assert isinstance(screen, WatchScreen)
             await wait_for(pilot, lambda: screen.state is not None and len(screen.query(OpponentPanel)) == 2)
             await pilot.pause()
@@ -251,10 +242,7 @@ async def ana_presses(pilot: Pilot[Any], screen: RemoteScreen, chosen: str) -> N
 
 
 async def test_a_refused_move_hint_and_undo_by_keys() -> None:
-    async with table() as (server, base, ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
             await ana_on_turn(pilot, screen, server, ben)
             state = screen.state
             assert state is not None and state.hand
@@ -288,10 +276,7 @@ def status_text(screen: RemoteScreen) -> str:
 
 
 async def test_after_u_the_status_says_the_move_was_taken_back() -> None:
-    async with table() as (server, base, ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
             await ana_on_turn(pilot, screen, server, ben)
             assert screen.state is not None
             hand = list(screen.state.hand or ())
@@ -351,15 +336,12 @@ async def round_ones_summary() -> AsyncIterator[tuple[TableServer, Client, Kings
     """Ana's app at a table of Ana and Ben, round 1 played until its summary shows: the deal of
     the whole-match test below (its round ends in five moves), to a higher target, so the next
     round is dealt while the summary shows."""
-    async with running(session_for(SEATS, rules=Rules(target=100, hand_size=4), seed=12)) as (server, base):
-        ben = await seat(server, base, BEN)
-        app = join_app(base + seat_path(server.tokens[0]))
-        try:
-            async with app.run_test(size=SIZE) as pilot:
+    async with (
+        table(session_for(SEATS, rules=Rules(target=100, hand_size=4), seed=12)) as (server, base, ben),
+        joined(base + seat_path(server.tokens[0])) as (app, pilot, _screen),
+    ):
                 await first_round_summary(pilot, app, server, ben)
                 yield server, ben, app, pilot
-        finally:
-            await ben.close()
 
 
 async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_round_ended() -> None:
@@ -390,11 +372,10 @@ async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_r
 
 async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None:
     # A deal whose one round ends in five moves when both play their first play (else end the turn).
-    async with running(session_for(SEATS, rules=Rules(target=1, hand_size=4), seed=12)) as (server, base):
-        ben = await seat(server, base, BEN)
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table(session_for(SEATS, rules=Rules(target=1, hand_size=4), seed=12)) as (server, base, ben),
+        joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
+    ):
             s = server.session
 
             def ended() -> bool:
@@ -428,10 +409,10 @@ async def test_the_remote_shot_is_a_seat_mid_game(tmp_path: Path) -> None:
 
 
 async def test_a_wrong_token_says_so_in_one_line_and_escape_leaves() -> None:
-    async with table() as (_server, base, _ben):
-        app = join_app(base + seat_path("x" * p.TOKEN_LENGTH))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table() as (_server, base, _ben),
+        joined(base + seat_path("x" * p.TOKEN_LENGTH), first_state=False) as (app, pilot, screen),
+    ):
             await wait_for(pilot, lambda: screen.seat.ended)
             await pilot.pause()
             assert "no seat at this table has this token" in status_text(screen)
@@ -441,11 +422,10 @@ async def test_a_wrong_token_says_so_in_one_line_and_escape_leaves() -> None:
 
 
 async def test_an_away_person_and_the_ai_standing_in_are_shown() -> None:
-    async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0.2) as (server, base):
-        ben = await seat(server, base, BEN)
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table(stand_in=0.2) as (server, base, ben),
+        joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
+    ):
             await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].connected)
             await ben.close()
             await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].stand_in)
@@ -473,10 +453,7 @@ def hostile(text: str) -> str:
 async def test_a_hostile_servers_lines_are_shown_as_escaped_text() -> None:
     async with table() as (server, base, _ben), relayed(base) as (relay, front):
         relay.rewrite = hostile
-        app = join_app(front + seat_path(server.tokens[0]))
-        async with app.run_test(size=(120, 40)) as pilot:
-            screen = remote(app)
-            await wait_for(pilot, lambda: screen.state is not None)
+        async with joined(front + seat_path(server.tokens[0]), size=(120, 40)) as (app, pilot, screen):
             await pilot.pause()
             shown = screen.query_one(MoveLog).shown[-1]
             assert shown == "\\x1b[2J[@click=app.quit]boom[/] \\u202e"
@@ -489,11 +466,10 @@ async def test_a_hostile_servers_lines_are_shown_as_escaped_text() -> None:
 
 
 async def test_a_terminal_too_small_for_the_table_says_so_and_the_table_comes_back() -> None:
-    async with table() as (server, base, _ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=(70, 20)) as pilot:
-            screen = remote(app)
-            await wait_for(pilot, lambda: screen.state is not None)
+    async with (
+        table() as (server, base, _ben),
+        joined(base + seat_path(server.tokens[0]), size=(70, 20)) as (app, pilot, screen),
+    ):
             await pilot.pause()
             assert screen.too_small and "The terminal is too small" in screen_text(app)
             await pilot.resize_terminal(*SIZE)
@@ -505,9 +481,7 @@ async def test_a_terminal_too_small_for_the_table_says_so_and_the_table_comes_ba
 async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() -> None:
     async with table() as (server, base, _ben), relayed(base) as (relay, front):
         relay.delay = 1.0  # each message: the welcome after a second, the state after two
-        app = join_app(front + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+        async with joined(front + seat_path(server.tokens[0]), first_state=False) as (app, pilot, screen):
             await pilot.press("question_mark")
             await wait_for(pilot, lambda: app.screen is not screen)
             assert screen.state is None, "the keys were answered before the server"
@@ -517,10 +491,7 @@ async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() ->
 
 
 async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off() -> None:
-    async with table() as (server, base, _ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, _ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
             await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
             other = await seat(server, base, "Ana")  # the same address, from another connection
             await wait_for(pilot, lambda: screen.seat.ended)
@@ -542,11 +513,10 @@ def footer_keys(screen: RemoteScreen) -> set[str]:
 
 
 async def test_the_hosts_quit_is_said_in_the_players_words_and_the_seat_is_back_once_it_is_served() -> None:
-    async with running(session_for(SEATS, rules=TWO_ROUNDS), stand_in=0) as (server, base):
-        ben = await seat(server, base, BEN)
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table(stand_in=0) as (server, base, ben),
+        joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
+    ):
             await ana_on_turn(pilot, screen, server, ben)
             assert "w" in footer_keys(screen), "the pile keys are offered on Ana's turn"
             await pilot.press("t")  # the table waits for Ben

@@ -19,12 +19,12 @@ from kc_tui.ui.dialogs.summary import RoundSummary
 from kc_tui.ui.remote.dialogs import RemoteQuitDialog
 from kc_tui.ui.remote.view import is_my_turn
 from kc_tui.ui.screens.menu import MenuScreen
-from tests.net.serverkit import WAIT, Client, running, seat, session_for
+from tests.net.serverkit import WAIT, Client, session_for
 from tests.ui.test_remote import BEN, ana_on_turn, ben_moves, join_app, moved_on, remote, status_text, table
 from tests.ui.test_save_faults import listen
 
 from .conftest import wait_for
-from .gamekit import make_config, screen_text, widget_text
+from .gamekit import joined, make_config, screen_text, widget_text
 
 SIZE = (80, 24)
 
@@ -80,11 +80,10 @@ async def test_play_with_the_folder_held_says_the_match_asked_for_was_not_starte
 # ---------------------------------------------------------------------- quitting, the summary
 @pytest.mark.parametrize("watch", [False, True])
 async def test_ctrl_q_at_a_remote_seat_asks_first_and_n_stays_at_the_table(watch: bool) -> None:
-    async with table() as (server, base, _ben):
-        app = join_app(base + (WATCH_PATH if watch else seat_path(server.tokens[0])))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
-            await wait_for(pilot, lambda: screen.state is not None)
+    async with (
+        table() as (server, base, _ben),
+        joined(base + (WATCH_PATH if watch else seat_path(server.tokens[0]))) as (app, pilot, screen),
+    ):
             await pilot.press("ctrl+q")
             await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
             assert app.is_running and "Quit Kings Corners?" in screen_text(app)
@@ -123,11 +122,10 @@ async def first_round_ended(pilot: Pilot[Any], app: KingsCornersApp, server: Tab
 
 
 async def test_ctrl_q_over_a_rounds_summary_asks_first_and_the_summary_opens_at_its_title() -> None:
-    async with running(session_for(FOUR, rules=Rules(target=100), seed=5)) as (server, base):
-        ben = await seat(server, base, BEN)
-        app = join_app(base + seat_path(server.tokens[0]))
-        try:
-            async with app.run_test(size=SIZE) as pilot:
+    async with (
+        table(session_for(FOUR, rules=Rules(target=100), seed=5)) as (server, base, ben),
+        joined(base + seat_path(server.tokens[0])) as (app, pilot, _screen),
+    ):
                 summary = await first_round_ended(pilot, app, server, ben)
                 assert summary.query_one(Vertical).scroll_y == 0, "the summary opened scrolled down"
                 title = widget_text(summary.query_one("#title", Static))
@@ -137,16 +135,11 @@ async def test_ctrl_q_over_a_rounds_summary_asks_first_and_the_summary_opens_at_
                 await pilot.press("escape")
                 await wait_for(pilot, lambda: app.screen is summary)
                 assert app.is_running
-        finally:
-            await ben.close()
 
 
 # ---------------------------------------------------------------------- the hint
 async def test_a_hint_longer_than_its_area_says_h_more_and_h_pages_it_without_asking_again() -> None:
-    async with table() as (server, base, ben):
-        app = join_app(base + seat_path(server.tokens[0]))
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
             await ana_on_turn(pilot, screen, server, ben)
             await pilot.press("h")
             await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
@@ -161,12 +154,10 @@ async def test_a_hint_longer_than_its_area_says_h_more_and_h_pages_it_without_as
 
 
 async def test_with_hints_on_the_hint_shows_at_the_start_of_a_remote_turn_as_at_home() -> None:
-    async with table() as (server, base, ben):
-        app = KingsCornersApp(
-            make_config(auto_hint=True), None, "join", StartOptions(join=base + seat_path(server.tokens[0]))
-        )
-        async with app.run_test(size=SIZE) as pilot:
-            screen = remote(app)
+    async with (
+        table() as (server, base, ben),
+        joined(base + seat_path(server.tokens[0]), make_config(auto_hint=True)) as (_, pilot, screen),
+    ):
             await ana_on_turn(pilot, screen, server, ben)
             await wait_for(pilot, lambda: status_text(screen).startswith("Hint"), what="the hint at the turn's start")
             assert screen.hint_move is not None

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.widgets import Static
 
-from ai.advice.hint import Advice, HintAI
+from ai.advice.hint import Advice
 from kc_tui.engine import is_play, play_card, target
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
@@ -47,16 +46,7 @@ async def hint(pilot: Any, game: GameScreen, advised: list[Advice]) -> tuple[tup
     return said
 
 
-async def test_the_hint_and_the_keys_hold_through_a_resume_and_an_undo(monkeypatch: pytest.MonkeyPatch) -> None:
-    advised: list[Advice] = []
-    advice = HintAI.advice
-
-    def recorded(self: HintAI, *args: Any, **kwargs: Any) -> Advice:
-        told = advice(self, *args, **kwargs)
-        advised.append(told)
-        return told
-
-    monkeypatch.setattr(HintAI, "advice", recorded)
+async def test_the_hint_and_the_keys_hold_through_a_resume_and_an_undo(advised: list[Advice]) -> None:
     app = play_app(SEED)
     async with app.run_test(size=SIZE) as pilot:
         game = await settle(pilot)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
 from kc_tui.ui.screens.game import GameScreen
 
 from ..faultkit import data_folder_held, fill, lock_held, small_disk
+from .conftest import wait_for
 from .gamekit import (
     TWO_ROUNDS,
     first_move,
@@ -56,14 +56,9 @@ def recorded_rounds() -> list[tuple[int, int]]:
         return [(m.id, r.number) for m in h.matches(rounds=True) for r in m.rounds]
 
 
-async def wait_for_note(pilot: Any, notes: list[str], text: str, seconds: float = 10.0) -> str:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        for n in notes:
-            if text in n:
-                return n
-        await pilot.pause(0.05)
-    raise AssertionError(f"no message with {text!r}: {notes}")
+async def wait_for_note(pilot: Any, notes: list[str], text: str) -> str:
+    """The first message said with ``text`` in it, once one is."""
+    return await wait_for(pilot, lambda: next((n for n in notes if text in n), None), what=f"a message with {text!r}")
 
 
 async def test_a_full_disk_mid_match_is_said_at_once_and_quit_says_the_match_is_not_saved(
@@ -144,10 +139,7 @@ async def test_a_second_window_on_the_same_data_folder_only_looks() -> None:
             second.action_new_game()
             assert sum("Another Kings Corners window" in n for n in notes) >= 2
             assert second.recorder is None
-            for _ in range(100):
-                if second.history is not None:
-                    break
-                await pilot2.pause(0.02)
+            await wait_for(pilot2, lambda: second.history is not None, what="the second window's history")
             assert second.history is not None and second.history.read_only
             assert second.history.count_matches() == 1
         await play_until(pilot, MatchSummary)

@@ -23,6 +23,7 @@ from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from tests.timingkit import TIMED, within
 
+from .conftest import wait_for
 from .statskit import SIZE, T0, StatsHost, flat, loaded, record_match
 
 pytestmark = pytest.mark.usefixtures("fixed_world")
@@ -36,11 +37,8 @@ def one_round(history: History, k: int) -> int:
     return record_match(history, [("Greedy", "greedy")], [(0, [0, 5])], start=T0 + timedelta(hours=k))
 
 
-async def wait_rows(pilot: Any, table: DataTable[Any], at_least: int, timeout: float = 10.0) -> None:
-    waited = 0.0
-    while table.row_count < at_least and waited < timeout:
-        await pilot.pause(0.02)
-        waited += 0.02
+async def wait_rows(pilot: Any, table: DataTable[Any], at_least: int) -> None:
+    await wait_for(pilot, lambda: table.row_count >= at_least, what=f"{at_least} rows listed")
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -22,7 +21,11 @@ from typing import Any
 
 import websockets
 
+from tests.waiting import wait_for, wait_until
+
 CHROMIUM = "/usr/bin/chromium"
+#: How often a wait reads the page (seconds): each look is a round trip to the browser.
+LOOK = 0.1
 #: Terminal escape sequences (CSI, OSC and two-character ones).
 ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
 #: Without the background-networking flags the browser's own requests are refused here, and it waits.
@@ -119,16 +122,9 @@ class Page:
         result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         return result.get("result", {}).get("value")
 
-    async def wait_for(self, expression: str, timeout: float = 20.0) -> Any:
+    async def wait_for(self, expression: str) -> Any:
         """The value of ``expression`` once it is truthy (polled)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = await self.evaluate(expression)
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise CDPError(f"{expression!r} was never true in {timeout} s")
-            await asyncio.sleep(0.1)
+        return await wait_until(lambda: self.evaluate(expression), what=f"{expression!r} true on the page", poll=LOOK)
 
     async def press(self, key: str) -> None:
         """Press and release one key: a name of :data:`SPECIAL_KEYS`, one printable character, or
@@ -164,13 +160,13 @@ class Page:
         raw = await self.evaluate(f"(window.kcText || '').slice({int(since)})")
         return ESCAPES.sub("", str(raw))
 
-    async def wait_for_text(self, needle: str, since: int = 0, timeout: float = 20.0) -> None:
+    async def wait_for_text(self, needle: str, since: int = 0) -> None:
         """Wait until the page has received ``needle`` (after the mark ``since``)."""
-        deadline = time.monotonic() + timeout
-        while needle not in await self.text(since):
-            if time.monotonic() > deadline:
-                raise CDPError(f"the page never showed {needle!r} in {timeout} s")
-            await asyncio.sleep(0.1)
+
+        async def received() -> bool:
+            return needle in await self.text(since)
+
+        await wait_until(received, what=f"{needle!r} on the page", showing=lambda: self.text(since), poll=LOOK)
 
     async def screenshot(self) -> bytes:
         result = await self.call("Page.captureScreenshot", format="png")
@@ -220,12 +216,13 @@ class Browser:
 def _devtools_port(profile: str, timeout: float) -> int:
     """The port Chromium listens on for DevTools (it writes it to DevToolsActivePort)."""
     path = Path(profile) / "DevToolsActivePort"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def written() -> int | None:
         with suppress(OSError, ValueError, IndexError):
             return int(path.read_text().splitlines()[0])
-        time.sleep(0.05)
-    raise CDPError(f"Chromium did not open its DevTools port in {timeout} s")
+        return None
+
+    return wait_for(written, timeout=timeout, what="Chromium's DevTools port in DevToolsActivePort")
 
 
 @asynccontextmanager

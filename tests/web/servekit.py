@@ -15,7 +15,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from websockets.typing import Origin
 from kc_tui.net.allowlist import Endpoint
 from kc_tui.web.folders import PREFIX, new_tab_folder, ready_root
 from kc_tui.web.tab import app_environment
+from tests.waiting import wait_until
 
 
 @dataclass
@@ -170,13 +170,9 @@ class Tab:
     async def keys(self, text: str) -> None:
         await self.ws.send(json.dumps(["stdin", text]))
 
-    async def shows(self, what: str, timeout: float = 20.0) -> None:
+    async def shows(self, what: str) -> None:
         """Wait until the app has drawn ``what`` since the last wait (or from the start)."""
-        deadline = time.monotonic() + timeout
-        while what not in self.text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the tab did not show {what!r} in {timeout} s: {self.text[-400:]!r}")
-            await asyncio.sleep(0.05)
+        await wait_until(lambda: what in self.text, what=f"the tab showing {what!r}", showing=lambda: self.text)
         self.text = self.text[self.text.index(what) + len(what) :]
 
 

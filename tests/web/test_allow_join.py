@@ -16,8 +16,9 @@ from kc_tui.net.allowlist import ENV_ALLOW_JOIN, MAX_TABLES, Endpoint, join_envi
 from kc_tui.net.client import AddressError, RemoteSeat, Status, table_address
 from kc_tui.web.site import tab_command
 from kc_tui.web.tab import main as tab_main
+from tests.waiting import wait_until
 
-from .servekit import Listener, listening, serving, tab
+from .servekit import listening, serving, tab
 
 ALLOWED = "127.0.0.1:8765 [::1]:9000 tables.lan:80 localhost:8443"
 
@@ -174,12 +175,6 @@ async def test_a_redirect_to_another_address_is_not_followed(served: bool, monke
         assert probed.accepted == []
 
 
-async def wait_for_connection(listener: Listener, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not listener.accepted:
-            await asyncio.sleep(0.05)
-
-
 async def test_a_served_tab_refuses_a_table_not_on_the_list_and_joins_one_on_it(tmp_path: Path) -> None:
     async with listening() as allowed, listening() as probed:
         assert probed.port != allowed.port
@@ -198,7 +193,7 @@ async def test_a_served_tab_refuses_a_table_not_on_the_list_and_joins_one_on_it(
                 await browser.keys(allowed.url())
                 await browser.shows(f":{allowed.port}/watch")
                 await browser.keys("\r")
-                await wait_for_connection(allowed)
+                await wait_until(lambda: allowed.accepted, what="the tab's connection to the allowed table")
         assert probed.accepted == []
 
 

@@ -7,12 +7,10 @@ With ``$KC_SCREENSHOTS`` set, the browser's shot of the game is written there as
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import os
 import signal
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from kc_tui.match.saves import SAVE_NAME
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 from kc_tui.web.folders import DATA_NAME, SETTINGS_NAME
+from tests.waiting import wait_until
 
 from .cdp import CHROMIUM, Browser, Page, browser, chromium_available
 from .servekit import Served, tab_folders
@@ -51,23 +50,12 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TURNS = 8
 
 
-async def wait_until(what: str, check: Any, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = await asyncio.to_thread(check)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not in {timeout} s")
-        await asyncio.sleep(0.1)
-
-
 async def open_tab(b: Browser, served: Served, known: set[Path]) -> tuple[Page, Path]:
     """A new tab on the menu, and the folder made for it."""
     page = await b.open(served.url)
     await page.wait_for("document.body && document.body.classList.contains('-first-byte')")
     await page.wait_for_text("New game")
-    new = await wait_until("the tab's folder", lambda: tab_folders(served.root) - known)
+    new = await wait_until(lambda: tab_folders(served.root) - known, what="the tab's folder")
     assert len(new) == 1, new
     await page.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
     return page, new.pop()
@@ -109,18 +97,18 @@ async def play_a_card(page: Page, folder: Path) -> tuple[int, str]:
     to a pile by its keys (1-9, then the pile's letter); ``t`` ends a turn with no card to play.
     The card and the pile's letter."""
     for _ in range(TURNS):
-        save, r = await wait_until("the person's turn", lambda: my_turn_or_over(folder), timeout=30)
+        save, r = await wait_until(lambda: my_turn_or_over(folder), what="the person's turn")
         if r.over:  # an AI went out first: the round's summary, then the next round
             await page.wait_for(SHOWS_SUMMARY)
             await page.press("enter")
-            await wait_until("the next round", functools.partial(saved_other_than, folder, save))
+            await wait_until(functools.partial(saved_other_than, folder, save), what="the next round")
             continue
         await page.wait_for(SHOWS_MY_TURN)
         hand = r.hand(r.to_move)
         plays = [m for m in r.legal_moves() if m != END and is_play(m) and hand.index(play_card(m)) < len(KEYS)]
         if not plays:
             await page.press("t")
-            await wait_until("the turn ended", functools.partial(saved_other_than, folder, save))
+            await wait_until(functools.partial(saved_other_than, folder, save), what="the turn ended")
             continue
         m = plays[0]
         card = play_card(m)
@@ -147,10 +135,10 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
         await page.press("n")
         await page.wait_for_text("Opponents")
         await page.press("ctrl+s")
-        await wait_until("the match's save", lambda: read_save(folder))
+        await wait_until(lambda: read_save(folder), what="the match's save")
 
         card, pile = await play_a_card(page, folder)
-        await wait_until(f"{card_str(card)} played (key {pile}) in the save", lambda: card_on_pile(folder, card))
+        await wait_until(lambda: card_on_pile(folder, card), what=f"{card_str(card)} played (key {pile}) in the save")
         save = read_save(folder)
         assert save is not None
         assert save["log"][-1].startswith(("You played ", "You put ")), "\n".join(save["log"])
@@ -172,12 +160,12 @@ async def test_a_game_in_the_browser_is_played_by_keys_in_a_folder_of_its_own(se
 
         # Closing a tab ends its app and removes its folder; the other tab's stays.
         await b.close_tab(second)
-        await wait_until("the closed tab's folder removed", lambda: not other.exists())
+        await wait_until(lambda: not other.exists(), what="the closed tab's folder removed")
         assert read_save(folder) == save
     # Stopping serve ends every tab's app: no folder is left under the root.
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(20) == 0
-    await wait_until("every folder removed", lambda: not tab_folders(served.root))
+    await wait_until(lambda: not tab_folders(served.root), what="every folder removed")
     assert [line for line in served.lines if not line.startswith("Serving")] == []  # no traceback, no noise
 
 
@@ -187,9 +175,7 @@ async def test_keys_work_in_a_new_tab_without_a_click(served: Served) -> None:
         page = await b.open(served.url)
         await page.wait_for("document.body && document.body.classList.contains('-first-byte')")
         await page.wait_for_text("New game")
-        await page.wait_for(
-            "document.activeElement === document.querySelector('#terminal .xterm-helper-textarea')", timeout=20
-        )
+        await page.wait_for("document.activeElement === document.querySelector('#terminal .xterm-helper-textarea')")
         since = await page.mark()
         await page.press("n")
         await page.wait_for_text("Opponents", since=since)

@@ -13,7 +13,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from websockets.typing import Origin
 from kc_tui.cli import main
 from kc_tui.web.folders import LOCK_NAME, PREFIX, SWEEP_AGE
 from tests.timingkit import TIMED
+from tests.waiting import wait_for, wait_until
 
 from .servekit import Served, free_port, serving, tab_folders
 
@@ -79,9 +79,9 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_an_address_other_than_loopback_is_served_with_a_one_line_warning(tmp_path: Path) -> None:
     with serving(tmp_path, "--bind", "0.0.0.0") as served:
-        deadline = time.monotonic() + 5
-        while len(served.lines) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(
+            lambda: any("warning" in line for line in served.lines), what="the warning", showing=lambda: served.lines
+        )
         warning = "kings-corners: warning: serving on 0.0.0.0, not on this machine only: anyone who can reach"
         assert [line.startswith(warning) for line in served.lines if "warning" in line] == [True]
         assert page(served.url)[0] == 200  # any name reaches a server that is not on loopback
@@ -95,14 +95,6 @@ def page(url: str, host: str | None = None) -> tuple[int, str]:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, ""
-
-
-async def eventually(what: str, check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not in {timeout} s")
-        await asyncio.sleep(0.05)
 
 
 def test_the_page_points_at_the_address_asked_for_and_only_loopback_names_are_served(served: Served) -> None:
@@ -140,7 +132,7 @@ async def test_a_tab_survives_nonsense_from_its_browser_and_its_folder_goes_with
     async with websockets.connect(
         f"ws://127.0.0.1:{served.port}/ws?width=99999999&height=-4", origin=origin, proxy=None
     ) as ws:
-        await eventually("the tab's folder", lambda: len(tab_folders(served.root)) == 1)
+        await wait_until(lambda: len(tab_folders(served.root)) == 1, what="the tab's folder")
         (folder,) = tab_folders(served.root)
         drawn = await asyncio.wait_for(ws.recv(), 20)  # the app draws its menu
         assert isinstance(drawn, bytes) and drawn
@@ -161,7 +153,7 @@ async def test_a_tab_survives_nonsense_from_its_browser_and_its_folder_goes_with
         while (answer := await asyncio.wait_for(ws.recv(), 20)) != '["pong", "still here"]':
             assert isinstance(answer, bytes), answer  # only the app's drawing comes before the pong
         assert folder.is_dir()
-    await eventually("the closed tab's folder removed", lambda: not folder.exists())
+    await wait_until(lambda: not folder.exists(), what="the closed tab's folder removed")
     assert [line for line in served.lines if not line.startswith("Serving")] == []
 
 
@@ -174,7 +166,7 @@ async def test_a_server_killed_ends_its_tabs_and_the_next_one_sweeps_what_was_le
         served.process.send_signal(signal.SIGKILL)
         served.process.wait(10)
         # The tab's launcher sees its server gone, ends the app and removes the folder.
-        await eventually("the killed server's tab folder removed", lambda: not folder.exists())
+        await wait_until(lambda: not folder.exists(), what="the killed server's tab folder removed")
         await ws.close()
     # A folder nobody holds any more (its tab killed too, long ago) is swept by the next serve.
     stale = served.root / f"{PREFIX}stale"
@@ -231,6 +223,6 @@ async def test_a_tab_whose_websocket_goes_away_mid_demo_ends_its_app(how: str, s
         assert ws.transport is not None
         ws.transport.abort()  # the connection cut: no closing handshake
     # The tab's launcher removes the folder once the app has ended.
-    await eventually("the tab's app ended and its folder removed", lambda: not folder.exists(), timeout=60.0)
+    await wait_until(lambda: not folder.exists(), what="the tab's app ended and its folder removed")
     print(f"tab, websocket {how}: app ended in {time.monotonic() - gone_from:.3f} s")
     assert [line for line in served.lines if not line.startswith("Serving")] == []

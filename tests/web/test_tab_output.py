@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from tests.ptykit import WAIT, app_env
+from tests.waiting import wait_for
 
 #: What textual-serve puts in the app's environment to choose its driver.
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
@@ -54,10 +55,8 @@ def tab_app(folder: Path) -> subprocess.Popen[bytes]:
     assert app.stdout is not None
     fcntl.fcntl(app.stdout.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
     assert app.stdout.readline() == PRELUDE
-    end = time.monotonic() + WAIT
-    while not waits_writing_a_pipe(app.pid):
-        assert time.monotonic() < end and app.poll() is None, "the tab's app did not fill its output"
-        time.sleep(0.01)
+    wait_for(lambda: app.poll() is not None or waits_writing_a_pipe(app.pid), what="the tab's app's output full")
+    assert app.poll() is None, f"the tab's app ended ({app.returncode}) before it filled its output"
     return app
 
 
