@@ -75,7 +75,7 @@ async def table(session: MatchSession | None = None, **options: Any) -> AsyncIte
     them."""
     session = session or session_for(SEATS, rules=TWO_ROUNDS)
     async with seated(BEN, session=session, **options) as (server, base, (ben,)):
-            yield server, base, ben
+        yield server, base, ben
 
 
 def hidden_cards(server: TableServer, viewer: int | None) -> set[Card]:
@@ -127,46 +127,46 @@ async def ana_on_turn(pilot: Pilot[Any], screen: RemoteScreen, server: TableServ
 
 async def test_join_shows_the_table_and_plays_a_card_by_keys() -> None:
     async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
-            await ana_on_turn(pilot, screen, server, ben)
-            assert_nothing_hidden(app, screen, server, 0)
-            assert "The table waits for you" in link_text(screen)
-            state = screen.state
-            assert state is not None and state.hand is not None
-            assert screen.query_one(HandView).cards == list(state.hand)
-            move = next((parse_move(m) for m in state.legal if m.startswith("play")), None)
-            if move is None:  # nothing to play: the turn is ended by its key
-                await pilot.press("t")
-                await wait_for(pilot, lambda: not is_my_turn(screen.latest))
-                return
-            card, place = play_card(move), target(move)
-            await pilot.press(KEYS[list(state.hand).index(card)])
-            assert screen.selected_card == card and place in screen._targets()
-            await pilot.press(PLACE_KEYS[place])
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp > state.stamp)
-            assert server.session.match.round.piles[place][-1] == card
-            assert screen.state is not None and card not in (screen.state.hand or ())
-            assert screen.look.label(card) in str(screen.query_one(MoveLog).shown[-1])
-            assert_nothing_hidden(app, screen, server, 0)
+        await ana_on_turn(pilot, screen, server, ben)
+        assert_nothing_hidden(app, screen, server, 0)
+        assert "The table waits for you" in link_text(screen)
+        state = screen.state
+        assert state is not None and state.hand is not None
+        assert screen.query_one(HandView).cards == list(state.hand)
+        move = next((parse_move(m) for m in state.legal if m.startswith("play")), None)
+        if move is None:  # nothing to play: the turn is ended by its key
+            await pilot.press("t")
+            await wait_for(pilot, lambda: not is_my_turn(screen.latest))
+            return
+        card, place = play_card(move), target(move)
+        await pilot.press(KEYS[list(state.hand).index(card)])
+        assert screen.selected_card == card and place in screen._targets()
+        await pilot.press(PLACE_KEYS[place])
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.stamp > state.stamp)
+        assert server.session.match.round.piles[place][-1] == card
+        assert screen.state is not None and card not in (screen.state.hand or ())
+        assert screen.look.label(card) in str(screen.query_one(MoveLog).shown[-1])
+        assert_nothing_hidden(app, screen, server, 0)
 
 
 async def test_the_other_seats_move_and_the_waiting_line_are_seen_and_names_stay_literal() -> None:
     async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
-            await ana_on_turn(pilot, screen, server, ben)
-            await pilot.press("t")  # Ana ends her turn: the table waits for Ben
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.waiting_for == BEN)
-            await pilot.pause()
-            line = link_text(screen)
-            assert f"Waiting for {BEN}" in line and "connected: Ana, " + BEN in line
-            text = screen_text(app)
-            assert BEN in text, "a name with markup is shown as typed"
-            assert_nothing_hidden(app, screen, server, 0)
-            await wait_for(pilot, lambda: bool(ben.state.legal))
-            log_before = len(server.session.log)
-            await ben_moves(ben)
-            await wait_for(pilot, lambda: len(server.session.log) > log_before)
-            await wait_for(pilot, lambda: screen.query_one(MoveLog).shown[-1] == server.session.log[-1])
-            assert screen.query_one(MoveLog).shown[-1].startswith(BEN)
-            assert app.is_running, "no markup in a name ran an action"
+        await ana_on_turn(pilot, screen, server, ben)
+        await pilot.press("t")  # Ana ends her turn: the table waits for Ben
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.waiting_for == BEN)
+        await pilot.pause()
+        line = link_text(screen)
+        assert f"Waiting for {BEN}" in line and "connected: Ana, " + BEN in line
+        text = screen_text(app)
+        assert BEN in text, "a name with markup is shown as typed"
+        assert_nothing_hidden(app, screen, server, 0)
+        await wait_for(pilot, lambda: bool(ben.state.legal))
+        log_before = len(server.session.log)
+        await ben_moves(ben)
+        await wait_for(pilot, lambda: len(server.session.log) > log_before)
+        await wait_for(pilot, lambda: screen.query_one(MoveLog).shown[-1] == server.session.log[-1])
+        assert screen.query_one(MoveLog).shown[-1].startswith(BEN)
+        assert app.is_running, "no markup in a name ran an action"
 
 
 async def test_reconnecting_is_shown_while_the_connection_is_down() -> None:
@@ -175,36 +175,36 @@ async def test_reconnecting_is_shown_while_the_connection_is_down() -> None:
         relayed(base) as (relay, front),
         joined(front + seat_path(server.tokens[0])) as (app, pilot, screen),
     ):
-            await wait_for(pilot, lambda: screen.seat.connected and screen.state is not None)
-            assert "reconnecting" not in link_text(screen)
-            relay.refusing = True
-            await relay.drop()
-            await wait_for(pilot, lambda: "reconnecting…" in link_text(screen))
-            assert "waits for" not in link_text(screen) and "connected:" not in link_text(screen), "stale while down"
-            await wait_for(pilot, lambda: not server.connected[0])
-            assert "connection is down" in str(screen.query_one("#status", Static).render())
-            await pilot.press("question_mark")  # the screen still answers keys
-            await wait_for(pilot, lambda: app.screen is not screen)
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: app.screen is screen)
-            relay.refusing = False
-            await wait_for(pilot, lambda: screen.seat.connected, timeout=15)
-            await wait_for(pilot, lambda: "reconnecting" not in link_text(screen))
-            assert server.connected[0] and screen.seat.connections >= 2
+        await wait_for(pilot, lambda: screen.seat.connected and screen.state is not None)
+        assert "reconnecting" not in link_text(screen)
+        relay.refusing = True
+        await relay.drop()
+        await wait_for(pilot, lambda: "reconnecting…" in link_text(screen))
+        assert "waits for" not in link_text(screen) and "connected:" not in link_text(screen), "stale while down"
+        await wait_for(pilot, lambda: not server.connected[0])
+        assert "connection is down" in str(screen.query_one("#status", Static).render())
+        await pilot.press("question_mark")  # the screen still answers keys
+        await wait_for(pilot, lambda: app.screen is not screen)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        relay.refusing = False
+        await wait_for(pilot, lambda: screen.seat.connected, timeout=15)
+        await wait_for(pilot, lambda: "reconnecting" not in link_text(screen))
+        assert server.connected[0] and screen.seat.connections >= 2
 
 
 async def test_a_spectator_sees_every_seat_and_no_hand() -> None:
     async with table() as (server, base, _ben), joined(base + WATCH_PATH) as (app, pilot, screen):
-            assert isinstance(screen, WatchScreen)
-            await wait_for(pilot, lambda: screen.state is not None and len(screen.query(OpponentPanel)) == 2)
-            await pilot.pause()
-            assert not screen.query_one("#me").display
-            assert "Watching" in link_text(screen)
-            keys = {binding.key for _, binding, _, _ in screen.active_bindings.values()}
-            assert "w" not in keys and "t" not in keys and {"q", "escape", "m"} <= keys
-            assert_nothing_hidden(app, screen, server, None)
-            await pilot.press("q")
-            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert isinstance(screen, WatchScreen)
+        await wait_for(pilot, lambda: screen.state is not None and len(screen.query(OpponentPanel)) == 2)
+        await pilot.pause()
+        assert not screen.query_one("#me").display
+        assert "Watching" in link_text(screen)
+        keys = {binding.key for _, binding, _, _ in screen.active_bindings.values()}
+        assert "w" not in keys and "t" not in keys and {"q", "escape", "m"} <= keys
+        assert_nothing_hidden(app, screen, server, None)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
 
 
 async def test_the_menu_joins_a_table_by_its_address_and_m_leaves_it() -> None:
@@ -243,32 +243,32 @@ async def ana_presses(pilot: Pilot[Any], screen: RemoteScreen, chosen: str) -> N
 
 async def test_a_refused_move_hint_and_undo_by_keys() -> None:
     async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
-            await ana_on_turn(pilot, screen, server, ben)
-            state = screen.state
-            assert state is not None and state.hand
-            card = state.hand[0]
-            wrong = next(place for place in range(8) if place not in card_targets(screen.moves, card))
-            before = list(server.session.log)
-            await pilot.press(KEYS[0], PLACE_KEYS[wrong])
-            await wait_for(pilot, lambda: "✗" in status_text(screen))
-            assert list(server.session.log) == before and "\n" not in status_text(screen).strip()
-            await pilot.press("escape", "h")
-            await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
-            assert screen.hint_move is not None
-            plays = [m for m in screen.state.legal if m.startswith(("play", "move"))] if screen.state else []
-            if not plays:
-                return
-            stamp = server.stamp
-            await pilot.press("escape")  # the hint picked its card: start afresh
-            await ana_presses(pilot, screen, plays[0])
-            await wait_for(pilot, moved_on(server, stamp))
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.can_undo)
-            assert screen.state is not None
-            played = list(screen.state.hand or ())
-            await pilot.press("u")
-            await wait_for(pilot, lambda: screen.state is not None and not screen.state.can_undo)
-            assert screen.state is not None and len(screen.state.hand or ()) >= len(played)
-            assert list(screen.state.hand or ()) == list(server.session.hand(0))
+        await ana_on_turn(pilot, screen, server, ben)
+        state = screen.state
+        assert state is not None and state.hand
+        card = state.hand[0]
+        wrong = next(place for place in range(8) if place not in card_targets(screen.moves, card))
+        before = list(server.session.log)
+        await pilot.press(KEYS[0], PLACE_KEYS[wrong])
+        await wait_for(pilot, lambda: "✗" in status_text(screen))
+        assert list(server.session.log) == before and "\n" not in status_text(screen).strip()
+        await pilot.press("escape", "h")
+        await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
+        assert screen.hint_move is not None
+        plays = [m for m in screen.state.legal if m.startswith(("play", "move"))] if screen.state else []
+        if not plays:
+            return
+        stamp = server.stamp
+        await pilot.press("escape")  # the hint picked its card: start afresh
+        await ana_presses(pilot, screen, plays[0])
+        await wait_for(pilot, moved_on(server, stamp))
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.can_undo)
+        assert screen.state is not None
+        played = list(screen.state.hand or ())
+        await pilot.press("u")
+        await wait_for(pilot, lambda: screen.state is not None and not screen.state.can_undo)
+        assert screen.state is not None and len(screen.state.hand or ()) >= len(played)
+        assert list(screen.state.hand or ()) == list(server.session.hand(0))
 
 
 def status_text(screen: RemoteScreen) -> str:
@@ -277,21 +277,21 @@ def status_text(screen: RemoteScreen) -> str:
 
 async def test_after_u_the_status_says_the_move_was_taken_back() -> None:
     async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
-            await ana_on_turn(pilot, screen, server, ben)
-            assert screen.state is not None
-            hand = list(screen.state.hand or ())
-            plays = [m for m in screen.state.legal if m.startswith("play")]
-            plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
-            assert plays, "this deal gives Ana a card to play on her first turn"
-            stamp = server.stamp
-            await ana_presses(pilot, screen, plays[0])
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.can_undo)
-            await wait_for(pilot, lambda: status_text(screen).startswith("✓"))
-            assert server.stamp > stamp
-            await pilot.press("u")
-            await wait_for(pilot, lambda: screen.state is not None and not screen.state.can_undo)
-            await wait_for(pilot, lambda: "Took back your last move." in status_text(screen))
-            assert "✓" not in status_text(screen) and list(screen.state.hand or ()) == hand
+        await ana_on_turn(pilot, screen, server, ben)
+        assert screen.state is not None
+        hand = list(screen.state.hand or ())
+        plays = [m for m in screen.state.legal if m.startswith("play")]
+        plays = [m for m in plays if hand.index(play_card(parse_move(m))) < len(KEYS)]
+        assert plays, "this deal gives Ana a card to play on her first turn"
+        stamp = server.stamp
+        await ana_presses(pilot, screen, plays[0])
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.can_undo)
+        await wait_for(pilot, lambda: status_text(screen).startswith("✓"))
+        assert server.stamp > stamp
+        await pilot.press("u")
+        await wait_for(pilot, lambda: screen.state is not None and not screen.state.can_undo)
+        await wait_for(pilot, lambda: "Took back your last move." in status_text(screen))
+        assert "✓" not in status_text(screen) and list(screen.state.hand or ()) == hand
 
 
 async def play_until(
@@ -340,8 +340,8 @@ async def round_ones_summary() -> AsyncIterator[tuple[TableServer, Client, Kings
         table(session_for(SEATS, rules=Rules(target=100, hand_size=4), seed=12)) as (server, base, ben),
         joined(base + seat_path(server.tokens[0])) as (app, pilot, _screen),
     ):
-                await first_round_summary(pilot, app, server, ben)
-                yield server, ben, app, pilot
+        await first_round_summary(pilot, app, server, ben)
+        yield server, ben, app, pilot
 
 
 async def test_a_rounds_summary_shows_every_hand_face_up_over_the_table_as_the_round_ended() -> None:
@@ -376,29 +376,29 @@ async def test_a_whole_match_shows_the_rounds_summary_and_then_its_end() -> None
         table(session_for(SEATS, rules=Rules(target=1, hand_size=4), seed=12)) as (server, base, ben),
         joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
     ):
-            s = server.session
+        s = server.session
 
-            def ended() -> bool:
-                return s.match.round.over or s.match.over
+        def ended() -> bool:
+            return s.match.round.over or s.match.over
 
-            await play_until(pilot, app, server, ben, ended)
-            await wait_for(pilot, lambda: isinstance(app.screen, RoundSummary))
-            summary = app.screen
-            assert isinstance(summary, RoundSummary) and summary.number == 1
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.over)
-            await wait_for(pilot, lambda: "Round 1" in screen_text(app), what="the round's summary drawn")
-            text = screen_text(app)
-            assert "Round 1" in text and BEN in text
-            assert app.screen is summary, "the match's end waits for the round's summary"
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary))
-            end = app.screen
-            assert isinstance(end, MatchSummary) and end.end.end_text == match_end_text(s)
-            assert "the match is over" in screen_text(app)
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: app.screen is screen)
-            assert "The match is over" in link_text(screen)
-            await ben.close()
+        await play_until(pilot, app, server, ben, ended)
+        await wait_for(pilot, lambda: isinstance(app.screen, RoundSummary))
+        summary = app.screen
+        assert isinstance(summary, RoundSummary) and summary.number == 1
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.over)
+        await wait_for(pilot, lambda: "Round 1" in screen_text(app), what="the round's summary drawn")
+        text = screen_text(app)
+        assert "Round 1" in text and BEN in text
+        assert app.screen is summary, "the match's end waits for the round's summary"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatchSummary))
+        end = app.screen
+        assert isinstance(end, MatchSummary) and end.end.end_text == match_end_text(s)
+        assert "the match is over" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert "The match is over" in link_text(screen)
+        await ben.close()
 
 
 async def test_the_remote_shot_is_a_seat_mid_game(tmp_path: Path) -> None:
@@ -413,12 +413,12 @@ async def test_a_wrong_token_says_so_in_one_line_and_escape_leaves() -> None:
         table() as (_server, base, _ben),
         joined(base + seat_path("x" * p.TOKEN_LENGTH), first_state=False) as (app, pilot, screen),
     ):
-            await wait_for(pilot, lambda: screen.seat.ended)
-            await pilot.pause()
-            assert "no seat at this table has this token" in status_text(screen)
-            assert "Not at the table" in link_text(screen) and screen.seat.connections == 1
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await wait_for(pilot, lambda: screen.seat.ended)
+        await pilot.pause()
+        assert "no seat at this table has this token" in status_text(screen)
+        assert "Not at the table" in link_text(screen) and screen.seat.connections == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
 
 
 async def test_an_away_person_and_the_ai_standing_in_are_shown() -> None:
@@ -426,14 +426,14 @@ async def test_an_away_person_and_the_ai_standing_in_are_shown() -> None:
         table(stand_in=0.2) as (server, base, ben),
         joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
     ):
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].connected)
-            await ben.close()
-            await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].stand_in)
-            await pilot.pause()
-            assert f"away: {BEN} (an AI stands in)" in link_text(screen)
-            panel = screen.query_one(OpponentPanel)
-            assert panel.kind == "AI stands in" and "AI stands in" in screen_text(app)
-            assert_nothing_hidden(app, screen, server, 0)
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].connected)
+        await ben.close()
+        await wait_for(pilot, lambda: screen.state is not None and screen.state.seats[1].stand_in)
+        await pilot.pause()
+        assert f"away: {BEN} (an AI stands in)" in link_text(screen)
+        panel = screen.query_one(OpponentPanel)
+        assert panel.kind == "AI stands in" and "AI stands in" in screen_text(app)
+        assert_nothing_hidden(app, screen, server, 0)
 
 
 #: What a hostile server might slip into its lines: escape sequences and markup with an action.
@@ -470,12 +470,12 @@ async def test_a_terminal_too_small_for_the_table_says_so_and_the_table_comes_ba
         table() as (server, base, _ben),
         joined(base + seat_path(server.tokens[0]), size=(70, 20)) as (app, pilot, screen),
     ):
-            await pilot.pause()
-            assert screen.too_small and "The terminal is too small" in screen_text(app)
-            await pilot.resize_terminal(*SIZE)
-            await wait_for(pilot, lambda: not screen.too_small)
-            await pilot.pause()
-            assert "The terminal is too small" not in screen_text(app) and "stock" in screen_text(app)
+        await pilot.pause()
+        assert screen.too_small and "The terminal is too small" in screen_text(app)
+        await pilot.resize_terminal(*SIZE)
+        await wait_for(pilot, lambda: not screen.too_small)
+        await pilot.pause()
+        assert "The terminal is too small" not in screen_text(app) and "stock" in screen_text(app)
 
 
 async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() -> None:
@@ -492,19 +492,19 @@ async def test_the_screen_answers_keys_while_a_slow_server_has_not_answered() ->
 
 async def test_a_seat_someone_else_joined_with_its_address_says_so_and_stays_off() -> None:
     async with table() as (server, base, _ben), joined(base + seat_path(server.tokens[0])) as (app, pilot, screen):
-            await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
-            other = await seat(server, base, "Ana")  # the same address, from another connection
-            await wait_for(pilot, lambda: screen.seat.ended)
-            await pilot.pause()
-            words = "someone else joined with your seat's address"
-            assert words in status_text(screen) and "Esc, q or m: main menu" in status_text(screen)
-            assert "Not at the table" in link_text(screen) and words in link_text(screen)
-            assert screen.seat.connections == 1 and server.connected[0] and other.state.seat == 0
-            assert "w" not in footer_keys(screen), "no pile keys offered off the table"
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-            assert screen.seat.connections == 1, "the displaced seat connected again"
-            await other.close()
+        await wait_for(pilot, lambda: screen.seat.connected and server.connected[0])
+        other = await seat(server, base, "Ana")  # the same address, from another connection
+        await wait_for(pilot, lambda: screen.seat.ended)
+        await pilot.pause()
+        words = "someone else joined with your seat's address"
+        assert words in status_text(screen) and "Esc, q or m: main menu" in status_text(screen)
+        assert "Not at the table" in link_text(screen) and words in link_text(screen)
+        assert screen.seat.connections == 1 and server.connected[0] and other.state.seat == 0
+        assert "w" not in footer_keys(screen), "no pile keys offered off the table"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert screen.seat.connections == 1, "the displaced seat connected again"
+        await other.close()
 
 
 def footer_keys(screen: RemoteScreen) -> set[str]:
@@ -517,30 +517,30 @@ async def test_the_hosts_quit_is_said_in_the_players_words_and_the_seat_is_back_
         table(stand_in=0) as (server, base, ben),
         joined(base + seat_path(server.tokens[0])) as (app, pilot, screen),
     ):
-            await ana_on_turn(pilot, screen, server, ben)
-            assert "w" in footer_keys(screen), "the pile keys are offered on Ana's turn"
-            await pilot.press("t")  # the table waits for Ben
-            await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…")
+        await ana_on_turn(pilot, screen, server, ben)
+        assert "w" in footer_keys(screen), "the pile keys are offered on Ana's turn"
+        await pilot.press("t")  # the table waits for Ben
+        await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…")
+        await ben.close()
+        await server.close()
+        await wait_for(pilot, lambda: screen.seat.host_away)
+        await pilot.pause()
+        words = "The host stopped the table; you'll be reconnected when they serve it again"
+        assert status_text(screen).startswith(words) and "host --resume" not in screen_text(app)
+        assert "Waiting for the host to serve the table again" in link_text(screen)
+        assert "reconnecting" not in link_text(screen)
+        assert not footer_keys(screen) & {"w", "t", "h", "u", "j"}, footer_keys(screen)
+        again = TableServer(server.session, tokens=server.tokens, stand_in=0, ai_delay=0, round_pause=0)
+        assert server.port is not None
+        await again.start("127.0.0.1", server.port)
+        try:
+            await wait_for(pilot, lambda: screen.seat.connected and again.connected[0], what="back by itself")
+            await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is away: the table waits.")
+            ben = await seat(again, base, BEN)
+            await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…", what="the stale line gone")
             await ben.close()
-            await server.close()
-            await wait_for(pilot, lambda: screen.seat.host_away)
-            await pilot.pause()
-            words = "The host stopped the table; you'll be reconnected when they serve it again"
-            assert status_text(screen).startswith(words) and "host --resume" not in screen_text(app)
-            assert "Waiting for the host to serve the table again" in link_text(screen)
-            assert "reconnecting" not in link_text(screen)
-            assert not footer_keys(screen) & {"w", "t", "h", "u", "j"}, footer_keys(screen)
-            again = TableServer(server.session, tokens=server.tokens, stand_in=0, ai_delay=0, round_pause=0)
-            assert server.port is not None
-            await again.start("127.0.0.1", server.port)
-            try:
-                await wait_for(pilot, lambda: screen.seat.connected and again.connected[0], what="back by itself")
-                await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is away: the table waits.")
-                ben = await seat(again, base, BEN)
-                await wait_for(pilot, lambda: status_text(screen) == f"{BEN} is playing…", what="the stale line gone")
-                await ben.close()
-            finally:
-                await again.close()
+        finally:
+            await again.close()
 
 
 def at_position(replay: RemoteRoundReplay, position: int) -> Callable[[], bool]:

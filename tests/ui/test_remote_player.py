@@ -84,16 +84,16 @@ async def test_ctrl_q_at_a_remote_seat_asks_first_and_n_stays_at_the_table(watch
         table() as (server, base, _ben),
         joined(base + (WATCH_PATH if watch else seat_path(server.tokens[0]))) as (app, pilot, screen),
     ):
-            await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
-            assert app.is_running and "Quit Kings Corners?" in screen_text(app)
-            await pilot.press("n")
-            await wait_for(pilot, lambda: app.screen is screen)
-            assert app.is_running and not screen.seat.ended
-            await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
-            await pilot.press("y")
-            await wait_for(pilot, lambda: not app.is_running)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
+        assert app.is_running and "Quit Kings Corners?" in screen_text(app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert app.is_running and not screen.seat.ended
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
 
 
 #: Four seats, two of them AIs.
@@ -126,31 +126,31 @@ async def test_ctrl_q_over_a_rounds_summary_asks_first_and_the_summary_opens_at_
         table(session_for(FOUR, rules=Rules(target=100), seed=5)) as (server, base, ben),
         joined(base + seat_path(server.tokens[0])) as (app, pilot, _screen),
     ):
-                summary = await first_round_ended(pilot, app, server, ben)
-                assert summary.query_one(Vertical).scroll_y == 0, "the summary opened scrolled down"
-                title = widget_text(summary.query_one("#title", Static))
-                assert title.startswith("Round 1") and title in screen_text(app)
-                await pilot.press("ctrl+q")
-                await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
-                await pilot.press("escape")
-                await wait_for(pilot, lambda: app.screen is summary)
-                assert app.is_running
+        summary = await first_round_ended(pilot, app, server, ben)
+        assert summary.query_one(Vertical).scroll_y == 0, "the summary opened scrolled down"
+        title = widget_text(summary.query_one("#title", Static))
+        assert title.startswith("Round 1") and title in screen_text(app)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, RemoteQuitDialog))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is summary)
+        assert app.is_running
 
 
 # ---------------------------------------------------------------------- the hint
 async def test_a_hint_longer_than_its_area_says_h_more_and_h_pages_it_without_asking_again() -> None:
     async with table() as (server, base, ben), joined(base + seat_path(server.tokens[0])) as (_, pilot, screen):
-            await ana_on_turn(pilot, screen, server, ben)
-            await pilot.press("h")
-            await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
-            await pilot.pause()
-            message = screen.query_one("#message", VerticalScroll)
-            assert message.max_scroll_y > 0, "the hint fits its area: it shows nothing of this"
-            assert "h: more" in status_text(screen) and message.scroll_y == 0
-            shown = status_text(screen)
-            await pilot.press("h")
-            await wait_for(pilot, lambda: message.scroll_y > 0)
-            assert screen._hint_asked is None and status_text(screen) == shown, "h asked for another hint"
+        await ana_on_turn(pilot, screen, server, ben)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: status_text(screen).startswith("Hint"))
+        await pilot.pause()
+        message = screen.query_one("#message", VerticalScroll)
+        assert message.max_scroll_y > 0, "the hint fits its area: it shows nothing of this"
+        assert "h: more" in status_text(screen) and message.scroll_y == 0
+        shown = status_text(screen)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: message.scroll_y > 0)
+        assert screen._hint_asked is None and status_text(screen) == shown, "h asked for another hint"
 
 
 async def test_with_hints_on_the_hint_shows_at_the_start_of_a_remote_turn_as_at_home() -> None:
@@ -158,6 +158,6 @@ async def test_with_hints_on_the_hint_shows_at_the_start_of_a_remote_turn_as_at_
         table() as (server, base, ben),
         joined(base + seat_path(server.tokens[0]), make_config(auto_hint=True)) as (_, pilot, screen),
     ):
-            await ana_on_turn(pilot, screen, server, ben)
-            await wait_for(pilot, lambda: status_text(screen).startswith("Hint"), what="the hint at the turn's start")
-            assert screen.hint_move is not None
+        await ana_on_turn(pilot, screen, server, ben)
+        await wait_for(pilot, lambda: status_text(screen).startswith("Hint"), what="the hint at the turn's start")
+        assert screen.hint_move is not None
