@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kc_tui.engine import END, Card, Move, MoveError, RoundResult, Rules, parse_move, sort_for_hand
+from kc_tui.engine import END, Card, Move, MoveError, Rules, parse_move, sort_for_hand
 from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import _
 from kc_tui.match.replay import ReplayError, RoundSteps
-from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, round_row, score_label
+from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, score_label
 from kc_tui.net.schema import PILE_COUNT, REPLAY_MOST, ReplayFrame, ReplayMsg
 
 
@@ -74,7 +74,7 @@ class RemoteRoundReplay(RoundSteps):
         names: Sequence[str],
         kinds: Sequence[str],
         rules: Rules,
-        results: Sequence[RoundRow | RoundResult] = (),
+        results: Sequence[RoundRow] = (),
         cards_left: Sequence[Sequence[Card]] = (),
     ) -> None:
         if pages.next_start is not None or pages.length is None:
@@ -92,8 +92,7 @@ class RemoteRoundReplay(RoundSteps):
         super().__init__([END if f.move == "end" else _move(f.move) for f in frames[1:]])
         self.frames = frames
         number = pages.number
-        chips = rules.scoring == Scoring.CHIPS
-        rows = [r if isinstance(r, RoundRow) else round_row(r, chips=chips) for r in results]
+        rows = list(results)
         self.results_before: tuple[RoundRow, ...] = tuple(r for r in rows if r.number < number)
         self.results: tuple[RoundRow, ...] = tuple(r for r in rows if r.number <= number)
         last = frames[-1].cards

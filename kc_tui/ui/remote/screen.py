@@ -55,7 +55,7 @@ from kc_tui.net.schema import (
 )
 from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.remote.table import RemoteTable
-from kc_tui.ui.remote.view import is_my_turn, round_results, table_rules
+from kc_tui.ui.remote.view import is_my_turn, table_rules
 from kc_tui.ui.screens.game_text import hint_text
 from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
 from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
@@ -338,7 +338,7 @@ class RemoteScreen(RemoteTable):
         from kc_tui.ui.screens.replay import ReplayScreen
 
         seats = self.welcome.seats if self.welcome is not None else ()
-        results = round_results(self.latest) if self.latest is not None else []
+        results = self.latest.results if self.latest is not None else ()
         try:
             replay = RemoteRoundReplay(
                 pages,

@@ -22,7 +22,6 @@ from kc_tui.engine import (
     source,
     target,
 )
-from kc_tui.engine.scoring import RoundResult
 from kc_tui.i18n import _
 from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, Status
@@ -51,24 +50,6 @@ def table_rules(settings: Mapping[str, object] | None) -> tuple[Rules, str | Non
         # Translators: {problem} is what was wrong with the rules the table sent.
         unread = _("the table's rules could not be read ({problem}); the standard rules are shown")
         return Rules(), visible(unread.format(problem=exc))
-
-
-def round_results(view: TableSnapshot) -> list[RoundResult]:
-    """The rounds of ``view``'s scoreboard as a replay's scoreboard takes them."""
-    n = len(view.seats)
-    zeros = (0,) * n
-    return [
-        RoundResult(
-            number=row.number,
-            dealer=0,
-            seats=tuple(range(n)),
-            winner=row.winner,
-            penalties=zeros if view.chips else row.scores,
-            chips_delta=row.scores if view.chips else zeros,
-            totals=zeros,
-        )
-        for row in view.results
-    ]
 
 
 def is_my_turn(view: TableSnapshot | None) -> bool:
@@ -141,6 +122,5 @@ __all__ = [
     "is_my_turn",
     "link_line",
     "pile_targets",
-    "round_results",
     "table_rules",
 ]

@@ -17,19 +17,16 @@ Subclasses say when the table may advance (:meth:`may_advance`), what a round's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from kc_tui.engine import RoundResult
 from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import AIJob, Decision, TableDriver
-from kc_tui.match.view import RoundRow, TableSnapshot
+from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.widgets import OpponentPanel, Scoreboard
+from kc_tui.ui.table.draw import draw_panels, draw_scoreboard
 
 #: Seconds between the tries of a save while the table holds (its save failed).
 SAVE_RETRY = 2.0
@@ -86,28 +83,12 @@ class DrivenScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing (shared)
     def show_seats(self, snap: TableSnapshot) -> None:
-        """Every seat's panel from a snapshot: cards (or the hand, where it may be seen), score, turn."""
-        for panel in self.query(OpponentPanel):
-            seat = snap.seats[panel.seat]
-            panel.show(
-                cards=seat.cards,
-                total=seat.total,
-                score=seat.score,
-                target=snap.target,
-                to_move=seat.to_move,
-                thinking=self.thinking and seat.to_move,
-                dealer=seat.dealer,
-                hand=list(seat.hand) if seat.hand is not None else None,
-                look=self.look,
-            )
+        """Every seat's panel from a snapshot (:func:`~kc_tui.ui.table.draw.draw_panels`)."""
+        draw_panels(self, snap, self.look, me=None, thinking=self.thinking)
 
     def show_scoreboard(self, snap: TableSnapshot | None = None) -> None:
-        """The scoreboard from ``snap`` (None: the table's as it is now, given as the log is):
-        the points and the target (R15), or the stacks and the pot with this round's ante and
-        fines paid (R16)."""
-        if snap is None:
-            snap = self.driver.snapshot(self.session.log_owner)
-        show_board(self.query_one(Scoreboard), snap)
+        """The scoreboard from ``snap`` (None: the table's as it is now, given as the log is)."""
+        draw_scoreboard(self, snap if snap is not None else self.driver.snapshot(self.session.log_owner))
 
     def tell_history_problem(self) -> None:
         """Say once that the game history stopped recording (the game goes on)."""
@@ -236,34 +217,3 @@ class DrivenScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if not self.release_held() and not self.thinking:
             self.schedule()
-
-
-def show_board(board: Scoreboard, snap: TableSnapshot) -> None:
-    """``board`` drawn from ``snap``: every seat's name and total, the rounds scored, the target
-    (R15) or the pot (R16)."""
-    board.show(
-        [seat.name for seat in snap.seats],
-        board_rounds(snap.results),
-        snap.totals,
-        snap.target,
-        snap.round_number,
-        chips=snap.chips,
-        pot=snap.pot,
-    )
-
-
-def board_rounds(rows: Sequence[RoundRow]) -> list[RoundResult]:
-    """The snapshot's rounds as :meth:`Scoreboard.show` takes them: a round's figures are its
-    penalties or its chips, whichever the board shows."""
-    return [
-        RoundResult(
-            number=row.number,
-            dealer=0,
-            seats=(),
-            winner=row.winner,
-            penalties=row.scores,
-            chips_delta=row.scores,
-            totals=(),
-        )
-        for row in rows
-    ]

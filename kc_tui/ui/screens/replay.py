@@ -48,9 +48,9 @@ from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
-from kc_tui.ui.screens.driven import show_board
 from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS, REVIEW_KEYS
+from kc_tui.ui.table.draw import draw_scoreboard
 from kc_tui.ui.table.parts import seat_label
 from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
@@ -239,7 +239,7 @@ class ReplayScreen(Screen[None]):
             count = ngettext("{n} card", "{n} cards", me.cards).format(n=me.cards) if me.playing else _("sat out")
             last = turn if turn[0] else (count, "dim")
             seat_label(self.query_one("#replay-me-label", Static), me.name, me.score, last)
-        show_board(self.query_one(Scoreboard), snap)
+        draw_scoreboard(self, snap)
         self.query_one(MoveLog).sync([visible(line) for line in rp.log_lines])  # a server's lines are data
         self._show_status(snap)
         self._show_note(snap)

@@ -97,6 +97,15 @@ def draw_table(
         count = (ngettext("{n} card", "{n} cards", seat.cards).format(n=seat.cards), "dim")
         turn = (_("your turn"), "bold #ffd75f") if mine else count
         seat_label(screen.query_one("#me-label", Static), seat.name, visible(seat.score), turn)
+    draw_panels(screen, snap, look, me=me, thinking=thinking)
+    draw_scoreboard(screen, snap)
+    screen.query_one(MoveLog).sync([visible(line) for line in snap.log])
+
+
+def draw_panels(screen: Screen[Any], snap: TableSnapshot, look: CardLook, *, me: int | None, thinking: bool) -> None:
+    """Every other seat's panel from ``snap`` (seat ``me``'s is hidden: its label is beside the
+    hand): its cards (or its hand, where the viewer may see it), score, turn and dealer, and
+    whether the person is away or an AI stands in (a remote table's)."""
     for panel in screen.query(OpponentPanel):
         panel.display = panel.seat != me
         if panel.seat >= len(snap.seats):
@@ -117,6 +126,11 @@ def draw_table(
             hand=list(seat.hand) if seat.hand is not None else None,
             look=look,
         )
+
+
+def draw_scoreboard(screen: Screen[Any], snap: TableSnapshot) -> None:
+    """The scoreboard from ``snap``: every seat's name and total, the rounds scored, the target
+    (R15) or the stacks and the pot (R16)."""
     screen.query_one(Scoreboard).show(
         [seat.name for seat in snap.seats],
         snap.results,
@@ -126,7 +140,6 @@ def draw_table(
         chips=snap.chips,
         pot=snap.pot,
     )
-    screen.query_one(MoveLog).sync([visible(line) for line in snap.log])
 
 
 def who_plays(snap: TableSnapshot) -> str:

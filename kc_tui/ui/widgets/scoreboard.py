@@ -11,7 +11,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
-from kc_tui.engine import RoundResult
 from kc_tui.i18n import N_, _
 from kc_tui.match.view import RoundRow
 from kc_tui.ui.text import plain, rich_plain, visible
@@ -48,17 +47,9 @@ def board_title(*, chips: bool, target: int, pot: int | None) -> str:
     return _("Score · target {target}").format(target=target)
 
 
-def row_of(res: RoundRow | RoundResult, *, chips: bool) -> RoundRow:
-    """A round as the scoreboard reads it: every seat's penalty (R15), or chips won or paid (R16)."""
-    if isinstance(res, RoundRow):
-        return res
-    return RoundRow(res.number, res.winner, tuple(res.chips_delta if chips else res.penalties))
-
-
 class Scoreboard(Widget):
     """``show(names, results, totals, target, round_number, chips=, pot=)``: one row per player,
-    the rounds as the snapshot's :class:`~kc_tui.match.view.RoundRow` rows (a scored
-    :class:`~kc_tui.engine.RoundResult` is read as one),
+    the rounds as the snapshot's :class:`~kc_tui.match.view.RoundRow` rows,
     the last few rounds and the total. Points (R15): each round's penalty, the total and the
     target in the title. Chips (R16): each round's chips won or paid (the antes apart), the
     stack now, and the pot in the title. A ``*`` marks who went out, explained underneath."""
@@ -86,7 +77,7 @@ class Scoreboard(Widget):
     def show(
         self,
         names: Sequence[str],
-        results: Sequence[RoundRow | RoundResult],
+        results: Sequence[RoundRow],
         totals: Sequence[int],
         target: int,
         round_number: int,
@@ -95,7 +86,7 @@ class Scoreboard(Widget):
         pot: int | None = None,
     ) -> None:
         names = [name_shown(n) for n in names]
-        rows = [row_of(res, chips=chips) for res in results]
+        rows = list(results)
         state = (list(names), rows, list(totals), target, round_number, chips, pot)
         if state == (self.names, self.results, self.totals, self.target, self.round_number, self.chips, self.pot):
             return
