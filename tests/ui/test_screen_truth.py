@@ -90,9 +90,7 @@ async def test_the_next_dealer_is_named_with_the_verb_that_agrees() -> None:
         shown = " ".join(" ".join(screen_lines(app, summary.query_one("#next"))).split())
         assert f"Next round: {dealer} deals." in shown
     for name, words in (("You", "You deal."), ("Ana", "Ana deals."), ("you", "you deal.")):
-        table = SimpleNamespace(
-            names=[name, "Greedy"], match=SimpleNamespace(over=False, dealer=0, chips_scoring=False, rules=Rules())
-        )
+        table = SimpleNamespace(names=[name, "Greedy"], match_over=False, dealer=0, chips_scoring=False, rules=Rules())
         assert round_footer(table, summary.result).endswith(f"Next round: {words}")  # type: ignore[arg-type]
 
 
