@@ -157,16 +157,16 @@ def unmark_phrases(text: str, phrases: Sequence[str]) -> str:
 def mark_markdown(text: str, whole: Sequence[str] = (), segment: Segmenter | None = None) -> str:
     """A Markdown file (Thai's RULES.th.md, GUIDE.th.md) marked as :func:`mark` marks a text,
     but for its headings and the phrases of ``whole``, left unmarked: the rules screen and its
-    tests find them by their words (``kc_tui/data/words.py``)."""
+    tests find them by their words (``kc_tui/data/rules_words.py``)."""
     lines = text.split("\n")
     return "\n".join(line if line.startswith("#") else unmark_phrases(mark(line, segment), whole) for line in lines)
 
 
 def doc_phrases() -> list[str]:
-    """The Thai phrases the rules screen looks for in RULES.th.md (``kc_tui/data/words.py``), and
+    """The Thai phrases the rules screen looks for in RULES.th.md (``kc_tui/data/rules_words.py``), and
     the setting's word (ค่าเริ่มต้น, default) and the active mark (ใช้อยู่) it names."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    words = importlib.import_module("kc_tui.data.words").WORDS["th"]
+    words = importlib.import_module("kc_tui.data.rules_words").WORDS["th"]
     return [words.variant, *words.source_words, *(said.strip() for said, _ in words.rewrites), "ค่าเริ่มต้น", "ใช้อยู่"]
 
 

@@ -24,7 +24,7 @@ penalty points leaving the hand, which playable cards it keeps and why (kings an
 while no opponent is close to going out and a king held risks little in the match, a king that
 must wait for an open corner, a card that would give the next player a place for unseen
 cards), and what it leaves open to the next player. The review of a round (:mod:`ai.advice.review`)
-uses the same words. Cards are written by ``fmt``: pass ``kc_tui.match.cardtext.card_formatter``'s
+uses the same words. Cards are written by ``fmt``: pass ``kc_tui.match.card_format.card_formatter``'s
 formatter for the player's card style (the AIs cannot import it: it is a layer above them).
 """
 

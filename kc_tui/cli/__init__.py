@@ -1,5 +1,5 @@
 """The ``kings-corners`` command: its parser and ``main``. The commands live by group:
-:mod:`kc_tui.cli.positions` (check, moves, apply), :mod:`kc_tui.cli.stats` (stats and its
+:mod:`kc_tui.cli.positions` (check, moves, apply), :mod:`kc_tui.cli.stats_command` (stats and its
 exports), :mod:`kc_tui.cli.network` (host, join, serve); the app, the demo and the tournament are
 started here, and so is the tutorial; :mod:`kc_tui.cli.common` holds what they share."""
 
@@ -25,13 +25,13 @@ from kc_tui.cli.common import (
 )
 from kc_tui.cli.network import add_host_parser, add_join_command, add_serve_parser
 from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
-from kc_tui.cli.stats import cmd_stats
+from kc_tui.cli.stats_command import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
 from kc_tui.i18n import LANGUAGES, _, break_marks, current, problem
 from kc_tui.i18n.choice import choose, start, write_note
-from kc_tui.util.text import one_line, write_line
+from kc_tui.util.printable import one_line, write_line
 
 __all__ = ["CliError", "build_parser", "main", "version"]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from kc_tui.i18n import BREAK_MARK, N_, _, break_marks, ngettext
-from kc_tui.util.text import cells, one_line, show_path, wrap_cells
+from kc_tui.util.printable import cells, one_line, show_path, wrap_cells
 
 EXIT_BAD_INPUT = 2
 PROG = "kings-corners"
@@ -71,7 +71,7 @@ def speak_argparse() -> None:
 class MarkedHelpFormatter(argparse.HelpFormatter):
     """argparse's help, its lines wrapped at spaces and at Thai's break marks and measured in
     cells (a Thai vowel or tone mark above or below its letter takes none), printed without the
-    marks (:func:`kc_tui.util.text.wrap_cells`)."""
+    marks (:func:`kc_tui.util.printable.wrap_cells`)."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap_cells(text, width)

@@ -9,7 +9,7 @@ import sys
 from kc_tui.cli.common import MAX_LINE, PROG, SEED_HELP, Parser, seed_arg, show_path
 from kc_tui.config.args import CliError, seats_help, target_help
 from kc_tui.i18n import _
-from kc_tui.util.text import one_line, write_line
+from kc_tui.util.printable import one_line, write_line
 
 
 # ---------------------------------------------------------------------------- serve

@@ -22,7 +22,7 @@ from kc_tui.engine.position import MAX_BYTES
 from kc_tui.engine.state import Round
 from kc_tui.i18n import _, ngettext
 from kc_tui.util.files import FileError, read_user_file
-from kc_tui.util.text import write_line
+from kc_tui.util.printable import write_line
 
 
 def read_file(path: str, limit: int = MAX_BYTES) -> bytes:

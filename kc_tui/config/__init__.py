@@ -18,7 +18,7 @@ import ai
 from kc_tui.engine import VARIANTS, Rules, RulesError
 from kc_tui.engine.rules import TARGET
 from kc_tui.i18n import LANGUAGES, N_, _, pgettext
-from kc_tui.util.text import PROBLEM_MAX, is_you, one_line
+from kc_tui.util.printable import PROBLEM_MAX, is_you, one_line
 
 #: The kind of a seat a person plays (every other seat's kind is an AI kind).
 HUMAN = "human"

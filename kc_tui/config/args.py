@@ -14,7 +14,7 @@ from ai import UnknownKind, ai_kinds, kind_info, normalize_kind
 from kc_tui.config import HUMAN, SEATS_RANGE, ConfigError, check_human_names, name_problem
 from kc_tui.engine.rules import TARGET
 from kc_tui.i18n import _
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 #: The targets the app takes (``--target``): the settings' range, declared with the rule.
 TARGET_RANGE: tuple[int, int] = TARGET.settings_range

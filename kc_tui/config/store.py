@@ -29,7 +29,7 @@ from kc_tui.util.files import (
     read_capped,
     tighten_folder,
 )
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.printable import PROBLEM_MAX, one_line
 
 APP_NAME = "kings-corners"
 ENV_CONFIG = "KINGS_CORNERS_CONFIG"

@@ -22,6 +22,20 @@ from .cards import (
 )
 from .determinize import determinize
 from .legal import empty_place_takes, pile_takes
+from .match import (
+    KING_PENALTY,
+    SECRET_BITS,
+    SEED_MAX,
+    Match,
+    RoundOutcome,
+    RoundResult,
+    chips_match_over,
+    is_secret,
+    penalty_breakdown,
+    round_seed,
+    target_reached,
+    valid_seed,
+)
 from .moves import (
     CORNERS,
     END,
@@ -43,20 +57,6 @@ from .moves import (
 from .player_view import PlayerView, Standing
 from .position import PositionError, dump_position, load_position, parse_position, position_dict
 from .rules import CHOICES, VARIANTS, Choice, Rules, RulesError, Variant, variant
-from .scoring import (
-    KING_PENALTY,
-    SECRET_BITS,
-    SEED_MAX,
-    Match,
-    RoundOutcome,
-    RoundResult,
-    chips_match_over,
-    is_secret,
-    penalty_breakdown,
-    round_seed,
-    target_reached,
-    valid_seed,
-)
 from .state import IllegalMove, Round, RoundOver, explain_illegal, generate_moves
 
 __all__ = [

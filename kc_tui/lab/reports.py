@@ -7,7 +7,7 @@ from typing import Any
 
 from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import N_, _
-from kc_tui.util.text import cells
+from kc_tui.util.printable import cells
 
 #: A rounds tournament's columns: each head and the width of its column (``<`` left-aligned, else
 #: right); the rows are laid out to the same widths. A head fits its width with a blank to spare.

@@ -11,7 +11,7 @@ with ``--deals``. Every option is checked before anything starts (:func:`~kc_tui
 
 The parts: :mod:`~kc_tui.lab.options` (the options, checked), :mod:`~kc_tui.lab.play` (one deal or
 match played), :mod:`~kc_tui.lab.batching` (the batches and the worker processes),
-:mod:`~kc_tui.lab.stats` (the results) and :mod:`~kc_tui.lab.reports` (the printed tables).
+:mod:`~kc_tui.lab.results` (the results) and :mod:`~kc_tui.lab.reports` (the printed tables).
 
 With ``--matches N`` (instead of ``--deals``) whole matches are played to their end with
 :class:`kc_tui.engine.Match` (R15 points to the target, or R16 chips): match ``k``'s seed comes
@@ -23,7 +23,7 @@ of every new round. A match in which a round runs past ``--max-turns`` turns, or
 over after :data:`~kc_tui.lab.play.MAX_MATCH_ROUNDS` rounds, is stopped and counted as *capped*: a win shared by
 every seat (``1/n`` each), left out of every per-round figure and of the mean final score.
 
-The match-mode results (:func:`~kc_tui.lab.stats.summarize_matches`), per seat entry: ``matches_won`` (a win tied
+The match-mode results (:func:`~kc_tui.lab.results.summarize_matches`), per seat entry: ``matches_won`` (a win tied
 between ``k`` players gives ``1/k`` to each, so the wins add up to the matches played),
 ``match_win_rate``, ``match_ci95``, ``mean_final_score`` (points, or chips), per-round means
 (penalty points, and in chips mode chips won) and ``rounds_won``; and per pair of entries the
@@ -47,9 +47,9 @@ from kc_tui.i18n import _
 from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import EXIT_BAD_INPUT, EXIT_NOT_WRITTEN, TournamentError, check_output, parse_options
 from kc_tui.lab.reports import format_match_table, format_rounds_table
-from kc_tui.lab.stats import summarize_matches, summarize_rounds
+from kc_tui.lab.results import summarize_matches, summarize_rounds
 from kc_tui.util.files import atomic_write, shared_mode
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 
 def main(args: argparse.Namespace) -> int:

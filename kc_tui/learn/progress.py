@@ -16,7 +16,7 @@ from kc_tui.engine.strict import is_int
 from kc_tui.i18n import _
 from kc_tui.learn.lessons import BY_ID, LESSONS
 from kc_tui.util.files import atomic_write, describe_os_error, move_aside, read_capped
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.printable import PROBLEM_MAX, one_line
 
 FORMAT = "kings-corners/tutorial/1"
 FILE_NAME = "tutorial.json"

@@ -24,8 +24,8 @@ from kc_tui.engine import (
     target,
 )
 from kc_tui.i18n import _
-from kc_tui.match import logwords as words
-from kc_tui.match.cardtext import CardFormat, cards_text
+from kc_tui.match import log_lines as words
+from kc_tui.match.card_format import CardFormat, cards_text
 
 
 class Narrator:

@@ -45,7 +45,7 @@ from kc_tui.match.saves import (
 )
 from kc_tui.util.backoff import Backoff
 from kc_tui.util.files import atomic_write, move_aside, read_capped
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 if TYPE_CHECKING:  # the history's module loads with the first round recorded, not at start-up
     from kc_tui.match.session import MatchSession

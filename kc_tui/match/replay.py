@@ -40,11 +40,11 @@ from dataclasses import dataclass
 from kc_tui.engine import END, Card, Match, Move, Round, RoundResult, Rules, cards_of, move_str, sort_for_hand
 from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import _
-from kc_tui.match.cardtext import card_formatter
+from kc_tui.match.card_format import card_formatter
 from kc_tui.match.narration import Narrator
 from kc_tui.match.view import ReplayPlace, RoundRow, SeatSnapshot, TableSnapshot, round_row, score_label
 from kc_tui.records.rows import MatchRecord, RoundRecord
-from kc_tui.util.text import is_you
+from kc_tui.util.printable import is_you
 
 #: A clone of the round is kept every this many moves, so any position is at most this many
 #: moves away from a kept one (stepping back is as quick as stepping forward).

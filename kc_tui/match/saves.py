@@ -24,11 +24,11 @@ from typing import Any
 from kc_tui.config import ConfigError, check_distinct_names, name_problem, quote, think_ms_check
 from kc_tui.config.store import data_dir
 from kc_tui.engine import END, SECRET_BITS, Match, Round, position_dict, strict
-from kc_tui.engine.scoring import SECRET_MIN
+from kc_tui.engine.match import SECRET_MIN
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, known_kinds
 from kc_tui.util.files import NotRegularFile, atomic_write, describe_os_error, move_aside, read_capped
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.printable import PROBLEM_MAX, one_line
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ score). Any number of seats are people (``human_seats``); play, hints and undo a
 turn.
 Plain Python: no Textual. The jobs around it live in their own modules:
 :mod:`kc_tui.match.roster` (seats and AI players), :mod:`kc_tui.match.narration` (the move log's words),
-:mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.cardtext` (cards as text),
-:mod:`kc_tui.match.turns` (the moves to take back). The table driver
+:mod:`kc_tui.match.saves` (the save file), :mod:`kc_tui.match.card_format` (cards as text),
+:mod:`kc_tui.match.undo` (the moves to take back). The table driver
 (:mod:`kc_tui.match.table`) runs a session's turns for a screen.
 
 Seats are *match seats* (0 .. n-1, fixed for the whole match); the engine's round seats are
@@ -56,7 +56,7 @@ from kc_tui.engine import (
     target,
 )
 from kc_tui.i18n import _, ngettext
-from kc_tui.match.cardtext import card_formatter
+from kc_tui.match.card_format import card_formatter
 from kc_tui.match.narration import Narrator, suggest_move
 from kc_tui.match.roster import Seat, build_hinter, build_players, default_names
 from kc_tui.match.saves import (
@@ -79,9 +79,9 @@ from kc_tui.match.saves import (
     save_document,
     write_save,
 )
-from kc_tui.match.turns import TurnUndo, drew_from_stock
+from kc_tui.match.undo import TurnUndo, drew_from_stock
 from kc_tui.util.files import HandleReserve
-from kc_tui.util.text import name_shown
+from kc_tui.util.printable import name_shown
 
 log = logging.getLogger(__name__)
 

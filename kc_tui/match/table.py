@@ -34,7 +34,7 @@ from ai.safe import SafePlayer
 from kc_tui.config import PACE_SECONDS, Config
 from kc_tui.engine import END, Card, Move, RoundResult, Rules, card_symbol, move_str
 from kc_tui.i18n import _, ngettext
-from kc_tui.match.cardtext import CardFormat
+from kc_tui.match.card_format import CardFormat
 from kc_tui.match.narration import fault_reason
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.saves import new_seed

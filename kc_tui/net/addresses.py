@@ -24,7 +24,7 @@ from kc_tui.config.args import CliError
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.util.files import PRIVATE_FILE, FileError, atomic_write, describe_os_error, make_folder, read_user_file
-from kc_tui.util.text import one_line, show_path
+from kc_tui.util.printable import one_line, show_path
 
 #: The largest address file read (bytes): an address is about 90 characters.
 ADDRESS_MAX = 4096

@@ -54,7 +54,7 @@ from kc_tui.net.schema import (
     WelcomeMsg,
 )
 from kc_tui.util.backoff import Backoff
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 #: The first wait before connecting again, and the longest (seconds): the wait doubles between.
 FIRST_RETRY = 0.5

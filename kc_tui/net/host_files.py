@@ -16,7 +16,7 @@ from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _
 from kc_tui.match.session import MatchSession
 from kc_tui.util.files import aside_path, atomic_write, describe_os_error, read_capped
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 HOSTED_SAVE = "hosted.json"
 SEAT_FILE = "hosted-seats.json"

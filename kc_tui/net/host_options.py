@@ -15,7 +15,7 @@ from kc_tui.config.args import CliError, check_target, parse_seats
 from kc_tui.engine import Rules, RulesError
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, default_name
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 DEFAULT_BIND = "127.0.0.1"
 DEFAULT_PORT = 8765

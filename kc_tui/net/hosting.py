@@ -51,8 +51,8 @@ from kc_tui.net.host_options import (
 from kc_tui.net.server import WATCH_PATH, TableServer, seat_path
 from kc_tui.records import datalock
 from kc_tui.util.files import make_folder
+from kc_tui.util.printable import one_line, write_line
 from kc_tui.util.terminal import HangupWatch
-from kc_tui.util.text import one_line, write_line
 
 log = logging.getLogger(__name__)
 

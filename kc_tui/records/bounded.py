@@ -13,8 +13,8 @@ from typing import Any
 from kc_tui.config import NAME_MAX
 from kc_tui.engine import Rules
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
-from kc_tui.records.stats import GroupStats, MatchPoint, Summary
-from kc_tui.util.text import one_line
+from kc_tui.records.summaries import GroupStats, MatchPoint, Summary
+from kc_tui.util.printable import one_line
 
 #: The largest total, margin or count shown or plotted (a bigger one, from a damaged history, is
 #: shown as this): a plot's range stays finite and small enough to tick.
@@ -30,7 +30,7 @@ INT_RULES: dict[str, int] = {
 
 
 def short_text(value: object, limit: int = NAME_MAX) -> str:
-    """``value`` as one line of at most ``limit`` characters (:func:`kc_tui.util.text.one_line`),
+    """``value`` as one line of at most ``limit`` characters (:func:`kc_tui.util.printable.one_line`),
     cut before it is escaped, so a name of millions of characters costs no more than a short one."""
     text = value if isinstance(value, str) else str(value)
     return one_line(text[: limit + 1], limit)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kc_tui.config.store import ensure_data_dir
 from kc_tui.i18n import _
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 try:
     import fcntl

@@ -23,7 +23,7 @@ from kc_tui.records.schema import (
     _check_ours,
     _migrate,
 )
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.printable import PROBLEM_MAX, one_line
 
 #: How long a read (and opening) waits for another process's lock (ms).
 READ_TIMEOUT_MS = 200

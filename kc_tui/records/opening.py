@@ -44,7 +44,7 @@ from kc_tui.records.schema import (
     _NotOurs,
 )
 from kc_tui.util.files import PRIVATE_FILE, FileError, kind_of, make_folder, stat_regular
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from typing import Any
 from kc_tui.config import HUMAN, NAME_MAX, name_problem
 from kc_tui.config.store import data_dir
 from kc_tui.engine import RoundOutcome, valid_seed
+from kc_tui.engine.match import SECRET_MAX
 from kc_tui.engine.rules import RulesError, variant
-from kc_tui.engine.scoring import SECRET_MAX
 from kc_tui.engine.strict import is_int as _is_int
 from kc_tui.engine.strict import loads as strict_json
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 ENV_HISTORY = "KINGS_CORNERS_HISTORY"
 HISTORY_NAME = "history.sqlite3"

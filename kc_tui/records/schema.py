@@ -22,7 +22,7 @@ of every match, keyed by the person's name (the seat's name)::
                    rounds, rounds_won, penalty, hints, undos)    primary key (match_id, seat)
 
 worked out from the match and its rounds whenever they are written, and for every match when
-migrating (:func:`~kc_tui.records.stats._update_results`), so that :meth:`History.summary
+migrating (:func:`~kc_tui.records.summaries._update_results`), so that :meth:`History.summary
 <kc_tui.records.store.History.summary>` reads no round; the index ``player_results_person``
 (person, match_id) finds a person's matches. Version 5 (:data:`MIGRATE_V4_V5`) adds
 ``rounds.seat_hints`` and ``rounds.seat_undos``: every match seat's own hints and undos in the
@@ -44,8 +44,8 @@ from contextlib import suppress
 from kc_tui.config import HUMAN
 from kc_tui.i18n import _
 from kc_tui.records.rows import _ROUND_SELECT_V4
-from kc_tui.records.stats import _update_results
-from kc_tui.util.text import one_line
+from kc_tui.records.summaries import _update_results
+from kc_tui.util.printable import one_line
 
 #: The schema's version, kept in ``PRAGMA user_version``.
 SCHEMA_VERSION = 5

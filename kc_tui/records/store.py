@@ -96,7 +96,7 @@ from kc_tui.records.rows import (
     quote_id,
 )
 from kc_tui.records.schema import _Damaged, _migrate, _Newer, _NotOurs
-from kc_tui.records.stats import (
+from kc_tui.records.summaries import (
     _PEOPLE_SQL,
     _SUMMARY_COUNT_SQL,
     _SUMMARY_GROUPS_SQL,
@@ -108,7 +108,7 @@ from kc_tui.records.stats import (
     _update_results,
 )
 from kc_tui.records.writes import find_sync, insert_match
-from kc_tui.util.text import PROBLEM_MAX, one_line
+from kc_tui.util.printable import PROBLEM_MAX, one_line
 
 log = logging.getLogger(__name__)
 #: The most problems kept in :attr:`History.problems` (a damaged file could have thousands).

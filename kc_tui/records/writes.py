@@ -16,7 +16,7 @@ from kc_tui.records.rows import (
     _match_from_row,
     _time_text,
 )
-from kc_tui.records.stats import _update_results
+from kc_tui.records.summaries import _update_results
 
 
 def insert_match(

@@ -29,9 +29,9 @@ from kc_tui.match.saves import SaveWriter, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.records import datalock
 from kc_tui.ui import linebreak
+from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.text import visible
 from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
@@ -219,28 +219,28 @@ class KingsCornersApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the player's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
-            from kc_tui.ui.textual_words import Palette
+            from kc_tui.ui.textual_translated import Palette
 
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def search_themes(self) -> None:
         """Textual's list of themes to choose from, its prompt in the player's language."""
-        from kc_tui.ui.textual_words import Palette
+        from kc_tui.ui.textual_translated import Palette
 
         self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
 
     def action_show_help_panel(self) -> None:
-        """Textual's Keys panel, its words in the player's language (:mod:`kc_tui.ui.textual_words`)."""
+        """Textual's Keys panel, its words in the player's language (:mod:`kc_tui.ui.textual_translated`)."""
         if not self.screen.query("HelpPanel"):
             # Loaded when asked for: Textual's help panel brings its Markdown (markdown-it).
-            from kc_tui.ui.textual_words import KeysPanel
+            from kc_tui.ui.textual_translated import KeysPanel
 
             self.screen.mount(KeysPanel())
 
     def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
         """The screenshot's toast in the player's language, in place of Textual's."""
         if event.name == "screenshot":
-            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_SAVED, SCREENSHOT_SAVED_TO
+            from kc_tui.ui.textual_translated import SCREENSHOT, SCREENSHOT_SAVED, SCREENSHOT_SAVED_TO
 
             event.prevent_default()
             saved = (
@@ -250,14 +250,14 @@ class KingsCornersApp(App[int]):
 
     def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
-            from kc_tui.ui.textual_words import SCREENSHOT, SCREENSHOT_FAILED
+            from kc_tui.ui.textual_translated import SCREENSHOT, SCREENSHOT_FAILED
 
             event.prevent_default()
             self.notify(_(SCREENSHOT_FAILED), title=_(SCREENSHOT), severity="error")
 
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit: a toast says which key does, in the player's language."""
-        from kc_tui.ui.textual_words import QUIT_HINT, QUIT_QUESTION
+        from kc_tui.ui.textual_translated import QUIT_HINT, QUIT_QUESTION
 
         for key, active in self.active_bindings.items():
             if active.binding.action in ("quit", "app.quit"):

@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from kc_tui.engine import Card, is_red, suit_of
-from kc_tui.match.cardtext import ascii_only, card_formatter
+from kc_tui.match.card_format import ascii_only, card_formatter
 
 if TYPE_CHECKING:
     from textual.widget import Widget

@@ -52,7 +52,7 @@ def build_app(mode: str, args: argparse.Namespace) -> object:
         if getattr(args, "seats", None):
             options.seats = [seat.kind for seat in parse_seats(args.seats, None)]
         options.pace = getattr(args, "pace", None)
-    from kc_tui.ui.text import use_ascii
+    from kc_tui.ui.literal_text import use_ascii
 
     app = KingsCornersApp(config, path, mode, options)
     use_ascii(app)  # a terminal that cannot show suits and box drawing: everything in ASCII

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.util.text import PROBLEM_MAX, one_line, show_path
+from kc_tui.util.printable import PROBLEM_MAX, one_line, show_path
 
 #: The mode of every folder the app makes, and of every file: its owner's only.
 PRIVATE_FOLDER = 0o700

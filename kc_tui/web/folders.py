@@ -30,7 +30,7 @@ from kc_tui.config.store import ENV_CONFIG, ENV_DATA, data_dir
 from kc_tui.i18n import _
 from kc_tui.records.rows import ENV_HISTORY, HISTORY_NAME
 from kc_tui.util.files import describe_os_error, make_folder
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 
 try:
     import fcntl

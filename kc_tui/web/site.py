@@ -35,7 +35,7 @@ from textual_serve.server import Server
 from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _, ngettext
 from kc_tui.net.allowlist import Endpoint
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 from kc_tui.web.folders import sweep
 from kc_tui.web.options import exposed_warning, is_loopback
 

@@ -27,8 +27,8 @@ from typing import Any
 from kc_tui.i18n import _
 from kc_tui.net.allowlist import Endpoint, join_environment, parse_tables
 from kc_tui.util.files import describe_os_error
+from kc_tui.util.printable import one_line
 from kc_tui.util.terminal import hung_up
-from kc_tui.util.text import one_line
 from kc_tui.web.folders import RootError, new_tab_folder, ready_root, remove_tab_folder, tab_environment
 
 #: The signals passed on to the app.

@@ -34,7 +34,7 @@ from kc_tui.engine import Rules
 from kc_tui.lab.batching import iter_match_records, iter_records
 from kc_tui.lab.options import TournamentOptions, seat_names
 from kc_tui.lab.play import DealRecord, MatchPlayRecord
-from kc_tui.lab.stats import by_match, win_share
+from kc_tui.lab.results import by_match, win_share
 
 Z = 1.96
 #: The fault limit (times a seat's budget) of runs with a fixed ``--iterations``: a move is never

@@ -62,7 +62,7 @@ def test_the_usages_later_lines_stand_under_its_first_in_cells(
 ) -> None:
     """Thai's "usage: " (วิธีใช้: ) has vowels and tone marks that take no cell: the usage's
     later lines start under the first option, counted in cells, not in characters."""
-    from kc_tui.util.text import cells
+    from kc_tui.util.printable import cells
 
     i18n.use("th")
     parser = build_parser()

@@ -22,7 +22,7 @@ from kc_tui.cli import main
 from kc_tui.i18n import _, use
 from kc_tui.records.export import EXPORT_COLUMNS
 from kc_tui.records.rows import ENV_HISTORY
-from kc_tui.records.stats_views import has_all_row, summary_rows, table_text
+from kc_tui.records.stats_shown import has_all_row, summary_rows, table_text
 from kc_tui.records.store import History
 from tests.ui.statskit import BOLD, T0, full_history, record_match
 
@@ -348,7 +348,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(
 
 
 def test_csv_cell_prefixes_text_and_keeps_numbers() -> None:
-    from kc_tui.cli.stats import csv_cell
+    from kc_tui.cli.stats_command import csv_cell
 
     assert csv_cell("-1") == "'-1"  # text that looks like a number is text: neutralised too
     assert csv_cell(-1) == -1

@@ -14,7 +14,7 @@ import pytest
 
 from kc_tui.cli import main
 from kc_tui.engine import Rules, is_secret
-from kc_tui.engine.scoring import secret_text
+from kc_tui.engine.match import secret_text
 from kc_tui.match.saves import new_seed
 from kc_tui.records.rows import ENV_HISTORY
 from kc_tui.records.store import History

@@ -20,9 +20,7 @@ from kc_tui.engine import (
     penalty_of,
 )
 from kc_tui.engine.legal import empty_place_takes, explain_illegal, generate_moves
-from kc_tui.engine.moves import MOVE_BASE
-from kc_tui.engine.player_view import PlayerView
-from kc_tui.engine.scoring import (
+from kc_tui.engine.match import (
     KING_PENALTY,
     RESULT_KEYS,
     RoundResult,
@@ -30,6 +28,8 @@ from kc_tui.engine.scoring import (
     penalty_breakdown,
     target_reached,
 )
+from kc_tui.engine.moves import MOVE_BASE
+from kc_tui.engine.player_view import PlayerView
 
 from .helpers import random_match, random_moves
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from kc_tui.engine import END, Match, Rules
-from kc_tui.engine.scoring import RESULT_KEYS
+from kc_tui.engine.match import RESULT_KEYS
 
 from .helpers import random_match
 

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kc_tui.cli.stats import _write_csv
+from kc_tui.cli.stats_command import _write_csv
 from kc_tui.engine import Rules
 from kc_tui.records.rows import HistoryError, MatchSync, RoundRecord, SeatInfo, new_uid
 from kc_tui.records.schema import COLUMNS, SCHEMA_VERSION

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Button, Static
 
 from kc_tui.i18n import _, use
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 from kc_tui.ui.widgets import MoveLog, StockView, TableView
 from tests.i18n.layoutkit import LANGUAGES, SMALL, footer_whole, seen
 from tests.ui.conftest import wait_for
@@ -39,7 +39,7 @@ async def test_the_table_is_whole_at_80x24(code: str) -> None:
         # The move log (kept in English) is shown in the language.
         log = seen(" ".join(screen_lines(app, game.query_one(MoveLog))))
         assert game.session.log and " drew " not in log and " ended the turn" not in log, log
-        assert seen(logwords.shown(game.session.log[-1]))[:12] in log, log
+        assert seen(log_lines.shown(game.session.log[-1]))[:12] in log, log
         before = place_looks(app, table)
         await pilot.press("h")
         await wait_for(pilot, lambda: game.hint_move is not None)

@@ -15,11 +15,11 @@ import pytest
 from textual.widgets import Static
 
 from kc_tui.i18n import _, use
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 from kc_tui.match.replay import RoundReplay
 from kc_tui.records.rows import MatchRecord
 from kc_tui.ui.screens.replay import ReplayScreen
-from kc_tui.util.text import is_you
+from kc_tui.util.printable import is_you
 from tests.match.kit import play_match
 from tests.ui.gamekit import menu_app
 
@@ -142,9 +142,9 @@ async def test_the_last_move_is_in_the_language_of_the_log(code: str, match: Mat
             await pilot.press("right", "right")
             await pilot.pause()
             last = screen.replay.last_move
-            assert last is not None and logwords.shown(last) != last
+            assert last is not None and log_lines.shown(last) != last
             line = str(screen.query_one("#replay-note", Static).render())
-            assert _("Last move: ") in line and logwords.shown(last) in line and last not in line, line
+            assert _("Last move: ") in line and log_lines.shown(last) in line and last not in line, line
     finally:
         use("en")
 

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList
 
 from kc_tui.data import guide_markdown, has_translation, rules_markdown
-from kc_tui.data.words import WORDS, rules_words
+from kc_tui.data.rules_words import WORDS, rules_words
 from kc_tui.engine import VARIANTS, Rules
 from kc_tui.engine.rules import SCORING
 from kc_tui.i18n import _, use

@@ -16,7 +16,7 @@ from textual.widgets import Header, Label, OptionList, Select, Static, Tab
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules
 from kc_tui.i18n import _, use
-from kc_tui.records.stats_views import NO_RATING, RESULTS, result_word
+from kc_tui.records.stats_shown import NO_RATING, RESULTS, result_word
 from kc_tui.records.store import History
 from kc_tui.ui.dialogs.confirm import QuitDialog
 from kc_tui.ui.dialogs.help import KEYS, MARKS, HelpDialog

@@ -9,8 +9,8 @@ import pytest
 
 from kc_tui.cli.common import MarkedHelpFormatter
 from kc_tui.i18n import BREAK_MARK, _, break_marks, catalog, marks_kept, use
-from kc_tui.records.stats_views import NO_RATING
-from kc_tui.util.text import cells, one_line, wrap_cells
+from kc_tui.records.stats_shown import NO_RATING
+from kc_tui.util.printable import cells, one_line, wrap_cells
 
 from .test_command_line import run
 

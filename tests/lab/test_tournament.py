@@ -9,7 +9,7 @@ import pytest
 
 from kc_tui.cli import main as cli_main
 from kc_tui.lab.options import seat_names
-from kc_tui.lab.stats import wilson
+from kc_tui.lab.results import wilson
 
 
 def _run(tmp_path: Path, name: str, *args: str) -> dict:  # type: ignore[type-arg]

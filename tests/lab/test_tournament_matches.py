@@ -19,7 +19,7 @@ from kc_tui.engine import Match
 from kc_tui.lab import batching, play, reports
 from kc_tui.lab.options import DEFAULT_DEALS, MATCHES_RANGE, TournamentOptions, add_arguments, parse_options
 from kc_tui.lab.play import MatchPlayRecord, MatchSeatRecord, play_match
-from kc_tui.lab.stats import summarize_matches
+from kc_tui.lab.results import summarize_matches
 
 # Small targets and few chips rounds keep every match short.
 POINTS = ["--rules", "target=10"]

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from kc_tui.engine import END, Card, Match, Round, Rules, is_secret, move_str, round_seed
 from kc_tui.engine import rng as _rng
-from kc_tui.engine.scoring import SECRET_BITS, SEED_MAX
+from kc_tui.engine.match import SECRET_BITS, SEED_MAX
 from kc_tui.match import saves
 from kc_tui.match.roster import hint_seed, seat_seed
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver
-from kc_tui.match.turns import drew_from_stock
+from kc_tui.match.undo import drew_from_stock
 from tests.match.kit import cards_in_text, fair_rules, people
 
 DRAW3 = Rules(out_with_open_side="draw3", hand_size=3, target=5)
@@ -107,7 +107,7 @@ def test_a_seeded_match_deals_what_its_seed_always_dealt() -> None:
 
 @pytest.mark.parametrize("bad", ["", "0" * 31, "0" * 33, "G" * 32, "A" * 32, 5, None, ["0" * 32]])
 def test_a_save_with_a_bad_secret_is_refused(bad: object) -> None:
-    from kc_tui.engine.scoring import MatchRecordError
+    from kc_tui.engine.match import MatchRecordError
 
     doc = Match(2, Rules(), saves.new_seed()).to_dict()
     doc["secret"] = bad

@@ -196,7 +196,7 @@ def test_status_line_and_log_follow_the_position(matches: dict[str, MatchRecord]
 
 def test_the_log_reads_like_the_games(matches: dict[str, MatchRecord]) -> None:
     """The replay's lines are the narrator's: the same words the game's log wrote."""
-    from kc_tui.match.cardtext import card_formatter
+    from kc_tui.match.card_format import card_formatter
     from kc_tui.match.narration import Narrator
 
     m = matches["points"]

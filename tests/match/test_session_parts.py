@@ -8,7 +8,7 @@ import ai as ai_pkg
 from ai.safe import SafePlayer, budget_of
 from kc_tui.config import HUMAN, Config, Opponent
 from kc_tui.engine import END, Match, Rules, card_str, card_symbol, parse_card
-from kc_tui.match.cardtext import card_formatter, cards_text
+from kc_tui.match.card_format import card_formatter, cards_text
 from kc_tui.match.narration import Narrator, describe_move, fault_reason
 from kc_tui.match.roster import KIND_NAMES, Seat, build_ai, build_players, default_name, default_names
 from kc_tui.match.saves import SaveError, check_position, read_document, save_document

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from kc_tui.engine import Card, Rules
-from kc_tui.engine.scoring import secret_text
+from kc_tui.engine.match import secret_text
 from kc_tui.net import schema as p
 from kc_tui.net.server import TableServer
 from tests.match.kit import VARIANT_CHOICES, cards_in_text

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from kc_tui.net.host_files import hosted_save_path, seat_file_path
-from kc_tui.util.text import one_line
+from kc_tui.util.printable import one_line
 from tests.net.serverkit import WAIT, host_process
 from tests.waiting import wait_until
 

@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from kc_tui.engine import card_str
-from kc_tui.engine.scoring import secret_text
+from kc_tui.engine.match import secret_text
 from kc_tui.net import schema as p
 from kc_tui.net import views
 from kc_tui.net.codec import encode

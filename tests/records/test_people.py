@@ -1,4 +1,4 @@
-"""The history per person (kc_tui/records/store.py, stats.py, schema.py): a version 3 file made by the
+"""The history per person (kc_tui/records/store.py, summaries.py, schema.py): a version 3 file made by the
 game before migrated with its statistics kept, several humans at one table, each person's own
 statistics and matches."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 from kc_tui.records.rows import MatchRecord, SeatInfo
 from kc_tui.records.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from kc_tui.records.stats import GroupStats, people_of, summarize
 from kc_tui.records.store import History
+from kc_tui.records.summaries import GroupStats, people_of, summarize
 from tests.records.kit import made, rnd, schema
 
 #: The rows of a history as the game of schema version 3 wrote it (``iterdump`` of its file):

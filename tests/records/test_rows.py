@@ -154,7 +154,7 @@ def test_rules_with_a_setting_given_twice_are_refused_not_read_as_the_last(histo
 def test_the_records_statistics_and_exports_load_without_sqlite() -> None:
     probe = (
         "import sys\n"
-        "import kc_tui.records.rows, kc_tui.records.stats, kc_tui.records.export\n"
+        "import kc_tui.records.rows, kc_tui.records.summaries, kc_tui.records.export\n"
         "print('sqlite3' in sys.modules, 'kc_tui.records.store' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout

@@ -11,8 +11,8 @@ import pytest
 
 from kc_tui.records.rows import SeatInfo
 from kc_tui.records.schema import APPLICATION_ID, COLUMNS, SCHEMA_VERSION
-from kc_tui.records.stats import summarize
 from kc_tui.records.store import History
+from kc_tui.records.summaries import summarize
 from tests.records.kit import checked_works, database_at, made, play, record, rnd, schema
 
 

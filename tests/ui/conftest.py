@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import pytest
 from textual.pilot import Pilot
 
-from kc_tui.match.cardtext import ENV_ASCII, decide_again
+from kc_tui.match.card_format import ENV_ASCII, decide_again
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
 from tests.match.kit import store
 from tests.waiting import WAIT, wait_until

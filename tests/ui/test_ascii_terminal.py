@@ -9,11 +9,11 @@ import subprocess
 import sys
 
 from kc_tui.engine import card_str
-from kc_tui.match.cardtext import ENV_ASCII, ascii_only, can_show
+from kc_tui.match.card_format import ENV_ASCII, ascii_only, can_show
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.launch import build_app
+from kc_tui.ui.literal_text import AsciiFilter, as_ascii
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.text import AsciiFilter, as_ascii
 
 from .conftest import wait_for
 from .fitkit import screen_lines
@@ -25,7 +25,7 @@ SUITS = "♠♥♦♣"
 
 def ascii_start(encoding: str, **env: str) -> bool:
     """Whether a fresh interpreter with ``env`` decides on ASCII (its streams in ``encoding``)."""
-    code = "from kc_tui.match.cardtext import ascii_only; print(ascii_only())"
+    code = "from kc_tui.match.card_format import ascii_only; print(ascii_only())"
     full = {k: v for k, v in os.environ.items() if k != ENV_ASCII}
     full |= {"PYTHONIOENCODING": encoding, **env}
     out = subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, check=True)
@@ -39,7 +39,7 @@ def test_the_switch_follows_the_terminals_encoding() -> None:
     assert ascii_start("utf-8", **{ENV_ASCII: "1"}) and not ascii_start("latin-1", **{ENV_ASCII: "0"})
     # What LC_ALL=C gives Python when it is told not to coerce the locale to UTF-8.
     c_locale = {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
-    code = "from kc_tui.match.cardtext import ascii_only; print(ascii_only())"
+    code = "from kc_tui.match.card_format import ascii_only; print(ascii_only())"
     env = {k: v for k, v in os.environ.items() if k not in (ENV_ASCII, "PYTHONIOENCODING")} | c_locale
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

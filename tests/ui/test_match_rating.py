@@ -15,7 +15,7 @@ from kc_tui.engine import Rules
 from kc_tui.match.recorder import Recorder
 from kc_tui.records.rating import ai_anchors, player_rating
 from kc_tui.records.rows import HistoryError, MatchRecord, default_history_path
-from kc_tui.records.stats_views import finished, player_matches, rating_view
+from kc_tui.records.stats_shown import finished, player_matches, rating_view
 from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.summary import RATING_PENDING, MatchSummary

@@ -12,9 +12,9 @@ from kc_tui.records.rows import default_history_path
 from kc_tui.records.store import History
 from kc_tui.ui.app import KingsCornersApp
 from kc_tui.ui.dialogs.summary import RoundSummary
+from kc_tui.ui.dialogs.whose_stats import PersonPicker
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.stats import StatsScreen
-from kc_tui.ui.screens.stats_people import PersonPicker
 
 from .conftest import wait_for
 from .fitkit import content

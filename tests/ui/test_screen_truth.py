@@ -17,7 +17,7 @@ from textual.widgets import Button, Static
 from kc_tui.config import Config, Opponent
 from kc_tui.engine import Rules, cards_of, parse_card, sort_for_hand
 from kc_tui.records.rows import ENV_HISTORY, MatchRecord, default_history_path
-from kc_tui.records.stats_views import reference_lines
+from kc_tui.records.stats_shown import reference_lines
 from kc_tui.records.store import History
 from kc_tui.screenshots import DEMO_SEED, _advance, record_stats_history, shot_config
 from kc_tui.ui.app import KingsCornersApp

@@ -38,7 +38,7 @@ NOT_AT_START = (
     "kc_tui.ui.screens.rules",
     "kc_tui.ui.screens.demo",
     "kc_tui.ui.screens.replay",
-    "kc_tui.records.stats_views",
+    "kc_tui.records.stats_shown",
     "kc_tui.ui.widgets.plot",
     "kc_tui.ui.dialogs.summary",
     "kc_tui.ui.dialogs.help",
@@ -66,7 +66,7 @@ NOT_AT_START = (
     "ai.search.leaf",
     "ai.search.inference",
     # Textual's Keys panel and its Markdown (markdown-it): made when the player asks for the keys.
-    "kc_tui.ui.textual_words",
+    "kc_tui.ui.textual_translated",
     "textual.widgets._help_panel",
     "textual.widgets._markdown",
     "markdown_it",

@@ -16,9 +16,9 @@ from textual.widgets import DataTable, Static
 from kc_tui.config import NAME_MAX
 from kc_tui.records.bounded import VALUE_MAX, safe_record, safe_summary
 from kc_tui.records.rows import MatchRecord, RoundRecord, SeatInfo
-from kc_tui.records.stats import MatchPoint, Summary
-from kc_tui.records.stats_views import opponents, score_series, scoring_text, totals_text
+from kc_tui.records.stats_shown import opponents, score_series, scoring_text, totals_text
 from kc_tui.records.store import History
+from kc_tui.records.summaries import MatchPoint, Summary
 from kc_tui.ui.dialogs.match_detail import MatchDetail
 from kc_tui.ui.screens.stats import PAGE, MatchList, StatsScreen
 from tests.timingkit import TIMED, within

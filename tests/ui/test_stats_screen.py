@@ -18,7 +18,7 @@ from kc_tui.config import seat_kind_title
 from kc_tui.i18n import LANGUAGES, use
 from kc_tui.match.session import MatchSession
 from kc_tui.records.rating import player_rating
-from kc_tui.records.stats_views import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
+from kc_tui.records.stats_shown import NO_RATING, REFERENCE_WIDTH, curve, reference_lines
 from kc_tui.records.store import History
 from kc_tui.ui.commands import MENU_COMMANDS
 from kc_tui.ui.dialogs.match_detail import MatchDetail

@@ -19,8 +19,8 @@ from kc_tui.engine import Rules
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.confirm import ResumeDialog
 from kc_tui.ui.dialogs.summary import MatchSummary, RoundSummary
+from kc_tui.ui.literal_text import fill, plain, rich_fill, rich_plain, visible
 from kc_tui.ui.screens.menu import MenuScreen
-from kc_tui.ui.text import fill, plain, rich_fill, rich_plain, visible
 from kc_tui.ui.widgets import OpponentPanel, Scoreboard
 
 from .conftest import wait_for
@@ -134,7 +134,7 @@ def test_the_ui_never_formats_text_into_markup() -> None:
             ):
                 args = [node.value]
             found += [f"{path.relative_to(UI)}:{a.lineno}" for a in args if _formats_text(a)]
-    assert not found, f"text formatted into markup (use kc_tui.ui.text.plain/fill): {found}"
+    assert not found, f"text formatted into markup (use kc_tui.ui.literal_text.plain/fill): {found}"
 
 
 def test_the_sink_check_catches_a_formatted_string() -> None:

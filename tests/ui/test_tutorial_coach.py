@@ -14,10 +14,10 @@ from kc_tui.i18n import _
 from kc_tui.learn.coach import NEXT_LESSON, OPPONENT_PLAYS, READ_ON
 from kc_tui.learn.lessons import BY_ID, LEARNER, LESSONS
 from kc_tui.learn.progress import Progress, save_progress
-from kc_tui.match.logwords import DREW_ONE
+from kc_tui.match.log_lines import DREW_ONE
 from kc_tui.ui.dialogs.lessons import ALL_BEHIND, KEPT, LessonsDialog
 from kc_tui.ui.dialogs.new_game import NewGameDialog
-from kc_tui.ui.screens.game_text import hint_text
+from kc_tui.ui.screens.game_hint import hint_text
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.screens.tutorial import NO_UNDO, TutorialScreen
 from kc_tui.ui.widgets import OpponentPanel

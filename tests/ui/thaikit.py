@@ -7,7 +7,7 @@ from textual.widgets import Label, Static
 
 from kc_tui.ui import linebreak
 from kc_tui.ui.linebreak import ZWSP
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 #: Sentences of the Thai rules (shared/seeds), with the marks tools/thai_breaks.py put between
 #: their words written here as "|".

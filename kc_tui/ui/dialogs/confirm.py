@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 from kc_tui.i18n import N_, _
 from kc_tui.match.recorder import RecorderStatus
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 CSS = """
 {name} > Vertical {{

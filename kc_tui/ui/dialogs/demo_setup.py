@@ -14,7 +14,7 @@ from ai import ai_kinds, kind_shown
 from kc_tui.config import Config
 from kc_tui.i18n import N_, _
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 EMPTY = "-"
 SEATS = 4

@@ -18,7 +18,7 @@ from kc_tui.learn.lessons import LESSONS
 from kc_tui.learn.progress import DONE, SKIPPED, Progress, load_progress, save_progress
 from kc_tui.ui.dialogs.confirm import CSS
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 #: Each lesson's state as the list shows it.
 STATES = {DONE: N_("learnt"), SKIPPED: N_("skipped")}

@@ -1,8 +1,8 @@
 """One past match from the history: its rounds (penalties, or chips won and lost, per round),
 the totals, who won, and a plot of every player's total over the rounds.
 
-Names are data: they reach the screen through :mod:`kc_tui.ui.text` (tables) or
-:func:`~kc_tui.ui.text.visible` (the plot's legend, which is drawn as ANSI text, not markup).
+Names are data: they reach the screen through :mod:`kc_tui.ui.literal_text` (tables) or
+:func:`~kc_tui.ui.literal_text.visible` (the plot's legend, which is drawn as ANSI text, not markup).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from kc_tui.config import seat_kind_title
 from kc_tui.engine import is_secret
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.records.rows import MatchRecord
-from kc_tui.records.stats_views import is_chips, result, score_series, scoring_text, when
+from kc_tui.records.stats_shown import is_chips, result, score_series, scoring_text, when
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, rich_fill, rich_plain, visible
+from kc_tui.ui.literal_text import plain, rich_fill, rich_plain, visible
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot, Line, Reference
 

@@ -25,7 +25,7 @@ from kc_tui.engine import RulesError
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, visible
+from kc_tui.ui.literal_text import plain, visible
 from kc_tui.ui.widgets.rule_fields import (
     MATCH_RULES,
     default_opponent,

@@ -36,8 +36,8 @@ from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, rich_plain, visible
-from kc_tui.util.text import is_you
+from kc_tui.ui.literal_text import plain, rich_plain, visible
+from kc_tui.util.printable import is_you
 
 #: The widest name column in the summaries (a longer name ends in "…").
 NAME_WIDTH = 16
@@ -422,7 +422,7 @@ def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -
     match ``this`` (id ``match_id`` once recorded; else known by its seed and start). Raises what
     the history raises when it cannot be read."""
     from kc_tui.records.bounded import safe_record
-    from kc_tui.records.stats_views import finished, player_matches
+    from kc_tui.records.stats_shown import finished, player_matches
 
     records = player_matches([safe_record(m) for m in history.matches()])
     return [
@@ -435,10 +435,10 @@ def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -
 def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | None:
     """How the match ``this`` moved the player's rating, in one line: "Rating 1512 → 1527
     (+15)", or "Your first rating: 1527 ± 180" after the first rated match; the rating is the
-    Stats screen's (:func:`kc_tui.records.stats_views.rating_view`) before and after ``this``. Why
+    Stats screen's (:func:`kc_tui.records.stats_shown.rating_view`) before and after ``this``. Why
     there is none when the AI ratings cannot be read; None when the match counts for no rating
     (a demo, no rated AI kind at the table)."""
-    from kc_tui.records.stats_views import player_games, rating_view
+    from kc_tui.records.stats_shown import player_games, rating_view
 
     if not player_games(this):
         return None

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from kc_tui.i18n import N_, _
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 #: The spectator's choice, after the people's names.
 TABLE_VIEW = N_("Table (no hand)")

@@ -16,7 +16,7 @@ from kc_tui.net.allowlist import served_tables
 from kc_tui.net.client import AddressError, table_address
 from kc_tui.ui.dialogs.confirm import CSS, QuitDialog
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 
 class RemoteQuitDialog(QuitDialog):

@@ -54,13 +54,13 @@ from kc_tui.net.schema import (
     WelcomeMsg,
 )
 from kc_tui.ui.dialogs.help import PICKING_HELP
+from kc_tui.ui.literal_text import rich_fill, visible
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import is_my_turn, table_rules
-from kc_tui.ui.screens.game_text import hint_text
+from kc_tui.ui.screens.game_hint import hint_text
 from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
 from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
-from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 
 if TYPE_CHECKING:

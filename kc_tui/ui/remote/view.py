@@ -26,7 +26,7 @@ from kc_tui.i18n import _
 from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, Status
 from kc_tui.net.schema import CLOSED
-from kc_tui.ui.text import rich_fill, visible
+from kc_tui.ui.literal_text import rich_fill, visible
 
 
 def card_targets(moves: Sequence[Move], card: Card) -> set[int]:

@@ -28,8 +28,8 @@ from kc_tui.match.recorder import Recorder
 from kc_tui.match.table import DEMO_THINK_MS, ROUND_PAUSE, TableDriver
 from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.driven import DrivenScreen
-from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
 

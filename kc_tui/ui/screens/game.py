@@ -18,9 +18,10 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
 from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.driven import DrivenScreen
+from kc_tui.ui.screens.game_hint import hint_body, hint_text
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
-from kc_tui.ui.screens.game_text import hint_body, hint_text
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, not_your_turn, turn_prompt
 from kc_tui.ui.table.parts import (
@@ -33,7 +34,6 @@ from kc_tui.ui.table.parts import (
     table_parts,
 )
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS, HandPicking
-from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView, TableView
 from kc_tui.ui.widgets.footer import Footer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kc_tui.i18n import _
-from kc_tui.ui.text import visible
+from kc_tui.ui.literal_text import visible
 
 if TYPE_CHECKING:
     from textual.app import App

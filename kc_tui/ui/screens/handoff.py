@@ -21,8 +21,8 @@ from textual.widgets import Button, Static
 
 from kc_tui.i18n import N_, _
 from kc_tui.match.session import MatchSession
-from kc_tui.ui.text import fill, plain
-from kc_tui.util.text import is_you, possessive
+from kc_tui.ui.literal_text import fill, plain
+from kc_tui.util.printable import is_you, possessive
 
 
 class Seating:

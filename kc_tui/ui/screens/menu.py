@@ -15,7 +15,7 @@ from textual.widgets import Button, Static
 
 from kc_tui.i18n import N_, _
 from kc_tui.match.saves import save_exists
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 from kc_tui.ui.widgets.footer import Footer
 
 #: The menu's buttons are this wide (its CSS); a label has it less its edges and a blank each side.

@@ -39,8 +39,8 @@ from ai.advice.review import RoundReview, TurnReview, match_turns, review_round
 from kc_tui.config import PACES, pace_name
 from kc_tui.engine import END, Round, Rules, is_pile_move, is_play, source, target
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match import logwords
-from kc_tui.match.cardtext import card_formatter
+from kc_tui.match import log_lines
+from kc_tui.match.card_format import card_formatter
 from kc_tui.match.replay import ReplayError, RoundReplay
 from kc_tui.match.roster import hint_seed
 from kc_tui.match.view import ReplayPlace, TableSnapshot
@@ -48,11 +48,11 @@ from kc_tui.net.replays import RemoteRoundReplay
 from kc_tui.records.rows import HistoryError, MatchRecord
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.whose_view import View, WhoseView
+from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.handoff import HandoffScreen
 from kc_tui.ui.screens.replay_keys import CONTROLS, KEYS, REVIEW_KEYS
 from kc_tui.ui.table.draw import draw_scoreboard
 from kc_tui.ui.table.parts import seat_label
-from kc_tui.ui.text import visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, PileView, Scoreboard, TableView
 from kc_tui.ui.widgets.footer import Footer
 
@@ -327,7 +327,7 @@ class ReplayScreen(Screen[None]):
         elif note is not None:
             line.update(Text.assemble((_("Note: "), "bold"), visible(note)))
         elif (last := self._place(snap).last_move) is not None:
-            line.update(Text.assemble((_("Last move: "), "dim"), visible(logwords.shown(last))))
+            line.update(Text.assemble((_("Last move: "), "dim"), visible(log_lines.shown(last))))
         else:
             line.update(Text(_("The deal: nothing played yet. → steps, space plays."), "dim"))
         box = self.query_one("#replay-note-box", VerticalScroll)

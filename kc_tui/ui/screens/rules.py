@@ -6,7 +6,7 @@ of every variant marked "✓ active"; they are RULES.md shown in a player's word
 become the titles the Settings screen shows, the notes about the sources are left out), the rules
 themselves unchanged. Both are in the language in use (GUIDE.<code>.md, RULES.<code>.md): the
 rules are read by their structure (rule ids, backticked keys, heading levels) and by the few
-words :mod:`kc_tui.data.words` declares for each language. ``t`` opens the contents and jumps to
+words :mod:`kc_tui.data.rules_words` declares for each language. ``t`` opens the contents and jumps to
 a heading; Escape or q closes.
 """
 
@@ -25,12 +25,12 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from kc_tui.data import guide_markdown, rules_markdown
-from kc_tui.data.words import RulesWords, rules_words
+from kc_tui.data.rules_words import RulesWords, rules_words
 from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, SCORING, TARGET, Scoring
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 from kc_tui.ui.widgets.footer import Footer
 
 #: The mark of a variant's choice in use (these three are translated where used).

@@ -49,7 +49,7 @@ from kc_tui.engine.rules import Scoring
 from kc_tui.i18n import LANGUAGES, N_, _, ngettext
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.name_input import NameInput
 from kc_tui.ui.widgets.rule_fields import (
@@ -65,7 +65,7 @@ from kc_tui.ui.widgets.rule_fields import (
     variant_rows,
 )
 from kc_tui.util.files import describe_os_error
-from kc_tui.util.text import is_you, name_shown
+from kc_tui.util.printable import is_you, name_shown
 
 SAMPLE: tuple[str, ...] = ("KS", "QH", "TD", "JC", "AH")
 #: What the field of a setting's value holds: the widgets compared to tell an edit.

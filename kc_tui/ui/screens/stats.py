@@ -33,8 +33,7 @@ from kc_tui.i18n import N_, _, ngettext, number, pgettext
 from kc_tui.match.saves import saved_uid
 from kc_tui.records.bounded import clamp, rule_int, safe_record, safe_summary, short_text
 from kc_tui.records.rows import MatchRecord
-from kc_tui.records.stats import Summary
-from kc_tui.records.stats_views import (
+from kc_tui.records.stats_shown import (
     NO_RATING,
     REFERENCE_WIDTH,
     RatingView,
@@ -55,13 +54,14 @@ from kc_tui.records.stats_views import (
     when,
 )
 from kc_tui.records.store import History
+from kc_tui.records.summaries import Summary
 from kc_tui.ui.dialogs.match_detail import COLORS, MatchDetail, draw_lines, draw_match
+from kc_tui.ui.dialogs.whose_stats import PersonPicker
+from kc_tui.ui.literal_text import plain, rich_fill, rich_plain
 from kc_tui.ui.screens.replay import open_replay
-from kc_tui.ui.screens.stats_people import PersonPicker
-from kc_tui.ui.text import plain, rich_fill, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.ui.widgets.plot import LegendPlot
-from kc_tui.util.text import possessive
+from kc_tui.util.printable import possessive
 
 #: Matches listed per page.
 PAGE = 100

@@ -24,13 +24,13 @@ from kc_tui.i18n import N_, _
 from kc_tui.learn import coach
 from kc_tui.learn.lessons import BY_ID, LEARNER, LESSONS, Goal, Lesson, Step
 from kc_tui.learn.progress import Progress, load_progress, save_progress
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.lessons import GAME, KEPT, take_down_kept
+from kc_tui.ui.literal_text import plain, visible
 from kc_tui.ui.screens.game import GameScreen
-from kc_tui.ui.screens.game_text import hint_text
-from kc_tui.ui.text import plain, visible
+from kc_tui.ui.screens.game_hint import hint_text
 from kc_tui.ui.widgets import OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
@@ -141,7 +141,7 @@ class TutorialScreen(GameScreen):
         told as the log tells them to this player: the opponent's card is never named)."""
         if self._turn_ended_at is None:
             return []
-        return [logwords.shown(line) for line in self.session.lines_since(self._turn_ended_at)]
+        return [log_lines.shown(line) for line in self.session.lines_since(self._turn_ended_at)]
 
     def next_keys(self) -> str:
         """The keys that go on from here, as the coach's panel says them."""
@@ -189,7 +189,7 @@ class TutorialScreen(GameScreen):
         s = self.session
         if (s.human_to_move or self.driver.round_over) and s.lines_written > written:
             # The move made, then the keys that go on: the same the coach's panel says.
-            line = logwords.shown(s.log[-1])
+            line = log_lines.shown(s.log[-1])
             self.say(Text.assemble(("✓ ", "bold green"), line, ". ", self.next_keys()), "ok")
 
     def end_turn_now(self) -> None:

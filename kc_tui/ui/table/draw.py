@@ -20,11 +20,11 @@ from textual.widgets import Static
 
 from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.i18n import _, ngettext
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 from kc_tui.match.view import SeatSnapshot, TableSnapshot
 from kc_tui.ui.cards import CardLook
+from kc_tui.ui.literal_text import rich_fill, visible
 from kc_tui.ui.table.parts import seat_label
-from kc_tui.ui.text import rich_fill, visible
 from kc_tui.ui.widgets import HandView, MoveLog, OpponentPanel, Scoreboard, TableView
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
@@ -229,7 +229,7 @@ def not_your_turn(snap: TableSnapshot | None) -> str:
 def move_made(line: str) -> Text:
     """The viewer's move just made, in the log's words (``line``), and that the turn goes on."""
     # Translators: {line} is the log's line of the move just made.
-    done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(logwords.shown(line))))
+    done = rich_fill(_("{line}. Go on, or t to end your turn."), line=Text(visible(log_lines.shown(line))))
     return Text.assemble(("✓ ", "bold green"), done)
 
 

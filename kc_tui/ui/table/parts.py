@@ -15,9 +15,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from kc_tui.i18n import _
-from kc_tui.ui.text import cut, plain
+from kc_tui.ui.literal_text import cut, plain
 from kc_tui.ui.widgets import HandView, MoveLog, Scoreboard, TableView
-from kc_tui.util.text import name_shown
+from kc_tui.util.printable import name_shown
 
 #: The smallest terminal the table fits in.
 MIN_WIDTH = 80

@@ -12,7 +12,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from kc_tui.i18n import _
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 
 SHOW = 300
 
@@ -139,13 +139,13 @@ class MoveLog(ScrollView):
     @staticmethod
     def _styled(line: str) -> Text:
         """A line of the log (kept in English) in the language in use, styled by what it says."""
-        found = logwords.read(line)
+        found = log_lines.read(line)
         template = found[0] if found is not None else ""
-        text = logwords.shown(line)
-        if template == logwords.DEALT:
+        text = log_lines.shown(line)
+        if template == log_lines.DEALT:
             return Text(text, style="bold underline")
-        if template in (logwords.WENT_OUT, logwords.MATCH_OVER, logwords.BLOCKED):
+        if template in (log_lines.WENT_OUT, log_lines.MATCH_OVER, log_lines.BLOCKED):
             return Text(text, style="bold green")
-        if template == logwords.ENDED:
+        if template == log_lines.ENDED:
             return Text(text, style="dim")
         return Text(text)

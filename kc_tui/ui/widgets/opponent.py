@@ -24,7 +24,7 @@ from textual.widget import Widget
 from kc_tui.engine import Card
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook
-from kc_tui.ui.text import plain, visible
+from kc_tui.ui.literal_text import plain, visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The most card backs drawn (a longer hand ends in "…").

@@ -26,7 +26,7 @@ from kc_tui.ui.cards import (
     screen_face,
     strip,
 )
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 #: The cells of the word inside an empty place's outline ("any"): a small card's inside.
 EMPTY_MARK_CELLS = SMALL.inner

@@ -23,7 +23,7 @@ from kc_tui.engine import VARIANTS, Rules, Variant
 from kc_tui.engine.rules import SCORING, TARGET, Scoring
 from kc_tui.i18n import _
 from kc_tui.match.roster import HUMAN_NAME, default_name
-from kc_tui.ui.text import plain
+from kc_tui.ui.literal_text import plain
 
 #: The variants of the "Match" section (scoring), the others are house rules: both read from the
 #: rules' declarations, in their order.

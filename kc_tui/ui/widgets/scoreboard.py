@@ -13,8 +13,8 @@ from textual.widget import Widget
 
 from kc_tui.i18n import N_, _
 from kc_tui.match.view import RoundRow
-from kc_tui.ui.text import plain, rich_plain, visible
-from kc_tui.util.text import name_shown
+from kc_tui.ui.literal_text import plain, rich_plain, visible
+from kc_tui.util.printable import name_shown
 
 SHOW_ROUNDS = 4
 #: The fewest cells of the names the board keeps before it shows a round (a shorter name: whole).

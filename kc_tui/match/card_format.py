@@ -7,7 +7,7 @@ It also holds the one switch for terminals that cannot show the UI's glyphs (a L
 ASCII locale: ``LC_ALL=C``): :func:`ascii_only`, decided once from the encoding of the stream
 Textual's driver writes to (``sys.__stderr__``) and of ``sys.__stdout__``, or from
 ``$KINGS_CORNERS_ASCII`` (``1`` / ``0``). Then cards are drawn in the 'ascii' style whatever
-the setting, and :mod:`kc_tui.ui.text` turns every other glyph into ASCII as it is drawn.
+the setting, and :mod:`kc_tui.ui.literal_text` turns every other glyph into ASCII as it is drawn.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from kc_tui.cli.common import MAX_LINE, PROG, show_path
 from kc_tui.config.args import CliError
 from kc_tui.i18n import _, ngettext
-from kc_tui.util.text import one_line, write_line
+from kc_tui.util.printable import one_line, write_line
 
 if TYPE_CHECKING:
     from kc_tui.records.store import History
@@ -178,7 +178,7 @@ def _person(args: argparse.Namespace, history: History | None) -> str | None:
     :class:`CliError` naming who did), else the Settings name when that person played, else the
     one who played most; None when no one played."""
     from kc_tui.config.store import load_config
-    from kc_tui.records.stats_views import choose_person
+    from kc_tui.records.stats_shown import choose_person
 
     people = history.people() if history is not None else []
     wanted: str | None = args.player
@@ -227,8 +227,8 @@ def _exported(target: str, what: str) -> None:
 
 def _print_report(history: History | None, person: str | None = None) -> None:
     """The report of ``person``'s matches (None: of the one who played most)."""
-    from kc_tui.records.stats import Summary
-    from kc_tui.records.stats_views import finished, player_matches, rating_view, report_lines
+    from kc_tui.records.stats_shown import finished, player_matches, rating_view, report_lines
+    from kc_tui.records.summaries import Summary
 
     every = player_matches(history.matches()) if history is not None else []
     records = player_matches(every, person)

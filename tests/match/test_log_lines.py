@@ -11,7 +11,7 @@ import pytest
 from kc_tui.engine import Match, card_symbol
 from kc_tui.engine.rules import CompletedPiles, Rules
 from kc_tui.i18n import LANGUAGES, use
-from kc_tui.match import logwords
+from kc_tui.match import log_lines
 from kc_tui.match.narration import Narrator, fault_reason
 from kc_tui.match.replay import RoundReplay
 from tests.match.kit import play_match
@@ -42,27 +42,27 @@ def lines() -> list[str]:
 
 def test_every_line_the_log_writes_is_read_by_its_template(lines: list[str]) -> None:
     assert len(lines) > 200
-    unread = [line for line in lines if logwords.read(line) is None]
+    unread = [line for line in lines if log_lines.read(line) is None]
     assert unread == []
-    used = {found[0] for line in lines if (found := logwords.read(line)) is not None}
-    assert {logwords.DEALT, logwords.PLAYED, logwords.ENDED, logwords.WENT_OUT, logwords.DREW_CARD} <= used
+    used = {found[0] for line in lines if (found := log_lines.read(line)) is not None}
+    assert {log_lines.DEALT, log_lines.PLAYED, log_lines.ENDED, log_lines.WENT_OUT, log_lines.DREW_CARD} <= used
 
 
 def test_in_english_a_line_is_shown_as_it_is(lines: list[str]) -> None:
     use("en")
-    assert [logwords.shown(line) for line in lines] == lines
+    assert [log_lines.shown(line) for line in lines] == lines
 
 
 @pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
 def test_each_language_writes_the_line_again_with_its_names_cards_and_places(code: str, lines: list[str]) -> None:
     use(code)
     for line in lines:
-        found = logwords.read(line)
+        found = log_lines.read(line)
         assert found is not None
-        shown = logwords.shown(line)
+        shown = log_lines.shown(line)
         assert shown != line, (code, line)
         for field, value in found[1].items():
-            if field == "who" and value == logwords.YOU and found[0] in logwords.YOU_LINES:
+            if field == "who" and value == log_lines.YOU and found[0] in log_lines.YOU_LINES:
                 continue  # the player called You is spoken to in the language's own words
             assert value in shown.replace("\u200b", ""), (code, line, shown)
         assert sorted(CARD.findall(shown)) == sorted(CARD.findall(line)), (code, line, shown)
@@ -74,30 +74,30 @@ def test_the_lines_of_an_ai_fault_and_a_blocked_round_are_translated() -> None:
     fault = narrator.ai_fault(1, fault_reason("took 3.2 s"))
     assert fault == "Kingsley [bold]'s AI failed (it ran out of time); a simple fallback played instead"
     use("it")
-    assert logwords.shown(fault) == "L'IA di Kingsley [bold] ha fallito (ha finito il tempo); " + (
+    assert log_lines.shown(fault) == "L'IA di Kingsley [bold] ha fallito (ha finito il tempo); " + (
         "ha giocato al suo posto una mossa semplice di riserva"
     )
-    assert "stallo" in logwords.shown(logwords.BLOCKED)
+    assert "stallo" in log_lines.shown(log_lines.BLOCKED)
 
 
 def test_a_line_of_no_template_is_shown_as_it_is() -> None:
     use("vi")
     for line in ("", "Ana said hello", "Round x: Ana dealt", "Ana played 7♥ on 8♣ at Q"):
-        assert logwords.shown(line) == line
+        assert log_lines.shown(line) == line
 
 
 def test_the_player_called_you_is_spoken_to() -> None:
     use("it")
-    assert logwords.shown("You drew 7♥") == "Peschi 7♥"
-    assert logwords.shown("You played 7♥ on 8♣ at S") == "Giochi 7♥ su 8♣ in S"
-    assert logwords.shown("Round 2: You dealt") == "Smazzata 2: distribuisci tu"
-    assert logwords.shown("Ana drew 7♥") == "Ana pesca 7♥"
+    assert log_lines.shown("You drew 7♥") == "Peschi 7♥"
+    assert log_lines.shown("You played 7♥ on 8♣ at S") == "Giochi 7♥ su 8♣ in S"
+    assert log_lines.shown("Round 2: You dealt") == "Smazzata 2: distribuisci tu"
+    assert log_lines.shown("Ana drew 7♥") == "Ana pesca 7♥"
     use("vi")
-    assert logwords.shown("You ended the turn") == "Bạn kết thúc lượt"
+    assert log_lines.shown("You ended the turn") == "Bạn kết thúc lượt"
 
 
 def test_the_default_name_is_shown_in_the_language() -> None:
-    from kc_tui.util.text import name_shown
+    from kc_tui.util.printable import name_shown
 
     assert name_shown("You") == "You" and name_shown("you") == "you" and name_shown("Ana") == "Ana"
     use("sw")

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from kc_tui.i18n import N_, _
 from kc_tui.records.bounded import short_text
 from kc_tui.ui.dialogs.modal import Modal
-from kc_tui.ui.text import plain, rich_plain
+from kc_tui.ui.literal_text import plain, rich_plain
 from kc_tui.ui.widgets.footer import Footer
 
 

@@ -1,4 +1,4 @@
-"""The Stats screen when several people played (kc_tui/ui/screens/stats.py, stats_people.py): it
+"""The Stats screen when several people played (kc_tui/ui/screens/stats.py, kc_tui/ui/dialogs/whose_stats.py): it
 opens on the Settings name's statistics, names whose they are, lists only their matches, and ``p``
 (in the footer only then) picks another person; names are shown literally."""
 
@@ -13,12 +13,12 @@ from textual.app import App
 from textual.widgets import OptionList, Static
 
 from kc_tui.config import Config
-from kc_tui.records.stats_views import opponents, people_games, rating_view, result
+from kc_tui.records.stats_shown import opponents, people_games, rating_view, result
 from kc_tui.records.store import History
 from kc_tui.ui.dialogs.match_detail import winners_text
+from kc_tui.ui.dialogs.whose_stats import PersonPicker
 from kc_tui.ui.screens.stats import StatsScreen
-from kc_tui.ui.screens.stats_people import PersonPicker
-from kc_tui.util.text import possessive
+from kc_tui.util.printable import possessive
 
 from .conftest import wait_for
 from .fitkit import click_actions, shows_whole, styles_showing

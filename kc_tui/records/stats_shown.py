@@ -20,8 +20,8 @@ from kc_tui.i18n import N_, SOURCE, _, current, date, ngettext, number, pgettext
 from kc_tui.records.bounded import LINE_MAX, clamp, rule_int, short_text
 from kc_tui.records.rating import C, Rating, expected
 from kc_tui.records.rows import MatchRecord
-from kc_tui.records.stats import GroupStats, Summary
-from kc_tui.util.text import cells, is_you
+from kc_tui.records.summaries import GroupStats, Summary
+from kc_tui.util.printable import cells, is_you
 
 #: The most points the rating-over-time line is worked out at (evenly spread, the last match always).
 RATING_POINTS = 120

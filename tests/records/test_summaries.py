@@ -1,4 +1,4 @@
-"""The player's statistics (kc_tui/records/stats.py): by opponent kind and table size, rounds sat out,
+"""The player's statistics (kc_tui/records/summaries.py): by opponent kind and table size, rounds sat out,
 streaks, and the summary from the database equal to the one from the records."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from kc_tui.engine import Rules
-from kc_tui.records.stats import summarize
 from kc_tui.records.store import History
+from kc_tui.records.summaries import summarize
 from tests.records.kit import made, play, record, rnd
 
 

@@ -17,7 +17,7 @@ Control characters (escape sequences, newlines, bidi overrides) are shown as vis
 so a file cannot move the cursor, recolour the terminal or split a line.
 ``tests/ui/test_text_is_data.py`` checks that the UI never formats text into markup by hand.
 
-Terminals that cannot show the UI's glyphs (:func:`kc_tui.match.cardtext.ascii_only`) get
+Terminals that cannot show the UI's glyphs (:func:`kc_tui.match.card_format.ascii_only`) get
 :class:`AsciiFilter` (:func:`use_ascii` adds it to an app): every line Textual draws, of every
 widget, has its box drawing, suits, arrows and blocks turned into ASCII look-alikes of the same
 width, and any other character the terminal's encoding cannot hold into ``?``.
@@ -37,7 +37,7 @@ from textual.color import Color
 from textual.content import Content
 from textual.filter import LineFilter
 
-from kc_tui.match.cardtext import ascii_only, terminal_encoding
+from kc_tui.match.card_format import ascii_only, terminal_encoding
 
 __all__ = ["AsciiFilter", "as_ascii", "cut", "fill", "plain", "rich_fill", "rich_plain", "use_ascii", "visible"]
 

@@ -1,4 +1,4 @@
-"""Textual's own texts in the player's language (kc_tui/ui/textual_words.py): the Keys panel's
+"""Textual's own texts in the player's language (kc_tui/ui/textual_translated.py): the Keys panel's
 key descriptions, the command palette's Escape key and "No matches found", the footer's palette
 key, the screenshot's toasts and the Ctrl+C hint; and every key description of a Textual class
 the game uses is among the marked ones."""
@@ -20,8 +20,8 @@ from textual.widgets._select import SelectOverlay
 
 import kc_tui.ui
 from kc_tui.i18n import _, catalog, use
-from kc_tui.ui import textual_words
-from kc_tui.ui.textual_words import KEY_WORDS, NO_MATCHES, KeysPanel, KeysTable, Palette
+from kc_tui.ui import textual_translated
+from kc_tui.ui.textual_translated import KEY_WORDS, NO_MATCHES, KeysPanel, KeysTable, Palette
 from tests.i18n.catalogkit import ROOT
 from tests.i18n.layoutkit import LANGUAGES, seen, seen_in
 from tests.ui.conftest import wait_for
@@ -94,7 +94,7 @@ async def test_an_open_list_of_choices_says_its_escape_key_in_the_language(code:
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_textuals_words_are_translated(code: str) -> None:
     shown = catalog(code)
-    others = [v for n, v in vars(textual_words).items() if n.isupper() and isinstance(v, str)]
+    others = [v for n, v in vars(textual_translated).items() if n.isupper() and isinstance(v, str)]
     untranslated = [w for w in (*KEY_WORDS, *others) if shown.gettext(w) == w and (code, w) not in SAME]
     assert not untranslated, untranslated
 
@@ -154,10 +154,10 @@ async def test_the_screenshot_toasts_and_the_quit_hint_speak_the_language(code: 
         app.action_help_quit()
         await pilot.pause()
         told = [(n.title, n.message) for n in app._notifications]
-    screenshot = _(textual_words.SCREENSHOT)
-    assert (screenshot, _(textual_words.SCREENSHOT_SAVED_TO).format(path="'/tmp/shot.svg'")) in told, told
-    assert (screenshot, _(textual_words.SCREENSHOT_SAVED)) in told, told
-    assert (screenshot, _(textual_words.SCREENSHOT_FAILED)) in told, told
-    assert (_(textual_words.QUIT_QUESTION), _(textual_words.QUIT_HINT).format(key="q")) in told, told
+    screenshot = _(textual_translated.SCREENSHOT)
+    assert (screenshot, _(textual_translated.SCREENSHOT_SAVED_TO).format(path="'/tmp/shot.svg'")) in told, told
+    assert (screenshot, _(textual_translated.SCREENSHOT_SAVED)) in told, told
+    assert (screenshot, _(textual_translated.SCREENSHOT_FAILED)) in told, told
+    assert (_(textual_translated.QUIT_QUESTION), _(textual_translated.QUIT_HINT).format(key="q")) in told, told
     english = ("Saved screenshot", "Failed to save screenshot", "Press ")
     assert not [t for t in told if t[1].startswith(english)], told

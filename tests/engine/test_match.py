@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kc_tui.engine import Match, Rules
-from kc_tui.engine.scoring import MatchRecordError
+from kc_tui.engine.match import MatchRecordError
 
 from .helpers import random_match, random_moves
 

@@ -12,7 +12,7 @@ translated where it is drawn:
 - the screenshot's toasts and the hint that Ctrl+C does not quit: by the app
   (:mod:`kc_tui.ui.app`), which gives them in place of Textual's.
 
-``tests/i18n/test_textual_words.py`` checks that every key description of a Textual class the
+``tests/i18n/test_textual_translated.py`` checks that every key description of a Textual class the
 game uses is here, so a newer Textual's new key is found.
 """
 
