@@ -473,6 +473,7 @@ class TableDriver:
             undo_note="" if not on_turn or s.can_undo else s.why_no_undo,
             waiting_for=None if over or r.over else s.names[s.to_move],
             hands_open=open_hands,
+            review=True,
             end_turn_costs=on_turn and chips and not r.played_card and totals[to_move or 0] > 0,
             turns_ended=sum(1 for _seat, m in r.history if m == END),
             results=tuple(round_row(res, chips=chips) for res in s.match.results),

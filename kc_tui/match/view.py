@@ -120,6 +120,10 @@ class TableSnapshot:
     hands_open: bool = False
     #: A replay's place in its round (None at a live table).
     replay: ReplayPlace | None = None
+    #: A finished round may be reviewed here (what the lookahead makes of each turn): a table
+    #: played on this machine, which holds every card of the round. A remote seat's view never
+    #: may (its replay holds its own cards only).
+    review: bool = False
 
     @property
     def chips(self) -> bool:

@@ -23,17 +23,18 @@ if TYPE_CHECKING:
 
 
 def served_view(snap: TableSnapshot, *, connected: Sequence[bool], stand_in: Sequence[bool]) -> TableSnapshot:
-    """``snap`` as a remote viewer gets it: the log cut to its last :data:`LOG_LINES`, and what
-    only the server knows of each seat (its person connected, an AI standing in) filled in."""
+    """``snap`` as a remote viewer gets it: the log cut to its last :data:`LOG_LINES`, what only
+    the server knows of each seat (its person connected, an AI standing in) filled in, and no
+    review (the viewer's machine holds its own cards only)."""
     seats = tuple(
         seat
         if (seat.connected, seat.stand_in) == (connected[seat.seat], stand_in[seat.seat])
         else dataclasses.replace(seat, connected=connected[seat.seat], stand_in=stand_in[seat.seat])
         for seat in snap.seats
     )
-    if seats == snap.seats and len(snap.log) <= LOG_LINES:
+    if seats == snap.seats and len(snap.log) <= LOG_LINES and not snap.review:
         return snap
-    return dataclasses.replace(snap, log=snap.log[-LOG_LINES:], seats=seats)
+    return dataclasses.replace(snap, log=snap.log[-LOG_LINES:], seats=seats, review=False)
 
 
 def states(

@@ -262,7 +262,8 @@ class RemoteScreen(RemoteTable):
         told = told_round(
             message.number, message.winner, message.lines, cards=message.cards, names=names, look=self.look
         )
-        summary = RoundSummary(told, replay=lambda: self._ask_replay(message.number, summary), review=False)
+        review = self.latest is not None and self.latest.review
+        summary = RoundSummary(told, replay=lambda: self._ask_replay(message.number, summary), review=review)
         self._summary = summary
 
         def closed(_: object = None) -> None:

@@ -243,7 +243,11 @@ class GameScreen(HandPicking, DrivenScreen):
         if self.session.match_over:
             self._work_out_rating()
         self.app.push_screen(
-            RoundSummary(scored_round(self.session, ended.result, look=self.look), replay=replay),
+            RoundSummary(
+                scored_round(self.session, ended.result, look=self.look),
+                replay=replay,
+                review=self.view is not None and self.view.review,
+            ),
             self._round_summary_closed,
         )
 
