@@ -530,6 +530,19 @@ class MatchSession:
         """A hint ``m`` in words: "play 7♥ on 8♣ at N"."""
         return suggest_move(self.match.round, m, self.fmt)
 
+    def hint_words(self, m: Move, note: str | None) -> str:
+        """A hint ``m`` for the seat on turn in words, the same at every table (here, and sent to
+        a remote seat): the planner's ``note`` (its plan and why) when it gave one, else what the
+        move does."""
+        if note is not None:
+            # The planner's note starts "Hint: ", in English or in the player's language.
+            return note.removeprefix("Hint: ").removeprefix(_("Hint: "))
+        if m == END:
+            if len(self.view(self.to_move).legal_moves()) > 1:
+                return _("keep your cards: every play you have would open a place for the others; end your turn (t).")
+            return _("nothing you hold can be played; end your turn (t).")
+        return self.suggest(m)
+
     def _apply(self, m: Move, *, save: bool = True) -> None:
         for line in self.narrator.play(self.match.round, m):
             self._write(line)

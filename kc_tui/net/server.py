@@ -483,7 +483,7 @@ class TableServer:
             return
         from kc_tui.engine import move_str
 
-        words = decision.note or f"Hint: {self.session.suggest(decision.move)}."
+        words = self.session.hint_words(decision.move, decision.note)
         client.send(write(schema.HintMsg(request.id, move_str(decision.move), words)))
 
     def _welcome(self, seat: int | None) -> str:

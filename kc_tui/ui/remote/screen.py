@@ -57,9 +57,9 @@ from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.literal_text import rich_fill, visible
 from kc_tui.ui.remote.table import RemoteTable
 from kc_tui.ui.remote.view import is_my_turn, table_rules
-from kc_tui.ui.screens.game_hint import hint_text
+from kc_tui.ui.screens.game_hint import hint_shown
 from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
-from kc_tui.ui.table.parts import fit_message, message_lines, more_of_message
+from kc_tui.ui.table.parts import more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView
 
@@ -379,13 +379,7 @@ class RemoteScreen(RemoteTable):
             self.say(rich_fill(_("Hint: {hint}"), lead="bold", hint=Text(visible(message.text))), "hint")
             return
         key = self.pick_hint(m)
-        body = visible(message.text.removeprefix("Hint: "))
-        # The key that plays the first move comes first: it shows whatever the hint's length.
-        keys = [_("press {key} to play it").format(key=key)] if key is not None else [_("t ends your turn")]
-        hint = hint_text(keys, body)
-        if message_lines(self, hint) > fit_message(self):
-            hint = hint_text([*keys, _("h: more")], body)
-        self.say(hint, "hint")
+        self.say(hint_shown(self, key, visible(message.text.removeprefix("Hint: "))), "hint")
 
     def _hint_at_turn_start(self) -> None:
         """With the setting ``auto_hint`` on, the hint (as ``h`` shows it) once at the start of

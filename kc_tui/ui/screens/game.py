@@ -20,14 +20,13 @@ from kc_tui.match.view import TableSnapshot
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.driven import DrivenScreen
-from kc_tui.ui.screens.game_hint import hint_body, hint_text
+from kc_tui.ui.screens.game_hint import hint_shown
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, not_your_turn, turn_prompt
 from kc_tui.ui.table.parts import (
     MESSAGE_LINES,
     fit_message,
-    message_lines,
     more_of_message,
     say,
     show_too_small,
@@ -387,13 +386,7 @@ class GameScreen(HandPicking, DrivenScreen):
 
     def _show_hint(self, m: Move, note: str | None = None) -> None:
         key = self.pick_hint(m)
-        body = hint_body(self.session, m, note)
-        # The key that plays the first move comes first: it shows whatever the hint's length.
-        keys = [_("press {key} to play it").format(key=key)] if key is not None else []
-        text = hint_text(keys, body)
-        if message_lines(self, text) > fit_message(self):
-            text = hint_text([*keys, _("h: more")], body)
-        self.say(text, "hint")
+        self.say(hint_shown(self, key, self.session.hint_words(m, note)), "hint")
 
     def action_pause(self) -> None:
         self.paused = not self.paused

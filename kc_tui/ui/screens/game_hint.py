@@ -1,25 +1,14 @@
-"""The game screen's words: its hints."""
+"""A hint in words, as the game screen and a remote seat show it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual.screen import Screen
 
-from kc_tui.engine import END, Move
 from kc_tui.i18n import _
-from kc_tui.match.session import MatchSession
-
-
-def hint_body(session: MatchSession, m: Move, note: str | None) -> str:
-    """A hint ``m`` for the seat on turn in words: the planner's ``note`` (its plan and why) when
-    it gave one, else what the move does."""
-    if note is not None:
-        # The planner's note starts "Hint: ", in English or in the player's language.
-        return note.removeprefix("Hint: ").removeprefix(_("Hint: "))
-    if m == END:
-        if len(session.view(session.to_move).legal_moves()) > 1:
-            return _("keep your cards: every play you have would open a place for the others; end your turn (t).")
-        return _("nothing you hold can be played; end your turn (t).")
-    return session.suggest(m)
+from kc_tui.ui.table.parts import fit_message, message_lines
 
 
 def hint_text(keys: list[str], body: str) -> Text:
@@ -29,4 +18,15 @@ def hint_text(keys: list[str], body: str) -> Text:
     return Text.assemble((head, "bold"), body)
 
 
-__all__ = ["hint_body", "hint_text"]
+def hint_shown(screen: Screen[Any], key: str | None, body: str) -> Text:
+    """A hint as ``screen``'s message area shows it, at the game screen and a remote seat alike:
+    the key that plays its first move first (it shows whatever the hint's length), and "h: more"
+    when the words are longer than the area."""
+    keys = [_("press {key} to play it").format(key=key)] if key is not None else []
+    text = hint_text(keys, body)
+    if message_lines(screen, text) > fit_message(screen):
+        text = hint_text([*keys, _("h: more")], body)
+    return text
+
+
+__all__ = ["hint_shown", "hint_text"]
