@@ -504,6 +504,7 @@ class RoundReplay(RoundSteps):
             round_winner=winner,
             hands_open=self.hands_open,
             replay=ReplayPlace(self._position, len(self.moves), self.last_move, self.turn, self.turns),
+            review=True,
         )
 
     @property
