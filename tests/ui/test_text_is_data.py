@@ -235,8 +235,8 @@ async def test_a_name_typed_in_settings_as_markup_starts_a_game() -> None:
         assert app.config.player_name == ME
         game = await new_game(pilot)
         assert game.session.names[0] == ME
-        text = flat(screen_text(app))
-        assert ME in text
+        # The name shows as typed once the table is drawn (a loaded machine draws it later).
+        await wait_for(pilot, lambda: ME in flat(screen_text(app)), what="the name [/] on the table")
         await pilot.press("ctrl+q", "y")
     # The next launch shows the saved match's line in the menu without crashing.
     app2 = new_app()
