@@ -181,6 +181,21 @@ class StateMsg:
             raise ValueError(f"the view's 'piles' holds {len(v.piles)} places, not {PILE_COUNT}")
         if v.hands_open or any(s.hand is not None for s in v.seats if s.seat != v.viewer):
             raise ValueError("a state holds the viewer's own hand only")
+        n = len(v.seats)
+        if not 2 <= n <= 4 or any(seat.seat != i for i, seat in enumerate(v.seats)):
+            raise ValueError(f"the view's 'seats' are not 2 to 4 seats in order ({n})")
+        seats = range(n)
+        for name, seat in (("viewer", v.viewer), ("to_move", v.to_move), ("round_winner", v.round_winner)):
+            if seat is not None and seat not in seats:
+                raise ValueError(f"the view's '{name}' is no seat of the table: {seat}")
+        if not 0 <= v.stock <= 52 or any(not 0 <= seat.cards <= 52 for seat in v.seats):
+            raise ValueError("the view counts more cards than a deck holds")
+        if len(v.log) > LOG_LINES:
+            raise ValueError(f"the view's 'log' holds more than {LOG_LINES} lines")
+        if any(abs(seat.total) > MAX_STAMP for seat in v.seats) or any(
+            len(row.scores) != n or (row.winner is not None and row.winner not in seats) for row in v.results
+        ):
+            raise ValueError("the view's totals or rounds do not fit its seats")
 
     @property
     def seat(self) -> int | None:

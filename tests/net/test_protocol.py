@@ -258,3 +258,37 @@ def test_each_message_is_sent_with_its_declared_fields() -> None:
     page = replay_page(_frames(session), 0, id=1, number=1, seat=0, dealer=0, winner=None)
     assert set(json.loads(page)) - {"v", "type"} == p.SERVER_FIELDS["replay"]
     assert type(parse_server(page, strict=True)) is p.ReplayMsg
+
+
+def _served_state() -> str:
+    driver = TableDriver(session_for(seed=3))
+    return state(
+        driver, 0, stamp=1, connected=[True] * driver.session.match.n, stand_in=[False] * driver.session.match.n
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("to_move", -5),
+        ("to_move", 7),
+        ("viewer", 99),
+        ("round_winner", 5),
+        ("stock", 10**30),
+        ("stock", -1),
+        ("log", ["x"] * 51),
+        ("results", [{"number": 1, "winner": 9, "scores": [1, 2, 3]}]),
+        ("results", [{"number": 1, "winner": None, "scores": [1]}]),
+    ],
+)
+def test_a_state_whose_view_does_not_fit_its_table_is_refused_in_one_line(field: str, value: object) -> None:
+    doc = json.loads(_served_state())
+    doc["view"][field] = value
+    for strict in (True, False):
+        with pytest.raises(p.ProtocolError) as caught:
+            parse_server(json.dumps(doc), strict=strict)
+        assert caught.value.code == p.MALFORMED and "\n" not in str(caught.value)
+
+
+def test_a_served_state_is_read_back() -> None:
+    assert isinstance(parse_server(_served_state(), strict=True), p.StateMsg)
