@@ -16,7 +16,7 @@ from kc_tui.engine import Card, Move, move_str
 from kc_tui.match.view import SeatSnapshot, TableSnapshot
 from kc_tui.net.wire import Range, Says, wire_fields
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 #: The largest message either way, in bytes of UTF-8 JSON text.
 MAX_MESSAGE = 65_536
 #: The deepest JSON nesting a message may have.

@@ -112,7 +112,7 @@ async def test_an_address_the_server_does_not_serve_ends_the_seat() -> None:
 
 async def test_a_malformed_server_message_is_one_line_and_skipped() -> None:
     async with running(session_for(ANA_AND_AI)) as (server, base), relayed(base) as (relay, front):
-        relay.inject = ['{"v": 2, "type": "state", "stamp": "many"}', "not json at all", '{"v": 3, "type": "pong"}']
+        relay.inject = ['{"v": 3, "type": "state", "stamp": "many"}', "not json at all", '{"v": 4, "type": "pong"}']
         rec = recorded(front + seat_path(server.tokens[0]))
         await wait_until(lambda: rec.seat.state is not None, what="a state")
         assert len(rec.problems) == 3

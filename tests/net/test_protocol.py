@@ -49,9 +49,9 @@ def test_the_clients_messages_read_back(message: p.ClientMessage) -> None:
         ("[]", p.MALFORMED, "a JSON object"),
         ('"hello"', p.MALFORMED, "a JSON object"),
         (msg(type="ping", x=float("nan")).replace("NaN", "NaN"), p.MALFORMED, "NaN"),
-        ('{"v": 2, "type": "ping", "id": Infinity}', p.MALFORMED, "Infinity"),
-        ('{"v": 2, "type": "ping", "id": -Infinity}', p.MALFORMED, "Infinity"),
-        ('{"v": 2, "type": "ping", "type": "ping"}', p.MALFORMED, "twice"),
+        ('{"v": 3, "type": "ping", "id": Infinity}', p.MALFORMED, "Infinity"),
+        ('{"v": 3, "type": "ping", "id": -Infinity}', p.MALFORMED, "Infinity"),
+        ('{"v": 3, "type": "ping", "type": "ping"}', p.MALFORMED, "twice"),
         (msg(type="ping", id=1.0), p.MALFORMED, "id"),
         (msg(type="ping", id=True), p.MALFORMED, "id"),
         (msg(type="ping", id=p.MAX_ID + 1), p.MALFORMED, "id"),
@@ -69,11 +69,11 @@ def test_the_clients_messages_read_back(message: p.ClientMessage) -> None:
         (msg(type="hello", client=["x"]), p.MALFORMED, "text"),
         (msg(type="hello", client="x" * (p.MAX_STRING + 1)), p.MALFORMED, "longer than 256"),
         (msg(type="shout"), p.MALFORMED, "unknown message type 'shout'"),
-        (json.dumps({"type": "ping"}), p.MALFORMED, '"v": 2'),
-        (json.dumps({"v": "2", "type": "ping"}), p.MALFORMED, '"v": 2'),
-        (json.dumps({"v": 1, "type": "ping"}), p.UPGRADE, "version 2"),
-        ('{"v": 2, "type": "ping", "x": ' + "[" * 8 + "]" * 8 + "}", p.MALFORMED, "nested"),
-        ('{"v": 2, "type": "ping", "x": "' + "[" * 20 + '"}', p.MALFORMED, "no field 'x'"),
+        (json.dumps({"type": "ping"}), p.MALFORMED, '"v": 3'),
+        (json.dumps({"v": "2", "type": "ping"}), p.MALFORMED, '"v": 3'),
+        (json.dumps({"v": 1, "type": "ping"}), p.UPGRADE, "version 3"),
+        ('{"v": 3, "type": "ping", "x": ' + "[" * 8 + "]" * 8 + "}", p.MALFORMED, "nested"),
+        ('{"v": 3, "type": "ping", "x": "' + "[" * 20 + '"}', p.MALFORMED, "no field 'x'"),
         ("[" * 100_000 + "]" * 100_000, p.TOO_LARGE, "over 65536 bytes"),
         ("[" * 30_000 + "]" * 30_000, p.MALFORMED, "nested"),
         (msg(type="hello", client="é" * 40_000), p.TOO_LARGE, "over"),
@@ -89,7 +89,7 @@ def test_a_bad_client_message_is_one_line_with_its_code(text: str, code: str, sa
 
 def test_a_binary_message_is_malformed_and_a_bad_requests_id_is_kept() -> None:
     with pytest.raises(p.ProtocolError) as info:
-        parse_client(b'{"v": 2, "type": "ping"}')
+        parse_client(b'{"v": 3, "type": "ping"}')
     assert info.value.code == p.MALFORMED and "binary" in info.value.message
     with pytest.raises(p.ProtocolError) as info:
         parse_client(msg(type="move", move="jump", stamp=1, id=12))
@@ -190,7 +190,7 @@ def test_a_rounds_cards_read_back_and_a_round_without_them_shows_none() -> None:
         ({"view": {"seats": [{"name": "Ana"}]}}, "needs the field 'seat'"),
         ({"view": {"spy": 1}}, "'view' has no field 'spy'"),
         ({"spy": 1}, "no field 'spy'"),
-        ({"v": 3}, "version 2"),
+        ({"v": 4}, "version 3"),
     ],
 )
 def test_a_bad_server_state_is_refused_by_the_client_side_reader(change: dict[str, Any], says: str) -> None:

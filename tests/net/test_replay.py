@@ -127,7 +127,7 @@ async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_s
             {"round": 2**40, "start": 0},
         ]
         for rid, fields_sent in enumerate(bad, start=100):
-            await ana.send(json.dumps({"v": 2, "type": "replay", "id": rid, **fields_sent}))
+            await ana.send(json.dumps({"v": 3, "type": "replay", "id": rid, **fields_sent}))
             answer = await ana.expect(p.ErrorMsg, where=answering(rid))
             assert answer.code == p.MALFORMED, fields_sent
         for i in range(3 * p.RATE_BURST):
@@ -140,7 +140,7 @@ async def test_a_request_that_is_no_replay_request_is_malformed_and_a_flood_is_s
 
 async def test_a_huge_replay_request_is_too_large_and_closed() -> None:
     async with seated("Ana", stand_in=0) as (_, _, (ana,)):
-        await ana.send(json.dumps({"v": 2, "type": "replay", "id": 1, "round": 1, "start": 0, "pad": "x" * 70_000}))
+        await ana.send(json.dumps({"v": 3, "type": "replay", "id": 1, "round": 1, "start": 0, "pad": "x" * 70_000}))
         answer = await ana.expect(p.ErrorMsg)
         assert answer.code == p.TOO_LARGE
         await ana.close()

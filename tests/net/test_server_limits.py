@@ -141,7 +141,7 @@ async def test_a_client_with_too_many_messages_unread_is_closed_and_the_table_pl
 async def test_a_message_over_the_limit_is_answered_too_large_then_closed() -> None:
     async with running() as (server, base):
         ana = await seat(server, base, "Ana")
-        await ana.send(json.dumps({"v": 2, "type": "ping", "pad": "x" * p.MAX_MESSAGE}))
+        await ana.send(json.dumps({"v": 3, "type": "ping", "pad": "x" * p.MAX_MESSAGE}))
         error = await ana.expect(p.ErrorMsg)
         assert error.code == p.TOO_LARGE and "65536" in error.message
         await asyncio.wait_for(ana.ws.wait_closed(), WAIT)

@@ -77,18 +77,18 @@ async def test_malformed_messages_are_refused_one_by_one_and_the_table_goes_on()
         bad = [
             "not json",
             "[1, 2]",
-            '{"v": 2, "type": "move", "move": "end", "stamp": NaN}',
-            '{"v": 2, "type": "move", "move": "end", "stamp": Infinity}',
-            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": float(stamp)}),
-            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": True}),
-            json.dumps({"v": 2, "type": "move", "move": "end", "stamp": stamp, "extra": 1}),
-            json.dumps({"v": 2, "type": "move", "move": "fly away", "stamp": stamp}),
-            json.dumps({"v": 2, "type": "move", "move": "x" * 300, "stamp": stamp}),
-            json.dumps({"v": 2, "type": "teleport"}),
-            json.dumps({"v": 2, "type": "ping", "id": -1}),
+            '{"v": 3, "type": "move", "move": "end", "stamp": NaN}',
+            '{"v": 3, "type": "move", "move": "end", "stamp": Infinity}',
+            json.dumps({"v": 3, "type": "move", "move": "end", "stamp": float(stamp)}),
+            json.dumps({"v": 3, "type": "move", "move": "end", "stamp": True}),
+            json.dumps({"v": 3, "type": "move", "move": "end", "stamp": stamp, "extra": 1}),
+            json.dumps({"v": 3, "type": "move", "move": "fly away", "stamp": stamp}),
+            json.dumps({"v": 3, "type": "move", "move": "x" * 300, "stamp": stamp}),
+            json.dumps({"v": 3, "type": "teleport"}),
+            json.dumps({"v": 3, "type": "ping", "id": -1}),
             json.dumps({"v": True, "type": "ping"}),
-            '{"v": 2, "v": 2, "type": "ping"}',
-            '{"v": 2, "type": "ping", "x": ' + "[" * 9 + "]" * 9 + "}",
+            '{"v": 3, "v": 3, "type": "ping"}',
+            '{"v": 3, "type": "ping", "x": ' + "[" * 9 + "]" * 9 + "}",
         ]
         for text in bad:
             await mover.send(text)
@@ -114,9 +114,9 @@ async def test_another_protocol_version_is_told_which_the_server_speaks_and_clos
     async with table() as (server, base, ana, ben):
         before = position(server)
         other = await join(base + seat_path(server.tokens[0]), hello=False)
-        await other.send(json.dumps({"v": 3, "type": "hello", "client": "from the future"}))
+        await other.send(json.dumps({"v": 4, "type": "hello", "client": "from the future"}))
         error = await other.expect(p.ErrorMsg)
-        assert error.code == p.UPGRADE and "version 2" in error.message
+        assert error.code == p.UPGRADE and "version 3" in error.message
         await closed(other)
         assert position(server) == before and server.connected[0]
         await still_plays(server, ana, ben)
@@ -127,7 +127,7 @@ async def test_an_oversized_message_closes_that_connection_only() -> None:
         mover = await on_turn(server, ana, ben)
         other = ben if mover is ana else ana
         before = position(server)
-        huge = json.dumps({"v": 2, "type": "hello", "client": "x" * (p.MAX_MESSAGE + 10)})
+        huge = json.dumps({"v": 3, "type": "hello", "client": "x" * (p.MAX_MESSAGE + 10)})
         with pytest.raises(ConnectionClosed):
             await other.ws.send(huge)
             await asyncio.wait_for(other.ws.wait_closed(), 5)
