@@ -1,6 +1,6 @@
 """The ``kings-corners`` command: its parser and ``main``. The commands live by group:
 :mod:`kc_tui.cli.positions` (check, moves, apply), :mod:`kc_tui.cli.stats_command` (stats and its
-exports), :mod:`kc_tui.cli.network` (host, join, serve); the app, the demo and the tournament are
+exports), :mod:`kc_tui.cli.network` (host, join, online, serve); the app, the demo and the tournament are
 started here, and so is the tutorial; :mod:`kc_tui.cli.common` holds what they share."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kc_tui.cli.common import (
     seed_arg,
     speak_argparse,
 )
-from kc_tui.cli.network import add_host_parser, add_join_command, add_serve_parser
+from kc_tui.cli.network import add_host_parser, add_join_command, add_online_command, add_serve_parser
 from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats_command import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
@@ -183,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_apply)
     add_host_parser(sub)
     add_join_command(sub)
+    add_online_command(sub)
     add_serve_parser(sub)
     return parser
 

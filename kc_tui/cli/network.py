@@ -249,4 +249,114 @@ def cmd_join(args: argparse.Namespace) -> int:
     return run(app)
 
 
-__all__ = ["add_host_parser", "add_join_command", "add_serve_parser", "cmd_host", "cmd_join", "cmd_serve"]
+# ---------------------------------------------------------------------------- online
+#: The longest wait quick play may be given before AIs fill the empty seats (lobby_schema's).
+FILL_AFTER_MAX = 600
+
+
+def fill_after_arg(text: str) -> int:
+    """A ``--fill-after`` value: whole seconds from 0 to :data:`FILL_AFTER_MAX`."""
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 4 or int(t) > FILL_AFTER_MAX:
+        shown = one_line(repr(text[:20] + ("..." if len(text) > 20 else "")), MAX_LINE)
+        raise argparse.ArgumentTypeError(
+            _("the wait must be whole seconds from 0 to {most}, not {value}").format(most=FILL_AFTER_MAX, value=shown)
+        )
+    return int(t)
+
+
+def add_online_command(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``online [URL] [--name NAME] [--fill-after SECONDS] [--quick]``: a server's lobby."""
+    p = sub.add_parser(
+        "online", help=_("play online: a server's lobby (open tables, quick play, invites; 'server' runs one)")
+    )
+    p.add_argument(
+        "url",
+        metavar=_("URL"),
+        nargs="?",
+        help=_(
+            "the server's address, ws://HOST:PORT (or wss://), or an invite link .../i/TABLE/SECRET"
+            " (default: the server in Settings)"
+        ),
+    )
+    p.add_argument("--name", metavar=_("NAME"), help=_("the name to play under (default: your name in Settings)"))
+    p.add_argument(
+        "--fill-after",
+        metavar=_("SECONDS"),
+        type=fill_after_arg,
+        default=30,
+        help=_("quick play: seconds before AIs fill the empty seats (default 30)"),
+    )
+    p.add_argument("--quick", action="store_true", help=_("quick play at once, at a table of your settings' rules"))
+    p.add_argument(
+        "--cafile",
+        metavar=_("FILE"),
+        help=_("trust a wss:// server with this certificate (the server's --cert, self-signed)"),
+    )
+    p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_online)
+
+
+def online_address(url: str) -> str:
+    """``url`` checked as a server's address or an invite link; CliError (one line) otherwise."""
+    from kc_tui.net.client import AddressError
+    from kc_tui.net.lobby_client import lobby_address, parse_invite
+
+    invite = parse_invite(url)
+    try:
+        lobby_address(invite[0] if invite is not None else url)
+    except AddressError as exc:
+        raise CliError(str(exc)) from None
+    return url.strip()
+
+
+def cmd_online(args: argparse.Namespace) -> int:
+    """The app at a server's lobby; an address, a name or a wait that cannot be used is one line (exit 2)."""
+    from kc_tui.config import name_problem
+    from kc_tui.ui.app import KingsCornersApp
+    from kc_tui.ui.launch import build_app, run
+
+    app = build_app("online", args)
+    assert isinstance(app, KingsCornersApp)
+    address = args.url or app.config.server
+    if not address:
+        raise CliError(
+            _("online needs the server's address: kings-corners online ws://HOST:PORT (or set it in Settings)")
+        )
+    url = online_address(address)
+    if args.name is not None:
+        problem = name_problem(args.name.strip(), _("--name"))
+        if problem is not None:
+            raise CliError(problem)
+    if args.cafile is not None:
+        import ssl
+
+        from kc_tui.net.client import trusting
+
+        if not url.startswith("wss://"):
+            raise CliError(_("--cafile is for a wss:// address (a server with --cert and --key)"))
+        try:
+            trusting(args.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            raise CliError(
+                _("{path}: not a certificate file that can be read ({error})").format(
+                    path=show_path(args.cafile), error=exc
+                )
+            ) from None
+    options = app.options
+    options.online, options.online_name = url, args.name.strip() if args.name else None
+    options.online_quick, options.online_fill_after, options.join_cafile = args.quick, args.fill_after, args.cafile
+    return run(app)
+
+
+__all__ = [
+    "add_host_parser",
+    "add_join_command",
+    "add_online_command",
+    "add_serve_parser",
+    "cmd_host",
+    "cmd_join",
+    "cmd_online",
+    "cmd_serve",
+    "online_address",
+]

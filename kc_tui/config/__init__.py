@@ -154,6 +154,8 @@ class Config:
     theme: str = "textual-dark"
     #: The language's code (:data:`kc_tui.i18n.LANGUAGES`); empty: not chosen, the environment's.
     language: str = ""
+    #: The server "Play online" opens (``ws://HOST:PORT`` or ``wss://HOST:PORT``); empty: none yet.
+    server: str = ""
 
     @property
     def target(self) -> int:
@@ -220,6 +222,9 @@ class Config:
                     value=quote(self.language), codes=", ".join(LANGUAGES)
                 )
             )
+        problem = server_problem(self.server)
+        if problem is not None:
+            raise ConfigError(problem)
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
@@ -236,6 +241,8 @@ class Config:
         }
         if self.language:  # not chosen: the file says nothing, and the environment decides
             out["language"] = self.language
+        if self.server:
+            out["server"] = self.server
         out["rules"] = self.rules.to_dict()
         out["opponents"] = [{"name": o.name, "kind": o.kind, "think_ms": o.think_ms} for o in self.opponents]
         return out
@@ -334,6 +341,37 @@ def check_human_names(names: Sequence[str]) -> None:
             raise ConfigError(
                 _("with several people at the table, each needs a name: not {name}").format(name=quote(name))
             )
+
+
+#: The longest server address kept in the settings.
+SERVER_MAX = 200
+
+
+def server_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be the server's address (``ws://HOST:PORT`` or ``wss://HOST:PORT``,
+    optionally ending in ``/lobby``; empty: no server), or None when it can."""
+    if not isinstance(value, str):
+        return _("the server's address must be text, not {value}").format(value=quote(value))
+    text = value.strip()
+    if not text:
+        return None
+    import urllib.parse  # loaded when an address is checked
+
+    shown = quote(text)
+    if len(text) > SERVER_MAX or not text.isprintable() or any(ch.isspace() for ch in text):
+        return _("the server's address {value} is not an address: write ws://HOST:PORT").format(value=shown)
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        return _("the server's address {value} is not an address: write ws://HOST:PORT").format(value=shown)
+    if parts.scheme not in ("ws", "wss"):
+        return _("the server's address {value} must start with ws:// or wss://").format(value=shown)
+    if not parts.hostname or "@" in parts.netloc:
+        return _("the server's address {value} names no host: write ws://HOST:PORT").format(value=shown)
+    if parts.path.rstrip("/") not in ("", "/lobby") or parts.query or parts.fragment:
+        return _("the server's address {value} is only ws://HOST:PORT, with no path").format(value=shown)
+    return None
 
 
 def name_problem(name: Any, what: str) -> str | None:

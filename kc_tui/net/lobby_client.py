@@ -132,7 +132,7 @@ def _split(url: str) -> urllib.parse.SplitResult:
         ) from None
     if parts.scheme not in ("ws", "wss"):
         raise AddressError(
-            _("{address} is not a server's address: it starts with ws:// or wss://").format(address=shown)
+            _("{address} is not a server's address: it must start with ws:// or wss://").format(address=shown)
         )
     if not parts.hostname:
         raise AddressError(_("{address} names no host: write ws://HOST:PORT").format(address=shown))
@@ -202,8 +202,9 @@ class LobbyClient:
         first_retry: float = FIRST_RETRY,
         last_retry: float = LAST_RETRY,
         ssl_context: ssl.SSLContext | None = None,
-        challenge: Callable[[str, str], bytes] = challenge_bytes,
+        challenge: Callable[[str, str], bytes] | None = None,
     ) -> None:
+        """``challenge``: what the key signs for a challenge (:func:`challenge_bytes` unless given)."""
         self.url = lobby_address(url)
         self.key = key
         self.name = name
@@ -291,7 +292,8 @@ class LobbyClient:
         if challenge is None or key is None or self._outbox is None:
             return False
         try:
-            signature = key.sign(self._challenge_bytes(challenge.server, challenge.nonce))
+            signed = self._challenge_bytes or challenge_bytes
+            signature = key.sign(signed(challenge.server, challenge.nonce))
         except Exception as exc:  # a key that cannot sign: said, and the lobby is only watched
             log.exception("the challenge could not be signed")
             self._problem(_("the player key could not sign in ({error})").format(error=type(exc).__name__))

@@ -55,6 +55,12 @@ class StartOptions:
     join_cafile: str | None = None
     #: No settings file was there at the start: the menu offers Learn to play (:meth:`KingsCornersApp.offers_learning`).
     first_start: bool = False
+    #: For ``mode == 'online'``: the server's address or an invite link (``kings-corners online``),
+    #: the name to sign in with (None: the settings'), quick play at once, and its wait for AIs.
+    online: str | None = None
+    online_name: str | None = None
+    online_quick: bool = False
+    online_fill_after: int = 30
 
 
 def _menu_commands() -> type[Provider] | None:
@@ -311,6 +317,8 @@ class KingsCornersApp(App[int]):
             from kc_tui.ui.remote.screen import remote_screen
 
             screen = remote_screen(self.options.join, self.config, cafile=self.options.join_cafile)
+        elif self.mode == "online" and self.options.online is not None:
+            screen = self._lobby_screen(self.options.online)
         else:
             self._take_data_folder(held=True)
             self._saved_at_start = self.look_only is None and save_exists()
@@ -486,7 +494,7 @@ class KingsCornersApp(App[int]):
         return tables is None or bool(tables)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "join":
+        if action in ("join", "online"):
             return self.can_join()
         return True
 
@@ -650,6 +658,55 @@ class KingsCornersApp(App[int]):
             self.push_screen(remote_screen(url, self.config))
 
         self.push_screen(JoinDialog(), chosen)
+
+    def _lobby_screen(self, address: str) -> Screen[Any]:
+        from kc_tui.ui.screens.lobby import LobbyScreen
+
+        options = self.options
+        return LobbyScreen(
+            address,
+            self.config,
+            name=options.online_name,
+            quick=options.online_quick,
+            fill_after=options.online_fill_after,
+            cafile=options.join_cafile,
+        )
+
+    def action_online(self) -> None:
+        """Play online: the lobby of the server in the settings, else of the one asked for
+        (kept in the settings)."""
+        if not self.can_join():
+            self.notify(_(JOIN_OFF), severity="warning")
+            return
+        if self.config.server:
+            self.push_screen(self._lobby_screen(self.config.server))
+            return
+        from kc_tui.net.lobby_client import parse_invite
+        from kc_tui.ui.dialogs.online import ServerDialog
+
+        def chosen(address: object) -> None:
+            if not isinstance(address, str):
+                return
+            if parse_invite(address) is None:
+                self._keep_server(address)
+            self.push_screen(self._lobby_screen(address))
+
+        self.push_screen(ServerDialog(), chosen)
+
+    def _keep_server(self, address: str) -> None:
+        """The server's address kept in the settings ("Play online" opens it next time)."""
+        from kc_tui.config import ConfigError
+        from kc_tui.config.store import save_config
+
+        config = self.config.with_(server=address.strip())
+        try:
+            save_config(config, self.config_path)
+        except (ConfigError, OSError) as exc:
+            self.notify(
+                _("The server's address is not kept in the settings: {problem}").format(problem=exc), severity="warning"
+            )
+            return
+        self.config = config
 
     # ------------------------------------------------------------------ learn to play
     def _tutorial_progress(self) -> Progress:

@@ -1,9 +1,10 @@
 """The main menu's actions in Textual's command palette (Ctrl+P).
 
-Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``, ``action_join``,
-``action_stats``, ``action_settings``, ``action_rules``, ``action_quit``); a command whose action the app does
-not have, or which does not apply now (Resume without a save; an action the app's ``check_action``
-refuses, as Join a table in a served tab without a list of tables), is not offered.
+Each command runs an app action (``action_new_game``, ``action_resume``, ``action_demo``,
+``action_online``, ``action_join``, ``action_stats``, ``action_settings``, ``action_rules``,
+``action_quit``); a command whose action the app does not have, or which does not apply now
+(Resume without a save; an action the app's ``check_action`` refuses, as Join a table in a
+served tab without a list of tables), is not offered.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
     (N_("New game"), "new_game", N_("Start a new match against your AI opponents")),
     (N_("Resume"), "resume", N_("Carry on with the saved match")),
     (N_("Watch a demo"), "demo", N_("Watch AI players play each other, hands open")),
+    (N_("Play online"), "online", N_("A server's lobby: open tables, quick play, invites: kings-corners server")),
     (N_("Join a table"), "join", N_("Sit at (or watch) a table hosted on another machine: kings-corners host")),
     (N_("Statistics"), "stats", N_("Your results, rating and past matches")),
     (N_("Settings"), "settings", N_("Opponents, target score, house rules, pace and looks")),
@@ -29,7 +31,7 @@ MENU_COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 
 class MenuCommands(Provider):
-    """New game, Resume, Watch a demo, Join a table, Statistics, Settings, Rules and Quit."""
+    """New game, Resume, Watch a demo, Play online, Join a table, Statistics, Settings, Rules and Quit."""
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         app: Any = self.app

@@ -1,5 +1,5 @@
-"""The main menu: New game, Resume, Learn to play, Watch a demo, Statistics, Settings, Rules, Quit (and j: Join a table,
-where the app may join one)."""
+"""The main menu: New game, Resume, Learn to play, Watch a demo, Statistics, Settings, Rules, Quit (and o: Play
+online, j: Join a table, where the app may join one)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class MenuScreen(Screen[None]):
         Binding("c", "resume", N_("Resume")),
         Binding("d", "app.demo", N_("Demo")),
         Binding("j", "app.join", N_("Join a table"), show=False),
+        Binding("o", "app.online", N_("Play online"), show=False),
         Binding("t", "app.stats", N_("Stats")),
         Binding("s", "app.settings", N_("Settings")),
         Binding("r", "app.rules", N_("Rules")),
@@ -80,6 +81,8 @@ class MenuScreen(Screen[None]):
                 yield Button(_("Learn to play  (l)"), id="learn")
             with Center():
                 yield Button(_("Watch a demo  (d)"), id="demo")
+            with Center():
+                yield Button(_("Play online  (o)"), id="online")
             with Center():
                 yield Button(_("Join a table  (j)"), id="join")
             with Center():
@@ -123,6 +126,7 @@ class MenuScreen(Screen[None]):
         resume.display = has_save
         can_join = getattr(self.app, "can_join", lambda: True)
         self.query_one("#join", Button).display = bool(can_join())
+        self.query_one("#online", Button).display = bool(can_join())
         summary = getattr(self.app, "saved_summary", lambda: None)() if has_save else None
         saved = _("Saved match: {summary}").format(summary=summary) if summary else ""
         if not saved and getattr(self.app, "offers_learning", lambda: False)():

@@ -34,6 +34,7 @@ from kc_tui.config import (
     NAME_MAX,
     PACE_SECONDS,
     PACES,
+    SERVER_MAX,
     THEMES,
     THINK_MS_RANGE,
     Config,
@@ -42,6 +43,7 @@ from kc_tui.config import (
     check_human_names,
     pace_name,
     seat_kind_title,
+    server_problem,
 )
 from kc_tui.config.store import save_config
 from kc_tui.engine import VARIANTS, RulesError, parse_card
@@ -55,6 +57,7 @@ from kc_tui.ui.widgets.name_input import NameInput
 from kc_tui.ui.widgets.rule_fields import (
     HOUSE_RULES,
     MATCH_RULES,
+    Check,
     default_opponent,
     name_check,
     name_for_kind,
@@ -101,6 +104,10 @@ def language_choices() -> list[tuple[str, str]]:
 
 #: When a language chosen here is spoken.
 LANGUAGE_NOTE = N_("takes effect the next time the game starts (kings-corners --lang CODE: for one run)")
+
+
+#: What the server's address is for.
+SERVER_NOTE = N_("the server Play online opens (kings-corners server prints it); empty: asked when you play online")
 
 
 #: The cells of a row's label (settings.tcss: ``.label`` 21 wide with 2 of padding): a longer
@@ -275,6 +282,18 @@ class SettingsScreen(Screen[Config | None]):
             yield Static(_(AUTO_HINT[1]), classes="desc")
             yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
             yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
+            yield Static(_("Online"), classes="section")
+            server = Input(
+                cfg.server,
+                placeholder="ws://HOST:PORT",
+                id="server",
+                max_length=SERVER_MAX,
+                validators=[Check(server_problem)],
+                compact=True,
+                classes="server",
+            )
+            yield _row(_("Server"), server)
+            yield Static(_(SERVER_NOTE), classes="desc")
         yield Static("", id="error")
         with Horizontal(id="settings-buttons"):
             yield Button(_("Save"), id="save", variant="primary")
@@ -523,6 +542,7 @@ class SettingsScreen(Screen[Config | None]):
             auto_hint=bool(self._value("auto_hint")),
             theme=self._value("theme"),
             language=self._value("language"),
+            server=self._value("server"),
         )
         cfg.validate()
         return cfg
@@ -621,4 +641,5 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#auto_hint", Switch).value = d.auto_hint
         self.query_one("#theme", Select).value = d.theme
         self.query_one("#language", Select).value = d.language
+        self.query_one("#server", Input).value = d.server
         self.notify(_("Defaults restored on screen; Save to keep them."), timeout=3)
