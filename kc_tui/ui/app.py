@@ -660,7 +660,7 @@ class KingsCornersApp(App[int]):
         self.push_screen(JoinDialog(), chosen)
 
     def _lobby_screen(self, address: str) -> Screen[Any]:
-        from kc_tui.ui.screens.lobby import LobbyScreen
+        from kc_tui.ui.remote.lobby import LobbyScreen
 
         options = self.options
         return LobbyScreen(

@@ -1,4 +1,4 @@
-"""The lobby's dialogs (:mod:`kc_tui.ui.screens.lobby`): a new table (its seats: people and AI
+"""The lobby's dialogs (:mod:`kc_tui.ui.remote.lobby`): a new table (its seats: people and AI
 kinds, its target, private or listed, its turn time), quick play (how many players, how long to
 wait before AIs fill the empty seats), the server's address, another name when the one asked for
 is held on the server, and the rematch offered at a match's end. The rules are the player's

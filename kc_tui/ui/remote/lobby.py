@@ -266,6 +266,7 @@ class LobbyScreen(Screen[None]):
             self._signed_in(message)
         elif isinstance(message, JoinedMsg):
             self.seated = message
+            self.say("")
             self._show_waiting()
         elif isinstance(message, StartMsg):
             self._started(message)
@@ -334,6 +335,7 @@ class LobbyScreen(Screen[None]):
 
     def _started(self, message: StartMsg) -> None:
         self.seated = None
+        self.say("")
         self._show_waiting()
         self._back_here()
         self.playing = message.table
