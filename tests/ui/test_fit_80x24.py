@@ -291,7 +291,7 @@ async def test_the_menu_with_a_saved_match_is_whole_at_80x24() -> None:
         assert on_screen(app, saved)
         assert_whole(app, text, saved)
         buttons = [b for b in menu.query(Button) if b.display]
-        assert len(buttons) == 9
+        assert len(buttons) == 10
         for b in buttons:
             assert on_screen(app, b), (b.id, b.region)
             assert_whole(app, str(b.label), b)

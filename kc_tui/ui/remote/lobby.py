@@ -181,14 +181,14 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static("", id="title")
-        yield Static("", id="status")
+        yield Static("", id="lobby-status")
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(_("No open tables yet: n opens one, q finds players for you."), id="empty")
         with Vertical(id="waiting"):
             yield Static("", id="waiting-text")
             yield Static("", id="invite")
-        yield Static("", id="message")
+        yield Static("", id="lobby-message")
         help_line = _("n new table · q quick play · j join · w watch · Enter join or watch · ? keys · Esc back")
         yield Static(help_line, id="help")
         yield Footer(compact=True)
@@ -399,11 +399,11 @@ class LobbyScreen(Screen[None]):
 
     # ------------------------------------------------------------------ what is shown
     def _show_status(self, text: Text) -> None:
-        self.query_one("#status", Static).update(text)
+        self.query_one("#lobby-status", Static).update(text)
 
     def say(self, text: str | Text) -> None:
         """One line under the list: what happened (a refusal, a problem)."""
-        self.query_one("#message", Static).update(text if isinstance(text, Text) else rich_plain(text))
+        self.query_one("#lobby-message", Static).update(text if isinstance(text, Text) else rich_plain(text))
 
     def _show_tables(self) -> None:
         client = self.client
