@@ -67,6 +67,14 @@ def _serve_arguments(p: argparse.ArgumentParser) -> None:
             " compared exactly, no name looked up; IPv6 as [::1]:8765). Without it a tab joins no table"
         ),
     )
+    p.add_argument(
+        "--online",
+        metavar=_("URL"),
+        help=_(
+            "open every tab at the lobby of the 'kings-corners server' at URL (ws://HOST:PORT): its tables"
+            " may be joined (HOST:PORT is allowed as --allow-join allows it)"
+        ),
+    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -76,6 +84,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from kc_tui.web.folders import RootError, default_root, ready_root
 
     tables = tuple(dict.fromkeys(args.allow_join or ()))
+    online = None
+    if args.online is not None:
+        from kc_tui.net.client import AddressError, destination
+        from kc_tui.net.lobby_client import lobby_address
+
+        try:
+            online = lobby_address(args.online)
+            tables = tuple(dict.fromkeys((*tables, destination(online))))
+        except AddressError as exc:
+            raise CliError(_("--online: {problem}").format(problem=exc)) from None
     if len(tables) > MAX_TABLES:
         raise CliError(_("--allow-join: at most {most} tables, not {count}").format(most=MAX_TABLES, count=len(tables)))
     try:
@@ -91,7 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         write_line(sys.stderr, _("{prog}: {message}").format(prog=PROG, message=one_line(line, MAX_LINE)))
 
     try:
-        serve(root, args.bind, args.port, say, warn, tables)
+        serve(root, args.bind, args.port, say, warn, tables, online)
     except ServeError as exc:
         raise CliError(str(exc)) from None
     return 0

@@ -75,10 +75,11 @@ class ServeError(Exception):
     """The server cannot start (its address cannot be listened on); the message is one line."""
 
 
-def tab_command(root: Path, tables: Sequence[Endpoint] = ()) -> str:
+def tab_command(root: Path, tables: Sequence[Endpoint] = (), online: str | None = None) -> str:
     """The shell command textual-serve runs for a tab: this Python runs :mod:`kc_tui.web.tab`, with
-    the root and the tables its app may join."""
-    words = [sys.executable, "-m", "kc_tui.web.tab", str(root), *(str(t) for t in tables)]
+    the root, the server whose lobby its app opens (``serve --online``) and the tables its app may join."""
+    where = ["--online", online] if online else []
+    words = [sys.executable, "-m", "kc_tui.web.tab", str(root), *where, *(str(t) for t in tables)]
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -121,8 +122,9 @@ class TabServer(Server):
         say: Callable[[str], None],
         warn: Callable[[str], None],
         tables: Sequence[Endpoint] = (),
+        online: str | None = None,
     ) -> None:
-        super().__init__(tab_command(root, tables), host=host, port=port, title=TITLE)
+        super().__init__(tab_command(root, tables, online), host=host, port=port, title=TITLE)
         self.root = root
         self.tables = tuple(tables)
         self.loopback = is_loopback(host)
@@ -308,10 +310,12 @@ def serve(
     say: Callable[[str], None],
     warn: Callable[[str], None],
     tables: Sequence[Endpoint] = (),
+    online: str | None = None,
 ) -> None:
     """Serve the app on ``bind``:``port`` with the tabs' folders under ``root`` (a ready root):
     first the folders left by killed tabs are removed. ``say`` tells what happens, ``warn`` that
-    the address is not this machine's only; a tab's app joins only ``tables``."""
+    the address is not this machine's only; a tab's app joins only ``tables``, and opens the lobby
+    of the server at ``online`` (one of ``tables``) when given."""
     swept = sweep(root)
     if swept:
         say(
@@ -321,7 +325,7 @@ def serve(
                 swept,
             ).format(n=swept)
         )
-    TabServer(root, bind, port, say, warn, tables).serve()
+    TabServer(root, bind, port, say, warn, tables, online).serve()
 
 
 __all__ = ["MAX_TABS", "ServeError", "TabServer", "serve", "tab_command"]

@@ -1,13 +1,13 @@
-"""One browser tab's app: ``python -m kc_tui.web.tab ROOT [HOST:PORT ...]``, the command
-textual-serve runs for every tab that connects.
+"""One browser tab's app: ``python -m kc_tui.web.tab ROOT [--online URL] [HOST:PORT ...]``, the
+command textual-serve runs for every tab that connects.
 
 It makes the tab's private folder under ``ROOT`` (:mod:`kc_tui.web.folders`), runs the app
-(``python -m kc_tui``, the menu) with its settings, data and history in that folder and the
-tables it may join (``serve --allow-join``, none when none is given: :mod:`kc_tui.net.allowlist`)
-in its environment, and removes the folder when the app ends. The app's standard streams are
-this process's own: textual-serve talks to the app through them. Signals that end a process are
-passed on to the app, which quits as it does in a terminal (its match is saved after every move
-already); the folder goes then.
+(``python -m kc_tui``, the menu; with ``--online URL`` the lobby of that server) with its
+settings, data and history in that folder and the tables it may join (``serve --allow-join``,
+none when none is given: :mod:`kc_tui.net.allowlist`) in its environment, and removes the folder
+when the app ends. The app's standard streams are this process's own: textual-serve talks to the
+app through them. Signals that end a process are passed on to the app, which quits as it does in
+a terminal (its match is saved after every move already); the folder goes then.
 A server killed without a word (``kill -9``) closes its end of the app's standard input: the
 launcher sees it, ends the app, and removes the folder too.
 """
@@ -43,9 +43,9 @@ WATCH_EVERY = 0.5
 APP_EXIT_WAIT = 10.0
 
 
-def app_command() -> list[str]:
-    """The app on its menu, run by this Python."""
-    return [sys.executable, "-m", "kc_tui"]
+def app_command(online: str | None = None) -> list[str]:
+    """The app on its menu (or at the lobby of the server at ``online``), run by this Python."""
+    return [sys.executable, "-m", "kc_tui", *(["online", online] if online else [])]
 
 
 def server_gone() -> bool:
@@ -115,8 +115,12 @@ def run_tab(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    online: str | None = None
+    if len(args) >= 3 and args[1] == "--online":
+        online = args[2]
+        del args[1:3]
     if not args:
-        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT [HOST:PORT ...]\n")
+        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT [--online URL] [HOST:PORT ...]\n")
         return 2
     try:
         tables = parse_tables(args[1:])
@@ -124,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RootError, ValueError) as exc:
         sys.stderr.write(f"kings-corners serve: {one_line(str(exc))}\n")
         return 2
-    return run_tab(root, watch=True, tables=tables)
+    return run_tab(root, app_command(online), watch=True, tables=tables)
 
 
 if __name__ == "__main__":
