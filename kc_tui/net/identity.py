@@ -255,7 +255,8 @@ def _create_key(path: Path) -> Ed25519PrivateKey:
     fd: int | None = None
     try:
         fd = os.open(tmp, _CREATE_FLAGS, PRIVATE_FILE)
-        os.fchmod(fd, PRIVATE_FILE)
+        if hasattr(os, "fchmod"):  # exactly 0600, whatever the umask took away
+            os.fchmod(fd, PRIVATE_FILE)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
