@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import importlib
 import logging
 import ssl
 import urllib.parse
@@ -44,6 +43,7 @@ from kc_tui.net.client import (
     client_name,
     destination,
 )
+from kc_tui.net.identity import IdentityError, PlayerKey, challenge_bytes
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
     Challenge,
@@ -95,26 +95,13 @@ class LobbyError(Exception):
     """A request that got no answer, or a key that cannot be used: one plain line."""
 
 
-def _identity() -> Any:
-    """The identity module (:mod:`kc_tui.net.identity`), loaded when a key is needed."""
-    return importlib.import_module("kc_tui.net.identity")
-
-
-def challenge_bytes(server: str, nonce: str) -> bytes:
-    """What the key signs for the server's challenge (:func:`kc_tui.net.identity.challenge_bytes`)."""
-    data: bytes = _identity().challenge_bytes(server, nonce)
-    return data
-
-
-def load_key(folder: Path) -> Signer:
-    """The install's player key in ``folder`` (made on first use); :class:`LobbyError` (one line)
-    when it cannot be read or made."""
-    identity = _identity()
+def load_key(folder: Path | None = None) -> Signer:
+    """The install's player key in ``folder`` (None: the data folder; made on first use);
+    :class:`LobbyError` (one line) when it cannot be read or made."""
     try:
-        key: Signer = identity.PlayerKey.load_or_create(folder)
-    except (identity.IdentityError, OSError) as exc:
+        return PlayerKey.load_or_create(folder)
+    except (IdentityError, OSError) as exc:
         raise LobbyError(one_line(str(exc), LINE)) from None
-    return key
 
 
 def _split(url: str) -> urllib.parse.SplitResult:
@@ -202,9 +189,9 @@ class LobbyClient:
         first_retry: float = FIRST_RETRY,
         last_retry: float = LAST_RETRY,
         ssl_context: ssl.SSLContext | None = None,
-        challenge: Callable[[str, str], bytes] | None = None,
+        challenge: Callable[[str, str], bytes] = challenge_bytes,
     ) -> None:
-        """``challenge``: what the key signs for a challenge (:func:`challenge_bytes` unless given)."""
+        """``challenge``: what the key signs for a challenge (:func:`kc_tui.net.identity.challenge_bytes`)."""
         self.url = lobby_address(url)
         self.key = key
         self.name = name
@@ -292,8 +279,7 @@ class LobbyClient:
         if challenge is None or key is None or self._outbox is None:
             return False
         try:
-            signed = self._challenge_bytes or challenge_bytes
-            signature = key.sign(signed(challenge.server, challenge.nonce))
+            signature = key.sign(self._challenge_bytes(challenge.server, challenge.nonce))
         except Exception as exc:  # a key that cannot sign: said, and the lobby is only watched
             log.exception("the challenge could not be signed")
             self._problem(_("the player key could not sign in ({error})").format(error=type(exc).__name__))
@@ -477,7 +463,6 @@ __all__ = [
     "LobbyClient",
     "LobbyError",
     "Signer",
-    "challenge_bytes",
     "load_key",
     "lobby_address",
     "parse_invite",

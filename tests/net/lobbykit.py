@@ -16,9 +16,11 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.net import lobby_schema as ls
+from kc_tui.net.identity import challenge_bytes, verify
 from kc_tui.net.protocol import parse_lobby_client, write
 
 SECRET = "s3cretINVITEs3cretINVI"
+SERVER_ID = "fake-server"
 
 
 def listing(
@@ -66,8 +68,6 @@ class FakeLobby:
     connections: int = 0
     base: str = ""
     server: Server | None = None
-    #: The next ``start`` a full table sends (set by the test), or None.
-    quick_fill: int = 30
 
     @property
     def url(self) -> str:
@@ -93,21 +93,24 @@ class FakeLobby:
             return
         self.connections += 1
         self.clients.add(ws)
+        nonce = f"nonce-{self.connections}"
         try:
             async for data in ws:
                 message = parse_lobby_client(data)
                 self.received.append(message)
-                for answer in self.answers(message):
+                for answer in self.answers(message, nonce):
                     await ws.send(write(answer))
         except ConnectionClosed:
             pass
         finally:
             self.clients.discard(ws)
 
-    def answers(self, m: Any) -> list[Any]:
+    def answers(self, m: Any, nonce: str) -> list[Any]:
         if isinstance(m, ls.LobbyHello):
-            return [ls.Challenge("fake-server", f"nonce-{self.connections}"), ls.LobbyMsg(tuple(self.tables))]
+            return [ls.Challenge(SERVER_ID, nonce), ls.LobbyMsg(tuple(self.tables))]
         if isinstance(m, ls.SignIn):
+            if not verify(m.key, m.signature, challenge_bytes(SERVER_ID, nonce)):
+                return [ls.LobbyRefusedMsg(m.id, ls.BAD_SIGNATURE, "the signature does not match")]
             if m.name in self.taken:
                 return [ls.LobbyRefusedMsg(m.id, ls.NAME_TAKEN, "that name is taken", self.taken[m.name])]
             return [ls.SignedIn(m.id, m.name, 1234, 5)]
@@ -151,20 +154,3 @@ async def fake_lobby(*tables: ls.TableListing, **options: Any) -> AsyncIterator[
             for ws in list(lobby.clients):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(ws.close(), 5)
-
-
-class FakeKey:
-    """A player key that signs by naming what it signs (the fake lobby checks no signature)."""
-
-    public_text = "A" * 43
-
-    def __init__(self) -> None:
-        self.signed: list[bytes] = []
-
-    def sign(self, data: bytes) -> str:
-        self.signed.append(data)
-        return "sig-" + data.hex()[:16]
-
-
-def fake_challenge(server: str, nonce: str) -> bytes:
-    return f"{server}|{nonce}".encode()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,8 +16,9 @@ import pytest
 
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net.client import AddressError, Link, Status, table_address
+from kc_tui.net.identity import PlayerKey, challenge_bytes, verify
 from kc_tui.net.lobby_client import LobbyClient, LobbyError, lobby_address, parse_invite
-from tests.net.lobbykit import SECRET, FakeKey, fake_challenge, fake_lobby, listing
+from tests.net.lobbykit import SECRET, SERVER_ID, fake_lobby, listing
 from tests.waiting import wait_until
 
 
@@ -30,15 +31,17 @@ class Watched:
 
 
 @asynccontextmanager
-async def running(url: str, name: str = "Ana", key: FakeKey | None = None) -> AsyncIterator[Watched]:
+async def running(
+    url: str, name: str = "Ana", key: PlayerKey | None = None, challenge: Callable[[str, str], bytes] = challenge_bytes
+) -> AsyncIterator[Watched]:
     client = LobbyClient(
         url,
-        key or FakeKey(),
+        key or PlayerKey.generate(),
         name,
         client="kings-corners tests",
         first_retry=0.05,
         last_retry=0.2,
-        challenge=fake_challenge,
+        challenge=challenge,
     )
     watched = Watched(client)
     client.on_event, client.on_link, client.on_problem = (
@@ -60,7 +63,7 @@ async def signed_in(watched: Watched) -> None:
 
 
 async def test_signs_in_by_the_challenge_and_lists_the_tables() -> None:
-    key = FakeKey()
+    key = PlayerKey.generate()
     tables = (listing("tableONE"), listing("tableTWO", names=("Ben", "Cy", None)))
     async with fake_lobby(*tables) as lobby, running(lobby.url, "Ana", key) as w:
         await signed_in(w)
@@ -68,8 +71,7 @@ async def test_signs_in_by_the_challenge_and_lists_the_tables() -> None:
         assert w.client.connected
         sign = lobby.of(ls.SignIn)[0]
         assert (sign.key, sign.name) == (key.public_text, "Ana")
-        assert key.signed == [b"fake-server|nonce-1"]
-        assert sign.signature == key.sign(b"fake-server|nonce-1")
+        assert verify(key.public_text, sign.signature, challenge_bytes(SERVER_ID, "nonce-1"))
         assert isinstance(lobby.of(ls.LobbyHello)[0], ls.LobbyHello)
 
 
@@ -127,7 +129,7 @@ async def test_connects_again_by_itself_and_signs_in_again() -> None:
 
 async def test_a_request_while_the_connection_is_down_is_one_line() -> None:
     async with fake_lobby() as lobby:
-        client = LobbyClient(lobby.url, FakeKey(), "Ana", challenge=fake_challenge)
+        client = LobbyClient(lobby.url, PlayerKey.generate(), "Ana")
         with pytest.raises(LobbyError, match="not connected"):
             await client.request(ls.LobbyPing())
 
@@ -140,6 +142,12 @@ async def test_a_server_that_is_not_there_is_said_in_one_line() -> None:
         await wait_until(lambda: w.client.link.status is Status.RECONNECTING)
         assert "\n" not in w.client.link.reason and "refused" in w.client.link.reason
         assert w.client.signed_in is None
+
+
+async def test_a_signature_of_another_challenge_is_refused() -> None:
+    async with fake_lobby() as lobby, running(lobby.url, challenge=lambda server, nonce: b"another") as w:
+        refused = await wait_until(lambda: [e for e in w.events if isinstance(e, ls.LobbyRefusedMsg)])
+        assert refused[0].code == ls.BAD_SIGNATURE and w.client.signed_in is None
 
 
 async def test_a_message_not_understood_is_a_problem_and_the_lobby_goes_on() -> None:

@@ -15,29 +15,18 @@ from textual.widgets import DataTable, Input, Select
 
 from kc_tui.cli import main
 from kc_tui.config import Config, server_problem
-from kc_tui.net import lobby_client
 from kc_tui.net import lobby_schema as ls
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.dialogs.online import NameDialog, NewTableDialog, QuickPlayDialog, RematchDialog, ServerDialog
 from kc_tui.ui.remote.lobby import LobbyScreen
 from kc_tui.ui.remote.screen import RemoteScreen, WatchScreen
 from kc_tui.ui.screens.menu import MenuScreen
-from tests.net.lobbykit import SECRET, FakeKey, FakeLobby, fake_challenge, fake_lobby, listing
+from tests.net.lobbykit import SECRET, FakeLobby, fake_lobby, listing
 from tests.ui.conftest import wait_for
 from tests.ui.fitkit import assert_whole, content, screen_lines, shows_whole
 from tests.ui.gamekit import make_config, set_input
 
 HOSTILE = "[bold red]Eve[/]"
-
-
-@pytest.fixture(autouse=True)
-def fake_identity(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The player's key and the challenge's bytes of the tests' own (the fake lobby checks none)."""
-    monkeypatch.setattr(lobby_client, "load_key", lambda folder: FakeKey())
-    monkeypatch.setattr(lobby_client, "challenge_bytes", fake_challenge)
-    import kc_tui.ui.remote.lobby as lobby_screen
-
-    monkeypatch.setattr(lobby_screen, "load_key", lambda folder: FakeKey())
 
 
 @asynccontextmanager

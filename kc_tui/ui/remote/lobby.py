@@ -216,10 +216,8 @@ class LobbyScreen(Screen[None]):
         """Open the lobby's connection (again, after it ended for good)."""
         if self.key is None:
             try:
-                from kc_tui.config.store import ensure_data_dir
-
-                self.key = load_key(ensure_data_dir())
-            except (LobbyError, OSError) as exc:
+                self.key = load_key()
+            except LobbyError as exc:
                 self.say(
                     _("Your player key cannot be used ({problem}): the lobby is only watched.").format(problem=exc)
                 )
