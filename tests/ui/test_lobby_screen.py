@@ -58,7 +58,7 @@ async def test_the_tables_are_listed_and_the_deltas_update_the_list() -> None:
     async with fake_lobby(*tables) as lobby, online(lobby, name="Dee") as (app, pilot, screen):
         await wait_for(pilot, lambda: len(rows(screen)) == 2)
         assert any("Ana, free, free" in row and "60 s" in row for row in rows(screen)), rows(screen)
-        assert_whole(app, "Signed in as Dee")
+        await wait_for(pilot, lambda: shows_whole(app, "Signed in as Dee"))
         await lobby.push(ls.TableMsg(listing("tableTHR", names=("Fay", None), kinds=("human", "greedy"))))
         await wait_for(pilot, lambda: len(rows(screen)) == 3)
         await lobby.push(ls.TableMsg(listing("tableONE", names=("Ana", "Gus", None))))
@@ -118,7 +118,7 @@ async def test_start_opens_the_remote_table_and_the_rematch_is_offered_at_its_en
         assert remote.seat.url == url and not remote.watching
         await lobby.push(ls.RematchMsg("tableONE", ("Ben", "Ana"), ("Ben",)))
         dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RematchDialog) else None)
-        assert_whole(app, "1 of 2 said yes")
+        await wait_for(pilot, lambda: shows_whole(app, "1 of 2 said yes"))
         await pilot.press("r")
         await wait_for(pilot, lambda: lobby.of(ls.Rematch))
         assert lobby.of(ls.Rematch)[0] == ls.Rematch("tableONE", True, lobby.of(ls.Rematch)[0].id)
@@ -139,7 +139,7 @@ async def test_a_declined_rematch_goes_back_to_the_lobby() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RematchDialog))
         await lobby.push(ls.RematchMsg("tableONE", ("Ana", "Ben"), (), declined=True))
         await wait_for(pilot, lambda: app.screen is screen)
-        assert_whole(app, "No rematch: a player left or said no.")
+        await wait_for(pilot, lambda: shows_whole(app, "No rematch: a player left or said no."))
 
 
 async def test_w_watches_the_table_under_the_cursor() -> None:
@@ -177,7 +177,8 @@ async def test_the_lobby_is_readable_at_80x24() -> None:
     many = tuple(listing(f"table{i:03d}", names=("Somebody Long Named", None, None, None)) for i in range(30))
     async with fake_lobby(*many) as lobby, online(lobby) as (app, pilot, screen):
         await wait_for(pilot, lambda: len(rows(screen)) == 30)
-        for words in ("Rules", "Seats", "Playing", "Clock", "Signed in as Ana", "n new table", "Esc back"):
+        await wait_for(pilot, lambda: shows_whole(app, "Signed in as Ana") and shows_whole(app, "Somebody Long Named"))
+        for words in ("Rules", "Seats", "Playing", "Clock", "n new table", "Esc back"):
             assert_whole(app, words)
         assert len(screen_lines(app)) == 24
 
@@ -192,7 +193,7 @@ async def test_a_server_that_is_not_there_is_one_line_and_r_tries_again() -> Non
     app = KingsCornersApp(make_config(), None, "online", options)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: shows_whole(app, "connecting again… (r: now)"))
-        assert_whole(app, "connection refused")
+        await wait_for(pilot, lambda: shows_whole(app, "connection refused"))
         await pilot.press("r")
         assert app.is_running
 
@@ -239,7 +240,7 @@ async def test_settings_refuse_a_bad_server_address_in_one_line() -> None:
         settings = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, SettingsScreen) else None)
         await set_input(pilot, settings, "server", "http://cards")
         await wait_for(pilot, lambda: "server" in settings.problems())
-        assert_whole(app, "must start with ws:// or wss://")
+        await wait_for(pilot, lambda: shows_whole(app, "must start with ws:// or wss://"))
         await set_input(pilot, settings, "server", "ws://cards.example:8765")
         await wait_for(pilot, lambda: "server" not in settings.problems())
         assert settings.build_config().server == "ws://cards.example:8765"

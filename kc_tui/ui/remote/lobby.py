@@ -278,6 +278,7 @@ class LobbyScreen(Screen[None]):
             self.say(Text.assemble(("✗ ", "bold red"), rich_plain(message.message)))
 
     def _signed_in(self, message: SignedIn) -> None:
+        self.refresh_bindings()
         # Translators: {name} is the player's name on the server; {rating} and {games} are numbers.
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
         line = _("Signed in as {name} · rating {rating} · {games}").format(
@@ -433,6 +434,7 @@ class LobbyScreen(Screen[None]):
         panel = self.query_one("#waiting")
         seated = self.seated
         panel.display = seated is not None
+        self.refresh_bindings()
         if seated is None or self.client is None:
             return
         listing = self.client.listings.get(seated.table)
@@ -467,6 +469,14 @@ class LobbyScreen(Screen[None]):
         return None if key.value is None else str(key.value)
 
     # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows c only with an invite to copy, r only while not signed in."""
+        if action == "copy":
+            return self.seated is not None and self.seated.invite is not None
+        if action == "retry":
+            return self.client is None or self.client.signed_in is None
+        return True
+
     def _ask(self, message: object) -> bool:
         """Send a request; False (said) when it cannot be sent now."""
         client = self.client
