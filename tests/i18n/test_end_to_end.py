@@ -79,9 +79,9 @@ def test_the_language_chosen_in_settings_is_spoken_the_next_time(tmp_path: Path,
         pane.wait_for("Settings  (s)")
         pane.keys("s")
         pane.wait_for("Your name")
-        # From the first field (the player's name) back past Defaults, Cancel and Save: Language,
+        # From the first field (the player's name) back past Defaults, Cancel, Save and the server: Language,
         # scrolled into view.
-        pane.keys("BTab", "BTab", "BTab", "BTab")
+        pane.keys("BTab", "BTab", "BTab", "BTab", "BTab")
         pane.wait_for(lambda s: on_one_line(s, "Language", "the system's language"))
         pane.keys("Enter")
         pane.wait_for(lambda s: "Kiswahili" in s and "Italiano" in s)  # the list is open

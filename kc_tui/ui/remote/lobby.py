@@ -279,8 +279,8 @@ class LobbyScreen(Screen[None]):
 
     def _signed_in(self, message: SignedIn) -> None:
         self.refresh_bindings()
-        # Translators: {name} is the player's name on the server; {rating} and {games} are numbers.
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
+        # Translators: {name} is the player's name on the server, {rating} a number, {games} "5 matches".
         line = _("Signed in as {name} · rating {rating} · {games}").format(
             name=message.name, rating=message.rating, games=games
         )
@@ -551,7 +551,6 @@ class LobbyScreen(Screen[None]):
 
     def action_copy(self) -> None:
         if self.seated is None or self.seated.invite is None:
-            self.say(_("No invite link: it is given to a table's creator."))
             return
         self.app.copy_to_clipboard(self.seated.invite)
         self.app.notify(_("Invite link copied."), title=_("Lobby"), timeout=3)
