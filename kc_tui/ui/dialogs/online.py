@@ -134,7 +134,7 @@ class NewTableDialog(_Form):
 
     def on_mount(self) -> None:
         self._show_seats()
-        self.query_one("#count", Select).focus()
+        self.query_one("#target", Input).focus()  # Enter creates; the seats are a Shift+Tab away
 
     @on(Select.Changed, "#count")
     def _count_changed(self) -> None:
@@ -189,7 +189,7 @@ class QuickPlayDialog(_Form):
             yield self.buttons(_("Play  (Enter)"))
 
     def on_mount(self) -> None:
-        self.query_one("#players", Select).focus()
+        self.query_one("#fill", Input).focus()  # Enter plays; the players are a Shift+Tab away
 
     def take(self) -> None:
         fill = self.number("fill", _("AIs fill after (s)"), 0, MAX_FILL_AFTER)

@@ -64,8 +64,9 @@ from kc_tui.ui.widgets.footer import Footer
 from kc_tui.util.printable import is_you
 
 #: The widest a table's seats and rules are shown in the list (cells).
-SEATS_CELLS = 34
-RULES_CELLS = 18
+SEATS_CELLS = 20
+RULES_CELLS = 14
+PHASE_CELLS = 18
 #: The lobby's keys, for its help page.
 LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("n", N_("a new table: its seats (people and AIs), target, turn time, private or listed")),
@@ -417,7 +418,7 @@ class LobbyScreen(Screen[None]):
                 rich_plain(listing.target),
                 cut(seats_text(listing), SEATS_CELLS),
                 rich_plain(listing.spectators),
-                rich_plain(phase_text(listing, self._fill_in(listing.table))),
+                cut(phase_text(listing, self._fill_in(listing.table)), PHASE_CELLS),
                 rich_plain(clock_text(listing)),
                 key=listing.table,
             )
