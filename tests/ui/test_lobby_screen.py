@@ -116,6 +116,15 @@ async def test_start_opens_the_remote_table_and_the_rematch_is_offered_at_its_en
         await lobby.push(ls.StartMsg("tableONE", 1, url))
         remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
         assert remote.seat.url == url and not remote.watching
+        await pilot.press("m")  # left for the lobby mid-match: Enter on its table is the seat again
+        await wait_for(pilot, lambda: app.screen is screen)
+        await lobby.push(ls.TableMsg(listing("tableONE", names=("Ben", "Ana"), phase=ls.PLAYING)))
+        await wait_for(
+            pilot, lambda: screen.client is not None and screen.client.listings["tableONE"].phase == ls.PLAYING
+        )
+        await pilot.press("enter")
+        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        assert remote.seat.url == url and len(lobby.of(ls.JoinTable)) == 1
         await lobby.push(ls.RematchMsg("tableONE", ("Ben", "Ana"), ("Ben",)))
         dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RematchDialog) else None)
         await wait_for(pilot, lambda: shows_whole(app, "1 of 2 said yes"))

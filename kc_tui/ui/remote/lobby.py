@@ -73,7 +73,7 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("q", N_("quick play: the fullest open table of your rules, AIs fill the empty seats after a wait")),
     ("j", N_("join the table under the cursor (a free person's seat)")),
     ("w", N_("watch the table under the cursor")),
-    ("Enter", N_("join the table, or watch it when no seat is free")),
+    ("Enter", N_("join the table (back to your seat at one you play at), or watch it when no seat is free")),
     ("c", N_("copy the invite link of your table")),
     ("r", N_("connect again now")),
     ("Esc", N_("leave your seat at a table not yet started; else back to the menu")),
@@ -178,6 +178,8 @@ class LobbyScreen(Screen[None]):
         self.rematch: RematchDialog | None = None
         #: When each listed table's quick fill comes due (time.monotonic()).
         self._fill_due: dict[str, float] = {}
+        #: The seat's address at each table started for this player (its seat opens again from the list).
+        self._seat_urls: dict[str, str] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -328,6 +330,7 @@ class LobbyScreen(Screen[None]):
                 self._fill_due[listing.table] = now + listing.fill_in
         if isinstance(message, TableGoneMsg):
             self._fill_due.pop(message.table, None)
+            self._seat_urls.pop(message.table, None)
 
     def _fill_in(self, table: str) -> int | None:
         due = self._fill_due.get(table)
@@ -339,6 +342,7 @@ class LobbyScreen(Screen[None]):
         self._show_waiting()
         self._back_here()
         self.playing = message.table
+        self._seat_urls[message.table] = message.url
         self._open_table(message.url)
 
     def _open_table(self, url: str) -> None:
@@ -524,7 +528,13 @@ class LobbyScreen(Screen[None]):
 
     def action_join(self) -> None:
         listing = self._listing()
-        if listing is None or not self._free_to_sit():
+        if listing is None:
+            return
+        url = self._seat_urls.get(listing.table)
+        if url is not None and listing.phase == PLAYING:
+            self._open_table(url)  # back to one's own seat
+            return
+        if not self._free_to_sit():
             return
         if free_seats(listing) == 0 or listing.phase == ENDED:
             self.say(_("No free seat at this table: w watches it."))
@@ -545,7 +555,8 @@ class LobbyScreen(Screen[None]):
         listing = self._listing()
         if listing is None:
             return
-        if free_seats(listing) and listing.phase != ENDED and self.seated is None:
+        mine = listing.table in self._seat_urls and listing.phase == PLAYING
+        if mine or (free_seats(listing) and listing.phase != ENDED and self.seated is None):
             self.action_join()
         else:
             self.action_watch()
