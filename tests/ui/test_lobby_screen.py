@@ -106,6 +106,16 @@ async def test_online_quick_asks_for_quick_play_once_signed_in() -> None:
         assert lobby.of(ls.QuickPlay)[0].fill_after == 30
 
 
+async def test_an_invite_link_takes_its_tables_seat_once_signed_in() -> None:
+    async with fake_lobby() as lobby:
+        invite = f"{lobby.base}/i/abcdEFGH/{SECRET}"
+        async with online(lobby, address=invite) as (app, pilot, screen):
+            accepted = await wait_for(pilot, lambda: lobby.of(ls.AcceptInvite))
+            assert (accepted[0].table, accepted[0].secret) == ("abcdEFGH", SECRET)
+            assert screen.address == lobby.base + "/lobby"
+            await wait_for(pilot, lambda: shows_whole(app, "You have a seat at table abcdEFGH"))
+
+
 async def test_start_opens_the_remote_table_and_the_rematch_is_offered_at_its_end() -> None:
     async with fake_lobby(listing("tableONE", names=("Ben", None))) as lobby, online(lobby) as (app, pilot, screen):
         await wait_for(pilot, lambda: rows(screen))
