@@ -5,6 +5,7 @@ stopped and going on. Every wait is for a condition."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, field
 
 import pytest
@@ -34,6 +35,10 @@ class Table:
     def out(self, seat: int, freed: bool) -> None:
         self.ran_out.append((seat, freed))
         self.events.append((seat, freed))
+
+
+def ran_out(table: Table, count: int) -> bool:
+    return len(table.ran_out) == count
 
 
 def test_seconds_left_are_shown_rounded_up() -> None:
@@ -78,8 +83,7 @@ async def test_three_turns_run_out_in_a_row_free_the_seat_and_its_count_starts_a
     clock = table.clock(0.1)
     for turn in range(3):
         clock.update((1, 2 * turn), 0)
-        runs_out = turn + 1
-        await wait_until(lambda: len(table.ran_out) == runs_out)
+        await wait_until(functools.partial(ran_out, table, turn + 1))
         clock.update((1, 2 * turn + 1), None)
     assert table.ran_out == [(0, False), (0, False), (0, True)]
     assert clock.timeouts == {}
