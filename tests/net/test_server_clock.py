@@ -13,7 +13,8 @@ from websockets.protocol import State
 from kc_tui.engine import Rules
 from kc_tui.net import schema as p
 from kc_tui.net.clock import freed_text, ran_out_text
-from kc_tui.net.server import TableServer
+from kc_tui.net.host_options import HostRequest, options_from
+from kc_tui.net.table_service import ServedTable
 from tests.net.serverkit import Client, running, seat, session_for, watch
 from tests.waiting import wait_until
 
@@ -76,11 +77,10 @@ async def test_the_ai_plays_only_the_turn_that_ran_out_and_the_person_plays_the_
 
 async def test_three_turns_run_out_in_a_row_free_the_seat_and_its_ai_plays_on() -> None:
     lines: list[str] = []
-    freed: list[tuple[TableServer, int]] = []
+    freed: list[tuple[ServedTable, int]] = []
     session = session_for(SEATS, rules=LONG)
-    async with running(
-        session, turn_seconds=1.0, status=lines.append, on_seat_freed=lambda t, s: freed.append((t, s))
-    ) as (server, base):
+    async with running(session, turn_seconds=1.0, status=lines.append) as (server, base):
+        server.on_seat_freed = lambda table, seat: freed.append((table, seat))
         spectator = await watch(base)
         ana = await seat(server, base, "Ana")
         await wait_until(lambda: freed)
@@ -136,3 +136,10 @@ async def test_no_clock_runs_while_the_persons_client_is_away() -> None:
         await wait_until(lambda: turn(spectator) >= (at[0], at[1] + 3) or turn(spectator)[0] > at[0])
         assert len(clocks(spectator)) == 1 and server.clock.timeouts == {}
         assert not [line for line in lines if "time ran out" in line]
+
+
+def test_host_takes_the_turn_time_and_has_no_clock_by_default() -> None:
+    seats = "human:Ana,greedy"
+    assert options_from(HostRequest(seats=seats)).turn_seconds == 0.0
+    assert options_from(HostRequest(seats=seats, turn_seconds="45")).turn_seconds == 45.0
+    assert options_from(HostRequest(resume=True, turn_seconds="2.5")).turn_seconds == 2.5
