@@ -143,3 +143,22 @@ def test_host_takes_the_turn_time_and_has_no_clock_by_default() -> None:
     assert options_from(HostRequest(seats=seats)).turn_seconds == 0.0
     assert options_from(HostRequest(seats=seats, turn_seconds="45")).turn_seconds == 45.0
     assert options_from(HostRequest(resume=True, turn_seconds="2.5")).turn_seconds == 2.5
+
+
+async def test_the_clock_stops_while_the_table_holds_and_goes_on_with_the_time_left() -> None:
+    problem: list[str] = []
+    session = session_for(SEATS, rules=LONG)
+    session.save_sink = lambda data: problem[0] if problem else None
+    async with running(session, turn_seconds=600.0) as (server, base):
+        server.save_retry = 0.05
+        ana = await seat(server, base, "Ana")
+        await wait_until(lambda: server.clock.seat == 0 and bool(ana.state.legal))
+        problem.append("the disk is full")
+        await ana.move(ana.state.legal[0], ana.state.stamp)
+        await wait_until(lambda: ana.state.save_problem is not None)
+        assert not server.clock.running
+        told = len(clocks(ana))
+        problem.clear()
+        await wait_until(lambda: ana.state.save_problem is None and len(clocks(ana)) > told)
+        goes_on = clocks(ana)[-1]
+        assert goes_on.seat == 0 and goes_on.left <= 600 and not goes_on.warning and server.clock.seat == 0
