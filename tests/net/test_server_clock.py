@@ -6,15 +6,19 @@ for a condition."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from websockets.protocol import State
 
 from kc_tui.engine import Rules
 from kc_tui.net import schema as p
+from kc_tui.net.client import SeatClock
 from kc_tui.net.clock import freed_text, ran_out_text
 from kc_tui.net.host_options import HostRequest, options_from
+from kc_tui.net.server import seat_path
 from kc_tui.net.table_service import ServedTable
+from tests.net.clientkit import recorded
 from tests.net.serverkit import Client, running, seat, session_for, watch
 from tests.waiting import wait_until
 
@@ -162,3 +166,25 @@ async def test_the_clock_stops_while_the_table_holds_and_goes_on_with_the_time_l
         await wait_until(lambda: ana.state.save_problem is None and len(clocks(ana)) > told)
         goes_on = clocks(ana)[-1]
         assert goes_on.seat == 0 and goes_on.left <= 600 and not goes_on.warning and server.clock.seat == 0
+
+
+async def test_the_remote_seat_keeps_the_clock_and_ends_for_good_when_its_seat_is_freed() -> None:
+    async with running(session_for(SEATS, rules=LONG), turn_seconds=1.0) as (server, base):
+        ana = recorded(base + seat_path(server.tokens[0]))
+        kept: list[SeatClock | None] = []
+
+        def told(message: p.ServerMessage) -> None:
+            ana.messages.append(message)
+            if isinstance(message, p.ClockMsg):
+                kept.append(ana.seat.clock)  # the clock as the seat keeps it, once told
+
+        ana.seat.on_message = told
+        await wait_until(lambda: kept)
+        clock = kept[0]
+        assert clock is not None and clock.seat == 0 and clock.warning
+        assert clock.left(asyncio.get_running_loop().time()) <= 1
+        assert ana.task is not None
+        await wait_until(ana.task.done, what="the seat's end once freed")
+        assert ana.seat.link.code == p.SEAT_FREED and ana.seat.connections == 1
+        assert "3 of your turns in a row ran out of time" in ana.seat.link.reason
+        assert 0 in server.standing_in and not server.connected[0]

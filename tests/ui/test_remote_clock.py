@@ -35,14 +35,14 @@ async def test_the_seat_shows_its_own_turns_clock_and_the_other_persons() -> Non
         # Whoever is on turn first: Ana's clock on her screen, or Ben's (then Ben ends his turn).
         await wait_for(pilot, lambda: re.search(r"(Your turn|Ben): \d+ s", link_text(screen)))
         if "Ben: " in link_text(screen):
-            assert re.match(r"Ben: (600|599) s · ", link_text(screen)), link_text(screen)
+            assert re.match(r"Ben: \d+ s · ", link_text(screen)), link_text(screen)
             await ben.move("end", ben.state.stamp)
         await wait_for(pilot, lambda: is_my_turn(screen.latest) and "Your turn: " in link_text(screen))
-        assert re.match(r"Your turn: (600|599) s · The table waits for you", link_text(screen)), link_text(screen)
+        assert re.match(r"Your turn: \d+ s · The table waits for you", link_text(screen)), link_text(screen)
         assert "Your turn: " in screen_text(app)  # on the 80x24 screen, whole
         await pilot.press("t")
         await wait_for(pilot, lambda: "Ben: " in link_text(screen))
-        assert re.match(r"Ben: (600|599) s · Waiting for Ben", link_text(screen)), link_text(screen)
+        assert re.match(r"Ben: \d+ s · Waiting for Ben", link_text(screen)), link_text(screen)
 
 
 async def test_a_turn_shorter_than_the_warning_is_shown_warned_at_once() -> None:
