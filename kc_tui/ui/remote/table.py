@@ -1,8 +1,9 @@
 """The table a remote seat shows: the game screen's widgets (the piles and corners, the hand,
 the other seats' panels, the scores, the move log, the footer) drawn from the server's latest
 ``state``, with the message area and the status line of the connection (the turn clock of a
-table with a turn time, counting down, who the table waits for, who is connected, "reconnecting…"). :class:`~kc_tui.ui.remote.screen.RemoteScreen` adds the
-keys and the messages from the network.
+table with a turn time, counting down, who the table waits for, who is connected,
+"reconnecting…"). :class:`~kc_tui.ui.remote.screen.RemoteScreen` adds the keys and the messages
+from the network.
 
 Everything from the network (names, log lines, scores) is shown literally.
 """
