@@ -361,6 +361,11 @@ class Lobby:
         t = self._tables.get(table)
         return None if t is None else t.phase
 
+    def listed(self, table: str) -> bool:
+        """Whether ``table`` is open or playing and public (in the listing; watched by anyone)."""
+        t = self._tables.get(table)
+        return t is not None and t.live and t.listed
+
     def plan(self, table: str) -> Start | None:
         """The seat plan of ``table`` as a :class:`Start` (a restored table that plays is rebuilt
         from it); None for no such table."""
@@ -593,9 +598,9 @@ class Lobby:
         """``person``'s vote on the rematch of the ended ``table``. A no ends the offer for
         everyone (declined). When every person offered said yes: a new table (a new id) with the
         same people in the same seats, the same seat plan (the AI kinds too), rules, target,
-        turn clock and privacy; it starts at once unless a person's seat was left free (then it
-        is open for someone to join). When the server has :attr:`LobbyLimits.max_tables` tables
-        already, the offer ends declined."""
+        turn clock and privacy, started at once (a person's seat left free during the match
+        stays free: the stand-in plays it and it is listed for someone to join). When the
+        server has :attr:`LobbyLimits.max_tables` tables already, the offer ends declined."""
         self._now = now
         t = self._tables.get(table)
         offer = None if t is None else t.offer
@@ -626,13 +631,7 @@ class Lobby:
         new.fill_after = t.fill_after
         for seat, p in offer.people.items():
             new.people[seat] = p
-        events: list[Event] = [Tell(offer.keys, message)]
-        if new.free_seats():
-            if new.quick:
-                new.fill_at = now + new.fill_after
-            events += self._delta(new)
-        else:
-            events += self._start(new)
+        events: list[Event] = [Tell(offer.keys, message), *self._start(new)]
         return RematchOutcome(message, new.id, tuple(events))
 
     # -------------------------------------------------------------------- persistence
@@ -669,12 +668,17 @@ class Lobby:
 
     @classmethod
     def restore(
-        cls, limits: LobbyLimits, ai_ratings: Mapping[str, float], records: Iterable[Mapping[str, Any]]
+        cls,
+        limits: LobbyLimits,
+        ai_ratings: Mapping[str, float],
+        records: Iterable[Mapping[str, Any]],
+        now: float = 0.0,
     ) -> Lobby:
         """A lobby holding the tables of ``records`` (as :meth:`record` wrote them), every seat
-        disconnected and no spectator. :class:`LobbyRecordError` (one line) for a record that is
-        not valid."""
+        disconnected and no spectator, at the time ``now``. :class:`LobbyRecordError` (one line)
+        for a record that is not valid."""
         lobby = cls(limits, ai_ratings)
+        lobby._now = now
         for record in records:
             t = _table_from_record(record)
             if t.id in lobby._tables:
