@@ -955,6 +955,7 @@ def _table_from_record(record: Mapping[str, Any]) -> _Table:
         or any(isinstance(v, bool) or not isinstance(v, int) for v in ints)
         or not all(isinstance(v, bool) for v in (t.private, t.quick))
         or not all(isinstance(v, str) for v in (t.creator, t.invite_hash))
+        or not any(p is not None for p in people)
         or len({p.key for p in people if p is not None}) != sum(p is not None for p in people)
     ):
         raise LobbyRecordError(f"the lobby record of table {one_line(repr(table), QUOTED)} is not valid")
