@@ -38,13 +38,13 @@ import hmac
 import math
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kc_tui.config import HUMAN, ai_kind_names
 from kc_tui.engine import Rules
 from kc_tui.engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from kc_tui.i18n import _
+from kc_tui.i18n import _, ngettext
 from kc_tui.match.roster import default_name
 from kc_tui.net.lobby_schema import (
     ENDED,
@@ -415,8 +415,7 @@ class Lobby:
         t.invite_hash = _hash(secret)
         seat = kinds.index(HUMAN)
         t.people[seat] = person
-        seating = self._seated(t, seat, now, opened=True)
-        return Seating(seating.table, seating.seat, seating.full, seating.playing, seating.events, invite=secret)
+        return replace(self._seated(t, seat, now), invite=secret)
 
     def join(self, person: Person, table: str, seat: int | None, now: float) -> Seating | Refusal:
         """A free person's seat of the listed ``table`` (``seat`` None: the first free one). A
@@ -479,7 +478,7 @@ class Lobby:
         t.fill_after = request.fill_after
         t.fill_at = now + request.fill_after
         t.people[0] = person
-        return self._seated(t, 0, now, opened=True)
+        return self._seated(t, 0, now)
 
     def leave(self, person: Person, table: str, now: float) -> list[Event]:
         """``person`` gives up their seat of ``table``. Open: the seat is free again (the table
@@ -679,17 +678,18 @@ class Lobby:
         for a record that is not valid."""
         lobby = cls(limits, ai_ratings)
         lobby._now = now
-        for record in records:
-            t = _table_from_record(record)
+        tables = [_table_from_record(record) for record in records]
+        for t in sorted(tables, key=lambda t: t.order):
             if t.id in lobby._tables:
-                raise LobbyRecordError(f"table {t.id!r} is recorded twice")
+                raise LobbyRecordError(f"table {one_line(t.id, QUOTED)} is recorded twice")
             lobby._tables[t.id] = t
             lobby._order = max(lobby._order, t.order + 1)
         return lobby
 
     # ---------------------------------------------------------------------- internals
     def _by_age(self) -> list[_Table]:
-        return sorted(self._tables.values(), key=lambda t: t.order)
+        """Every table, oldest first (tables are added in their order: :meth:`restore` sorts)."""
+        return list(self._tables.values())
 
     def _live_count(self) -> int:
         return sum(1 for t in self._tables.values() if t.live)
@@ -702,9 +702,11 @@ class Lobby:
         if mine >= limits.tables_per_person:
             return Refusal(
                 LIMIT,
-                _("You have {count} open tables already: start or leave one first.").format(
-                    count=limits.tables_per_person
-                ),
+                ngettext(
+                    "You have {count} open table already: start or leave it first.",
+                    "You have {count} open tables already: start or leave one first.",
+                    limits.tables_per_person,
+                ).format(count=limits.tables_per_person),
             )
         return None
 
@@ -712,7 +714,11 @@ class Lobby:
         if len(self.seats_of(person.key)) >= self.limits.seats_per_person:
             return Refusal(
                 LIMIT,
-                _("You hold {count} seats already: leave one first.").format(count=self.limits.seats_per_person),
+                ngettext(
+                    "You hold {count} seat already: leave it first.",
+                    "You hold {count} seats already: leave one first.",
+                    self.limits.seats_per_person,
+                ).format(count=self.limits.seats_per_person),
             )
         return None
 
@@ -765,9 +771,9 @@ class Lobby:
         if refusal is not None:
             return refusal
         t.people[seat] = person
-        return self._seated(t, seat, now, opened=False)
+        return self._seated(t, seat, now)
 
-    def _seated(self, t: _Table, seat: int, now: float, *, opened: bool) -> Seating:
+    def _seated(self, t: _Table, seat: int, now: float) -> Seating:
         """``t.people[seat]`` was just seated: the events, and the start when the table is full."""
         key = t.people[seat]
         assert key is not None
@@ -860,11 +866,16 @@ class Lobby:
 
 # -------------------------------------------------------------------------------- checks
 def _no_table() -> Refusal:
-    return Refusal(NO_TABLE, _("There is no such table open: it may have started or ended."))
+    return Refusal(NO_TABLE, _("There is no such table: it may have ended."))
 
 
 def _limit_tables(count: int) -> Refusal:
-    return Refusal(LIMIT, _("The server has {count} tables, its most: try again later.").format(count=count))
+    line = ngettext(
+        "The server has {count} table, its most: try again later.",
+        "The server has {count} tables, its most: try again later.",
+        count,
+    )
+    return Refusal(LIMIT, line.format(count=count))
 
 
 def _seats_line(count: int) -> str:

@@ -151,7 +151,8 @@ def test_a_seat_asked_for_is_given_only_if_it_is_a_free_persons_seat() -> None:
     for seat in (0, 1, 3):
         reason = refused(lobby.join(CID, table, seat, 1.0), SEAT_GONE).reason
         assert reason == f"Seat {seat} is not a free person's seat."
-    refused(lobby.join(CID, "nosuchtb", None, 1.0), NO_TABLE)
+    line = refused(lobby.join(CID, "nosuchtb", None, 1.0), NO_TABLE).reason
+    assert line == "There is no such table: it may have ended."
 
 
 def test_a_person_holds_one_seat_of_a_table() -> None:
@@ -464,6 +465,14 @@ def test_a_person_may_have_so_many_open_tables() -> None:
     refused(lobby.quick(ANN, QuickPlay(2, 50, {}, 30), 1.0), LIMIT)
     seated(lobby.join(BOB, lobby.tables()[0], None, 2.0))  # it starts: Ann has one open table
     create(lobby, ANN)
+    lobby = new_lobby(tables_per_person=1, seats_per_person=1)
+    create(lobby, ANN)
+    line = refused(lobby.create(ANN, CreateTable(("human", "human"), 50, {}), 1.0), LIMIT).reason
+    assert line == "You have 1 open table already: start or leave it first."
+    line = refused(lobby.quick(ANN, QuickPlay(2, 50, {}, 30), 1.0), LIMIT).reason
+    assert line == "You have 1 open table already: start or leave it first."
+    line = refused(lobby.join(ANN, create(lobby, BOB).table, None, 1.0), LIMIT).reason
+    assert line == "You hold 1 seat already: leave it first."
 
 
 def test_the_server_has_so_many_tables() -> None:
@@ -584,7 +593,7 @@ def test_the_lobby_restored_from_its_records_holds_the_same_tables() -> None:
     lobby.changed(playing, round=2, spectators=1, connected=[True, False])
     records = lobby.records()
     assert [r["table"] for r in records] == [waiting.table, quick, playing, private.table]
-    back = Lobby.restore(LobbyLimits(), RATINGS, records, now=20.0)
+    back = Lobby.restore(LobbyLimits(), RATINGS, records[::-1], now=20.0)
     assert back.records() == records
     assert [listing.table for listing in back.listings()] == [waiting.table, quick, playing]
     assert back.listing(quick).fill_in == 20
