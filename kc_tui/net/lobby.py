@@ -95,7 +95,8 @@ class LobbyLimits:
     """The lobby's limits (docs/PROTOCOL.md, "The lobby"); a request past one is refused with
     code ``limit`` and a line saying which."""
 
-    #: Open tables (not yet started) a person may have created at once (quick tables they opened count).
+    #: Open tables (not yet started) a person may have created and still sit at, at once (quick
+    #: tables they opened count).
     tables_per_person: int = 3
     #: Tables open or playing on the server in all.
     max_tables: int = 1000
@@ -698,7 +699,11 @@ class Lobby:
         limits = self.limits
         if self._live_count() >= limits.max_tables:
             return _limit_tables(limits.max_tables)
-        mine = sum(1 for t in self._tables.values() if t.phase == OPEN and t.creator == person.key)
+        mine = sum(
+            1
+            for t in self._tables.values()
+            if t.phase == OPEN and t.creator == person.key and t.seat_of(person.key) is not None
+        )
         if mine >= limits.tables_per_person:
             return Refusal(
                 LIMIT,

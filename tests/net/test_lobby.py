@@ -473,6 +473,12 @@ def test_a_person_may_have_so_many_open_tables() -> None:
     assert line == "You have 1 open table already: start or leave it first."
     line = refused(lobby.join(ANN, create(lobby, BOB).table, None, 1.0), LIMIT).reason
     assert line == "You hold 1 seat already: leave it first."
+    # A table its creator left is not theirs to count.
+    lobby = new_lobby(tables_per_person=1)
+    left = create(lobby, ANN, ("human", "human", "human")).table
+    seated(lobby.join(BOB, left, None, 1.0))
+    lobby.leave(ANN, left, 2.0)
+    create(lobby, ANN)
 
 
 def test_the_server_has_so_many_tables() -> None:
@@ -744,8 +750,16 @@ class LobbyMachine(RuleBasedStateMachine):
         assert live <= self.limits.max_tables
         for p in PEOPLE:
             assert len(self.lobby.seats_of(p.key)) <= self.limits.seats_per_person
-            records = [r for r in self.lobby.records() if r["phase"] == OPEN and r["creator"] == p.key]
-            assert len(records) <= self.limits.tables_per_person
+            mine = [
+                r
+                for r in self.lobby.records()
+                if r["phase"] == OPEN and r["creator"] == p.key and (p.key, p.name) in self.seated_in(r)
+            ]
+            assert len(mine) <= self.limits.tables_per_person
+
+    @staticmethod
+    def seated_in(record: dict[str, Any]) -> list[tuple[str, str]]:
+        return [(q["key"], q["name"]) for q in record["people"] if q is not None]
 
 
 LobbyMachine.TestCase.settings = settings(
