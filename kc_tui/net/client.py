@@ -102,9 +102,10 @@ class AddressError(ValueError):
 
 def table_address(url: str, *, watch: bool = False) -> str:
     """``url`` checked as a table's address: ``ws://`` or ``wss://``, a host, and the path
-    ``/seat/<token>`` (a person's seat) or ``/watch``. With ``watch`` a seat's address is turned
-    into its table's ``/watch`` address. :class:`AddressError` (one line) for anything else, and
-    for a table this process may not join (:func:`destination`)."""
+    ``/seat/<token>`` (a person's seat) or ``/watch``, each under ``/t/<table>`` at a server
+    of many tables. With ``watch`` a seat's address is turned into its table's ``/watch``
+    address. :class:`AddressError` (one line) for anything else, and for a table this process
+    may not join (:func:`destination`)."""
     text = url.strip()
     shown = one_line(text, 120) or "''"
     try:
@@ -128,9 +129,14 @@ def table_address(url: str, *, watch: bool = False) -> str:
             _("{address} names no host: write ws://HOST:PORT/seat/... as the host printed").format(address=shown)
         )
     path = parts.path.rstrip("/")
-    if watch or path == "/watch":
-        path = "/watch"
-    elif not path.startswith("/seat/") or len(path) <= len("/seat/") or "/" in path[len("/seat/") :]:
+    # A server of many tables puts each under its id: /t/<table>/seat/<token>, /t/<table>/watch.
+    table, rest = "", path
+    pieces = path.split("/")
+    if len(pieces) >= 4 and pieces[1] == "t" and pieces[2]:
+        table, rest = f"/t/{pieces[2]}", "/" + "/".join(pieces[3:])
+    if watch or rest == "/watch":
+        path = f"{table}/watch"
+    elif not rest.startswith("/seat/") or len(rest) <= len("/seat/") or "/" in rest[len("/seat/") :]:
         raise AddressError(
             _("{address} names no seat: a seat's address ends in /seat/<token>, a spectator's in /watch").format(
                 address=shown

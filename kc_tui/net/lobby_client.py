@@ -1,0 +1,483 @@
+"""The client side of a server's lobby (``/lobby``, docs/PROTOCOL.md "The lobby"): plain asyncio,
+no Textual.
+
+:class:`LobbyClient` connects to ``<server>/lobby``, says ``hello``, reads the server's
+``challenge`` and signs in with the player's key (:class:`Signer`: the install's
+:class:`kc_tui.net.identity.PlayerKey`), then keeps :attr:`LobbyClient.listings` current from the
+``lobby`` message and its ``table`` / ``table-gone`` deltas. Requests (create, join, quick play,
+watch, rematch, leave) go out with a fresh id; :meth:`LobbyClient.request` awaits the answer of
+that id. When the connection drops it connects again by itself (the remote seat's pauses:
+:mod:`kc_tui.net.client`), says ``hello`` again and signs in again with the same name.
+
+Every text from the server (names, reasons) is data: it is handed on as the server wrote it, cut
+to one line where it becomes a status; the screen shows it literally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import logging
+import ssl
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from kc_tui.i18n import _
+from kc_tui.net.client import (
+    FIRST_RETRY,
+    LAST_RETRY,
+    LINE,
+    OPEN_TIMEOUT,
+    PING_INTERVAL,
+    PING_TIMEOUT,
+    AddressError,
+    Link,
+    Status,
+    _why,
+    client_name,
+    destination,
+)
+from kc_tui.net.lobby_schema import (
+    NAME_TAKEN,
+    Challenge,
+    JoinedMsg,
+    LobbyErrorMsg,
+    LobbyHello,
+    LobbyMsg,
+    LobbyPongMsg,
+    LobbyRefusedMsg,
+    LobbyServerMessage,
+    SignedIn,
+    SignIn,
+    TableGoneMsg,
+    TableListing,
+    TableMsg,
+    WatchingMsg,
+)
+from kc_tui.net.logs import TokenRedacting
+from kc_tui.net.protocol import parse_lobby_server, write
+from kc_tui.net.schema import MAX_ID, MAX_MESSAGE, ProtocolError
+from kc_tui.util.backoff import Backoff
+from kc_tui.util.printable import one_line
+
+#: The lobby's path on a server.
+LOBBY_PATH = "/lobby"
+#: An invite link's path: ``/i/<table>/<secret>``.
+INVITE_PREFIX = "/i/"
+#: How long a request waits for its answer (seconds).
+ANSWER_TIMEOUT = 20.0
+#: The error codes after which connecting again cannot help.
+FINAL_CODES = frozenset({"upgrade"})
+
+log = logging.getLogger(__name__)
+
+#: What every answer to a request may be (the messages that carry the request's id).
+Answer = SignedIn | JoinedMsg | WatchingMsg | LobbyRefusedMsg | LobbyErrorMsg | LobbyPongMsg
+
+
+class Signer(Protocol):
+    """The player's key as the lobby needs it (:class:`kc_tui.net.identity.PlayerKey`)."""
+
+    @property
+    def public_text(self) -> str: ...
+
+    def sign(self, data: bytes) -> str: ...
+
+
+class LobbyError(Exception):
+    """A request that got no answer, or a key that cannot be used: one plain line."""
+
+
+def _identity() -> Any:
+    """The identity module (:mod:`kc_tui.net.identity`), loaded when a key is needed."""
+    return importlib.import_module("kc_tui.net.identity")
+
+
+def challenge_bytes(server: str, nonce: str) -> bytes:
+    """What the key signs for the server's challenge (:func:`kc_tui.net.identity.challenge_bytes`)."""
+    data: bytes = _identity().challenge_bytes(server, nonce)
+    return data
+
+
+def load_key(folder: Path) -> Signer:
+    """The install's player key in ``folder`` (made on first use); :class:`LobbyError` (one line)
+    when it cannot be read or made."""
+    identity = _identity()
+    try:
+        key: Signer = identity.PlayerKey.load_or_create(folder)
+    except (identity.IdentityError, OSError) as exc:
+        raise LobbyError(one_line(str(exc), LINE)) from None
+    return key
+
+
+def _split(url: str) -> urllib.parse.SplitResult:
+    """``url`` read as a server's address: ``ws://`` or ``wss://`` and a host; :class:`AddressError`
+    (one line) otherwise."""
+    text = url.strip()
+    shown = one_line(text, 120) or "''"
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        raise AddressError(
+            # Translators: {address} is what was given as a server's address.
+            _("{address} is not an address: write ws://HOST:PORT (or wss://HOST:PORT)").format(address=shown)
+        ) from None
+    if parts.scheme not in ("ws", "wss"):
+        raise AddressError(
+            _("{address} is not a server's address: it starts with ws:// or wss://").format(address=shown)
+        )
+    if not parts.hostname:
+        raise AddressError(_("{address} names no host: write ws://HOST:PORT").format(address=shown))
+    if parts.username is not None or parts.password is not None:
+        raise AddressError(_("a server's address has no '@' (its host is what follows one): write ws://HOST:PORT"))
+    return parts
+
+
+def lobby_address(url: str) -> str:
+    """The lobby's address of the server at ``url`` (``ws://HOST:PORT``, with or without
+    ``/lobby``); :class:`AddressError` (one line) for anything else, and for a server this process
+    may not connect to (:func:`kc_tui.net.client.destination`)."""
+    parts = _split(url)
+    path = parts.path.rstrip("/")
+    if path not in ("", LOBBY_PATH):
+        raise AddressError(
+            _("{address} is not a server's address: write ws://HOST:PORT (its lobby is /lobby)").format(
+                address=one_line(url.strip(), 120)
+            )
+        )
+    address = urllib.parse.urlunsplit((parts.scheme, parts.netloc, LOBBY_PATH, "", ""))
+    destination(address)
+    return address
+
+
+def parse_invite(url: str) -> tuple[str, str, str] | None:
+    """An invite link ``<base>/i/<table>/<secret>`` as (its server's lobby address, the table's
+    id, the secret); None when ``url`` is no invite link."""
+    try:
+        parts = _split(url)
+    except AddressError:
+        return None
+    path = parts.path.rstrip("/")
+    if not path.startswith(INVITE_PREFIX):
+        return None
+    pieces = path[len(INVITE_PREFIX) :].split("/")
+    if len(pieces) != 2 or not all(pieces):
+        return None
+    table, secret = pieces
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, LOBBY_PATH, "", "")), table, secret
+
+
+def server_base(lobby: str) -> str:
+    """The server's own address (``ws://HOST:PORT``) of its lobby's address."""
+    parts = urllib.parse.urlsplit(lobby)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+
+
+class LobbyClient:
+    """One client of a server's lobby. ``key`` None: the lobby is watched without signing in
+    (its listing and ``watch`` need none).
+
+    ``on_event`` receives every parsed server message (after :attr:`listings` took it in);
+    ``on_link`` every change of status; ``on_problem`` a one-line reason for each message not
+    understood. All three are called on the loop :meth:`run` runs on."""
+
+    def __init__(
+        self,
+        url: str,
+        key: Signer | None,
+        name: str,
+        *,
+        client: str | None = None,
+        on_event: Callable[[LobbyServerMessage], None] | None = None,
+        on_link: Callable[[Link], None] | None = None,
+        on_problem: Callable[[str], None] | None = None,
+        first_retry: float = FIRST_RETRY,
+        last_retry: float = LAST_RETRY,
+        ssl_context: ssl.SSLContext | None = None,
+        challenge: Callable[[str, str], bytes] = challenge_bytes,
+    ) -> None:
+        self.url = lobby_address(url)
+        self.key = key
+        self.name = name
+        self.client = client or client_name()
+        self.on_event = on_event
+        self.on_link = on_link
+        self.on_problem = on_problem
+        self.first_retry = first_retry
+        self.last_retry = last_retry
+        self.ssl_context = ssl_context if self.url.startswith("wss://") else None
+        self._challenge_bytes = challenge
+        #: The public tables, by id, as the latest ``lobby`` and its deltas say.
+        self.listings: dict[str, TableListing] = {}
+        #: The latest challenge and sign-in (None before, and while connecting again).
+        self.challenge: Challenge | None = None
+        self.signed_in: SignedIn | None = None
+        #: The latest refusal of the name asked for (its ``suggestion`` a free one).
+        self.name_refused: LobbyRefusedMsg | None = None
+        self.link = Link(Status.CONNECTING)
+        #: How many connections were opened (the first one included).
+        self.connections = 0
+        self._ws: ClientConnection | None = None
+        self._outbox: asyncio.Queue[str] | None = None
+        self._next_id = 1
+        self._waiting: dict[int, asyncio.Future[Answer]] = {}
+        self._sign_in_id: int | None = None
+        self._closing = False
+        self._wake: asyncio.Event | None = None
+
+    # ------------------------------------------------------------------ status
+    @property
+    def connected(self) -> bool:
+        return self.link.status is Status.CONNECTED
+
+    @property
+    def ended(self) -> bool:
+        return self.link.status is Status.ENDED
+
+    def _set_link(self, link: Link) -> None:
+        if link == self.link:
+            return
+        self.link = link
+        if self.on_link is not None:
+            self.on_link(link)
+
+    def _problem(self, reason: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(one_line(reason, LINE))
+
+    # ------------------------------------------------------------------ requests
+    def send(self, message: Any) -> int | None:
+        """Send ``message`` (a lobby client message) with a fresh id; the id, or None when it
+        cannot be sent now (not connected)."""
+        if self._outbox is None:
+            return None
+        rid = self._next_id
+        self._next_id = self._next_id % MAX_ID + 1
+        self._outbox.put_nowait(write(dataclasses.replace(message, id=rid)))
+        return rid
+
+    async def request(self, message: Any, timeout: float = ANSWER_TIMEOUT) -> LobbyServerMessage:
+        """Send ``message`` and await the server's answer to it (``joined``, ``watching``,
+        ``refused``, ``error``...). :class:`LobbyError` (one line) when it cannot be sent, the
+        connection drops first, or no answer comes in ``timeout`` seconds."""
+        rid = self.send(message)
+        if rid is None:
+            raise LobbyError(_("not connected to the server: try again once the lobby is back"))
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise LobbyError(_("the server did not answer in time")) from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    def sign_in(self, name: str) -> bool:
+        """Sign in as ``name`` (again, e.g. after a name the server refused); whether it was sent
+        (it is sent by itself once the challenge comes)."""
+        self.name = name
+        return self._send_sign_in()
+
+    def _send_sign_in(self) -> bool:
+        challenge, key = self.challenge, self.key
+        if challenge is None or key is None or self._outbox is None:
+            return False
+        try:
+            signature = key.sign(self._challenge_bytes(challenge.server, challenge.nonce))
+        except Exception as exc:  # a key that cannot sign: said, and the lobby is only watched
+            log.exception("the challenge could not be signed")
+            self._problem(_("the player key could not sign in ({error})").format(error=type(exc).__name__))
+            return False
+        self._sign_in_id = self.send(SignIn(key.public_text, self.name, signature))
+        return self._sign_in_id is not None
+
+    # ------------------------------------------------------------------ the connection
+    async def close(self) -> None:
+        """End the connection for good."""
+        self._closing = True
+        if self._wake is not None:
+            self._wake.set()
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        if not self.ended:
+            self._set_link(Link(Status.ENDED, _("left the lobby")))
+
+    async def run(self) -> None:
+        """Connect, and connect again whenever the connection drops, until the server refuses
+        for good or :meth:`close` is called. Never raises (but is cancellable)."""
+        self._wake = asyncio.Event()
+        backoff = Backoff(self.first_retry, self.last_retry)
+        while not self._closing:
+            listed = await self._connect_once()
+            if self._closing or self.ended:
+                break
+            if listed:
+                backoff.reset()
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), backoff.next())
+
+    def retry_now(self) -> None:
+        """Connect again at once (the wait before the next try cut short)."""
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _connect_once(self) -> bool:
+        """One connection, from opening it to its end; whether the server sent its listing."""
+        listed = False
+        try:
+            where = destination(self.url)
+            async with connect(
+                self.url,
+                host=where.host,
+                port=where.port,
+                open_timeout=OPEN_TIMEOUT,
+                ping_interval=PING_INTERVAL,
+                ping_timeout=PING_TIMEOUT,
+                max_size=MAX_MESSAGE,
+                proxy=None,
+                user_agent_header=self.client,
+                logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
+                **self._tls(),
+            ) as ws:
+                self._ws = ws
+                self.connections += 1
+                outbox: asyncio.Queue[str] = asyncio.Queue()
+                self._outbox = outbox
+                await ws.send(write(LobbyHello(self.client)))
+                writer = asyncio.create_task(self._write(ws, outbox))
+                try:
+                    async for data in ws:
+                        if isinstance(data, bytes):
+                            self._problem(_("the server sent a binary message: skipped"))
+                            continue
+                        message = self._parse(data)
+                        if message is None:
+                            continue
+                        if isinstance(message, LobbyMsg):
+                            listed = True
+                        self._take(message)
+                        self._tell(message)
+                finally:
+                    writer.cancel()
+                    self._outbox = None
+                    self._ws = None
+                    self._lost()
+        except InvalidStatus as exc:
+            code = exc.response.status_code
+            if code == 404:
+                self._set_link(Link(Status.ENDED, _("this server has no lobby (is it a 'host' table?)"), "not-found"))
+            else:
+                # Translators: {code} is an HTTP status number (500).
+                self._dropped(_("the server answered HTTP {code}").format(code=code))
+        except ssl.SSLCertVerificationError as exc:
+            reason = exc.verify_message or exc.reason or _("not trusted")
+            # Translators: {reason} is why the certificate is refused (the TLS library's words, in English).
+            refused = _("the server's certificate is refused ({reason})").format(reason=reason)
+            self._set_link(Link(Status.ENDED, one_line(refused, LINE), "certificate"))
+        except ssl.SSLError as exc:
+            # Translators: {reason} is the TLS library's words (in English).
+            failed = _("the secure connection failed ({reason})").format(reason=exc.reason or exc)
+            self._dropped(one_line(failed, LINE))
+        except (InvalidURI, AddressError) as exc:
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
+        except ValueError as exc:  # websockets follows no redirect to another host or port
+            elsewhere = _("the server sent the lobby elsewhere: {error}").format(error=exc)
+            self._set_link(Link(Status.ENDED, one_line(elsewhere, LINE), "redirect"))
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+            self._dropped(_why(exc))
+        else:
+            self._dropped(_("the server closed the connection"))
+        return listed
+
+    def _tls(self) -> dict[str, Any]:
+        """The TLS argument of a connection: the client's context, when it has one."""
+        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+
+    def _take(self, message: LobbyServerMessage) -> None:
+        """What ``message`` changes of the client's state: the listing, the sign-in, the status,
+        the request it answers."""
+        if isinstance(message, Challenge):
+            self.challenge = message
+            self._send_sign_in()
+        elif isinstance(message, LobbyMsg):
+            self.listings = {t.table: t for t in message.tables}
+            self._set_link(Link(Status.CONNECTED))
+        elif isinstance(message, TableMsg):
+            self.listings[message.listing.table] = message.listing
+        elif isinstance(message, TableGoneMsg):
+            self.listings.pop(message.table, None)
+        elif isinstance(message, SignedIn):
+            self.signed_in, self.name_refused = message, None
+            self.name = message.name
+        elif isinstance(message, LobbyRefusedMsg) and message.id is not None and message.id == self._sign_in_id:
+            if message.code == NAME_TAKEN:
+                self.name_refused = message
+        elif isinstance(message, LobbyErrorMsg) and message.code in FINAL_CODES:
+            self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
+        answer_id = getattr(message, "id", None)
+        if isinstance(message, Answer) and answer_id is not None:
+            future = self._waiting.get(answer_id)
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    def _lost(self) -> None:
+        """The connection is gone: the requests waiting fail, the sign-in is made again on the next."""
+        self.challenge = None
+        self.signed_in = None
+        self._sign_in_id = None
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(LobbyError(_("the connection to the server was lost")))
+        self._waiting.clear()
+
+    def _dropped(self, why: str) -> None:
+        if not self._closing and not self.ended:
+            self._set_link(Link(Status.RECONNECTING, why))
+
+    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await ws.send(await outbox.get())
+
+    def _tell(self, message: LobbyServerMessage) -> None:
+        if self.on_event is None:
+            return
+        try:
+            self.on_event(message)
+        except Exception as exc:
+            log.exception("a %s message could not be shown", type(message).__name__)
+            # Translators: {error} is the name of a Python exception (KeyError).
+            self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
+
+    def _parse(self, data: str) -> LobbyServerMessage | None:
+        try:
+            return parse_lobby_server(data)
+        except ProtocolError as exc:
+            self._problem(_("a message from the server was not understood: {error}").format(error=exc))
+        except Exception as exc:  # a bug in parsing must not end the connection
+            self._problem(_("a message from the server was not understood ({error})").format(error=type(exc).__name__))
+        return None
+
+
+__all__ = [
+    "LOBBY_PATH",
+    "LobbyClient",
+    "LobbyError",
+    "Signer",
+    "challenge_bytes",
+    "load_key",
+    "lobby_address",
+    "parse_invite",
+    "server_base",
+]
