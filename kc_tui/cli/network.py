@@ -197,7 +197,9 @@ def add_server_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument(
         "--data",
         metavar=_("DIR"),
-        help=_("the data folder: its server.sqlite3 keeps the tables, the people and their ratings (default: the app's)"),
+        help=_(
+            "the data folder: its server.sqlite3 keeps the tables, the people and their ratings (default: the app's)"
+        ),
     )
     count = _("N")
     p.add_argument("--max-tables", metavar=count, help=_("the tables open or played at once, at most"))

@@ -8,9 +8,11 @@ Paths (docs/PROTOCOL.md): ``/lobby`` the lobby (:mod:`kc_tui.net.lobby_schema`);
 ``/i/<table>/<secret>`` one line of text saying how to open them; anything else 404.
 
 The lobby's rules are :class:`~kc_tui.net.lobby.Lobby`'s (plain data): the hub reads the
-requests, asks the lobby, sends what it answers, starts the tables it says are full and ends
-them. Who a person is: :mod:`kc_tui.net.identity` (the challenge signed) and
-:class:`~kc_tui.net.accounts.Accounts` (their name and rating).
+requests, asks the lobby, and carries out the events it answers in their order (deltas to
+every lobby connection, rematch offers to their people, tables started, seats given or freed,
+tables closed), keeping the lobby's record of every table it names. Who a person is:
+:mod:`kc_tui.net.identity` (the challenge signed) and :class:`~kc_tui.net.accounts.Accounts`
+(their name and rating, in the same SQLite file).
 
 Seat tokens: a person's seat is opened by the token the hub sent in that person's ``start``;
 the store keeps only its SHA-256, so after a restart the tokens the seats come back with still
@@ -18,8 +20,8 @@ open them, and a person signing in again is sent a fresh one (the older ones sti
 served table itself is given tokens of its own that no one is sent: the hub checks the token a
 client comes with and hands the connection over under the table's token.
 
-Plain Python and asyncio (no Textual, no Rich). Nothing goes wrong loudly: what fails is logged
-(the app's log) and the server goes on serving the rest.
+Plain Python and asyncio (no Textual, no Rich). What fails is logged (the app's log), never
+shown as a traceback, and the server goes on serving the rest.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from ssl import SSLContext
 from typing import Any
@@ -50,21 +52,39 @@ from kc_tui.net.accounts import Accounts, NameTaken
 from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, Connection
 from kc_tui.net.identity import challenge_bytes, new_nonce, verify
 from kc_tui.net.listener import Endpoint, Listener
-from kc_tui.net.lobby import Lobby, LobbyLimits, Person, Refusal, Seating, Start
+from kc_tui.net.lobby import (
+    Broadcast,
+    Close,
+    Event,
+    Free,
+    Lobby,
+    LobbyLimits,
+    LobbyRecordError,
+    Person,
+    Refusal,
+    Reseat,
+    Seating,
+    Start,
+    Tell,
+    shipped_ai_ratings,
+)
 from kc_tui.net.protocol import parse_lobby_client, write
 from kc_tui.net.server_store import ServerStore, matches
+from kc_tui.net.stand_ins import STAND_IN_KIND
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
 
 log = logging.getLogger(__name__)
 
 #: What every client of a table is told when the server stops (its seat is kept: it comes back).
 SERVER_CLOSED_TEXT = N_("the server stopped; your seat is kept: you'll be reconnected when it is back")
+#: What a table's clients are told when the lobby closes it (everyone left it).
+TABLE_CLOSED_TEXT = N_("the table was closed: everyone left it")
 #: The think time of the AIs at a server's tables (milliseconds).
 AI_THINK_MS = 1000
 #: Seconds a finished table is still served (its last state, its spectators) before it closes.
 END_LINGER = 300.0
-#: The longest wait of the quick play's check between two looks (seconds).
-FILL_CHECK = 1.0
+#: The longest wait of the lobby's clock (quick play's fill, rematch offers lapsing) between two looks.
+DUE_CHECK = 1.0
 #: How long the closing waits for the lobby's connections to be told.
 CLOSE_WAIT = 2.0
 
@@ -89,7 +109,7 @@ def no_table_text() -> str:
 
 @dataclass(frozen=True, slots=True)
 class HubSettings:
-    """How a hub serves its tables: the AIs' pace, the stand-in's wait, the quick tables' clock."""
+    """How a hub serves its tables: the AIs' pace, the stand-in's wait, the server's name."""
 
     ai_delay: float = 0.3
     round_pause: float = 1.5
@@ -101,13 +121,13 @@ class HubSettings:
 
 @dataclass(eq=False)
 class LiveTable:
-    """A table being played: its served table, who sits where (a person's key, None for an AI),
-    and the seats' tokens: those this process sent (the only copies), the hashes the store
-    keeps, and the served table's own."""
+    """A table being played: its served table, who sits where (a person's key, None for an AI
+    or a free seat), the seats' tokens this process sent (the only copies) and the hashes the
+    store keeps of every token that opens a seat."""
 
     id: str
     served: ServedTable
-    keys: tuple[str | None, ...]
+    keys: list[str | None]
     sent: dict[int, str] = field(default_factory=dict)
     hashes: dict[int, list[bytes]] = field(default_factory=dict)
     ended: bool = False
@@ -146,9 +166,10 @@ class _LobbyEndpoint:
 class Hub:
     """Many tables and their lobby on one port. See the module docs.
 
-    ``store``: the open store (the hub's, until :meth:`close`); ``limits``: the lobby's limits;
-    ``ssl``: TLS for the port; ``max_sockets``/``per_address``: the listener's;
-    ``quick_turn_seconds``: the clock of quick play's tables."""
+    ``store``: the open store (it stays the caller's to close); ``limits``: the lobby's;
+    ``ssl``: TLS for the port; ``max_sockets``/``per_address``: the listener's limits;
+    ``ai_ratings``: the AI kinds' ratings for quick play's fill (None: the shipped ones);
+    ``status``: called with a plain line for whoever runs the server (tables brought back)."""
 
     def __init__(
         self,
@@ -165,8 +186,10 @@ class Hub:
         self.store = store
         self.settings = settings or HubSettings()
         self.accounts = Accounts(store.db)
-        self.lobby = Lobby(limits or LobbyLimits(), ai_ratings if ai_ratings is not None else _ai_ratings())
-        self.server_id = store.server_id()
+        self.limits = limits or LobbyLimits()
+        self.ai_ratings = dict(ai_ratings) if ai_ratings is not None else shipped_ai_ratings()
+        self.lobby = Lobby(self.limits, self.ai_ratings)
+        self.server_id = self.accounts.server_id()
         self.tls = ssl is not None
         self.listener = Listener(
             self.route,
@@ -181,19 +204,22 @@ class Hub:
         self.peers: set[LobbyPeer] = set()
         self.base = ""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._fill_wake = asyncio.Event()
-        self._filler: asyncio.Task[None] | None = None
+        self._due_wake = asyncio.Event()
+        self._clock: asyncio.Task[None] | None = None
+        #: Lobby events waiting to be carried out, in order (one carrier at a time).
+        self._events: list[Event] = []
+        self._carrying = False
         self._closed = False
 
     # ------------------------------------------------------------------ running
-    async def start(self, bind: str = "127.0.0.1", port: int = 0, *, host_name: str | None = None) -> int:
+    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
         """Bring back every unfinished table of the store, then listen; the bound port."""
-        await self.restore()
-        bound = await self.listener.start(bind, port)
         from kc_tui.net.hosting import base_url
 
-        self.base = base_url(host_name or bind, bound, self.tls)
-        self._filler = asyncio.create_task(self._fill_loop(), name="quick-fill")
+        await self.restore()
+        bound = await self.listener.start(bind, port)
+        self.base = base_url(bind, bound, self.tls)
+        self._clock = asyncio.create_task(self._due_loop(), name="lobby-clock")
         return bound
 
     async def close(self) -> None:
@@ -202,9 +228,9 @@ class Hub:
         if self._closed:
             return
         self._closed = True
-        if self._filler is not None:
-            self._filler.cancel()
-        for live in list(self.tables.values()):
+        if self._clock is not None:
+            self._clock.cancel()
+        for live in self.tables.values():
             if live.closer is not None:
                 live.closer.cancel()
         await asyncio.gather(
@@ -249,43 +275,127 @@ class Hub:
             if live is None or live.served.closed:
                 return HTTPStatus.NOT_FOUND, no_table_text()
             rest = "/".join(parts[3:])
-            if rest.startswith(SEAT_PREFIX):
+            if rest.startswith(SEAT_PREFIX) and rest.count("/") == 1 and rest != SEAT_PREFIX:
                 seat = live.seat_of(rest.removeprefix(SEAT_PREFIX))
-                if seat is not None:  # handed over under the served table's own token
-                    rest = SEAT_PREFIX + live.served.tokens[seat]
-                elif rest.count("/") == 1 and rest != SEAT_PREFIX:
-                    rest = SEAT_PREFIX + "-"  # a token no seat has: the table answers bad-token
+                # Handed over under the served table's own token; a token no seat has gets the
+                # table's bad-token answer.
+                rest = SEAT_PREFIX + (live.served.tokens[seat] if seat is not None else "-")
             refused = live.served.admits(rest)
             if refused is not None:
                 return refused
             return live.served.endpoint(rest)
         return HTTPStatus.NOT_FOUND, not_found_text()
 
-    # ------------------------------------------------------------------ tables
     def _table_url(self, table: str) -> str:
         return f"{self.base}/t/{table}"
 
+    # ------------------------------------------------------------------ the lobby's events
+    def post(self, events: Iterable[Event]) -> None:
+        """Queue the lobby's events (at once: their order is the order the lobby decided them)
+        and carry them out on the loop."""
+        self._events.extend(events)
+        if not self._carrying and self._events:
+            self._background(self._drain())
+
+    async def carry_out(self, events: Iterable[Event]) -> None:
+        """Queue the lobby's events and carry them out, in their order, behind those queued
+        before them (when another task carries those out, this returns at once)."""
+        self._events.extend(events)
+        await self._drain()
+
+    async def _drain(self) -> None:
+        """Carry out the queued events in their order, then keep the record of every table they
+        name; one task at a time."""
+        if self._carrying:
+            return
+        self._carrying = True
+        touched: list[str] = []
+        try:
+            while self._events:
+                event = self._events.pop(0)
+                touched.append(event.table)
+                try:
+                    await self._carry(event)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("a lobby event (%s) could not be carried out", type(event).__name__)
+        finally:
+            self._carrying = False
+        for table in dict.fromkeys(touched):
+            self._keep(table)
+
+    async def _carry(self, event: Event) -> None:
+        if isinstance(event, Broadcast):
+            self._send_all(write(event.message))
+        elif isinstance(event, Tell):
+            text = write(event.message)
+            for key in event.keys:
+                for peer in self._peers_of(key):
+                    peer.conn.send(text)
+        elif isinstance(event, Start):
+            await self._start_table(event)
+        elif isinstance(event, Reseat):
+            live = self.tables.get(event.table)
+            if live is not None:
+                live.keys[event.seat] = event.key
+                self._new_token(live, event.seat, only=True)
+                live.served.set_token(event.seat, new_token())
+                self._send_start(live, event.seat, event.key)
+        elif isinstance(event, Free):
+            live = self.tables.get(event.table)
+            if live is not None:
+                self._free_seat(live, event.seat)
+        elif isinstance(event, Close):
+            live = self.tables.pop(event.table, None)
+            if live is not None:
+                if live.closer is not None:
+                    live.closer.cancel()
+                await live.served.close(TABLE_CLOSED_TEXT)
+
+    def _keep(self, table: str) -> None:
+        """Keep the lobby's record of ``table`` in the store (none: its row goes, unless its
+        finished table is still served a while)."""
+        record = self.lobby.record(table)
+        try:
+            if record is not None:
+                self.store.put_table(table, record, str(record.get("phase", ls.OPEN)))
+            elif table not in self.tables:
+                self.store.forget(table)
+        except Exception:
+            log.exception("table %s's record could not be stored", table)
+
+    def _send_all(self, text: str) -> None:
+        for peer in self.peers:
+            if peer.hello:
+                peer.conn.send(text)
+
+    # ------------------------------------------------------------------ tables
     def _seats(self, start: Start) -> list[Seat]:
-        """The match's seats of a table's plan: each person by their name, each AI by its kind's."""
-        taken = [name for name in start.names if name]
+        """The match's seats of a table's plan: each person by their name, each AI by the name
+        the lobby lists it under."""
+        taken = [s.name for s in start.seats if s.name]
         seats: list[Seat] = []
-        for kind, name in zip(start.kinds, start.names, strict=True):
-            if kind == HUMAN:
-                seats.append(Seat(name or default_name(HUMAN, taken), HUMAN))
+        for planned in start.seats:
+            if planned.kind == HUMAN:
+                name = planned.name or default_name(HUMAN, taken)
+                if not planned.name:
+                    taken.append(name)
+                seats.append(Seat(name, HUMAN))
             else:
-                made = default_name(kind, taken)
-                taken.append(made)
-                seats.append(Seat(made, kind, self.settings.ai_think_ms))
+                seats.append(
+                    Seat(planned.name or default_name(planned.kind, taken), planned.kind, self.settings.ai_think_ms)
+                )
         return seats
 
-    def _sink(self, table: str) -> Callable[[bytes], str | None]:
-        def keep(data: bytes) -> str | None:
-            return self.store.save(table, data)
+    def _serve(self, table: str, session: MatchSession, keys: Sequence[str | None], turn_seconds: int) -> LiveTable:
+        """The table served from ``session`` (not started yet), its saves going to the store."""
+        store = self.store
 
-        return keep
+        def sink(data: bytes) -> str | None:
+            return store.save(table, data)
 
-    def _serve_table(self, table: str, session: MatchSession, keys: Sequence[str | None], turn_seconds: int) -> LiveTable:
-        session.save_sink = self._sink(table)
+        session.save_sink = sink
         session.keep_save_at_end = True
         served = ServedTable(
             session,
@@ -299,39 +409,39 @@ class Hub:
             on_change=self._table_changed,
             on_seat_freed=self._seat_freed,
         )
-        live = LiveTable(table, served, tuple(keys))
-        live.hashes = self.store.token_hashes(table)
+        live = LiveTable(table, served, list(keys))
+        live.hashes = store.token_hashes(table)
         self.tables[table] = live
         return live
 
-    async def start_table(self, start: Start) -> None:
-        """Start the match of a full table: saved (its first save stored before any state is
-        sent), served, listed as playing, and each person sent their seat's address."""
+    async def _start_table(self, start: Start) -> None:
+        """Start the match of a full table: its first save stored before any state is sent,
+        served, and each person sent their seat's address."""
         try:
             rules = Rules.from_dict(dict(start.rules)).with_(target=start.target)
         except (RulesError, TypeError, ValueError) as exc:
             log.error("table %s cannot start: its rules are not usable (%s)", start.table, exc)
-            self._broadcast(self.lobby.ended(start.table))
+            self._events.extend(self.lobby.close(start.table, time.time()))
             return
         session = MatchSession.hosted(self._seats(start), rules)
-        self.store.put_table(start.table, self._record(start.table), ls.PLAYING)
-        live = self._serve_table(start.table, session, start.keys, start.turn_seconds)
+        record = self.lobby.record(start.table) or {}
+        self.store.put_table(start.table, record, ls.PLAYING)
+        live = self._serve(start.table, session, [s.key for s in start.seats], start.turn_seconds)
         session.save()
-        for seat, key in enumerate(start.keys):
-            if key is not None:
-                self._new_token(live, seat)
+        for seat, _key in start.people:
+            self._new_token(live, seat, only=True)
+        for seat, planned in enumerate(start.seats):
+            if planned.kind == HUMAN and planned.key is None:  # a seat left free: the stand-in plays it
+                live.served.stand_in_now(session.names[seat])
         await live.served.start()
-        self._broadcast(self.lobby.started(start.table))
-        for seat, key in enumerate(start.keys):
-            if key is not None:
-                self._send_start(live, seat, key)
+        for seat, key in start.people:
+            self._send_start(live, seat, key)
 
-    def _record(self, table: str) -> dict[str, Any]:
-        return dict(self.lobby.record(table))
-
-    def _new_token(self, live: LiveTable, seat: int, *, replace_old: bool = False) -> str:
+    def _new_token(self, live: LiveTable, seat: int, *, only: bool = False) -> str:
+        """A new token for ``seat`` (``only``: the seat's one token from now on; else the older
+        ones still open it), its hash kept, the token itself only in memory."""
         token = new_token()
-        if replace_old:
+        if only:
             self.store.set_token(live.id, seat, token)
         else:
             self.store.add_token(live.id, seat, token)
@@ -341,9 +451,20 @@ class Hub:
 
     def _send_start(self, live: LiveTable, seat: int, key: str) -> None:
         token = live.sent.get(seat) or self._new_token(live, seat)
-        message = write(ls.StartMsg(live.id, seat, f"{self._table_url(live.id)}/seat/{token}"))
+        text = write(ls.StartMsg(live.id, seat, f"{self._table_url(live.id)}/seat/{token}"))
         for peer in self._peers_of(key):
-            peer.conn.send(message)
+            peer.conn.send(text)
+
+    def _free_seat(self, live: LiveTable, seat: int) -> None:
+        """A person's seat given up or freed: the tokens it was opened with open it no longer
+        (its connection is closed) and the stand-in plays it."""
+        self.store.clear_tokens(live.id, seat)
+        live.hashes = self.store.token_hashes(live.id)
+        live.sent.pop(seat, None)
+        live.keys[seat] = None
+        if not live.ended:
+            live.served.set_token(seat, new_token())
+            live.served.stand_in_now(live.served.session.names[seat])
 
     def _table_changed(self, served: ServedTable) -> None:
         live = self.tables.get(served.table_id)
@@ -352,133 +473,130 @@ class Hub:
         if served.over:
             self._end(live)
             return
-        self._broadcast(
-            self.lobby.changed(
-                live.id,
-                connected=tuple(served.connected),
-                spectators=served.spectators,
-                round=served.session.match.number,
-            )
+        events = self.lobby.changed(
+            live.id,
+            round=served.session.match.number,
+            spectators=served.spectators,
+            connected=served.connected,
+            now=time.time(),
         )
+        self.post(events)
 
     def _seat_freed(self, served: ServedTable, seat: int) -> None:
-        """The clock freed a person's seat (three turns timed out): an AI plays it, the lobby lists
-        it free, and the token it was opened with opens it no longer."""
-        live = self.tables.get(served.table_id)
-        if live is None:
-            return
-        key = live.keys[seat] if seat < len(live.keys) else None
-        self._free_seat(live, seat)
-        if key is not None:
-            self._broadcast(self.lobby.leave(self._person_of(key), live.id, time.time()))
-
-    def _free_seat(self, live: LiveTable, seat: int) -> None:
-        self.store.clear_tokens(live.id, seat)
-        live.hashes = self.store.token_hashes(live.id)
-        live.sent.pop(seat, None)
-        live.served.set_token(seat, new_token())
-        live.served.stand_in_now(live.served.session.names[seat])
-        keys = list(live.keys)
-        keys[seat] = None
-        live.keys = tuple(keys)
+        """The clock freed a person's seat (their turns ran out, again and again)."""
+        self.post(self.lobby.seat_freed(served.table_id, seat, time.time()))
 
     def _end(self, live: LiveTable) -> None:
-        """A table's match is over: the people's results counted, the listing ended, the rematch
+        """A table's match is over: its people's results counted, the listing ended, the rematch
         offered; the table is still served a while (its last state) and then forgotten."""
         live.ended = True
-        match = live.served.session.match
-        seats = live.served.session.seats
+        session = live.served.session
+        match = session.match
+        kinds: list[str | None] = []
+        for key, seat in zip(live.keys, session.seats, strict=True):
+            kinds.append(None if key is not None else (STAND_IN_KIND if seat.is_human else seat.kind))
         try:
-            self.accounts.record_match(
-                list(live.keys),
-                [float(x) for x in match.totals],
-                not match.chips_scoring,
-                [None if s.is_human else s.kind for s in seats],
-            )
+            if any(key is not None for key in live.keys):
+                self.accounts.record_match(
+                    list(live.keys), [float(x) for x in match.totals], not match.chips_scoring, kinds
+                )
         except Exception:
             log.exception("table %s's results could not be recorded", live.id)
-        with contextlib.suppress(Exception):
-            self.store.set_phase(live.id, ls.ENDED)
-        self._broadcast(self.lobby.ended(live.id))
+        self.post(self.lobby.ended(live.id, time.time()))
         live.closer = asyncio.create_task(self._linger(live), name=f"ended {live.id}")
 
     async def _linger(self, live: LiveTable) -> None:
         await asyncio.sleep(END_LINGER)
         await live.served.close(SERVER_CLOSED_TEXT)
-        self.tables.pop(live.id, None)
-        with contextlib.suppress(Exception):
-            self.store.forget(live.id)
+        if self.tables.get(live.id) is live:
+            del self.tables[live.id]
+        if self.lobby.record(live.id) is None:
+            with contextlib.suppress(Exception):
+                self.store.forget(live.id)
 
     # ------------------------------------------------------------------ restart
+    def _restored_lobby(self, records: Sequence[Mapping[str, Any]]) -> Lobby:
+        """The lobby of ``records``, each checked on its own: one that is not valid is skipped
+        (logged), the rest restored."""
+        good: list[Mapping[str, Any]] = []
+        for record in records:
+            try:
+                Lobby.restore(self.limits, self.ai_ratings, [record])
+            except LobbyRecordError as exc:
+                log.error("a table's record in the store is not usable: %s", exc)
+                continue
+            good.append(record)
+        return Lobby.restore(self.limits, self.ai_ratings, good, time.time())
+
     async def restore(self) -> None:
         """Every unfinished table of the store back: the lobby's records, and each match being
         played rebuilt from its save at the same position and served at the same id."""
-        stored = self.store.tables(ls.OPEN, ls.PLAYING)
-        self.lobby.restore([t.record for t in stored], time.time())
+        stored = self.store.tables()
+        self.lobby = self._restored_lobby([t.record for t in stored])
         for kept in stored:
-            if kept.phase != ls.PLAYING:
+            plan = self.lobby.plan(kept.id)
+            if plan is None:
+                self.store.forget(kept.id)  # ended, or its record was not usable
+                continue
+            if self.lobby.phase(kept.id) != ls.PLAYING:
                 continue
             try:
                 if kept.save is None:
                     raise SaveError("no save was kept")
-                doc = json.loads(kept.save)
-                session = MatchSession.from_dict(doc, shared_log=True)
+                session = MatchSession.from_dict(json.loads(kept.save), shared_log=True)
             except (SaveError, ValueError) as exc:
                 log.error("table %s cannot be served again: its save is not usable (%s)", kept.id, exc)
-                self._broadcast(self.lobby.ended(kept.id))
+                self.lobby.close(kept.id, time.time())
+                self.store.forget(kept.id)
                 continue
-            start = self.lobby.plan(kept.id)
-            live = self._serve_table(kept.id, session, start.keys, start.turn_seconds)
+            if session.match.over:
+                self.lobby.close(kept.id, time.time())
+                self.store.forget(kept.id)
+                continue
+            live = self._serve(kept.id, session, [s.key for s in plan.seats], plan.turn_seconds)
+            for seat, planned in enumerate(plan.seats):
+                if planned.kind == HUMAN and planned.key is None:
+                    live.served.stand_in_now(session.names[seat])
             await live.served.start()
-            self._say(f"table {kept.id} is served again at round {session.match.number}")
+            log.info("table %s is served again at round %d", kept.id, session.match.number)
 
-    # ------------------------------------------------------------------ quick play's fill
-    async def _fill_loop(self) -> None:
+    # ------------------------------------------------------------------ the lobby's clock
+    async def _due_loop(self) -> None:
+        """Quick play's fill and the rematch offers' lapse, when they come due."""
         while not self._closed:
             try:
-                for start in self.lobby.due(time.time()):
-                    await self.start_table(start)
+                await self.carry_out(self.lobby.due(time.time()))
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("quick play's fill failed; tried again")
-            self._fill_wake.clear()
+                log.exception("the lobby's clock failed; it goes on")
+            self._due_wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._fill_wake.wait(), FILL_CHECK)
+                await asyncio.wait_for(self._due_wake.wait(), self._next_due())
+
+    def _next_due(self) -> float:
+        """Seconds until the lobby's next fill may come due (at most :data:`DUE_CHECK`)."""
+        now = time.time()
+        soonest = DUE_CHECK
+        for listing in self.lobby.listings(now):
+            if listing.fill_in is not None:
+                soonest = min(soonest, max(0.05, float(listing.fill_in)))
+        return soonest
 
     # ------------------------------------------------------------------ the lobby socket
     def _peers_of(self, key: str) -> list[LobbyPeer]:
         return [p for p in self.peers if p.person is not None and p.person.key == key]
 
-    def _person_of(self, key: str) -> Person:
-        for peer in self._peers_of(key):
-            assert peer.person is not None
-            return peer.person
-        known = self.accounts.person(key)
-        return Person(key, known.name if known is not None else "", known.rating if known is not None else 0.0)
-
-    def _broadcast(self, events: Iterable[Any]) -> None:
-        """Send the lobby's events, in order: a rematch's offer to its people, the rest to every
-        connection that said hello."""
-        for event in events:
-            text = write(event.message)
-            keys = event.to
-            for peer in list(self.peers):
-                if not peer.hello:
-                    continue
-                if keys is None or (peer.person is not None and peer.person.key in keys):
-                    peer.conn.send(text)
-
     async def serve_lobby(self, ws: ServerConnection) -> None:
+        """One lobby connection, from its hello to its end."""
         peer = LobbyPeer(Connection(ws, False, self._background))
         self.peers.add(peer)
         writer = asyncio.create_task(peer.conn.write_out(), name="lobby-writer")
         try:
             if await self._lobby_hello(peer):
                 async for message in ws:
-                    if peer.conn.closing:
-                        continue
-                    await self._lobby_message(peer, message)
+                    if not peer.conn.closing:
+                        await self._lobby_message(peer, message)
         except ConnectionClosed:
             pass
         except asyncio.CancelledError:
@@ -491,7 +609,8 @@ class Hub:
             peer.conn.pending.clear()
 
     def _read(self, peer: LobbyPeer, message: str | bytes) -> Any:
-        """The lobby message, or None once it was refused (answered)."""
+        """The lobby message, or None once it was refused (answered: a malformed one, one over
+        the rate)."""
         conn = peer.conn
         try:
             if not conn.allow():
@@ -522,7 +641,7 @@ class Hub:
         peer.hello = True
         peer.nonce = new_nonce()
         conn.send(write(ls.Challenge(self.server_id, peer.nonce)))
-        conn.send(write(ls.LobbyMsg(tuple(self.lobby.listings()))))
+        conn.send(write(ls.LobbyMsg(self.lobby.listings(time.time()))))
         return True
 
     def _refuse(self, peer: LobbyPeer, rid: int | None, code: str, reason: str, suggestion: str | None = None) -> None:
@@ -538,10 +657,11 @@ class Hub:
             raise
         except Exception:
             log.exception("a lobby request could not be answered; the server goes on")
-            self._refuse(peer, getattr(request, "id", None), ls.LIMIT, _("the server could not do that (see its log)"))
+            rid = getattr(request, "id", None)
+            self._refuse(peer, rid, ls.LIMIT, _("the server could not do that (see its log)"))
 
     async def _answer(self, peer: LobbyPeer, request: Any) -> None:
-        rid = getattr(request, "id", None)
+        rid: int | None = getattr(request, "id", None)
         if isinstance(request, ls.LobbyPing):
             peer.conn.send(write(ls.LobbyPongMsg(rid)))
             return
@@ -553,14 +673,16 @@ class Hub:
             return
         if isinstance(request, ls.WatchTable):
             live = self.tables.get(request.table)
-            if live is None or live.served.closed:
-                self._refuse(peer, rid, ls.NO_TABLE, _("that table is not being played (it has not started, or it ended)"))
+            if live is None or live.served.closed or not (self.lobby.listed(request.table) or live.ended):
+                self._refuse(
+                    peer, rid, ls.NO_TABLE, _("That table is not being played: it has not started, or it ended.")
+                )
                 return
             peer.conn.send(write(ls.WatchingMsg(rid, live.id, f"{self._table_url(live.id)}/{WATCH}")))
             return
         person = peer.person
         if person is None:
-            self._refuse(peer, rid, ls.SIGN_IN_FIRST, _("sign in first: only watching needs no sign-in"))
+            self._refuse(peer, rid, ls.SIGN_IN_FIRST, _("Sign in first: only watching needs no sign-in."))
             return
         now = time.time()
         if isinstance(request, ls.CreateTable):
@@ -571,84 +693,50 @@ class Hub:
             await self._seated(peer, rid, self.lobby.accept_invite(person, request.table, request.secret, now))
         elif isinstance(request, ls.QuickPlay):
             await self._seated(peer, rid, self.lobby.quick(person, request, now))
-            self._fill_wake.set()
+            self._due_wake.set()
         elif isinstance(request, ls.LeaveTable):
-            live = self.tables.get(request.table)
-            seat = live.keys.index(person.key) if live is not None and person.key in live.keys else None
-            events = self.lobby.leave(person, request.table, now)
-            if live is not None and seat is not None and not live.ended:
-                self._free_seat(live, seat)
-            self._broadcast(events)
+            await self.carry_out(self.lobby.leave(person, request.table, now))
         elif isinstance(request, ls.Rematch):
             outcome = self.lobby.rematch(person, request.table, request.accept, now)
             if isinstance(outcome, Refusal):
                 self._refuse(peer, rid, outcome.code, outcome.reason)
                 return
-            self._broadcast(outcome.events)
-            if outcome.start is not None:
-                await self.start_table(outcome.start)
+            await self.carry_out(outcome.events)
 
     def _sign_in(self, peer: LobbyPeer, request: ls.SignIn) -> None:
         rid = request.id
-        if not peer.nonce or not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
-            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("the signature does not match this key and this challenge"))
+        if not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
+            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature does not match this key and this challenge."))
             return
-        signed = self.accounts.sign_in(request.key, request.name)
+        try:
+            signed = self.accounts.sign_in(request.key, request.name)
+        except ValueError as exc:
+            peer.conn.send(write(schema.ErrorMsg(schema.MALFORMED, str(exc), rid)))
+            return
         if isinstance(signed, NameTaken):
             # Translators: {name} is the display name asked for, {suggestion} a free one.
-            self._refuse(
-                peer,
-                rid,
-                ls.NAME_TAKEN,
-                _("the name {name} is someone else's here: try {suggestion}").format(
-                    name=signed.name, suggestion=signed.suggestion
-                ),
-                signed.suggestion,
+            reason = _("The name {name} is someone else's on this server: try {suggestion}.").format(
+                name=signed.name, suggestion=signed.suggestion
             )
+            self._refuse(peer, rid, ls.NAME_TAKEN, reason, signed.suggestion)
             return
         peer.person = Person(signed.key, signed.name, signed.rating)
         peer.conn.send(write(ls.SignedIn(rid, signed.name, round(signed.rating), signed.games)))
-        for joined in self.lobby.seats_of(signed.key):
-            live = self.tables.get(joined.table)
-            if live is not None and not live.ended and signed.key in live.keys:
-                self._send_start(live, live.keys.index(signed.key), signed.key)
-            elif live is None:
-                peer.conn.send(write(ls.JoinedMsg(None, joined.table, joined.seat)))
+        for table, seat in self.lobby.seats_of(signed.key):
+            live = self.tables.get(table)
+            if live is None:
+                peer.conn.send(write(ls.JoinedMsg(None, table, seat)))
+            elif not live.ended and live.keys[seat] == signed.key:
+                self._send_start(live, seat, signed.key)
 
     async def _seated(self, peer: LobbyPeer, rid: int | None, answer: Seating | Refusal) -> None:
         if isinstance(answer, Refusal):
             self._refuse(peer, rid, answer.code, answer.reason)
             return
-        invite: str | None = None
-        if answer.invite is not None:
-            self.store.set_invite(answer.table, answer.invite)
-            invite = f"{self.base}/i/{answer.table}/{answer.invite}"
+        invite = None if answer.invite is None else f"{self.base}/i/{answer.table}/{answer.invite}"
         peer.conn.send(write(ls.JoinedMsg(rid, answer.table, answer.seat, invite)))
-        with contextlib.suppress(KeyError):
-            self.store.put_table(answer.table, self._record(answer.table), ls.OPEN)
-        self._broadcast(answer.events)
-        live = self.tables.get(answer.table)
-        if answer.start is not None:
-            await self.start_table(answer.start)
-        elif live is not None and not live.ended and peer.person is not None:  # a free seat of a table being played
-            keys = list(live.keys)
-            keys[answer.seat] = peer.person.key
-            live.keys = tuple(keys)
-            self._new_token(live, answer.seat, replace_old=True)
-            live.served.set_token(answer.seat, new_token())
-            self._send_start(live, answer.seat, peer.person.key)
-
-
-def _ai_ratings() -> dict[str, float]:
-    """The AI kinds' ratings shipped with the game (empty when they cannot be read: logged)."""
-    from kc_tui.records.rating import ai_anchors
-
-    try:
-        return {kind: r.value for kind, r in ai_anchors().items()}
-    except (OSError, ValueError) as exc:
-        log.error("the AIs' ratings cannot be read: %s", exc)
-        return {}
+        await self.carry_out([*answer.events])
+        self._keep(answer.table)
 
 
 __all__ = ["SERVER_CLOSED_TEXT", "Hub", "HubSettings", "LiveTable", "invite_text", "root_text"]
-_unused = (replace,)

@@ -1,10 +1,10 @@
 """The store of ``kings-corners server``: one SQLite file, ``server.sqlite3`` in the data folder.
 
-It keeps the server's id (the lobby's challenges name it, across restarts), every table the
-lobby knows (its record as the lobby wrote it, its phase, the save of its match), the SHA-256
-hashes of the seats' tokens and of the invites' secrets (never a token or a secret itself), and
-the people and their ratings (:class:`kc_tui.net.accounts.Accounts`'s own tables, on the same
-connection).
+It keeps every table the lobby knows (its record as :meth:`kc_tui.net.lobby.Lobby.record`
+wrote it: the invite's secret only as its SHA-256; its phase; the save of its match), the SHA-256
+hashes of the seats' tokens (never a token itself), and, in
+:class:`kc_tui.net.accounts.Accounts`'s own tables on the same connection, the server's id, the
+people and their ratings.
 
 The file is in WAL mode with ``synchronous = FULL``: a table's save is written, and its commit
 made durable, before the state it holds is sent, so that no one is shown a card that a restart
@@ -23,7 +23,6 @@ import hmac
 import json
 import logging
 import os
-import secrets
 import sqlite3
 import time
 from collections.abc import Mapping
@@ -44,11 +43,8 @@ STORE_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: How long a statement waits for another connection's lock (milliseconds).
 BUSY_MS = 2000
-#: The server's id: random URL-safe text, made once.
-SERVER_ID_BYTES = 12
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS hub_tables (
     id TEXT PRIMARY KEY,
     record TEXT NOT NULL,
@@ -62,7 +58,6 @@ CREATE TABLE IF NOT EXISTS hub_seat_tokens (
     hash BLOB NOT NULL,
     PRIMARY KEY (table_id, seat, hash)
 );
-CREATE TABLE IF NOT EXISTS hub_invites (table_id TEXT PRIMARY KEY, hash BLOB NOT NULL);
 """
 
 
@@ -145,7 +140,9 @@ class ServerStore:
                 _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(exc.strerror or str(exc)))
             ) from None
         except sqlite3.Error as exc:
-            raise StoreError(_("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(str(exc)))) from None
+            raise StoreError(
+                _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(str(exc)))
+            ) from None
         try:
             store = cls(db, path)
             store._prepare()
@@ -221,17 +218,6 @@ class ServerStore:
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
 
-    # ------------------------------------------------------------------ the server
-    def server_id(self) -> str:
-        """The server's id, made the first time and kept."""
-        row = self.db.execute("SELECT value FROM hub_meta WHERE key = 'server'").fetchone()
-        if row is not None:
-            return str(row[0])
-        made = secrets.token_urlsafe(SERVER_ID_BYTES)
-        with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO hub_meta (key, value) VALUES ('server', ?)", (made,))
-        return str(self.db.execute("SELECT value FROM hub_meta WHERE key = 'server'").fetchone()[0])
-
     # ------------------------------------------------------------------ tables
     def put_table(self, table: str, record: Mapping[str, Any], phase: str) -> None:
         """Keep ``table``'s record and phase (its save is left as it is)."""
@@ -261,12 +247,8 @@ class ServerStore:
     def forget(self, table: str) -> None:
         """Remove ``table`` and its hashes (a table that ended or closed for good)."""
         with self.transaction() as db:
-            for sql in (
-                "DELETE FROM hub_tables WHERE id = ?",
-                "DELETE FROM hub_seat_tokens WHERE table_id = ?",
-                "DELETE FROM hub_invites WHERE table_id = ?",
-            ):
-                db.execute(sql, (table,))
+            db.execute("DELETE FROM hub_tables WHERE id = ?", (table,))
+            db.execute("DELETE FROM hub_seat_tokens WHERE table_id = ?", (table,))
 
     def tables(self, *phases: str) -> list[StoredTable]:
         """Every table kept (of ``phases``, when given), oldest first. A record that is not JSON
@@ -316,18 +298,6 @@ class ServerStore:
         for seat, kept in rows.fetchall():
             out.setdefault(int(seat), []).append(bytes(kept))
         return out
-
-    def set_invite(self, table: str, secret: str) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO hub_invites (table_id, hash) VALUES (?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET hash = excluded.hash",
-                (table, token_hash(secret)),
-            )
-
-    def invite_matches(self, table: str, secret: str) -> bool:
-        row = self.db.execute("SELECT hash FROM hub_invites WHERE table_id = ?", (table,)).fetchone()
-        return row is not None and matches(secret, [row[0]])
 
 
 __all__ = ["STORE_NAME", "STORE_VERSION", "ServerStore", "StoreError", "StoredTable", "matches", "token_hash"]
