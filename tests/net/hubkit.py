@@ -267,18 +267,39 @@ async def play_one(seated: Seated) -> None:
 
 
 async def play_to_end(seated: Seated) -> p.StateMsg:
-    """Play this seat's turns until the match is over; its last state."""
+    """Play this seat's turns until the match is over (a move refused is chosen again in the
+    newest state); its last state."""
     while not (seated.seat.state is not None and seated.seat.state.over):
         state = seated.seat.state
+        rid: int | None = None
         if state is not None and state.legal and seated.seat.connected:
             plays = [m for m in state.legal if m != "end"]
-            seated.seat.move(plays[0] if plays else "end")
+            rid = seated.seat.move(plays[0] if plays else "end")
+        heard = len(seated.messages)
+
+        def moved_on() -> bool:
+            now = seated.seat.state
+            if now is not None and (now.over or now is not state):
+                return True
+            return rid is not None and any(
+                getattr(m, "id", None) == rid or isinstance(m, p.ErrorMsg) for m in seated.messages[heard:]
+            )
+
         await wait_until(
-            lambda: seated.seat.state is not None and (seated.seat.state.over or seated.seat.state is not state),
+            moved_on,
             timeout=WAIT,
             what="the table to move on",
-            showing=lambda: seated.seat.state,
+            showing=lambda: (
+                seated.seat.link,
+                heard,
+                rid,
+                [(type(m).__name__, getattr(m, "id", None), getattr(m, "stamp", None)) for m in seated.messages[-6:]],
+                state.stamp if state is not None else None,
+                state.legal if state is not None else None,
+            ),
         )
+        if any(isinstance(m, p.ErrorMsg) and m.code == p.SLOW_DOWN for m in seated.messages[heard:]):
+            await asyncio.sleep(2 / p.RATE_PER_SECOND)  # over the rate: the move was dropped, sent again
     return seated.state
 
 
