@@ -1,0 +1,164 @@
+"""``kings-corners server`` killed with SIGKILL mid-match and started again on its data folder:
+every unfinished table comes back at the same position under the same id, every seat's client
+connects again by itself with the address it had, and a person signing in again is sent their
+seat again. SIGTERM closes it cleanly; a store it cannot use is one line, exit 2, left as it is."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kc_tui.net import lobby_schema as ls
+from kc_tui.net.server_store import STORE_NAME
+from tests.net.hubkit import FAST, Seated, ServerProcess, my_turn, play_one, shown, signed_in, sit, start_server
+from tests.waiting import wait_until
+
+#: Hands of 4 cards to 100 points: a match that outlasts the test.
+LONG = ls.CreateTable(("human", "greedy"), 100, {"hand_size": 4})
+
+
+async def seated_tables(srv: ServerProcess, home: Path, count: int) -> tuple[list[Seated], list[str]]:
+    """``count`` tables of one person and an AI each, a different person at each, each seat's
+    client connected (retrying fast)."""
+    seats: list[Seated] = []
+    tables: list[str] = []
+    for i in range(count):
+        person = await signed_in(srv.lobby, home / f"p{i}", f"P{i}")
+        joined = await person.request(LONG)
+        assert isinstance(joined, ls.JoinedMsg), joined
+        start = await person.expect(ls.StartMsg, where=lambda m, t=joined.table: m.table == t)
+        seats.append(await sit(start.url))
+        tables.append(joined.table)
+        await person.close()
+    return seats, tables
+
+
+async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerProcess:
+    """Each seat's turn, its position noted; ``kill -9``; the server again on the same port and
+    folder; each seat connected again by itself, showing the position it had."""
+    before = []
+    for seat in seats:
+        await play_one(seat)
+        before.append(shown(await my_turn(seat)))
+    connections = [seat.seat.connections for seat in seats]
+    srv.kill()
+    again = await start_server(srv.data, *FAST, port=srv.port)
+    for seat, made, position in zip(seats, connections, before, strict=True):
+        await wait_until(
+            lambda s=seat, n=made: s.seat.connections > n and s.seat.connected and s.seat.state is not None,
+            what="the seat connected again by itself",
+            showing=lambda s=seat: s.seat.link,
+        )
+        after = await my_turn(seat)
+        assert shown(after) == position
+    return again
+
+
+async def test_a_killed_server_serves_every_table_again_at_the_same_position(isolated_dirs: Path) -> None:
+    srv = await start_server(isolated_dirs / "srv", *FAST)
+    try:
+        seats, tables = await seated_tables(srv, isolated_dirs, 5)
+        for _kill in range(2):
+            srv = await kill_and_restart(srv, seats)
+        person = await signed_in(srv.lobby, isolated_dirs / "p0", "P0")
+        start = await person.expect(ls.StartMsg, where=lambda m: m.table == tables[0])
+        assert start.seat == 0 and start.url.startswith(f"{srv.url}/t/{tables[0]}/seat/")
+        listed = {t.table: t for t in person.of(ls.LobbyMsg)[-1].tables}
+        assert set(tables) <= set(listed) and all(listed[t].phase == ls.PLAYING for t in tables)
+        for seat in seats:
+            await seat.close()
+        assert srv.stop() == 0
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+    assert "Traceback" not in srv.errors()
+
+
+@pytest.mark.slow
+async def test_twenty_tables_survive_ten_kills(isolated_dirs: Path) -> None:
+    srv = await start_server(isolated_dirs / "srv", *FAST, "--sockets-per-address", "200")
+    try:
+        seats, _tables = await seated_tables(srv, isolated_dirs, 20)
+        for _kill in range(10):
+            srv = await kill_and_restart(srv, seats)
+        for seat in seats:
+            await seat.close()
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+    assert "Traceback" not in srv.errors()
+
+
+async def test_sigterm_tells_the_seats_and_keeps_the_tables(isolated_dirs: Path) -> None:
+    srv = await start_server(isolated_dirs / "srv", *FAST)
+    try:
+        seats, _tables = await seated_tables(srv, isolated_dirs, 1)
+        position = shown(await my_turn(seats[0]))
+        assert srv.stop() == 0
+        await wait_until(lambda: seats[0].seat.host_away, what="the seat told the server stopped")
+        assert "reconnected" in seats[0].seat.link.reason
+        srv = await start_server(srv.data, *FAST, port=srv.port)
+        await wait_until(lambda: seats[0].seat.connected and not seats[0].seat.host_away, what="back")
+        assert shown(await my_turn(seats[0])) == position
+        await seats[0].close()
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+    assert "Traceback" not in srv.errors()
+
+
+def run_server(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kc_tui", "server", "--port", "0", "--data", str(data), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"not a database at all" * 50, "not the server's store"), (b"SQLite format 3\x00" + b"\xff" * 4000, "")],
+)
+def test_a_store_it_cannot_use_is_one_line_and_left_as_it_is(
+    isolated_dirs: Path, content: bytes, words: str
+) -> None:
+    data = isolated_dirs / "srv"
+    data.mkdir()
+    (data / STORE_NAME).write_bytes(content)
+    done = run_server(data)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("kings-corners: "), done.stderr
+    assert words in done.stderr
+    assert (data / STORE_NAME).read_bytes() == content
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--max-tables", "0"), "--max-tables"),
+        (("--sockets-per-address", "x"), "--sockets-per-address"),
+        (("--ai-delay", "-1"), "--ai-delay"),
+        (("--turn-seconds", "99999"), "--turn-seconds"),
+        (("--cert", "c.pem"), "--cert and --key"),
+    ],
+)
+def test_a_bad_option_is_one_line(isolated_dirs: Path, args: tuple[str, ...], words: str) -> None:
+    done = run_server(isolated_dirs / "srv", *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+
+
+async def test_two_servers_do_not_share_a_data_folder(isolated_dirs: Path) -> None:
+    srv = await start_server(isolated_dirs / "srv")
+    try:
+        done = await asyncio.to_thread(run_server, isolated_dirs / "srv")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "using" in done.stderr
+    finally:
+        srv.kill()
