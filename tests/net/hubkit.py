@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import os
 import re
 import signal
@@ -266,6 +267,21 @@ async def play_one(seated: Seated) -> None:
     )
 
 
+def _answered(seated: Seated, state: p.StateMsg | None, rid: int | None, heard: int) -> bool:
+    """Whether the table moved on from ``state``, or request ``rid`` (sent once ``heard``
+    messages had come) was answered otherwise (refused, or dropped over the rate)."""
+    now = seated.seat.state
+    if now is not None and (now.over or now is not state):
+        return True
+    later = seated.messages[heard:]
+    return rid is not None and any(getattr(m, "id", None) == rid or isinstance(m, p.ErrorMsg) for m in later)
+
+
+def _last_heard(seated: Seated) -> tuple[object, ...]:
+    """What a wait on the seat shows when it fails: its link and its last messages, briefly."""
+    return seated.seat.link, [(type(m).__name__, getattr(m, "id", None)) for m in seated.messages[-6:]]
+
+
 async def play_to_end(seated: Seated) -> p.StateMsg:
     """Play this seat's turns until the match is over (a move refused is chosen again in the
     newest state); its last state."""
@@ -276,27 +292,11 @@ async def play_to_end(seated: Seated) -> p.StateMsg:
             plays = [m for m in state.legal if m != "end"]
             rid = seated.seat.move(plays[0] if plays else "end")
         heard = len(seated.messages)
-
-        def moved_on() -> bool:
-            now = seated.seat.state
-            if now is not None and (now.over or now is not state):
-                return True
-            return rid is not None and any(
-                getattr(m, "id", None) == rid or isinstance(m, p.ErrorMsg) for m in seated.messages[heard:]
-            )
-
         await wait_until(
-            moved_on,
+            functools.partial(_answered, seated, state, rid, heard),
             timeout=WAIT,
             what="the table to move on",
-            showing=lambda: (
-                seated.seat.link,
-                heard,
-                rid,
-                [(type(m).__name__, getattr(m, "id", None), getattr(m, "stamp", None)) for m in seated.messages[-6:]],
-                state.stamp if state is not None else None,
-                state.legal if state is not None else None,
-            ),
+            showing=functools.partial(_last_heard, seated),
         )
         if any(isinstance(m, p.ErrorMsg) and m.code == p.SLOW_DOWN for m in seated.messages[heard:]):
             await asyncio.sleep(2 / p.RATE_PER_SECOND)  # over the rate: the move was dropped, sent again

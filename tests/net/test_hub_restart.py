@@ -6,6 +6,7 @@ seat again. SIGTERM closes it cleanly; a store it cannot use is one line, exit 2
 from __future__ import annotations
 
 import asyncio
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,15 @@ from tests.waiting import wait_until
 LONG = ls.CreateTable(("human", "greedy"), 100, {"hand_size": 4})
 
 
+def of_table(table: str, message: ls.StartMsg) -> bool:
+    return message.table == table
+
+
+def reconnected(seat: Seated, connections: int) -> bool:
+    """Whether ``seat`` opened a connection since it had ``connections``, and is seated again."""
+    return seat.seat.connections > connections and seat.seat.connected and seat.seat.state is not None
+
+
 async def seated_tables(srv: ServerProcess, home: Path, count: int) -> tuple[list[Seated], list[str]]:
     """``count`` tables of one person and an AI each, a different person at each, each seat's
     client connected (retrying fast)."""
@@ -30,7 +40,7 @@ async def seated_tables(srv: ServerProcess, home: Path, count: int) -> tuple[lis
         person = await signed_in(srv.lobby, home / f"p{i}", f"P{i}")
         joined = await person.request(LONG)
         assert isinstance(joined, ls.JoinedMsg), joined
-        start = await person.expect(ls.StartMsg, where=lambda m, t=joined.table: m.table == t)
+        start = await person.expect(ls.StartMsg, where=functools.partial(of_table, joined.table))
         seats.append(await sit(start.url))
         tables.append(joined.table)
         await person.close()
@@ -49,9 +59,9 @@ async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerPro
     again = await start_server(srv.data, *FAST, port=srv.port)
     for seat, made, position in zip(seats, connections, before, strict=True):
         await wait_until(
-            lambda s=seat, n=made: s.seat.connections > n and s.seat.connected and s.seat.state is not None,
+            functools.partial(reconnected, seat, made),
             what="the seat connected again by itself",
-            showing=lambda s=seat: s.seat.link,
+            showing=functools.partial(getattr, seat.seat, "link"),
         )
         after = await my_turn(seat)
         assert shown(after) == position
@@ -124,9 +134,7 @@ def run_server(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ("content", "words"),
     [(b"not a database at all" * 50, "not the server's store"), (b"SQLite format 3\x00" + b"\xff" * 4000, "")],
 )
-def test_a_store_it_cannot_use_is_one_line_and_left_as_it_is(
-    isolated_dirs: Path, content: bytes, words: str
-) -> None:
+def test_a_store_it_cannot_use_is_one_line_and_left_as_it_is(isolated_dirs: Path, content: bytes, words: str) -> None:
     data = isolated_dirs / "srv"
     data.mkdir()
     (data / STORE_NAME).write_bytes(content)
