@@ -490,6 +490,10 @@ class Hub:
         """A table's match is over: its people's results counted, the listing ended, the rematch
         offered; the table is still served a while (its last state) and then forgotten."""
         live.ended = True
+        try:  # never served again, never counted twice: ended before its results are counted
+            self.store.set_phase(live.id, ls.ENDED)
+        except Exception:
+            log.exception("table %s could not be marked ended", live.id)
         session = live.served.session
         match = session.match
         kinds: list[str | None] = []
@@ -532,6 +536,10 @@ class Hub:
         """Every unfinished table of the store back: the lobby's records, and each match being
         played rebuilt from its save at the same position and served at the same id."""
         stored = self.store.tables()
+        for kept in stored:
+            if kept.phase not in (ls.OPEN, ls.PLAYING):
+                self.store.forget(kept.id)
+        stored = [kept for kept in stored if kept.phase in (ls.OPEN, ls.PLAYING)]
         self.lobby = self._restored_lobby([t.record for t in stored])
         for kept in stored:
             plan = self.lobby.plan(kept.id)
