@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,6 +145,10 @@ class MatchSession:
         #: File handles kept for a save-first match's saves (a server under a flood of
         #: connections sets it: :class:`~kc_tui.util.files.HandleReserve`).
         self.handle_reserve: HandleReserve | None = None
+        #: Where the saves go instead of ``save_path`` (None: to the file): given the save's
+        #: bytes, it answers None once it keeps them, else why not in one plain line (a server's
+        #: store of many tables sets it).
+        self.save_sink: Callable[[bytes], str | None] | None = None
         #: Keep the save once the match is over (the table removes it when the history has the
         #: match); by default a finished match's save is removed at once.
         self.keep_save_at_end = False
@@ -643,7 +647,12 @@ class MatchSession:
         whose save fails is then not made, so no one is shown a card that a resume from the last
         save would deal again. With one person against AIs, a move whose save fails is made all
         the same (and said: :attr:`save_problem`)."""
-        return self.save_path is not None and (self.shared_log or self.hot_seat)
+        return self.saves and (self.shared_log or self.hot_seat)
+
+    @property
+    def saves(self) -> bool:
+        """Whether the match is saved: to its file (``save_path``) or its :attr:`save_sink`."""
+        return self.save_path is not None or self.save_sink is not None
 
     @property
     def holding(self) -> bool:
@@ -678,7 +687,7 @@ class MatchSession:
     def saved(self) -> bool:
         """Whether the save on disk holds the position shown (False for a session never saved,
         or while the last save is still being written)."""
-        if self.save_path is None or self.save_problem is not None:
+        if not self.saves or self.save_problem is not None:
             return False
         return self.writer is None or not self._threaded or not self.writer.pending
 
@@ -686,10 +695,15 @@ class MatchSession:
         """Write the save atomically (a no-op for sessions without a save path): through the
         writer's thread when there is one, unless the match saves first (:attr:`save_first`: it
         is written at once, after the writer's earlier writes). A failure is kept in
-        ``save_problem`` (cleared by the next save that works)."""
-        if self.save_path is None or self.match.over:
+        ``save_problem`` (cleared by the next save that works). With a :attr:`save_sink`, the
+        save's bytes go to it, at once, instead of the file."""
+        if not self.saves or self.match.over:
             return
         data = save_bytes(self.to_dict())
+        if self.save_sink is not None:
+            self._save_problem = self._to_sink(self.save_sink, data)
+            return
+        assert self.save_path is not None
         if self.writer is not None and self._threaded:
             self.writer.write(self.save_path, data)
             return
@@ -697,6 +711,16 @@ class MatchSession:
             self.writer.flush(SAVE_FIRST_WAIT)
         with self.handle_reserve.released() if self.handle_reserve is not None else contextlib.nullcontext():
             self._save_problem = write_save(self.save_path, data)
+
+    @staticmethod
+    def _to_sink(sink: Callable[[bytes], str | None], data: bytes) -> str | None:
+        """Give ``data`` to ``sink``: None when it keeps it, else why not (one plain line; a
+        sink that raises is logged and its save counted as failed)."""
+        try:
+            return sink(data)
+        except Exception as exc:
+            log.exception("the save could not be kept")
+            return str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
 
     def delete_save(self) -> None:
         """Remove this match's save (a newer match's save there is left alone)."""

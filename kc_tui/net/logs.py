@@ -1,5 +1,7 @@
-"""The network table's log lines without seat tokens: a token is a seat's secret, and the
-websockets library's debug lines show each request's path (the server's and the client's)."""
+"""The network's log lines without secrets: a seat's token and an invite's secret open a seat,
+and the websockets library's debug lines show each request's path (the server's and the
+client's): ``/seat/<token>`` (also below a table, ``/t/<table>/seat/<token>``) and
+``/i/<table>/<secret>``."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ import re
 from typing import Any
 
 _SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
+_INVITE_IN_TEXT = re.compile(r"/i/([^\s\"'<>/]+)/[^\s\"'<>]+")
 
 
 def redact(text: str) -> str:
-    """``text`` with every seat path's token replaced: ``/seat/<token>``."""
-    return _SEAT_IN_TEXT.sub("/seat/<token>", text)
+    """``text`` with every seat path's token and every invite path's secret replaced:
+    ``/seat/<token>``, ``/i/<table>/<secret>``."""
+    return _INVITE_IN_TEXT.sub(r"/i/\1/<secret>", _SEAT_IN_TEXT.sub("/seat/<token>", text))
 
 
 class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]

@@ -34,7 +34,7 @@ class SaveNotices:
         self.history_told: str | None = None
 
     def tell(self, session: MatchSession, recorder: Recorder | None) -> None:
-        problem = session.save_problem if session.save_path is not None else None
+        problem = session.save_problem if session.saves else None
         if problem is not None and problem != self.save_told:
             self._say(hold_line(problem))
         elif problem is None and self.save_told is not None:

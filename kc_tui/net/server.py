@@ -1,20 +1,10 @@
-"""The table server: one :class:`~kc_tui.match.table.TableDriver` on an asyncio loop, its seats
-and spectators on WebSockets (docs/PROTOCOL.md).
+"""The table server of ``host``: one :class:`~kc_tui.net.table_service.ServedTable` behind a
+:class:`~kc_tui.net.listener.Listener` of its own, its seats at ``/seat/<token>`` and its
+spectators at ``/watch`` (docs/PROTOCOL.md).
 
-Plain Python and asyncio (no Textual, no Rich). Everything that touches the driver runs on the
-loop; the AIs think in worker threads (``asyncio.to_thread``) on frozen views, and their moves
-are applied back on the loop through the driver (stale ones are dropped). Every message to a seat
-is an encoding of ``driver.snapshot(seat)`` (:mod:`kc_tui.net.views`), a spectator's of
-``driver.snapshot(None)``: nothing else goes into a state.
-
-Its parts by job: one client's connection (its queue, rate limit and refusals)
-:mod:`kc_tui.net.connection`; the door and accept's errors :mod:`kc_tui.net.door`; the stand-in
-AIs :mod:`kc_tui.net.stand_ins`; what the host is told of the save :mod:`kc_tui.net.saving`; the
-replay pages :mod:`kc_tui.net.replay_pages`; every viewer's state :mod:`kc_tui.net.views`.
-
-Seat tokens are secrets: they are compared with :func:`hmac.compare_digest` and never logged.
-Whatever a client sends, the server answers as PROTOCOL.md says and goes on serving the others;
-what goes wrong inside is written to the app's log, never shown as a traceback.
+Plain Python and asyncio (no Textual, no Rich). The table's work (seats, spectators, stand-ins,
+rounds, holding while its save fails) is :mod:`kc_tui.net.table_service`'s; the port's (the
+door, accept's errors, the handshake, the frame size) is :mod:`kc_tui.net.listener`'s.
 
 Typical use::
 
@@ -27,92 +17,42 @@ Typical use::
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import hmac
-import logging
-import secrets
-import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from ssl import SSLContext
-from typing import Any
 
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
+from websockets.asyncio.server import Server
 
-from kc_tui.engine import END
-from kc_tui.i18n import N_, _
+from kc_tui.i18n import _
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
-from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
-from kc_tui.net import schema, views
-from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY, Connection
-from kc_tui.net.door import AcceptErrors, Door, file_limit, gated, pool_size
-from kc_tui.net.logs import TokenRedacting
-from kc_tui.net.protocol import write
-from kc_tui.net.replay_pages import ServedReplays
-from kc_tui.net.saving import SaveNotices
-from kc_tui.net.stand_ins import STAND_IN_KIND, StandIns
-from kc_tui.util.files import HandleReserve
+from kc_tui.net import schema
+from kc_tui.net.door import AcceptErrors, Door, file_limit, pool_size
+from kc_tui.net.listener import HANDSHAKE_TIMEOUT, MAX_FRAME, Endpoint, Listener
+from kc_tui.net.table_service import (
+    CLOSED_TEXT,
+    MAX_TOKEN_TEXT,
+    SAVE_HANDLES,
+    SAVE_RETRY,
+    SEAT_PREFIX,
+    WATCH,
+    ServedTable,
+    displaced_text,
+    new_token,
+)
 
-log = logging.getLogger(__name__)
-
-#: The longest path segment taken as a token (a longer one is refused before the WebSocket opens).
-MAX_TOKEN_TEXT = 128
-#: Seconds between the tries of a save while the table holds (its save failed): a change at the
-#: table (a move asked for, a client coming) tries it at once too.
-SAVE_RETRY = 2.0
-#: The file handles kept for the table's saves: the save file being written, and its folder
-#: opened to flush it, with one to spare.
-SAVE_HANDLES = 3
-#: What every client is told when the host closes the table, and how long the telling may take.
-CLOSED_TEXT = N_("the host closed the table; 'host --resume' serves it again")
-CLOSE_WAIT = 2.0
-#: Seconds a new TCP connection has to finish the WebSocket handshake (its HTTP upgrade).
-HANDSHAKE_TIMEOUT = 5.0
-#: The largest frame read at all (a larger one closes the connection with 1009 unanswered); one
-#: over :data:`~kc_tui.net.schema.MAX_MESSAGE` and up to this is answered ``too-large``.
-MAX_FRAME = 4 * schema.MAX_MESSAGE
-
-
-def new_token() -> str:
-    """A seat token: :data:`~kc_tui.net.schema.TOKEN_BYTES` random bytes, URL-safe base64."""
-    return secrets.token_urlsafe(schema.TOKEN_BYTES)
+WATCH_PATH = "/" + WATCH
 
 
 def seat_path(token: str) -> str:
-    return f"/seat/{token}"
+    return f"/{SEAT_PREFIX}{token}"
 
 
-WATCH_PATH = "/watch"
-
-
-def displaced_text(name: str) -> str:
-    """What the older connection of ``name``'s seat is told when a newer one takes the seat."""
-    # Translators: {name} is the seat's player.
-    return _(
-        "someone else joined with your seat's address: {name}'s seat is theirs now (if it was not you,"
-        " tell the host: whoever has the address can take the seat)"
-    ).format(name=name)
-
-
-class TableServer:
-    """Serves one match (a :class:`MatchSession`) to its seats' clients. See the module docs.
-
-    ``tokens``: the seat tokens by match seat (new ones for every person's seat by default);
-    ``stand_in``: seconds a person's seat waits for its client before an AI plays it (0: never);
-    ``ai_delay``: seconds before an AI's move (so people can follow it); ``round_pause``: seconds
-    a finished round stays on the table before it is scored and the next is dealt;
-    ``status``: called with one plain line for the host (who came and left, stand-ins, rounds);
-    ``max_handshakes``: the connections that may wait in the WebSocket handshake at once (None: as
-    many as the file limit leaves room for, :func:`~kc_tui.net.door.pool_size`).
-    A saved table makes a move only once its save holds it (:attr:`MatchSession.save_first`):
-    while saving fails it holds (moves refused with the reason, every seat and the host told)
-    and goes on by itself once a save works again (tried every :data:`SAVE_RETRY` seconds).
-    A session whose log names a person's draws is refused (:class:`LogNotShared`): every
-    viewer's state is built from that viewer's view, and such a log is one person's alone."""
+class TableServer(ServedTable):
+    """Serves one match (a :class:`MatchSession`) on a port of its own: a
+    :class:`~kc_tui.net.table_service.ServedTable` (see it for the options) whose clients come
+    through a :class:`~kc_tui.net.listener.Listener` (``ssl``, ``handshake_timeout``,
+    ``max_handshakes``: see it)."""
 
     def __init__(
         self,
@@ -131,511 +71,97 @@ class TableServer:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_handshakes: int | None = None,
         recorder: Recorder | None = None,
+        turn_seconds: float = 0.0,
     ) -> None:
-        if session.log_owner is not None:
-            raise LogNotShared(
-                "a table served to many needs a shared log: this match's log names"
-                f" {session.names[session.log_owner]}'s drawn cards (build it with MatchSession.hosted)"
-            )
-        self.session = session
-        self.driver = TableDriver(session, pace="instant", recorder=recorder)
-        #: What the host was told of the save and the history.
-        self._saving = SaveNotices(self._say)
-        self.save_retry = SAVE_RETRY
-        people = session.human_seats
-        self.tokens: dict[int, str] = dict(tokens) if tokens is not None else {s: new_token() for s in people}
-        if sorted(self.tokens) != list(people):
-            raise ValueError("a token is needed for every person's seat, and only for those")
-        self.stand_in_after = stand_in
-        self.ai_delay = ai_delay
-        self.round_pause = round_pause
-        self.stand_in_think_ms = stand_in_think_ms
-        self.ssl = ssl
-        self.server_name = server_name
-        self._status = status
-        self.hello_timeout = hello_timeout
-        self.max_connections = max_connections
-        self.handshake_timeout = handshake_timeout
-        #: Connections in the WebSocket handshake (kc_tui.net.door), as many as the file limit allows.
-        self.door = Door(pool_size(file_limit(), max_connections) if max_handshakes is None else max_handshakes)
-        #: The loop's exception handler while the table listens (accept() out of file handles).
-        self.accept_errors = AcceptErrors(self._say)
-        #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
-        #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
-        self.stamp = time.time_ns() // 1_000_000
-        self._position: TableStamp = self.driver.stamp
-        self._seated: dict[int, Connection] = {}
-        self._watchers: set[Connection] = set()
-        self._clients: set[Connection] = set()
-        #: Person seats an AI plays now (their client is away), and those AIs.
-        self.standing_in: set[int] = set()
-        self.stand_ins = StandIns(session, stand_in_think_ms)
-        self._away_timers: dict[int, asyncio.Task[None]] = {}
-        self._hinting = False
-        self.replays = ServedReplays(session)
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._wake = asyncio.Event()
-        self._server: Server | None = None
-        self._table_task: asyncio.Task[None] | None = None
-        self._closed = False
+        super().__init__(
+            session,
+            tokens=tokens,
+            stand_in=stand_in,
+            ai_delay=ai_delay,
+            round_pause=round_pause,
+            stand_in_think_ms=stand_in_think_ms,
+            status=status,
+            server_name=server_name,
+            hello_timeout=hello_timeout,
+            max_connections=max_connections,
+            recorder=recorder,
+            turn_seconds=turn_seconds,
+        )
+        # The table refuses at max_connections all but its people coming back: the port takes
+        # those too.
+        self.listener = Listener(
+            self._route,
+            ssl=ssl,
+            server_name=server_name,
+            handshake_timeout=handshake_timeout,
+            max_handshakes=pool_size(file_limit(), max_connections) if max_handshakes is None else max_handshakes,
+            max_connections=max_connections + len(self.tokens),
+            status=status,
+        )
         self.port: int | None = None
 
-    # ------------------------------------------------------------------ running
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:  # type: ignore[override]
         """Listen on ``host``:``port`` (0: any free port) and start the table; the bound port."""
-        loop = asyncio.get_running_loop()
-        if self.session.handle_reserve is None:
-            # A flood of connections can take every file handle the process may open: the
-            # save, which the table waits for, keeps a few of its own.
-            self.session.handle_reserve = HandleReserve(SAVE_HANDLES)
-        self.accept_errors.install(loop)
-        self._server = await serve(
-            self._handle,
-            host,
-            port,
-            process_request=self._route,
-            create_connection=gated(self.door),
-            max_size=MAX_FRAME,
-            max_queue=64,
-            compression=None,
-            ssl=self.ssl,
-            server_header=self.server_name,
-            open_timeout=self.handshake_timeout,
-            close_timeout=3,
-            logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
-        )
-        sockets = list(self._server.sockets)
-        self.port = int(sockets[0].getsockname()[1])
-        for seat in self.session.human_seats:
-            self._start_away_timer(seat)
-        self._table_task = asyncio.create_task(self._run_table(), name="table")
+        self.port = await self.listener.start(host, port)
+        await super().start()
         return self.port
 
-    async def close(self) -> None:
+    async def close(self, reason_text: str = CLOSED_TEXT) -> None:
         """Stop serving: every client is told the table is closed (``closed``), then its
         connection is closed (the match's save stays)."""
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
-        told = [c for c in self._clients if not c.closing]
-        for client in told:
-            client.send(write(schema.ErrorMsg(schema.CLOSED, _(CLOSED_TEXT))))
-            client.close(CLOSE_GOING_AWAY, schema.CLOSED)
-        if told:  # what was queued is written before the server closes the connections
-            with contextlib.suppress(Exception):
-                await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
-        for task in self._away_timers.values():
-            task.cancel()
-        if self._table_task is not None:
-            self._table_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._table_task
-        if self.session.handle_reserve is not None:
-            self.session.handle_reserve.close()
-            self.session.handle_reserve = None
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                await self._server.wait_closed()
-        self.accept_errors.uninstall()
+        await super().close(reason_text)
+        await self.listener.close()
+
+    def _route(self, path: str) -> Endpoint | tuple[int, str]:
+        if path.startswith("/"):
+            rest = path[1:]
+            refused = self.admits(rest)
+            return self.endpoint(rest) if refused is None else refused
+        return HTTPStatus.NOT_FOUND, _("Not found: a table has /seat/<token> and /watch.")
 
     @property
-    def connected(self) -> list[bool]:
-        """By match seat: whether a person's client is there (always True for an AI's seat)."""
-        return [not seat.is_human or i in self._seated for i, seat in enumerate(self.session.seats)]
+    def door(self) -> Door:
+        return self.listener.door
 
-    def pending(self, seat: int | None) -> tuple[int, int]:
-        """What waits to be written to ``seat``'s client (None: every spectator's together): the
-        states and the other messages."""
-        clients = [c for c in self._clients if c.seat == seat and (seat is not None or not c.wants_seat)]
-        kinds = [kind for c in clients for kind, _text in c.pending]
-        return kinds.count("state"), len(kinds) - kinds.count("state")
+    @property
+    def accept_errors(self) -> AcceptErrors:
+        return self.listener.accept_errors
 
-    # ------------------------------------------------------------------ raw connections
+    @property
+    def ssl(self) -> SSLContext | None:
+        return self.listener.ssl
+
+    @property
+    def handshake_timeout(self) -> float:
+        return self.listener.handshake_timeout
+
     @property
     def max_handshakes(self) -> int:
         """The connections that may wait in the handshake at once (the door's pool)."""
-        return self.door.size
+        return self.listener.max_handshakes
 
     @property
     def handshaking(self) -> dict[str, int]:
         """The connections in the handshake, by group (an IPv4 address, an IPv6 /64)."""
-        return self.door.counts
+        return self.listener.handshaking
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _say(self, line: str) -> None:
-        log.info("%s", line)
-        if self._status is not None:
-            try:
-                self._status(line)
-            except Exception:
-                log.exception("the status line could not be shown")
-
-    # ------------------------------------------------------------------ HTTP
-    def _route(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Refuse every path but ``/seat/<token>`` and ``/watch`` before the WebSocket opens. Once
-        the table serves ``max_connections``, only a person coming back to their seat is let in."""
-        path = request.path.partition("?")[0]
-        full = self._server is not None and len(self._server.connections) >= self.max_connections
-        head, _sep, token = path.partition("/seat/")
-        if path == WATCH_PATH or (not head and token and "/" not in token and len(token) <= MAX_TOKEN_TEXT):
-            if full and (path == WATCH_PATH or self._seat_of(token) is None):
-                return connection.respond(
-                    HTTPStatus.SERVICE_UNAVAILABLE, _("This table is full: try again later.") + "\n"
-                )
-            return None
-        return connection.respond(HTTPStatus.NOT_FOUND, _("Not found: a table has /seat/<token> and /watch.") + "\n")
-
-    def _seat_of(self, token: str) -> int | None:
-        """The seat whose token is ``token`` (every token is compared, in constant time)."""
-        given = token.encode("utf-8", "surrogatepass")
-        found: int | None = None
-        for seat, secret in self.tokens.items():
-            if hmac.compare_digest(given, secret.encode("ascii")):
-                found = seat
-        return found
-
-    # ------------------------------------------------------------------ one connection
-    async def _handle(self, ws: ServerConnection) -> None:
-        path = ws.request.path.partition("?")[0] if ws.request is not None else ""
-        client = Connection(ws, path != WATCH_PATH, self._background)
-        token = path.partition("/seat/")[2]
-        self._clients.add(client)
-        writer = asyncio.create_task(client.write_out(), name="writer")
-        try:
-            await self._hello(client, token)
-            # Read to the end, also while closing: the closing handshake is read behind what the
-            # client sent before it (a paused reader would never see it).
-            async for message in ws:
-                await self._receive(client, message)
-        except ConnectionClosed:
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("a connection failed; the table goes on")
-        finally:
-            self._clients.discard(client)
-            self._left(client)
-            writer.cancel()
-            client.pending.clear()
-
-    async def _hello(self, client: Connection, token: str) -> bool:
-        """Wait for the ``hello`` (answering anything else ``hello-first``) and seat the client;
-        False when the connection is to close."""
-        ws = client.ws
-        try:
-            async with asyncio.timeout(self.hello_timeout):
-                while True:
-                    message = await ws.recv()
-                    try:
-                        hello = client.parse(message)
-                    except schema.ProtocolError as exc:
-                        if not client.refuse(exc):
-                            return False
-                        continue
-                    if isinstance(hello, schema.Hello):
-                        break
-                    client.send(
-                        write(schema.ErrorMsg(schema.HELLO_FIRST, "say hello first", getattr(hello, "id", None))),
-                    )
-        except TimeoutError:
-            client.close(CLOSE_POLICY, f"no hello within {self.hello_timeout:g} seconds")
-            return False
-        if client.wants_seat:
-            seat = self._seat_of(token)
-            if seat is None:
-                client.send(
-                    write(schema.ErrorMsg(schema.BAD_TOKEN, _("no seat at this table has this token"), hello.id)),
-                )
-                client.close(CLOSE_POLICY, "bad-token")
-                return False
-            self._sit(client, seat)
-        else:
-            self._watchers.add(client)
-            client.ready = True
-            client.send(self._welcome(None))
-            client.send(self._state_for(None), state=True)
-        return True
-
-    def _sit(self, client: Connection, seat: int) -> None:
-        """Give ``seat`` to ``client``: an older connection of that seat is told and closed."""
-        old = self._seated.get(seat)
-        name = self.session.names[seat]
-        if old is not None:  # the newer connection wins: the older is told why before it is closed
-            old.ready = False
-            old.send(write(schema.ErrorMsg(schema.SEAT_TAKEN, displaced_text(name))))
-            old.close(CLOSE_NORMAL, schema.SEAT_TAKEN)
-            self._say(
-                _("{name}'s seat was joined from another connection with its address: the older one was closed").format(
-                    name=name
-                )
-            )
-        client.seat = seat
-        client.ready = True
-        self._seated[seat] = client
-        timer = self._away_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-        back = seat in self.standing_in
-        self.standing_in.discard(seat)
-        if old is None:
-            line = _("{name} connected: the seat is theirs again") if back else _("{name} connected")
-            self._say(line.format(name=name))
-        client.send(self._welcome(seat))
-        self._changed()  # the state to every client, this one included
-
-    def _left(self, client: Connection) -> None:
-        self._watchers.discard(client)
-        seat = client.seat
-        if seat is None or self._seated.get(seat) is not client:
-            return
-        del self._seated[seat]
-        if self._closed:
-            return
-        self._say(f"{self.session.names[seat]} left")
-        self._start_away_timer(seat)
-        self._changed()
-
-    async def _receive(self, client: Connection, message: str | bytes) -> bool:
-        """Answer one message; False when the connection is to close."""
-        if not client.ready:
-            return False
-        if client.closing:
-            return False
-        try:
-            request = client.parse(message)
-        except schema.ProtocolError as exc:
-            return client.refuse(exc)
-        try:
-            await self._answer(client, request)
-        except ConnectionClosed:
-            raise
-        except Exception:
-            log.exception("a request could not be answered; the table goes on")
-            if isinstance(request, schema.MoveRequest | schema.UndoRequest | schema.HintRequest | schema.ReplayRequest):
-                client.send(write(schema.RefusedMsg(request.id, _("the server could not do that (see its log)"))))
-        return True
-
-    async def _answer(self, client: Connection, request: schema.ClientMessage) -> None:
-        if isinstance(request, schema.Ping):
-            client.send(write(schema.PongMsg(request.id)))
-            return
-        if isinstance(request, schema.Hello):
-            client.send(write(schema.ErrorMsg(schema.HELLO_FIRST, "hello is the first message only", request.id)))
-            return
-        if isinstance(request, schema.ReplayRequest):
-            client.send(await self.replays.answer(request, client.seat))
-            return
-        s = self.session
-        seat = client.seat
-        if seat is None:
-            client.send(write(schema.ErrorMsg(schema.NOT_YOUR_TURN, _("a spectator does not play"), request.id)))
-            return
-        if request.stamp != self.stamp:
-            client.send(write(schema.RefusedMsg(request.id, _("the table moved on: choose again in the newest state"))))
-            return
-        if not s.human_to_move or s.to_move != seat:
-            if s.match.round.over:
-                waiting = _("not your turn: the round is over")
-            else:
-                # Translators: {name} is the player whose turn it is.
-                waiting = _("not your turn: it is {name}'s turn").format(name=s.names[s.to_move])
-            client.send(write(schema.ErrorMsg(schema.NOT_YOUR_TURN, waiting, request.id)))
-            return
-        if isinstance(request, schema.MoveRequest):
-            reason = self.driver.play(request.move)
-            if reason is not None:
-                client.send(write(schema.RefusedMsg(request.id, reason)))
-                self._told_hold()
-                return
-            self._changed()
-        elif isinstance(request, schema.UndoRequest):
-            if not self.driver.undo():
-                client.send(write(schema.RefusedMsg(request.id, s.why_no_undo)))
-                self._told_hold()
-                return
-            self._changed()
-        else:
-            await self._hint(client, request)
-
-    def _told_hold(self) -> None:
-        """After a refused move: when its save failing made the table hold (or its problem
-        changed), every seat and the host are told."""
-        if self.session.save_problem != self._saving.save_told:
-            self._changed()
-
-    async def _hint(self, client: Connection, request: schema.HintRequest) -> None:
-        if self._hinting:
-            client.send(write(schema.RefusedMsg(request.id, _("a hint is being worked out already"))))
-            return
-        self._hinting = True
-        try:
-            decision = await asyncio.to_thread(self.driver.hint_job().run)
-        finally:
-            self._hinting = False
-        if not self.driver.hint_ready(decision):
-            client.send(write(schema.RefusedMsg(request.id, _("the table moved on: ask again"))))
-            return
-        from kc_tui.engine import move_str
-
-        words = self.session.hint_words(decision.move, decision.note)
-        client.send(write(schema.HintMsg(request.id, move_str(decision.move), words)))
-
-    def _welcome(self, seat: int | None) -> str:
-        s = self.session
-        name = s.names[seat] if seat is not None else "Spectator"
-        seats = tuple(schema.SeatInfo(x.name, x.kind) for x in s.seats)
-        return write(schema.WelcomeMsg(seat, name, self.server_name, s.match.rules.to_dict(), seats))
-
-    def _state_for(self, viewer: int | None) -> str:
-        stand_in = [i in self.standing_in for i in range(self.session.match.n)]
-        return views.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
-
-    def _changed(self) -> None:
-        """Something at the table changed: bump the stamp when the position did, say whether the
-        table is kept, send every client its state and wake the table."""
-        if self.driver.stamp != self._position:
-            self._position = self.driver.stamp
-            self.stamp += 1
-        self._saving.tell(self.session, self.driver.recorder)
-        seated = [(seat, client) for seat, client in self._seated.items() if client.ready]
-        watchers = [c for c in self._watchers if c.ready]
-        viewers: list[int | None] = [seat for seat, _client in seated] + ([None] if watchers else [])
-        if viewers:
-            stand_in = [i in self.standing_in for i in range(self.session.match.n)]
-            texts = views.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
-            for seat, client in seated:
-                client.send(texts[seat], state=True)
-            for client in watchers:
-                client.send(texts[None], state=True)
-        self._wake.set()
-
-    async def _hold(self) -> None:
-        """The table holds (its save fails): wait for a change or :attr:`save_retry` seconds, then
-        try the save again; once it works, everyone is told and play goes on."""
-        if self.session.save_problem != self._saving.save_told:
-            self._changed()  # told at once, whichever save failed
-        self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.save_retry):
-                await self._wake.wait()
-        if self.session.holding:
-            self.session.retry_save()
-        if self.session.save_problem != self._saving.save_told:
-            self._changed()
-
-    # ------------------------------------------------------------------ the table
-    def _start_away_timer(self, seat: int) -> None:
-        if self.stand_in_after <= 0 or seat in self._away_timers or self._closed:
-            return
-        self._away_timers[seat] = asyncio.create_task(self._away(seat), name=f"away-{seat}")
-
-    async def _away(self, seat: int) -> None:
-        await asyncio.sleep(self.stand_in_after)
-        self._away_timers.pop(seat, None)
-        if seat not in self._seated:
-            self._stand_in(seat)
-
-    def stand_in_now(self, name: str) -> str:
-        """The host's ``ai NAME``: an AI plays that person's seat at once while their client is
-        away. One line saying what happened."""
-        seat, line = self.stand_ins.choose_seat(name, set(self._seated), self.standing_in)
-        if seat is not None:
-            timer = self._away_timers.pop(seat, None)
-            if timer is not None:
-                timer.cancel()
-            self._stand_in(seat)
-        return line
-
-    def _stand_in(self, seat: int) -> None:
-        if seat in self.standing_in:
-            return
-        self.standing_in.add(seat)
-        # Translators: {kind} is the AI's kind (greedy), as typed on the command line.
-        self._say(
-            _("{name} is away: an AI ({kind}) plays their seat until they are back").format(
-                name=self.session.names[seat], kind=STAND_IN_KIND
-            )
-        )
-        self._changed()
-
-    async def _run_table(self) -> None:
-        """The table's steps: AIs' moves, stand-ins' moves, the ends of rounds; otherwise wait
-        for a change (a person's move, a client coming or going)."""
-        while not self._closed:
-            try:
-                if self.session.holding:
-                    await self._hold()
-                    continue
-                acted = await self._step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the table's step failed; waiting for the next change")
-                acted = False
-            if not acted:
-                self._wake.clear()
-                await self._wake.wait()
-
-    async def _step(self) -> bool:
-        """One step of the table; False when it waits for someone."""
-        s = self.session
-        if s.match.over:
-            return False
-        if s.match.round.over:
-            await asyncio.sleep(self.round_pause)
-            if s.match.round.over and not s.match.over:
-                self._finish_round()
-            return True
-        seat = s.to_move
-        if s.ai_to_move:
-            if self.ai_delay > 0:
-                await asyncio.sleep(self.ai_delay)
-            job = self.driver.ai_job()
-            decision = await asyncio.to_thread(job.run)
-            if self.driver.decide(decision) or s.holding:
-                self._changed()  # the move, or the hold its save failing brought
-            return True
-        if seat in self.standing_in:
-            if self.ai_delay > 0:
-                await asyncio.sleep(self.ai_delay)
-            if seat not in self.standing_in or not s.human_to_move or s.to_move != seat:
-                return True
-            before = self.driver.stamp
-            player = self.stand_ins.player(seat)
-            m = await asyncio.to_thread(player.choose, s.view(seat))
-            if self.driver.stamp != before or seat not in self.standing_in:
-                return True  # the person came back, or the table moved on: the move is stale
-            refused = self.driver.play(m) is not None and (s.holding or self.driver.play(END) is not None)
-            if refused and not s.holding:
-                log.error("the stand-in's move was refused; waiting for the person")
-                return False
-            self._changed()  # the move, or the hold its save failing brought
-            return True
-        return False
-
-    def _finish_round(self) -> None:
-        s = self.session
-        ended = self.driver.finish_round()
-        r = ended.result
-        winner = None if r.winner is None else s.names[r.winner]
-        lines = self.driver.round_lines(ended)
-        cards = tuple(tuple(hand) for hand in ended.cards)
-        message = write(schema.RoundMsg(r.number, winner, tuple(lines), tuple(ended.hands), cards))
-        totals = ", ".join(f"{n} {t}" for n, t in zip(s.names, s.match.live_chips(), strict=True))
-        self._say(f"{lines[0]}; totals: {totals}")
-        for client in [c for c in self._clients if c.ready]:
-            client.send(message)
-        self._changed()
-        if s.match.over:
-            from kc_tui.match.session import match_end_text
-
-            self._say(match_end_text(s))
+    @property
+    def _server(self) -> Server | None:
+        return self.listener.server
 
 
-__all__ = ["WATCH_PATH", "TableServer", "displaced_text", "new_token", "seat_path"]
+__all__ = [
+    "CLOSED_TEXT",
+    "HANDSHAKE_TIMEOUT",
+    "MAX_FRAME",
+    "MAX_TOKEN_TEXT",
+    "SAVE_HANDLES",
+    "SAVE_RETRY",
+    "WATCH_PATH",
+    "TableServer",
+    "displaced_text",
+    "new_token",
+    "seat_path",
+]
