@@ -141,6 +141,7 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar=_("SECONDS"),
         help=_("seconds an away person's seat waits before an AI plays it (default 60; 0: never)"),
     )
+    p.help_later(p.add_argument("--turn-seconds", metavar=_("SECONDS")), _turn_seconds_help)
     p.add_argument(
         "--addresses",
         metavar=_("DIR"),
@@ -153,6 +154,16 @@ def add_host_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--key", metavar=_("FILE"), help=_("the certificate's private key (PEM)"))
     p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_host)
+
+
+def _turn_seconds_help() -> str:
+    from kc_tui.net.lobby_schema import CLOCK_WARNING, TIMEOUTS_FREE_SEAT
+
+    # Translators: {warning} is a number of seconds (10), {turns} a number of turns (3).
+    return _(
+        "seconds a connected person has for each turn, warned {warning} s before its end; then an AI"
+        " plays the rest of that turn, and {turns} such turns in a row free the seat (default 0: no clock)"
+    ).format(warning=CLOCK_WARNING, turns=TIMEOUTS_FREE_SEAT)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -168,6 +179,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             bind=args.bind,
             port=args.port,
             stand_in=args.stand_in,
+            turn_seconds=args.turn_seconds,
             cert=args.cert,
             key=args.key,
             addresses=args.addresses,

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import math
 import ssl
 import urllib.parse
 from collections.abc import Callable
@@ -35,12 +36,15 @@ from websockets.uri import parse_uri
 from kc_tui.engine import MoveError, parse_move
 from kc_tui.i18n import N_, _
 from kc_tui.net.allowlist import Endpoint, NotAllowed, check, endpoint, served_tables
+from kc_tui.net.lobby_schema import CLOCK_WARNING
 from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import parse_server, write
 from kc_tui.net.schema import (
     CLOSED,
     MAX_ID,
     MAX_MESSAGE,
+    SEAT_FREED,
+    ClockMsg,
     ErrorMsg,
     Hello,
     HintRequest,
@@ -65,13 +69,14 @@ OPEN_TIMEOUT = 10.0
 PING_INTERVAL = 10.0
 PING_TIMEOUT = 10.0
 #: The error codes after which connecting again cannot help: the seat's client stops.
-FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken"})
+FINAL_CODES = frozenset({"bad-token", "upgrade", "seat-taken", SEAT_FREED})
 #: Why the connection ended, for a server that closed it with a final code as its reason but
 #: whose error message did not arrive.
 CLOSED_FOR = {
     "bad-token": N_("no seat at this table has this address"),
     "upgrade": N_("the server speaks another version of the table's protocol"),
     "seat-taken": N_("someone else joined with your seat's address: the seat is theirs now"),
+    SEAT_FREED: N_("your turns ran out of time too often: your seat is free, an AI plays it"),
 }
 #: The host stopped its table (``closed``): the client connects again by itself, and is back
 #: once the host serves the table again (the server's own words are the host's, not a player's).
@@ -182,6 +187,24 @@ class Status(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatClock:
+    """The table's turn clock as the last ``clock`` message told it: whose turn it times, when
+    it runs out (on the loop's clock, ``loop.time()``), and whether that message was the warning."""
+
+    seat: int
+    deadline: float
+    warning: bool
+
+    def left(self, now: float) -> int:
+        """Whole seconds left at ``now`` (rounded up, never below 0)."""
+        return max(0, math.ceil(self.deadline - now - 1e-9))
+
+    def warned(self, now: float) -> bool:
+        """Whether the turn is in its last :data:`CLOCK_WARNING` seconds."""
+        return self.warning or self.deadline - now <= CLOCK_WARNING
+
+
+@dataclass(frozen=True, slots=True)
 class Link:
     """The connection's status and why (one plain line; empty when there is nothing to say)."""
 
@@ -225,6 +248,9 @@ class RemoteSeat:
         #: The latest ``welcome`` and ``state`` (None before the first).
         self.welcome: WelcomeMsg | None = None
         self.state: StateMsg | None = None
+        #: The turn clock of the latest ``clock`` message (None: none runs, as far as the seat
+        #: knows: no message yet, or a state since in which its seat is not on turn).
+        self.clock: SeatClock | None = None
         self.link = Link(Status.CONNECTING)
         #: How many connections were opened (the first one included).
         self.connections = 0
@@ -367,10 +393,15 @@ class RemoteSeat:
                         if isinstance(message, WelcomeMsg):
                             welcomed = True
                             self.welcome = message
+                            self.clock = None  # the server tells a running clock after the state
                             self._outbox = outbox
                             self._set_link(Link(Status.CONNECTED))
                         elif isinstance(message, StateMsg):
                             self.state = message
+                            self._clock_of(message)
+                        elif isinstance(message, ClockMsg):
+                            deadline = asyncio.get_running_loop().time() + message.left
+                            self.clock = SeatClock(message.seat, deadline, message.warning)
                         elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
                             self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
                         elif isinstance(message, ErrorMsg) and message.code == CLOSED:
@@ -407,6 +438,12 @@ class RemoteSeat:
         else:
             self._dropped(_("the server closed the connection"))
         return welcomed
+
+    def _clock_of(self, state: StateMsg) -> None:
+        """A state in which the clock's seat is not on turn ends that clock (its turn ended)."""
+        clock, view = self.clock, state.view
+        if clock is not None and (view.waiting_for is None or view.over or view.to_move != clock.seat):
+            self.clock = None
 
     def _tls(self) -> dict[str, Any]:
         """The TLS argument of a connection: the seat's context, when it has one."""
@@ -485,4 +522,14 @@ def _why(exc: BaseException) -> str:
     return one_line(_("the connection failed ({reason})").format(reason=exc), LINE)
 
 
-__all__ = ["AddressError", "Link", "RemoteSeat", "Status", "client_name", "destination", "table_address", "trusting"]
+__all__ = [
+    "AddressError",
+    "Link",
+    "RemoteSeat",
+    "SeatClock",
+    "Status",
+    "client_name",
+    "destination",
+    "table_address",
+    "trusting",
+]

@@ -15,12 +15,15 @@ from kc_tui.config.args import CliError, check_target, parse_seats
 from kc_tui.engine import Rules, RulesError
 from kc_tui.i18n import _
 from kc_tui.match.roster import Seat, default_name
+from kc_tui.net.lobby_schema import MAX_TURN_SECONDS
 from kc_tui.util.printable import one_line
 
 DEFAULT_BIND = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_STAND_IN = 60.0
 STAND_IN_MAX = 86_400.0
+#: The longest turn the clock may give (``--turn-seconds``; 0: no clock, the default).
+TURN_SECONDS_MAX = MAX_TURN_SECONDS
 #: The think time of the AIs at a hosted table and of a stand-in (milliseconds).
 HOSTED_THINK_MS = 1000
 
@@ -42,6 +45,8 @@ class HostOptions:
     addresses: Path | None = None
     #: Start a new table over an unfinished hosted one, which is kept aside (``--replace``).
     replace: bool = False
+    #: Seconds a connected person has for a turn before an AI plays the rest of it (0: no clock).
+    turn_seconds: float = 0.0
 
 
 def is_loopback(bind: str) -> bool:
@@ -81,6 +86,23 @@ def _stand_in(text: str | None) -> float:
     return value
 
 
+def _turn_seconds(text: str | None) -> float:
+    if text is None:
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= TURN_SECONDS_MAX:
+        raise CliError(
+            # Translators: {value} is what was typed, quoted.
+            _("--turn-seconds must be a number of seconds from 0 (no clock) to {most}, not {value}").format(
+                most=TURN_SECONDS_MAX, value=one_line(repr(text[:20]))
+            )
+        )
+    return value
+
+
 def _bind(text: str | None) -> str:
     if text is None:
         return DEFAULT_BIND
@@ -105,6 +127,7 @@ class HostRequest:
     bind: str | None = None
     port: str | None = None
     stand_in: str | None = None
+    turn_seconds: str | None = None
     cert: str | None = None
     key: str | None = None
     addresses: str | None = None
@@ -119,6 +142,7 @@ def options_from(args: HostRequest, config: Config | None = None) -> HostOptions
     bind = _bind(args.bind) if args.bind is not None else None
     port = _port(args.port)
     stand_in = _stand_in(args.stand_in)
+    turn_seconds = _turn_seconds(args.turn_seconds)
     if (args.cert is None) != (args.key is None):
         raise CliError(_("--cert and --key go together: the certificate and its private key"))
     folder = _addresses(args.addresses)
@@ -133,7 +157,16 @@ def options_from(args: HostRequest, config: Config | None = None) -> HostOptions
             raise CliError(
                 _("--resume serves the saved table as it was: drop {options}").format(options=", ".join(given))
             )
-        return HostOptions(bind or "", port, stand_in, True, cert=args.cert, key=args.key, addresses=folder)
+        return HostOptions(
+            bind or "",
+            port,
+            stand_in,
+            True,
+            cert=args.cert,
+            key=args.key,
+            addresses=folder,
+            turn_seconds=turn_seconds,
+        )
     if not args.seats:
         raise CliError(_("host needs --seats, e.g. --seats human:Ana,human:Ben,expert (a person's seat is human:NAME)"))
     config = config or Config()
@@ -166,6 +199,7 @@ def options_from(args: HostRequest, config: Config | None = None) -> HostOptions
         args.key,
         folder,
         args.replace,
+        turn_seconds,
     )
 
 

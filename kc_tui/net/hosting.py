@@ -171,7 +171,9 @@ def run(args: HostRequest) -> int:
         session, tokens, bind, port, addresses = prepare(options)
         if not is_loopback(bind):
             _print(sys.stderr, warning_line(bind))
-        return asyncio.run(_serve(session, tokens, bind, port, options.stand_in, context, addresses))
+        return asyncio.run(
+            _serve(session, tokens, bind, port, options.stand_in, context, addresses, options.turn_seconds)
+        )
     finally:
         lock.release()
 
@@ -184,6 +186,7 @@ async def _serve(
     stand_in: float,
     context: ssl.SSLContext | None,
     addresses: Path | None = None,
+    turn_seconds: float = 0.0,
 ) -> int:
     out = sys.stdout
     stop = asyncio.Event()
@@ -200,6 +203,7 @@ async def _serve(
         status=lambda line: _print(out, line),
         server_name=f"kings-corners {_version()}",
         recorder=recorder,
+        turn_seconds=turn_seconds,
     )
     try:
         bound = await server.start(bind, port)

@@ -57,6 +57,8 @@ SLOW_DOWN = "slow-down"
 HELLO_FIRST = "hello-first"
 #: The host closed the table (``quit``, Ctrl+C, SIGTERM): ``host --resume`` serves it again.
 CLOSED = "closed"
+#: The turn clock freed the seat (its person let too many turns in a row run out): an AI plays it.
+SEAT_FREED = "seat-freed"
 ERROR_CODES: tuple[str, ...] = (
     UPGRADE,
     BAD_TOKEN,
@@ -67,6 +69,7 @@ ERROR_CODES: tuple[str, ...] = (
     SLOW_DOWN,
     HELLO_FIRST,
     CLOSED,
+    SEAT_FREED,
 )
 
 #: The eight places of ``piles``, in order.
@@ -359,7 +362,18 @@ class PongMsg:
     id: int | None
 
 
-ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ReplayMsg | ErrorMsg | PongMsg
+@dataclass(frozen=True, slots=True)
+class ClockMsg:
+    """The turn clock (a table with a turn time): ``seat``'s clock runs with ``left`` whole
+    seconds of the turn (its start: the turn's time); ``warning``: that little is left that
+    once it runs out an AI plays the rest of the turn."""
+
+    seat: int
+    left: int
+    warning: bool
+
+
+ServerMessage = WelcomeMsg | StateMsg | RefusedMsg | HintMsg | RoundMsg | ReplayMsg | ErrorMsg | PongMsg | ClockMsg
 
 
 #: The server message types and their dataclasses.
@@ -372,6 +386,7 @@ SERVER_MESSAGES: dict[str, type[Any]] = {
     "replay": ReplayMsg,
     "error": ErrorMsg,
     "pong": PongMsg,
+    "clock": ClockMsg,
 }
 
 

@@ -45,6 +45,7 @@ from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import schema, views
+from kc_tui.net.clock import TurnClock, covered_text, freed_text, freed_told, ran_out_text, timed_seat, turn_of
 from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY, Connection
 from kc_tui.net.protocol import write
 from kc_tui.net.replay_pages import ServedReplays
@@ -173,6 +174,8 @@ class ServedTable:
         self.stand_ins = StandIns(session, stand_in_think_ms)
         self._away_timers: dict[int, asyncio.Task[None]] = {}
         self._hinting = False
+        #: The turn clock (``turn_seconds`` 0: none): kc_tui.net.clock.
+        self.clock = TurnClock(turn_seconds, tell=self._tell_clock, ran_out=self._ran_out)
         self.replays = ServedReplays(session)
         self._tasks: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
@@ -209,6 +212,7 @@ class ServedTable:
         for task in self._away_timers.values():
             task.cancel()
         self._away_timers.clear()
+        self.clock.close()
         if self._table_task is not None:
             self._table_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -378,6 +382,7 @@ class ServedTable:
             client.ready = True
             client.send(self._welcome(None))
             client.send(self._state_for(None), state=True)
+            self._clock_to(client)
             self._tell_change()
         return True
 
@@ -407,6 +412,7 @@ class ServedTable:
             self._say(line.format(name=name))
         client.send(self._welcome(seat))
         self._changed()  # the state to every client, this one included
+        self._clock_to(client)
 
     def _left(self, client: Connection) -> None:
         if client in self._watchers:
@@ -457,6 +463,9 @@ class ServedTable:
         seat = client.seat
         if seat is None:
             client.send(write(schema.ErrorMsg(schema.NOT_YOUR_TURN, _("a spectator does not play"), request.id)))
+            return
+        if seat == self.clock.covering:
+            client.send(write(schema.ErrorMsg(schema.NOT_YOUR_TURN, covered_text(), request.id)))
             return
         if request.stamp != self.stamp:
             client.send(write(schema.RefusedMsg(request.id, _("the table moved on: choose again in the newest state"))))
@@ -514,8 +523,12 @@ class ServedTable:
         seats = tuple(schema.SeatInfo(x.name, x.kind) for x in s.seats)
         return write(schema.WelcomeMsg(seat, name, self.server_name, s.match.rules.to_dict(), seats))
 
+    def _played_for(self) -> list[bool]:
+        """By match seat: whether an AI plays a person's seat now (away, freed, or the turn ran out)."""
+        return [i in self.standing_in or i == self.clock.covering for i in range(self.session.match.n)]
+
     def _state_for(self, viewer: int | None) -> str:
-        stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+        stand_in = self._played_for()
         return views.state(self.driver, viewer, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
 
     def _changed(self) -> None:
@@ -529,14 +542,55 @@ class ServedTable:
         watchers = [c for c in self._watchers if c.ready]
         viewers: list[int | None] = [seat for seat, _client in seated] + ([None] if watchers else [])
         if viewers:
-            stand_in = [i in self.standing_in for i in range(self.session.match.n)]
+            stand_in = self._played_for()
             texts = views.states(self.driver, viewers, stamp=self.stamp, connected=self.connected, stand_in=stand_in)
             for seat, client in seated:
                 client.send(texts[seat], state=True)
             for client in watchers:
                 client.send(texts[None], state=True)
+        self._time_turn()
         self._wake.set()
         self._tell_change()
+
+    # ------------------------------------------------------------------ the turn clock
+    def _time_turn(self) -> None:
+        """Tell the clock the turn being played and whose clock may run (kc_tui.net.clock)."""
+        connected = {seat for seat, client in self._seated.items() if client.ready}
+        s = self.session
+        self.clock.update(turn_of(s), timed_seat(s, connected, self.standing_in, s.holding))
+
+    def _tell_clock(self, message: schema.ClockMsg) -> None:
+        text = write(message)
+        for client in [c for c in self._clients if c.ready]:
+            client.send(text)
+
+    def _clock_to(self, client: Connection) -> None:
+        """The clock as it runs now, to a client that just came."""
+        message = self.clock.current()
+        if message is not None and client.ready:
+            client.send(write(message))
+
+    def _ran_out(self, seat: int, freed: bool) -> None:
+        """``seat``'s turn ran out: an AI plays the rest of it; or, freed, the seat from now on
+        (its person's connection told and closed, ``on_seat_freed`` told) until someone takes it."""
+        name = self.session.names[seat]
+        if freed:
+            self.standing_in.add(seat)
+            self._say(freed_text(name, self.clock.free_after))
+            client = self._seated.get(seat)
+            if client is not None:
+                client.ready = False
+                client.send(write(schema.ErrorMsg(schema.SEAT_FREED, freed_told(self.clock.free_after))))
+                client.close(CLOSE_NORMAL, schema.SEAT_FREED)
+                self._left(client)
+            if self.on_seat_freed is not None:
+                try:
+                    self.on_seat_freed(self, seat)
+                except Exception:
+                    log.exception("the freed seat could not be listed")
+        else:
+            self._say(ran_out_text(name))
+        self._changed()
 
     async def _hold(self) -> None:
         """The table holds (its save fails): wait for a change or :attr:`save_retry` seconds, then
@@ -624,15 +678,15 @@ class ServedTable:
             if self.driver.decide(decision) or s.holding:
                 self._changed()  # the move, or the hold its save failing brought
             return True
-        if seat in self.standing_in:
+        if self._played_for()[seat]:
             if self.ai_delay > 0:
                 await asyncio.sleep(self.ai_delay)
-            if seat not in self.standing_in or not s.human_to_move or s.to_move != seat:
+            if not self._played_for()[seat] or not s.human_to_move or s.to_move != seat:
                 return True
             before = self.driver.stamp
             player = self.stand_ins.player(seat)
             m = await asyncio.to_thread(player.choose, s.view(seat))
-            if self.driver.stamp != before or seat not in self.standing_in:
+            if self.driver.stamp != before or not self._played_for()[seat]:
                 return True  # the person came back, or the table moved on: the move is stale
             refused = self.driver.play(m) is not None and (s.holding or self.driver.play(END) is not None)
             if refused and not s.holding:

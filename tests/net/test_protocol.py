@@ -153,6 +153,8 @@ def test_the_state_of_the_seat_on_turn_lists_the_engines_legal_moves() -> None:
         p.ErrorMsg(p.BAD_TOKEN, "no seat"),
         p.ErrorMsg(p.NOT_YOUR_TURN, "not your turn", 5),
         p.PongMsg(None),
+        p.ClockMsg(1, 25, False),
+        p.ClockMsg(0, 3, True),
     ],
 )
 def test_the_servers_messages_read_back_into_their_dataclasses(message: p.ServerMessage) -> None:

@@ -107,6 +107,8 @@ async def test_off_loopback_the_host_warns_and_sigterm_stops_it_cleanly() -> Non
         (["--seats", "human:Ana,greedy", "--port", "70000"], "--port must be a whole number from 0 to 65535"),
         (["--seats", "human:Ana,greedy", "--port", "-1"], "--port must be a whole number"),
         (["--seats", "human:Ana,greedy", "--stand-in", "nan"], "--stand-in must be a number of seconds"),
+        (["--seats", "human:Ana,greedy", "--turn-seconds", "-1"], "--turn-seconds must be a number of seconds"),
+        (["--seats", "human:Ana,greedy", "--turn-seconds", "3601"], "from 0 (no clock) to 3600, not '3601'"),
         (["--seats", "human:Ana,greedy", "--target", "1"], "target must be a whole number from 5"),
         (["--seats", "human:Ana,greedy", "--rules", "draw=sometimes"], "--rules:"),
         (["--seats", "human:Ana,greedy", "--rules", "colour=blue"], "--rules:"),

@@ -44,6 +44,7 @@ from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.net.schema import (
     MALFORMED,
+    ClockMsg,
     ErrorMsg,
     HintMsg,
     RefusedMsg,
@@ -55,7 +56,7 @@ from kc_tui.net.schema import (
 )
 from kc_tui.ui.dialogs.help import PICKING_HELP
 from kc_tui.ui.literal_text import rich_fill, visible
-from kc_tui.ui.remote.table import RemoteTable
+from kc_tui.ui.remote.table import CLOCK_TICK, RemoteTable
 from kc_tui.ui.remote.view import is_my_turn, table_rules
 from kc_tui.ui.screens.game_hint import hint_shown
 from kc_tui.ui.table.draw import move_made, not_your_turn, who_plays
@@ -135,6 +136,7 @@ class RemoteScreen(RemoteTable):
         self.query_one("#me").display = not self.watching
         self._check_size(self.app.size.width, self.app.size.height)
         self._show_link()
+        self.set_interval(CLOCK_TICK, self.tick_clock)
         self.say(_("Connecting to the table…"))
         self.run_worker(self.seat.run(), name="remote-seat", group="net", exit_on_error=False)
 
@@ -163,6 +165,8 @@ class RemoteScreen(RemoteTable):
             self._hint_arrived(message)
         elif isinstance(message, RoundMsg):
             self._round_scored(message)
+        elif isinstance(message, ClockMsg):
+            self._show_link()
         elif isinstance(message, ErrorMsg) and message.code != self.seat.link.code:
             # (an error that ended the seat, or the host's stop, is said in the player's words
             # with the way out: see _link_changed)

@@ -1,14 +1,16 @@
 """The table a remote seat shows: the game screen's widgets (the piles and corners, the hand,
 the other seats' panels, the scores, the move log, the footer) drawn from the server's latest
-``state``, with the message area and the status line of the connection (who the table waits for,
-who is connected, "reconnecting…"). :class:`~kc_tui.ui.remote.screen.RemoteScreen` adds the
-keys and the messages from the network.
+``state``, with the message area and the status line of the connection (the turn clock of a
+table with a turn time, counting down, who the table waits for, who is connected,
+"reconnecting…"). :class:`~kc_tui.ui.remote.screen.RemoteScreen` adds the keys and the messages
+from the network.
 
 Everything from the network (names, log lines, scores) is shown literally.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import PurePath
 from typing import ClassVar
 
@@ -25,12 +27,15 @@ from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import RemoteSeat
 from kc_tui.net.schema import StateMsg
 from kc_tui.ui.cards import CardLook
-from kc_tui.ui.remote.view import is_my_turn, link_line
+from kc_tui.ui.remote.view import clock_line, is_my_turn, link_line
 from kc_tui.ui.table.draw import behind_summary, draw_table, turn_prompt
 from kc_tui.ui.table.parts import fit_message, say, show_too_small, table_parts
 from kc_tui.ui.table.picking import HandPicking
 from kc_tui.ui.widgets import HandView, TableView
 from kc_tui.ui.widgets.footer import Footer
+
+#: Seconds between two looks at the turn clock's line while a clock runs.
+CLOCK_TICK = 0.25
 
 
 class RemoteTable(HandPicking, Screen[None]):
@@ -58,6 +63,8 @@ class RemoteTable(HandPicking, Screen[None]):
         self.round_winners: dict[int, str | None] = {}
         #: The round as it ended, shown while its summary is open (None: the latest view).
         self.held: TableSnapshot | None = None
+        #: The status line shown last (the clock's tick redraws it only when it changed).
+        self._link_shown: tuple[Text, str] | None = None
 
     @property
     def moves(self) -> list[Move]:
@@ -97,11 +104,20 @@ class RemoteTable(HandPicking, Screen[None]):
         self.refresh_bindings()
 
     def _show_link(self) -> None:
-        text, kind = link_line(self.seat.link, self.latest, watching=self.watching)
+        clock = clock_line(self.seat.clock, self.latest, asyncio.get_running_loop().time())
+        text, kind = link_line(self.seat.link, self.latest, watching=self.watching, clock=clock)
+        if (text, kind) == self._link_shown:
+            return
+        self._link_shown = (text, kind)
         line = self.query_one("#link", Static)
         line.update(text)
         for k in ("ok", "wait", "down", "ended"):
             line.set_class(k == kind, f"-{k}")
+
+    def tick_clock(self) -> None:
+        """The turn clock's seconds shown as they go (every :data:`CLOCK_TICK` seconds)."""
+        if self.seat.clock is not None and self.is_attached:
+            self._show_link()
 
     def say(self, text: str | Text, kind: str = "info") -> None:
         """``text`` in the message area (:func:`~kc_tui.ui.table.parts.say`)."""

@@ -24,7 +24,7 @@ from kc_tui.engine import (
 )
 from kc_tui.i18n import _
 from kc_tui.match.view import TableSnapshot
-from kc_tui.net.client import Link, Status
+from kc_tui.net.client import Link, SeatClock, Status
 from kc_tui.net.schema import CLOSED
 from kc_tui.ui.literal_text import rich_fill, visible
 
@@ -57,9 +57,40 @@ def is_my_turn(view: TableSnapshot | None) -> bool:
     return view is not None and view.my_turn and not view.over
 
 
-def link_line(link: Link, view: TableSnapshot | None, *, watching: bool) -> tuple[Text, str]:
+def clock_line(clock: SeatClock | None, view: TableSnapshot | None, now: float) -> Text | None:
+    """The turn clock's words for the seat on turn (``now`` on the loop's clock): "Your turn:
+    25 s", at the warning "9 s left: then an AI plays this turn", another's "Ben: 25 s"; after a
+    turn ran out "Your time ran out: an AI plays the rest of this turn" (another's: "Ben's time
+    ran out..."). None when no clock runs for the seat on turn: none told, the table between
+    rounds, over, holding, or its person away."""
+    if view is None or view.over or view.waiting_for is None or view.to_move is None or view.save_problem:
+        return None
+    seat = view.seats[view.to_move]
+    if seat.kind != "human" or not seat.connected:
+        return None
+    mine = seat.seat == view.viewer
+    if seat.stand_in:  # connected and played for: the clock ran out this turn
+        if mine:
+            return Text(_("Your time ran out: an AI plays the rest of this turn"), "bold")
+        # Translators: {name} is the player whose turn's time ran out.
+        return Text(_("{name}'s time ran out: an AI plays this turn").format(name=visible(seat.name)))
+    if clock is None or clock.seat != seat.seat:
+        return None
+    seconds = clock.left(now)
+    if not mine:
+        # Translators: {name} is the player on turn, {seconds} the whole seconds left of their turn.
+        return Text(_("{name}: {seconds} s").format(name=visible(seat.name), seconds=seconds))
+    if clock.warned(now):
+        # Translators: {seconds} is the whole seconds left of your turn.
+        return Text(_("{seconds} s left: then an AI plays this turn").format(seconds=seconds), "bold reverse")
+    # Translators: {seconds} is the whole seconds left of your turn.
+    return Text(_("Your turn: {seconds} s").format(seconds=seconds), "bold")
+
+
+def link_line(link: Link, view: TableSnapshot | None, *, watching: bool, clock: Text | None = None) -> tuple[Text, str]:
     """The status line and its kind (``ok``, ``wait``, ``down``, ``ended``): the connection's
-    state, who the table waits for, and which people are connected."""
+    state, the turn clock (``clock``, :func:`clock_line`: first, where it is always seen), who
+    the table waits for, and which people are connected."""
     if link.status is Status.ENDED:
         gone = Text(_("Not at the table"), "bold")
         if link.reason:
@@ -82,6 +113,9 @@ def link_line(link: Link, view: TableSnapshot | None, *, watching: bool) -> tupl
         return out, "down"  # what the table waited for is stale until the connection is back
     if watching:
         out.append(_("Watching") + " · ", "bold")
+    if clock is not None:
+        out.append_text(clock)
+        out.append(" · ")
     if view is not None and view.save_problem is not None:
         out.append(_("The table holds: not saved"), "bold")
         out.append(f" ({visible(view.save_problem)}) · ")
@@ -119,6 +153,7 @@ def link_line(link: Link, view: TableSnapshot | None, *, watching: bool) -> tupl
 
 __all__ = [
     "card_targets",
+    "clock_line",
     "is_my_turn",
     "link_line",
     "pile_targets",
