@@ -15,7 +15,20 @@ import pytest
 
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net.server_store import STORE_NAME
-from tests.net.hubkit import FAST, Seated, ServerProcess, my_turn, play_one, shown, signed_in, sit, start_server
+from tests.net.hubkit import (
+    FAST,
+    Seated,
+    ServerProcess,
+    lobby,
+    my_turn,
+    play_one,
+    play_to_end,
+    player_key,
+    shown,
+    signed_in,
+    sit,
+    start_server,
+)
 from tests.waiting import wait_until
 
 #: Hands of 4 cards to 100 points: a match that outlasts the test.
@@ -88,7 +101,32 @@ async def test_a_killed_server_serves_every_table_again_at_the_same_position(iso
     assert "Traceback" not in srv.errors()
 
 
-@pytest.mark.slow
+async def test_a_match_that_ended_is_neither_served_again_nor_counted_twice(isolated_dirs: Path) -> None:
+    srv = await start_server(isolated_dirs / "srv", *FAST)
+    try:
+        ana = await signed_in(srv.lobby, isolated_dirs / "ana", "Ana")
+        joined = await ana.request(ls.CreateTable(("human", "greedy"), 5, {"hand_size": 4}))
+        start = await ana.expect(ls.StartMsg, where=functools.partial(of_table, joined.table))
+        seat = await sit(start.url)
+        await play_to_end(seat)
+        await ana.expect(ls.RematchMsg, where=lambda m: m.table == joined.table)
+        await seat.close()
+        srv.kill()
+        srv = await start_server(srv.data, *FAST)
+        again = await lobby(srv.lobby)
+        answer = await again.sign_in(player_key(isolated_dirs / "ana"), "Ana")
+        assert isinstance(answer, ls.SignedIn) and answer.games == 1, answer
+        assert joined.table not in [t.table for t in again.of(ls.LobbyMsg)[-1].tables]
+        watched = await again.request(ls.WatchTable(joined.table))
+        assert isinstance(watched, ls.LobbyRefusedMsg) and watched.code == ls.NO_TABLE
+        assert not again.of(ls.StartMsg)
+        assert srv.stop() == 0
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+    assert "Traceback" not in srv.errors()
+
+
 async def test_twenty_tables_survive_ten_kills(isolated_dirs: Path) -> None:
     srv = await start_server(isolated_dirs / "srv", *FAST, "--sockets-per-address", "200")
     try:
