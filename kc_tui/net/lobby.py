@@ -38,13 +38,13 @@ import hmac
 import math
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kc_tui.config import HUMAN, ai_kind_names
 from kc_tui.engine import Rules
 from kc_tui.engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from kc_tui.i18n import _
+from kc_tui.i18n import _, ngettext
 from kc_tui.match.roster import default_name
 from kc_tui.net.lobby_schema import (
     ENDED,
@@ -95,7 +95,8 @@ class LobbyLimits:
     """The lobby's limits (docs/PROTOCOL.md, "The lobby"); a request past one is refused with
     code ``limit`` and a line saying which."""
 
-    #: Open tables (not yet started) a person may have created at once (quick tables they opened count).
+    #: Open tables (not yet started) a person may have created and still sit at, at once (quick
+    #: tables they opened count).
     tables_per_person: int = 3
     #: Tables open or playing on the server in all.
     max_tables: int = 1000
@@ -415,8 +416,7 @@ class Lobby:
         t.invite_hash = _hash(secret)
         seat = kinds.index(HUMAN)
         t.people[seat] = person
-        seating = self._seated(t, seat, now, opened=True)
-        return Seating(seating.table, seating.seat, seating.full, seating.playing, seating.events, invite=secret)
+        return replace(self._seated(t, seat, now), invite=secret)
 
     def join(self, person: Person, table: str, seat: int | None, now: float) -> Seating | Refusal:
         """A free person's seat of the listed ``table`` (``seat`` None: the first free one). A
@@ -479,7 +479,7 @@ class Lobby:
         t.fill_after = request.fill_after
         t.fill_at = now + request.fill_after
         t.people[0] = person
-        return self._seated(t, 0, now, opened=True)
+        return self._seated(t, 0, now)
 
     def leave(self, person: Person, table: str, now: float) -> list[Event]:
         """``person`` gives up their seat of ``table``. Open: the seat is free again (the table
@@ -679,17 +679,18 @@ class Lobby:
         for a record that is not valid."""
         lobby = cls(limits, ai_ratings)
         lobby._now = now
-        for record in records:
-            t = _table_from_record(record)
+        tables = [_table_from_record(record) for record in records]
+        for t in sorted(tables, key=lambda t: t.order):
             if t.id in lobby._tables:
-                raise LobbyRecordError(f"table {t.id!r} is recorded twice")
+                raise LobbyRecordError(f"table {one_line(t.id, QUOTED)} is recorded twice")
             lobby._tables[t.id] = t
             lobby._order = max(lobby._order, t.order + 1)
         return lobby
 
     # ---------------------------------------------------------------------- internals
     def _by_age(self) -> list[_Table]:
-        return sorted(self._tables.values(), key=lambda t: t.order)
+        """Every table, oldest first (tables are added in their order: :meth:`restore` sorts)."""
+        return list(self._tables.values())
 
     def _live_count(self) -> int:
         return sum(1 for t in self._tables.values() if t.live)
@@ -698,13 +699,19 @@ class Lobby:
         limits = self.limits
         if self._live_count() >= limits.max_tables:
             return _limit_tables(limits.max_tables)
-        mine = sum(1 for t in self._tables.values() if t.phase == OPEN and t.creator == person.key)
+        mine = sum(
+            1
+            for t in self._tables.values()
+            if t.phase == OPEN and t.creator == person.key and t.seat_of(person.key) is not None
+        )
         if mine >= limits.tables_per_person:
             return Refusal(
                 LIMIT,
-                _("You have {count} open tables already: start or leave one first.").format(
-                    count=limits.tables_per_person
-                ),
+                ngettext(
+                    "You have {count} open table already: start or leave it first.",
+                    "You have {count} open tables already: start or leave one first.",
+                    limits.tables_per_person,
+                ).format(count=limits.tables_per_person),
             )
         return None
 
@@ -712,7 +719,11 @@ class Lobby:
         if len(self.seats_of(person.key)) >= self.limits.seats_per_person:
             return Refusal(
                 LIMIT,
-                _("You hold {count} seats already: leave one first.").format(count=self.limits.seats_per_person),
+                ngettext(
+                    "You hold {count} seat already: leave it first.",
+                    "You hold {count} seats already: leave one first.",
+                    self.limits.seats_per_person,
+                ).format(count=self.limits.seats_per_person),
             )
         return None
 
@@ -765,9 +776,9 @@ class Lobby:
         if refusal is not None:
             return refusal
         t.people[seat] = person
-        return self._seated(t, seat, now, opened=False)
+        return self._seated(t, seat, now)
 
-    def _seated(self, t: _Table, seat: int, now: float, *, opened: bool) -> Seating:
+    def _seated(self, t: _Table, seat: int, now: float) -> Seating:
         """``t.people[seat]`` was just seated: the events, and the start when the table is full."""
         key = t.people[seat]
         assert key is not None
@@ -860,11 +871,16 @@ class Lobby:
 
 # -------------------------------------------------------------------------------- checks
 def _no_table() -> Refusal:
-    return Refusal(NO_TABLE, _("There is no such table open: it may have started or ended."))
+    return Refusal(NO_TABLE, _("There is no such table: it may have ended."))
 
 
 def _limit_tables(count: int) -> Refusal:
-    return Refusal(LIMIT, _("The server has {count} tables, its most: try again later.").format(count=count))
+    line = ngettext(
+        "The server has {count} table, its most: try again later.",
+        "The server has {count} tables, its most: try again later.",
+        count,
+    )
+    return Refusal(LIMIT, line.format(count=count))
 
 
 def _seats_line(count: int) -> str:
@@ -955,6 +971,7 @@ def _table_from_record(record: Mapping[str, Any]) -> _Table:
         or any(isinstance(v, bool) or not isinstance(v, int) for v in ints)
         or not all(isinstance(v, bool) for v in (t.private, t.quick))
         or not all(isinstance(v, str) for v in (t.creator, t.invite_hash))
+        or not any(p is not None for p in people)
         or len({p.key for p in people if p is not None}) != sum(p is not None for p in people)
     ):
         raise LobbyRecordError(f"the lobby record of table {one_line(repr(table), QUOTED)} is not valid")

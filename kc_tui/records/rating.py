@@ -141,6 +141,7 @@ class _Problem:
         games: Sequence[tuple[str, str, float]],
         anchors: Mapping[str, float],
         prior_sd: float,
+        center: float | None = None,
     ) -> None:
         self.anchors = dict(anchors)
         names: dict[str, int] = {}
@@ -165,7 +166,9 @@ class _Problem:
         self.names = list(names)
         self.fixed = [name in self.anchors for name in self.names]
         self.pairs = [(a, b, n, s) for (a, b), (n, s) in pairs.items()]
-        self.center = sum(self.anchors.values()) / len(self.anchors) if self.anchors else CENTER
+        if center is None:
+            center = sum(self.anchors.values()) / len(self.anchors) if self.anchors else CENTER
+        self.center = center
         self.precision = 1.0 / (prior_sd * prior_sd)
         self.free = [i for i, f in enumerate(self.fixed) if not f]
         self.slot = {i: k for k, i in enumerate(self.free)}  # name index -> free index
@@ -337,14 +340,16 @@ def fit(
     games: Sequence[tuple[str, str, float]],
     anchors: Mapping[str, float] | None = None,
     prior_sd: float = DEFAULT_PRIOR_SD,
+    center: float | None = None,
 ) -> dict[str, Rating]:
     """The ratings of every name in ``games`` (``(a, b, score of a against b)``, the score from 0
     to 1: 1 a win, 0.5 a draw) and in ``anchors``, by name. Anchored names keep their values
     (sd 0); the others get the maximum a posteriori ratings under a normal prior of ``prior_sd``
     around the anchors' mean (or :data:`CENTER` without anchors), with sds from the observed
-    information. Deterministic; no games gives every free name the prior. ValueError for a game
-    that is not ``(name, name, score)`` with two different non-empty names and a finite score
-    from 0 to 1, an anchor that is not a finite rating, or a ``prior_sd`` that is not a finite
+    information. ``center``: the prior's centre when given (a rating), whatever the anchors are.
+    Deterministic; no games gives every free name the prior. ValueError for a game that is not
+    ``(name, name, score)`` with two different non-empty names and a finite score from 0 to 1,
+    an anchor or a centre that is not a finite rating, or a ``prior_sd`` that is not a finite
     positive number."""
     if isinstance(games, str | bytes) or not isinstance(games, Sequence):
         raise ValueError(f"games must be a sequence of (name, name, score), not {games!r}")
@@ -354,7 +359,8 @@ def fit(
     fixed: dict[str, float] = {}
     for name, value in (anchors or {}).items():
         fixed[_name(name, "an anchor's name")] = _rating_value(value, f"anchor {name!r}")
-    problem = _Problem(games, fixed, sd)
+    middle = None if center is None else _rating_value(center, "the prior's centre")
+    problem = _Problem(games, fixed, sd, middle)
     r = problem.start()
     sds = _newton(problem, r) if len(problem.free) <= DENSE_MAX else _sweeps(problem, r)
     sd_of = dict(zip(problem.free, sds, strict=True))
@@ -366,6 +372,7 @@ def people_ratings(
     vs_ai: Sequence[tuple[str, str, float]],
     between: Sequence[tuple[str, str, float]],
     anchors: Mapping[str, Rating],
+    held: Mapping[str, Rating] | None = None,
 ) -> dict[str, Rating]:
     """Every person's rating on the AIs' scale, fitted together: ``vs_ai`` holds ``(person, AI
     kind, the person's score)`` and ``between`` ``(person, other person, the first one's score)``
@@ -373,30 +380,47 @@ def people_ratings(
     prior (:data:`DEFAULT_PRIOR_SD`) is around the anchors' mean. Games against a kind not in
     ``anchors`` are skipped (a person with no other game keeps the prior). Each sd adds the
     anchors' own uncertainty to the fit's (to first order, through the person's own games
-    against each kind). By person, in the order they first appear. ValueError for a bad game or
-    anchor."""
+    against each kind). By person, in the order they first appear. ``held``: people whose
+    ratings stay as given (by name): a game against one counts as a game against an anchor, a
+    game between two of them is skipped, and they are not in the result (the others are fitted
+    with them held: one step of the fit of everyone, for a server that updates the people of one
+    match). ValueError for a bad game or anchor."""
     for what, games in (("vs_ai", vs_ai), ("between", between)):
         if isinstance(games, str | bytes) or not isinstance(games, Sequence):
             raise ValueError(f"{what} must be a sequence of (name, name, score), not {games!r}")
     values = {name: _rating_value(a.value, f"anchor {name!r}") for name, a in anchors.items()}
+    center = sum(values.values()) / len(values) if values else CENTER
+    fixed: dict[str, Rating] = dict(anchors)
+    for name, r in (held or {}).items():
+        values[PERSON + name] = _rating_value(r.value, f"held person {name!r}")
+        fixed[PERSON + name] = r
     people: dict[str, None] = {}
     rows: list[tuple[str, str, float]] = []
-    mine: dict[str, list[str]] = {}  # each person's games against rated kinds, by kind
+    mine: dict[str, list[str]] = {}  # each person's games against fixed names (kinds, held people)
     for k, game in enumerate(vs_ai):
         person, kind = _two_names(game, k, "person", "opponent kind")
+        if PERSON + person in fixed:  # a held person's game moves no one
+            _score(game[2], f"game {k}'s score")
+            continue
         people.setdefault(person)
-        if kind in values:
+        if kind in anchors:
             rows.append((PERSON + person, kind, game[2]))
             mine.setdefault(person, []).append(kind)
         else:  # still a game to check: a bad score is refused even against an unknown kind
             _score(game[2], f"game {k}'s score")
     for k, game in enumerate(between):
         a, b = _two_names(game, k, "first person", "second person")
-        people.setdefault(a)
-        people.setdefault(b)
+        a_held, b_held = PERSON + a in fixed, PERSON + b in fixed
+        if a_held and b_held:
+            _score(game[2], f"game {k}'s score")
+            continue
+        for person, other, is_held in ((a, b, b_held), (b, a, a_held)):
+            if PERSON + person not in fixed:
+                people.setdefault(person)
+                if is_held:
+                    mine.setdefault(person, []).append(PERSON + other)
         rows.append((PERSON + a, PERSON + b, game[2]))
-    fitted = fit(rows, values)
-    center = sum(values.values()) / len(values) if values else CENTER
+    fitted = fit(rows, values, center=center)
     out: dict[str, Rating] = {}
     for person in people:
         got = fitted.get(PERSON + person)
@@ -411,7 +435,7 @@ def people_ratings(
             per_kind[kind] = per_kind.get(kind, 0.0) + C * C * p * (1.0 - p)
         extra = 0.0
         for kind, w in per_kind.items():
-            sd_k = _number(anchors[kind].sd, f"anchor {kind!r}'s sd")
+            sd_k = _number(fixed[kind].sd, f"anchor {kind.removeprefix(PERSON)!r}'s sd")
             extra += (w / info * sd_k) ** 2
         out[person] = Rating(person, got.value, math.sqrt(got.sd * got.sd + extra))
     return out

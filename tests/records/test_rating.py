@@ -356,6 +356,32 @@ def test_two_humans_who_played_each_other_move_apart_on_the_ais_scale() -> None:
     assert up == pytest.approx(down, rel=0.5)
 
 
+def test_a_person_held_at_the_fit_of_everyone_leaves_the_others_where_that_fit_puts_them() -> None:
+    vs_ai = [("Ana", "greedy", 1.0), ("Ana", "expert", 0.0), ("Ben", "lookahead", 1.0), ("Cy", "random", 0.0)]
+    between = [("Ana", "Ben", 1.0), ("Ben", "Cy", 0.5), ("Cy", "Ana", 0.0), ("Ben", "Ana", 1.0)]
+    everyone = people_ratings(vs_ai, between, ANCHORS)
+    for person in ("Ana", "Ben", "Cy"):
+        held = {name: r for name, r in everyone.items() if name != person}
+        alone = people_ratings(vs_ai, between, ANCHORS, held)
+        assert list(alone) == [person]
+        assert alone[person].value == pytest.approx(everyone[person].value, abs=1e-4)
+
+
+def test_a_game_against_a_held_person_counts_as_one_against_an_anchor_of_that_rating() -> None:
+    ben = Rating("Ben", 1150.0, 40.0)
+    held = people_ratings([("Ana", "greedy", 1.0)], [("Ana", "Ben", 1.0), ("Ben", "Ana", 0.5)], ANCHORS, {"Ben": ben})
+    mean = sum(a.value for a in ANCHORS.values()) / len(ANCHORS)
+    values = {name: a.value for name, a in ANCHORS.items()}
+    games = [("Ana", "greedy", 1.0), ("Ana", "ben", 1.0), ("Ana", "ben", 0.5)]
+    as_anchor = fit(games, {**values, "ben": 1150.0}, center=mean)
+    assert held["Ana"].value == pytest.approx(as_anchor["Ana"].value, abs=1e-6)
+    assert held["Ana"].sd > as_anchor["Ana"].sd  # Ben's own uncertainty added
+    # The prior's centre stays the AIs' mean (a held person is no anchor of it); a game between
+    # two held people moves no one.
+    out = people_ratings([("Dee", "no-such-kind", 1.0)], [("Ben", "Cy", 1.0)], ANCHORS, {"Ben": ben, "Cy": ben})
+    assert list(out) == ["Dee"] and out["Dee"].value == pytest.approx(mean)
+
+
 def test_people_who_only_played_each_other_stay_around_the_ais_mean() -> None:
     out = people_ratings([], [("Ana", "Ben", 1.0)] * 3, ANCHORS)
     mean = sum(a.value for a in ANCHORS.values()) / len(ANCHORS)

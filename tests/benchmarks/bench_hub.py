@@ -1,0 +1,319 @@
+"""Load of ``kings-corners server``: N all-human tables of 4 seats found and filled through its
+lobby, every person a simulated client, W lobby watchers beside them. Prints ``name: value``
+lines.
+
+    nice -n 10 python tests/benchmarks/bench_hub.py [--tables 100] [--seconds 20] [--think-ms 250] [--watchers 20]
+
+* The server is a real ``kings-corners server`` subprocess (``--port 0``, a data folder of its
+  own, its SQLite store saving every table after every move): one process, one asyncio loop.
+* The client process signs every person in (a player key each), the first of a table
+  ``create``s it with four people's seats, the three others ``join`` it; when it is full each
+  gets ``start`` with their seat's address, connects to it and plays: a seat on turn waits
+  ``--think-ms`` (x 0.5 to 1.5), then sends a move chosen at random from its ``legal`` list.
+  ``rtt``: from sending a move to receiving the next state.
+* The lobby watchers read every delta the lobby sends (``lobby_deltas``).
+* ``server_cpu_share``: the server process's CPU time over the measured wall-clock time (from
+  ``/proc/PID/stat``; 1.0: one core busy). ``server_rss_per_table_kib``: the growth of its
+  resident memory from before the tables were made to the end, per table.
+
+Goal (one core): 500 tables with rtt_p99_ms < 50, under 100 KiB a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from kc_tui.engine import parse_move
+from kc_tui.net import lobby_schema as ls
+from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
+
+#: Seconds of play before the round trips are measured.
+WARM_UP = 3.0
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def proc_rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+# ---------------------------------------------------------------------- the clients
+class Person:
+    """One person's lobby connection: signed in, requests answered by id."""
+
+    def __init__(self, lobby: str, name: str, folder: Path) -> None:
+        from kc_tui.net.identity import PlayerKey
+
+        self.lobby = lobby
+        self.name = name
+        self.key = PlayerKey.load_or_create(folder)
+        self.ws: Any = None
+        self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.joined: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.reader: asyncio.Task[None] | None = None
+
+    async def sign_in(self) -> None:
+        from websockets.asyncio.client import connect
+
+        from kc_tui.net.identity import challenge_bytes
+
+        self.ws = await connect(self.lobby, max_size=p.MAX_MESSAGE, compression=None, open_timeout=120)
+        await self.ws.send(write(ls.LobbyHello("bench")))
+        challenge = json.loads(await self.ws.recv())
+        assert challenge["type"] == "challenge", challenge
+        signature = self.key.sign(challenge_bytes(challenge["server"], challenge["nonce"]))
+        await self.ws.send(write(ls.SignIn(self.key.public_text, self.name, signature, id=1)))
+        while True:
+            message = json.loads(await self.ws.recv())
+            if message["type"] == "signed-in":
+                break
+            if message["type"] in ("refused", "error"):
+                raise RuntimeError(f"{self.name}: {message}")
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "joined" and not self.joined.done():
+                self.joined.set_result(message["table"])
+            elif kind == "start" and not self.started.done():
+                self.started.set_result(message["url"])
+            elif kind in ("refused", "error"):
+                for future in (self.joined, self.started):
+                    if not future.done():
+                        future.set_exception(RuntimeError(f"{self.name}: {message}"))
+
+
+async def seat_client(
+    url: str, think: float, stop_at: float, warm_until: float, rtts: list[float], counts: dict[str, int]
+) -> None:
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(url)
+    async with connect(url, max_size=p.MAX_MESSAGE, compression=None, open_timeout=120) as ws:
+        await ws.send(write(p.Hello("bench")))
+        sent_at: float | None = None
+        sent_stamp = -1
+        pending: asyncio.Task[None] | None = None
+
+        async def move(stamp: int, legal: list[str]) -> None:
+            nonlocal sent_at, sent_stamp
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            plays = [m for m in legal if m != "end"]
+            choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in legal else legal[0]
+            sent_at, sent_stamp = time.perf_counter(), stamp
+            await ws.send(write(p.MoveRequest(parse_move(choice), stamp)))
+
+        while time.perf_counter() < stop_at:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.perf_counter()))
+            except TimeoutError:
+                break
+            received = time.perf_counter()
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "state":
+                if sent_at is not None and message["stamp"] != sent_stamp:
+                    if sent_at >= warm_until:
+                        rtts.append(received - sent_at)
+                    counts["moves"] += 1
+                    sent_at = None
+                view = message["view"]
+                if view["over"]:
+                    counts["matches_over"] += 1
+                    break
+                if view["legal"] and (pending is None or pending.done()) and sent_at is None:
+                    pending = asyncio.create_task(move(message["stamp"], view["legal"]))
+            elif kind in ("error", "refused"):
+                counts[message.get("code", "refused")] += 1
+                sent_at = None
+        if pending is not None:
+            pending.cancel()
+
+
+async def watcher(lobby: str, stop_at: float, counts: dict[str, int]) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(lobby, max_size=p.MAX_MESSAGE, compression=None, open_timeout=120) as ws:
+        await ws.send(write(ls.LobbyHello("bench-watcher")))
+        while time.perf_counter() < stop_at:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.perf_counter()))
+            except TimeoutError:
+                break
+            kind = json.loads(text)["type"]
+            if kind in ("table", "table-gone"):
+                counts["lobby_deltas"] += 1
+
+
+async def one_table(lobby: str, t: int, folder: Path, counts: dict[str, int]) -> list[str]:
+    people = [Person(lobby, f"P{t}-{i}", folder / f"{t}-{i}") for i in range(4)]
+    for person in people:
+        await person.sign_in()
+    rules: dict[str, Any] = {}
+    await people[0].ws.send(write(ls.CreateTable(("human",) * 4, 500, rules, id=2)))
+    table = await people[0].joined
+    for person in people[1:]:
+        await person.ws.send(write(ls.JoinTable(table, id=2)))
+        await person.joined
+    urls = [await person.started for person in people]
+    counts["tables_started"] += 1
+    return urls
+
+
+async def all_clients(
+    lobby: str, tables: int, watchers: int, think: float, seconds: float, ready: Connection
+) -> tuple[list[float], dict[str, int]]:
+    tally: defaultdict[str, int] = defaultdict(int, {"moves": 0, "matches_over": 0, "lobby_deltas": 0})
+    folder = Path(tempfile.mkdtemp(prefix="bench-hub-keys-"))
+    far = time.perf_counter() + 3600
+    watching = [asyncio.create_task(watcher(lobby, far, tally)) for _ in range(watchers)]
+    t0 = time.perf_counter()
+    # The tables are made a few at a time (a club's evening does not open 500 at one instant).
+    urls: list[str] = []
+    limit = asyncio.Semaphore(20)
+
+    async def made(t: int) -> list[str]:
+        async with limit:
+            return await one_table(lobby, t, folder, tally)
+
+    for found in await asyncio.gather(*(made(t) for t in range(tables)), return_exceptions=True):
+        if isinstance(found, BaseException):
+            tally["tables_failed"] += 1
+            tally.setdefault("first_failure", 0)
+            print(f"a table failed: {found!r}"[:300], file=sys.stderr)
+        else:
+            urls += found
+    tally["setup_ms_per_table"] = round(1000 * (time.perf_counter() - t0) / max(1, tables))
+    ready.send("measure")
+    rtts: list[float] = []
+    warm_until = time.perf_counter() + WARM_UP
+    stop_at = warm_until + seconds
+    results = await asyncio.gather(
+        *(seat_client(u, think, stop_at, warm_until, rtts, tally) for u in urls), return_exceptions=True
+    )
+    tally["clients_failed"] = sum(isinstance(r, BaseException) for r in results)
+    for task in watching:
+        task.cancel()
+    return rtts, dict(tally)
+
+
+def client_process(lobby: str, args: argparse.Namespace, out: Connection) -> None:
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    rtts, counts = asyncio.run(all_clients(lobby, args.tables, args.watchers, args.think_ms / 1000, args.seconds, out))
+    counts["client_cpu_share_pct"] = round(100 * (time.process_time() - cpu0) / (time.perf_counter() - wall0))
+    out.send((rtts, counts))
+    out.close()
+
+
+# ---------------------------------------------------------------------- the server
+def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [
+        sys.executable,
+        "-m",
+        "kc_tui",
+        "server",
+        "--port",
+        "0",
+        "--data",
+        str(data),
+        "--ai-delay",
+        "0",
+        "--round-pause",
+        "0",
+        "--max-tables",
+        "100000",
+        "--tables-per-person",
+        "100",
+        "--max-sockets",
+        "100000",
+        "--sockets-per-address",
+        "0",
+    ]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    if "ws://" not in line:
+        server.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    lobby = line.split("lobby: ", 1)[1].strip().rstrip(")") if "lobby: " in line else line.split()[-1] + "/lobby"
+    return server, lobby
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--watchers", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think-ms", type=float, default=250.0, help="a seat's pause before its move (mean)")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(65536, hard)), hard))
+    data = Path(tempfile.mkdtemp(prefix="bench-hub-data-"))
+    server, lobby = start_server(data)
+    try:
+        base_rss = proc_rss_kib(server.pid)
+        receiver, sender = multiprocessing.Pipe(duplex=False)
+        clients = multiprocessing.get_context("spawn").Process(target=client_process, args=(lobby, args, sender))
+        clients.start()
+        receiver.recv()  # every table made: measure from here
+        cpu0, wall0 = proc_cpu_s(server.pid), time.perf_counter()
+        rtts, counts = receiver.recv()
+        wall = time.perf_counter() - wall0
+        cpu = proc_cpu_s(server.pid) - cpu0
+        rss = proc_rss_kib(server.pid)
+        clients.join()
+    finally:
+        server.terminate()
+        server.wait(30)
+    rtts.sort()
+
+    def pct(q: float) -> float:
+        return 1000 * rtts[min(len(rtts) - 1, int(q * len(rtts)))] if rtts else float("nan")
+
+    print(f"tables: {args.tables}")
+    print(f"lobby_watchers: {args.watchers}")
+    print(f"think_ms: {args.think_ms}")
+    print(f"wall_s: {wall:.1f}")
+    print(f"moves: {counts['moves']}")
+    print(f"moves_per_s: {counts['moves'] / wall:.0f}")
+    print(f"rtt_p50_ms: {pct(0.50):.1f}")
+    print(f"rtt_p99_ms: {pct(0.99):.1f}")
+    print(f"rtt_max_ms: {1000 * rtts[-1] if rtts else float('nan'):.1f}")
+    print(f"rtt_mean_ms: {1000 * statistics.fmean(rtts) if rtts else float('nan'):.1f}")
+    print(f"server_cpu_share: {cpu / wall:.2f}")
+    print(f"server_cpu_ms_per_move: {1000 * cpu / max(1, counts['moves']):.2f}")
+    print(f"server_rss_kib: {rss}")
+    print(f"server_rss_per_table_kib: {(rss - base_rss) / max(1, args.tables):.0f}")
+    for key in sorted(set(counts) - {"moves"}):
+        print(f"{key}: {counts[key]}")
+
+
+if __name__ == "__main__":
+    main()
