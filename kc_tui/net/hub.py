@@ -714,7 +714,7 @@ class Hub:
     def _sign_in(self, peer: LobbyPeer, request: ls.SignIn) -> None:
         rid = request.id
         if not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
-            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature does not match this key and this challenge."))
+            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature was not made with this key for this challenge."))
             return
         try:
             signed = self.accounts.sign_in(request.key, request.name)

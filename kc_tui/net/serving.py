@@ -140,7 +140,7 @@ def options_from(args: ServerRequest) -> ServerOptions:
 
 def serving_line(url: str) -> str:
     """The first line the server prints (tests and scripts read it)."""
-    # Translators: {address} is the server's address, {lobby} its lobby's; keep "Serving Kings Corners at" as it is.
+    # Translators: {address} is the server's address, {lobby} its lobby's.
     return _("Serving Kings Corners at {address} (lobby: {lobby})").format(address=url, lobby=f"{url}/lobby")
 
 
