@@ -9,8 +9,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+from websockets.exceptions import InvalidStatus
+
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema as p
+from kc_tui.net.protocol import write
 from tests.net.hubkit import (
     FAST,
     SHORT_RULES,
@@ -184,5 +188,28 @@ async def test_the_door_answers_each_path_with_one_line_and_bad_messages_with_er
         assert isinstance(bad, ls.LobbyRefusedMsg) and bad.code == p.MALFORMED
         worse = await said.request(ls.CreateTable(("human", "greedy"), SHORT_TARGET, {"no_such_rule": 1}))
         assert isinstance(worse, ls.LobbyRefusedMsg)
+        assert srv.stop() == 0
+    assert "Traceback" not in srv.errors()
+
+
+async def test_the_limits_at_the_door_refuse_with_a_clear_line(isolated_dirs: Path) -> None:
+    args = ("--max-tables", "1", "--sockets-per-address", "3")
+    async with server(isolated_dirs / "srv", *args) as srv:
+        ana = await signed_in(srv.lobby, isolated_dirs / "ana", "Ana")
+        first = await ana.request(create(("human", "human")))
+        assert isinstance(first, ls.JoinedMsg)
+        second = await ana.request(create(("human", "human")))
+        assert isinstance(second, ls.LobbyRefusedMsg) and second.code == ls.LIMIT and "1" in second.reason
+        others = [await lobby(srv.lobby), await lobby(srv.lobby)]
+        with pytest.raises(InvalidStatus) as refused:
+            await lobby(srv.lobby)
+        assert refused.value.response.status_code == 503
+        assert b"Too many connections from your address" in refused.value.response.body
+        for message in range(p.RATE_BURST + 5):
+            await ana.ws.send(write(ls.LobbyPing(message)))
+        slowed = await ana.expect(ls.LobbyErrorMsg, where=lambda m: m.code == p.SLOW_DOWN)
+        assert slowed.message
+        for c in (ana, *others):
+            await c.close()
         assert srv.stop() == 0
     assert "Traceback" not in srv.errors()
