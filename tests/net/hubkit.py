@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from ssl import SSLContext
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -180,9 +181,10 @@ class LobbyTester:
             await self.reader
 
 
-async def lobby(url: str, *, hello: bool = True) -> LobbyTester:
+async def lobby(url: str, *, hello: bool = True, ssl: SSLContext | None = None) -> LobbyTester:
     """A connection to the lobby at ``url`` (its hello said, its challenge and listing read)."""
-    ws = await connect(url, max_size=p.MAX_MESSAGE, compression=None)
+    tls: dict[str, Any] = {} if ssl is None else {"ssl": ssl}
+    ws = await connect(url, max_size=p.MAX_MESSAGE, compression=None, **tls)
     tester = LobbyTester(ws)
     tester.reader = asyncio.create_task(tester.read())
     if hello:
@@ -203,6 +205,20 @@ async def signed_in(url: str, folder: Path, name: str) -> LobbyTester:
     answer = await tester.sign_in(player_key(folder), name)
     assert isinstance(answer, ls.SignedIn), answer
     return tester
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, made with openssl in ``folder``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    new_key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key)]
+    subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+    subprocess.run(
+        ["openssl", "req", "-x509", *new_key, "-out", str(cert), "-days", "1", *subject],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+    return cert, key
 
 
 # ---------------------------------------------------------------------- seats

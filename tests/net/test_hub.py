@@ -5,6 +5,8 @@ door (``GET /``, an invite's link, a path it does not serve, bad messages)."""
 from __future__ import annotations
 
 import asyncio
+import shutil
+import ssl
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,6 +24,7 @@ from tests.net.hubkit import (
     lobby,
     play_to_end,
     player_key,
+    self_signed,
     server,
     signed_in,
     sit,
@@ -213,3 +216,19 @@ async def test_the_limits_at_the_door_refuse_with_a_clear_line(isolated_dirs: Pa
             await c.close()
         assert srv.stop() == 0
     assert "Traceback" not in srv.errors()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="makes its certificate with openssl")
+async def test_with_a_certificate_the_server_is_served_over_tls(isolated_dirs: Path) -> None:
+    cert, key = self_signed(isolated_dirs)
+    async with server(isolated_dirs / "srv", "--cert", str(cert), "--key", str(key)) as srv:
+        assert srv.url.startswith("wss://127.0.0.1:")
+        trust = ssl.create_default_context(cafile=str(cert))
+        ana = await lobby(srv.lobby, ssl=trust)
+        answer = await ana.sign_in(player_key(isolated_dirs / "ana"), "Ana")
+        assert isinstance(answer, ls.SignedIn)
+        joined = await ana.request(create(("human", "greedy")))
+        start = await ana.expect(ls.StartMsg, where=lambda m: m.table == joined.table)
+        assert start.url.startswith(f"{srv.url}/t/{joined.table}/seat/")
+        await ana.close()
+        assert srv.stop() == 0
