@@ -555,6 +555,8 @@ class ServedTable:
     # ------------------------------------------------------------------ the turn clock
     def _time_turn(self) -> None:
         """Tell the clock the turn being played and whose clock may run (kc_tui.net.clock)."""
+        if not self.clock.on:
+            return
         connected = {seat for seat, client in self._seated.items() if client.ready}
         s = self.session
         self.clock.update(turn_of(s), timed_seat(s, connected, self.standing_in, s.holding))

@@ -268,3 +268,18 @@ async def test_a_table_saved_through_a_failing_sink_holds_then_goes_on_and_shows
         viewer = client.state.seat
         assert viewer is not None
         assert {(viewer, shown(state)) for state in client.states()} <= kept
+
+
+def test_a_sink_that_raises_is_a_failed_save_in_one_line_and_the_next_that_keeps_it_clears_it() -> None:
+    session = session_for()
+
+    def locked(data: bytes) -> str | None:
+        raise OSError("database is locked\nwith a second line")
+
+    session.save_sink = locked
+    session.save()
+    assert session.save_problem == "database is locked" and session.holding and not session.saved
+    sink = Sink()
+    session.save_sink = sink
+    assert session.retry_save() and not session.holding and session.saved
+    assert MatchSession.from_dict(json.loads(sink.kept[0]), shared_log=True).names == session.names
