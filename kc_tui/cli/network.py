@@ -215,10 +215,14 @@ def add_server_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     count = _("N")
     p.add_argument("--max-tables", metavar=count, help=_("the tables open or played at once, at most (default 1000)"))
-    p.add_argument("--tables-per-person", metavar=count, help=_("the open tables one person has created, at most (default 3)"))
+    p.add_argument(
+        "--tables-per-person", metavar=count, help=_("the open tables one person has created, at most (default 3)")
+    )
     p.add_argument("--max-sockets", metavar=count, help=_("the open connections, at most (default 1024)"))
     p.add_argument(
-        "--sockets-per-address", metavar=count, help=_("the open connections from one address, at most (default 32)")
+        "--sockets-per-address",
+        metavar=count,
+        help=_("the open connections from one address, at most (default 32; 0: no limit)"),
     )
     seconds = _("SECONDS")
     p.add_argument("--turn-seconds", metavar=seconds, help=_("quick play's turn time (default 60; 0: no clock)"))

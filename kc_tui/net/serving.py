@@ -75,6 +75,7 @@ class ServerOptions:
     max_tables: int | None
     tables_per_person: int | None
     max_sockets: int
+    #: The open connections of one address at most (0: no such limit).
     sockets_per_address: int
     turn_seconds: int
     ai_delay: float
@@ -119,7 +120,7 @@ def options_from(args: ServerRequest) -> ServerOptions:
     if (args.cert is None) != (args.key is None):
         raise CliError(_("--cert and --key go together: the certificate and its private key"))
     max_sockets = _count(args.max_sockets, "--max-sockets", 1, DEFAULT_MAX_SOCKETS)
-    per_address = _count(args.sockets_per_address, "--sockets-per-address", 1, DEFAULT_SOCKETS_PER_ADDRESS)
+    per_address = _count(args.sockets_per_address, "--sockets-per-address", 0, DEFAULT_SOCKETS_PER_ADDRESS)
     turn = _count(args.turn_seconds, "--turn-seconds", 0, DEFAULT_TURN_SECONDS, ls.MAX_TURN_SECONDS)
     assert max_sockets is not None and per_address is not None and turn is not None
     return ServerOptions(
@@ -221,7 +222,7 @@ async def _serve(options: ServerOptions, store: Any, context: Any) -> int:
         ),
         ssl=context,
         max_sockets=options.max_sockets,
-        per_address=options.sockets_per_address,
+        per_address=options.sockets_per_address or None,
     )
     try:
         port = await hub.start(options.bind, options.port)
