@@ -243,8 +243,8 @@ class Seated:
             await self.task
 
 
-async def sit(url: str, *, first_retry: float = 0.2, last_retry: float = 0.5) -> Seated:
-    """A remote seat at ``url``, once it has its first state."""
+async def sit(url: str, *, first_retry: float = 0.2, last_retry: float = 0.5, wait_state: bool = True) -> Seated:
+    """A remote seat at ``url``, once it has its first state (unless told not to wait)."""
     messages: list[p.ServerMessage] = []
     states: list[p.StateMsg] = []
 
@@ -256,6 +256,8 @@ async def sit(url: str, *, first_retry: float = 0.2, last_retry: float = 0.5) ->
     seat = RemoteSeat(url, on_message=heard, first_retry=first_retry, last_retry=last_retry)
     task = asyncio.create_task(seat.run())
     seated = Seated(seat, task, states, messages)
+    if not wait_state:
+        return seated
     await wait_until(lambda: seat.state is not None, timeout=WAIT, what=f"the first state at {url[:40]}")
     return seated
 

@@ -232,3 +232,33 @@ async def test_with_a_certificate_the_server_is_served_over_tls(isolated_dirs: P
         assert start.url.startswith(f"{srv.url}/t/{joined.table}/seat/")
         await ana.close()
         assert srv.stop() == 0
+
+
+async def test_a_seat_left_mid_match_is_played_by_an_ai_until_someone_takes_it(isolated_dirs: Path) -> None:
+    async with server(isolated_dirs / "srv", *FAST) as srv:
+        ana = await signed_in(srv.lobby, isolated_dirs / "ana", "Ana")
+        ben = await signed_in(srv.lobby, isolated_dirs / "ben", "Ben")
+        cy = await signed_in(srv.lobby, isolated_dirs / "cy", "Cy")
+        joined = await ana.request(ls.CreateTable(("human", "human"), 100, {"hand_size": 4}))
+        await ben.request(ls.JoinTable(joined.table))
+        start = await ben.expect(ls.StartMsg, where=lambda m: m.table == joined.table)
+        bens = await sit(start.url)
+        await ben.send(ls.LeaveTable(joined.table))
+        await wait_until(lambda: bens.seat.ended, what="Ben's seat closed once he left it")
+        assert bens.seat.link.code == p.BAD_TOKEN
+
+        def free_again() -> bool:
+            listed = [m.listing for m in cy.of(ls.TableMsg) if m.listing.table == joined.table]
+            return bool(listed) and listed[-1].phase == ls.PLAYING and listed[-1].seats[1].name is None
+
+        await wait_until(free_again, what="the seat listed free while the match plays")
+        taken = await cy.request(ls.JoinTable(joined.table))
+        assert isinstance(taken, ls.JoinedMsg) and taken.seat == 1, taken
+        cys = await cy.expect(ls.StartMsg, where=lambda m: m.table == joined.table)
+        assert cys.url != start.url
+        seat = await sit(cys.url)
+        assert seat.state.seat == 1 and not seat.state.over
+        again = await sit(start.url, wait_state=False)
+        await wait_until(lambda: again.seat.ended, what="Ben's old address refused")
+        for s in (bens, seat, again):
+            await s.close()
