@@ -145,6 +145,14 @@ def serving_line(url: str) -> str:
     return _("Serving Kings Corners at {address} (lobby: {lobby})").format(address=url, lobby=f"{url}/lobby")
 
 
+def stopped_line(exc: BaseException) -> str:
+    """What the server says when something it did not foresee stops it (the log has the rest)."""
+    # Translators: {error} is what went wrong, in one line (often in English).
+    return _("the server stopped: {error} (its log has the details)").format(
+        error=one_line(str(exc) or type(exc).__name__, 200)
+    )
+
+
 def _print(stream: TextIO, line: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         write_line(stream, line)
@@ -178,7 +186,13 @@ def run(args: ServerRequest) -> int:
                         " prefer --cert/--key (wss://)"
                     ).format(bind=options.bind),
                 )
-            return asyncio.run(_serve(options, store, context))
+            try:
+                return asyncio.run(_serve(options, store, context))
+            except (CliError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # the last guard: one line here, the whole story in the log
+                log.exception("the server stopped on an error")
+                raise CliError(stopped_line(exc)) from None
         finally:
             store.close()
     finally:

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from kc_tui.net import lobby_schema as ls
-from kc_tui.net.server_store import STORE_NAME
+from kc_tui.net.accounts import Accounts
+from kc_tui.net.server_store import STORE_NAME, ServerStore
+from kc_tui.records.rating import Rating
 from tests.net.hubkit import (
     FAST,
     Seated,
@@ -208,3 +210,17 @@ async def test_two_servers_do_not_share_a_data_folder(isolated_dirs: Path) -> No
         assert "using" in done.stderr
     finally:
         srv.kill()
+
+
+def test_a_store_whose_people_are_of_another_version_is_one_line(isolated_dirs: Path) -> None:
+    data = isolated_dirs / "srv"
+    store = ServerStore.open(data)
+    Accounts(store.db, anchors={"greedy": Rating("greedy", 1000.0, 0.0)})
+    store.db.execute("UPDATE accounts_meta SET value = '99' WHERE name = 'schema'")
+    store.close()
+    before = (data / STORE_NAME).read_bytes()
+    done = run_server(data)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "99" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (data / STORE_NAME).read_bytes() == before
