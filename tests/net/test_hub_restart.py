@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -224,3 +225,16 @@ def test_a_store_whose_people_are_of_another_version_is_one_line(isolated_dirs: 
     assert done.stderr.count("\n") == 1 and "99" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert (data / STORE_NAME).read_bytes() == before
+
+
+def test_a_store_another_program_holds_locked_is_one_line(isolated_dirs: Path) -> None:
+    data = isolated_dirs / "srv"
+    ServerStore.open(data).close()
+    holder = sqlite3.connect(data / STORE_NAME, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        done = run_server(data)
+    finally:
+        holder.close()
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "locked" in done.stderr, done.stderr
