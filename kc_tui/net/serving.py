@@ -18,7 +18,7 @@ import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kc_tui.config.args import CliError
 from kc_tui.config.store import DataDirError, data_dir, ensure_data_dir
@@ -28,6 +28,12 @@ from kc_tui.net.host_options import DEFAULT_BIND, DEFAULT_PORT, _bind, _port, is
 from kc_tui.net.hosting import STOP_SIGNALS, base_url
 from kc_tui.records import datalock
 from kc_tui.util.printable import one_line, write_line
+
+if TYPE_CHECKING:
+    from ssl import SSLContext
+
+    from kc_tui.net.hub import Hub
+    from kc_tui.net.server_store import ServerStore
 
 log = logging.getLogger(__name__)
 
@@ -205,28 +211,22 @@ def _loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> No
     log.error("%s", context.get("message", "an error in the event loop"), exc_info=exc)
 
 
-async def _serve(options: ServerOptions, store: Any, context: Any) -> int:
+def _hub(options: ServerOptions, store: ServerStore, context: SSLContext | None) -> Hub:
+    """The hub of ``options`` over ``store`` (:class:`AccountsError` when its people's tables
+    cannot be used)."""
+    from dataclasses import replace
+
     from kc_tui import __version__
     from kc_tui.net.hub import Hub, HubSettings
     from kc_tui.net.lobby import LobbyLimits
 
-    out = sys.stdout
-    loop = asyncio.get_running_loop()
-    loop.set_exception_handler(_loop_errors)
-    stop = asyncio.Event()
-    for sig in STOP_SIGNALS:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    limits = LobbyLimits()
     changes: dict[str, Any] = {"quick_turn_seconds": options.turn_seconds}
     if options.max_tables is not None:
         changes["max_tables"] = options.max_tables
     if options.tables_per_person is not None:
         changes["tables_per_person"] = options.tables_per_person
-    from dataclasses import replace
-
-    limits = replace(limits, **changes)
-    hub = Hub(
+    limits = replace(LobbyLimits(), **changes)
+    return Hub(
         store,
         limits=limits,
         settings=HubSettings(
@@ -238,6 +238,22 @@ async def _serve(options: ServerOptions, store: Any, context: Any) -> int:
         max_sockets=options.max_sockets,
         per_address=options.sockets_per_address or None,
     )
+
+
+async def _serve(options: ServerOptions, store: ServerStore, context: SSLContext | None) -> int:
+    from kc_tui.net.accounts import AccountsError
+
+    out = sys.stdout
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_loop_errors)
+    stop = asyncio.Event()
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        hub = _hub(options, store, context)
+    except AccountsError as exc:
+        raise CliError(str(exc)) from None
     try:
         port = await hub.start(options.bind, options.port)
     except OSError as exc:

@@ -237,4 +237,5 @@ def test_a_store_another_program_holds_locked_is_one_line(isolated_dirs: Path) -
     finally:
         holder.close()
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "locked" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "locked by another program" in done.stderr, done.stderr
+    assert "stopped" not in done.stderr
