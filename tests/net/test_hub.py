@@ -208,7 +208,7 @@ async def test_the_limits_at_the_door_refuse_with_a_clear_line(isolated_dirs: Pa
             await lobby(srv.lobby)
         assert refused.value.response.status_code == 503
         assert b"Too many connections from your address" in refused.value.response.body
-        for message in range(p.RATE_BURST + 5):
+        for message in range(3 * p.RATE_BURST):  # the burst and 4 seconds of the rate at once
             await ana.ws.send(write(ls.LobbyPing(message)))
         slowed = await ana.expect(ls.LobbyErrorMsg, where=lambda m: m.code == p.SLOW_DOWN)
         assert slowed.message
