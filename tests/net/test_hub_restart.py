@@ -42,9 +42,10 @@ def of_table(table: str, message: ls.StartMsg) -> bool:
     return message.table == table
 
 
-def reconnected(seat: Seated, connections: int) -> bool:
-    """Whether ``seat`` opened a connection since it had ``connections``, and is seated again."""
-    return seat.seat.connections > connections and seat.seat.connected and seat.seat.state is not None
+def reconnected(seat: Seated, connections: int, states: int) -> bool:
+    """Whether ``seat`` opened a connection since it had ``connections``, is seated again, and
+    was sent a state since it had ``states``."""
+    return seat.seat.connections > connections and seat.seat.connected and len(seat.states) > states
 
 
 async def seated_tables(srv: ServerProcess, home: Path, count: int) -> tuple[list[Seated], list[str]]:
@@ -71,15 +72,17 @@ async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerPro
         await play_one(seat)
         before.append(shown(await my_turn(seat)))
     connections = [seat.seat.connections for seat in seats]
+    states = [len(seat.states) for seat in seats]
     srv.kill()
     again = await start_server(srv.data, *FAST, port=srv.port)
-    for seat, made, position in zip(seats, connections, before, strict=True):
+    for seat, made, heard, position in zip(seats, connections, states, before, strict=True):
         await wait_until(
-            functools.partial(reconnected, seat, made),
-            what="the seat connected again by itself",
+            functools.partial(reconnected, seat, made, heard),
+            what="the seat connected again by itself, and sent the table's state",
             showing=functools.partial(getattr, seat.seat, "link"),
         )
-        after = await my_turn(seat)
+        after = seat.states[-1]
+        assert after.stamp != seat.states[heard - 1].stamp, "the state after the restart is a new one"
         assert shown(after) == position
     return again
 
@@ -152,9 +155,11 @@ async def test_sigterm_tells_the_seats_and_keeps_the_tables(isolated_dirs: Path)
         assert srv.stop() == 0
         await wait_until(lambda: seats[0].seat.host_away, what="the seat told the server stopped")
         assert "reconnected" in seats[0].seat.link.reason
+        made, heard = seats[0].seat.connections, len(seats[0].states)
         srv = await start_server(srv.data, *FAST, port=srv.port)
-        await wait_until(lambda: seats[0].seat.connected and not seats[0].seat.host_away, what="back")
-        assert shown(await my_turn(seats[0])) == position
+        await wait_until(functools.partial(reconnected, seats[0], made, heard), what="the seat back by itself")
+        assert not seats[0].seat.host_away
+        assert shown(seats[0].states[-1]) == position
         await seats[0].close()
     finally:
         if srv.proc.poll() is None:
