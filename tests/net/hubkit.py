@@ -58,6 +58,11 @@ class ServerProcess:
     def errors(self) -> str:
         return self.stderr.read_text(encoding="utf-8", errors="replace") if self.stderr.exists() else ""
 
+    def log(self) -> str:
+        """The server's log (``kings-corners.log`` in its data folder)."""
+        path = self.data / "kings-corners.log"
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
     def kill(self) -> None:
         """``kill -9``: no goodbye, nothing flushed but what the store committed."""
         if self.proc.poll() is None:
@@ -71,14 +76,16 @@ class ServerProcess:
         return self.proc.wait(30)
 
 
-def server_command(data: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "kc_tui", "server", "--port", "0", "--data", str(data), *args]
+def server_command(data: Path, *args: str, log_level: str = "warning") -> list[str]:
+    head = [sys.executable, "-m", "kc_tui", "--log-level", log_level, "server"]
+    return [*head, "--port", "0", "--data", str(data), *args]
 
 
-async def start_server(data: Path, *args: str, port: int | None = None) -> ServerProcess:
-    """``kings-corners server --port 0 --data DATA ARGS`` (the port given: the same again), once
-    it printed its ``Serving ...`` line. Its standard error goes to a file in ``data``'s parent."""
-    command = server_command(data, *args)
+async def start_server(data: Path, *args: str, port: int | None = None, log_level: str = "warning") -> ServerProcess:
+    """``kings-corners --log-level LEVEL server --port 0 --data DATA ARGS`` (the port given: the
+    same again), once it printed its ``Serving ...`` line. Its standard error goes to a file in
+    ``data``'s parent; its log is ``kings-corners.log`` in ``data``."""
+    command = server_command(data, *args, log_level=log_level)
     if port is not None:
         command[command.index("--port") + 1] = str(port)
     stderr = data.parent / f"{data.name}-stderr.txt"

@@ -64,7 +64,7 @@ async def seated_tables(srv: ServerProcess, home: Path, count: int) -> tuple[lis
     return seats, tables
 
 
-async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerProcess:
+async def kill_and_restart(srv: ServerProcess, seats: list[Seated], log_level: str = "warning") -> ServerProcess:
     """Each seat's turn, its position noted; ``kill -9``; the server again on the same port and
     folder; each seat connected again by itself, showing the position it had."""
     before = []
@@ -74,7 +74,7 @@ async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerPro
     connections = [seat.seat.connections for seat in seats]
     states = [len(seat.states) for seat in seats]
     srv.kill()
-    again = await start_server(srv.data, *FAST, port=srv.port)
+    again = await start_server(srv.data, *FAST, port=srv.port, log_level=log_level)
     for seat, made, heard, position in zip(seats, connections, states, before, strict=True):
         await wait_until(
             functools.partial(reconnected, seat, made, heard),
@@ -88,11 +88,11 @@ async def kill_and_restart(srv: ServerProcess, seats: list[Seated]) -> ServerPro
 
 
 async def test_a_killed_server_serves_every_table_again_at_the_same_position(isolated_dirs: Path) -> None:
-    srv = await start_server(isolated_dirs / "srv", *FAST)
+    srv = await start_server(isolated_dirs / "srv", *FAST, log_level="debug")
     try:
         seats, tables = await seated_tables(srv, isolated_dirs, 5)
         for _kill in range(2):
-            srv = await kill_and_restart(srv, seats)
+            srv = await kill_and_restart(srv, seats, log_level="debug")
         person = await signed_in(srv.lobby, isolated_dirs / "p0", "P0")
         start = await person.expect(ls.StartMsg, where=lambda m: m.table == tables[0])
         assert start.seat == 0 and start.url.startswith(f"{srv.url}/t/{tables[0]}/seat/")
@@ -105,6 +105,10 @@ async def test_a_killed_server_serves_every_table_again_at_the_same_position(iso
         if srv.proc.poll() is None:
             srv.kill()
     assert "Traceback" not in srv.errors()
+    log = srv.log()
+    assert f"table {tables[0]} is served again" in log
+    for url in [seat.seat.url for seat in seats] + [start.url]:
+        assert url.rsplit("/", 1)[1] not in log, "a seat's token in the log"
 
 
 async def test_a_match_that_ended_is_neither_served_again_nor_counted_twice(isolated_dirs: Path) -> None:
