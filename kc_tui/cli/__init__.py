@@ -23,7 +23,13 @@ from kc_tui.cli.common import (
     seed_arg,
     speak_argparse,
 )
-from kc_tui.cli.network import add_host_parser, add_join_command, add_online_command, add_serve_parser
+from kc_tui.cli.network import (
+    add_host_parser,
+    add_join_command,
+    add_online_command,
+    add_serve_parser,
+    add_server_parser,
+)
 from kc_tui.cli.positions import cmd_apply, cmd_check, cmd_moves
 from kc_tui.cli.stats_command import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
@@ -182,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_apply)
     add_host_parser(sub)
+    add_server_parser(sub)
     add_join_command(sub)
     add_online_command(sub)
     add_serve_parser(sub)

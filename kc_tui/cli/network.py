@@ -1,5 +1,5 @@
 """The network commands: ``host`` (a table for people on other machines), ``join`` (a seat at
-one) and ``serve`` (the app in a browser)."""
+one), ``server`` (a lobby and many tables) and ``serve`` (the app in a browser)."""
 
 from __future__ import annotations
 
@@ -208,6 +208,73 @@ def cmd_host(args: argparse.Namespace) -> int:
     )
 
 
+# ---------------------------------------------------------------------------- server
+def add_server_parser(sub: argparse._SubParsersAction[Parser]) -> None:
+    """``server``: the lobby and many tables on one port (docs/PROTOCOL.md, "The lobby")."""
+    p = sub.add_parser(
+        "server", help=_("serve a lobby and many tables on one port ('online' opens it; the data folder keeps them)")
+    )
+    p.add_argument(
+        "--bind",
+        metavar=_("BIND"),
+        help=_("the address to listen on (default 127.0.0.1: this machine only; share it with an SSH tunnel)"),
+    )
+    p.add_argument(
+        "--port", metavar=_("PORT"), help=_("the port to listen on, 0 to 65535 (default 8765; 0: any free port)")
+    )
+    p.add_argument("--cert", metavar=_("FILE"), help=_("TLS certificate (PEM) to serve wss:// (with --key)"))
+    p.add_argument("--key", metavar=_("FILE"), help=_("the certificate's private key (PEM)"))
+    p.add_argument(
+        "--data",
+        metavar=_("DIR"),
+        help=_(
+            "the data folder: its server.sqlite3 keeps the tables, the people and their ratings (default: the app's)"
+        ),
+    )
+    count = _("N")
+    p.add_argument("--max-tables", metavar=count, help=_("the tables open or played at once, at most (default 1000)"))
+    p.add_argument(
+        "--tables-per-person", metavar=count, help=_("the open tables one person has created, at most (default 3)")
+    )
+    p.add_argument("--max-sockets", metavar=count, help=_("the open connections, at most (default 1024)"))
+    p.add_argument(
+        "--sockets-per-address",
+        metavar=count,
+        help=_("the open connections from one address, at most (default 32; 0: no limit)"),
+    )
+    seconds = _("SECONDS")
+    p.add_argument("--turn-seconds", metavar=seconds, help=_("quick play's turn time (default 60; 0: no clock)"))
+    p.add_argument("--ai-delay", metavar=seconds, help=_("the pause before an AI's move (default 0.3)"))
+    p.add_argument("--round-pause", metavar=seconds, help=_("how long a finished round stays shown (default 1.5)"))
+    p.set_defaults(func=cmd_server)
+
+
+def cmd_server(args: argparse.Namespace) -> int:
+    import os
+
+    from kc_tui.config.store import ENV_DATA
+    from kc_tui.net.serving import ServerRequest, run
+
+    if args.data is not None:  # the log and the store follow the data folder given
+        os.environ[ENV_DATA] = os.path.abspath(args.data)
+    return run(
+        ServerRequest(
+            bind=args.bind,
+            port=args.port,
+            cert=args.cert,
+            key=args.key,
+            data=args.data,
+            max_tables=args.max_tables,
+            tables_per_person=args.tables_per_person,
+            max_sockets=args.max_sockets,
+            sockets_per_address=args.sockets_per_address,
+            turn_seconds=args.turn_seconds,
+            ai_delay=args.ai_delay,
+            round_pause=args.round_pause,
+        )
+    )
+
+
 # ---------------------------------------------------------------------------- join
 def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
     """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
@@ -384,9 +451,11 @@ __all__ = [
     "add_join_command",
     "add_online_command",
     "add_serve_parser",
+    "add_server_parser",
     "cmd_host",
     "cmd_join",
     "cmd_online",
     "cmd_serve",
+    "cmd_server",
     "online_address",
 ]

@@ -1,0 +1,750 @@
+"""The server of many tables (``kings-corners server``): one :class:`~kc_tui.net.listener.Listener`
+on one port, the lobby socket, sign-in, and a :class:`~kc_tui.net.table_service.ServedTable` for
+every table being played, each kept in the store (:mod:`kc_tui.net.server_store`) after every
+move and brought back at the same position when the server starts again.
+
+Paths (docs/PROTOCOL.md): ``/lobby`` the lobby (:mod:`kc_tui.net.lobby_schema`);
+``/t/<table>/seat/<token>`` and ``/t/<table>/watch`` a table; ``GET /`` and an invite's link
+``/i/<table>/<secret>`` one line of text saying how to open them; anything else 404.
+
+The lobby's rules are :class:`~kc_tui.net.lobby.Lobby`'s (plain data): the hub reads the
+requests, asks the lobby, and carries out the events it answers in their order (deltas to
+every lobby connection, rematch offers to their people, tables started, seats given or freed,
+tables closed), keeping the lobby's record of every table it names. Who a person is:
+:mod:`kc_tui.net.identity` (the challenge signed) and :class:`~kc_tui.net.accounts.Accounts`
+(their name and rating, in the same SQLite file).
+
+Seat tokens: a person's seat is opened by the token the hub sent in that person's ``start``;
+the store keeps only its SHA-256, so after a restart the tokens the seats come back with still
+open them, and a person signing in again is sent a fresh one (the older ones still work). The
+served table itself is given tokens of its own that no one is sent: the hub checks the token a
+client comes with and hands the connection over under the table's token.
+
+Plain Python and asyncio (no Textual, no Rich). What fails is logged (the app's log), never
+shown as a traceback, and the server goes on serving the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from ssl import SSLContext
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from kc_tui.config import HUMAN
+from kc_tui.engine import Rules, RulesError
+from kc_tui.i18n import N_, _
+from kc_tui.match.roster import Seat, default_name
+from kc_tui.match.saves import SaveError
+from kc_tui.match.session import MatchSession
+from kc_tui.net import lobby_schema as ls
+from kc_tui.net import schema
+from kc_tui.net.accounts import Accounts, NameTaken
+from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, Connection
+from kc_tui.net.identity import challenge_bytes, new_nonce, verify
+from kc_tui.net.listener import Endpoint, Listener
+from kc_tui.net.lobby import (
+    Broadcast,
+    Close,
+    Event,
+    Free,
+    Lobby,
+    LobbyLimits,
+    LobbyRecordError,
+    Person,
+    Refusal,
+    Reseat,
+    Seating,
+    Start,
+    Tell,
+    shipped_ai_ratings,
+)
+from kc_tui.net.protocol import parse_lobby_client, write
+from kc_tui.net.server_store import ServerStore, matches
+from kc_tui.net.stand_ins import STAND_IN_KIND
+from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
+
+log = logging.getLogger(__name__)
+
+#: What every client of a table is told when the server stops (its seat is kept: it comes back).
+SERVER_CLOSED_TEXT = N_("the server stopped; your seat is kept: you'll be reconnected when it is back")
+#: What a table's clients are told when the lobby closes it (everyone left it).
+TABLE_CLOSED_TEXT = N_("the table was closed: everyone left it")
+#: The think time of the AIs at a server's tables (milliseconds).
+AI_THINK_MS = 1000
+#: Seconds a finished table is still served (its last state, its spectators) before it closes.
+END_LINGER = 300.0
+#: The longest wait of the lobby's clock (quick play's fill, rematch offers lapsing) between two looks.
+DUE_CHECK = 1.0
+#: How long the closing waits for the lobby's connections to be told.
+CLOSE_WAIT = 2.0
+
+
+def root_text() -> str:
+    """What ``GET /`` answers."""
+    return _("This is a Kings Corners server: open it with 'kings-corners online ws://HOST:PORT'.")
+
+
+def invite_text() -> str:
+    """What a plain HTTP GET of an invite's link answers."""
+    return _("This is an invite to a Kings Corners table: open it with 'kings-corners online <this link>'.")
+
+
+def not_found_text() -> str:
+    return _("Not found: this server has /lobby and its tables' /t/<table>/seat/<token> and /t/<table>/watch.")
+
+
+def no_table_text() -> str:
+    return _("There is no such table on this server (it may have ended).")
+
+
+@dataclass(frozen=True, slots=True)
+class HubSettings:
+    """How a hub serves its tables: the AIs' pace, the stand-in's wait, the server's name."""
+
+    ai_delay: float = 0.3
+    round_pause: float = 1.5
+    stand_in: float = 60.0
+    stand_in_think_ms: int = 500
+    ai_think_ms: int = AI_THINK_MS
+    server_name: str = "kings-corners"
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table being played: its served table, who sits where (a person's key, None for an AI
+    or a free seat), the seats' tokens this process sent (the only copies) and the hashes the
+    store keeps of every token that opens a seat."""
+
+    id: str
+    served: ServedTable
+    keys: list[str | None]
+    sent: dict[int, str] = field(default_factory=dict)
+    hashes: dict[int, list[bytes]] = field(default_factory=dict)
+    ended: bool = False
+    closer: asyncio.Task[None] | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` opens (every seat's hashes compared, in constant time)."""
+        found: int | None = None
+        for seat, hashes in self.hashes.items():
+            if matches(token, hashes):
+                found = seat
+        return found
+
+
+@dataclass(eq=False)
+class LobbyPeer:
+    """One connection to the lobby: its connection (queue, rate, refusals), its challenge's
+    nonce, and who signed in on it."""
+
+    conn: Connection
+    nonce: str = ""
+    hello: bool = False
+    person: Person | None = None
+
+
+class _LobbyEndpoint:
+    __slots__ = ("hub",)
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def handle(self, ws: ServerConnection) -> None:
+        await self.hub.serve_lobby(ws)
+
+
+class Hub:
+    """Many tables and their lobby on one port. See the module docs.
+
+    ``store``: the open store (it stays the caller's to close); ``limits``: the lobby's;
+    ``ssl``: TLS for the port; ``max_sockets``/``per_address``: the listener's limits;
+    ``ai_ratings``: the AI kinds' ratings for quick play's fill (None: the shipped ones);
+    ``status``: called with a plain line for whoever runs the server (tables brought back)."""
+
+    def __init__(
+        self,
+        store: ServerStore,
+        *,
+        limits: LobbyLimits | None = None,
+        settings: HubSettings | None = None,
+        ssl: SSLContext | None = None,
+        max_sockets: int = schema.MAX_CONNECTIONS,
+        per_address: int | None = None,
+        ai_ratings: Mapping[str, float] | None = None,
+        status: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings or HubSettings()
+        self.accounts = Accounts(store.db)
+        self.limits = limits or LobbyLimits()
+        self.ai_ratings = dict(ai_ratings) if ai_ratings is not None else shipped_ai_ratings()
+        self.lobby = Lobby(self.limits, self.ai_ratings)
+        self.server_id = self.accounts.server_id()
+        self.tls = ssl is not None
+        self.listener = Listener(
+            self.route,
+            ssl=ssl,
+            server_name=self.settings.server_name,
+            max_connections=max_sockets,
+            per_address=per_address,
+            status=status,
+        )
+        self._status = status
+        self.tables: dict[str, LiveTable] = {}
+        self.peers: set[LobbyPeer] = set()
+        self.base = ""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._due_wake = asyncio.Event()
+        self._clock: asyncio.Task[None] | None = None
+        #: Lobby events waiting to be carried out, in order (one carrier at a time).
+        self._events: list[Event] = []
+        self._carrying = False
+        self._closed = False
+
+    # ------------------------------------------------------------------ running
+    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> int:
+        """Bring back every unfinished table of the store, then listen; the bound port."""
+        from kc_tui.net.hosting import base_url
+
+        await self.restore()
+        bound = await self.listener.start(bind, port)
+        self.base = base_url(bind, bound, self.tls)
+        self._clock = asyncio.create_task(self._due_loop(), name="lobby-clock")
+        return bound
+
+    async def close(self) -> None:
+        """Stop: every table's clients are told the server stopped (their seats are kept, the
+        saves stay), the lobby's connections are closed, then the port."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._clock is not None:
+            self._clock.cancel()
+        for live in self.tables.values():
+            if live.closer is not None:
+                live.closer.cancel()
+        await asyncio.gather(
+            *(live.served.close(SERVER_CLOSED_TEXT) for live in self.tables.values()), return_exceptions=True
+        )
+        told = [peer.conn for peer in self.peers if not peer.conn.closing]
+        for conn in told:
+            conn.send(write(schema.ErrorMsg(schema.CLOSED, _(SERVER_CLOSED_TEXT))))
+            conn.close(CLOSE_GOING_AWAY, schema.CLOSED)
+        if told:
+            with contextlib.suppress(Exception):
+                await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
+        await self.listener.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _say(self, line: str) -> None:
+        log.info("%s", line)
+        if self._status is not None:
+            try:
+                self._status(line)
+            except Exception:
+                log.exception("the status line could not be shown")
+
+    # ------------------------------------------------------------------ paths
+    def route(self, path: str) -> Endpoint | tuple[int, str]:
+        """The endpoint of a WebSocket's path, or the status and line it is answered with."""
+        if path == "/lobby":
+            return _LobbyEndpoint(self)
+        if path in ("", "/"):
+            return HTTPStatus.OK, root_text()
+        parts = path.split("/")
+        if len(parts) == 4 and parts[1] == "i" and parts[2] and parts[3]:
+            return HTTPStatus.OK, invite_text()
+        if len(parts) >= 4 and parts[1] == "t" and parts[2]:
+            live = self.tables.get(parts[2])
+            if live is None or live.served.closed:
+                return HTTPStatus.NOT_FOUND, no_table_text()
+            rest = "/".join(parts[3:])
+            if rest.startswith(SEAT_PREFIX) and rest.count("/") == 1 and rest != SEAT_PREFIX:
+                seat = live.seat_of(rest.removeprefix(SEAT_PREFIX))
+                # Handed over under the served table's own token; a token no seat has gets the
+                # table's bad-token answer.
+                rest = SEAT_PREFIX + (live.served.tokens[seat] if seat is not None else "-")
+            refused = live.served.admits(rest)
+            if refused is not None:
+                return refused
+            return live.served.endpoint(rest)
+        return HTTPStatus.NOT_FOUND, not_found_text()
+
+    def _table_url(self, table: str) -> str:
+        return f"{self.base}/t/{table}"
+
+    # ------------------------------------------------------------------ the lobby's events
+    def post(self, events: Iterable[Event]) -> None:
+        """Queue the lobby's events (at once: their order is the order the lobby decided them)
+        and carry them out on the loop."""
+        self._events.extend(events)
+        if not self._carrying and self._events:
+            self._background(self._drain())
+
+    async def carry_out(self, events: Iterable[Event]) -> None:
+        """Queue the lobby's events and carry them out, in their order, behind those queued
+        before them (when another task carries those out, this returns at once)."""
+        self._events.extend(events)
+        await self._drain()
+
+    async def _drain(self) -> None:
+        """Carry out the queued events in their order, then keep the record of every table they
+        name; one task at a time."""
+        if self._carrying:
+            return
+        self._carrying = True
+        touched: list[str] = []
+        try:
+            while self._events:
+                event = self._events.pop(0)
+                touched.append(event.table)
+                try:
+                    await self._carry(event)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("a lobby event (%s) could not be carried out", type(event).__name__)
+        finally:
+            self._carrying = False
+        for table in dict.fromkeys(touched):
+            self._keep(table)
+
+    async def _carry(self, event: Event) -> None:
+        if isinstance(event, Broadcast):
+            self._send_all(write(event.message))
+        elif isinstance(event, Tell):
+            text = write(event.message)
+            for key in event.keys:
+                for peer in self._peers_of(key):
+                    peer.conn.send(text)
+        elif isinstance(event, Start):
+            await self._start_table(event)
+        elif isinstance(event, Reseat):
+            live = self.tables.get(event.table)
+            if live is not None:
+                live.keys[event.seat] = event.key
+                self._new_token(live, event.seat, only=True)
+                live.served.set_token(event.seat, new_token())
+                self._send_start(live, event.seat, event.key)
+        elif isinstance(event, Free):
+            live = self.tables.get(event.table)
+            if live is not None:
+                self._free_seat(live, event.seat)
+        elif isinstance(event, Close):
+            live = self.tables.pop(event.table, None)
+            if live is not None:
+                if live.closer is not None:
+                    live.closer.cancel()
+                await live.served.close(TABLE_CLOSED_TEXT)
+
+    def _keep(self, table: str) -> None:
+        """Keep the lobby's record of ``table`` in the store (none: its row goes, unless its
+        finished table is still served a while)."""
+        record = self.lobby.record(table)
+        try:
+            if record is not None:
+                self.store.put_table(table, record, str(record.get("phase", ls.OPEN)))
+            elif table not in self.tables:
+                self.store.forget(table)
+        except Exception:
+            log.exception("table %s's record could not be stored", table)
+
+    def _send_all(self, text: str) -> None:
+        for peer in self.peers:
+            if peer.hello:
+                peer.conn.send(text)
+
+    # ------------------------------------------------------------------ tables
+    def _seats(self, start: Start) -> list[Seat]:
+        """The match's seats of a table's plan: each person by their name, each AI by the name
+        the lobby lists it under."""
+        taken = [s.name for s in start.seats if s.name]
+        seats: list[Seat] = []
+        for planned in start.seats:
+            if planned.kind == HUMAN:
+                name = planned.name or default_name(HUMAN, taken)
+                if not planned.name:
+                    taken.append(name)
+                seats.append(Seat(name, HUMAN))
+            else:
+                seats.append(
+                    Seat(planned.name or default_name(planned.kind, taken), planned.kind, self.settings.ai_think_ms)
+                )
+        return seats
+
+    def _serve(self, table: str, session: MatchSession, keys: Sequence[str | None], turn_seconds: int) -> LiveTable:
+        """The table served from ``session`` (not started yet), its saves going to the store."""
+        store = self.store
+
+        def sink(data: bytes) -> str | None:
+            return store.save(table, data)
+
+        session.save_sink = sink
+        session.keep_save_at_end = True
+        served = ServedTable(
+            session,
+            table_id=table,
+            stand_in=self.settings.stand_in,
+            ai_delay=self.settings.ai_delay,
+            round_pause=self.settings.round_pause,
+            stand_in_think_ms=self.settings.stand_in_think_ms,
+            server_name=self.settings.server_name,
+            turn_seconds=float(turn_seconds),
+            on_change=self._table_changed,
+            on_seat_freed=self._seat_freed,
+        )
+        live = LiveTable(table, served, list(keys))
+        live.hashes = store.token_hashes(table)
+        self.tables[table] = live
+        return live
+
+    async def _start_table(self, start: Start) -> None:
+        """Start the match of a full table: its first save stored before any state is sent,
+        served, and each person sent their seat's address."""
+        try:
+            rules = Rules.from_dict(dict(start.rules)).with_(target=start.target)
+        except (RulesError, TypeError, ValueError) as exc:
+            log.error("table %s cannot start: its rules are not usable (%s)", start.table, exc)
+            self._events.extend(self.lobby.close(start.table, time.time()))
+            return
+        session = MatchSession.hosted(self._seats(start), rules)
+        record = self.lobby.record(start.table) or {}
+        self.store.put_table(start.table, record, ls.PLAYING)
+        live = self._serve(start.table, session, [s.key for s in start.seats], start.turn_seconds)
+        session.save()
+        for seat, _key in start.people:
+            self._new_token(live, seat, only=True)
+        for seat, planned in enumerate(start.seats):
+            if planned.kind == HUMAN and planned.key is None:  # a seat left free: the stand-in plays it
+                live.served.stand_in_now(session.names[seat])
+        await live.served.start()
+        for seat, key in start.people:
+            self._send_start(live, seat, key)
+
+    def _new_token(self, live: LiveTable, seat: int, *, only: bool = False) -> str:
+        """A new token for ``seat`` (``only``: the seat's one token from now on; else the older
+        ones still open it), its hash kept, the token itself only in memory."""
+        token = new_token()
+        if only:
+            self.store.set_token(live.id, seat, token)
+        else:
+            self.store.add_token(live.id, seat, token)
+        live.hashes = self.store.token_hashes(live.id)
+        live.sent[seat] = token
+        return token
+
+    def _send_start(self, live: LiveTable, seat: int, key: str) -> None:
+        token = live.sent.get(seat) or self._new_token(live, seat)
+        text = write(ls.StartMsg(live.id, seat, f"{self._table_url(live.id)}/seat/{token}"))
+        for peer in self._peers_of(key):
+            peer.conn.send(text)
+
+    def _free_seat(self, live: LiveTable, seat: int) -> None:
+        """A person's seat given up or freed: the tokens it was opened with open it no longer
+        (its connection is closed) and the stand-in plays it."""
+        self.store.clear_tokens(live.id, seat)
+        live.hashes = self.store.token_hashes(live.id)
+        live.sent.pop(seat, None)
+        live.keys[seat] = None
+        if not live.ended:
+            live.served.set_token(seat, new_token())
+            live.served.stand_in_now(live.served.session.names[seat])
+
+    def _table_changed(self, served: ServedTable) -> None:
+        live = self.tables.get(served.table_id)
+        if live is None or live.ended:
+            return
+        if served.over:
+            self._end(live)
+            return
+        events = self.lobby.changed(
+            live.id,
+            round=served.session.match.number,
+            spectators=served.spectators,
+            connected=served.connected,
+            now=time.time(),
+        )
+        self.post(events)
+
+    def _seat_freed(self, served: ServedTable, seat: int) -> None:
+        """The clock freed a person's seat (their turns ran out, again and again)."""
+        self.post(self.lobby.seat_freed(served.table_id, seat, time.time()))
+
+    def _end(self, live: LiveTable) -> None:
+        """A table's match is over: its people's results counted, the listing ended, the rematch
+        offered; the table is still served a while (its last state) and then forgotten."""
+        live.ended = True
+        try:  # never served again, never counted twice: ended before its results are counted
+            self.store.set_phase(live.id, ls.ENDED)
+        except Exception:
+            log.exception("table %s could not be marked ended", live.id)
+        session = live.served.session
+        match = session.match
+        kinds: list[str | None] = []
+        for key, seat in zip(live.keys, session.seats, strict=True):
+            kinds.append(None if key is not None else (STAND_IN_KIND if seat.is_human else seat.kind))
+        try:
+            if any(key is not None for key in live.keys):
+                self.accounts.record_match(
+                    list(live.keys), [float(x) for x in match.totals], not match.chips_scoring, kinds
+                )
+        except Exception:
+            log.exception("table %s's results could not be recorded", live.id)
+        self.post(self.lobby.ended(live.id, time.time()))
+        live.closer = asyncio.create_task(self._linger(live), name=f"ended {live.id}")
+
+    async def _linger(self, live: LiveTable) -> None:
+        await asyncio.sleep(END_LINGER)
+        await live.served.close(SERVER_CLOSED_TEXT)
+        if self.tables.get(live.id) is live:
+            del self.tables[live.id]
+        if self.lobby.record(live.id) is None:
+            with contextlib.suppress(Exception):
+                self.store.forget(live.id)
+
+    # ------------------------------------------------------------------ restart
+    def _restored_lobby(self, records: Sequence[Mapping[str, Any]]) -> Lobby:
+        """The lobby of ``records``, each checked on its own: one that is not valid is skipped
+        (logged), the rest restored."""
+        good: list[Mapping[str, Any]] = []
+        for record in records:
+            try:
+                Lobby.restore(self.limits, self.ai_ratings, [record])
+            except LobbyRecordError as exc:
+                log.error("a table's record in the store is not usable: %s", exc)
+                continue
+            good.append(record)
+        return Lobby.restore(self.limits, self.ai_ratings, good, time.time())
+
+    async def restore(self) -> None:
+        """Every unfinished table of the store back: the lobby's records, and each match being
+        played rebuilt from its save at the same position and served at the same id."""
+        stored = self.store.tables()
+        for kept in stored:
+            if kept.phase not in (ls.OPEN, ls.PLAYING):
+                self.store.forget(kept.id)
+        stored = [kept for kept in stored if kept.phase in (ls.OPEN, ls.PLAYING)]
+        self.lobby = self._restored_lobby([t.record for t in stored])
+        for kept in stored:
+            plan = self.lobby.plan(kept.id)
+            if plan is None:
+                self.store.forget(kept.id)  # ended, or its record was not usable
+                continue
+            if self.lobby.phase(kept.id) != ls.PLAYING:
+                continue
+            try:
+                if kept.save is None:
+                    raise SaveError("no save was kept")
+                session = MatchSession.from_dict(json.loads(kept.save), shared_log=True)
+            except (SaveError, ValueError) as exc:
+                log.error("table %s cannot be served again: its save is not usable (%s)", kept.id, exc)
+                self.lobby.close(kept.id, time.time())
+                self.store.forget(kept.id)
+                continue
+            if session.match.over:
+                self.lobby.close(kept.id, time.time())
+                self.store.forget(kept.id)
+                continue
+            live = self._serve(kept.id, session, [s.key for s in plan.seats], plan.turn_seconds)
+            for seat, planned in enumerate(plan.seats):
+                if planned.kind == HUMAN and planned.key is None:
+                    live.served.stand_in_now(session.names[seat])
+            await live.served.start()
+            log.info("table %s is served again at round %d", kept.id, session.match.number)
+
+    # ------------------------------------------------------------------ the lobby's clock
+    async def _due_loop(self) -> None:
+        """Quick play's fill and the rematch offers' lapse, when they come due."""
+        while not self._closed:
+            try:
+                await self.carry_out(self.lobby.due(time.time()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the lobby's clock failed; it goes on")
+            self._due_wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._due_wake.wait(), self._next_due())
+
+    def _next_due(self) -> float:
+        """Seconds until the lobby's next fill may come due (at most :data:`DUE_CHECK`)."""
+        now = time.time()
+        soonest = DUE_CHECK
+        for listing in self.lobby.listings(now):
+            if listing.fill_in is not None:
+                soonest = min(soonest, max(0.05, float(listing.fill_in)))
+        return soonest
+
+    # ------------------------------------------------------------------ the lobby socket
+    def _peers_of(self, key: str) -> list[LobbyPeer]:
+        return [p for p in self.peers if p.person is not None and p.person.key == key]
+
+    async def serve_lobby(self, ws: ServerConnection) -> None:
+        """One lobby connection, from its hello to its end."""
+        peer = LobbyPeer(Connection(ws, False, self._background))
+        self.peers.add(peer)
+        writer = asyncio.create_task(peer.conn.write_out(), name="lobby-writer")
+        try:
+            if await self._lobby_hello(peer):
+                async for message in ws:
+                    if not peer.conn.closing:
+                        await self._lobby_message(peer, message)
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a lobby connection failed; the server goes on")
+        finally:
+            self.peers.discard(peer)
+            writer.cancel()
+            peer.conn.pending.clear()
+
+    def _read(self, peer: LobbyPeer, message: str | bytes) -> Any:
+        """The lobby message, or None once it was refused (answered: a malformed one, one over
+        the rate)."""
+        conn = peer.conn
+        try:
+            if not conn.allow():
+                raise schema.ProtocolError(schema.SLOW_DOWN, _("too many messages: this one was dropped"))
+            parsed = parse_lobby_client(message)
+        except schema.ProtocolError as exc:
+            conn.refuse(exc)
+            return None
+        conn.malformed = 0
+        return parsed
+
+    async def _lobby_hello(self, peer: LobbyPeer) -> bool:
+        conn = peer.conn
+        try:
+            async with asyncio.timeout(schema.HELLO_TIMEOUT):
+                while True:
+                    request = self._read(peer, await conn.ws.recv())
+                    if request is None:
+                        if conn.closing:
+                            return False
+                        continue
+                    if isinstance(request, ls.LobbyHello):
+                        break
+                    conn.send(write(schema.ErrorMsg(schema.HELLO_FIRST, "say hello first", request.id)))
+        except TimeoutError:
+            conn.close(CLOSE_POLICY, f"no hello within {schema.HELLO_TIMEOUT:g} seconds")
+            return False
+        peer.hello = True
+        peer.nonce = new_nonce()
+        conn.send(write(ls.Challenge(self.server_id, peer.nonce)))
+        conn.send(write(ls.LobbyMsg(self.lobby.listings(time.time()))))
+        return True
+
+    def _refuse(self, peer: LobbyPeer, rid: int | None, code: str, reason: str, suggestion: str | None = None) -> None:
+        peer.conn.send(write(ls.LobbyRefusedMsg(rid, code, reason, suggestion)))
+
+    async def _lobby_message(self, peer: LobbyPeer, message: str | bytes) -> None:
+        request = self._read(peer, message)
+        if request is None:
+            return
+        try:
+            await self._answer(peer, request)
+        except ConnectionClosed:
+            raise
+        except Exception:
+            log.exception("a lobby request could not be answered; the server goes on")
+            rid = getattr(request, "id", None)
+            self._refuse(peer, rid, ls.LIMIT, _("the server could not do that (see its log)"))
+
+    async def _answer(self, peer: LobbyPeer, request: Any) -> None:
+        rid: int | None = getattr(request, "id", None)
+        if isinstance(request, ls.LobbyPing):
+            peer.conn.send(write(ls.LobbyPongMsg(rid)))
+            return
+        if isinstance(request, ls.LobbyHello):
+            peer.conn.send(write(schema.ErrorMsg(schema.HELLO_FIRST, "hello is the first message only", rid)))
+            return
+        if isinstance(request, ls.SignIn):
+            self._sign_in(peer, request)
+            return
+        if isinstance(request, ls.WatchTable):
+            live = self.tables.get(request.table)
+            if live is None or live.served.closed or not (self.lobby.listed(request.table) or live.ended):
+                self._refuse(
+                    peer, rid, ls.NO_TABLE, _("That table is not being played: it has not started, or it ended.")
+                )
+                return
+            peer.conn.send(write(ls.WatchingMsg(rid, live.id, f"{self._table_url(live.id)}/{WATCH}")))
+            return
+        person = peer.person
+        if person is None:
+            self._refuse(peer, rid, ls.SIGN_IN_FIRST, _("Sign in first: only watching needs no sign-in."))
+            return
+        now = time.time()
+        if isinstance(request, ls.CreateTable):
+            await self._seated(peer, rid, self.lobby.create(person, request, now))
+        elif isinstance(request, ls.JoinTable):
+            await self._seated(peer, rid, self.lobby.join(person, request.table, request.seat, now))
+        elif isinstance(request, ls.AcceptInvite):
+            await self._seated(peer, rid, self.lobby.accept_invite(person, request.table, request.secret, now))
+        elif isinstance(request, ls.QuickPlay):
+            await self._seated(peer, rid, self.lobby.quick(person, request, now))
+            self._due_wake.set()
+        elif isinstance(request, ls.LeaveTable):
+            await self.carry_out(self.lobby.leave(person, request.table, now))
+        elif isinstance(request, ls.Rematch):
+            outcome = self.lobby.rematch(person, request.table, request.accept, now)
+            if isinstance(outcome, Refusal):
+                self._refuse(peer, rid, outcome.code, outcome.reason)
+                return
+            await self.carry_out(outcome.events)
+
+    def _sign_in(self, peer: LobbyPeer, request: ls.SignIn) -> None:
+        rid = request.id
+        if not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
+            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature was not made with this key for this challenge."))
+            return
+        try:
+            signed = self.accounts.sign_in(request.key, request.name)
+        except ValueError as exc:
+            peer.conn.send(write(schema.ErrorMsg(schema.MALFORMED, str(exc), rid)))
+            return
+        if isinstance(signed, NameTaken):
+            # Translators: {name} is the display name asked for, {suggestion} a free one.
+            reason = _("The name {name} is someone else's on this server: try {suggestion}.").format(
+                name=signed.name, suggestion=signed.suggestion
+            )
+            self._refuse(peer, rid, ls.NAME_TAKEN, reason, signed.suggestion)
+            return
+        peer.person = Person(signed.key, signed.name, signed.rating)
+        peer.conn.send(write(ls.SignedIn(rid, signed.name, round(signed.rating), signed.games)))
+        for table, seat in self.lobby.seats_of(signed.key):
+            live = self.tables.get(table)
+            if live is None:
+                peer.conn.send(write(ls.JoinedMsg(None, table, seat)))
+            elif not live.ended and live.keys[seat] == signed.key:
+                self._send_start(live, seat, signed.key)
+
+    async def _seated(self, peer: LobbyPeer, rid: int | None, answer: Seating | Refusal) -> None:
+        if isinstance(answer, Refusal):
+            self._refuse(peer, rid, answer.code, answer.reason)
+            return
+        invite = None if answer.invite is None else f"{self.base}/i/{answer.table}/{answer.invite}"
+        peer.conn.send(write(ls.JoinedMsg(rid, answer.table, answer.seat, invite)))
+        await self.carry_out([*answer.events])
+        self._keep(answer.table)
+
+
+__all__ = ["SERVER_CLOSED_TEXT", "Hub", "HubSettings", "LiveTable", "invite_text", "root_text"]
