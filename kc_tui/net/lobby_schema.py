@@ -148,6 +148,16 @@ class LeaveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class FollowLobby:
+    """Whether this connection is sent the listing's deltas (``table``, ``table-gone``): on from
+    ``hello``; off while its person is at a table (what is said to them alone still comes:
+    ``start``, ``rematch``, answers); turned on again, it is sent the whole listing (``lobby``)."""
+
+    on: bool
+    id: Id | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyPing:
     id: Id | None = None
 
@@ -162,6 +172,7 @@ LobbyClientMessage = (
     | QuickPlay
     | Rematch
     | LeaveTable
+    | FollowLobby
     | LobbyPing
 )
 
@@ -176,6 +187,7 @@ LOBBY_CLIENT_MESSAGES: dict[str, type[Any]] = {
     "quick": QuickPlay,
     "rematch": Rematch,
     "leave": LeaveTable,
+    "follow": FollowLobby,
     "ping": LobbyPing,
 }
 
