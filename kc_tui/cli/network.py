@@ -246,6 +246,11 @@ def add_server_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--turn-seconds", metavar=seconds, help=_("quick play's turn time (default 60; 0: no clock)"))
     p.add_argument("--ai-delay", metavar=seconds, help=_("the pause before an AI's move (default 0.3)"))
     p.add_argument("--round-pause", metavar=seconds, help=_("how long a finished round stays shown (default 1.5)"))
+    p.add_argument(
+        "--durable",
+        action="store_true",
+        help=_("flush every move to the disk: not even a power cut loses one (slower: fewer tables)"),
+    )
     p.set_defaults(func=cmd_server)
 
 
@@ -271,6 +276,7 @@ def cmd_server(args: argparse.Namespace) -> int:
             turn_seconds=args.turn_seconds,
             ai_delay=args.ai_delay,
             round_pause=args.round_pause,
+            durable=args.durable,
         )
     )
 

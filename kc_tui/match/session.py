@@ -708,7 +708,7 @@ class MatchSession:
         save's bytes go to it, at once, instead of the file."""
         if not self.saves or self.match.over:
             return
-        data = save_bytes(self.to_dict())
+        data = save_bytes(self.to_dict(), compact=self.save_sink is not None)
         if self.save_sink is not None:
             self._save_problem = self._to_sink(self.save_sink, data)
             return

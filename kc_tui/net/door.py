@@ -84,6 +84,30 @@ def file_limit() -> int:
     return 2**20 if soft == resource.RLIM_INFINITY else int(soft)
 
 
+def files_wanted(established: int) -> int:
+    """The open-file limit under which a process keeping ``established`` open WebSockets has a
+    full handshake pool (:func:`pool_size` gives :data:`LARGEST_POOL`)."""
+    return RESERVED_HANDLES + established + 2 * ACCEPT_BATCH + 2 * LARGEST_POOL
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files towards ``wanted`` (never beyond the hard
+    limit, never lowered); the soft limit in force after."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows: no RLIMIT_NOFILE
+        return file_limit()
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+            if top > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+    except (OSError, ValueError):  # pragma: no cover - a system that does not let it be raised
+        pass
+    return file_limit()
+
+
 def pool_size(files: int, established: int) -> int:
     """The pending connections a process with a limit of ``files`` open files takes, when it also
     keeps ``established`` open WebSockets: half of what is left once those, the

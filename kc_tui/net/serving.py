@@ -67,6 +67,7 @@ class ServerRequest:
     turn_seconds: str | None = None
     ai_delay: str | None = None
     round_pause: str | None = None
+    durable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,8 @@ class ServerOptions:
     turn_seconds: int
     ai_delay: float
     round_pause: float
+    #: Every commit of the store flushed to the disk (kc_tui.net.server_store).
+    durable: bool = False
 
 
 def _count(text: str | None, option: str, least: int, default: int | None, most: int = MOST) -> int | None:
@@ -142,6 +145,7 @@ def options_from(args: ServerRequest) -> ServerOptions:
         turn_seconds=turn,
         ai_delay=_seconds(args.ai_delay, "--ai-delay", DEFAULT_AI_DELAY),
         round_pause=_seconds(args.round_pause, "--round-pause", DEFAULT_ROUND_PAUSE),
+        durable=args.durable,
     )
 
 
@@ -173,6 +177,17 @@ def run(args: ServerRequest) -> int:
         ensure_data_dir(folder)
     except DataDirError as exc:
         raise CliError(str(exc)) from None
+    from kc_tui.net.door import SMALLEST_POOL, files_wanted, pool_size, raise_file_limit
+
+    files = raise_file_limit(files_wanted(options.max_sockets))
+    if pool_size(files, options.max_sockets) <= SMALLEST_POOL:
+        _print(
+            sys.stderr,
+            _(
+                "warning: the limit of open files ({files}) leaves little room beside --max-sockets {sockets}:"
+                " raise it (ulimit -n) or lower --max-sockets"
+            ).format(files=files, sockets=options.max_sockets),
+        )
     lock, refused = datalock.acquire(folder, datalock.host_refused)
     if lock is None:
         raise CliError(refused or "")
@@ -180,7 +195,7 @@ def run(args: ServerRequest) -> int:
         from kc_tui.net.server_store import ServerStore, StoreError
 
         try:
-            store = ServerStore.open(folder)
+            store = ServerStore.open(folder, durable=options.durable)
         except StoreError as exc:
             raise CliError(str(exc)) from None
         try:

@@ -96,6 +96,11 @@ class Person:
                 raise RuntimeError(f"{self.name}: {message}")
         self.reader = asyncio.create_task(self._read())
 
+    async def leave_lobby(self) -> None:
+        await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+
     async def _read(self) -> None:
         async for text in self.ws:
             message = json.loads(text)
@@ -183,6 +188,8 @@ async def one_table(lobby: str, t: int, folder: Path, counts: dict[str, int]) ->
         await person.ws.send(write(ls.JoinTable(table, id=2)))
         await person.joined
     urls = [await person.started for person in people]
+    for person in people:  # at the table: the lobby's listing is not read meanwhile
+        await person.leave_lobby()
     counts["tables_started"] += 1
     return urls
 
@@ -233,9 +240,11 @@ def client_process(lobby: str, args: argparse.Namespace, out: Connection) -> Non
 
 
 # ---------------------------------------------------------------------- the server
-def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(data: Path, profile: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
     command = [
         sys.executable,
+        *profiling,
         "-m",
         "kc_tui",
         "server",
@@ -252,7 +261,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
         "--tables-per-person",
         "100",
         "--max-sockets",
-        "100000",
+        "16000",
         "--sockets-per-address",
         "0",
     ]
@@ -272,11 +281,13 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think-ms", type=float, default=250.0, help="a seat's pause before its move (mean)")
+    parser.add_argument("--profile", action="store_true", help="print the server's hot spots (cProfile)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(65536, hard)), hard))
     data = Path(tempfile.mkdtemp(prefix="bench-hub-data-"))
-    server, lobby = start_server(data)
+    profile = data / "server.prof" if args.profile else None
+    server, lobby = start_server(data, profile)
     try:
         base_rss = proc_rss_kib(server.pid)
         receiver, sender = multiprocessing.Pipe(duplex=False)
@@ -313,6 +324,10 @@ def main() -> None:
     print(f"server_rss_per_table_kib: {(rss - base_rss) / max(1, args.tables):.0f}")
     for key in sorted(set(counts) - {"moves"}):
         print(f"{key}: {counts[key]}")
+    if profile is not None:
+        import pstats
+
+        pstats.Stats(str(profile)).sort_stats("tottime").print_stats(30)
 
 
 if __name__ == "__main__":
