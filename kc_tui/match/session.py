@@ -242,6 +242,15 @@ class MatchSession:
         s._round_started()
         return s
 
+    def rename_seat(self, seat: int, name: str) -> None:
+        """A person's ``seat`` taken by another person: it is ``name``'s from now on (every view,
+        the save, the log's lines to come)."""
+        old = self.seats[seat]
+        if not old.is_human:
+            raise ValueError(f"seat {seat} is not a person's seat")
+        self.seats = (*self.seats[:seat], Seat(name, old.kind, old.think_ms), *self.seats[seat + 1 :])
+        self.narrator.names[seat] = name
+
     # ------------------------------------------------------------------ queries
     @property
     def names(self) -> list[str]:

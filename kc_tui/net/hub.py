@@ -1,18 +1,20 @@
 """The server of many tables (``kings-corners server``): one :class:`~kc_tui.net.listener.Listener`
-on one port, the lobby socket, sign-in, and a :class:`~kc_tui.net.table_service.ServedTable` for
-every table being played, each kept in the store (:mod:`kc_tui.net.server_store`) after every
-move and brought back at the same position when the server starts again.
+on one port, the lobby socket (:mod:`kc_tui.net.lobby_socket`: its connections, sign-in and
+requests), and a :class:`~kc_tui.net.table_service.ServedTable` for every table being played,
+each kept in the store (:mod:`kc_tui.net.server_store`) after every move and brought back at the
+same position when the server starts again. This module is the tables' lifecycle: started,
+brought back, ended, served a while after their end, their seats' tokens, the lobby's events
+carried out.
 
 Paths (docs/PROTOCOL.md): ``/lobby`` the lobby (:mod:`kc_tui.net.lobby_schema`);
 ``/t/<table>/seat/<token>`` and ``/t/<table>/watch`` a table; ``GET /`` and an invite's link
 ``/i/<table>/<secret>`` one line of text saying how to open them; anything else 404.
 
-The lobby's rules are :class:`~kc_tui.net.lobby.Lobby`'s (plain data): the hub reads the
-requests, asks the lobby, and carries out the events it answers in their order (deltas to
-every lobby connection, rematch offers to their people, tables started, seats given or freed,
-tables closed), keeping the lobby's record of every table it names. Who a person is:
-:mod:`kc_tui.net.identity` (the challenge signed) and :class:`~kc_tui.net.accounts.Accounts`
-(their name and rating, in the same SQLite file).
+The lobby's rules are :class:`~kc_tui.net.lobby.Lobby`'s (plain data): the lobby socket reads
+the requests and asks the lobby; the hub carries out the events it answers in their order
+(deltas to every lobby connection, rematch offers to their people, tables started, seats given
+or freed, tables closed), keeping the lobby's record of every table it names. A private table
+is watched by no one: its spectators' address is refused as an unknown table's is.
 
 Seat tokens: a person's seat is opened by the token the hub sent in that person's ``start``;
 the store keeps only its SHA-256, so after a restart the tokens the seats come back with still
@@ -37,9 +39,6 @@ from http import HTTPStatus
 from ssl import SSLContext
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
-
 from kc_tui.config import HUMAN
 from kc_tui.engine import Rules, RulesError
 from kc_tui.i18n import N_, _
@@ -48,9 +47,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema
-from kc_tui.net.accounts import Accounts, NameTaken
-from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, Connection
-from kc_tui.net.identity import challenge_bytes, new_nonce, verify
+from kc_tui.net.accounts import Accounts
 from kc_tui.net.listener import Endpoint, Listener
 from kc_tui.net.lobby import (
     Broadcast,
@@ -60,15 +57,12 @@ from kc_tui.net.lobby import (
     Lobby,
     LobbyLimits,
     LobbyRecordError,
-    Person,
-    Refusal,
     Reseat,
-    Seating,
     Start,
     Tell,
     shipped_ai_ratings,
 )
-from kc_tui.net.protocol import parse_lobby_client, write
+from kc_tui.net.lobby_socket import LobbySocket
 from kc_tui.net.server_store import ServerStore, matches
 from kc_tui.net.stand_ins import STAND_IN_KIND
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
@@ -85,8 +79,6 @@ AI_THINK_MS = 1000
 END_LINGER = 300.0
 #: The longest wait of the lobby's clock (quick play's fill, rematch offers lapsing) between two looks.
 DUE_CHECK = 1.0
-#: How long the closing waits for the lobby's connections to be told.
-CLOSE_WAIT = 2.0
 
 
 def root_text() -> str:
@@ -122,12 +114,13 @@ class HubSettings:
 @dataclass(eq=False)
 class LiveTable:
     """A table being played: its served table, who sits where (a person's key, None for an AI
-    or a free seat), the seats' tokens this process sent (the only copies) and the hashes the
-    store keeps of every token that opens a seat."""
+    or a free seat), whether it is private (watched by no one), the seats' tokens this process
+    sent (the only copies) and the hashes the store keeps of every token that opens a seat."""
 
     id: str
     served: ServedTable
     keys: list[str | None]
+    private: bool = False
     sent: dict[int, str] = field(default_factory=dict)
     hashes: dict[int, list[bytes]] = field(default_factory=dict)
     ended: bool = False
@@ -140,27 +133,6 @@ class LiveTable:
             if matches(token, hashes):
                 found = seat
         return found
-
-
-@dataclass(eq=False)
-class LobbyPeer:
-    """One connection to the lobby: its connection (queue, rate, refusals), its challenge's
-    nonce, and who signed in on it."""
-
-    conn: Connection
-    nonce: str = ""
-    hello: bool = False
-    person: Person | None = None
-
-
-class _LobbyEndpoint:
-    __slots__ = ("hub",)
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-
-    async def handle(self, ws: ServerConnection) -> None:
-        await self.hub.serve_lobby(ws)
 
 
 class Hub:
@@ -201,7 +173,7 @@ class Hub:
         )
         self._status = status
         self.tables: dict[str, LiveTable] = {}
-        self.peers: set[LobbyPeer] = set()
+        self.socket = LobbySocket(self, self.accounts, self.server_id, self._background)
         self.base = ""
         self._tasks: set[asyncio.Task[None]] = set()
         self._due_wake = asyncio.Event()
@@ -236,13 +208,7 @@ class Hub:
         await asyncio.gather(
             *(live.served.close(SERVER_CLOSED_TEXT) for live in self.tables.values()), return_exceptions=True
         )
-        told = [peer.conn for peer in self.peers if not peer.conn.closing]
-        for conn in told:
-            conn.send(write(schema.ErrorMsg(schema.CLOSED, _(SERVER_CLOSED_TEXT))))
-            conn.close(CLOSE_GOING_AWAY, schema.CLOSED)
-        if told:
-            with contextlib.suppress(Exception):
-                await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
+        await self.socket.close(schema.ErrorMsg(schema.CLOSED, _(SERVER_CLOSED_TEXT)))
         await self.listener.close()
         for task in list(self._tasks):
             task.cancel()
@@ -264,7 +230,7 @@ class Hub:
     def route(self, path: str) -> Endpoint | tuple[int, str]:
         """The endpoint of a WebSocket's path, or the status and line it is answered with."""
         if path == "/lobby":
-            return _LobbyEndpoint(self)
+            return self.socket
         if path in ("", "/"):
             return HTTPStatus.OK, root_text()
         parts = path.split("/")
@@ -275,11 +241,16 @@ class Hub:
             if live is None or live.served.closed:
                 return HTTPStatus.NOT_FOUND, no_table_text()
             rest = "/".join(parts[3:])
+            seat: int | None = None
             if rest.startswith(SEAT_PREFIX) and rest.count("/") == 1 and rest != SEAT_PREFIX:
                 seat = live.seat_of(rest.removeprefix(SEAT_PREFIX))
                 # Handed over under the served table's own token; a token no seat has gets the
                 # table's bad-token answer.
                 rest = SEAT_PREFIX + (live.served.tokens[seat] if seat is not None else "-")
+            if live.private and seat is None:
+                # A private table serves its seats' own addresses only: anything else (watching
+                # it, a token no seat has) is answered as an unknown table's, not told it exists.
+                return HTTPStatus.NOT_FOUND, no_table_text()
             refused = live.served.admits(rest)
             if refused is not None:
                 return refused
@@ -327,12 +298,9 @@ class Hub:
 
     async def _carry(self, event: Event) -> None:
         if isinstance(event, Broadcast):
-            self._send_all(write(event.message))
+            self.socket.send_all(event.message)
         elif isinstance(event, Tell):
-            text = write(event.message)
-            for key in event.keys:
-                for peer in self._peers_of(key):
-                    peer.conn.send(text)
+            self.socket.tell(event.keys, event.message)
         elif isinstance(event, Start):
             await self._start_table(event)
         elif isinstance(event, Reseat):
@@ -340,7 +308,9 @@ class Hub:
             if live is not None:
                 live.keys[event.seat] = event.key
                 self._new_token(live, event.seat, only=True)
-                live.served.set_token(event.seat, new_token())
+                plan = self.lobby.plan(event.table)
+                name = None if plan is None else plan.seats[event.seat].name
+                live.served.set_token(event.seat, new_token(), name)
                 self._send_start(live, event.seat, event.key)
         elif isinstance(event, Free):
             live = self.tables.get(event.table)
@@ -365,11 +335,6 @@ class Hub:
         except Exception:
             log.exception("table %s's record could not be stored", table)
 
-    def _send_all(self, text: str) -> None:
-        for peer in self.peers:
-            if peer.hello:
-                peer.conn.send(text)
-
     # ------------------------------------------------------------------ tables
     def _seats(self, start: Start) -> list[Seat]:
         """The match's seats of a table's plan: each person by their name, each AI by the name
@@ -388,8 +353,8 @@ class Hub:
                 )
         return seats
 
-    def _serve(self, table: str, session: MatchSession, keys: Sequence[str | None], turn_seconds: int) -> LiveTable:
-        """The table served from ``session`` (not started yet), its saves going to the store."""
+    def _serve(self, table: str, session: MatchSession, plan: Start) -> LiveTable:
+        """The table of ``plan`` served from ``session`` (not started yet), its saves going to the store."""
         store = self.store
 
         def sink(data: bytes) -> str | None:
@@ -405,11 +370,11 @@ class Hub:
             round_pause=self.settings.round_pause,
             stand_in_think_ms=self.settings.stand_in_think_ms,
             server_name=self.settings.server_name,
-            turn_seconds=float(turn_seconds),
+            turn_seconds=float(plan.turn_seconds),
             on_change=self._table_changed,
             on_seat_freed=self._seat_freed,
         )
-        live = LiveTable(table, served, list(keys))
+        live = LiveTable(table, served, [s.key for s in plan.seats], plan.private)
         live.hashes = store.token_hashes(table)
         self.tables[table] = live
         return live
@@ -426,7 +391,7 @@ class Hub:
         session = MatchSession.hosted(self._seats(start), rules)
         record = self.lobby.record(start.table) or {}
         self.store.put_table(start.table, record, ls.PLAYING)
-        live = self._serve(start.table, session, [s.key for s in start.seats], start.turn_seconds)
+        live = self._serve(start.table, session, start)
         session.save()
         for seat, _key in start.people:
             self._new_token(live, seat, only=True)
@@ -449,11 +414,14 @@ class Hub:
         live.sent[seat] = token
         return token
 
-    def _send_start(self, live: LiveTable, seat: int, key: str) -> None:
+    def _start_message(self, live: LiveTable, seat: int) -> ls.StartMsg:
+        """The ``start`` of ``seat``: its address, with the token this process sent it (a new
+        one when none was sent yet)."""
         token = live.sent.get(seat) or self._new_token(live, seat)
-        text = write(ls.StartMsg(live.id, seat, f"{self._table_url(live.id)}/seat/{token}"))
-        for peer in self._peers_of(key):
-            peer.conn.send(text)
+        return ls.StartMsg(live.id, seat, f"{self._table_url(live.id)}/seat/{token}")
+
+    def _send_start(self, live: LiveTable, seat: int, key: str) -> None:
+        self.socket.tell([key], self._start_message(live, seat))
 
     def _free_seat(self, live: LiveTable, seat: int) -> None:
         """A person's seat given up or freed: the tokens it was opened with open it no longer
@@ -561,7 +529,7 @@ class Hub:
                 self.lobby.close(kept.id, time.time())
                 self.store.forget(kept.id)
                 continue
-            live = self._serve(kept.id, session, [s.key for s in plan.seats], plan.turn_seconds)
+            live = self._serve(kept.id, session, plan)
             for seat, planned in enumerate(plan.seats):
                 if planned.kind == HUMAN and planned.key is None:
                     live.served.stand_in_now(session.names[seat])
@@ -591,160 +559,36 @@ class Hub:
                 soonest = min(soonest, max(0.05, float(listing.fill_in)))
         return soonest
 
-    # ------------------------------------------------------------------ the lobby socket
-    def _peers_of(self, key: str) -> list[LobbyPeer]:
-        return [p for p in self.peers if p.person is not None and p.person.key == key]
+    # ------------------------------------------------------------------ asked by the lobby socket
+    def invite_link(self, table: str, secret: str) -> str:
+        return f"{self.base}/i/{table}/{secret}"
 
-    async def serve_lobby(self, ws: ServerConnection) -> None:
-        """One lobby connection, from its hello to its end."""
-        peer = LobbyPeer(Connection(ws, False, self._background))
-        self.peers.add(peer)
-        writer = asyncio.create_task(peer.conn.write_out(), name="lobby-writer")
-        try:
-            if await self._lobby_hello(peer):
-                async for message in ws:
-                    if not peer.conn.closing:
-                        await self._lobby_message(peer, message)
-        except ConnectionClosed:
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("a lobby connection failed; the server goes on")
-        finally:
-            self.peers.discard(peer)
-            writer.cancel()
-            peer.conn.pending.clear()
-
-    def _read(self, peer: LobbyPeer, message: str | bytes) -> Any:
-        """The lobby message, or None once it was refused (answered: a malformed one, one over
-        the rate)."""
-        conn = peer.conn
-        try:
-            if not conn.allow():
-                raise schema.ProtocolError(schema.SLOW_DOWN, _("too many messages: this one was dropped"))
-            parsed = parse_lobby_client(message)
-        except schema.ProtocolError as exc:
-            conn.refuse(exc)
+    def watch_address(self, table: str) -> str | None:
+        """The spectators' address of ``table``: it is served, public, and listed or ended."""
+        live = self.tables.get(table)
+        if live is None or live.served.closed or live.private:
             return None
-        conn.malformed = 0
-        return parsed
+        if not (self.lobby.listed(table) or live.ended):
+            return None
+        return f"{self._table_url(live.id)}/{WATCH}"
 
-    async def _lobby_hello(self, peer: LobbyPeer) -> bool:
-        conn = peer.conn
-        try:
-            async with asyncio.timeout(schema.HELLO_TIMEOUT):
-                while True:
-                    request = self._read(peer, await conn.ws.recv())
-                    if request is None:
-                        if conn.closing:
-                            return False
-                        continue
-                    if isinstance(request, ls.LobbyHello):
-                        break
-                    conn.send(write(schema.ErrorMsg(schema.HELLO_FIRST, "say hello first", request.id)))
-        except TimeoutError:
-            conn.close(CLOSE_POLICY, f"no hello within {schema.HELLO_TIMEOUT:g} seconds")
-            return False
-        peer.hello = True
-        peer.nonce = new_nonce()
-        conn.send(write(ls.Challenge(self.server_id, peer.nonce)))
-        conn.send(write(ls.LobbyMsg(self.lobby.listings(time.time()))))
-        return True
+    def keep(self, table: str) -> None:
+        self._keep(table)
 
-    def _refuse(self, peer: LobbyPeer, rid: int | None, code: str, reason: str, suggestion: str | None = None) -> None:
-        peer.conn.send(write(ls.LobbyRefusedMsg(rid, code, reason, suggestion)))
+    def quick_asked(self) -> None:
+        self._due_wake.set()
 
-    async def _lobby_message(self, peer: LobbyPeer, message: str | bytes) -> None:
-        request = self._read(peer, message)
-        if request is None:
-            return
-        try:
-            await self._answer(peer, request)
-        except ConnectionClosed:
-            raise
-        except Exception:
-            log.exception("a lobby request could not be answered; the server goes on")
-            rid = getattr(request, "id", None)
-            self._refuse(peer, rid, ls.LIMIT, _("the server could not do that (see its log)"))
-
-    async def _answer(self, peer: LobbyPeer, request: Any) -> None:
-        rid: int | None = getattr(request, "id", None)
-        if isinstance(request, ls.LobbyPing):
-            peer.conn.send(write(ls.LobbyPongMsg(rid)))
-            return
-        if isinstance(request, ls.LobbyHello):
-            peer.conn.send(write(schema.ErrorMsg(schema.HELLO_FIRST, "hello is the first message only", rid)))
-            return
-        if isinstance(request, ls.SignIn):
-            self._sign_in(peer, request)
-            return
-        if isinstance(request, ls.WatchTable):
-            live = self.tables.get(request.table)
-            if live is None or live.served.closed or not (self.lobby.listed(request.table) or live.ended):
-                self._refuse(
-                    peer, rid, ls.NO_TABLE, _("That table is not being played: it has not started, or it ended.")
-                )
-                return
-            peer.conn.send(write(ls.WatchingMsg(rid, live.id, f"{self._table_url(live.id)}/{WATCH}")))
-            return
-        person = peer.person
-        if person is None:
-            self._refuse(peer, rid, ls.SIGN_IN_FIRST, _("Sign in first: only watching needs no sign-in."))
-            return
-        now = time.time()
-        if isinstance(request, ls.CreateTable):
-            await self._seated(peer, rid, self.lobby.create(person, request, now))
-        elif isinstance(request, ls.JoinTable):
-            await self._seated(peer, rid, self.lobby.join(person, request.table, request.seat, now))
-        elif isinstance(request, ls.AcceptInvite):
-            await self._seated(peer, rid, self.lobby.accept_invite(person, request.table, request.secret, now))
-        elif isinstance(request, ls.QuickPlay):
-            await self._seated(peer, rid, self.lobby.quick(person, request, now))
-            self._due_wake.set()
-        elif isinstance(request, ls.LeaveTable):
-            await self.carry_out(self.lobby.leave(person, request.table, now))
-        elif isinstance(request, ls.Rematch):
-            outcome = self.lobby.rematch(person, request.table, request.accept, now)
-            if isinstance(outcome, Refusal):
-                self._refuse(peer, rid, outcome.code, outcome.reason)
-                return
-            await self.carry_out(outcome.events)
-
-    def _sign_in(self, peer: LobbyPeer, request: ls.SignIn) -> None:
-        rid = request.id
-        if not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
-            self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature was not made with this key for this challenge."))
-            return
-        try:
-            signed = self.accounts.sign_in(request.key, request.name)
-        except ValueError as exc:
-            peer.conn.send(write(schema.ErrorMsg(schema.MALFORMED, str(exc), rid)))
-            return
-        if isinstance(signed, NameTaken):
-            # Translators: {name} is the display name asked for, {suggestion} a free one.
-            reason = _("The name {name} is someone else's on this server: try {suggestion}.").format(
-                name=signed.name, suggestion=signed.suggestion
-            )
-            self._refuse(peer, rid, ls.NAME_TAKEN, reason, signed.suggestion)
-            return
-        peer.person = Person(signed.key, signed.name, signed.rating)
-        peer.conn.send(write(ls.SignedIn(rid, signed.name, round(signed.rating), signed.games)))
-        for table, seat in self.lobby.seats_of(signed.key):
+    def welcome_back(self, key: str) -> list[Any]:
+        """The seats the person ``key`` holds, told again (they signed in on a new connection):
+        ``joined`` for every open table, ``start`` (their seat's address) for every one that plays."""
+        told: list[Any] = []
+        for table, seat in self.lobby.seats_of(key):
             live = self.tables.get(table)
             if live is None:
-                peer.conn.send(write(ls.JoinedMsg(None, table, seat)))
-            elif not live.ended and live.keys[seat] == signed.key:
-                self._send_start(live, seat, signed.key)
-
-    async def _seated(self, peer: LobbyPeer, rid: int | None, answer: Seating | Refusal) -> None:
-        if isinstance(answer, Refusal):
-            self._refuse(peer, rid, answer.code, answer.reason)
-            return
-        invite = None if answer.invite is None else f"{self.base}/i/{answer.table}/{answer.invite}"
-        peer.conn.send(write(ls.JoinedMsg(rid, answer.table, answer.seat, invite)))
-        await self.carry_out([*answer.events])
-        self._keep(answer.table)
+                told.append(ls.JoinedMsg(None, table, seat))
+            elif not live.ended and live.keys[seat] == key:
+                told.append(self._start_message(live, seat))
+        return told
 
 
 __all__ = ["SERVER_CLOSED_TEXT", "Hub", "HubSettings", "LiveTable", "invite_text", "root_text"]

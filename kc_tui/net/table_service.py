@@ -253,9 +253,10 @@ class ServedTable:
         kinds = [kind for c in clients for kind, _text in c.pending]
         return kinds.count("state"), len(kinds) - kinds.count("state")
 
-    def set_token(self, seat: int, token: str) -> None:
+    def set_token(self, seat: int, token: str, name: str | None = None) -> None:
         """Give a person's ``seat`` a new token (the seat went to another person): the seat's
-        connection, which came with the old token, is told and closed."""
+        connection, which came with the old token, is told and closed. ``name``: the person
+        the seat went to, shown at the seat from now on (saved, and sent to every client)."""
         if seat not in self.tokens:
             raise ValueError(f"seat {seat} is not a person's seat")
         self.tokens[seat] = token
@@ -265,6 +266,13 @@ class ServedTable:
             client.send(write(schema.ErrorMsg(schema.BAD_TOKEN, _("no seat at this table has this token"))))
             client.close(CLOSE_POLICY, "bad-token")
             self._left(client)
+        old = self.session.names[seat]
+        if name is not None and name != old and not self._closed:
+            self.session.rename_seat(seat, name)
+            # Translators: {name} is the person who took the seat, {old} who sat there before.
+            self._say(_("{name} took {old}'s seat").format(name=name, old=old))
+            self.session.save()
+            self._changed()
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
