@@ -83,6 +83,8 @@ class LobbyPeer:
     nonce: str = ""
     hello: bool = False
     person: Person | None = None
+    #: Whether the listing's deltas are sent to it (``follow``: on from hello).
+    following: bool = True
 
 
 class LobbySocket:
@@ -109,10 +111,11 @@ class LobbySocket:
         return [p for p in self.peers if p.person is not None and p.person.key == key]
 
     def send_all(self, message: Any) -> None:
-        """``message`` to every connection that said hello."""
+        """``message`` (a delta of the listing) to every connection that said hello and follows
+        the listing."""
         text = write(message)
         for peer in self.peers:
-            if peer.hello:
+            if peer.hello and peer.following:
                 peer.conn.send(text)
 
     def tell(self, keys: Iterable[str], message: Any) -> None:
@@ -219,6 +222,11 @@ class LobbySocket:
             return
         if isinstance(request, ls.SignIn):
             self._sign_in(peer, request)
+            return
+        if isinstance(request, ls.FollowLobby):
+            if request.on and not peer.following:  # the deltas missed meanwhile: the whole listing
+                peer.conn.send(write(ls.LobbyMsg(self.tables.lobby.listings(time.time()))))
+            peer.following = request.on
             return
         if isinstance(request, ls.WatchTable):
             url = self.tables.watch_address(request.table)

@@ -96,11 +96,6 @@ class Person:
                 raise RuntimeError(f"{self.name}: {message}")
         self.reader = asyncio.create_task(self._read())
 
-    async def leave_lobby(self) -> None:
-        await self.ws.close()
-        if self.reader is not None:
-            self.reader.cancel()
-
     async def _read(self) -> None:
         async for text in self.ws:
             message = json.loads(text)
@@ -188,8 +183,8 @@ async def one_table(lobby: str, t: int, folder: Path, counts: dict[str, int]) ->
         await person.ws.send(write(ls.JoinTable(table, id=2)))
         await person.joined
     urls = [await person.started for person in people]
-    for person in people:  # at the table: the lobby's listing is not read meanwhile
-        await person.leave_lobby()
+    for person in people:  # at the table, as the app does: the listing is not followed meanwhile
+        await person.ws.send(write(ls.FollowLobby(False)))
     counts["tables_started"] += 1
     return urls
 

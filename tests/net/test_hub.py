@@ -262,3 +262,25 @@ async def test_a_seat_left_mid_match_is_played_by_an_ai_until_someone_takes_it(i
         await wait_until(lambda: again.seat.ended, what="Ben's old address refused")
         for s in (bens, seat, again):
             await s.close()
+
+
+async def test_a_connection_that_stops_following_is_sent_no_deltas_and_the_whole_listing_again(
+    isolated_dirs: Path,
+) -> None:
+    async with server(isolated_dirs / "srv", *FAST) as srv:
+        follower = await lobby(srv.lobby)
+        quiet = await lobby(srv.lobby)
+        await quiet.send(ls.FollowLobby(False))
+        ana = await signed_in(srv.lobby, isolated_dirs / "ana", "Ana")
+        # A ping answered after the follow: the server has read it before the table is made.
+        assert isinstance(await quiet.request(ls.LobbyPing()), ls.LobbyPongMsg)
+        joined = await ana.request(create(("human", "human")))
+        assert isinstance(joined, ls.JoinedMsg), joined
+        await follower.expect(ls.TableMsg, where=lambda m: m.listing.table == joined.table)
+        assert isinstance(await quiet.request(ls.LobbyPing()), ls.LobbyPongMsg)
+        assert not quiet.of(ls.TableMsg) and not quiet.of(ls.TableGoneMsg)
+        await quiet.send(ls.FollowLobby(True))
+        listing = await quiet.expect(ls.LobbyMsg)
+        assert [t.table for t in listing.tables] == [joined.table]
+        await ana.send(ls.LeaveTable(joined.table))
+        await quiet.expect(ls.TableGoneMsg, where=lambda m: m.table == joined.table)
