@@ -12,9 +12,11 @@ lines.
   ``--think-ms`` (x 0.5 to 1.5), then sends a move chosen at random from its ``legal`` list.
   ``rtt``: from sending a move to receiving the next state.
 * The lobby watchers read every delta the lobby sends (``lobby_deltas``).
-* ``server_cpu_share``: the server process's CPU time over the measured wall-clock time (from
-  ``/proc/PID/stat``; 1.0: one core busy). ``server_rss_per_table_kib``: the growth of its
-  resident memory from before the tables were made to the end, per table.
+* Measured: the ``--seconds`` after a warm-up of 3 s (the seats connecting). ``server_cpu_share``:
+  the server process's CPU time over that time (from ``/proc/PID/stat``; 1.0: one core busy).
+* Memory, from the server's resident size (``VmRSS``): ``server_rss_per_lobby_connection_kib``
+  its growth while everyone signed in, per person; ``server_rss_per_table_kib`` its growth from
+  then to the end (the tables, their matches and saves, their four seats' connections), per table.
 
 Goal (one core): 500 tables with rtt_p99_ms < 50, under 100 KiB a table.
 """
@@ -172,10 +174,9 @@ async def watcher(lobby: str, stop_at: float, counts: dict[str, int]) -> None:
                 counts["lobby_deltas"] += 1
 
 
-async def one_table(lobby: str, t: int, folder: Path, counts: dict[str, int]) -> list[str]:
-    people = [Person(lobby, f"P{t}-{i}", folder / f"{t}-{i}") for i in range(4)]
-    for person in people:
-        await person.sign_in()
+async def one_table(people: list[Person], counts: dict[str, int]) -> list[str]:
+    """The first of ``people`` creates a table of four people's seats, the others join it; each
+    one's seat address once it starts."""
     rules: dict[str, Any] = {}
     await people[0].ws.send(write(ls.CreateTable(("human",) * 4, 500, rules, id=2)))
     table = await people[0].joined
@@ -190,36 +191,61 @@ async def one_table(lobby: str, t: int, folder: Path, counts: dict[str, int]) ->
 
 
 async def all_clients(
-    lobby: str, tables: int, watchers: int, think: float, seconds: float, ready: Connection
+    lobby: str, tables: int, watchers: int, think: float, seconds: float, out: Connection
 ) -> tuple[list[float], dict[str, int]]:
+    """Sign everyone in (then ``signed`` on ``out``), make the tables (``measure``), play: ``go``
+    at the end of the warm-up, ``end`` when the measured time is over."""
     tally: defaultdict[str, int] = defaultdict(int, {"moves": 0, "matches_over": 0, "lobby_deltas": 0})
     folder = Path(tempfile.mkdtemp(prefix="bench-hub-keys-"))
     far = time.perf_counter() + 3600
     watching = [asyncio.create_task(watcher(lobby, far, tally)) for _ in range(watchers)]
+    limit = asyncio.Semaphore(20)  # a few at a time: a club's evening does not start at one instant
+
+    async def signed(t: int, i: int) -> Person:
+        async with limit:
+            person = Person(lobby, f"P{t}-{i}", folder / f"{t}-{i}")
+            await person.sign_in()
+            return person
+
     t0 = time.perf_counter()
-    # The tables are made a few at a time (a club's evening does not open 500 at one instant).
-    urls: list[str] = []
-    limit = asyncio.Semaphore(20)
+    everyone = await asyncio.gather(*(signed(t, i) for t in range(tables) for i in range(4)))
+    tally["sign_in_ms_per_person"] = round(1000 * (time.perf_counter() - t0) / max(1, 4 * tables))
+    out.send("signed")
+    out.recv()  # the server's memory read
 
     async def made(t: int) -> list[str]:
         async with limit:
-            return await one_table(lobby, t, folder, tally)
+            return await one_table(list(everyone[4 * t : 4 * t + 4]), tally)
 
+    t0 = time.perf_counter()
+    urls: list[str] = []
     for found in await asyncio.gather(*(made(t) for t in range(tables)), return_exceptions=True):
         if isinstance(found, BaseException):
             tally["tables_failed"] += 1
-            tally.setdefault("first_failure", 0)
             print(f"a table failed: {found!r}"[:300], file=sys.stderr)
         else:
             urls += found
     tally["setup_ms_per_table"] = round(1000 * (time.perf_counter() - t0) / max(1, tables))
-    ready.send("measure")
+    out.send("measure")
     rtts: list[float] = []
     warm_until = time.perf_counter() + WARM_UP
     stop_at = warm_until + seconds
+    moves_at: dict[str, int] = {}
+
+    async def window() -> None:
+        await asyncio.sleep(warm_until - time.perf_counter())
+        moves_at["go"] = tally["moves"]
+        out.send("go")
+        await asyncio.sleep(stop_at - time.perf_counter())
+        moves_at["end"] = tally["moves"]
+        out.send("end")
+
+    marks = asyncio.create_task(window())
     results = await asyncio.gather(
         *(seat_client(u, think, stop_at, warm_until, rtts, tally) for u in urls), return_exceptions=True
     )
+    await marks
+    tally["measured_moves"] = moves_at["end"] - moves_at["go"]
     tally["clients_failed"] = sum(isinstance(r, BaseException) for r in results)
     for task in watching:
         task.cancel()
@@ -285,15 +311,20 @@ def main() -> None:
     server, lobby = start_server(data, profile)
     try:
         base_rss = proc_rss_kib(server.pid)
-        receiver, sender = multiprocessing.Pipe(duplex=False)
-        clients = multiprocessing.get_context("spawn").Process(target=client_process, args=(lobby, args, sender))
+        there, here = multiprocessing.Pipe(duplex=True)
+        clients = multiprocessing.get_context("spawn").Process(target=client_process, args=(lobby, args, here))
         clients.start()
-        receiver.recv()  # every table made: measure from here
+        assert there.recv() == "signed"
+        signed_rss = proc_rss_kib(server.pid)
+        there.send("read")
+        assert there.recv() == "measure"  # every table made, its seats about to connect
+        assert there.recv() == "go"
         cpu0, wall0 = proc_cpu_s(server.pid), time.perf_counter()
-        rtts, counts = receiver.recv()
+        assert there.recv() == "end"
         wall = time.perf_counter() - wall0
         cpu = proc_cpu_s(server.pid) - cpu0
         rss = proc_rss_kib(server.pid)
+        rtts, counts = there.recv()
         clients.join()
     finally:
         server.terminate()
@@ -307,17 +338,18 @@ def main() -> None:
     print(f"lobby_watchers: {args.watchers}")
     print(f"think_ms: {args.think_ms}")
     print(f"wall_s: {wall:.1f}")
-    print(f"moves: {counts['moves']}")
-    print(f"moves_per_s: {counts['moves'] / wall:.0f}")
+    print(f"moves: {counts['measured_moves']}")
+    print(f"moves_per_s: {counts['measured_moves'] / wall:.0f}")
     print(f"rtt_p50_ms: {pct(0.50):.1f}")
     print(f"rtt_p99_ms: {pct(0.99):.1f}")
     print(f"rtt_max_ms: {1000 * rtts[-1] if rtts else float('nan'):.1f}")
     print(f"rtt_mean_ms: {1000 * statistics.fmean(rtts) if rtts else float('nan'):.1f}")
     print(f"server_cpu_share: {cpu / wall:.2f}")
-    print(f"server_cpu_ms_per_move: {1000 * cpu / max(1, counts['moves']):.2f}")
+    print(f"server_cpu_ms_per_move: {1000 * cpu / max(1, counts['measured_moves']):.2f}")
     print(f"server_rss_kib: {rss}")
-    print(f"server_rss_per_table_kib: {(rss - base_rss) / max(1, args.tables):.0f}")
-    for key in sorted(set(counts) - {"moves"}):
+    print(f"server_rss_per_lobby_connection_kib: {(signed_rss - base_rss) / max(1, 4 * args.tables):.0f}")
+    print(f"server_rss_per_table_kib: {(rss - signed_rss) / max(1, args.tables):.0f}")
+    for key in sorted(set(counts) - {"moves", "measured_moves"}):
         print(f"{key}: {counts[key]}")
     if profile is not None:
         import pstats
