@@ -218,6 +218,8 @@ async def test_twenty_tables_of_people_and_ais_play_to_the_end_while_the_lobby_w
         work += [one((HUMAN,) * 4, SHORT_TARGET + k) for k in range(5)]
         await asyncio.gather(*work)
         assert len({t for *_, t in tables}) == 20
+        listed = {m.listing.table for m in watcher.of(ls.TableMsg)} | {m.table for m in watcher.of(ls.TableGoneMsg)}
+        assert listed == {t for *_, t in tables}, "the watcher was told of the twenty tables, and of no other"
         for *_, table in tables:
             await wait_until(
                 functools.partial(told_ended, watcher, table),
