@@ -275,3 +275,60 @@ def test_the_online_commands_parser(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+async def signed_in_again(pilot: Pilot[Any], lobby: FakeLobby, screen: LobbyScreen) -> None:
+    """The fake lobby's connections dropped; the client connected and signed in again."""
+    client = screen.client
+    assert client is not None
+    signed = len(lobby.of(ls.SignIn))
+    await lobby.drop_all()
+    await wait_for(pilot, lambda: len(lobby.of(ls.SignIn)) > signed and client.signed_in is not None)
+
+
+async def create_table(app: KingsCornersApp, pilot: Pilot[Any], screen: LobbyScreen) -> None:
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, NewTableDialog))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.seated is not None and shows_whole(app, "Invite:"))
+
+
+async def test_a_seat_the_server_does_not_name_after_signing_in_again_leaves_the_panel() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: not screen.query_one("#waiting").display)
+        assert screen.seated is None and not shows_whole(app, "Waiting for players")
+
+
+async def test_a_seat_named_again_after_signing_in_keeps_its_invite() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        lobby.after_sign_in = [ls.JoinedMsg(None, "newTABLE", 0)]
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: screen.seated is not None and screen.query_one("#waiting").display)
+        assert screen.seated is not None and screen.seated.table == "newTABLE"
+        assert_whole(app, f"{lobby.base}/i/newTABLE/{SECRET}")
+
+
+async def test_a_table_named_again_after_signing_in_keeps_its_open_seat() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        await lobby.push(ls.StartMsg("newTABLE", 0, f"{lobby.base}/t/newTABLE/seat/first"))
+        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        assert screen.seated is None
+        again = f"{lobby.base}/t/newTABLE/seat/second"
+        lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, again)]
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: screen._seat_urls.get("newTABLE") == again)
+        assert app.screen is remote and remote.is_attached
+
+
+async def test_a_table_started_while_the_lobby_was_away_opens_its_seat() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        url = f"{lobby.base}/t/newTABLE/seat/tok"
+        lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, url)]
+        await signed_in_again(pilot, lobby, screen)
+        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        assert remote.seat.url == url and screen.seated is None

@@ -16,6 +16,7 @@ Everything from the network (names, reasons, links) is shown literally.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import ClassVar
 
@@ -180,6 +181,9 @@ class LobbyScreen(Screen[None]):
         self._fill_due: dict[str, float] = {}
         #: The seat's address at each table started for this player (its seat opens again from the list).
         self._seat_urls: dict[str, str] = {}
+        #: The invite link of each table the player opened (the server names the seat again
+        #: after a sign-in without it).
+        self._invites: dict[str, str] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -266,9 +270,7 @@ class LobbyScreen(Screen[None]):
         elif isinstance(message, SignedIn):
             self._signed_in(message)
         elif isinstance(message, JoinedMsg):
-            self.seated = message
-            self.say("")
-            self._show_waiting()
+            self._joined(message)
         elif isinstance(message, StartMsg):
             self._started(message)
         elif isinstance(message, WatchingMsg):
@@ -280,7 +282,23 @@ class LobbyScreen(Screen[None]):
         elif isinstance(message, LobbyErrorMsg):
             self.say(Text.assemble(("✗ ", "bold red"), rich_plain(message.message)))
 
+    def _joined(self, message: JoinedMsg) -> None:
+        """A seat at a table not started yet: the answer to a request, or the server naming
+        the player's seat again after a sign-in."""
+        if message.invite is not None:
+            self._invites[message.table] = message.invite
+        elif message.table in self._invites:
+            message = dataclasses.replace(message, invite=self._invites[message.table])
+        self.seated = message
+        if message.id is not None:
+            self.say("")
+        self._show_waiting()
+
     def _signed_in(self, message: SignedIn) -> None:
+        # The seats are the server's to name after each sign-in (``joined`` for a table not
+        # started, ``start`` for one playing): a seat it does not name again is gone.
+        self.seated = None
+        self._show_waiting()
         self.refresh_bindings()
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
         # Translators: {name} is the player's name on the server, {rating} a number, {games} "5 matches".
@@ -338,11 +356,17 @@ class LobbyScreen(Screen[None]):
 
     def _started(self, message: StartMsg) -> None:
         self.seated = None
-        self.say("")
+        self._invites.pop(message.table, None)
         self._show_waiting()
+        known = message.table in self._seat_urls
+        self._seat_urls[message.table] = message.url
+        if known:
+            # The server names the seat again after a sign-in: its table, open or not, stays
+            # as it is (the seat there connects again by itself; Enter in the list opens it).
+            return
+        self.say("")
         self._back_here()
         self.playing = message.table
-        self._seat_urls[message.table] = message.url
         self._open_table(message.url)
 
     def _open_table(self, url: str) -> None:
