@@ -185,7 +185,9 @@ async def test_a_name_held_by_another_player_is_asked_again_with_the_suggestion(
     async with fake_lobby(taken={"Ana": "Ana 2"}) as lobby:
         app = KingsCornersApp(make_config(), None, "online", StartOptions(online=lobby.base, online_name="Ana"))
         async with app.run_test(size=(80, 24)) as pilot:
-            dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, NameDialog) else None)
+            dialog = await wait_for(
+                pilot, lambda: app.screen if isinstance(app.screen, NameDialog) and app.screen.query("#name") else None
+            )
             assert dialog.query_one("#name", Input).value == "Ana 2"
             await wait_for(pilot, lambda: shows_whole(app, "The name Ana is another player's on this server"))
             await pilot.press("enter")
@@ -298,7 +300,8 @@ async def test_a_seat_the_server_does_not_name_after_signing_in_again_leaves_the
         await create_table(app, pilot, screen)
         await signed_in_again(pilot, lobby, screen)
         await wait_for(pilot, lambda: not screen.query_one("#waiting").display)
-        assert screen.seated is None and not shows_whole(app, "Waiting for players")
+        await wait_for(pilot, lambda: not shows_whole(app, "Waiting for players"))
+        assert screen.seated is None
 
 
 async def test_a_seat_named_again_after_signing_in_keeps_its_invite() -> None:
@@ -332,3 +335,30 @@ async def test_a_table_started_while_the_lobby_was_away_opens_its_seat() -> None
         await signed_in_again(pilot, lobby, screen)
         remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
         assert remote.seat.url == url and screen.seated is None
+
+
+async def test_the_new_table_and_quick_play_dialogs_fit_80x24() -> None:
+    app = KingsCornersApp(make_config(), None, "menu")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(NewTableDialog(make_config()))
+        dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, NewTableDialog) else None)
+        await wait_for(pilot, lambda: shows_whole(app, "Create (Enter)"))
+        for words in ("Seats 3", "Seat 2 Greedy", "Seat 3 King-aware", "Target", "Turn time (s) 0", "Private"):
+            assert_whole(app, words)
+        assert dialog.query_one("#seat-1", Select).region.height == 1
+        app.pop_screen()
+        app.push_screen(QuickPlayDialog(make_config()))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickPlayDialog))
+        await wait_for(pilot, lambda: shows_whole(app, "Play (Enter)") and shows_whole(app, "Players 3"))
+
+
+async def test_a_table_screen_taken_apart_asks_nothing_of_its_widgets() -> None:
+    from kc_tui.ui.table.parts import fit_message
+    from kc_tui.ui.widgets import TableView
+
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, _screen):
+        await lobby.push(ls.StartMsg("tableONE", 0, f"{lobby.base}/t/tableONE/seat/tok"))
+        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        await wait_for(pilot, lambda: remote.query(TableView) and remote.query("#message"))
+        await remote.query_one(TableView).remove()
+        assert remote.query("#message") and fit_message(remote) == 0

@@ -124,7 +124,7 @@ async def test_a_table_opened_in_the_app_is_joined_played_and_rematched(isolated
             assert [type(s) for s in app.screen_stack[-2:]] == [LobbyScreen, RemoteScreen]
             second = await sit(again.url)
             assert second.state.round == 1 and not second.state.over
-            assert not remote.is_attached
+            await wait_for(pilot, lambda: not remote.is_attached, what="the first table's screen closed")
             await second.close()
             await seat.close()
         await ben.close()

@@ -64,8 +64,10 @@ from kc_tui.ui.remote.view import table_rules
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.util.printable import is_you
 
-#: The widest a table's seats and rules are shown in the list (cells).
+#: The widest a table's seats and rules are shown in the list (cells) at 80 columns; the
+#: seats take every column a wider screen adds.
 SEATS_CELLS = 20
+NARROWEST = 80
 RULES_CELLS = 14
 PHASE_CELLS = 18
 #: The lobby's keys, for its help page.
@@ -440,11 +442,12 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#tables", DataTable)
         at = self._cursor_table()
         table.clear()
+        seats_cells = SEATS_CELLS + max(0, self.size.width - NARROWEST)
         for listing in sorted(client.listings.values(), key=lambda t: (t.phase != OPEN, -free_seats(t) == 0, t.table)):
             table.add_row(
                 cut(rules_text(listing), RULES_CELLS),
                 rich_plain(listing.target),
-                cut(seats_text(listing), SEATS_CELLS),
+                cut(seats_text(listing), seats_cells),
                 rich_plain(listing.spectators),
                 cut(phase_text(listing, self._fill_in(listing.table)), PHASE_CELLS),
                 rich_plain(clock_text(listing)),
@@ -453,6 +456,9 @@ class LobbyScreen(Screen[None]):
         if at is not None and at in client.listings:
             table.move_cursor(row=table.get_row_index(at))
         self.query_one("#empty").display = not client.listings
+
+    def on_resize(self) -> None:
+        self._show_tables()
 
     def _tick(self) -> None:
         if self._fill_due:
