@@ -318,7 +318,9 @@ async def test_a_table_named_again_after_signing_in_keeps_its_open_seat() -> Non
     async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
         await create_table(app, pilot, screen)
         await lobby.push(ls.StartMsg("newTABLE", 0, f"{lobby.base}/t/newTABLE/seat/first"))
-        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
         assert screen.seated is None
         again = f"{lobby.base}/t/newTABLE/seat/second"
         lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, again)]
@@ -333,7 +335,9 @@ async def test_a_table_started_while_the_lobby_was_away_opens_its_seat() -> None
         url = f"{lobby.base}/t/newTABLE/seat/tok"
         lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, url)]
         await signed_in_again(pilot, lobby, screen)
-        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
         assert remote.seat.url == url and screen.seated is None
 
 
@@ -358,7 +362,9 @@ async def test_a_table_screen_taken_apart_asks_nothing_of_its_widgets() -> None:
 
     async with fake_lobby() as lobby, online(lobby) as (app, pilot, _screen):
         await lobby.push(ls.StartMsg("tableONE", 0, f"{lobby.base}/t/tableONE/seat/tok"))
-        remote = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) else None)
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
         await wait_for(pilot, lambda: remote.query(TableView) and remote.query("#message"))
         await remote.query_one(TableView).remove()
         assert remote.query("#message") and fit_message(remote) == 0
