@@ -44,6 +44,7 @@ SHOT_LANGUAGES: dict[str, str] = {
 SIZES: dict[str, tuple[int, int]] = {
     "game-80x24": SMALL,
     "remote": (100, 30),
+    "lobby": (100, 30),
     "tutorial": SMALL,
     **{f"table-{code}-80x24": SMALL for code in OTHER_LANGUAGES},
 }
@@ -77,6 +78,7 @@ SHOTS: tuple[tuple[str, str], ...] = (
     ("stats", "Statistics: your rating against the AI players, results by opponent and table size, streaks"),
     ("handoff", "Two people at one keyboard: between their turns the handoff hides every hand"),
     ("remote", "A remote seat at a table hosted on another machine: who the table waits for, who is connected"),
+    ("lobby", "Play online: a server's lobby, live; your table waits for players, its invite link to share"),
     ("tutorial", "Learn to play at 80×24: the coach beside the table names the move, its rule and its keys"),
     *(
         shot
@@ -460,6 +462,91 @@ async def shot_remote(pilot: Any) -> Callable[[], Awaitable[None]]:
     return stop
 
 
+async def shot_lobby(pilot: Any) -> Callable[[], Awaitable[None]]:
+    """Ana in the lobby of a ``kings-corners server`` run in this process on loopback (its store
+    in the run's temporary data folder): her own table waiting for a second person, its invite
+    link shown; Ben's table with a free seat, Cy and Dee's match under way (one person watching),
+    Eve's quick table waiting for AIs. The others are lobby clients of their own keys. The server
+    is stopped by the returned cleanup, once the shot is taken."""
+    from textual.widgets import Select
+
+    from kc_tui.net.client import RemoteSeat
+    from kc_tui.net.hub import Hub, HubSettings
+    from kc_tui.net.identity import PlayerKey
+    from kc_tui.net.lobby_client import LobbyClient
+    from kc_tui.net.lobby_schema import (
+        CreateTable,
+        JoinTable,
+        QuickPlay,
+        StartMsg,
+        TableListing,
+        WatchingMsg,
+        WatchTable,
+    )
+    from kc_tui.net.server_store import ServerStore
+    from kc_tui.ui.dialogs.online import NewTableDialog
+    from kc_tui.ui.remote.lobby import LobbyScreen
+
+    app = pilot.app
+    folder = Path(os.environ[ENV_DATA]).parent
+    hub = Hub(ServerStore.open(folder / "server"), settings=HubSettings(ai_delay=0.0, round_pause=0.0))
+    port = await hub.start("127.0.0.1", 0)
+    base = f"ws://127.0.0.1:{port}"
+    people: dict[str, LobbyClient] = {}
+    tasks: list[asyncio.Task[None]] = []
+    starts: list[StartMsg] = []
+
+    async def person(name: str) -> LobbyClient:
+        key = PlayerKey.load_or_create(folder / "keys" / name)
+        client = LobbyClient(base, key, name, on_event=lambda m: starts.append(m) if isinstance(m, StartMsg) else None)
+        tasks.append(asyncio.create_task(client.run()))
+        await _wait(pilot, lambda: client.signed_in is not None)
+        people[name] = client
+        return client
+
+    rules = app.config.rules
+    ben = await person("Ben")
+    await ben.request(CreateTable(("human", "human", "greedy"), rules.target, rules.to_dict()))
+    cy, dee = await person("Cy"), await person("Dee")
+    hands = rules.with_(hand_size=5, draw="end", target=50)
+    playing = await cy.request(CreateTable(("human", "human"), hands.target, hands.to_dict(), turn_seconds=45))
+    table = getattr(playing, "table", "")
+    await dee.request(JoinTable(table))
+    await _wait(pilot, lambda: any(s.table == table for s in starts))
+    watching = await (await person("Fay")).request(WatchTable(table))
+    watcher = RemoteSeat(watching.url, watch=True) if isinstance(watching, WatchingMsg) else None
+    if watcher is not None:
+        tasks.append(asyncio.create_task(watcher.run()))
+    eve = await person("Eve")
+    await eve.request(QuickPlay(4, rules.target, rules.to_dict(), fill_after=90))
+    screen = LobbyScreen(base, app.config, name="Ana")
+    app.push_screen(screen)
+    await _wait(pilot, lambda: screen.client is not None and screen.client.signed_in is not None)
+    await pilot.press("n")
+    await _wait(pilot, lambda: isinstance(app.screen, NewTableDialog))
+    app.screen.query_one("#seat-1", Select).value = "human"  # a second person's seat, then an AI's
+    await pilot.pause(0.1)
+    await pilot.press("enter")
+
+    def listed() -> list[TableListing]:
+        return [] if screen.client is None else list(screen.client.listings.values())
+
+    await _wait(pilot, lambda: screen.seated is not None and len(listed()) == 4)
+    await _wait(pilot, lambda: any(t.spectators for t in listed()))
+    await pilot.pause(0.3)
+
+    async def stop() -> None:
+        if watcher is not None:
+            watcher.close()
+        for client in people.values():
+            await client.close()
+        for task in tasks:
+            task.cancel()
+        await hub.close()
+
+    return stop
+
+
 def lesson_at(lesson: str, step: int) -> Callable[[Any], Awaitable[None]]:
     """A driver: Learn to play's lesson ``lesson`` at step ``step`` (0-based), the opponent's turn played."""
 
@@ -489,6 +576,7 @@ DRIVERS: dict[str, Callable[[Any], Awaitable[Callable[[], Awaitable[None]] | Non
     "stats": shot_stats,
     "handoff": shot_handoff,
     "remote": shot_remote,
+    "lobby": shot_lobby,
     "tutorial": lesson_at("move", 0),
     **dict.fromkeys(SHOT_LANGUAGES, shot_game),
 }

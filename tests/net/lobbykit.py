@@ -65,6 +65,8 @@ class FakeLobby:
     taken: dict[str, str] = field(default_factory=dict)
     received: list[Any] = field(default_factory=list)
     clients: set[ServerConnection] = field(default_factory=set)
+    #: What the server says after each sign-in (the player's seats named again: ``joined``, ``start``).
+    after_sign_in: list[Any] = field(default_factory=list)
     connections: int = 0
     base: str = ""
     server: Server | None = None
@@ -113,7 +115,7 @@ class FakeLobby:
                 return [ls.LobbyRefusedMsg(m.id, ls.BAD_SIGNATURE, "the signature does not match")]
             if m.name in self.taken:
                 return [ls.LobbyRefusedMsg(m.id, ls.NAME_TAKEN, "that name is taken", self.taken[m.name])]
-            return [ls.SignedIn(m.id, m.name, 1234, 5)]
+            return [ls.SignedIn(m.id, m.name, 1234, 5), *self.after_sign_in]
         if isinstance(m, ls.CreateTable):
             names: tuple[str | None, ...] = tuple("Me" if i == 0 else None for i in range(len(m.seats)))
             made = listing("newTABLE", names=names, kinds=m.seats, target=m.target, turn_seconds=m.turn_seconds)

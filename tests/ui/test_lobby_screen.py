@@ -185,7 +185,9 @@ async def test_a_name_held_by_another_player_is_asked_again_with_the_suggestion(
     async with fake_lobby(taken={"Ana": "Ana 2"}) as lobby:
         app = KingsCornersApp(make_config(), None, "online", StartOptions(online=lobby.base, online_name="Ana"))
         async with app.run_test(size=(80, 24)) as pilot:
-            dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, NameDialog) else None)
+            dialog = await wait_for(
+                pilot, lambda: app.screen if isinstance(app.screen, NameDialog) and app.screen.query("#name") else None
+            )
             assert dialog.query_one("#name", Input).value == "Ana 2"
             await wait_for(pilot, lambda: shows_whole(app, "The name Ana is another player's on this server"))
             await pilot.press("enter")
@@ -275,3 +277,94 @@ def test_the_online_commands_parser(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+async def signed_in_again(pilot: Pilot[Any], lobby: FakeLobby, screen: LobbyScreen) -> None:
+    """The fake lobby's connections dropped; the client connected and signed in again."""
+    client = screen.client
+    assert client is not None
+    signed = len(lobby.of(ls.SignIn))
+    await lobby.drop_all()
+    await wait_for(pilot, lambda: len(lobby.of(ls.SignIn)) > signed and client.signed_in is not None)
+
+
+async def create_table(app: KingsCornersApp, pilot: Pilot[Any], screen: LobbyScreen) -> None:
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, NewTableDialog))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.seated is not None and shows_whole(app, "Invite:"))
+
+
+async def test_a_seat_the_server_does_not_name_after_signing_in_again_leaves_the_panel() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: not screen.query_one("#waiting").display)
+        await wait_for(pilot, lambda: not shows_whole(app, "Waiting for players"))
+        assert screen.seated is None
+
+
+async def test_a_seat_named_again_after_signing_in_keeps_its_invite() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        lobby.after_sign_in = [ls.JoinedMsg(None, "newTABLE", 0)]
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: screen.seated is not None and screen.query_one("#waiting").display)
+        assert screen.seated is not None and screen.seated.table == "newTABLE"
+        assert_whole(app, f"{lobby.base}/i/newTABLE/{SECRET}")
+
+
+async def test_a_table_named_again_after_signing_in_keeps_its_open_seat() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        await lobby.push(ls.StartMsg("newTABLE", 0, f"{lobby.base}/t/newTABLE/seat/first"))
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
+        assert screen.seated is None
+        again = f"{lobby.base}/t/newTABLE/seat/second"
+        lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, again)]
+        await signed_in_again(pilot, lobby, screen)
+        await wait_for(pilot, lambda: screen._seat_urls.get("newTABLE") == again)
+        assert app.screen is remote and remote.is_attached
+
+
+async def test_a_table_started_while_the_lobby_was_away_opens_its_seat() -> None:
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, screen):
+        await create_table(app, pilot, screen)
+        url = f"{lobby.base}/t/newTABLE/seat/tok"
+        lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, url)]
+        await signed_in_again(pilot, lobby, screen)
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
+        assert remote.seat.url == url and screen.seated is None
+
+
+async def test_the_new_table_and_quick_play_dialogs_fit_80x24() -> None:
+    app = KingsCornersApp(make_config(), None, "menu")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(NewTableDialog(make_config()))
+        dialog = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, NewTableDialog) else None)
+        await wait_for(pilot, lambda: shows_whole(app, "Create (Enter)"))
+        for words in ("Seats 3", "Seat 2 Greedy", "Seat 3 King-aware", "Target", "Turn time (s) 0", "Private"):
+            assert_whole(app, words)
+        assert dialog.query_one("#seat-1", Select).region.height == 1
+        app.pop_screen()
+        app.push_screen(QuickPlayDialog(make_config()))
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickPlayDialog))
+        await wait_for(pilot, lambda: shows_whole(app, "Play (Enter)") and shows_whole(app, "Players 3"))
+
+
+async def test_a_table_screen_taken_apart_asks_nothing_of_its_widgets() -> None:
+    from kc_tui.ui.table.parts import fit_message
+    from kc_tui.ui.widgets import TableView
+
+    async with fake_lobby() as lobby, online(lobby) as (app, pilot, _screen):
+        await lobby.push(ls.StartMsg("tableONE", 0, f"{lobby.base}/t/tableONE/seat/tok"))
+        remote = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, RemoteScreen) and app.screen.is_mounted else None
+        )
+        await wait_for(pilot, lambda: remote.query(TableView) and remote.query("#message"))
+        await remote.query_one(TableView).remove()
+        assert remote.query("#message") and fit_message(remote) == 0

@@ -30,14 +30,16 @@ DEFAULT_FILL_AFTER = 30
 CSS = """
 {name} > Vertical {{ width: 72; max-width: 100%; padding: 0 2; }}
 {name} .title {{ text-style: bold; margin: 1 0; }}
-{name} .row {{ height: auto; margin-bottom: 1; }}
+{name} .row {{ height: auto; }}
 {name} .label {{ width: 20; }}
 {name} Input {{ width: 12; }}
 {name} Input.wide {{ width: 1fr; }}
 {name} Select {{ width: 24; }}
 {name} .detail {{ color: $text-muted; margin-bottom: 1; }}
 {name} .problem {{ color: $error; height: auto; }}
-{name} Horizontal {{ height: auto; align-horizontal: center; margin: 1 0; }}
+{name} Switch {{ height: 1; border: none; padding: 0 1; width: 8; }}
+{name} Switch:focus {{ background: $accent 60%; }}
+{name} .buttons {{ height: auto; align-horizontal: center; margin: 1 0 0 0; }}
 {name} Button {{ margin: 0 1; }}
 """
 
@@ -65,7 +67,9 @@ class _Form(Modal[object]):
         self.query_one("#problem", Static).update(plain(text))
 
     def buttons(self, ok: str) -> Horizontal:
-        return Horizontal(Button(ok, variant="primary", id="ok"), Button(_("Cancel  (Esc)"), id="cancel"))
+        return Horizontal(
+            Button(ok, variant="primary", id="ok"), Button(_("Cancel  (Esc)"), id="cancel"), classes="buttons"
+        )
 
     @on(Button.Pressed, "#ok")
     def _ok(self, event: Button.Pressed) -> None:
@@ -297,7 +301,7 @@ class RematchDialog(Modal[None]):
         with Vertical():
             yield Static(_("Rematch?"), classes="title")
             yield Static("", id="progress", classes="detail")
-            with Horizontal():
+            with Horizontal(classes="buttons"):
                 yield Button(_("Rematch  (r)"), variant="primary", id="accept")
                 yield Button(_("Back to the lobby  (Esc)"), id="back")
 

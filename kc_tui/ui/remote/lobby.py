@@ -16,6 +16,7 @@ Everything from the network (names, reasons, links) is shown literally.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import ClassVar
 
@@ -63,8 +64,10 @@ from kc_tui.ui.remote.view import table_rules
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.util.printable import is_you
 
-#: The widest a table's seats and rules are shown in the list (cells).
+#: The widest a table's seats and rules are shown in the list (cells) at 80 columns; the
+#: seats take every column a wider screen adds.
 SEATS_CELLS = 20
+NARROWEST = 80
 RULES_CELLS = 14
 PHASE_CELLS = 18
 #: The lobby's keys, for its help page.
@@ -180,6 +183,9 @@ class LobbyScreen(Screen[None]):
         self._fill_due: dict[str, float] = {}
         #: The seat's address at each table started for this player (its seat opens again from the list).
         self._seat_urls: dict[str, str] = {}
+        #: The invite link of each table the player opened (the server names the seat again
+        #: after a sign-in without it).
+        self._invites: dict[str, str] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -266,9 +272,7 @@ class LobbyScreen(Screen[None]):
         elif isinstance(message, SignedIn):
             self._signed_in(message)
         elif isinstance(message, JoinedMsg):
-            self.seated = message
-            self.say("")
-            self._show_waiting()
+            self._joined(message)
         elif isinstance(message, StartMsg):
             self._started(message)
         elif isinstance(message, WatchingMsg):
@@ -280,7 +284,23 @@ class LobbyScreen(Screen[None]):
         elif isinstance(message, LobbyErrorMsg):
             self.say(Text.assemble(("✗ ", "bold red"), rich_plain(message.message)))
 
+    def _joined(self, message: JoinedMsg) -> None:
+        """A seat at a table not started yet: the answer to a request, or the server naming
+        the player's seat again after a sign-in."""
+        if message.invite is not None:
+            self._invites[message.table] = message.invite
+        elif message.table in self._invites:
+            message = dataclasses.replace(message, invite=self._invites[message.table])
+        self.seated = message
+        if message.id is not None:
+            self.say("")
+        self._show_waiting()
+
     def _signed_in(self, message: SignedIn) -> None:
+        # The seats are the server's to name after each sign-in (``joined`` for a table not
+        # started, ``start`` for one playing): a seat it does not name again is gone.
+        self.seated = None
+        self._show_waiting()
         self.refresh_bindings()
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
         # Translators: {name} is the player's name on the server, {rating} a number, {games} "5 matches".
@@ -338,11 +358,17 @@ class LobbyScreen(Screen[None]):
 
     def _started(self, message: StartMsg) -> None:
         self.seated = None
-        self.say("")
+        self._invites.pop(message.table, None)
         self._show_waiting()
+        known = message.table in self._seat_urls
+        self._seat_urls[message.table] = message.url
+        if known:
+            # The server names the seat again after a sign-in: its table, open or not, stays
+            # as it is (the seat there connects again by itself; Enter in the list opens it).
+            return
+        self.say("")
         self._back_here()
         self.playing = message.table
-        self._seat_urls[message.table] = message.url
         self._open_table(message.url)
 
     def _open_table(self, url: str) -> None:
@@ -416,11 +442,12 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#tables", DataTable)
         at = self._cursor_table()
         table.clear()
+        seats_cells = SEATS_CELLS + max(0, self.size.width - NARROWEST)
         for listing in sorted(client.listings.values(), key=lambda t: (t.phase != OPEN, -free_seats(t) == 0, t.table)):
             table.add_row(
                 cut(rules_text(listing), RULES_CELLS),
                 rich_plain(listing.target),
-                cut(seats_text(listing), SEATS_CELLS),
+                cut(seats_text(listing), seats_cells),
                 rich_plain(listing.spectators),
                 cut(phase_text(listing, self._fill_in(listing.table)), PHASE_CELLS),
                 rich_plain(clock_text(listing)),
@@ -429,6 +456,9 @@ class LobbyScreen(Screen[None]):
         if at is not None and at in client.listings:
             table.move_cursor(row=table.get_row_index(at))
         self.query_one("#empty").display = not client.listings
+
+    def on_resize(self) -> None:
+        self._show_tables()
 
     def _tick(self) -> None:
         if self._fill_due:

@@ -94,8 +94,8 @@ def fit_message(screen: Screen[Any]) -> int:
     (:meth:`TableView.spare_lines`), at least 1 and at most :data:`MESSAGE_LINES`: a longer
     message scrolls there, and the table keeps its look whatever the message's length. Returns
     the cap, or 0 for a screen that is gone (a refresh it asked for can come after it was replaced)."""
-    if not screen.is_attached or not screen.query("#message"):
-        return 0
+    if not screen.is_attached or not screen.query("#message") or not screen.query(TableView):
+        return 0  # (a screen being taken apart loses its widgets one by one)
     message = screen.query_one("#message", VerticalScroll)
     spare = screen.query_one(TableView).spare_lines()
     room = max(1, min(MESSAGE_LINES, message.outer_size.height + spare))
