@@ -47,6 +47,7 @@ from kc_tui.net.identity import IdentityError, PlayerKey, challenge_bytes
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
     Challenge,
+    FollowLobby,
     JoinedMsg,
     LobbyErrorMsg,
     LobbyHello,
@@ -213,6 +214,9 @@ class LobbyClient:
         self.link = Link(Status.CONNECTING)
         #: How many connections were opened (the first one included).
         self.connections = 0
+        #: Whether the listing's deltas are wanted (off while the person is at a table): said
+        #: again on every new connection.
+        self.following = True
         self._ws: ClientConnection | None = None
         self._outbox: asyncio.Queue[str] | None = None
         self._next_id = 1
@@ -242,6 +246,13 @@ class LobbyClient:
             self.on_problem(one_line(reason, LINE))
 
     # ------------------------------------------------------------------ requests
+    def follow(self, on: bool) -> None:
+        """Follow the listing's deltas or not (off while the person is at a table: nothing of
+        the lobby is drawn then); following again brings the whole listing."""
+        if on != self.following:
+            self.following = on
+            self.send(FollowLobby(on))
+
     def send(self, message: Any) -> int | None:
         """Send ``message`` (a lobby client message) with a fresh id; the id, or None when it
         cannot be sent now (not connected)."""
@@ -343,6 +354,8 @@ class LobbyClient:
                 outbox: asyncio.Queue[str] = asyncio.Queue()
                 self._outbox = outbox
                 await ws.send(write(LobbyHello(self.client)))
+                if not self.following:
+                    await ws.send(write(FollowLobby(False)))
                 writer = asyncio.create_task(self._write(ws, outbox))
                 try:
                     async for data in ws:

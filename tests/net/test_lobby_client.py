@@ -127,6 +127,19 @@ async def test_connects_again_by_itself_and_signs_in_again() -> None:
         assert set(w.client.listings) == {"tableONE", "tableTWO"}
 
 
+async def test_a_client_at_a_table_stops_following_the_listing_also_after_connecting_again() -> None:
+    async with fake_lobby(listing("tableONE")) as lobby, running(lobby.url) as w:
+        await signed_in(w)
+        w.client.follow(False)
+        await wait_until(lambda: [m.on for m in lobby.of(ls.FollowLobby)] == [False], what="follow off sent")
+        w.client.follow(False)  # said once only
+        await lobby.drop_all()
+        await wait_until(lambda: lobby.connections == 2 and w.client.signed_in is not None)
+        await wait_until(lambda: [m.on for m in lobby.of(ls.FollowLobby)] == [False, False], what="said again")
+        w.client.follow(True)
+        await wait_until(lambda: [m.on for m in lobby.of(ls.FollowLobby)] == [False, False, True])
+
+
 async def test_a_request_while_the_connection_is_down_is_one_line() -> None:
     async with fake_lobby() as lobby:
         client = LobbyClient(lobby.url, PlayerKey.generate(), "Ana")

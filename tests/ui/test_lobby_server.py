@@ -160,10 +160,15 @@ async def test_two_apps_meet_in_the_lobby_play_a_match_and_its_rematch(isolated_
         await ben_pilot.press("enter")
         ana_remote = await wait_for(ana_pilot, lambda: remote_at(ana, table), what="Ana at the table")
         ben_remote = await wait_for(ben_pilot, lambda: remote_at(ben, table), what="Ben at the table")
+        assert ana_lobby.client is not None and not ana_lobby.client.following, "at a table the listing is not followed"
         await asyncio.gather(play_out(ana_pilot, ana_remote), play_out(ben_pilot, ben_remote))
         again = await asyncio.gather(rematch(ana_pilot, ana_lobby, table), rematch(ben_pilot, ben_lobby, table))
         assert again[0].seat.url.split("/seat/")[0] == again[1].seat.url.split("/seat/")[0]
         assert f"/t/{table}/" not in again[0].seat.url
         assert [type(s) for s in ana.screen_stack[-2:]] == [LobbyScreen, RemoteScreen]
         await wait_for(ana_pilot, lambda: not ana_remote.is_attached and not ben_remote.is_attached)
+        ana.pop_screen()
+        await wait_for(ana_pilot, lambda: ana.screen is ana_lobby and ana_lobby.client is not None)
+        assert ana_lobby.client is not None
+        await wait_for(ana_pilot, lambda: ana_lobby.client is not None and ana_lobby.client.following)
     assert "Traceback" not in srv.errors()

@@ -379,7 +379,14 @@ class LobbyScreen(Screen[None]):
         except (AddressError, OSError) as exc:
             self.say(Text.assemble(("✗ ", "bold red"), rich_plain(str(exc))))
             return
+        if self.client is not None:
+            self.client.follow(False)
         self.app.push_screen(screen)
+
+    def on_screen_resume(self) -> None:
+        """Back in the lobby (a table closed over it): its listing followed again."""
+        if self.client is not None:
+            self.client.follow(True)
 
     def _back_here(self) -> None:
         """Every screen over the lobby closed (a table, its summaries, the rematch)."""
