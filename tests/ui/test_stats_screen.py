@@ -285,7 +285,7 @@ async def test_the_menu_button_runs_the_apps_stats_action() -> None:
 
 @pytest.mark.parametrize("saved", [False, True])
 async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
-    """Eight buttons (with Resume) do not fit 80x24 bordered: they become a line each, every one
+    """Nine buttons (ten with Resume) do not fit 80x24 bordered: they become a line each, every one
     whole on screen; at 100x40 they keep their borders."""
     if saved:
         MatchSession.from_config(make_config(), 5).save()
@@ -296,7 +296,7 @@ async def test_the_menu_with_statistics_fits_80x24(saved: bool) -> None:
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             buttons = [b for b in menu.query(Button) if b.display]
-            assert len(buttons) == (9 if saved else 8)
+            assert len(buttons) == (10 if saved else 9)
             for b in buttons:
                 assert b.compact is compact
                 assert menu.region.contains_region(b.region), (size, b.id, b.region)
