@@ -2,6 +2,11 @@
 loopback in a client process of its own. Prints ``name: value`` lines.
 
     nice -n 10 python tests/benchmarks/bench_server.py [--tables 100] [--seconds 20] [--think-ms 250]
+    nice -n 10 python tests/benchmarks/bench_server.py --server [--tables 150] [--watchers 20] ...
+
+With ``--server`` it measures ``kings-corners server`` instead: the tables found and filled
+through its lobby, lobby watchers beside them (``bench_hub.py``, whose options it takes).
+Without, each table is a ``TableServer`` of its own (``host``'s), on one loop:
 
 * The server process runs every table (one :class:`TableServer` each, on one asyncio loop: one
   core); the client process runs every seat's client (websockets, one loop).
@@ -200,6 +205,15 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    import sys
+
+    if "--server" in sys.argv[1:]:
+        import runpy
+        from pathlib import Path
+
+        sys.argv.remove("--server")
+        runpy.run_path(str(Path(__file__).with_name("bench_hub.py")), run_name="__main__")
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seats", type=int, default=4, choices=[2, 3, 4])
