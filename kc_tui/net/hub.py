@@ -424,8 +424,8 @@ class Hub:
         self.socket.tell([key], self._start_message(live, seat))
 
     def _free_seat(self, live: LiveTable, seat: int) -> None:
-        """A person's seat given up or freed: the tokens it was opened with open it no longer
-        (its connection is closed) and the stand-in plays it."""
+        """A person's seat given up or freed: the tokens it was opened with are refused from now
+        on (its connection is closed) and the stand-in plays it."""
         self.store.clear_tokens(live.id, seat)
         live.hashes = self.store.token_hashes(live.id)
         live.sent.pop(seat, None)

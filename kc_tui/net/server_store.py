@@ -285,8 +285,8 @@ class ServerStore:
             )
 
     def set_token(self, table: str, seat: int, token: str) -> None:
-        """``seat``'s one token from now on (the seat given to another person: the older ones
-        open it no longer)."""
+        """``seat``'s one token from now on (the seat given to another person: every older token
+        is refused)."""
         with self.transaction() as db:
             db.execute("DELETE FROM hub_seat_tokens WHERE table_id = ? AND seat = ?", (table, seat))
             db.execute(
