@@ -5,6 +5,7 @@ door (``GET /``, an invite's link, a path it does not serve, bad messages)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import ssl
 import urllib.error
@@ -284,3 +285,38 @@ async def test_a_connection_that_stops_following_is_sent_no_deltas_and_the_whole
         assert [t.table for t in listing.tables] == [joined.table]
         await ana.send(ls.LeaveTable(joined.table))
         await quiet.expect(ls.TableGoneMsg, where=lambda m: m.table == joined.table)
+
+
+async def test_a_turn_left_to_run_out_is_played_by_the_stand_in_and_three_free_the_seat(isolated_dirs: Path) -> None:
+    async with server(isolated_dirs / "srv", *FAST) as srv:
+        watcher = await lobby(srv.lobby)
+        ana = await signed_in(srv.lobby, isolated_dirs / "ana", "Ana")
+        ben = await signed_in(srv.lobby, isolated_dirs / "ben", "Ben")
+        joined = await ana.request(ls.CreateTable(("human", "human"), 100, {"hand_size": 4}, turn_seconds=2))
+        assert isinstance(joined, ls.JoinedMsg), joined
+        await ben.request(ls.JoinTable(joined.table))
+        anas = await sit((await ana.expect(ls.StartMsg, where=lambda m: m.table == joined.table)).url)
+        bens = await sit((await ben.expect(ls.StartMsg, where=lambda m: m.table == joined.table)).url)
+        ben_plays = asyncio.create_task(play_to_end(bens))  # Ben plays at once; Ana never moves
+
+        def clocks() -> list[p.ClockMsg]:
+            return [m for m in anas.messages if isinstance(m, p.ClockMsg) and m.seat == 0]
+
+        await wait_until(lambda: clocks(), what="Ana's turn timed")
+        assert clocks()[0].warning and clocks()[0].left == 2, "a turn of 2 s is warned at once"
+        await wait_until(lambda: anas.seat.ended, what="three turns run out free Ana's seat")
+        assert anas.seat.link.code == p.SEAT_FREED
+        assert len(clocks()) >= 3, "each of the three turns was timed"
+        assert anas.states[-1].view.turns_ended >= 5, "the stand-in played Ana's turns, Ben his"
+
+        def free() -> bool:
+            listed = [m.listing for m in watcher.of(ls.TableMsg) if m.listing.table == joined.table]
+            return bool(listed) and listed[-1].phase == ls.PLAYING and listed[-1].seats[0].name is None
+
+        await wait_until(free, what="Ana's seat listed free while the match plays")
+        assert not ben_plays.done(), "Ben's match goes on"
+        ben_plays.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ben_plays
+        for s in (anas, bens):
+            await s.close()
