@@ -306,8 +306,7 @@ async def test_a_turn_left_to_run_out_is_played_by_the_stand_in_and_three_free_t
         assert clocks()[0].warning and clocks()[0].left == 2, "a turn of 2 s is warned at once"
         await wait_until(lambda: anas.seat.ended, what="three turns run out free Ana's seat")
         assert anas.seat.link.code == p.SEAT_FREED
-        assert len(clocks()) >= 3, "each of the three turns was timed"
-        assert anas.states[-1].view.turns_ended >= 5, "the stand-in played Ana's turns, Ben his"
+        assert len(clocks()) >= 3, "each of Ana's three turns was timed: the stand-in ended the first two"
 
         def free() -> bool:
             listed = [m.listing for m in watcher.of(ls.TableMsg) if m.listing.table == joined.table]
