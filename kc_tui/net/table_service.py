@@ -171,6 +171,8 @@ class ServedTable:
         self._clients: set[Connection] = set()
         #: Person seats an AI plays now (their client is away), and those AIs.
         self.standing_in: set[int] = set()
+        #: Person seats given to someone new (set_token) whose client has not come yet.
+        self._given: set[int] = set()
         self.stand_ins = StandIns(session, stand_in_think_ms)
         self._away_timers: dict[int, asyncio.Task[None]] = {}
         self._hinting = False
@@ -260,6 +262,7 @@ class ServedTable:
         if seat not in self.tokens:
             raise ValueError(f"seat {seat} is not a person's seat")
         self.tokens[seat] = token
+        self._given.add(seat)
         client = self._seated.get(seat)
         if client is not None:
             client.ready = False
@@ -413,7 +416,8 @@ class ServedTable:
         timer = self._away_timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        back = seat in self.standing_in
+        back = seat in self.standing_in and seat not in self._given  # the same person, not a newcomer
+        self._given.discard(seat)
         self.standing_in.discard(seat)
         if old is None:
             line = _("{name} connected: the seat is theirs again") if back else _("{name} connected")

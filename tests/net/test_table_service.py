@@ -9,7 +9,7 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import Any
@@ -74,12 +74,15 @@ class Tables:
 
 
 @asynccontextmanager
-async def served(sessions: Mapping[str, MatchSession], **listener: Any) -> AsyncIterator[Tables]:
-    """The tables of ``sessions`` (by id) served behind one listener on a free port."""
+async def served(
+    sessions: Mapping[str, MatchSession], status: Callable[[str], None] | None = None, **listener: Any
+) -> AsyncIterator[Tables]:
+    """The tables of ``sessions`` (by id) served behind one listener on a free port; ``status``
+    hears their lines."""
     tables = Tables(**listener)
     for table_id, session in sessions.items():
         tables.tables[table_id] = ServedTable(
-            session, table_id=table_id, ai_delay=0.0, round_pause=0.0, stand_in=0, stand_in_think_ms=30
+            session, table_id=table_id, ai_delay=0.0, round_pause=0.0, stand_in=0, stand_in_think_ms=30, status=status
         )
     port = await tables.listener.start("127.0.0.1", 0)
     tables.base = f"ws://127.0.0.1:{port}"
@@ -210,6 +213,21 @@ async def test_a_table_tells_its_changes_and_a_new_token_closes_the_seat_of_the_
         assert new.state.seat == 0 and table.connected[0]
         for client in (spectator, again, new):
             await client.close()
+
+
+async def test_a_seat_given_to_someone_new_is_said_to_be_theirs_not_theirs_again() -> None:
+    said: list[str] = []
+    async with served({"first123": session_for(FIRST)}, status=said.append) as tables:
+        table = tables.tables["first123"]
+        table.stand_in_now("Ana")
+        assert 0 in table.standing_in
+        table.set_token(0, "a-new-token-for-cy-at-anas-seat", name="Cy")
+        assert "Cy took Ana's seat" in said
+        cy = await join(tables.url("first123", "Cy"))
+        assert cy.state.seat == 0
+        await wait_until(lambda: "Cy connected" in said, what="Cy's coming said")
+        assert not any("theirs again" in line for line in said), said
+        await cy.close()
 
 
 class Sink:
