@@ -63,6 +63,7 @@ from kc_tui.net.lobby import (
     shipped_ai_ratings,
 )
 from kc_tui.net.lobby_socket import LobbySocket
+from kc_tui.net.logs import tell
 from kc_tui.net.server_store import ServerStore, matches
 from kc_tui.net.stand_ins import STAND_IN_KIND
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
@@ -219,12 +220,7 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     def _say(self, line: str) -> None:
-        log.info("%s", line)
-        if self._status is not None:
-            try:
-                self._status(line)
-            except Exception:
-                log.exception("the status line could not be shown")
+        tell(log, self._status, line)
 
     # ------------------------------------------------------------------ paths
     def route(self, path: str) -> Endpoint | tuple[int, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 _SEAT_IN_TEXT = re.compile(r"/seat/[^\s\"'<>]+")
@@ -17,6 +18,17 @@ def redact(text: str) -> str:
     """``text`` with every seat path's token and every invite path's secret replaced:
     ``/seat/<token>``, ``/i/<table>/<secret>``."""
     return _INVITE_IN_TEXT.sub(r"/i/\1/<secret>", _SEAT_IN_TEXT.sub("/seat/<token>", text))
+
+
+def tell(logger: logging.Logger, status: Callable[[str], None] | None, line: str) -> None:
+    """``line`` (one plain line of what happens at a table or a server) into ``logger``'s log
+    and to ``status`` (the console's line), whose failing is logged, never raised."""
+    logger.info("%s", line)
+    if status is not None:
+        try:
+            status(line)
+        except Exception:
+            logger.exception("the status line could not be shown")
 
 
 class TokenRedacting(logging.LoggerAdapter):  # type: ignore[type-arg]

@@ -47,6 +47,7 @@ from kc_tui.match.table import LogNotShared, TableDriver, TableStamp
 from kc_tui.net import schema, views
 from kc_tui.net.clock import TurnClock, covered_text, freed_text, freed_told, ran_out_text, timed_seat, turn_of
 from kc_tui.net.connection import CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY, Connection
+from kc_tui.net.logs import tell
 from kc_tui.net.protocol import write
 from kc_tui.net.replay_pages import ServedReplays
 from kc_tui.net.saving import SaveNotices
@@ -283,12 +284,7 @@ class ServedTable:
         task.add_done_callback(self._tasks.discard)
 
     def _say(self, line: str) -> None:
-        log.info("%s", line)
-        if self._status is not None:
-            try:
-                self._status(line)
-            except Exception:
-                log.exception("the status line could not be shown")
+        tell(log, self._status, line)
 
     def _tell_change(self) -> None:
         """Call :attr:`on_change` when what it hears of changed since it last heard."""

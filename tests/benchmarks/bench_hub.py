@@ -28,8 +28,8 @@ import asyncio
 import json
 import multiprocessing
 import os
-import random
 import resource
+import runpy
 import statistics
 import subprocess
 import sys
@@ -40,7 +40,6 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from kc_tui.engine import parse_move
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import write
@@ -112,51 +111,9 @@ class Person:
                         future.set_exception(RuntimeError(f"{self.name}: {message}"))
 
 
-async def seat_client(
-    url: str, think: float, stop_at: float, warm_until: float, rtts: list[float], counts: dict[str, int]
-) -> None:
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(url)
-    async with connect(url, max_size=p.MAX_MESSAGE, compression=None, open_timeout=120) as ws:
-        await ws.send(write(p.Hello("bench")))
-        sent_at: float | None = None
-        sent_stamp = -1
-        pending: asyncio.Task[None] | None = None
-
-        async def move(stamp: int, legal: list[str]) -> None:
-            nonlocal sent_at, sent_stamp
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            plays = [m for m in legal if m != "end"]
-            choice = rng.choice(plays) if plays and rng.random() < 0.8 else "end" if "end" in legal else legal[0]
-            sent_at, sent_stamp = time.perf_counter(), stamp
-            await ws.send(write(p.MoveRequest(parse_move(choice), stamp)))
-
-        while time.perf_counter() < stop_at:
-            try:
-                text = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.perf_counter()))
-            except TimeoutError:
-                break
-            received = time.perf_counter()
-            message = json.loads(text)
-            kind = message["type"]
-            if kind == "state":
-                if sent_at is not None and message["stamp"] != sent_stamp:
-                    if sent_at >= warm_until:
-                        rtts.append(received - sent_at)
-                    counts["moves"] += 1
-                    sent_at = None
-                view = message["view"]
-                if view["over"]:
-                    counts["matches_over"] += 1
-                    break
-                if view["legal"] and (pending is None or pending.done()) and sent_at is None:
-                    pending = asyncio.create_task(move(message["stamp"], view["legal"]))
-            elif kind in ("error", "refused"):
-                counts[message.get("code", "refused")] += 1
-                sent_at = None
-        if pending is not None:
-            pending.cancel()
+#: One seat's client, the same as the per-table benchmark's: it plays at ``think`` pace and
+#: keeps each move's round trip.
+seat_client = runpy.run_path(str(Path(__file__).with_name("bench_server.py")))["seat_client"]
 
 
 async def watcher(lobby: str, stop_at: float, counts: dict[str, int]) -> None:
