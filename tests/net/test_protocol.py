@@ -294,3 +294,36 @@ def test_a_state_whose_view_does_not_fit_its_table_is_refused_in_one_line(field:
 
 def test_a_served_state_is_read_back() -> None:
     assert isinstance(parse_server(_served_state(), strict=True), p.StateMsg)
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ({"type": "create", "seats": ["human", "greedy"], "target": -5, "rules": {}}, "the target is a whole number"),
+        ({"type": "create", "seats": ["human", "greedy"], "target": 1e308, "rules": {}}, "target"),
+        ({"type": "quick", "players": 4, "target": 5, "rules": {}, "fill_after": -1}, "the wait is whole seconds"),
+        ({"type": "quick", "players": 9, "target": 5, "rules": {}}, "2 to 4 seats"),
+        ({"type": "join", "table": "x" * 300}, "longer than 256 characters"),
+        ({"type": "follow", "on": "yes"}, "'on' is not true or false"),
+        ({"type": "sign-in", "key": 7, "name": "Ana", "signature": ""}, "key"),
+        (
+            {
+                "type": "create",
+                "seats": ["human"],
+                "target": 5,
+                "rules": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": 1}}}}}}}},
+            },
+            "nested",
+        ),
+        ({"type": "watch", "table": "abc", "spy": True}, "no field 'spy'"),
+        ({"type": "teleport"}, "unknown message type"),
+    ],
+)
+def test_a_bad_lobby_message_is_one_malformed_line(fields: dict[str, Any], says: str) -> None:
+    from kc_tui.net.protocol import parse_lobby_client
+
+    with pytest.raises(p.ProtocolError) as refused:
+        parse_lobby_client(json.dumps({"v": p.PROTOCOL_VERSION, "id": 4, **fields}))
+    assert refused.value.code in (p.MALFORMED,) and says in refused.value.message, refused.value.message
+    # The request's id is kept, but for a message too deep to read at all.
+    assert "\n" not in refused.value.message and refused.value.id == (None if says == "nested" else 4)
