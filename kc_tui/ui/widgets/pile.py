@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
-from kc_tui.i18n import N_, _, ngettext
+from kc_tui.i18n import _, ngettext
 from kc_tui.ui.cards import (
     FACE_BG,
     SMALL,
@@ -36,17 +36,6 @@ STOCK_WORDS_CELLS = 17 - SMALL.width - 1
 
 #: The key that picks each place, laid out like the table (q w e / a · d / z x c).
 PLACE_KEYS: dict[int, str] = {7: "q", 0: "w", 4: "e", 3: "a", 1: "d", 6: "z", 2: "x", 5: "c"}
-#: The places' names, marked for translation (shown through ``_()``).
-PLACE_NAMES: dict[int, str] = {
-    0: N_("North"),
-    1: N_("East"),
-    2: N_("South"),
-    3: N_("West"),
-    4: N_("North-east"),
-    5: N_("South-east"),
-    6: N_("South-west"),
-    7: N_("North-west"),
-}
 
 
 def fitting_face(size: FaceSize, height: int) -> FaceSize | None:
