@@ -40,7 +40,7 @@ from kc_tui.i18n import _, pgettext
 from kc_tui.match.card_format import CardFormat
 from kc_tui.match.places import PLACE_NAMES
 from kc_tui.match.view import TableSnapshot
-from kc_tui.util.printable import one_line
+from kc_tui.util.printable import cells, one_line
 
 
 class Command(StrEnum):
@@ -71,8 +71,10 @@ class Refused:
     line: str
 
 
-#: The longest typed word a refusal quotes.
-QUOTED = 20
+#: The most cells of a typed word a refusal quotes.
+QUOTED = 16
+#: The widest a refusal is made when it can be (a terminal of 80 columns).
+WIDTH = 80
 #: The most digits read as a move's number.
 NUMBER_DIGITS = 6
 
@@ -210,8 +212,14 @@ def legal_order(snap: TableSnapshot) -> list[Move]:
 
 
 def quoted(word: str) -> str:
-    """A typed word as a refusal quotes it: printable, cut short."""
-    return one_line(word, QUOTED)
+    """A typed word as a refusal quotes it: printable, cut to :data:`QUOTED` cells ("..." ending
+    a word cut)."""
+    text = one_line(word)
+    if cells(text) <= QUOTED:
+        return text
+    while text and cells(text) > QUOTED - 3:
+        text = text[:-1]
+    return text + "..."
 
 
 def typed_card(card: Card) -> str:
@@ -248,14 +256,17 @@ def _card_alone(card: Card, snap: TableSnapshot, rules: Rules, fmt: CardFormat) 
         return Play(play(card, places[0]))
     if not places:
         return Refused(_("{card} cannot be played anywhere now.").format(card=fmt(card)))
-    names = ", ".join(_(PLACE_NAMES[p]) for p in places)
-    # Translators: a card typed without a place in the plain mode, that may go on several places:
-    # "7♠ may go on North, East: type the place too, such as 7s n".
-    return Refused(
-        _("{card} may go on {places}: type the place too, such as {example}").format(
-            card=fmt(card), places=names, example=f"{typed_card(card)} {PLACES[places[0]].lower()}"
+    example = f"{typed_card(card)} {PLACES[places[0]].lower()}"
+    line = ""
+    for names in (", ".join(_(PLACE_NAMES[p]) for p in places), " ".join(PLACES[p] for p in places)):
+        # Translators: a card typed without a place in the plain mode, that may go on several
+        # places: "7♠ may go on North, East: type one too, such as 7s n".
+        line = _("{card} may go on {places}: type one too, such as {example}").format(
+            card=fmt(card), places=names, example=example
         )
-    )
+        if cells(line) <= WIDTH:
+            break
+    return Refused(line)
 
 
 def _onto_card(card: Card, top: Card, snap: TableSnapshot, rules: Rules, fmt: CardFormat) -> Play | Refused:
