@@ -256,15 +256,18 @@ LANGUAGES = ["sw", "th", "vi", "it"]
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_each_language_tells_the_table_and_reads_its_own_words(code: str) -> None:
-    snap = view("7H KH", ("8C", "7D", "", "", "KS", "", "", ""), pot=4, log=("Round 1: Ana dealt", "Ana drew 7♥"))
+    def table() -> TableSnapshot:
+        """The view as the table makes it in the language in use (a seat's score is its label)."""
+        return view("7H KH", ("8C", "7D", "", "", "KS", "", "", ""), pot=4, log=("Round 1: Ana dealt", "Ana drew 7♥"))
 
     def everything() -> list[str]:
-        teller = Teller(card_symbol, rules=CHIPS)
+        teller, snap = Teller(card_symbol, rules=CHIPS), table()
         return [*teller.news(snap), *teller.turn(snap), *teller.scores(snap)]
 
     english = everything()
     use(code)
     spoken = everything()
+    snap = table()
     assert len(spoken) == len(english)
     same = [line for line, source in zip(spoken, english, strict=True) if line == source]
     assert same == [], same
