@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import Card, Rules
+from kc_tui.engine import Card, Rules, card_str
 from kc_tui.i18n import _, pgettext, use
 from kc_tui.match.log_lines import read
 from kc_tui.match.roster import Seat
@@ -288,3 +288,16 @@ def test_each_language_tells_the_table_and_reads_its_own_words(code: str) -> Non
 
 def _typed(command: Command) -> str:
     return pgettext("typed command", command.value)
+
+
+def test_the_cards_are_told_in_the_players_card_style_whatever_the_log_wrote() -> None:
+    teller = Teller(card_str)
+    log = ("Round 1: Ana dealt", "Ana played 7♥ on 8♣ at N", "Ana moved 6♦ 5♠ from W onto 7♥ at N")
+    snap = view("TH", ("8C 7H 6D 5S", "", "", "", "", "", "", ""), log=log)
+    assert teller.news(snap) == [
+        "Round 1: Ana dealt",
+        "Ana played 7H on 8C at North; Ana has 1 card",
+        "Ana moved 6D 5S from West onto 7H at North",
+    ]
+    assert teller.hand(snap) == ["Your hand: TH (1 card)"]
+    assert teller.table(snap)[0] == "North: 4 cards from 8C to 5S, next red 4"
