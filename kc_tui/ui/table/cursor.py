@@ -55,7 +55,9 @@ def text_spot(widget: Widget, text: str) -> Offset | None:
 
 def _in_sight(widget: Widget) -> Region | None:
     """The part of ``widget`` on the screen now (None: none)."""
-    region = widget.region.intersection(widget.screen.region) if widget.display else Region()
+    if not (widget.is_attached and widget.display):
+        return None
+    region = widget.region.intersection(widget.screen.region)
     return region if region.area else None
 
 
