@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.geometry import Offset
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, OptionList, Select
 
 from kc_tui.learn.lessons import LESSONS
 from kc_tui.net.server import seat_path
@@ -165,3 +165,19 @@ async def test_in_an_input_the_cursor_is_the_inputs_own() -> None:
         await pilot.press("end", "x")
         assert app.cursor_position == field.cursor_screen_offset
         assert under_cursor(app, 1)[0] is field
+
+
+async def test_in_an_open_list_the_cursor_stands_on_the_highlighted_choice() -> None:
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        settings = await open_settings(pilot)
+        pace = settings.query_one("#pace", Select)
+        pace.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pace.expanded, what="the list open")
+        for _ in range(2):
+            choices = app.screen.focused
+            assert isinstance(choices, OptionList) and choices.highlighted_option is not None
+            words = str(choices.highlighted_option.prompt).strip()
+            assert under_cursor(app, len(words)) == (choices, words)
+            await pilot.press("down")
