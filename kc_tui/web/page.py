@@ -56,9 +56,9 @@ def reader_script(script: str) -> str:
     if len(found) != 1:
         raise PageError(
             _(
-                "textual-serve's page script is not one this version knows (its terminal is made"
-                " {count} times, not once): install the textual-serve this version names"
-            ).format(count=len(found))
+                "textual-serve's page script is not one this version knows (it does not make its"
+                " terminal where this version looks): install the textual-serve this version names"
+            )
         )
     made = found[0]
     return script.replace(made, made + READER_OPTION, 1)
