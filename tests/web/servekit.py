@@ -78,7 +78,7 @@ def serving(tmp_path: Path, *options: str, lang: str | None = None) -> Iterator[
         assert process.stdout is not None
         for line in process.stdout:
             lines.append(line.rstrip("\n"))
-            if f"http://127.0.0.1:{port}/" in line:
+            if f":{port}/ " in line:  # the address served, said in any language
                 ready.set()
         ready.set()
 
