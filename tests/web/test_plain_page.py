@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ from kc_tui.web.page import LINE_MAX
 from tests.waiting import wait_until
 
 from .cdp import CHROMIUM, Page, browser, chromium_available
-from .servekit import Served, tab_folders
+from .servekit import Served, serving, tab_folders
 
 TOO_LONG = f"Not sent: a line is at most {LINE_MAX} characters."
 CONTROL = "Not sent: a line may not hold a control character."
@@ -203,3 +204,13 @@ async def page_answer(page: Page, typed: str) -> list[str] | None:
         return None
     after = lines[len(lines) - lines[::-1].index(typed) :]
     return after or None
+
+
+async def test_serve_stopped_ends_its_plain_tabs_and_removes_their_folders(tmp_path: Path) -> None:
+    with serving(tmp_path) as served:
+        async with plain_tab(served) as (_frames, folder):
+            served.process.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(served.process.wait, 60) == 0
+        await wait_until(lambda: not folder.exists(), what="the plain tab's folder removed")
+        assert tab_folders(served.root) == set()
+        assert [line for line in served.lines if "http://127.0.0.1" not in line] == []
