@@ -185,11 +185,16 @@ async def test_a_line_typed_on_the_plain_page_is_answered_and_markup_shows_as_te
         await page.press("enter")
         shown = await wait_until(lambda: page_answer(page, "> help"), what="the plain mode's answer to help", poll=0.1)
         assert shown
-        # Markup typed is text: shown as typed, no element made of it.
+        # Markup typed is text: shown as typed, and as the plain mode quotes it back, no element
+        # made of it.
         markup = "<b>Ben</b><img src=x onerror=\"document.title='owned'\">"
         await page.call("Input.insertText", text=markup)
         await page.press("enter")
-        await wait_until(lambda: page_answer(page, "> " + markup), what="the markup's answer", poll=0.1)
+
+        async def quoted() -> bool:
+            return any("<b" in line for line in await page_answer(page, "> " + markup) or [])
+
+        await wait_until(quoted, what="the plain mode quoting the markup", showing=lambda: log_lines(page), poll=0.1)
         assert await page.evaluate("document.querySelectorAll('#log b, #log img').length") == 0
         assert await page.evaluate("document.title") != "owned"
         # The page goes: its plain mode ends and its folder is removed.
