@@ -27,11 +27,10 @@ from kc_tui.match.table import TableDriver
 from kc_tui.match.view import TableSnapshot
 from kc_tui.plain.lines import Lines
 from kc_tui.plain.local_folder import Folder
-from kc_tui.plain.local_help import help_lines
 from kc_tui.plain.local_rules import rules_lines
 from kc_tui.plain.local_talk import Conversation, Quit
 from kc_tui.plain.local_tutorial import tutorial
-from kc_tui.plain.reading import Command, Play, Refused, read_input
+from kc_tui.plain.reading import Command, Play, Refused, help_lines, legal_order, read_input
 from kc_tui.plain.telling import Teller
 
 #: How long quitting waits for the last move's save (seconds).
@@ -51,7 +50,7 @@ class LocalTable:
         self.talk = talk
         self.driver = driver
         self.folder = folder
-        self.teller = Teller(driver.session.fmt)
+        self.teller = Teller(driver.session.fmt, rules=driver.rules)
         #: The person who said they are at the keyboard (several people share it), or None.
         self.at_keyboard: int | None = None
         self._told_history: str | None = None
@@ -102,12 +101,8 @@ class LocalTable:
         self.talk.say(
             _("Pass the keyboard to {name}. Press Enter when only {name} can see the screen.").format(name=name)
         )
-        while True:
-            answer = self.talk.ask("")
-            if answer.strip().casefold() == Command.QUIT.value:
-                self.quit()
-                continue
-            break
+        while read_input(self.talk.ask(""), self.driver.snapshot(None), self.driver.rules) is Command.QUIT:
+            self.quit()
         self.at_keyboard = seat
 
     def turn(self) -> None:
@@ -119,7 +114,7 @@ class LocalTable:
         snap = driver.snapshot(seat)
         self.talk.say(*self.teller.turn(snap))
         while True:
-            answer = read_input(self.talk.ask(_("Your move:")), snap, driver.rules)
+            answer = read_input(self.talk.ask(_("Your move:")), snap, driver.rules, fmt=s.fmt)
             if isinstance(answer, Play):
                 reason = driver.play(answer.move)
                 if reason is None:
@@ -159,8 +154,9 @@ class LocalTable:
         if not driver.hint_ready(decision):
             return
         words = self.session.hint_words(decision.move, decision.note)
-        if decision.move in snap.legal:
-            number = snap.legal.index(decision.move) + 1
+        order = legal_order(snap)
+        if decision.move in order:
+            number = order.index(decision.move) + 1
             self.talk.say(_("Hint (move {number}): {words}").format(number=number, words=words))
         else:
             self.talk.say(_("Hint: {words}").format(words=words))
@@ -265,7 +261,7 @@ def demo(talk: Conversation, start: Start, folder: Folder) -> int:
     driver = TableDriver.for_demo(
         kinds, config.rules, start.seed, pace, card_style=config.card_style, recorder=recorder
     )
-    teller = Teller(driver.session.fmt)
+    teller = Teller(driver.session.fmt, rules=driver.rules)
     talk.read_aside()
     talk.say(_("The demo plays by itself: type quit to stop it."))
     while True:
@@ -275,7 +271,7 @@ def demo(talk: Conversation, start: Start, folder: Folder) -> int:
                 recorder.flush(RECORD_WAIT)
             return EXIT_OK
         for line in talk.typed():
-            if line is None or line.strip().casefold() == Command.QUIT.value:
+            if line is None or read_input(line, driver.snapshot(None), driver.rules) is Command.QUIT:
                 talk.say(_("The demo is stopped."))
                 return EXIT_OK
             talk.say(_("The demo plays by itself: type quit to stop it."))
@@ -345,7 +341,7 @@ def menu(talk: Conversation, start: Start, folder: Folder) -> int:
         talk.say(*(f"{i}. {label}" for i, (label, _do) in enumerate(choices, 1)))
         talk.say(_("{number}. Quit").format(number=len(choices) + 1))
         answer = talk.ask(_("Choose a number:")).strip()
-        if answer == str(len(choices) + 1) or answer.casefold() == Command.QUIT.value:
+        if answer == str(len(choices) + 1) or answer.casefold() in ("q", Command.QUIT.value):
             return EXIT_OK
         if answer.isdigit() and 1 <= int(answer) <= len(choices):
             choices[int(answer) - 1][1]()

@@ -15,10 +15,9 @@ from kc_tui.learn.progress import Progress, load_progress, save_progress
 from kc_tui.match.starting import Start
 from kc_tui.match.table import TableDriver
 from kc_tui.match.view import TableSnapshot
-from kc_tui.plain.local_help import help_lines
 from kc_tui.plain.local_rules import rules_lines
 from kc_tui.plain.local_talk import Conversation, Quit
-from kc_tui.plain.reading import Command, Play, Refused, read_input
+from kc_tui.plain.reading import Command, Play, Refused, help_lines, legal_order, read_input
 from kc_tui.plain.telling import Teller
 
 #: What ``undo`` says in a lesson.
@@ -34,7 +33,7 @@ class LessonRun:
         self.step_index = max(0, min(step, len(lesson.steps)))
         self.session = lesson_session(lesson, self.step_index, config)
         self.driver = TableDriver(self.session)
-        self.teller = Teller(self.session.fmt)
+        self.teller = Teller(self.session.fmt, rules=self.driver.rules)
         self.progress = progress.at(lesson.id, self.step_index)
         self._scored = False
 
@@ -90,12 +89,11 @@ class LessonRun:
     def answer_or_go_on(self, prompt: str = "") -> None:
         """Wait for Enter; a command typed meanwhile is carried out first."""
         while True:
-            text = self.talk.ask(prompt)
-            command = text.strip().casefold()
-            if command in (Command.RULES.value, Command.HELP.value, Command.QUIT.value, Command.SCORES.value):
-                self.command(Command(command), self.snapshot())
-                continue
-            return
+            snap = self.snapshot()
+            answer = read_input(self.talk.ask(prompt), snap, self.driver.rules, fmt=self.session.fmt)
+            if not isinstance(answer, Command) or answer is Command.HINT:
+                return
+            self.command(answer, snap)
 
     def move(self, step: Step) -> None:
         """A step that asks for a move: the table, the coach's words, then moves asked until the
@@ -104,7 +102,7 @@ class LessonRun:
         self.talk.say(*self.teller.turn(snap))
         self.talk.say(coach.words_at(step.text, step, self.session))
         while True:
-            answer = read_input(self.talk.ask(_("Your move:")), snap, self.driver.rules)
+            answer = read_input(self.talk.ask(_("Your move:")), snap, self.driver.rules, fmt=self.session.fmt)
             if isinstance(answer, Refused):
                 self.talk.say(answer.line)
             elif isinstance(answer, Play):
@@ -128,8 +126,9 @@ class LessonRun:
         if m is None:
             return
         words = _("end your turn") if m == END else self.session.suggest(m)
-        if m in snap.legal:
-            self.talk.say(_("Hint (move {number}): {words}").format(number=snap.legal.index(m) + 1, words=words))
+        order = legal_order(snap)
+        if m in order:
+            self.talk.say(_("Hint (move {number}): {words}").format(number=order.index(m) + 1, words=words))
         else:
             self.talk.say(_("Hint: {words}").format(words=words))
 
