@@ -19,6 +19,8 @@ class Quit(Exception):
 def yes_or_no(text: str) -> bool | None:
     """A typed answer: True for yes, False for no (in English or the language in use), else None."""
     word = text.strip().casefold()
+    if word in ("y", "yes", "n", "no"):  # the English answers first: a translation never turns them around
+        return word in ("y", "yes")
     # Translators: answers to a yes/no question of the plain mode, as typed (short: y, yes).
     yes = {"y", "yes", pgettext("answer", "y").casefold(), pgettext("answer", "yes").casefold()}
     # Translators: answers to a yes/no question of the plain mode, as typed (short: n, no).
