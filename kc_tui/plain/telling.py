@@ -127,16 +127,28 @@ def cards_left(said: str, who: str, n: int) -> str:
     return ngettext("{said}; {who} has {n} card", "{said}; {who} has {n} cards", n).format(said=said, who=who, n=n)
 
 
-def _new_part(old: Sequence[str], new: Sequence[str]) -> int:
-    """Where the lines of ``new`` not yet told start, ``old`` being the lines told: after the
-    longest run of ``new``'s first lines that ``old`` holds from some line on (the log grown, cut
-    to its last lines, or a move taken back and another made); 0 when ``new`` starts with no
-    line of ``old`` (a log that starts over)."""
+def _ends(lines: Sequence[str]) -> int:
+    """How many of ``lines`` say a turn was ended."""
+    count = 0
+    for line in lines:
+        found = words.read(line)
+        if found is not None and found[0] == words.ENDED:
+            count += 1
+    return count
+
+
+def _new_part(old: Sequence[str], new: Sequence[str], ends: int | None = None) -> int:
+    """Where the lines of ``new`` not yet told start, ``old`` being the lines told: after a run
+    of ``new``'s first lines that ``old`` holds from some line on (the log grown, cut to its last
+    lines, or a move taken back and another made); 0 when ``new`` starts with no line of ``old``
+    (a log that starts over).
+
+    A log that repeats itself (turns ended one after another) may fit ``old`` in more than one
+    place: ``ends``, when known, is how many turns the new lines end, and picks the place that
+    leaves that many; else the longest run is taken (the fewest lines told again)."""
     if not old or not new:
         return 0
-    if len(new) >= len(old) and tuple(new[: len(old)]) == tuple(old):
-        return len(old)
-    best = 0
+    runs: list[tuple[int, int]] = []
     first = new[0]
     for at in range(len(old)):
         if old[at] != first:
@@ -144,10 +156,17 @@ def _new_part(old: Sequence[str], new: Sequence[str]) -> int:
         run = 1
         while at + run < len(old) and run < len(new) and old[at + run] == new[run]:
             run += 1
-        # The latest start of the longest run: a log cut to its last lines starts late in the old.
-        if run >= best:
-            best = run
-    return best
+        runs.append((at, run))
+    if not runs:
+        return 0
+    # A log grown or cut: the run reaches the last line told. Else a move was taken back.
+    grown = [run for at, run in runs if at + run == len(old)]
+    choices = sorted(set(grown or [run for _at, run in runs]), reverse=True)
+    if ends is not None and len(choices) > 1:
+        for run in choices:
+            if _ends(new[run:]) == ends:
+                return run
+    return choices[0]
 
 
 def _first_told(log: Sequence[str]) -> int:
@@ -183,6 +202,7 @@ class Teller:
         #: Every seat's cards as the last view told them, by name, and that view's round.
         self._cards: dict[str, int] = {}
         self._round = 0
+        self._turns = 0
         #: The finished rounds told (their numbers).
         self._rounds: set[int] = set()
         self._over = False
@@ -193,7 +213,7 @@ class Teller:
         """What happened since the last view told (the first time: the round so far, from its
         deal, at most :data:`FIRST_MOST` lines)."""
         log = snap.log
-        start = _new_part(self._log, log) if self._told else _first_told(log)
+        start = _new_part(self._log, log, self._ends_since(snap)) if self._told else _first_told(log)
         fresh = list(log[start:])
         said = self._said(fresh, snap)
         rows = [row for row in snap.results if row.number not in self._rounds]
@@ -221,7 +241,14 @@ class Teller:
         self._told = True
         self._cards = {seat.name: seat.cards for seat in snap.seats}
         self._round = snap.round_number
+        self._turns = snap.turns_ended
         return said
+
+    def _ends_since(self, snap: TableSnapshot) -> int | None:
+        """How many turns were ended since the last view told, when the round is the same."""
+        if snap.round_number != self._round or snap.turns_ended < self._turns:
+            return None
+        return snap.turns_ended - self._turns
 
     def _said(self, lines: Sequence[str], snap: TableSnapshot) -> list[str]:
         """``lines`` of the log said, each play and draw with its seat's cards left: worked back
