@@ -46,8 +46,13 @@ EXIT_NOT_STARTED = 1
 class LocalTable:
     """One match at this machine's table, told in lines (see the module docs)."""
 
-    def __init__(self, talk: Conversation, driver: TableDriver, folder: Folder | None = None) -> None:
+    def __init__(
+        self, talk: Conversation, driver: TableDriver, folder: Folder | None = None, *, auto_hint: bool = False
+    ) -> None:
         self.talk = talk
+        #: A hint at the start of each of a person's turns (the setting ``auto_hint``).
+        self.auto_hint = auto_hint
+        self._hinted: tuple[int, int | None, int] | None = None
         self.driver = driver
         self.folder = folder
         self.teller = Teller(driver.session.fmt, rules=driver.rules)
@@ -113,6 +118,10 @@ class LocalTable:
             self.hand_off(seat)
         snap = driver.snapshot(seat)
         self.talk.say(*self.teller.turn(snap))
+        started = (snap.round_number, snap.to_move, snap.turns_ended)
+        if self.auto_hint and started != self._hinted:
+            self._hinted = started
+            self.hint(snap)
         while True:
             answer = read_input(self.talk.ask(_("Your move:")), snap, driver.rules, fmt=s.fmt)
             if isinstance(answer, Play):
@@ -242,7 +251,8 @@ def play(talk: Conversation, start: Start, folder: Folder) -> int:
     session = offer_resume(talk, folder, config)
     if session is None:
         session = MatchSession.from_config(config, start.seed, writer=folder.saver)
-    table = LocalTable(talk, TableDriver.for_config(config, session, folder.recorder), folder)
+    driver = TableDriver.for_config(config, session, folder.recorder)
+    table = LocalTable(talk, driver, folder, auto_hint=config.auto_hint)
     try:
         table.play()
     except Quit:

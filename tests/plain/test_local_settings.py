@@ -50,3 +50,33 @@ def test_without_the_setting_play_needs_a_terminal() -> None:
     assert question is None
     assert run.wait_end() == 2
     assert b"the app needs a terminal" in b"".join(run.errors)
+
+
+def test_with_hints_on_each_turn_starts_with_a_hint() -> None:
+    save_config(Config(auto_hint=True))
+    run = PlainRun("play", "--plain", "--seed", "3", "--opponents", "greedy")
+    question, lines = run.next_question()
+    moves = max(i for i, line in enumerate(lines) if line[0].isdigit())
+    assert question == MOVE and lines[moves + 1].startswith("Hint (move ")
+    run.type("hand")  # the same turn: no second hint
+    question, lines = run.next_question()
+    assert question == MOVE and not [line for line in lines if line.startswith("Hint")]
+    run.close_input()
+    assert run.wait_end() == 0
+
+
+def test_another_window_holding_the_data_folder_starts_no_match() -> None:
+    from kc_tui.config.store import data_dir
+    from kc_tui.records import datalock
+
+    lock, refused = datalock.acquire(data_dir())
+    assert lock is not None and refused is None
+    try:
+        run = PlainRun("play", "--plain", "--opponents", "greedy")
+        question, lines = run.next_question()
+        assert question is None
+        assert run.wait_end() == 1
+        assert lines[0].startswith("The match you asked for was not started: ")
+        run.check_lines()
+    finally:
+        lock.release()
