@@ -102,11 +102,11 @@ class LocalTable:
         s.retry_save()
 
     def hand_off(self, seat: int) -> None:
+        """Before ``seat``'s turn, the keyboard handed to its person: nothing of their hand is told
+        until they say they are there (``quit`` asks to quit first)."""
         name = self.session.names[seat]
-        self.talk.say(
-            _("Pass the keyboard to {name}. Press Enter when only {name} can see the screen.").format(name=name)
-        )
-        while read_input(self.talk.ask(""), self.driver.snapshot(None), self.driver.rules) is Command.QUIT:
+        handoff = _("Pass the keyboard to {name}. Press Enter when only {name} can see the screen.").format(name=name)
+        while read_input(self.talk.ask(handoff), self.driver.snapshot(None), self.driver.rules) is Command.QUIT:
             self.quit()
         self.at_keyboard = seat
 

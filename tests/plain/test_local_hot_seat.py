@@ -40,9 +40,15 @@ def test_quit_at_a_handoff_asks_first_and_keeps_the_match() -> None:
     question, lines = run.next_question()
     assert question is not None and question.startswith("Pass the keyboard to ")
     assert not [line for line in lines if line.startswith("Your hand")]
+    handoff = question
     run.type("quit")
     question, _lines = run.next_question()
     assert question == "Quit Kings Corners? (y/n)"
+    run.type("n")  # stays: the handoff is asked again, and still no hand is told
+    question, lines = run.next_question()
+    assert question == handoff and lines == [handoff]
+    run.type("quit")
+    run.next_question()
     run.type("y")
     question, lines = run.next_question()
     assert question is None
