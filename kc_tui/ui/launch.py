@@ -130,7 +130,7 @@ def launch(mode: str, args: argparse.Namespace, start: Start | None = None) -> i
     held = gc.isenabled()
     gc.disable()
     try:
-        app = build_app(mode, args, start)
+        app = build_app(mode, args) if start is None else build_app(mode, args, start)
     finally:
         if held:
             gc.enable()
