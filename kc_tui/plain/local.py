@@ -250,7 +250,8 @@ def play(talk: Conversation, start: Start, folder: Folder) -> int:
     config = start.config
     session = offer_resume(talk, folder, config)
     if session is None:
-        session = MatchSession.from_config(config, start.seed, writer=folder.saver)
+        seed, start.seed = start.seed, None  # the command line's seed is the first match's
+        session = MatchSession.from_config(config, seed, writer=folder.saver)
     driver = TableDriver.for_config(config, session, folder.recorder)
     table = LocalTable(talk, driver, folder, auto_hint=config.auto_hint)
     try:

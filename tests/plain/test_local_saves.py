@@ -76,3 +76,16 @@ def test_the_end_of_the_input_quits_with_the_save_kept() -> None:
     assert question == MOVE
     again.close_input()
     assert again.wait_end() == 0
+
+
+def test_sigterm_at_a_turn_ends_the_game_with_the_match_saved() -> None:
+    import signal
+
+    run, lines = start("--seed", "6", "--opponents", "greedy")
+    run.proc.send_signal(signal.SIGTERM)
+    question, lines = run.next_question()
+    assert question is None
+    assert run.wait_end() == 0
+    assert lines[-1].startswith("Your match is saved")
+    run.check_lines()
+    assert default_save_path().exists()
