@@ -25,6 +25,7 @@ from kc_tui.engine import (
     is_play,
     pile_takes,
     play_card,
+    rank_of,
     source,
     target,
 )
@@ -190,6 +191,15 @@ def _deal_number(line: str) -> int | None:
         return None
 
 
+def _after_round(line: str, number: int) -> bool:
+    """Whether ``line`` is the first the log writes after round ``number`` is scored: the next
+    round's deal, or the match's end."""
+    found = words.read(line)
+    if found is None:
+        return False
+    return found[0] == words.MATCH_OVER or _deal_number(line) == number + 1
+
+
 class Teller:
     """Tells one viewer's table: ``fmt`` writes a card (the player's card style); ``rules``, when
     known, say what an empty place takes (R10, R11)."""
@@ -223,7 +233,7 @@ class Teller:
         for row in rows:
             self._rounds.add(row.number)
             summary = self.round_end(row, snap)
-            at = next((i for i, line in enumerate(fresh) if _deal_number(line) == row.number + 1), len(said))
+            at = next((i for i, line in enumerate(fresh) if _after_round(line, row.number)), len(said))
             said[at:at] = summary
             fresh[at:at] = summary
         if snap.over and snap.end_text and not self._over:
@@ -319,9 +329,18 @@ class Teller:
 
     def pile(self, place: int, pile: Sequence[Card]) -> str:
         """One place of the table in a sentence: its cards (a long pile by its bottom and top)
-        and what it takes next."""
-        takes = pile_takes(place, list(pile), self.rules)
+        and what it takes next (nothing on an ace, R12)."""
         name = place_name(place)
+        if rank_of(pile[-1]) == 1:
+            if len(pile) <= PILE_SHOWN:
+                # Translators: a pile ending in an ace in the plain mode: "East: 3♥ 2♠ A♦, nothing goes on an ace".
+                return _("{place}: {cards}, nothing goes on an ace").format(
+                    place=name, cards=cards_text(pile, self.fmt)
+                )
+            return _("{place}: {n} cards from {bottom} to {top}, nothing goes on an ace").format(
+                place=name, n=len(pile), bottom=self.fmt(pile[0]), top=self.fmt(pile[-1])
+            )
+        takes = pile_takes(place, list(pile), self.rules)
         if len(pile) <= PILE_SHOWN:
             # Translators: a pile in the plain mode: "North: 9♠ 8♥, next black 7".
             return _("{place}: {cards}, next {takes}").format(place=name, cards=cards_text(pile, self.fmt), takes=takes)

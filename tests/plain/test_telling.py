@@ -177,6 +177,11 @@ def test_the_matchs_end_is_told_once() -> None:
     told += teller.news(driver.snapshot(0))
     end = driver.snapshot(0).end_text
     assert driver.over and end and told.count(end) == 1 and told[-1] == end
+    last = driver.session.match.results[-1].number
+    scores = told.index(f"Scores of round {last}:")
+    over = next(i for i, line in enumerate(told) if line.startswith("The match is over: "))
+    went_out = max(i for i, line in enumerate(told) if " went out" in line or " is blocked" in line)
+    assert went_out < scores < over
 
 
 def test_a_save_problem_is_told_when_it_appears_and_when_it_is_gone() -> None:
@@ -218,10 +223,10 @@ def test_the_hand_names_its_cards_count_and_the_card_drawn() -> None:
 
 def test_the_table_says_each_pile_what_it_takes_the_empty_places_the_stock_the_others_and_the_turn() -> None:
     teller = Teller(card_symbol, rules=RULES)
-    snap = view("7H", ("9S 8H", "", "5C", "KD QS JH TS 9D", "KS", "", "", ""), rules=RULES, to_move=1)
+    snap = view("7H", ("9S 8H", "", "2C AH", "KD QS JH TS 9D", "KS", "", "", ""), rules=RULES, to_move=1)
     assert teller.table(snap) == [
         "North: 9♠ 8♥, next black 7",
-        "South: 5♣, next red 4",
+        "South: 2♣ A♥, nothing goes on an ace",
         "West: 5 cards from K♦ to 9♦, next black 8",
         "North-east: K♠, next red Q",
         "Empty sides (any card): East",
@@ -256,15 +261,19 @@ LANGUAGES = ["sw", "th", "vi", "it"]
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_each_language_tells_the_table_and_reads_its_own_words(code: str) -> None:
-    snap = view("7H KH", ("8C", "7D", "", "", "KS", "", "", ""), pot=4, log=("Round 1: Ana dealt", "Ana drew 7♥"))
+    def table() -> TableSnapshot:
+        """The view as the table makes it in the language in use (a seat's score is its label)."""
+        piles = ("8C", "7D", "2C AH", "", "KS", "", "", "")
+        return view("7H KH", piles, pot=4, log=("Round 1: Ana dealt", "Ana drew 7♥"))
 
     def everything() -> list[str]:
-        teller = Teller(card_symbol, rules=CHIPS)
+        teller, snap = Teller(card_symbol, rules=CHIPS), table()
         return [*teller.news(snap), *teller.turn(snap), *teller.scores(snap)]
 
     english = everything()
     use(code)
     spoken = everything()
+    snap = table()
     assert len(spoken) == len(english)
     same = [line for line, source in zip(spoken, english, strict=True) if line == source]
     assert same == [], same
