@@ -8,6 +8,7 @@ list (the first, or the move in words), answers handoffs and questions, and keep
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -137,9 +138,7 @@ class PlainRun:
         q, lines = wait_for(asked, what="a question or the end of the run", showing=self.shown)
         with self._lock:
             self.taken += len(lines)
-        if q is not None and not self.ended.is_set():
-            return q, lines
-        return (q if not self.ended.is_set() else None), lines
+        return (None if self.ended.is_set() else q), lines
 
     def type(self, text: str) -> None:
         """Type ``text`` and Enter."""
@@ -196,9 +195,7 @@ class Player:
             if line.startswith("Your hand"):
                 self.hands_told_to.append(self.at_keyboard)
                 self.last_hand = line
-        if HANDOFF.fullmatch(question):
-            match = HANDOFF.fullmatch(question)
-            assert match is not None
+        if match := HANDOFF.fullmatch(question):
             self.at_keyboard = match.group(1)
             self.handoffs.append(self.at_keyboard)
             self.run.type("")
@@ -236,6 +233,15 @@ class Player:
             self.answer(question, lines)
 
 
+def recorded_matches() -> list[dict[str, object]]:
+    """The history's matches as ``kings-corners stats --json`` exports them."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kc_tui", "stats", "--json"], capture_output=True, check=True, env=plain_env()
+    )
+    matches: list[dict[str, object]] = json.loads(done.stdout)
+    return matches
+
+
 def data_folder() -> Path:
     """The test's data folder (the suite's fixture sets it)."""
     return Path(os.environ["KINGS_CORNERS_DATA"])
@@ -259,5 +265,6 @@ __all__ = [
     "data_folder",
     "in_words",
     "plain_env",
+    "recorded_matches",
     "write_settings",
 ]

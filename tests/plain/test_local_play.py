@@ -4,22 +4,9 @@ and none with an escape character, in a dumb terminal too."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.plain.plainkit import PlainRun, Player, plain_env, write_settings
-
-
-def recorded_matches() -> list[dict[str, object]]:
-    """The history's matches as ``kings-corners stats --json`` exports them."""
-    done = subprocess.run(
-        [sys.executable, "-m", "kc_tui", "stats", "--json"], capture_output=True, check=True, env=plain_env()
-    )
-    matches: list[dict[str, object]] = json.loads(done.stdout)
-    return matches
+from tests.plain.plainkit import PlainRun, Player, plain_env, recorded_matches, write_settings
 
 
 def play_match(*args: str, width: int = 80, words: bool = False, **env: str) -> tuple[PlainRun, Player, list[str]]:

@@ -4,8 +4,7 @@ save, ``play --plain`` offers to resume it, and the resumed match is recorded in
 from __future__ import annotations
 
 from kc_tui.match.saves import default_save_path
-from tests.plain.plainkit import MOVE, QUIT, RESUME, PlainRun, Player
-from tests.plain.test_local_play import recorded_matches
+from tests.plain.plainkit import MOVE, QUIT, RESUME, PlainRun, Player, recorded_matches
 
 
 def start(*args: str) -> tuple[PlainRun, list[str]]:
