@@ -101,6 +101,13 @@ class LessonRun:
         snap = self.snapshot()
         self.talk.say(*self.teller.turn(snap))
         self.talk.say(coach.words_at(step.text, step, self.session))
+        m, order = step.solution_move(), legal_order(snap)
+        if m is not None and m in order:
+            # Translators: the plain mode's lesson: the move that makes the step, by its number
+            # in the list of moves and in words ("The step's move: 2, play 6♥ on 7♠ at North").
+            self.talk.say(
+                _("The step's move: {number}, {move}").format(number=order.index(m) + 1, move=self.teller.move(m, snap))
+            )
         while True:
             answer = read_input(self.talk.ask(_("Your move:")), snap, self.driver.rules, fmt=self.session.fmt)
             if isinstance(answer, Refused):
