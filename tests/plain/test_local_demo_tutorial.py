@@ -60,6 +60,7 @@ def test_the_first_lesson_is_learnt_in_lines() -> None:
         else:
             raise AssertionError(question)
     assert said[0] == f"Lesson 1/{len(LESSONS)}: {LESSONS[0].title}"
+    assert any(line.startswith("The step's move: 1, play ") for line in said)
     question, lines = run.next_question()
     assert lines[0] == f"Lesson 2/{len(LESSONS)}: {LESSONS[1].title}"
     run.type("quit")
