@@ -5,7 +5,7 @@ The table runs through the one :class:`~kc_tui.match.table.TableDriver`, the AIs
 the spot (no pace: every move is told as it is made). What happened is told after every change
 (:meth:`Teller.news`, from the view of the seat whose log it is: nobody's hand or draws reach
 another person); at a person's turn their hand, the table and the numbered moves, then "Your
-move". The data folder is held as the app holds it (:mod:`kc_tui.plain.local_folder`): the match
+move". The data folder is held as the app holds it (:mod:`kc_tui.match.data_folder`): the match
 is saved after every move, resumed from the same save, and recorded in the history. The end of
 the input (a closed pipe, Ctrl+D) quits with the save kept.
 """
@@ -20,13 +20,13 @@ from typing import Any
 
 from kc_tui.config import Config
 from kc_tui.i18n import _
+from kc_tui.match.data_folder import DataFolder, take_data_folder
 from kc_tui.match.saves import save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.match.starting import Start
 from kc_tui.match.table import TableDriver
 from kc_tui.match.view import TableSnapshot
 from kc_tui.plain.lines import Lines
-from kc_tui.plain.local_folder import Folder
 from kc_tui.plain.local_rules import rules_lines
 from kc_tui.plain.local_talk import Conversation, Quit
 from kc_tui.plain.local_tutorial import tutorial
@@ -38,6 +38,9 @@ QUIT_SAVE_WAIT = 5.0
 #: How long the end of a match waits for the history to record it (seconds; the rest stays in
 #: the outbox and is recorded next time).
 RECORD_WAIT = 10.0
+#: How long the end waits for the last save and for the history to record what waits (seconds).
+SAVE_CLOSE_WAIT = 5.0
+RECORDER_CLOSE_WAIT = 2.0
 #: Exit codes: done, and a match that could not be started (another window holds the data folder).
 EXIT_OK = 0
 EXIT_NOT_STARTED = 1
@@ -47,7 +50,7 @@ class LocalTable:
     """One match at this machine's table, told in lines (see the module docs)."""
 
     def __init__(
-        self, talk: Conversation, driver: TableDriver, folder: Folder | None = None, *, auto_hint: bool = False
+        self, talk: Conversation, driver: TableDriver, folder: DataFolder | None = None, *, auto_hint: bool = False
     ) -> None:
         self.talk = talk
         #: A hint at the start of each of a person's turns (the setting ``auto_hint``).
@@ -223,7 +226,7 @@ class LocalTable:
 
 
 # ---------------------------------------------------------------------- play
-def offer_resume(talk: Conversation, folder: Folder, config: Config) -> MatchSession | None:
+def offer_resume(talk: Conversation, folder: DataFolder, config: Config) -> MatchSession | None:
     """The saved match, if there is one and the person resumes it (its rounds not yet in the
     history handed to the recorder, as the app does); a save that cannot be used is said."""
     if not save_exists():
@@ -242,7 +245,7 @@ def offer_resume(talk: Conversation, folder: Folder, config: Config) -> MatchSes
     return saved
 
 
-def play(talk: Conversation, start: Start, folder: Folder) -> int:
+def play(talk: Conversation, start: Start, folder: DataFolder) -> int:
     """``play --plain``: the saved match resumed if the person wants it, else a new one."""
     if folder.look_only is not None:
         talk.say(_("The match you asked for was not started: {why}").format(why=folder.look_only))
@@ -263,7 +266,7 @@ def play(talk: Conversation, start: Start, folder: Folder) -> int:
 
 
 # ---------------------------------------------------------------------- demo
-def demo(talk: Conversation, start: Start, folder: Folder) -> int:
+def demo(talk: Conversation, start: Start, folder: DataFolder) -> int:
     """``demo --plain``: AIs play a match, told as it happens, until its end or ``quit``."""
     config = start.config
     kinds = start.demo_seats or [o.kind for o in config.opponents] + ["greedy"]
@@ -320,7 +323,9 @@ def run_local(mode: str, start: Start, lines: Lines) -> int:
     talk = Conversation(lines)
     if start.warning:
         talk.say(start.warning)
-    folder = Folder.take()
+    folder = take_data_folder()
+    if folder.recorder is not None:
+        folder.recorder.start()
     try:
         with signals_quit():
             if folder.taken_over:
@@ -336,10 +341,10 @@ def run_local(mode: str, start: Start, lines: Lines) -> int:
             except Quit:
                 return EXIT_OK
     finally:
-        folder.close()
+        folder.close(SAVE_CLOSE_WAIT, RECORDER_CLOSE_WAIT)
 
 
-def menu(talk: Conversation, start: Start, folder: Folder) -> int:
+def menu(talk: Conversation, start: Start, folder: DataFolder) -> int:
     """The main menu in lines: a match, the demo, the lessons, the rules, or quit."""
     choices: list[tuple[str, Callable[[], object]]] = [
         (_("Play a match"), lambda: play(talk, start, folder)),
