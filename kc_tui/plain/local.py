@@ -22,6 +22,7 @@ from kc_tui.config import Config
 from kc_tui.i18n import _
 from kc_tui.match.data_folder import DataFolder, take_data_folder
 from kc_tui.match.saves import save_exists
+from kc_tui.match.seating import Seating
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.match.starting import Start
 from kc_tui.match.table import TableDriver
@@ -59,17 +60,13 @@ class LocalTable:
         self.driver = driver
         self.folder = folder
         self.teller = Teller(driver.session.fmt, rules=driver.rules)
-        #: The person who said they are at the keyboard (several people share it), or None.
-        self.at_keyboard: int | None = None
+        #: Who is at the keyboard (several people share it: a handoff before each one's turn).
+        self.seating = Seating(driver.session)
         self._told_history: str | None = None
 
     @property
     def session(self) -> MatchSession:
         return self.driver.session
-
-    @property
-    def hot_seat(self) -> bool:
-        return len(self.session.human_seats) > 1
 
     def news_viewer(self) -> int | None:
         """The seat the news is told as: the one person whose log it is, else nobody's."""
@@ -90,7 +87,7 @@ class LocalTable:
                 self.hold()
             elif driver.round_over:
                 driver.finish_round()
-                self.at_keyboard = None  # nobody's hand of the next deal is told before its handoff
+                self.seating.new_deal()  # nobody's hand of the next deal is told before its handoff
                 self.tell_history()
             elif s.ai_to_move:
                 driver.decide(driver.ai_job().run())
@@ -111,15 +108,14 @@ class LocalTable:
         handoff = _("Pass the keyboard to {name}. Press Enter when only {name} can see the screen.").format(name=name)
         while read_input(self.talk.ask(handoff), self.driver.snapshot(None), self.driver.rules) is Command.QUIT:
             self.quit()
-        self.at_keyboard = seat
+        self.seating.at_keyboard = seat
 
     def turn(self) -> None:
         """The person on turn: told their hand, the table and the moves, asked until one is made."""
         s, driver = self.session, self.driver
-        seat = s.to_move
-        if self.hot_seat and self.at_keyboard != seat:
-            self.hand_off(seat)
-        snap = driver.snapshot(seat)
+        if self.seating.needs_handoff():
+            self.hand_off(s.to_move)
+        snap = driver.snapshot(s.to_move)
         self.talk.say(*self.teller.turn(snap))
         started = (snap.round_number, snap.to_move, snap.turns_ended)
         if self.auto_hint and started != self._hinted:
