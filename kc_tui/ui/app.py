@@ -31,6 +31,7 @@ from kc_tui.ui import linebreak
 from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.table.cursor import ReaderCursor
 
 if TYPE_CHECKING:
     from kc_tui.learn.progress import Progress
@@ -121,7 +122,7 @@ class SaveChanged(Message):
     """A save was written, or failed (posted from the save writer's thread)."""
 
 
-class KingsCornersApp(App[int]):
+class KingsCornersApp(ReaderCursor, App[int]):
     """``mode``: 'menu' (the main menu), 'play' (a match at once), 'demo' (the AI demo) or
     'tutorial' (Learn to play, where the player left it).
 

@@ -12,6 +12,13 @@ from kc_tui.util.printable import cells
 WIDTH = 80
 
 
+def solid(card: Card) -> str:
+    """A card as the tests write it, whatever the card styles draw: its rank and its suit's solid
+    symbol (``10♥``, ``K♠``)."""
+    rank = "A23456789TJQK"[card >> 2]
+    return ("10" if rank == "T" else rank) + "♣♦♥♠"[card & 3]
+
+
 def cards(text: str) -> tuple[Card, ...]:
     """Cards from their codes: ``"8C 7D"``."""
     return tuple(parse_card(word) for word in text.split())

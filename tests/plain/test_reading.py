@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kc_tui.engine import END, Rules, card_symbol, move, parse_card, play
+from kc_tui.engine import END, Rules, move, parse_card, play
 from kc_tui.plain.reading import Command, Play, Refused, help_lines, legal_order, read_input
 from kc_tui.plain.telling import Teller
 
-from .kit import one_plain_line, view
+from .kit import one_plain_line, solid, view
 
 RULES = Rules()
 #: Ana's turn: N 8♣, E 7♦, S 5♣, W J♦, NE K♠ Q♦ J♣, the other corners empty.
@@ -77,17 +77,17 @@ TYPED_MOVES: list[tuple[str, int]] = [
 
 @pytest.mark.parametrize(("text", "expected"), TYPED_MOVES)
 def test_every_typed_form_of_a_legal_move_plays_it(text: str, expected: int) -> None:
-    assert read_input(text, view(HAND, PILES), RULES) == Play(expected)
+    assert read_input(text, view(HAND, PILES), RULES, fmt=solid) == Play(expected)
 
 
 def test_a_moves_number_plays_that_move_of_the_list_and_ending_the_turn_is_last() -> None:
     snap = view(HAND, PILES)
     order = legal_order(snap)
-    told = Teller(card_symbol, rules=RULES).moves(snap)
+    told = Teller(solid, rules=RULES).moves(snap)
     assert order[-1] == END and len(told) == len(order)
     for n, m in enumerate(order, 1):
-        assert read_input(str(n), snap, RULES) == Play(m)
-        assert read_input(f" {n}. ", snap, RULES) == Play(m)
+        assert read_input(str(n), snap, RULES, fmt=solid) == Play(m)
+        assert read_input(f" {n}. ", snap, RULES, fmt=solid) == Play(m)
     assert told[-1] == f"{len(order)}. end the turn"
     assert told[0].startswith("1. ")
 
@@ -113,8 +113,8 @@ def test_a_moves_number_plays_that_move_of_the_list_and_ending_the_turn_is_last(
     ],
 )
 def test_every_command_is_read_by_its_word(text: str, command: Command) -> None:
-    assert read_input(text, view(HAND, PILES), RULES) == command
-    assert read_input(text, view(HAND, PILES, to_move=1), RULES) == command
+    assert read_input(text, view(HAND, PILES), RULES, fmt=solid) == command
+    assert read_input(text, view(HAND, PILES, to_move=1), RULES, fmt=solid) == command
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_every_command_is_read_by_its_word(text: str, command: Command) -> None:
     ],
 )
 def test_a_well_formed_move_that_is_not_legal_is_refused_naming_the_rule(text: str, words: tuple[str, ...]) -> None:
-    got = read_input(text, view(HAND, PILES), RULES)
+    got = read_input(text, view(HAND, PILES), RULES, fmt=solid)
     assert isinstance(got, Refused), got
     assert all(word in got.line for word in words), got.line
     assert one_plain_line(got.line)
@@ -151,21 +151,21 @@ def test_a_well_formed_move_that_is_not_legal_is_refused_naming_the_rule(text: s
 def test_a_king_on_an_empty_side_is_refused_with_its_rule_when_the_rules_forbid_it() -> None:
     rules = Rules(kings_on_sides="forbid")
     snap = view("KH 7H", ("8C", "", "5C", "JD", "KS", "", "", ""), rules=rules)
-    got = read_input("kh e", snap, rules)
+    got = read_input("kh e", snap, rules, fmt=solid)
     assert isinstance(got, Refused) and "R11" in got.line
-    assert read_input("7h e", snap, rules) == Play(play(card("7H"), E))
+    assert read_input("7h e", snap, rules, fmt=solid) == Play(play(card("7H"), E))
 
 
 def test_a_move_typed_when_it_is_not_your_turn_is_refused_and_a_spectator_has_none() -> None:
     waiting = view(HAND, PILES, to_move=1)
     for text in ("7h n", "1", "end", "move e n", "10h"):
-        assert read_input(text, waiting, RULES) == Refused("it is not your turn")
+        assert read_input(text, waiting, RULES, fmt=solid) == Refused("it is not your turn")
     watching = view(HAND, PILES, viewer=None)
     for text in ("7h n", "1", "end", "move e n"):
-        got = read_input(text, watching, RULES)
+        got = read_input(text, watching, RULES, fmt=solid)
         assert isinstance(got, Refused) and "watching" in got.line
     over = view(HAND, PILES, to_move=None)
-    assert read_input("end", over, RULES) == Refused("the round is over")
+    assert read_input("end", over, RULES, fmt=solid) == Refused("the round is over")
 
 
 MALFORMED = [
@@ -224,7 +224,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize("text", MALFORMED)
 def test_a_malformed_line_is_refused_in_one_printable_line_that_fits(text: str) -> None:
-    got = read_input(text, view(HAND, PILES), RULES)
+    got = read_input(text, view(HAND, PILES), RULES, fmt=solid)
     assert isinstance(got, Refused), (text, got)
     assert got.line and one_plain_line(got.line), got.line
 
@@ -232,7 +232,7 @@ def test_a_malformed_line_is_refused_in_one_printable_line_that_fits(text: str) 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_any_text_is_read_without_raising_and_a_refusal_is_one_plain_line(text: str) -> None:
-    got = read_input(text, view(HAND, PILES), RULES)
+    got = read_input(text, view(HAND, PILES), RULES, fmt=solid)
     assert isinstance(got, Play | Command | Refused)
     if isinstance(got, Refused):
         assert one_plain_line(got.line), got.line

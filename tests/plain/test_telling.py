@@ -12,18 +12,18 @@ from collections.abc import Iterator
 import pytest
 
 from kc_tui.config import Config, Opponent
-from kc_tui.engine import Card, Rules, card_symbol
+from kc_tui.engine import Card, Rules, card_str
 from kc_tui.i18n import _, pgettext, use
 from kc_tui.match.log_lines import read
 from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver
 from kc_tui.match.view import TableSnapshot
-from kc_tui.plain.reading import Command, Play, fold, read_input
+from kc_tui.plain.reading import Command, Play, Refused, fold, read_input
 from kc_tui.plain.telling import Teller, told_line
 from tests.match.kit import cards_in_text
 
-from .kit import one_plain_line, view
+from .kit import one_plain_line, solid, view
 
 RULES = Rules(target=15, hand_size=5)
 CHIPS = Rules(scoring="chips", hand_size=5, chips_rounds=2)
@@ -63,7 +63,7 @@ def without_count(line: str) -> str:
 
 def test_a_round_played_by_ais_is_told_move_by_move_once_in_order_with_the_cards_left() -> None:
     driver = ai_table(seats=3)
-    teller = Teller(card_symbol, rules=RULES)
+    teller = Teller(solid, rules=RULES)
     told: list[str] = []
     for snap in views(driver, 0):
         news = teller.news(snap)
@@ -77,7 +77,7 @@ def test_a_round_played_by_ais_is_told_move_by_move_once_in_order_with_the_cards
         assert all(cards[who] == n for who, n in last.items()), (news, cards)
     log = driver.session.log
     assert len(log) > 20 and read(log[0]) is not None
-    assert [without_count(line) for line in told] == [told_line(line, card_symbol)[0] for line in log]
+    assert [without_count(line) for line in told] == [told_line(line, solid)[0] for line in log]
     plays = [line for line in told if " played " in line or " put " in line]
     assert plays and all(CARDS_LEFT.search(line) for line in plays)
     assert any("North" in line or "East" in line or "South" in line or "West" in line for line in plays)
@@ -87,7 +87,7 @@ def test_a_round_played_by_ais_is_told_move_by_move_once_in_order_with_the_cards
 
 @pytest.mark.parametrize("kept", [5, 8, 50])
 def test_a_log_cut_to_its_last_lines_still_tells_each_line_once(kept: int) -> None:
-    whole, cut = Teller(card_symbol, rules=RULES), Teller(card_symbol, rules=RULES)
+    whole, cut = Teller(solid, rules=RULES), Teller(solid, rules=RULES)
     told_whole: list[str] = []
     told_cut: list[str] = []
     for snap in views(ai_table(seats=2), 0, rounds=3):
@@ -98,7 +98,7 @@ def test_a_log_cut_to_its_last_lines_still_tells_each_line_once(kept: int) -> No
 
 
 def test_a_move_taken_back_and_another_made_tells_only_the_new_move() -> None:
-    teller = Teller(card_symbol)
+    teller = Teller(solid)
     base = ("Round 1: Ana dealt", "Ana drew 7♥")
     first = view("7H 4D", ("8C", "", "", "", "", "", "", ""), log=base)
     teller.news(first)
@@ -110,7 +110,7 @@ def test_a_move_taken_back_and_another_made_tells_only_the_new_move() -> None:
 
 
 def test_a_log_that_starts_over_is_told_from_its_start() -> None:
-    teller = Teller(card_symbol)
+    teller = Teller(solid)
     snap = view("7H", ("8C", "", "", "", "", "", "", ""), log=("Round 1: Ana dealt", "Ana drew a card"))
     assert teller.news(snap) == ["Round 1: Ana dealt", "Ana drew a card; Ana has 1 card"]
     again = dataclasses.replace(snap, log=("Round 2: Ben dealt", "Ben ended the turn"))
@@ -124,7 +124,7 @@ def seen_cards(snap: TableSnapshot) -> set[Card]:
 
 
 def assert_tells_only_what_is_seen(driver: TableDriver, viewer: int | None, rounds: int = 2) -> list[str]:
-    teller = Teller(card_symbol, rules=RULES)
+    teller = Teller(solid, rules=RULES)
     seen: set[Card] = set()
     told: list[str] = []
     for snap in views(driver, viewer, rounds=rounds):
@@ -153,7 +153,7 @@ def test_a_hosted_tables_news_names_no_ones_hidden_card_to_a_seat_or_a_spectator
 
 def test_a_rounds_end_tells_every_seats_points_and_total_before_the_next_deal() -> None:
     driver = ai_table(seats=2)
-    teller = Teller(card_symbol, rules=RULES)
+    teller = Teller(solid, rules=RULES)
     told: list[str] = []
     for snap in views(driver, 0, rounds=2):
         told += teller.news(snap)
@@ -170,7 +170,7 @@ def test_a_rounds_end_tells_every_seats_points_and_total_before_the_next_deal() 
 
 def test_the_matchs_end_is_told_once() -> None:
     driver = ai_table(Rules(target=5, hand_size=3), seats=2)
-    teller = Teller(card_symbol)
+    teller = Teller(solid)
     told: list[str] = []
     for snap in views(driver, 0, rounds=1000):
         told += teller.news(snap)
@@ -185,7 +185,7 @@ def test_the_matchs_end_is_told_once() -> None:
 
 
 def test_a_save_problem_is_told_when_it_appears_and_when_it_is_gone() -> None:
-    teller = Teller(card_symbol)
+    teller = Teller(solid)
     snap = view("7H", ("8C", "", "", "", "", "", "", ""), log=("Round 1: Ana dealt",))
     teller.news(snap)
     failing = dataclasses.replace(snap, save_problem="the disk is full")
@@ -196,14 +196,14 @@ def test_a_save_problem_is_told_when_it_appears_and_when_it_is_gone() -> None:
 
 def test_a_chips_match_tells_the_pot_what_ending_the_turn_costs_and_the_chips_of_each_round() -> None:
     snap = view("7H 4D", ("8C", "", "", "", "", "", "", ""), pot=6, end_turn_costs=True)
-    teller = Teller(card_symbol, rules=CHIPS)
+    teller = Teller(solid, rules=CHIPS)
     assert "Pot: 6 chips" in teller.table(snap)
     assert teller.moves(snap)[-1].endswith("end the turn (it costs you a chip)")
     assert "Pot: 6 chips" in teller.scores(snap)
     assert "Ben: 3 chips" in teller.scores(snap)
     driver = ai_table(CHIPS, seats=3)
     told: list[str] = []
-    chips_told = Teller(card_symbol, rules=CHIPS)
+    chips_told = Teller(solid, rules=CHIPS)
     for view_ in views(driver, 0, rounds=2):
         told += chips_told.news(view_)
         assert any(line.startswith("Pot: ") for line in chips_told.table(view_))
@@ -212,7 +212,7 @@ def test_a_chips_match_tells_the_pot_what_ending_the_turn_costs_and_the_chips_of
 
 
 def test_the_hand_names_its_cards_count_and_the_card_drawn() -> None:
-    teller = Teller(card_symbol)
+    teller = Teller(solid)
     snap = view("7S TH KC", ("8C", "", "", "", "", "", "", ""), drawn="TH")
     assert teller.hand(snap) == ["Your hand: 7♠ 10♥ K♣ (3 cards); you drew 10♥"]
     assert teller.hand(view("7S", ("8C", "", "", "", "", "", "", ""))) == ["Your hand: 7♠ (1 card)"]
@@ -222,7 +222,7 @@ def test_the_hand_names_its_cards_count_and_the_card_drawn() -> None:
 
 
 def test_the_table_says_each_pile_what_it_takes_the_empty_places_the_stock_the_others_and_the_turn() -> None:
-    teller = Teller(card_symbol, rules=RULES)
+    teller = Teller(solid, rules=RULES)
     snap = view("7H", ("9S 8H", "", "2C AH", "KD QS JH TS 9D", "KS", "", "", ""), rules=RULES, to_move=1)
     assert teller.table(snap) == [
         "North: 9♠ 8♥, next black 7",
@@ -239,7 +239,7 @@ def test_the_table_says_each_pile_what_it_takes_the_empty_places_the_stock_the_o
 
 
 def test_the_moves_are_numbered_in_the_order_of_the_legal_moves_and_ending_the_turn_is_last() -> None:
-    teller = Teller(card_symbol, rules=RULES)
+    teller = Teller(solid, rules=RULES)
     snap = view("7H KH", ("8C", "7D", "", "", "KS", "", "", ""))
     assert teller.moves(snap) == [
         "1. move the pile at East (from 7♦) onto 8♣ at North",
@@ -267,7 +267,7 @@ def test_each_language_tells_the_table_and_reads_its_own_words(code: str) -> Non
         return view("7H KH", piles, pot=4, log=("Round 1: Ana dealt", "Ana drew 7♥"))
 
     def everything() -> list[str]:
-        teller, snap = Teller(card_symbol, rules=CHIPS), table()
+        teller, snap = Teller(solid, rules=CHIPS), table()
         return [*teller.news(snap), *teller.turn(snap), *teller.scores(snap)]
 
     english = everything()
@@ -279,12 +279,25 @@ def test_each_language_tells_the_table_and_reads_its_own_words(code: str) -> Non
     assert same == [], same
     north = _("North")
     assert north != "North" and any(north in line for line in spoken)
-    assert read_input(f"7h {north}", snap, CHIPS) == Play(read_input("7h n", snap, CHIPS).move)  # type: ignore[union-attr]
-    assert read_input(fold(north).upper(), snap, CHIPS) != Play(0)
+    assert read_input(f"7h {north}", snap, CHIPS, fmt=solid) == Play(read_input("7h n", snap, CHIPS, fmt=solid).move)  # type: ignore[union-attr]
+    assert isinstance(read_input(fold(north).upper(), snap, CHIPS, fmt=solid), Refused)
     hand = _typed(Command.HAND)
-    assert hand != "hand" and read_input(hand, snap, CHIPS) == Command.HAND
-    assert read_input("hand", snap, CHIPS) == Command.HAND
+    assert hand != "hand" and read_input(hand, snap, CHIPS, fmt=solid) == Command.HAND
+    assert read_input("hand", snap, CHIPS, fmt=solid) == Command.HAND
 
 
 def _typed(command: Command) -> str:
     return pgettext("typed command", command.value)
+
+
+def test_the_cards_are_told_in_the_players_card_style_whatever_the_log_wrote() -> None:
+    teller = Teller(card_str)
+    log = ("Round 1: Ana dealt", "Ana played 7♥ on 8♣ at N", "Ana moved 6♦ 5♠ from W onto 7♥ at N")
+    snap = view("TH", ("8C 7H 6D 5S", "", "", "", "", "", "", ""), log=log)
+    assert teller.news(snap) == [
+        "Round 1: Ana dealt",
+        "Ana played 7H on 8C at North; Ana has 1 card",
+        "Ana moved 6D 5S from West onto 7H at North",
+    ]
+    assert teller.hand(snap) == ["Your hand: TH (1 card)"]
+    assert teller.table(snap)[0] == "North: 4 cards from 8C to 5S, next red 4"
