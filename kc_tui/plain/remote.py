@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 import threading
+from collections.abc import Callable
 
 from kc_tui.config import Config
 from kc_tui.engine import VARIANTS, Rules, move_str
@@ -29,6 +31,8 @@ from kc_tui.net.client import Link, RemoteSeat, Status
 from kc_tui.net.listings import rules_of
 from kc_tui.net.schema import (
     CLOSED,
+    RATE_PER_SECOND,
+    SLOW_DOWN,
     ClockMsg,
     ErrorMsg,
     HintMsg,
@@ -43,6 +47,9 @@ from kc_tui.plain.reading import Command, Play, Refused, fold, read_input
 from kc_tui.plain.reading import help_lines as typing_help
 from kc_tui.plain.telling import Teller
 from kc_tui.util.printable import name_shown
+
+#: How long a request the server dropped for coming too fast waits before it is sent again (s).
+AGAIN_AFTER = 2 / RATE_PER_SECOND
 
 
 class Typed:
@@ -186,6 +193,9 @@ class PlainTable:
         self._turn_began: int | None = None
         self._waiting_told: str | None = None
         self._hint_asked: int | None = None
+        #: The request sent and not yet answered (a move, undo or hint), to send again when the
+        #: server dropped it for coming too fast.
+        self._request: Callable[[], int | None] | None = None
         self._warned: int | None = None
         seat.on_message = self._received
         seat.on_link = self._link_changed
@@ -231,6 +241,7 @@ class PlainTable:
         elif isinstance(message, StateMsg):
             self._new_state(message)
         elif isinstance(message, RefusedMsg):
+            self._request = None
             if message.id == self._hint_asked:
                 self._hint_asked = None
             # Translators: the server refused what was asked; {reason} is its one line.
@@ -244,6 +255,8 @@ class PlainTable:
             self._round_scored(message)
         elif isinstance(message, ClockMsg):
             self._clock(message)
+        elif isinstance(message, ErrorMsg) and message.code == SLOW_DOWN:
+            self._again()
         elif isinstance(message, ErrorMsg) and message.code != self.seat.link.code:
             self.say(message.message)
 
@@ -273,6 +286,7 @@ class PlainTable:
             self._tell_waiting(snap)
             return
         self._hint_asked = None
+        self._request = None
         self.say(*self.teller.news(snap))
         if snap.over:
             self.say(*self.teller.scores(snap))
@@ -320,6 +334,21 @@ class PlainTable:
         self._warned = self.stamp
         # Translators: {seconds} is the whole seconds left of your turn.
         self.say(_("{seconds} s left: then an AI plays this turn").format(seconds=message.left))
+
+    def _again(self) -> None:
+        """The server dropped a message for coming too fast: the request waiting for its answer
+        is sent again after a pause (the server's rate allows it then)."""
+        if self._request is None:
+            return
+        request = self._request
+
+        def send() -> None:
+            if self._request is request and not self._done.is_set():
+                rid = request()
+                if rid is not None and self._hint_asked is not None:
+                    self._hint_asked = rid
+
+        asyncio.get_running_loop().call_later(AGAIN_AFTER, send)
 
     def _link_changed(self, link: Link) -> None:
         if self._done.is_set():
@@ -388,8 +417,14 @@ class PlainTable:
             self.say(_("You are watching: the moves are the players'."))
         elif not mine(self.snap):
             self.say(self._not_now())
-        elif self.seat.move(move_str(play.move)) is None:
+        elif self._ask(functools.partial(self.seat.move, move_str(play.move))) is None:
             self.say(_("The connection is down: the move was not sent."))
+
+    def _ask(self, request: Callable[[], int | None]) -> int | None:
+        """Send ``request`` (the seat's move, undo or hint); its id, None when it was not sent."""
+        rid = request()
+        self._request = request if rid is not None else None
+        return rid
 
     def _not_now(self) -> str:
         """Why the seat may not act now."""
@@ -434,7 +469,7 @@ class PlainTable:
             return
         if self._hint_asked is not None:
             return
-        rid = self.seat.hint()
+        rid = self._ask(self.seat.hint)
         if rid is None:
             self.say(_("The connection is down: no hint now."))
             return
@@ -448,7 +483,7 @@ class PlainTable:
         if not snap.can_undo:
             self.say(snap.undo_note or _("Nothing to undo this turn."))
             return
-        if self.seat.undo() is None:
+        if self._ask(self.seat.undo) is None:
             self.say(_("The connection is down: nothing was sent."))
             return
         self.say(_("Taking back your last move…"))

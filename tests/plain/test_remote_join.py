@@ -79,10 +79,15 @@ async def test_every_typed_line_is_answered_in_one_line_at_a_remote_seat() -> No
             answer = ana.out[start:at]
             assert len(answer) == 1, (text, answer)
         # Nothing to take back yet; the rules of this table; the help; the server's hint.
-        for command, words in (("undo", "undo"), ("rules", "Drawing (R"), ("help", "7h n"), ("hint", "Hint: ")):
+        for command, words in (
+            ("undo", "Nothing to undo"),
+            ("rules", "Drawing (R"),
+            ("help", "7h n"),
+            ("hint", "Hint: "),
+        ):
             start = len(ana.out)
             ana.type(command)
-            await ana.line(lambda line, w=words: w.casefold() in line.casefold(), start)
+            await ana.line_with(words, start)
         start = len(ana.out)
         ana.type("quit")
         assert await ana.ended() == 0
