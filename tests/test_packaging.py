@@ -23,7 +23,7 @@ from kc_tui import cli
 ROOT = Path(__file__).resolve().parent.parent
 DIST = "kings-corners"
 #: The package data the app reads at run time (pyproject.toml's package-data).
-DATA_PATTERNS = ("*.md", "*.json", "*.tcss", "*.pot", "*.po", "*.mo")
+DATA_PATTERNS = ("*.md", "*.json", "*.tcss", "*.pot", "*.po", "*.mo", "*.html")
 #: What a wheel build must not leave in the tree it is built from.
 BUILD_LEFTOVERS = ("build", "dist", "*.egg-info")
 
@@ -186,6 +186,7 @@ def test_the_wheel_holds_the_package_data(wheel: zipfile.ZipFile) -> None:
     assert {"kc_tui/data/RULES.md", "kc_tui/data/GUIDE.md", "kc_tui/data/ai_ratings.json"} <= set(data)
     assert any(name.endswith(".tcss") for name in data)
     assert "kc_tui/i18n/kings_corners.pot" in data  # and each language's catalog, when there is one
+    assert {"kc_tui/web/templates/app.html", "kc_tui/web/templates/plain.html"} <= set(data)  # serve's pages
     missing = [name for name in data if name not in names]
     assert missing == []
 

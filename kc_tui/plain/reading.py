@@ -40,7 +40,7 @@ from kc_tui.i18n import _, pgettext
 from kc_tui.match.card_format import CardFormat
 from kc_tui.match.places import PLACE_NAMES
 from kc_tui.match.view import TableSnapshot
-from kc_tui.util.printable import one_line
+from kc_tui.util.printable import cells, one_line
 
 
 class Command(StrEnum):
@@ -71,8 +71,10 @@ class Refused:
     line: str
 
 
-#: The longest typed word a refusal quotes.
-QUOTED = 20
+#: The most cells of a typed word a refusal quotes.
+QUOTED = 16
+#: The widest a refusal is made when it can be (a terminal of 80 columns).
+WIDTH = 80
 #: The most digits read as a move's number.
 NUMBER_DIGITS = 6
 
@@ -108,12 +110,15 @@ _ENGLISH_PLACES = {
 }
 _SEPARATORS = re.compile(r"[\s,;:.!?()\[\]{}\"'`|/\\]+")
 _ARROWS = re.compile(r"->|=>|→|⇒|>")
+#: What a typed word may hold that is not seen and says nothing: variation selectors (``♥️``)
+#: and the Thai catalog's break mark.
+_UNSEEN = "\ufe0e\ufe0f\u200b"
 
 
 def _typed_commands() -> dict[Command, str]:
     """The command words in the language in use."""
-    # Translators: the words typed in the plain mode for its commands (lower case, one word each,
-    # no spaces); the English words are understood too.
+    # Translators: the words typed in the plain mode for its commands (lower case, short: a word
+    # or two); the English words are understood too.
     return {
         Command.HAND: pgettext("typed command", "hand"),
         Command.TABLE: pgettext("typed command", "table"),
@@ -142,7 +147,7 @@ def _typed_verbs() -> tuple[str, str, str, str]:
 def fold(text: str) -> str:
     """``text`` as it is compared: case folded, accents and variation selectors dropped."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    kept = "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ch not in "\ufe0e\ufe0f")
+    kept = "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ch not in _UNSEEN)
     return kept.replace("đ", "d").replace("ø", "o").replace("ł", "l").replace("ı", "i")
 
 
@@ -210,8 +215,14 @@ def legal_order(snap: TableSnapshot) -> list[Move]:
 
 
 def quoted(word: str) -> str:
-    """A typed word as a refusal quotes it: printable, cut short."""
-    return one_line(word, QUOTED)
+    """A typed word as a refusal quotes it: printable, cut to :data:`QUOTED` cells ("..." ending
+    a word cut)."""
+    text = one_line(word)
+    if cells(text) <= QUOTED:
+        return text
+    while text and cells(text) > QUOTED - 3:
+        text = text[:-1]
+    return text + "..."
 
 
 def typed_card(card: Card) -> str:
@@ -248,14 +259,17 @@ def _card_alone(card: Card, snap: TableSnapshot, rules: Rules, fmt: CardFormat) 
         return Play(play(card, places[0]))
     if not places:
         return Refused(_("{card} cannot be played anywhere now.").format(card=fmt(card)))
-    names = ", ".join(_(PLACE_NAMES[p]) for p in places)
-    # Translators: a card typed without a place in the plain mode, that may go on several places:
-    # "7♠ may go on North, East: type the place too, such as 7s n".
-    return Refused(
-        _("{card} may go on {places}: type the place too, such as {example}").format(
-            card=fmt(card), places=names, example=f"{typed_card(card)} {PLACES[places[0]].lower()}"
+    example = f"{typed_card(card)} {PLACES[places[0]].lower()}"
+    line = ""
+    for names in (", ".join(_(PLACE_NAMES[p]) for p in places), " ".join(PLACES[p] for p in places)):
+        # Translators: a card typed without a place in the plain mode, that may go on several
+        # places: "7♠ may go on North, East: type one too, such as 7s n".
+        line = _("{card} may go on {places}: type one too, such as {example}").format(
+            card=fmt(card), places=names, example=example
         )
-    )
+        if cells(line) <= WIDTH:
+            break
+    return Refused(line)
 
 
 def _onto_card(card: Card, top: Card, snap: TableSnapshot, rules: Rules, fmt: CardFormat) -> Play | Refused:
@@ -288,17 +302,18 @@ def read_input(
     words = _words(text)
     if not words:
         return Refused(_("Nothing typed: type a move's number, a move such as 7h n, or help."))
-    commands = {word: command for command in Command for word in (command.value, fold(_typed_commands()[command]))}
-    commands["exit"] = Command.QUIT
-    if len(words) == 1 and words[0] in commands:
-        return commands[words[0]]
+    commands: dict[tuple[str, ...], Command] = {(command.value,): command for command in Command}
+    commands |= {tuple(_words(word)): command for command, word in _typed_commands().items()}
+    commands[("exit",)] = Command.QUIT
+    if tuple(words) in commands:
+        return commands[tuple(words)]
     play_word, move_word, end_word, to_word = (fold(w) for w in _typed_verbs())
     plays = {"play", "put", play_word}
     moves = {"move", move_word}
     ends = {"end", end_word}
     fillers = _FILLERS | {to_word}
     phrases = _place_phrases()
-    known = frozenset(plays | moves | ends | fillers | {"turn", "my"} | set(commands))
+    known = frozenset(plays | moves | ends | fillers | {"turn", "my"} | {w for key in commands for w in key})
     if len(words) == 1 and words[0].isdecimal():
         return _numbered(words[0], snap)
     if words[0] in ends and all(w in fillers | {"turn", "my", "the"} for w in words[1:]):
@@ -356,11 +371,11 @@ def help_lines() -> list[str]:
     lines = [
         _("Type a move's number from the list of moves, or the move itself:"),
         # Translators: the plain mode's help; {play} is the typed word for "play".
-        _("  7h n, {play} 7h north, 10♥ ne: a card from your hand onto a place").format(play=play_word),
-        _("  7h: the card onto the one place that takes it"),
+        _("7h n, {play} 7h north, 10♥ ne: a card from your hand onto a place").format(play=play_word),
+        _("7h: the card onto the one place that takes it"),
         # Translators: the plain mode's help; {move} is the typed word for "move".
-        _("  {move} e n, e to n: the pile at East onto North").format(move=move_word),
-        _("  {end}: end the turn").format(end=end_word),
+        _("{move} e n, e to n: the pile at East onto North").format(move=move_word),
+        _("{end}: end the turn").format(end=end_word),
         _("Places: n e s w (the sides), ne se sw nw (the corners), or their names."),
         _("Cards: A 2 ... 10 (or T) J Q K and c d h s (or ♣ ♦ ♥ ♠): 10h, th, 10♥."),
         _("{hand}, {table}, {moves}, {scores}: your hand, the table, your moves, the scores").format(

@@ -25,6 +25,7 @@ from kc_tui.engine import (
     is_play,
     pile_takes,
     play_card,
+    rank_of,
     source,
     target,
 )
@@ -127,16 +128,28 @@ def cards_left(said: str, who: str, n: int) -> str:
     return ngettext("{said}; {who} has {n} card", "{said}; {who} has {n} cards", n).format(said=said, who=who, n=n)
 
 
-def _new_part(old: Sequence[str], new: Sequence[str]) -> int:
-    """Where the lines of ``new`` not yet told start, ``old`` being the lines told: after the
-    longest run of ``new``'s first lines that ``old`` holds from some line on (the log grown, cut
-    to its last lines, or a move taken back and another made); 0 when ``new`` starts with no
-    line of ``old`` (a log that starts over)."""
+def _ends(lines: Sequence[str]) -> int:
+    """How many of ``lines`` say a turn was ended."""
+    count = 0
+    for line in lines:
+        found = words.read(line)
+        if found is not None and found[0] == words.ENDED:
+            count += 1
+    return count
+
+
+def _new_part(old: Sequence[str], new: Sequence[str], ends: int | None = None) -> int:
+    """Where the lines of ``new`` not yet told start, ``old`` being the lines told: after a run
+    of ``new``'s first lines that ``old`` holds from some line on (the log grown, cut to its last
+    lines, or a move taken back and another made); 0 when ``new`` starts with no line of ``old``
+    (a log that starts over).
+
+    A log that repeats itself (turns ended one after another) may fit ``old`` in more than one
+    place: ``ends``, when known, is how many turns the new lines end, and picks the place that
+    leaves that many; else the longest run is taken (the fewest lines told again)."""
     if not old or not new:
         return 0
-    if len(new) >= len(old) and tuple(new[: len(old)]) == tuple(old):
-        return len(old)
-    best = 0
+    runs: list[tuple[int, int]] = []
     first = new[0]
     for at in range(len(old)):
         if old[at] != first:
@@ -144,10 +157,17 @@ def _new_part(old: Sequence[str], new: Sequence[str]) -> int:
         run = 1
         while at + run < len(old) and run < len(new) and old[at + run] == new[run]:
             run += 1
-        # The latest start of the longest run: a log cut to its last lines starts late in the old.
-        if run >= best:
-            best = run
-    return best
+        runs.append((at, run))
+    if not runs:
+        return 0
+    # A log grown or cut: the run reaches the last line told. Else a move was taken back.
+    grown = [run for at, run in runs if at + run == len(old)]
+    choices = sorted(set(grown or [run for _at, run in runs]), reverse=True)
+    if ends is not None and len(choices) > 1:
+        for run in choices:
+            if _ends(new[run:]) == ends:
+                return run
+    return choices[0]
 
 
 def _first_told(log: Sequence[str]) -> int:
@@ -171,6 +191,15 @@ def _deal_number(line: str) -> int | None:
         return None
 
 
+def _after_round(line: str, number: int) -> bool:
+    """Whether ``line`` is the first the log writes after round ``number`` is scored: the next
+    round's deal, or the match's end."""
+    found = words.read(line)
+    if found is None:
+        return False
+    return found[0] == words.MATCH_OVER or _deal_number(line) == number + 1
+
+
 class Teller:
     """Tells one viewer's table: ``fmt`` writes a card (the player's card style); ``rules``, when
     known, say what an empty place takes (R10, R11)."""
@@ -183,6 +212,7 @@ class Teller:
         #: Every seat's cards as the last view told them, by name, and that view's round.
         self._cards: dict[str, int] = {}
         self._round = 0
+        self._turns = 0
         #: The finished rounds told (their numbers).
         self._rounds: set[int] = set()
         self._over = False
@@ -193,7 +223,7 @@ class Teller:
         """What happened since the last view told (the first time: the round so far, from its
         deal, at most :data:`FIRST_MOST` lines)."""
         log = snap.log
-        start = _new_part(self._log, log) if self._told else _first_told(log)
+        start = _new_part(self._log, log, self._ends_since(snap)) if self._told else _first_told(log)
         fresh = list(log[start:])
         said = self._said(fresh, snap)
         rows = [row for row in snap.results if row.number not in self._rounds]
@@ -203,7 +233,7 @@ class Teller:
         for row in rows:
             self._rounds.add(row.number)
             summary = self.round_end(row, snap)
-            at = next((i for i, line in enumerate(fresh) if _deal_number(line) == row.number + 1), len(said))
+            at = next((i for i, line in enumerate(fresh) if _after_round(line, row.number)), len(said))
             said[at:at] = summary
             fresh[at:at] = summary
         if snap.over and snap.end_text and not self._over:
@@ -221,7 +251,14 @@ class Teller:
         self._told = True
         self._cards = {seat.name: seat.cards for seat in snap.seats}
         self._round = snap.round_number
+        self._turns = snap.turns_ended
         return said
+
+    def _ends_since(self, snap: TableSnapshot) -> int | None:
+        """How many turns were ended since the last view told, when the round is the same."""
+        if snap.round_number != self._round or snap.turns_ended < self._turns:
+            return None
+        return snap.turns_ended - self._turns
 
     def _said(self, lines: Sequence[str], snap: TableSnapshot) -> list[str]:
         """``lines`` of the log said, each play and draw with its seat's cards left: worked back
@@ -292,9 +329,18 @@ class Teller:
 
     def pile(self, place: int, pile: Sequence[Card]) -> str:
         """One place of the table in a sentence: its cards (a long pile by its bottom and top)
-        and what it takes next."""
-        takes = pile_takes(place, list(pile), self.rules)
+        and what it takes next (nothing on an ace, R12)."""
         name = place_name(place)
+        if rank_of(pile[-1]) == 1:
+            if len(pile) <= PILE_SHOWN:
+                # Translators: a pile ending in an ace in the plain mode: "East: 3♥ 2♠ A♦, nothing goes on an ace".
+                return _("{place}: {cards}, nothing goes on an ace").format(
+                    place=name, cards=cards_text(pile, self.fmt)
+                )
+            return _("{place}: {n} cards from {bottom} to {top}, nothing goes on an ace").format(
+                place=name, n=len(pile), bottom=self.fmt(pile[0]), top=self.fmt(pile[-1])
+            )
+        takes = pile_takes(place, list(pile), self.rules)
         if len(pile) <= PILE_SHOWN:
             # Translators: a pile in the plain mode: "North: 9♠ 8♥, next black 7".
             return _("{place}: {cards}, next {takes}").format(place=name, cards=cards_text(pile, self.fmt), takes=takes)

@@ -32,6 +32,7 @@ from kc_tui.ui import linebreak
 from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
+from kc_tui.ui.table.cursor import ReaderCursor
 from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class SaveChanged(Message):
     """A save was written, or failed (posted from the save writer's thread)."""
 
 
-class KingsCornersApp(App[int]):
+class KingsCornersApp(ReaderCursor, App[int]):
     """``mode``: 'menu' (the main menu), 'play' (a match at once), 'demo' (the AI demo) or
     'tutorial' (Learn to play, where the player left it).
 

@@ -3,13 +3,19 @@ app started by :mod:`kc_tui.web.tab` in a private folder of its own under the ro
 
 Only ``kings-corners serve`` imports this module (it loads aiohttp and textual-serve).
 
+Its pages are this package's own (:mod:`kc_tui.web.page`): the app's page, whose terminal is made
+in xterm.js' screen reader's mode, and at ``/plain`` the plain page, the game as lines of text
+for a screen reader, each plain page bridged to a plain-mode process of its own
+(:mod:`kc_tui.web.bridge`) in a private folder like a tab's app; both in the player's language.
+
 Beyond textual-serve's own server: the page's WebSocket address is built from the address the
 browser asked for (so the page works whatever name or address reaches the server); a WebSocket
 from a page of another site (its ``Origin`` is not this server) is refused, so no web page a
 visitor opens elsewhere can start or drive a tab; on a loopback address only a loopback name is
 served (no page of another site can reach it by a name that points here); at most
-:data:`MAX_TABS` tabs run at once (each is a process); and a tab's app joins only the tables the
-operator allowed (``--allow-join``: its launcher is given the list, :mod:`kc_tui.net.allowlist`).
+:data:`MAX_TABS` tabs run at once, the app's and the plain page's (each is a process); and a
+tab's app joins only the tables the operator allowed (``--allow-join``: its launcher is given
+the list, :mod:`kc_tui.net.allowlist`).
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
+import aiohttp_jinja2
 from aiohttp import WSMsgType, web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
@@ -36,12 +42,26 @@ from kc_tui.engine.strict import loads as strict_json
 from kc_tui.i18n import _, ngettext
 from kc_tui.net.allowlist import Endpoint
 from kc_tui.util.printable import one_line
+from kc_tui.web.bridge import MESSAGE_MAX as PLAIN_MESSAGE_MAX
+from kc_tui.web.bridge import PlainTab
 from kc_tui.web.folders import sweep
 from kc_tui.web.options import exposed_warning, is_loopback
+from kc_tui.web.page import (
+    APP_PAGE,
+    PLAIN_PAGE,
+    PLAIN_PATH,
+    PLAIN_SOCKET_PATH,
+    SCRIPT_PATH,
+    TEMPLATES,
+    TITLE,
+    PageError,
+    app_context,
+    load_reader_script,
+    plain_context,
+)
 
 log = logging.getLogger(__name__)
 
-TITLE = "Kings Corners"
 #: The most tabs (app processes) served at once; one more is refused (HTTP 503).
 MAX_TABS = 32
 #: The largest message read from a browser (bytes): keys and sizes are short.
@@ -50,6 +70,8 @@ MESSAGE_MAX = 64 << 10
 SIZE_MAX = 500
 #: How long a tab's app has to quit when its tab goes (seconds), before it is killed.
 APP_EXIT_WAIT = 10.0
+#: The width a plain page's process wraps its lines to: the page wraps them to its own.
+PLAIN_WIDTH = 500
 #: A Host header: a name or IPv4 address, or an IPv6 address in brackets, and a port.
 _HOST = re.compile(r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
@@ -83,32 +105,24 @@ def tab_command(root: Path, tables: Sequence[Endpoint] = (), online: str | None 
     return " ".join(shlex.quote(w) for w in words)
 
 
+def plain_command(root: Path, tables: Sequence[Endpoint] = (), online: str | None = None) -> list[str]:
+    """The command a plain page's process is: :mod:`kc_tui.web.tab` running the plain mode, with
+    what :func:`tab_command` gives a tab's app."""
+    where = ["--online", online] if online else []
+    return [sys.executable, "-m", "kc_tui.web.tab", str(root), "--plain", *where, *(str(t) for t in tables)]
+
+
+def plain_environment() -> dict[str, str]:
+    """The environment of a plain page's process: this one's, and lines the page wraps itself
+    (a wide width), in UTF-8, for no terminal."""
+    return {**os.environ, "TERM": "dumb", "COLUMNS": str(PLAIN_WIDTH), "PYTHONIOENCODING": "utf-8"}
+
+
 class OneLine(logging.Formatter):
     """A log record as one line: its message made printable, no traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
         return one_line(f"kings-corners serve: {record.getMessage()}", 1000)
-
-
-#: Added to textual-serve's page: the terminal takes the keyboard's focus as soon as it is on the
-#: page, so keys work in a new tab without a click first (xterm.js reads keys from its helper
-#: textarea; textual.js makes the terminal in the page's load handler, then it is looked for).
-FOCUS_SCRIPT = """<script>
-window.addEventListener("load", function () {
-  var tries = 0;
-  var timer = setInterval(function () {
-    var keys = document.querySelector("#terminal .xterm-helper-textarea");
-    if (keys) { keys.focus({ preventScroll: true }); }
-    if ((keys && document.activeElement === keys) || ++tries > 200) { clearInterval(timer); }
-  }, 50);
-});
-</script>"""
-
-
-def with_focus(html: str) -> str:
-    """textual-serve's page ``html`` with :data:`FOCUS_SCRIPT` at the end of its body."""
-    at = html.rfind("</body>")
-    return html + FOCUS_SCRIPT if at < 0 else html[:at] + FOCUS_SCRIPT + "\n" + html[at:]
 
 
 class TabServer(Server):
@@ -124,11 +138,17 @@ class TabServer(Server):
         tables: Sequence[Endpoint] = (),
         online: str | None = None,
     ) -> None:
-        super().__init__(tab_command(root, tables, online), host=host, port=port, title=TITLE)
+        super().__init__(tab_command(root, tables, online), host=host, port=port, title=TITLE, templates_path=TEMPLATES)
         self.root = root
         self.tables = tuple(tables)
+        self.online = online
         self.loopback = is_loopback(host)
         self.services: set[AppService] = set()
+        self.plain_tabs: set[PlainTab] = set()
+        try:
+            self.script = load_reader_script(self.statics_path)
+        except PageError as exc:
+            raise ServeError(str(exc)) from None
         self.say = say
         self.warn = warn
 
@@ -155,25 +175,73 @@ class TabServer(Server):
         origin = request.headers.get("Origin")
         return origin is None or origin.lower() == f"http://{request.host}".lower()
 
-    async def handle_index(self, request: web.Request) -> Any:
+    def refuse_unknown_host(self, request: web.Request) -> None:
+        """Answer 421 to a request for a name this server is not served under."""
         if not self.host_allowed(request.host):
             raise web.HTTPMisdirectedRequest(text=_("This server is not served under that name.") + "\n")
-        # The page's addresses are built from ``public_url`` before the handler's first await.
-        self.public_url = f"http://{request.host}"
-        response = await super().handle_index(request)
-        if isinstance(response, web.Response) and response.text is not None:
-            response.text = with_focus(response.text)
-        return response
+
+    def tabs_open(self) -> int:
+        """The tabs open: the app's and the plain page's."""
+        return len(self.services) + len(self.plain_tabs)
+
+    def refuse_more_tabs(self) -> None:
+        """Answer 503 when :data:`MAX_TABS` tabs are open already."""
+        if self.tabs_open() >= MAX_TABS:
+            raise web.HTTPServiceUnavailable(
+                text=_("{count} tabs are open already: try again later.").format(count=MAX_TABS) + "\n"
+            )
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The app's page (:mod:`kc_tui.web.page`): its WebSocket at the address the browser asked for."""
+        self.refuse_unknown_host(request)
+        base = f"http://{request.host}"
+        router = request.app.router
+        context = app_context(
+            font_size=_size(request.query.get("fontsize"), 16),
+            websocket_url="ws://" + request.host + str(router["websocket"].url_for()),
+            static_url=base + str(router["static"].url_for(filename="/")).rstrip("/") + "/",
+        )
+        return aiohttp_jinja2.render_template(APP_PAGE, request, context)
+
+    async def handle_script(self, request: web.Request) -> web.Response:
+        """textual-serve's page script, its terminal in the screen reader's mode."""
+        self.refuse_unknown_host(request)
+        return web.Response(body=self.script, content_type="application/javascript", charset="utf-8")
+
+    async def handle_plain(self, request: web.Request) -> web.Response:
+        """The plain page (:mod:`kc_tui.web.page`)."""
+        self.refuse_unknown_host(request)
+        return aiohttp_jinja2.render_template(PLAIN_PAGE, request, plain_context())
+
+    async def handle_plain_socket(self, request: web.Request) -> web.WebSocketResponse:
+        """One plain page: its plain-mode process started, lines passed both ways
+        (:mod:`kc_tui.web.bridge`), the process ended when the page goes."""
+        if not self.host_allowed(request.host) or not self.same_origin(request):
+            raise web.HTTPForbidden(text=_("A tab is opened from this server's own page only.") + "\n")
+        self.refuse_more_tabs()
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=PLAIN_MESSAGE_MAX)
+        await websocket.prepare(request)
+        plain = PlainTab(websocket)
+        self.plain_tabs.add(plain)
+        try:
+            await plain.run(plain_command(self.root, self.tables, self.online), plain_environment())
+        except asyncio.CancelledError:
+            await websocket.close()
+        except (OSError, RuntimeError, ValueError) as exc:
+            log.warning("a plain tab ended: %s", one_line(str(exc) or type(exc).__name__))
+        finally:
+            try:
+                await plain.end()
+            finally:
+                self.plain_tabs.discard(plain)
+        return websocket
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its app process started, the browser's messages passed on, the process waited
         for when the tab goes (so that nothing of it outlives the server)."""
         if not self.host_allowed(request.host) or not self.same_origin(request):
             raise web.HTTPForbidden(text=_("A tab is opened from this server's own page only.") + "\n")
-        if len(self.services) >= MAX_TABS:
-            raise web.HTTPServiceUnavailable(
-                text=_("{count} tabs are open already: try again later.").format(count=MAX_TABS) + "\n"
-            )
+        self.refuse_more_tabs()
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_MAX)
         width, height = _size(request.query.get("width"), 80), _size(request.query.get("height"), 24)
         await websocket.prepare(request)
@@ -242,10 +310,21 @@ class TabServer(Server):
 
     async def on_cleanup(self, app: web.Application) -> None:
         """The server stopping: every tab's app ended and waited for."""
-        await asyncio.gather(*(self.end_tab(service) for service in list(self.services)), return_exceptions=True)
+        await asyncio.gather(
+            *(self.end_tab(service) for service in list(self.services)),
+            *(plain.end() for plain in list(self.plain_tabs)),
+            return_exceptions=True,
+        )
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.add_routes(
+            [
+                web.get(SCRIPT_PATH, self.handle_script, name="page_script"),
+                web.get(PLAIN_PATH, self.handle_plain, name="plain"),
+                web.get(PLAIN_SOCKET_PATH, self.handle_plain_socket, name="plain_websocket"),
+            ]
+        )
         app.on_cleanup.append(self.on_cleanup)
         return app
 
@@ -328,4 +407,4 @@ def serve(
     TabServer(root, bind, port, say, warn, tables, online).serve()
 
 
-__all__ = ["MAX_TABS", "ServeError", "TabServer", "serve", "tab_command"]
+__all__ = ["MAX_TABS", "ServeError", "TabServer", "plain_command", "serve", "tab_command"]

@@ -1,8 +1,10 @@
-"""One browser tab's app: ``python -m kc_tui.web.tab ROOT [--online URL] [HOST:PORT ...]``, the
-command textual-serve runs for every tab that connects.
+"""One browser tab's app: ``python -m kc_tui.web.tab ROOT [--plain] [--online URL] [HOST:PORT ...]``,
+the command textual-serve runs for every tab that connects (with ``--plain``, the command a plain
+page's process is: :mod:`kc_tui.web.bridge`).
 
 It makes the tab's private folder under ``ROOT`` (:mod:`kc_tui.web.folders`), runs the app
-(``python -m kc_tui``, the menu; with ``--online URL`` the lobby of that server) with its
+(``python -m kc_tui``, the menu; with ``--online URL`` the lobby of that server; with
+``--plain`` the plain mode, ``play --plain`` or ``online URL --plain``) with its
 settings, data and history in that folder and the tables it may join (``serve --allow-join``,
 none when none is given: :mod:`kc_tui.net.allowlist`) in its environment, and removes the folder
 when the app ends. The app's standard streams are this process's own: textual-serve talks to the
@@ -43,8 +45,11 @@ WATCH_EVERY = 0.5
 APP_EXIT_WAIT = 10.0
 
 
-def app_command(online: str | None = None) -> list[str]:
-    """The app on its menu (or at the lobby of the server at ``online``), run by this Python."""
+def app_command(online: str | None = None, plain: bool = False) -> list[str]:
+    """The app on its menu (or at the lobby of the server at ``online``), run by this Python;
+    with ``plain``, the plain mode (``play --plain``, or ``online URL --plain``)."""
+    if plain:
+        return [sys.executable, "-m", "kc_tui", *(["online", online] if online else ["play"]), "--plain"]
     return [sys.executable, "-m", "kc_tui", *(["online", online] if online else [])]
 
 
@@ -115,12 +120,15 @@ def run_tab(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    plain = len(args) >= 2 and args[1] == "--plain"
+    if plain:
+        del args[1]
     online: str | None = None
     if len(args) >= 3 and args[1] == "--online":
         online = args[2]
         del args[1:3]
     if not args:
-        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT [--online URL] [HOST:PORT ...]\n")
+        sys.stderr.write("usage: python -m kc_tui.web.tab ROOT [--plain] [--online URL] [HOST:PORT ...]\n")
         return 2
     try:
         tables = parse_tables(args[1:])
@@ -128,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RootError, ValueError) as exc:
         sys.stderr.write(f"kings-corners serve: {one_line(str(exc))}\n")
         return 2
-    return run_tab(root, app_command(online), watch=True, tables=tables)
+    return run_tab(root, app_command(online, plain), watch=True, tables=tables)
 
 
 if __name__ == "__main__":

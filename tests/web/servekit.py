@@ -58,13 +58,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
+def serving(tmp_path: Path, *options: str, lang: str | None = None) -> Iterator[Served]:
     """``kings-corners serve`` in a process of its own on a free port, its root under
-    ``tmp_path``, once it says it is serving; stopped by SIGTERM at the end."""
+    ``tmp_path``, in the language ``lang`` (``--lang``) if given, once it says it is serving (it
+    names its address); stopped by SIGTERM at the end."""
     root = tmp_path / "root"
     port = free_port()
     env = {**os.environ, "KINGS_CORNERS_DATA": str(tmp_path / "serve-data")}
-    command = [sys.executable, "-m", "kc_tui", "serve", "--port", str(port), "--root", str(root), *options]
+    language = ["--lang", lang] if lang else []
+    command = [sys.executable, "-m", "kc_tui", *language, "serve", "--port", str(port), "--root", str(root), *options]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
     )
@@ -76,7 +78,7 @@ def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
         assert process.stdout is not None
         for line in process.stdout:
             lines.append(line.rstrip("\n"))
-            if line.startswith("Serving"):
+            if f":{port}/ " in line:  # the address served, said in any language
                 ready.set()
         ready.set()
 
