@@ -121,24 +121,35 @@ async def test_the_inputs_end_leaves_the_table_and_the_seat_is_taken_again() -> 
     no_trace(first, host)
 
 
-async def test_the_host_stopping_is_told_in_a_line_and_a_wrong_address_ends_the_seat() -> None:
+async def test_the_host_stopping_is_told_in_a_line_and_the_seat_is_back_when_it_serves_again() -> None:
     host, urls = await seat_urls("human:Ana", "greedy")
     ana = plain_process("join", "--plain", urls["Ana"])
     wrong = plain_process("join", "--plain", urls["Ana"][:-4] + "AAAA")
+    again = None
     try:
         await ana.line_with(PROMPT)
         assert await wrong.ended() == 1
+        port = host.port()
         host.stop()
-        at = await ana.line_with("The host stopped the table")
+        stopped = await ana.line_with("The host stopped the table")
         ana.type("table")
-        await ana.line_with("North: ", at)
+        await ana.line_with("North: ", stopped)
+        again = host_process("--resume", "--stand-in", "0", "--port", str(port))
+        back = await ana.line_with("Connected again.", stopped)
+        ana.type("moves")
+        await ana.line(lambda line: line.startswith("1. "), back)
+        ana.type("1")
+        await ana.line(lambda line: line.startswith("Ana "), back)
         ana.type("quit")
         assert await ana.ended() == 0
     finally:
         ana.stop()
         wrong.stop()
         host.stop()
+        if again is not None:
+            again.stop()
     assert any(line.startswith("You are not at the table: ") for line in wrong.out), wrong.out
     assert len([line for line in ana.out if line.startswith("The host stopped the table")]) == 1
+    assert len([line for line in ana.out if line.startswith("Connected again.")]) == 1
     assert ana.bad_lines(WIDTH) == []
     no_trace(ana, wrong)
