@@ -27,7 +27,7 @@ from kc_tui.engine import VARIANTS, Rules, move_str
 from kc_tui.i18n import _, pgettext
 from kc_tui.match.card_format import card_formatter, cards_text
 from kc_tui.match.view import TableSnapshot
-from kc_tui.net.client import Link, RemoteSeat, Status
+from kc_tui.net.client import HOST_STOPPED, Link, RemoteSeat, Status
 from kc_tui.net.listings import rules_of
 from kc_tui.net.schema import (
     CLOSED,
@@ -142,14 +142,36 @@ def rules_lines(rules: Rules) -> list[str]:
     return out
 
 
+def typed_words() -> dict[str, str]:
+    """The command words as typed in the language in use (:mod:`kc_tui.plain.reading`'s), by
+    their English word."""
+    return {
+        "table": pgettext("typed command", "table"),
+        "scores": pgettext("typed command", "scores"),
+        "rules": pgettext("typed command", "rules"),
+        "help": pgettext("typed command", "help"),
+        "quit": pgettext("typed command", "quit"),
+    }
+
+
+def typing_hint() -> str:
+    """How to learn what may be typed."""
+    # Translators: {help} is the word typed for the help.
+    return _("Type {help} for what you can type.").format(**typed_words())
+
+
 def help_lines(*, watching: bool) -> list[str]:
     """What may be typed at a remote table."""
     if watching:
         return [
             _("You are watching: the table is told as it plays."),
-            _("Type table, scores or rules to hear them again, help for this, quit to leave."),
+            _("Type {table}, {scores} or {rules} to hear them again, {help} for this, {quit} to leave.").format(
+                **typed_words()
+            ),
         ]
-    return [*typing_help(), _("At a remote table quit leaves it: your seat waits for you (join again to take it).")]
+    # Translators: {quit} is the word typed to leave the table.
+    away = _("At a remote table {quit} leaves it: your seat waits for you (join again to take it).")
+    return [*typing_help(), away.format(**typed_words())]
 
 
 def waiting_words(snap: TableSnapshot) -> str:
@@ -165,6 +187,11 @@ def waiting_words(snap: TableSnapshot) -> str:
             return _("{name} is away: an AI plays for them…").format(name=who)
         return _("{name} is away: the table waits.").format(name=who)
     return _("{name} is playing…").format(name=who)
+
+
+def sentence(text: str) -> str:
+    """``text`` (a reason, a status in lower case) as a sentence: its first letter a capital."""
+    return text[:1].upper() + text[1:]
 
 
 def mine(snap: TableSnapshot | None) -> bool:
@@ -276,7 +303,7 @@ class PlainTable:
         else:
             # Translators: {name} is the seat's name at the table, {names} every seat's.
             self.say(_("You sit at the table as {name}; the seats: {names}.").format(name=message.name, names=names))
-        self.say(_("Type help for what you can type."))
+        self.say(typing_hint())
 
     def _new_state(self, state: StateMsg) -> None:
         before, snap = self.snap, state.view
@@ -298,7 +325,8 @@ class PlainTable:
                 self.say(*self.teller.turn(snap))
             else:
                 self.say(*self.teller.moves(snap))
-            self.say(_("Your move (its number, or help):"))
+            # Translators: the prompt at the player's turn; {help} is the word typed for the help.
+            self.say(_("Your move (its number, or {help}):").format(**typed_words()))
             self._waiting_told = None
         else:
             self._turn_began = None
@@ -355,7 +383,7 @@ class PlainTable:
             return
         if link.status is Status.ENDED:
             if link.code == CLOSED:
-                self.say(_("The host stopped the table: the match is over."))
+                self.say(sentence(link.reason))
                 self._leave(Left.OVER)
             elif link.code is not None:
                 # Translators: {reason} is why the seat is not at the table any more.
@@ -365,12 +393,9 @@ class PlainTable:
             self._hint_asked = None
             self._waiting_told = None
             if self.seat.host_away:
-                self.say(_("The host stopped the table: you'll be back when they serve it again."))
-            elif link.reason:
-                # Translators: {reason} is why the connection dropped.
-                self.say(_("The connection is down ({reason}): reconnecting…").format(reason=link.reason))
+                self.say(sentence(_(HOST_STOPPED)))
             else:
-                self.say(_("The connection is down: reconnecting…"))
+                self.say(_("The connection is down: reconnecting… Moves can be made again once it is back."))
         elif link.status is Status.CONNECTED and self.seat.connections > 1:
             self.say(_("Connected again."))
 
@@ -414,7 +439,7 @@ class PlainTable:
 
     def _send(self, play: Play) -> None:
         if self.watching:
-            self.say(_("You are watching: the moves are the players'."))
+            self.say(_("You are watching: you have no moves."))
         elif not mine(self.snap):
             self.say(self._not_now())
         elif self._ask(functools.partial(self.seat.move, move_str(play.move))) is None:
@@ -457,7 +482,7 @@ class PlainTable:
         elif command is Command.MOVES:
             self.say(*(self.teller.moves(snap) if mine(snap) else [self._not_now()]))
         elif self.watching:
-            self.say(_("You are watching: the moves are the players'."))
+            self.say(_("You are watching: you have no moves."))
         elif command is Command.HINT:
             self._hint(snap)
         elif command is Command.UNDO:

@@ -50,7 +50,7 @@ from kc_tui.net.lobby_schema import (
 )
 from kc_tui.plain.lines import Lines
 from kc_tui.plain.reading import fold
-from kc_tui.plain.remote import Left, PlainTable, Typed
+from kc_tui.plain.remote import Left, PlainTable, Typed, typing_hint
 from kc_tui.util.printable import is_you
 
 #: The lobby's commands (English; each is also understood in the language in use).
@@ -68,14 +68,13 @@ LIST, QUICK, JOIN, WATCH, NEW, LEAVE, REMATCH, NO, HELP, QUIT = (
 )
 
 
-def command_words() -> dict[str, str]:
-    """Every word a lobby command is typed as, folded (:func:`kc_tui.plain.reading.fold`): the
-    English one and the one of the language in use."""
+def lobby_words() -> dict[str, str]:
+    """The lobby's command words as typed in the language in use, by their English word."""
     # Translators: the words typed in the plain mode's lobby for its commands (lower case, one
     # word each, no spaces): list the tables, quick play, join a table, watch one, open a new
     # one, leave the seat taken, play the rematch offered, decline it; the English words are
     # understood too.
-    words = {
+    return {
         LIST: pgettext("typed lobby command", "list"),
         QUICK: pgettext("typed lobby command", "quick"),
         JOIN: pgettext("typed lobby command", "join"),
@@ -87,17 +86,27 @@ def command_words() -> dict[str, str]:
         HELP: pgettext("typed command", "help"),
         QUIT: pgettext("typed command", "quit"),
     }
-    out = {word: word for word in words} | {"?": HELP, "q": QUIT, "exit": QUIT}
-    out.update({fold(said): word for word, said in words.items()})
+
+
+def command_words() -> dict[str, str]:
+    """Every word a lobby command is typed as, folded (:func:`kc_tui.plain.reading.fold`): the
+    English one and the one of the language in use."""
+    out = {word: word for word in lobby_words()} | {"?": HELP, "q": QUIT, "exit": QUIT}
+    out.update({fold(said): word for word, said in lobby_words().items()})
     return out
 
 
 def lobby_help() -> list[str]:
     """What may be typed in the lobby."""
     return [
-        _("list: the open tables, numbered. quick: quick play, AIs fill the empty seats after a wait."),
-        _("join N: sit at table N. watch N: watch table N. new: open a table of your settings' seats."),
-        _("leave: leave your seat at a table not started. quit: leave the lobby."),
+        # Translators: the lobby's help in the plain mode; {list}, {quick}... are the typed words.
+        _("{list}: the open tables, numbered. {quick}: quick play, AIs fill the empty seats after a wait.").format(
+            **lobby_words()
+        ),
+        _("{join} N: sit at table N. {watch} N: watch table N. {new}: open a table of your settings' seats.").format(
+            **lobby_words()
+        ),
+        _("{leave}: leave your seat at a table not started. {quit}: leave the lobby.").format(**lobby_words()),
     ]
 
 
@@ -264,7 +273,9 @@ class PlainLobby:
             return False
         if client is not None:
             client.follow(True)
-        self.say(_("Back in the lobby: list, quick, join N, watch N, new, help, quit."))
+        # Translators: {list}, {quick}... are the words typed for the lobby's commands.
+        back = _("Back in the lobby: {list}, {quick}, {join} N, {watch} N, {new}, {help}, {quit}.")
+        self.say(back.format(**lobby_words()))
         if self._rematch is not None:
             self._offer(self._rematch)
         return True
@@ -318,7 +329,7 @@ class PlainLobby:
             self._quick()
         elif first and not self._at_table:
             self._list()
-            self.say(_("Type help for what you can type."))
+            self.say(typing_hint())
 
     def _joined(self, message: JoinedMsg) -> None:
         if message.invite is not None:
@@ -355,7 +366,7 @@ class PlainLobby:
                 line += " " + _("AIs fill the empty seats in {seconds} s.").format(seconds=listing.fill_in)
         if key != self._waiting_told:
             self._waiting_told = key
-            self.say(line, _("leave: leave the seat."))
+            self.say(line)
 
     def _started(self, message: StartMsg) -> None:
         self.seated = None
@@ -380,9 +391,10 @@ class PlainLobby:
 
     def _offer(self, offer: RematchMsg) -> None:
         # Translators: {people} are the players offered a rematch, {accepted} those who said yes.
-        line = _("A rematch with {people} (yes so far: {accepted}): type rematch to play again, no to decline.")
+        # Translators: {rematch} and {no} are the words typed to accept and to decline.
+        line = _("A rematch with {people} (yes so far: {accepted}): type {rematch} to play again, {no} to decline.")
         accepted = ", ".join(offer.accepted) or "-"
-        self.say(line.format(people=", ".join(offer.people), accepted=accepted))
+        self.say(line.format(people=", ".join(offer.people), accepted=accepted, **lobby_words()))
 
     def _refused(self, message: LobbyRefusedMsg) -> None:
         client = self.client
@@ -439,7 +451,11 @@ class PlainLobby:
             self._answer_rematch(command == REMATCH)
         else:
             # Translators: {word} is what was typed in the lobby.
-            self.say(_("{word} is no command here: type help for the commands.").format(word=words[0]))
+            self.say(
+                _("{word} is no command here: type {help} for the commands.").format(
+                    word=words[0], help=lobby_words()[HELP]
+                )
+            )
         return True
 
     def _renamed(self, name: str) -> bool:
@@ -466,7 +482,7 @@ class PlainLobby:
 
     def _free_to_sit(self) -> bool:
         if self.seated is not None:
-            self.say(_("You have a seat at a table already: leave leaves it."))
+            self.say(_("You have a seat at a table already: {leave} leaves it.").format(**lobby_words()))
             return False
         return True
 
@@ -477,17 +493,15 @@ class PlainLobby:
         listings = sorted_listings(client.listings)
         self.numbered = [t.table for t in listings]
         if not listings:
-            self.say(_("No open tables yet: new opens one, quick finds players for you."))
+            self.say(_("No open tables yet: {new} opens one, {quick} finds players for you.").format(**lobby_words()))
             return
-        count = len(listings)
-        self.say(ngettext("{count} table:", "{count} tables:", count).format(count=count))
         self.say(*(listing_line(i, t, t.fill_in) for i, t in enumerate(listings, start=1)))
 
     def _numbered(self, rest: list[str]) -> TableListing | None:
         """The table of the number typed after join or watch, as the list last numbered them."""
         client = self.client
         if not self.numbered:
-            self.say(_("No tables listed yet: type list."))
+            self.say(_("No tables listed yet: type {list}.").format(**lobby_words()))
             return None
         if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= len(self.numbered):
             # Translators: {count} is how many tables the list numbered.
@@ -496,7 +510,7 @@ class PlainLobby:
         table = self.numbered[int(rest[0]) - 1]
         listing = client.listings.get(table) if client is not None else None
         if listing is None:
-            self.say(_("That table is gone: type list."))
+            self.say(_("That table is gone: type {list}.").format(**lobby_words()))
         return listing
 
     def _quick(self) -> None:
@@ -520,7 +534,7 @@ class PlainLobby:
         if not self._free_to_sit():
             return
         if free_seats(listing) == 0 or listing.phase == ENDED:
-            self.say(_("No free seat at this table: watch N watches it."))
+            self.say(_("No free seat at this table: {watch} N watches it.").format(**lobby_words()))
             return
         self._ask(JoinTable(listing.table))
 
