@@ -71,8 +71,10 @@ async def test_a_table_opened_by_one_and_joined_by_its_number_is_played_by_both(
     async with server(tmp_path / "server", *FAST) as hub:
         ana_env = person(tmp_path / "ana", "Ana", Opponent("Ben", "human"))
         ben_env = person(tmp_path / "ben", "Ben", Opponent("Ana", "human"))
+        cy_env = person(tmp_path / "cy", "Cy", Opponent("Greedy", "greedy"))
         ana = plain_process("online", "--plain", hub.url, env=ana_env)
         ben = plain_process("online", "--plain", hub.url, env=ben_env)
+        cy = plain_process("online", "--plain", hub.url, env=cy_env)
         try:
             await ana.line_with("Signed in as Ana")
             ana.type("new")
@@ -88,15 +90,25 @@ async def test_a_table_opened_by_one_and_joined_by_its_number_is_played_by_both(
             ben.type("join 1")
             for p in (ana, ben):
                 p.read_to = await p.line_with("The table starts.")
+            # Cy watches the table while it waits for its first move, and is told its match to the end.
+            await cy.line_with("Signed in as Cy")
+            start = len(cy.out)
+            cy.type("list")
+            await cy.line(lambda line: line.startswith("1. ") and "Ana, Ben" in line, start)
+            cy.type("watch 1")
+            await cy.line_with("You are watching the table of Ana, Ben.")
             typed = await asyncio.gather(ana.play_until(over), ben.play_until(over))
             assert sum(typed) > 0
-            for p in (ana, ben):
+            await cy.line(over)
+            for p in (ana, ben, cy):
                 await p.line_with("Back in the lobby")
                 p.type("quit")
-            for p in (ana, ben):
+            for p in (ana, ben, cy):
                 assert await p.ended() == 0
         finally:
             ana.stop()
             ben.stop()
+            cy.stop()
     assert "Scores of round 1:" in "\n".join(ana.out) and "Scores of round 1:" in "\n".join(ben.out)
-    no_trace(ana, ben)
+    assert "Your move (its number, or help):" not in cy.out
+    no_trace(ana, ben, cy)
