@@ -6,11 +6,13 @@ started here, and so is the tutorial; :mod:`kc_tui.cli.common` holds what they s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kc_tui.cli.common import (
     EXIT_BAD_INPUT,
@@ -35,18 +37,49 @@ from kc_tui.cli.stats_command import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
-from kc_tui.i18n import LANGUAGES, _, break_marks, current, problem
+from kc_tui.i18n import LANGUAGES, N_, _, break_marks, current, problem
 from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.printable import one_line, write_line
+
+if TYPE_CHECKING:
+    from kc_tui.match.starting import Start
 
 __all__ = ["CliError", "build_parser", "main", "version"]
 
 
+#: The help of ``--plain``.
+PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
+
+
 def _app(args: argparse.Namespace, mode: str) -> int:
+    """Start ``mode``: the plain mode with ``--plain`` or the setting ``plain``, else the app."""
+    from kc_tui.match.starting import start_settings
+
+    start = start_settings(mode, args)
+    if getattr(args, "plain", False) or start.config.plain:
+        return _plain(mode, start)
     from kc_tui.ui.launch import launch
 
-    code: int = launch(mode, args)
+    code: int = launch(mode, args, start)
     return code
+
+
+def _plain(mode: str, start: Start) -> int:
+    """``mode`` in the plain mode, on the standard input and output (no terminal needed): a
+    closed output ends it as a quit does."""
+    from kc_tui.plain.lines import Lines
+    from kc_tui.plain.local import run_local
+
+    with contextlib.suppress(AttributeError, ValueError):  # a typed byte that is not UTF-8 is not the end
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+    try:
+        with break_marks(True):  # Thai's lines wrapped between its words (Lines drops the marks)
+            return run_local(mode, start, Lines(sys.stdout, sys.stdin))
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # nothing more is written to the closed output
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -121,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.help_later(p.add_argument("--seats", metavar=_("SEATS")), seats_help)
     p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
     p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--plain", action="store_true", help=_(PLAIN_HELP))
     p.set_defaults(func=lambda a: _app(a, "play"))
 
     p = sub.add_parser("demo", help=_("watch AI players play each other"))
@@ -129,10 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace", choices=["slow", "normal", "fast", "instant"], help=_("how fast moves are shown"))
     p.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
     p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--plain", action="store_true", help=_(PLAIN_HELP))
     p.set_defaults(func=lambda a: _app(a, "demo"))
 
     p = sub.add_parser("tutorial", help=_("learn the game: a guided first game, one move at a time"))
     p.add_argument("--config", metavar=_("FILE"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--plain", action="store_true", help=_(PLAIN_HELP))
     p.set_defaults(func=lambda a: _app(a, "tutorial"))
 
     p = sub.add_parser("tournament", help=_("measure AI players against each other over duplicate deals"))

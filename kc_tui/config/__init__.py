@@ -61,6 +61,11 @@ OPPONENT_KEYS: tuple[str, ...] = ("name", "kind", "think_ms")
 CHOICE_LABELS: dict[str, dict[str, str]] = {v.key: {c.value: c.label for c in v.choices} for v in VARIANTS if v.choices}
 #: The setting ``auto_hint`` as the Settings screen shows it: its label and what it does.
 AUTO_HINT: tuple[str, str] = (N_("Hints on"), N_("show a hint at the start of each of your turns"))
+#: The setting ``plain`` as the Settings screen shows it: its label and what it does.
+PLAIN: tuple[str, str] = (
+    N_("Plain mode"),
+    N_("the game as lines of text, for a screen reader or a braille display (from the next start)"),
+)
 #: Names offered for new opponents, in seat order.
 DEFAULT_OPPONENT_NAMES: tuple[str, ...] = ("Greedy", "Kingsley", "Lena")
 #: Suggested think times (ms) for the strength of an opponent, weakest first.
@@ -151,6 +156,8 @@ class Config:
     record_demos: bool = True
     #: Whether the game shows a hint at the start of each of the person's turns (:data:`AUTO_HINT`).
     auto_hint: bool = False
+    #: Whether ``kings-corners`` (and play, demo, tutorial) starts the plain mode (:data:`PLAIN`).
+    plain: bool = False
     theme: str = "textual-dark"
     #: The language's code (:data:`kc_tui.i18n.LANGUAGES`); empty: not chosen, the environment's.
     language: str = ""
@@ -209,6 +216,8 @@ class Config:
             )
         if not isinstance(self.auto_hint, bool):
             raise ConfigError(_("auto_hint must be true or false, not {value}").format(value=quote(self.auto_hint)))
+        if not isinstance(self.plain, bool):
+            raise ConfigError(_("plain must be true or false, not {value}").format(value=quote(self.plain)))
         if (
             not isinstance(self.theme, str)
             or not self.theme.strip()
@@ -237,6 +246,7 @@ class Config:
             "four_colour": self.four_colour,
             "record_demos": self.record_demos,
             "auto_hint": self.auto_hint,
+            "plain": self.plain,
             "theme": self.theme,
         }
         if self.language:  # not chosen: the file says nothing, and the environment decides

@@ -8,13 +8,15 @@ A move that does not meet the goal is not made: an illegal one gets the engine's
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ai.base import AIPlayer
+from kc_tui.config import HUMAN, Config
 from kc_tui.engine import (
     END,
     PLACES,
     Card,
+    Match,
     Move,
     PlayerView,
     Round,
@@ -30,9 +32,8 @@ from kc_tui.engine import (
 )
 from kc_tui.i18n import N_, _
 from kc_tui.learn.lessons import CONDITIONS, LEARNER, Goal, Lesson, Step
-
-if TYPE_CHECKING:
-    from kc_tui.match.session import MatchSession
+from kc_tui.match.roster import Seat
+from kc_tui.match.session import MatchSession
 
 #: What the coach says to a move made while a step is to be read.
 READ_FIRST = N_("Read this step first: Enter goes on.")
@@ -43,6 +44,10 @@ LESSON_DONE = N_("Well done: lesson learnt. Enter: the next lesson.")
 NEXT_LESSON = N_("Enter: the next lesson.")
 #: While the opponent plays its turn.
 OPPONENT_PLAYS = N_("{name} plays a turn…")
+#: The opponent's kind as the table shows it (its moves are the lesson's script).
+OPPONENT_KIND = "greedy"
+#: The name the opponent has when the position file gives none.
+OPPONENT_NAME = "Lena"
 
 Format = Callable[[Card], str]
 
@@ -170,13 +175,30 @@ def position_at(lesson: Lesson, step: int) -> Round:
     return r
 
 
+def lesson_session(lesson: Lesson, step: int, config: Config) -> MatchSession:
+    """A session at ``step`` of ``lesson`` (:func:`position_at`): the player at seat 0, the
+    lesson's scripted opponent at 1; never saved, never recorded."""
+    r = position_at(lesson, step)
+    match = Match(r.n, r.rules, 0, first_dealer=r.dealer)
+    r.standing = match.standing()
+    match.round = r
+    other = str(r.player_meta[1].get("name", OPPONENT_NAME)) if len(r.player_meta) > 1 else OPPONENT_NAME
+    seats = [Seat(config.player_name, HUMAN), Seat(other, OPPONENT_KIND)]
+    session = MatchSession(match, seats, card_style=config.card_style)
+    session.players[1] = ScriptedPlayer(lesson.replies)
+    return session
+
+
 __all__ = [
     "LESSON_DONE",
     "NEXT_LESSON",
+    "OPPONENT_KIND",
+    "OPPONENT_NAME",
     "OPPONENT_PLAYS",
     "READ_FIRST",
     "READ_ON",
     "ScriptedPlayer",
+    "lesson_session",
     "meets",
     "opponents_play",
     "play_step",

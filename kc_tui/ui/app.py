@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,9 +21,9 @@ from textual.theme import ThemeProvider
 
 from kc_tui.config import Config
 from kc_tui.config.store import config_path as settings_path
-from kc_tui.config.store import data_dir
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import Recorder, RecorderStatus, default_outbox, open_history
+from kc_tui.match.data_folder import take_data_folder
+from kc_tui.match.recorder import Recorder, RecorderStatus
 from kc_tui.match.saves import SaveWriter, save_exists
 from kc_tui.match.session import MatchSession, load_or_quarantine
 from kc_tui.records import datalock
@@ -33,7 +32,6 @@ from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.game import GameScreen
 from kc_tui.ui.screens.menu import MenuScreen
 from kc_tui.ui.table.cursor import ReaderCursor
-from kc_tui.util.files import make_folder
 
 if TYPE_CHECKING:
     from kc_tui.learn.progress import Progress
@@ -339,15 +337,13 @@ class KingsCornersApp(ReaderCursor, App[int]):
         history once released, at once unless ``held``), or it only looks (``look_only`` says
         why, and the history is read as it is)."""
         self._folder_taken = True
-        self._lock, self.look_only = datalock.acquire(data_dir())
-        if self.look_only is None:
-            outbox = default_outbox()
-            with contextlib.suppress(OSError):  # made private here: the recorder makes it with the umask's mode
-                make_folder(outbox)
-            self.recorder = Recorder(opener=open_history, outbox=outbox)
+        folder = take_data_folder()
+        self._lock, self.look_only = folder.lock, folder.look_only
+        if folder.recorder is not None and folder.saver is not None:
+            self.recorder = folder.recorder
             self.recorder.listen(lambda status: self.post_message(RecorderChanged(status)))
             self.recorder.start(held=held)
-            self.saver = SaveWriter()
+            self.saver = folder.saver
             self.saver.listen(lambda _problem: self.post_message(SaveChanged()))
         else:
             self.run_worker(self._open_to_read, thread=True, exit_on_error=False)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import gc
 import os
 import signal
@@ -14,44 +13,26 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import Any
 
-from kc_tui.config import Config, Opponent
-from kc_tui.config.args import CliError, check_target, parse_kinds, parse_seats
-from kc_tui.config.store import config_path, load_config
+from kc_tui.config import Config
+from kc_tui.config.args import CliError, check_target, parse_kinds
 from kc_tui.i18n import _, break_marks
-from kc_tui.match.roster import config_for_seats, default_name
+from kc_tui.match.starting import Start, start_settings
 
 
-def build_app(mode: str, args: argparse.Namespace) -> object:
-    """The app for ``mode`` and the parsed command line (CliError for bad values)."""
+def build_app(mode: str, args: argparse.Namespace, start: Start | None = None) -> object:
+    """The app for ``mode`` and the parsed command line (CliError for bad values); ``start``:
+    the settings read for it already (:func:`kc_tui.match.starting.start_settings`)."""
     from kc_tui.ui.app import KingsCornersApp, StartOptions
 
-    path = config_path(getattr(args, "config", None))
-    first_start = not path.exists() and not path.is_symlink()  # before a bad file is moved aside
-    config, warning = load_config(path)
+    if start is None:
+        start = start_settings(mode, args)
     options = StartOptions(
-        seed=getattr(args, "seed", None), warnings=[warning] if warning else [], first_start=first_start
+        seed=start.seed, warnings=[start.warning] if start.warning else [], first_start=start.first_start
     )
-    target = getattr(args, "target", None)
-    check_target(target)
-    if target is not None:
-        config = config.with_(rules=dataclasses.replace(config.rules, target=target))
-    if mode == "play" and getattr(args, "seats", None):
-        if getattr(args, "opponents", None):
-            raise CliError(_("give --seats or --opponents, not both"))
-        config = config_for_seats(config, parse_seats(args.seats, config.player_name))
-    elif mode == "play" and getattr(args, "opponents", None):
-        kinds = parse_kinds(args.opponents, "opponents", 1, 3)
-        taken: list[str] = [config.player_name]
-        ops = []
-        for k in kinds:
-            name = default_name(k, taken)
-            taken.append(name)
-            ops.append(Opponent(name, k, 1000))
-        config = config.with_(opponents=tuple(ops))
     if mode == "demo":
-        if getattr(args, "seats", None):
-            options.seats = [seat.kind for seat in parse_seats(args.seats, None)]
-        options.pace = getattr(args, "pace", None)
+        options.seats = start.demo_seats
+        options.pace = start.pace
+    config, path = start.config, start.path
     from kc_tui.ui.literal_text import use_ascii
 
     app = KingsCornersApp(config, path, mode, options)
@@ -141,7 +122,7 @@ def run(app: Any) -> int:
     return int(app.return_code or 0)
 
 
-def launch(mode: str, args: argparse.Namespace) -> int:
+def launch(mode: str, args: argparse.Namespace, start: Start | None = None) -> int:
     # No collection while the app's modules load and the app is made (tens of collections that
     # walk the new modules' objects, about 10% of the time to the first frame): they live as long
     # as the process, and the app puts them out of the collector's reach as it is made, then holds
@@ -149,7 +130,7 @@ def launch(mode: str, args: argparse.Namespace) -> int:
     held = gc.isenabled()
     gc.disable()
     try:
-        app = build_app(mode, args)
+        app = build_app(mode, args) if start is None else build_app(mode, args, start)
     finally:
         if held:
             gc.enable()

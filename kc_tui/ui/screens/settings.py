@@ -34,6 +34,7 @@ from kc_tui.config import (
     NAME_MAX,
     PACE_SECONDS,
     PACES,
+    PLAIN,
     SERVER_MAX,
     THEMES,
     THINK_MS_RANGE,
@@ -280,6 +281,8 @@ class SettingsScreen(Screen[Config | None]):
             yield Static(_("keep AI demos in the game history (marked as demos)"), classes="desc")
             yield _row(_(AUTO_HINT[0]), Switch(cfg.auto_hint, id="auto_hint"))
             yield Static(_(AUTO_HINT[1]), classes="desc")
+            yield _row(_(PLAIN[0]), Switch(cfg.plain, id="plain"))
+            yield Static(_(PLAIN[1]), classes="desc")
             yield _row(_("Language"), _select(language_choices(), cfg.language, "language"))
             yield Static(_(LANGUAGE_NOTE), classes="desc", id="language-note")
             yield Static(_("Online"), classes="section")
@@ -540,6 +543,7 @@ class SettingsScreen(Screen[Config | None]):
             four_colour=bool(self._value("four_colour")),
             record_demos=bool(self._value("record_demos")),
             auto_hint=bool(self._value("auto_hint")),
+            plain=bool(self._value("plain")),
             theme=self._value("theme"),
             language=self._value("language"),
             server=self._value("server"),
@@ -639,6 +643,7 @@ class SettingsScreen(Screen[Config | None]):
         self.query_one("#four_colour", Switch).value = d.four_colour
         self.query_one("#record_demos", Switch).value = d.record_demos
         self.query_one("#auto_hint", Switch).value = d.auto_hint
+        self.query_one("#plain", Switch).value = d.plain
         self.query_one("#theme", Select).value = d.theme
         self.query_one("#language", Select).value = d.language
         self.query_one("#server", Input).value = d.server

@@ -18,15 +18,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from kc_tui.config import HUMAN, Config
-from kc_tui.engine import END, Match, Move, is_pile_move, is_play, play_card, source, target
+from kc_tui.config import Config
+from kc_tui.engine import END, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.i18n import N_, _
 from kc_tui.learn import coach
+from kc_tui.learn.coach import lesson_session
 from kc_tui.learn.lessons import BY_ID, LEARNER, LESSONS, Goal, Lesson, Step
 from kc_tui.learn.progress import Progress, load_progress, save_progress
 from kc_tui.match import log_lines
-from kc_tui.match.roster import Seat
-from kc_tui.match.session import MatchSession
 from kc_tui.ui.dialogs.lessons import GAME, KEPT, take_down_kept
 from kc_tui.ui.literal_text import plain, visible
 from kc_tui.ui.screens.game import GameScreen
@@ -35,28 +34,10 @@ from kc_tui.ui.widgets import OpponentPanel
 from kc_tui.ui.widgets.hand import KEYS
 from kc_tui.ui.widgets.pile import PLACE_KEYS
 
-#: The opponent's kind as the table shows it (its moves are the lesson's script).
-OPPONENT_KIND = "greedy"
 #: How the keys of a step are shown (as "your turn" is beside the hand).
 KEYS_STYLE = "bold #ffd75f"
-#: The name the opponent has when the position file gives none.
-OPPONENT_NAME = "Lena"
 #: What ``u`` says in a lesson.
 NO_UNDO = N_("The coach takes no moves back: Esc leaves the lesson, l lists the lessons.")
-
-
-def lesson_session(lesson: Lesson, step: int, config: Config) -> MatchSession:
-    """A session at ``step`` of ``lesson`` (:func:`kc_tui.learn.coach.position_at`): the player at
-    seat 0, the lesson's scripted opponent at 1; never saved, never recorded."""
-    r = coach.position_at(lesson, step)
-    match = Match(r.n, r.rules, 0, first_dealer=r.dealer)
-    r.standing = match.standing()
-    match.round = r
-    other = str(r.player_meta[1].get("name", OPPONENT_NAME)) if len(r.player_meta) > 1 else OPPONENT_NAME
-    seats = [Seat(config.player_name, HUMAN), Seat(other, OPPONENT_KIND)]
-    session = MatchSession(match, seats, card_style=config.card_style)
-    session.players[1] = coach.ScriptedPlayer(lesson.replies)
-    return session
 
 
 class TutorialScreen(GameScreen):

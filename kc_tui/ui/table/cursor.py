@@ -20,7 +20,7 @@ from rich.cells import cell_len
 from textual.geometry import Offset, Region
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList
 
 from kc_tui.ui.table.picking import HandPicking
 from kc_tui.ui.widgets import HandView, PileView
@@ -93,7 +93,7 @@ def focus_spot(screen: Screen[Any]) -> Offset | None:
     widget = screen.focused
     if widget is None or (sight := _in_sight(widget)) is None:
         return None
-    if isinstance(widget, (Input, TextArea)):
+    if isinstance(widget, Input):
         return _clamped(widget.cursor_screen_offset, sight)
     spot: Offset | None = None
     if isinstance(widget, OptionList) and (option := widget.highlighted_option) is not None:
