@@ -289,7 +289,7 @@ def cmd_server(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- the plain mode
 #: ``--plain``'s help, for join and online.
-PLAIN_HELP = N_("the plain mode: lines of text, for a screen reader, a braille display or a pipe (no screen drawn)")
+PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
 
 
 def _plain_start(args: argparse.Namespace) -> tuple[Lines, Config]:
