@@ -4,6 +4,8 @@ end leaving the table, and the host stopping told in a line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.net.serverkit import HostProcess, host_process
 from tests.plain.remotekit import PROMPT, WIDTH, PlainProcess, over, plain_process
 
@@ -153,3 +155,21 @@ async def test_the_host_stopping_is_told_in_a_line_and_the_seat_is_back_when_it_
     assert len([line for line in ana.out if line.startswith("Connected again.")]) == 1
     assert ana.bad_lines(WIDTH) == []
     no_trace(ana, wrong)
+
+
+async def test_a_seats_file_from_host_addresses_seats_the_plain_mode(tmp_path: Path) -> None:
+    folder = tmp_path / "seats"
+    host = host_process("--seats", "human:Ana,greedy", *SHORT, "--addresses", str(folder))
+    ana = None
+    try:
+        await host.urls()
+        ana = plain_process("join", "--plain", "--file", str(folder / "seat-1-Ana.url"))
+        await ana.line_with("You sit at the table as Ana; the seats: Ana, Greedy.")
+        await ana.line_with(PROMPT)
+        ana.end_input()
+        assert await ana.ended() == 0
+    finally:
+        if ana is not None:
+            ana.stop()
+        host.stop()
+    no_trace(ana, host)
