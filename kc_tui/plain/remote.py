@@ -43,6 +43,7 @@ from kc_tui.net.schema import (
     WelcomeMsg,
 )
 from kc_tui.plain.lines import Lines
+from kc_tui.plain.local_rules import rules_lines as game_rules
 from kc_tui.plain.reading import Command, Play, Refused, fold, read_input
 from kc_tui.plain.reading import help_lines as typing_help
 from kc_tui.plain.telling import Teller
@@ -125,7 +126,8 @@ class Left(enum.Enum):
 
 
 def rules_lines(rules: Rules) -> list[str]:
-    """A table's rules, a line for each setting that applies, in the Settings' words."""
+    """A table's settings, a line for each that applies, in the Settings' words (the ``rules``
+    command tells them before the game's rules)."""
     out = [_("The rules of this table:")]
     for v in VARIANTS:
         if v.only_with is not None and str(getattr(rules, v.only_with[0])) != v.only_with[1]:
@@ -472,7 +474,7 @@ class PlainTable:
         elif command is Command.HELP:
             self.say(*help_lines(watching=self.watching))
         elif command is Command.RULES:
-            self.say(*rules_lines(self.rules))
+            self.say(*rules_lines(self.rules), "", *game_rules())
         elif command is Command.HAND:
             self.say(*self.teller.hand(snap))
         elif command is Command.TABLE:
