@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from kc_tui.cli.common import MAX_LINE, PROG, SEED_HELP, Parser, seed_arg, show_path
 from kc_tui.config.args import CliError, seats_help, target_help
-from kc_tui.i18n import _
+from kc_tui.i18n import N_, _
 from kc_tui.util.printable import one_line, write_line
+
+if TYPE_CHECKING:
+    from kc_tui.config import Config
+    from kc_tui.plain.lines import Lines
 
 
 # ---------------------------------------------------------------------------- serve
@@ -281,6 +287,34 @@ def cmd_server(args: argparse.Namespace) -> int:
     )
 
 
+# ---------------------------------------------------------------------------- the plain mode
+#: ``--plain``'s help, for join and online.
+PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
+
+
+def _plain_start(args: argparse.Namespace) -> tuple[Lines, Config]:
+    """The plain mode's lines (standard output and input) and the settings (a warning about
+    them said first)."""
+    from kc_tui.config.store import config_path, load_config
+    from kc_tui.plain.lines import Lines
+
+    lines = Lines(sys.stdout, sys.stdin)
+    config, warning = load_config(config_path(getattr(args, "config", None)))
+    if warning:
+        lines.say(warning)
+    return lines, config
+
+
+def _run_plain(main: Coroutine[Any, Any, int]) -> int:
+    """Run the plain mode's ``main`` to its end; Ctrl+C ends it quietly (exit 130)."""
+    import asyncio
+
+    try:
+        return asyncio.run(main)
+    except KeyboardInterrupt:
+        return 130
+
+
 # ---------------------------------------------------------------------------- join
 def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
     """``join (--file FILE | URL) [--watch]``: a seat (or a spectator's view) at a table ``host`` runs."""
@@ -305,6 +339,7 @@ def add_join_command(sub: argparse._SubParsersAction[Parser]) -> None:
         ),
     )
     p.add_argument("--watch", action="store_true", help=_("watch the table: what is public, no hand"))
+    p.add_argument("--plain", action="store_true", help=_(PLAIN_HELP))
     p.add_argument(
         "--cafile",
         metavar=_("FILE"),
@@ -343,6 +378,11 @@ def cmd_join(args: argparse.Namespace) -> int:
                     path=show_path(args.cafile), error=exc
                 )
             ) from None
+    if args.plain:
+        from kc_tui.plain.remote import join_table
+
+        lines, config = _plain_start(args)
+        return _run_plain(join_table(url, lines, config, cafile=args.cafile))
     from kc_tui.ui.app import KingsCornersApp
     from kc_tui.ui.launch import build_app, run
 
@@ -391,6 +431,7 @@ def add_online_command(sub: argparse._SubParsersAction[Parser]) -> None:
         help=_("quick play: seconds before AIs fill the empty seats (default 30)"),
     )
     p.add_argument("--quick", action="store_true", help=_("quick play at once, at a table of your settings' rules"))
+    p.add_argument("--plain", action="store_true", help=_(PLAIN_HELP))
     p.add_argument(
         "--cafile",
         metavar=_("FILE"),
@@ -414,14 +455,34 @@ def online_address(url: str) -> str:
 
 
 def cmd_online(args: argparse.Namespace) -> int:
-    """The app at a server's lobby; an address, a name or a wait that cannot be used is one line (exit 2)."""
-    from kc_tui.config import name_problem
+    """The app (or the plain mode) at a server's lobby; an address, a name or a wait that cannot
+    be used is one line (exit 2)."""
+    name = args.name.strip() if args.name else None
+    if args.plain:
+        from kc_tui.plain.remote_lobby import online
+
+        lines, config = _plain_start(args)
+        url = _online_url(args, config.server)
+        lobby = online(url, lines, config, name=name, quick=args.quick, fill_after=args.fill_after, cafile=args.cafile)
+        return _run_plain(lobby)
     from kc_tui.ui.app import KingsCornersApp
     from kc_tui.ui.launch import build_app, run
 
     app = build_app("online", args)
     assert isinstance(app, KingsCornersApp)
-    address = args.url or app.config.server
+    url = _online_url(args, app.config.server)
+    options = app.options
+    options.online, options.online_name = url, name
+    options.online_quick, options.online_fill_after, options.join_cafile = args.quick, args.fill_after, args.cafile
+    return run(app)
+
+
+def _online_url(args: argparse.Namespace, server: str) -> str:
+    """The lobby's address ``online`` opens (the command line's, else the setting ``server``),
+    its --name and --cafile checked; CliError (one line) for one that cannot be used."""
+    from kc_tui.config import name_problem
+
+    address = args.url or server
     if not address:
         raise CliError(
             _("online needs the server's address: kings-corners online ws://HOST:PORT (or set it in Settings)")
@@ -446,10 +507,7 @@ def cmd_online(args: argparse.Namespace) -> int:
                     path=show_path(args.cafile), error=exc
                 )
             ) from None
-    options = app.options
-    options.online, options.online_name = url, args.name.strip() if args.name else None
-    options.online_quick, options.online_fill_after, options.join_cafile = args.quick, args.fill_after, args.cafile
-    return run(app)
+    return url
 
 
 __all__ = [

@@ -28,9 +28,10 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from kc_tui.config import HUMAN, Config, seat_kind_title
+from kc_tui.config import Config
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.net.client import AddressError, Link, Status
+from kc_tui.net.listings import clock_text, free_seats, phase_text, rules_text, seats_text
 from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key, parse_invite
 from kc_tui.net.lobby_schema import (
     ENDED,
@@ -60,7 +61,6 @@ from kc_tui.net.lobby_schema import (
 )
 from kc_tui.ui.dialogs.online import DEFAULT_FILL_AFTER, NameDialog, NewTableDialog, QuickPlayDialog, RematchDialog
 from kc_tui.ui.literal_text import cut, plain, rich_plain
-from kc_tui.ui.remote.view import table_rules
 from kc_tui.ui.widgets.footer import Footer
 from kc_tui.util.printable import is_you
 
@@ -81,56 +81,6 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("r", N_("connect again now")),
     ("Esc", N_("leave your seat at a table not yet started; else back to the menu")),
 )
-
-
-def seats_text(listing: TableListing) -> str:
-    """A table's seats in one line: "Ana, Ben, free, greedy" (a person's name, a free seat, an
-    AI's kind)."""
-    words = []
-    for seat in listing.seats:
-        if seat.kind != HUMAN:
-            words.append(seat_kind_title(seat.kind))
-        elif seat.name is None:
-            words.append(_("free"))
-        else:
-            words.append(seat.name)
-    return ", ".join(words)
-
-
-def free_seats(listing: TableListing) -> int:
-    """How many person's seats of ``listing`` are free."""
-    return sum(1 for seat in listing.seats if seat.kind == HUMAN and seat.name is None)
-
-
-def rules_text(listing: TableListing) -> str:
-    """A table's rules in a few words: "standard", or the variants that differ ("draw=end")."""
-    rules, problem = table_rules(listing.rules)
-    if problem is not None:
-        return _("unknown rules")
-    changed = {k: v for k, v in rules.changed().items() if k != "target"}
-    if not changed:
-        return _("standard")
-    return ", ".join(f"{k}={v}" for k, v in changed.items())
-
-
-def phase_text(listing: TableListing, fill_in: int | None = None) -> str:
-    """What a table is doing: open (and when AIs fill its empty seats), a round of its match, over."""
-    if listing.phase == OPEN:
-        if fill_in is not None:
-            # Translators: {seconds} is a number of seconds; a table's state in the lobby's list.
-            return _("open, AIs in {seconds} s").format(seconds=fill_in)
-        return _("open")
-    if listing.phase == PLAYING:
-        # Translators: {number} is the round being played; a table's state in the lobby's list.
-        return _("round {number}").format(number=max(1, listing.round))
-    if listing.phase == ENDED:
-        return _("over")
-    return listing.phase
-
-
-def clock_text(listing: TableListing) -> str:
-    """A table's turn time: "60 s", or "-" without a clock."""
-    return _("{seconds} s").format(seconds=listing.turn_seconds) if listing.turn_seconds else "-"
 
 
 class LobbyScreen(Screen[None]):

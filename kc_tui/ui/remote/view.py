@@ -15,7 +15,6 @@ from kc_tui.engine import (
     Card,
     Move,
     Rules,
-    RulesError,
     is_pile_move,
     is_play,
     play_card,
@@ -25,6 +24,7 @@ from kc_tui.engine import (
 from kc_tui.i18n import _
 from kc_tui.match.view import TableSnapshot
 from kc_tui.net.client import Link, SeatClock, Status
+from kc_tui.net.listings import rules_of
 from kc_tui.net.schema import CLOSED
 from kc_tui.ui.literal_text import rich_fill, visible
 
@@ -41,15 +41,9 @@ def pile_targets(moves: Sequence[Move], place: int) -> set[int]:
 
 def table_rules(settings: Mapping[str, object] | None) -> tuple[Rules, str | None]:
     """The rules of the ``welcome``'s settings, and why they could not be read (then the
-    defaults stand in)."""
-    if settings is None:
-        return Rules(), None
-    try:
-        return Rules.from_dict(dict(settings)), None
-    except (RulesError, TypeError, ValueError) as exc:
-        # Translators: {problem} is what was wrong with the rules the table sent.
-        unread = _("the table's rules could not be read ({problem}); the standard rules are shown")
-        return Rules(), visible(unread.format(problem=exc))
+    defaults stand in), shown literally (:func:`kc_tui.net.listings.rules_of`)."""
+    rules, problem = rules_of(settings)
+    return rules, None if problem is None else visible(problem)
 
 
 def is_my_turn(view: TableSnapshot | None) -> bool:
