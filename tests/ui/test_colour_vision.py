@@ -146,3 +146,23 @@ async def test_without_colour_every_mark_and_the_picked_card_stay_told(
         for pile in game.query(PileView):
             corner = cells[pile.region.y][pile.region.x].char
             assert (corner == "┏") == pile.has_class("-target"), (pile.id, corner)
+
+
+@pytest.mark.parametrize("vision", [*VISIONS, "no-colour"])
+def test_snapshot_the_table_as_seen_without_some_colours(
+    vision: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The four-colour table at 80x24, the first card picked, as a protanope or a deuteranope
+    sees it, or with ``NO_COLOR``: the marks on the snapshot tell each card's colour."""
+    if vision == "no-colour":
+        monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        game = await picked_table(pilot)
+        if vision in VISIONS:
+            install(pilot.app, VisionFilter(VISIONS[vision]))
+        else:
+            refresh_all(pilot.app)
+        await wait_for(pilot, lambda: table_labels(pilot, game) or None, what="the table's cards")
+
+    assert snap_compare(play_app(config=make_config(four_colour=True)), terminal_size=(80, 24), run_before=run_before)
