@@ -83,10 +83,7 @@ ANSI_INKS = CardInks(
 )
 
 FACE_BG = TRUE_INKS.face
-TOP_BG = TRUE_INKS.face
 SELECTED_BG = TRUE_INKS.selected
-EDGE = TRUE_INKS.edge
-FOLD_STYLE = Style(color=TRUE_INKS.fold, bgcolor=FACE_BG, italic=True)
 #: What stands before the count of the cards a long pile folds away ("+6"): never a rank.
 FOLD_MARK = "+"
 
@@ -101,7 +98,6 @@ BOX = "┌─┐│└┘"
 ASCII_BOX = "+-+|++"
 #: Columns inside a whole card: the widest label ("10♡").
 INNER = 3
-BACK_STYLE = TRUE_INKS.back
 #: Foreground per suit (clubs, diamonds, hearts, spades).
 TWO_COLOUR = TRUE_INKS.two_colour
 FOUR_COLOUR = TRUE_INKS.four_colour
