@@ -145,6 +145,8 @@ class PileView(Widget):
     PileView.-target { border: heavy $success; background: $success 15%; }
     PileView.-source { border: double $warning; background: $warning 15%; }
     PileView.-hint { border: heavy $accent; background: $accent 20%; }
+    /* The terminal's named colours have no shades: its highlight is the edge alone. */
+    PileView:ansi.-target, PileView:ansi.-source, PileView:ansi.-hint { background: ansi_default; }
     PileView:hover { background: $boost; }
     """
 
