@@ -45,7 +45,16 @@ def pace_name(pace: str) -> str:
 
 
 CARD_STYLES: tuple[str, ...] = ("symbols", "ascii")
-THEMES: tuple[str, ...] = ("textual-dark", "textual-light", "nord", "gruvbox", "dracula", "tokyo-night")
+THEMES: tuple[str, ...] = (
+    "textual-dark",
+    "textual-light",
+    "nord",
+    "gruvbox",
+    "dracula",
+    "tokyo-night",
+    "ansi-dark",
+    "ansi-light",
+)
 #: The targets the settings and the app's command line accept (declared with the rule: ``TARGET``).
 TARGET_RANGE: tuple[int, int] = TARGET.settings_range
 THINK_MS_RANGE = (50, 10_000)

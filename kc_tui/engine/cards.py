@@ -17,7 +17,12 @@ Card: TypeAlias = Annotated[int, "card"]
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
+#: The suit symbols cards are written with: red suits in outline (♢ ♡), black suits solid (♣ ♠),
+#: so a card's colour shows in its mark as well as in any colour it is drawn in.
+SUIT_SYMBOLS = "♣♢♡♠"
+#: Every suit symbol read (:func:`parse_card`), per suit: the solid and the outline forms, so text
+#: written with either (an older log, a person typing ♥) reads as the same card.
+SUIT_READINGS = ("♣♧", "♦♢", "♥♡", "♠♤")
 DECK_SIZE = 52
 ACE = 1
 KING = 13
@@ -81,13 +86,13 @@ def card_str(card: Card) -> str:
 
 
 def card_symbol(card: Card) -> str:
-    """Text with a suit symbol and ``10`` for ten: ``10♥``, ``K♠``."""
+    """Text with a suit symbol and ``10`` for ten: ``10♡``, ``K♠`` (red suits in outline)."""
     rank = RANKS[card >> 2]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card & 3]
 
 
 def parse_card(text: str) -> Card:
-    """Read ``TH``, ``th``, ``10H`` or ``K♠``; raise :class:`CardError` otherwise."""
+    """Read ``TH``, ``th``, ``10H``, ``K♠``, ``10♡`` or ``10♥``; raise :class:`CardError` otherwise."""
     if not isinstance(text, str):
         raise CardError(_("a card must be text such as 'TH', not {text}").format(text=repr(text)))
     t = text.strip().upper()
@@ -96,7 +101,7 @@ def parse_card(text: str) -> Card:
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
-    symbol_suit = SUIT_SYMBOLS.find(suit_text)
+    symbol_suit = next((i for i, forms in enumerate(SUIT_READINGS) if suit_text in forms), -1)
     suit = SUITS.find(suit_text) if symbol_suit < 0 else symbol_suit
     if len(rank_text) != 1 or rank_text not in RANKS or suit < 0:
         raise CardError(_("unknown card {text}").format(text=repr(text)))

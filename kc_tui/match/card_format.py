@@ -1,4 +1,5 @@
-"""Cards as plain text, in the player's card style: ``10♥`` ('symbols') or ``TH`` ('ascii').
+"""Cards as plain text, in the player's card style: ``10♡`` ('symbols': red suits in outline,
+black suits solid) or ``TH`` ('ascii': the suit's letter is its mark).
 
 The one card-text formatter: the session's move log and the UI's :class:`kc_tui.ui.cards.CardLook`
 both use it. Plain Python (no Textual).
@@ -22,8 +23,9 @@ CardFormat = Callable[[Card], str]
 
 ENV_ASCII = "KINGS_CORNERS_ASCII"
 #: A sample of the glyphs the UI draws: box drawing (borders, card faces), suits, card backs,
-#: arrows (``Move ▶``), the ellipsis and the middle dot.
-UI_GLYPHS = "─│┌┐└┘╭╮╰╯━┃▔▁▒♠♥♦♣▶◀←→↑↓…·–✓✗"
+#: arrows (``Move ▶``), the ellipsis and the middle dot. The suits are both the ones cards are
+#: written with (outline red ♡ ♢, solid black ♠ ♣) and the solid red ones older logs hold.
+UI_GLYPHS = "─│┌┐└┘╭╮╰╯━┃▔▁▒♠♡♢♣♥♦▶◀←→↑↓…·–✓✗"
 _ON = ("1", "yes", "true", "on")
 _OFF = ("0", "no", "false", "off")
 _decided: tuple[bool, str] | None = None
@@ -76,13 +78,13 @@ def decide_again() -> None:
 
 
 def card_formatter(style: str) -> CardFormat:
-    """``card_symbol`` ('10♥') for the 'symbols' style, ``card_str`` ('TH') for 'ascii' (and
+    """``card_symbol`` ('10♡') for the 'symbols' style, ``card_str`` ('TH') for 'ascii' (and
     for every style on a terminal that cannot show suits: :func:`ascii_only`)."""
     return card_str if style == "ascii" or ascii_only() else card_symbol
 
 
 def cards_text(cards: Sequence[Card], fmt: CardFormat) -> str:
-    """Cards separated by spaces: ``6♥ 5♠ 4♦``."""
+    """Cards separated by spaces: ``6♡ 5♠ 4♢``."""
     return " ".join(fmt(c) for c in cards)
 
 

@@ -14,6 +14,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, Provider
 from textual.driver import Driver
+from textual.filter import Monochrome, NoColor
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -459,6 +460,18 @@ class KingsCornersApp(ReaderCursor, App[int]):
         elif status.problem is None and self._told_problem is not None and status.waiting == 0:
             self._told_problem = None
             self.notify(_("The game history has recorded every round that was waiting."), title=_("Game history"))
+
+    def watch_theme(self, _theme: str) -> None:
+        """Without colour (``NO_COLOR``), Textual's filter as the theme asks: no colour at all
+        under a theme of the terminal's own colours (``ansi-dark``: its default ink and paper),
+        shades of grey under a theme of colours of its own. (Textual chooses once, at start,
+        before the settings' theme applies.)"""
+        if not self.no_color:
+            return
+        wanted = NoColor if self.native_ansi_color else Monochrome
+        self._filters[:] = [
+            wanted() if isinstance(f, (NoColor, Monochrome)) and type(f) is not wanted else f for f in self._filters
+        ]
 
     def _apply_theme(self) -> None:
         try:

@@ -1,5 +1,12 @@
-"""How cards look on screen: suit symbols (``10♥``) or ASCII (``TH``), red suits in red,
+"""How cards look on screen: suit symbols (``10♡``) or ASCII (``TH``), red suits in red,
 optionally four colours (clubs green, diamonds blue). Every widget draws cards through here.
+
+A card's colour never rests on its colour alone: red suits are drawn in outline (♡ ♢) and black
+suits solid (♠ ♣), and in ASCII the suit's letter (H D red, S C black) is the mark; the four-colour
+deck keeps those marks. The colours are chosen for contrast (WCAG's, for text): red and black
+4.5:1 apart, and every suit's ink 4.5:1 against the face it is drawn on (3:1 on the picked card's
+highlight). Under a theme of the terminal's own colours (``ansi-dark``, ``ansi-light``) cards are
+drawn in the terminal's named colours instead (:data:`ANSI_INKS`), so its own scheme applies.
 
 Cards are drawn as cards where there is room: a bordered face (:meth:`CardLook.face`), three lines
 high, or five or seven on a large terminal (:func:`face_size`: rank and suit in two corners, the
@@ -15,18 +22,68 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual._context import active_app
 
-from kc_tui.engine import Card, is_red, suit_of
+from kc_tui.engine import Card, suit_of
 from kc_tui.match.card_format import ascii_only, card_formatter
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-FACE_BG = "#f4f1e8"
-TOP_BG = "#ffffff"
-SELECTED_BG = "#ffe08a"
-EDGE = "#8a8578"
-FOLD_STYLE = Style(color="#555555", bgcolor=FACE_BG, italic=True)
+
+@dataclass(frozen=True, slots=True)
+class CardInks:
+    """The colours cards are drawn in: their faces, edges, marks and backs, and each suit's ink
+    (clubs, diamonds, hearts, spades) in two colours and in four."""
+
+    face: str
+    #: The face of the card picked in the hand.
+    selected: str
+    #: The face of a hand's card under the mouse (None: the face tinted with the theme's accent).
+    hover: str | None
+    edge: str
+    #: The key written on a hand's card's top edge.
+    key: str
+    #: The mark under a hand's card ("new", the picked card's ▲).
+    mark: str
+    #: The count of the cards a long pile folds away ("+6").
+    fold: str
+    back: Style
+    two_colour: tuple[str, str, str, str]
+    four_colour: tuple[str, str, str, str]
+
+
+#: Cards in colours of their own, whatever the theme: a white face, black #000000 and a red of
+#: relative luminance 0.178 (#ec0000), the one red 4.5:1 from both; the four-colour green
+#: (darker, as black is) and blue (as light as the red).
+TRUE_INKS = CardInks(
+    face="#ffffff",
+    selected="#ffe08a",
+    hover=None,
+    edge="#8a8578",
+    key="#000000",
+    mark="#8a4b00",
+    fold="#555555",
+    back=Style(color="#e8e8ff", bgcolor="#2a4d8f"),
+    two_colour=("#000000", "#ec0000", "#ec0000", "#000000"),
+    four_colour=("#00662a", "#006cff", "#ec0000", "#000000"),
+)
+#: Cards in the terminal's named colours (a theme of its own colours: ``ansi-dark``, ``ansi-light``).
+ANSI_INKS = CardInks(
+    face="bright_white",
+    selected="bright_yellow",
+    hover="white",
+    edge="bright_black",
+    key="black",
+    mark="black",
+    fold="bright_black",
+    back=Style(color="bright_white", bgcolor="blue"),
+    two_colour=("black", "red", "red", "black"),
+    four_colour=("green", "blue", "red", "black"),
+)
+
+FACE_BG = TRUE_INKS.face
+SELECTED_BG = TRUE_INKS.selected
 #: What stands before the count of the cards a long pile folds away ("+6"): never a rank.
 FOLD_MARK = "+"
 
@@ -39,12 +96,11 @@ def fold_text(hidden: int) -> str:
 #: Box characters: top-left, horizontal, top-right, vertical, bottom-left, bottom-right.
 BOX = "┌─┐│└┘"
 ASCII_BOX = "+-+|++"
-#: Columns inside a whole card: the widest label ("10♥").
+#: Columns inside a whole card: the widest label ("10♡").
 INNER = 3
-BACK_STYLE = Style(color="#e8e8ff", bgcolor="#2a4d8f")
 #: Foreground per suit (clubs, diamonds, hearts, spades).
-TWO_COLOUR = ("#1b1b1b", "#c62828", "#c62828", "#1b1b1b")
-FOUR_COLOUR = ("#1e7b34", "#1456b8", "#c62828", "#1b1b1b")
+TWO_COLOUR = TRUE_INKS.two_colour
+FOUR_COLOUR = TRUE_INKS.four_colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +118,7 @@ class FaceSize:
         return self.inner + 2
 
 
-#: Cards three lines high: ``┌───┐`` / ``│10♥│`` / ``└───┘``.
+#: Cards three lines high: ``┌───┐`` / ``│10♡│`` / ``└───┘``.
 SMALL = FaceSize("small", INNER, 3)
 #: Cards seven columns wide and five lines high: rank and suit top left and bottom right, the
 #: suit in the middle.
@@ -103,14 +159,34 @@ def screen_face(widget: Widget) -> FaceSize:
 
 @dataclass(frozen=True, slots=True)
 class CardLook:
-    """The card style setting: ``style`` is 'symbols' or 'ascii'."""
+    """The card style setting: ``style`` is 'symbols' or 'ascii'. ``ansi``: cards in the
+    terminal's named colours (:data:`ANSI_INKS`) or in their own (:data:`TRUE_INKS`); None: as
+    the running app's theme is, when they are drawn (so a change of theme reaches every card)."""
 
     style: str = "symbols"
     four_colour: bool = False
+    ansi: bool | None = None
 
     @classmethod
     def of(cls, config: object) -> CardLook:
         return cls(getattr(config, "card_style", "symbols"), bool(getattr(config, "four_colour", False)))
+
+    @property
+    def inks(self) -> CardInks:
+        ansi = theme_is_ansi() if self.ansi is None else self.ansi
+        return ANSI_INKS if ansi else TRUE_INKS
+
+    @property
+    def face_bg(self) -> str:
+        return self.inks.face
+
+    @property
+    def back_style(self) -> Style:
+        return self.inks.back
+
+    @property
+    def fold_style(self) -> Style:
+        return Style(color=self.inks.fold, bgcolor=self.inks.face, italic=True)
 
     @property
     def ascii(self) -> bool:
@@ -121,18 +197,19 @@ class CardLook:
         return card_formatter(self.style)(card)
 
     def colour(self, card: Card) -> str:
-        palette = FOUR_COLOUR if self.four_colour else TWO_COLOUR
+        inks = self.inks
+        palette = inks.four_colour if self.four_colour else inks.two_colour
         return palette[suit_of(card)]
 
     def style_of(self, card: Card, *, bold: bool = False) -> Style:
-        return Style(color=self.colour(card), bgcolor=FACE_BG, bold=bold)
+        return Style(color=self.colour(card), bgcolor=self.face_bg, bold=bold)
 
     def top(self, card: Card) -> Text:
-        """The top card of a pile, in full: a brighter, bold face."""
-        return Text(f" {self.label(card)} ", style=Style(color=self.colour(card), bgcolor="#ffffff", bold=True))
+        """The top card of a pile, in full: a bold face."""
+        return Text(f" {self.label(card)} ", style=self.style_of(card, bold=True))
 
     def chip(self, card: Card, *, bold: bool = True, width: int = 0) -> Text:
-        """One card face: `` 10♥ `` on a light face, padded to ``width`` when given."""
+        """One card face: `` 10♡ `` on a light face, padded to ``width`` when given."""
         label = self.label(card)
         body = f" {label} " if not width else f" {label}".ljust(width)
         return Text(body, style=self.style_of(card, bold=bold))
@@ -142,7 +219,7 @@ class CardLook:
         out = Text()
         for i, c in enumerate(cards):
             if i:
-                out.append(sep, Style(bgcolor=FACE_BG))
+                out.append(sep, Style(bgcolor=self.face_bg))
             out.append(self.label(c), self.style_of(c))
         return out
 
@@ -157,25 +234,26 @@ class CardLook:
         card: Card,
         *,
         whole: bool = True,
-        bg: str = FACE_BG,
+        bg: str | None = None,
         key: str = "",
         mark: str = "",
         mark_style: Style | None = None,
         size: FaceSize = SMALL,
     ) -> list[Text]:
-        """A card ``size.lines`` high: ``┌───┐`` / ``│10♥│`` / ``└───┘``; a taller card also has its
+        """A card ``size.lines`` high: ``┌───┐`` / ``│10♡│`` / ``└───┘``; a taller card also has its
         label in the bottom right corner and its suit in the middle. ``whole=False`` draws only its
         left part, as a card half covered by the next (the label still whole); ``key`` is written
-        into the top edge and ``mark`` into the bottom one."""
+        into the top edge and ``mark`` into the bottom one; ``bg`` (None: the face's) is its face."""
         tl, h, tr, v, bl, br = self.box
+        bg = bg or self.face_bg
         label = self.label(card)
         inner = max(size.inner, len(label)) if whole else len(label)
-        edge = Style(color=EDGE, bgcolor=bg)
+        edge = Style(color=self.inks.edge, bgcolor=bg)
         ink = Style(color=self.colour(card), bgcolor=bg, bold=True)
         key = within(key, inner)
         mark = within(mark, inner)
         top = Text(tl, edge)
-        top.append(key, Style(color="#1b1b1b", bgcolor=bg, bold=True))
+        top.append(key, Style(color=self.inks.key, bgcolor=bg, bold=True))
         top.append(h * (inner - cell_len(key)) + (tr if whole else ""), edge)
         body = [label.ljust(inner)] + [" " * inner] * (size.lines - 3)
         if whole and size.lines >= 5:
@@ -198,25 +276,30 @@ class CardLook:
         tl, h, tr, v, bl, br = self.box
         fill = "#" if self.ascii else "▒"
         edges = [(tl, h, tr), *[(v, fill, v)] * (size.lines - 2), (bl, h, br)]
-        return [Text(a + b * size.inner + c, BACK_STYLE) for a, b, c in edges]
+        return [Text(a + b * size.inner + c, self.back_style) for a, b, c in edges]
 
     def fold(self, hidden: int, size: FaceSize = SMALL) -> list[Text]:
         """The edge of ``hidden`` cards covered in the middle of a long pile: ``+5``, ``size.lines`` high."""
         tl, h, _tr, v, bl, _br = self.box
         text = fold_text(hidden)
-        edge = Style(color=EDGE, bgcolor=FACE_BG)
+        edge = Style(color=self.inks.edge, bgcolor=self.face_bg)
         blank = Text.assemble((v, edge), (" " * len(text), edge))
         return [
             Text(tl + h * len(text), edge),
-            Text.assemble((v, edge), (text, FOLD_STYLE)),
+            Text.assemble((v, edge), (text, self.fold_style)),
             *[blank.copy() for _ in range(size.lines - 3)],
             Text(bl + h * len(text), edge),
         ]
 
-    def plain(self, card: Card) -> Text:
-        """A card in running text (log, messages): coloured, no face."""
-        colour = self.colour(card) if is_red(card) or self.four_colour else None
-        return Text(self.label(card), style=Style(color=colour, bold=True) if colour else Style(bold=True))
+
+def theme_is_ansi() -> bool:
+    """Whether the running app's theme draws in the terminal's own colours (``ansi-dark``,
+    ``ansi-light``); False outside an app."""
+    try:
+        app = active_app.get()
+    except LookupError:
+        return False
+    return app.current_theme.ansi
 
 
 def label_width(look: CardLook, cards: list[Card] | tuple[Card, ...], sep: int = 1) -> int:
@@ -236,7 +319,7 @@ def strip(
     width: int,
     rows: int,
     *,
-    top_bg: str = TOP_BG,
+    top_bg: str | None = None,
     size: FaceSize = SMALL,
     fold: bool = True,
 ) -> list[Text]:

@@ -141,7 +141,7 @@ def test_the_hint_plans_its_later_steps_on_the_view_its_seat_will_have(variant: 
 
 # ------------------------------------------------------------------ a real mistake
 def test_ending_the_turn_with_the_cards_the_hint_would_play_is_still_a_mistake() -> None:
-    # K♥ fits an empty corner and 5♦ the 6♠ at N: the hint goes out. The opponent holds one
+    # K♡ fits an empty corner and 5♢ the 6♠ at N: the hint goes out. The opponent holds one
     # card and two sides are empty: ending the turn at once leaves eleven points to pay.
     view = _heads_up(["KH", "5D"], ["6S", "9C", None, None], ["KC", None, None, None], opp=1).view(0)
     hinted = HintAI(3).turn_plan(view)

@@ -164,8 +164,8 @@ def test_the_same_king_is_shed_when_holding_it_would_lose_the_match() -> None:
 
 # ------------------------------------------------------------------ the hint
 def test_a_free_play_opens_nothing_for_the_unseen_cards() -> None:
-    # 5♥ fits on 6♠ and opens the place for 4♠ and 4♣, both on the table already: free.
-    # K♦ on an empty corner opens it for the black queens, which are unseen: not free.
+    # 5♡ fits on 6♠ and opens the place for 4♠ and 4♣, both on the table already: free.
+    # K♢ on an empty corner opens it for the black queens, which are unseen: not free.
     r = _position(2, ("KD", "5H"), [7], Standing((10, 10), False, 50))
     r.piles[6] = (parse_card("6S"),)
     assert free_plays(r.view(0)) == [play(parse_card("5H"), 6)]

@@ -24,8 +24,8 @@ def _mask(*cards: str) -> int:
 
 
 def _three_seats_out_in_one() -> Round:
-    """Seat 0 to move at a table of three holding 5♥ 4♠ 3♥: the 6♣ side takes 5♥, then 4♠, then
-    3♥, so it can go out this turn; the other seats hold five cards each."""
+    """Seat 0 to move at a table of three holding 5♡ 4♠ 3♡: the 6♣ side takes 5♡, then 4♠, then
+    3♡, so it can go out this turn; the other seats hold five cards each."""
     piles: list[tuple[int, ...]] = [(parse_card(c),) for c in ("6C", "JD", "JS", "10H")] + [(), (), (), ()]
     mine = _mask("5H", "4S", "3H")
     used = mine | _mask("6C", "JD", "JS", "10H")

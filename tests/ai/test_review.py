@@ -55,7 +55,7 @@ def _round(
 
 
 def _go_out_position() -> PlayerView:
-    """K♥ and 5♦ in hand: 5♦ fits 6♠ at N and K♥ an empty corner, so both can go and the round
+    """K♡ and 5♢ in hand: 5♢ fits 6♠ at N and K♡ an empty corner, so both can go and the round
     is won. Two sides are empty and the opponent holds one card (it draws one more): if we
     keep the king, it goes out first and we pay ten points. Kings go only to corners (R11)."""
     r = _round(["KH", "5D"], ["6S", "9C", None, None], ["KC", None, None, None], opp=1, rules=NO_KINGS_ON_SIDES)
@@ -65,16 +65,16 @@ def _go_out_position() -> PlayerView:
 # ------------------------------------------------------------------ the marks
 def test_keeping_a_king_when_going_out_was_possible_is_a_mistake() -> None:
     view = _go_out_position()
-    kept = (play(_c("5D"), 0),)  # 5♦ on 6♠, K♥ kept
+    kept = (play(_c("5D"), 0),)  # 5♢ on 6♠, K♡ kept
     rv = review_turn(view, (*kept, END), iterations=FAST, seed=3)
     assert rv.mark == "mistake" and not rv.forced
     assert rv.loss >= MISTAKE_LOSS and rv.loss > 2 * rv.loss_se
     assert rv.unit == "points" and rv.played_plan == kept
-    # The better plan shown is the player's, carried on to go out: K♥ to the first empty corner.
+    # The better plan shown is the player's, carried on to go out: K♡ to the first empty corner.
     assert rv.best_plan == (play(_c("5D"), 0), play(_c("KH"), 5))
     assert plan_states(view, rv.best_plan)[-1][0] == 0
-    assert rv.best_text == "play 5♦ on 6♠ at N, then put K♥ on the empty corner SE"
-    assert "goes out" in rv.why and "K♥" in rv.why and "going out was possible" in rv.why
+    assert rv.best_text == "play 5♢ on 6♠ at N, then put K♡ on the empty corner SE"
+    assert "goes out" in rv.why and "K♡" in rv.why and "going out was possible" in rv.why
     assert rv.why.startswith("Better: ")
     assert explain(view, rv.best_plan) in rv.why  # the hint's words
 
@@ -107,7 +107,7 @@ def test_the_expert_s_plan_in_the_go_out_position_loses_nothing() -> None:
 
 
 def test_a_turn_with_nothing_to_play_is_forced_and_good() -> None:
-    # 2♦ fits nothing (no black three on top), no side and no corner is empty.
+    # 2♢ fits nothing (no black three on top), no side and no corner is empty.
     r = _round(["2D"], ["6S", "9C", "9S", "4C"], ["KC", "KD", "KH", "KS"], opp=5)
     view = r.view(0)
     assert view.legal_moves() == [END]
@@ -127,7 +127,7 @@ def test_the_review_is_deterministic_for_a_seed() -> None:
 def test_cards_in_the_review_s_words_follow_the_card_style() -> None:
     view = _go_out_position()
     rv = review_turn(view, (play(_c("5D"), 0),), iterations=FAST, seed=3, fmt=card_str)
-    assert "KH" in rv.why and "♥" not in rv.why and "5D" in rv.best_text
+    assert "KH" in rv.why and "♡" not in rv.why and "5D" in rv.best_text
 
 
 def test_a_plan_that_is_not_legal_or_not_the_players_turn_is_refused() -> None:

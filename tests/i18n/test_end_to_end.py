@@ -51,8 +51,8 @@ def test_a_thai_match_in_a_real_terminal(tmp_path: Path, home: Path) -> None:
         assert "Hint" not in screen and "Quit" not in screen
         hand = lines_matching(r"┌1──┐┌2──┐", screen)
         assert len(hand) == 1 and f" {th('You')} " in hand[0], screen  # the player called You, in Thai
-        faces = lines_matching(r"│(10|[2-9JQKA])[♠♥♦♣] *│", screen)
-        assert re.findall(r"│(?:10|[2-9JQKA])[♠♥♦♣] *│", faces[-1]), screen  # the hand's cards, face up
+        faces = lines_matching(r"│(10|[2-9JQKA])[♠♡♢♣] *│", screen)
+        assert re.findall(r"│(?:10|[2-9JQKA])[♠♡♢♣] *│", faces[-1]), screen  # the hand's cards, face up
 
         # h: a hint, in Thai ("Hint (press 3 to play it): ..."), the key that plays it in it.
         head = th("Hint ({keys}): ").partition("{keys}")[0]

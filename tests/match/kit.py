@@ -18,15 +18,14 @@ from kc_tui.records.rows import MatchRecord
 from kc_tui.records.store import History
 from tests.historykit import play_recorded
 
-#: A card in text: its code ("7H", "TH") or its symbol ("7♥", "10♥").
-CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC♠♥♦♣])(?![A-Za-z0-9])")
+#: A card in text: its code ("7H", "TH") or its symbol ("7♡", "10♡", or the solid "7♥" of older logs).
+CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC♠♡♢♣♥♦♤♧])(?![A-Za-z0-9])")
 
 
 def cards_in_text(text: str) -> set[Card]:
     """Every card named in ``text`` (as a code or a symbol)."""
     found: set[Card] = set()
     for rank, suit in CARD_TEXT.findall(text):
-        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(suit, suit)
         found.add(parse_card(("T" if rank == "10" else rank) + suit))
     return found
 

@@ -16,7 +16,7 @@ from kc_tui.match.narration import Narrator, fault_reason
 from kc_tui.match.replay import RoundReplay
 from tests.match.kit import play_match
 
-CARD = re.compile(r"(?:10|[2-9AJQK])[♥♦♣♠]")
+CARD = re.compile(r"(?:10|[2-9AJQK])[♡♢♣♠]")
 
 
 def all_lines() -> list[str]:

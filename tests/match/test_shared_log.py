@@ -12,7 +12,7 @@ from kc_tui.match.roster import Seat
 from kc_tui.match.session import MatchSession, match_end_text
 
 RULES = Rules(target=5, hand_size=4)
-DREW_A_CARD = re.compile(r"drew (10|[2-9JQKA])[♠♥♦♣]")
+DREW_A_CARD = re.compile(r"drew (10|[2-9JQKA])[♠♡♢♣]")
 
 
 def play_out(s: MatchSession, moves: int = 10_000) -> None:

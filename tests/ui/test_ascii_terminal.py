@@ -20,7 +20,7 @@ from .fitkit import screen_lines
 from .gamekit import settle
 
 SIZE = (80, 24)
-SUITS = "♠♥♦♣"
+SUITS = "♠♡♢♣♥♦"
 
 
 def ascii_start(encoding: str, **env: str) -> bool:
@@ -47,9 +47,9 @@ def test_the_switch_follows_the_terminals_encoding() -> None:
 
 
 def test_glyphs_become_look_alikes_of_the_same_width() -> None:
-    drawn = "┌─┐│└┘╭╮╰╯━┃▒♠♥♦♣▶◀…·✓✗漢"
+    drawn = "┌─┐│└┘╭╮╰╯━┃▒♠♡♢♣♥♦▶◀…·✓✗漢"
     out = as_ascii(drawn)
-    assert out == "+-+|++++++-|#SHDC><.*vx??"
+    assert out == "+-+|++++++-|#SHDCHD><.*vx??"
     out.encode("ascii")
     assert as_ascii("·±×", "latin-1") == "·±×"  # what the terminal can show stays
 

@@ -173,7 +173,7 @@ async def test_a_click_on_a_large_card_plays_it_on_the_pile_clicked() -> None:
 def test_a_large_face_has_rank_and_suit_in_two_corners_and_the_suit_in_the_middle() -> None:
     ten = parse_card("TH")
     lines = CardLook().face(ten, key="1", mark="new", size=LARGE)
-    assert [line.plain for line in lines] == ["┌1────┐", "│10♥  │", "│  ♥  │", "│  10♥│", "└new──┘"]
+    assert [line.plain for line in lines] == ["┌1────┐", "│10♡  │", "│  ♡  │", "│  10♡│", "└new──┘"]
     red = TWO_COLOUR[2]
     for line in lines[1:4]:
         inked = [span for span in line.spans if span_colour(span) == red]
@@ -181,12 +181,12 @@ def test_a_large_face_has_rank_and_suit_in_two_corners_and_the_suit_in_the_middl
     diamonds = CardLook(four_colour=True).face(parse_card("5D"), size=LARGE)
     assert any(span_colour(span) == FOUR_COLOUR[1] for span in diamonds[2].spans)
     covered = CardLook().face(ten, whole=False, size=LARGE)
-    assert [line.plain for line in covered] == ["┌───", "│10♥", "│   ", "│   ", "└───"]
+    assert [line.plain for line in covered] == ["┌───", "│10♡", "│   ", "│   ", "└───"]
 
 
 def test_a_small_face_is_three_lines() -> None:
     lines = CardLook().face(parse_card("TH"))
-    assert [line.plain for line in lines] == ["┌───┐", "│10♥│", "└───┘"]
+    assert [line.plain for line in lines] == ["┌───┐", "│10♡│", "└───┘"]
 
 
 def test_a_mark_is_cut_to_the_cells_of_the_edge_its_tone_marks_kept() -> None:

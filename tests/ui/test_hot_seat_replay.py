@@ -39,7 +39,7 @@ from .gamekit import (
 #: cards; the match is then over (the round summary, then the match summary).
 RULES = Rules(target=5, hand_size=5)
 ANA, BEN = HOT_SEAT_PEOPLE
-#: A line of the log that names a drawn card ("Ana drew 7♥"); counted draws end in "a card" or "cards".
+#: A line of the log that names a drawn card ("Ana drew 7♡"); counted draws end in "a card" or "cards".
 NAMED_DRAW = re.compile(r"^(?P<who>.+) drew (?!a card$)(?!\d+ cards$)")
 
 

@@ -95,7 +95,7 @@ def test_the_guide_comes_first_in_a_players_words() -> None:
     table = block.group(1)
     for place in ("NW", "N (w)", "NE", "W (a)", "E (d)", "SW", "S (x)", "SE", "stock"):
         assert place in table, place
-    assert "K♠" in table and "K♦" in table
+    assert "K♠" in table and "K♢" in table
     assert "North ends in 8♣: it takes a red 7" in guide
 
 

@@ -68,7 +68,7 @@ async def test_settings_persist_across_a_restart_and_shape_the_next_game() -> No
         )
         text = screen_text(app)
         assert "target 25" in text
-        assert not any(sym in text for sym in "♠♥♦♣"), "no suit symbols in the ASCII style"
+        assert not any(sym in text for sym in "♠♡♢♣♥♦"), "no suit symbols in the ASCII style"
 
 
 def apps_own_file(monkeypatch: Any, tmp_path: Any) -> None:

@@ -47,6 +47,8 @@ MARKS: tuple[tuple[str, str], ...] = (
     (N_("next: red 7"), N_("under a pile: what it takes next (a card one lower, the other colour)")),
     (N_("╭┄┄┄╮ K / any"), N_("an empty place: a corner takes a king; a side takes any card")),
     ("▒▒▒", N_("cards face down: the stock, and the backs of an opponent's hand")),
+    ("♡ ♢  ♠ ♣", N_("a card's colour, told by its suit's mark: red suits in outline, black suits solid")),
+    ("H D  S C", N_("in ASCII cards, the suit's letter: H and D are red, S and C are black")),
     (N_("┌1──┐ new"), N_("your hand: the card's key on its top edge; the card you just drew")),
     (N_("▶ Name"), N_("whose turn it is; 'dealer' marks the dealer of the round")),
 )

@@ -68,7 +68,7 @@ class MenuScreen(Screen[None]):
         with Vertical(id="box"):
             yield Static(TITLE.strip("\n"), id="title")
             yield Static(
-                Text.assemble(("♠ ", "bold"), ("♥ ", "bold #e05050"), ("♦ ", "bold #e05050"), ("♣", "bold")),
+                Text.assemble(("♠ ", "bold"), ("♡ ", "bold #e05050"), ("♢ ", "bold #e05050"), ("♣", "bold")),
                 id="suits",
             )
             # Above the buttons: a toast (in the bottom right corner) never covers it.

@@ -87,7 +87,7 @@ def card_sample(style: str, four_colour: bool) -> Text:
 
 
 #: The card styles offered: how each shows cards (translated where shown), and its value.
-CARD_STYLE_CHOICES: dict[str, str] = {N_("suit symbols (K♠ 10♥)"): "symbols", N_("plain ASCII (KS TH)"): "ascii"}
+CARD_STYLE_CHOICES: dict[str, str] = {N_("suit symbols (K♠ 10♡)"): "symbols", N_("plain ASCII (KS TH)"): "ascii"}
 
 
 def pace_label(pace: str) -> str:

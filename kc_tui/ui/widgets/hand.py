@@ -23,7 +23,7 @@ from textual.widget import Widget
 
 from kc_tui.engine import Card
 from kc_tui.i18n import _
-from kc_tui.ui.cards import FACE_BG, SELECTED_BG, SMALL, CardLook, FaceSize, screen_face
+from kc_tui.ui.cards import SMALL, CardLook, FaceSize, screen_face
 
 #: The cells of the mark under the card just drawn ("new"): the bottom edge of a small card.
 NEW_MARK_CELLS = SMALL.inner
@@ -141,7 +141,8 @@ class HandRow(Widget):
         # Translators: the mark under the card just drawn (at most 3 cells are shown).
         new = set_cell_size(_("new"), NEW_MARK_CELLS).rstrip()
         mark = "▲" * self.face.inner if selected else (new if card == self.drawn else "")
-        bg = SELECTED_BG if selected else FACE_BG
+        inks = self.look.inks
+        bg = inks.selected if selected else inks.face
         if index == self._hover:
             bg = self._tinted(bg)
         lines = self.look.face(
@@ -150,7 +151,7 @@ class HandRow(Widget):
             bg=bg,
             key=self.key_of(index),
             mark=mark,
-            mark_style=Style(color="#8a4b00", bold=True, italic=not selected),
+            mark_style=Style(color=inks.mark, bold=True, italic=not selected),
             size=self.face,
         )
         return lines
@@ -161,7 +162,10 @@ class HandRow(Widget):
         return KEYS[key] if key is not None else ""
 
     def _tinted(self, bg: str) -> str:
-        """``bg`` tinted with the theme's accent, as the card under the mouse is."""
+        """``bg`` tinted with the theme's accent, as the card under the mouse is (in the
+        terminal's named colours: the look's own colour for it)."""
+        if self.look.inks.hover is not None:
+            return self.look.inks.hover
         accent = self.app.theme_variables.get("accent", "#ffa62b")
         return Color.parse(bg).blend(Color.parse(accent), 0.2).hex
 

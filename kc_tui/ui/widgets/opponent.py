@@ -23,7 +23,7 @@ from textual.widget import Widget
 
 from kc_tui.engine import Card
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.ui.cards import BACK_STYLE, FACE_BG, CardLook
+from kc_tui.ui.cards import CardLook
 from kc_tui.ui.literal_text import plain, visible
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -172,7 +172,7 @@ class OpponentPanel(Widget):
 
     def _backs(self) -> Text:
         back, more = ("#", "+") if self.look.ascii else ("▒", "…")
-        return Text(back * min(self.cards, MAX_BACKS) + (more if self.cards > MAX_BACKS else ""), BACK_STYLE)
+        return Text(back * min(self.cards, MAX_BACKS) + (more if self.cards > MAX_BACKS else ""), self.look.back_style)
 
     def row_fit(self, width: int) -> RowFit:
         """What every panel of the row shows at ``width`` columns (the narrowest panel's): the
@@ -215,7 +215,7 @@ class OpponentPanel(Widget):
                 lines.append(label)
                 continue
             if line.cell_len:
-                line.append(" ", Style(bgcolor=FACE_BG))
+                line.append(" ", Style(bgcolor=self.look.face_bg))
             line.append_text(label)
         return lines
 

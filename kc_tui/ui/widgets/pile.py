@@ -16,7 +16,6 @@ from textual.widget import Widget
 from kc_tui.engine import PLACES, Card, Rules, empty_place_takes, pile_takes
 from kc_tui.i18n import _, ngettext
 from kc_tui.ui.cards import (
-    FACE_BG,
     SMALL,
     CardLook,
     FaceSize,
@@ -73,7 +72,7 @@ def compress(
     if not cards or width <= 0 or lines <= 0:
         return []
     room = width if last_room is None else max(0, min(width, last_room))
-    fold = Style(color="#555555", bgcolor=FACE_BG, italic=True)
+    fold = look.fold_style
     rows: list[list[Text]] = []
     for hidden in range(len(cards)):
         if hidden == 0:
@@ -92,7 +91,7 @@ def compress(
         line = Text()
         for tok in row:
             if line.cell_len:
-                line.append(" ", Style(bgcolor=FACE_BG))
+                line.append(" ", Style(bgcolor=look.face_bg))
             line.append_text(tok)
         out.append(line)
     return out
@@ -146,6 +145,8 @@ class PileView(Widget):
     PileView.-target { border: heavy $success; background: $success 15%; }
     PileView.-source { border: double $warning; background: $warning 15%; }
     PileView.-hint { border: heavy $accent; background: $accent 20%; }
+    /* The terminal's named colours have no shades: its highlight is the edge alone. */
+    PileView:ansi.-target, PileView:ansi.-source, PileView:ansi.-hint { background: ansi_default; }
     PileView:hover { background: $boost; }
     """
 
