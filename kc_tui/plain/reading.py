@@ -371,13 +371,13 @@ def help_lines() -> list[str]:
     lines = [
         _("Type a move's number from the list of moves, or the move itself:"),
         # Translators: the plain mode's help; {play} is the typed word for "play".
-        _("7h n, {play} 7h north, 10♥ ne: a card from your hand onto a place").format(play=play_word),
+        _("7h n, {play} 7h north, 10♡ ne: a card from your hand onto a place").format(play=play_word),
         _("7h: the card onto the one place that takes it"),
         # Translators: the plain mode's help; {move} is the typed word for "move".
         _("{move} e n, e to n: the pile at East onto North").format(move=move_word),
         _("{end}: end the turn").format(end=end_word),
         _("Places: n e s w (the sides), ne se sw nw (the corners), or their names."),
-        _("Cards: A 2 ... 10 (or T) J Q K and c d h s (or ♣ ♦ ♥ ♠): 10h, th, 10♥."),
+        _("Cards: A 2 ... 10 (or T) J Q K and c d h s (or ♣ ♢ ♡ ♠): 10h, th, 10♡."),
         _("{hand}, {table}, {moves}, {scores}: your hand, the table, your moves, the scores").format(
             hand=words[Command.HAND],
             table=words[Command.TABLE],
