@@ -33,8 +33,8 @@ QUESTIONS: tuple[str | re.Pattern[str], ...] = (MOVE, RESUME, QUIT, HANDOFF, REA
 #: A numbered move of the list: "3. play 7♠ on 8♥ at North".
 NUMBERED = re.compile(r"^(\d+)\. (.+)$")
 #: A line naming a drawn card: "Ben drew 7♠" (the news of a table of several people never has one).
-DREW_CARD = re.compile(r"\bdrew (?:[2-9]|10|[AJQKT])[♠♥♦♣SHDC]\b")
-SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+DREW_CARD = re.compile(r"\bdrew (?:[2-9]|10|[AJQKT])[♠♡♢♣♥♦SHDC]\b")
+SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♡": "h", "♢": "d"}
 PLACES = ("north-east", "south-east", "south-west", "north-west", "north", "east", "south", "west")
 
 

@@ -12,7 +12,7 @@ from tests.tmuxkit import Pane, in_tmux, lines_matching, needs_tmux, no_tracebac
 pytestmark = needs_tmux
 
 #: A card's label on its face: ``│10♣│``, ``│7♣ │``.
-FACE = r"│((?:10|[2-9JQKA])[♠♥♦♣]) *│"
+FACE = r"│((?:10|[2-9JQKA])[♠♡♢♣♥♦]) *│"
 
 
 def under_cursor(pane: Pane, length: int) -> str:
