@@ -54,6 +54,19 @@ class Lines:
             for part in wrap_cells(text, self.width) or [""]:
                 write_line(self.out, part)
 
+    def curtain(self) -> None:
+        """On a terminal, blank lines enough to move every line shown off its screen (a hand told
+        to one person, before the keyboard passes to another); nothing on a pipe, which no one
+        looks at over a shoulder. Blank lines only: a reader says nothing for them."""
+        try:
+            if not self.out.isatty():
+                return
+            rows = os.get_terminal_size(self.out.fileno()).lines
+        except (OSError, ValueError, AttributeError):
+            return
+        self.out.write("\n" * max(1, rows))
+        self.out.flush()
+
     def ask(self, prompt: str) -> str | None:
         """Say ``prompt`` (a line of its own), then read one line: its text without the line's
         end, cut to :data:`MAX_INPUT` characters; None when the input has ended."""

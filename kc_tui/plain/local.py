@@ -79,6 +79,7 @@ class LocalTable:
         """Play the match to its end (:class:`Quit` when the person quits or the input ends)."""
         driver, s = self.driver, self.session
         while True:
+            self.close_hand()
             self.tell_news()
             if driver.over:
                 self.recorded()
@@ -93,6 +94,16 @@ class LocalTable:
                 driver.decide(driver.ai_job().run())
             else:
                 self.turn()
+
+    def close_hand(self) -> None:
+        """At a keyboard several people share, once the turn has passed from the person at it, their
+        hand is moved off the screen before anything else is told (the next person sits there)."""
+        at = self.seating.at_keyboard
+        if not self.seating.hot_seat or at is None:
+            return
+        if self.driver.round_over or self.session.to_move != at:
+            self.talk.curtain()
+            self.seating.at_keyboard = None
 
     def hold(self) -> None:
         """The save failed and the table holds: say why, and try again when asked."""

@@ -42,6 +42,10 @@ class Conversation:
     def say(self, *text: str) -> None:
         self.lines.say(*text)
 
+    def curtain(self) -> None:
+        """Every line shown moved off a terminal's screen (:meth:`Lines.curtain`)."""
+        self.lines.curtain()
+
     def read_aside(self) -> None:
         """From now on the input is read in a thread of its own (:meth:`typed` gives what came)."""
         if self._aside is not None:
