@@ -56,7 +56,7 @@ MARKS: tuple[tuple[str, str], ...] = (
 
 #: The line under the game's keys.
 FOOT = N_(
-    "Legal targets of what you picked are highlighted in green. "
+    "Legal targets of what you picked are highlighted in green, with a heavy edge. "
     "An illegal try is refused with the rule it breaks, and nothing changes. Esc closes."
 )
 

@@ -81,8 +81,8 @@ SEAT_KEYS: tuple[tuple[str, str], ...] = (
 )
 #: The line under the seat's keys.
 SEAT_FOOT = N_(
-    "The host's server checks every move: legal targets of what you picked are highlighted in green, and a"
-    " refused try says why. The line above your hand says who the table waits for. Esc closes."
+    "The host's server checks every move: legal targets of what you picked are highlighted in green with a"
+    " heavy edge, and a refused try says why. The line above your hand says who the table waits for. Esc closes."
 )
 #: The keys of a spectator's view, for its help.
 WATCH_KEYS: tuple[tuple[str, str], ...] = (
