@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from kc_tui.cli.common import (
     EXIT_BAD_INPUT,
     MAX_LINE,
+    PLAIN_HELP,
     PROG,
     SEED_HELP,
     Parser,
@@ -37,7 +38,7 @@ from kc_tui.cli.stats_command import cmd_stats
 from kc_tui.config.args import CliError, kinds_help, seats_help, target_help
 from kc_tui.config.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LOG_NAME, logging_to_file
 from kc_tui.config.store import saved_language
-from kc_tui.i18n import LANGUAGES, N_, _, break_marks, current, problem
+from kc_tui.i18n import LANGUAGES, _, break_marks, current, problem
 from kc_tui.i18n.choice import choose, start, write_note
 from kc_tui.util.printable import one_line, write_line
 
@@ -45,10 +46,6 @@ if TYPE_CHECKING:
     from kc_tui.match.starting import Start
 
 __all__ = ["CliError", "build_parser", "main", "version"]
-
-
-#: The help of ``--plain``.
-PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
 
 
 def _app(args: argparse.Namespace, mode: str) -> int:

@@ -15,6 +15,8 @@ PROG = "kings-corners"
 #: The seeds the command line accepts (64 bits, the width of the engine's generator).
 SEED_MAX = (1 << 64) - 1
 #: ``--seed``'s help (pass it through ``_()`` where the parser is built).
+#: ``--plain``'s help, for play, demo, tutorial, join and online.
+PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
 SEED_HELP = N_(
     "seed of the match, 0 to 2**64-1 (same seed, same deals: a seeded match is predictable, for replays"
     " and tournaments; without one the deals come from 128 secret random bits)"
@@ -183,6 +185,7 @@ __all__ = [
     "ARGPARSE_TEXTS",
     "EXIT_BAD_INPUT",
     "MAX_LINE",
+    "PLAIN_HELP",
     "PROG",
     "SEED_HELP",
     "SEED_MAX",

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from kc_tui.cli.common import MAX_LINE, PROG, SEED_HELP, Parser, seed_arg, show_path
+from kc_tui.cli.common import MAX_LINE, PLAIN_HELP, PROG, SEED_HELP, Parser, seed_arg, show_path
 from kc_tui.config.args import CliError, seats_help, target_help
-from kc_tui.i18n import N_, _
+from kc_tui.i18n import _
 from kc_tui.util.printable import one_line, write_line
 
 if TYPE_CHECKING:
@@ -288,8 +288,14 @@ def cmd_server(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- the plain mode
-#: ``--plain``'s help, for join and online.
-PLAIN_HELP = N_("the plain mode: one line a thing, for a screen reader, a braille display or a pipe")
+def _plain_wanted(args: argparse.Namespace) -> bool:
+    """The plain mode asked for: ``--plain``, or the setting ``plain``."""
+    if args.plain:
+        return True
+    from kc_tui.config.store import config_path, load_config
+
+    config, _warning = load_config(config_path(getattr(args, "config", None)))
+    return config.plain
 
 
 def _plain_start(args: argparse.Namespace) -> tuple[Lines, Config]:
@@ -378,7 +384,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                     path=show_path(args.cafile), error=exc
                 )
             ) from None
-    if args.plain:
+    if _plain_wanted(args):
         from kc_tui.plain.remote import join_table
 
         lines, config = _plain_start(args)
@@ -458,7 +464,7 @@ def cmd_online(args: argparse.Namespace) -> int:
     """The app (or the plain mode) at a server's lobby; an address, a name or a wait that cannot
     be used is one line (exit 2)."""
     name = args.name.strip() if args.name else None
-    if args.plain:
+    if _plain_wanted(args):
         from kc_tui.plain.remote_lobby import online
 
         lines, config = _plain_start(args)

@@ -80,3 +80,19 @@ def test_another_window_holding_the_data_folder_starts_no_match() -> None:
         run.check_lines()
     finally:
         lock.release()
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (("join", "ws://127.0.0.1:9/seat/abc"), "Connecting to the table…"),
+        (("online", "ws://127.0.0.1:9", "--name", "Zed"), "Connecting to ws://127.0.0.1:9/lobby…"),
+    ],
+)
+def test_with_the_setting_join_and_online_start_the_plain_mode(args: tuple[str, ...], first: str) -> None:
+    save_config(Config(plain=True))
+    run = PlainRun(*args)
+    run.close_input()
+    assert run.wait_end() == 0
+    run.check_lines()
+    assert run.shown().splitlines()[0] == first
