@@ -157,10 +157,21 @@ def score_label(total: int, *, chips: bool, target: int) -> str:
     return _("{total}/{target} pts").format(total=total, target=target)
 
 
+def not_your_turn(snap: TableSnapshot | None) -> str:
+    """Why the viewer may not act now: the match's or the round's end, or who is playing."""
+    if snap is None:
+        return _("Wait for your turn.")
+    if snap.over:
+        return snap.end_text or _("The match is over.")
+    if snap.round_over or snap.waiting_for is None:
+        return _("The round is over.")
+    return _("Wait for your turn: {name} is playing.").format(name=snap.waiting_for)
+
+
 def round_row(result: RoundResult, *, chips: bool) -> RoundRow:
     """A scored round as the scoreboard shows it: every match seat's penalty points (R15), or
     its chips won and paid (R16)."""
     return RoundRow(result.number, result.winner, tuple(result.chips_delta if chips else result.penalties))
 
 
-__all__ = ["ReplayPlace", "RoundRow", "SeatSnapshot", "TableSnapshot", "round_row", "score_label"]
+__all__ = ["ReplayPlace", "RoundRow", "SeatSnapshot", "TableSnapshot", "not_your_turn", "round_row", "score_label"]

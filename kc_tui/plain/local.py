@@ -146,15 +146,10 @@ class LocalTable:
 
     def command(self, command: Command, snap: TableSnapshot) -> bool:
         """Carry out ``command`` at a person's turn; True when the table changed (told afresh)."""
-        talk, teller = self.talk, self.teller
-        if command is Command.HAND:
-            talk.say(*teller.hand(snap))
-        elif command is Command.TABLE:
-            talk.say(*teller.table(snap))
-        elif command is Command.MOVES:
-            talk.say(*teller.moves(snap))
-        elif command is Command.SCORES:
-            talk.say(*teller.scores(snap))
+        talk = self.talk
+        told = self.teller.told(command, snap)
+        if told is not None:
+            talk.say(*told)
         elif command is Command.HINT:
             self.hint(snap)
         elif command is Command.UNDO:

@@ -145,14 +145,9 @@ class LessonRun:
             self.keep()
             talk.say(_("Your place in the lesson is kept: kings-corners tutorial --plain comes back to it."))
             raise Quit
-        if command is Command.HAND:
-            talk.say(*teller.hand(snap))
-        elif command is Command.TABLE:
-            talk.say(*teller.table(snap))
-        elif command is Command.MOVES:
-            talk.say(*teller.moves(snap))
-        elif command is Command.SCORES:
-            talk.say(*teller.scores(snap))
+        told = teller.told(command, snap)
+        if told is not None:
+            talk.say(*told)
         elif command is Command.UNDO:
             talk.say(_(NO_UNDO))
         elif command is Command.RULES:

@@ -26,7 +26,7 @@ from kc_tui.config import Config
 from kc_tui.engine import VARIANTS, Rules, move_str
 from kc_tui.i18n import _, pgettext
 from kc_tui.match.card_format import card_formatter, cards_text
-from kc_tui.match.view import TableSnapshot
+from kc_tui.match.view import TableSnapshot, not_your_turn
 from kc_tui.net.client import HOST_STOPPED, Link, RemoteSeat, Status
 from kc_tui.net.listings import rules_of
 from kc_tui.net.schema import (
@@ -457,14 +457,7 @@ class PlainTable:
         """Why the seat may not act now."""
         if not self.seat.connected:
             return _("The connection is down: your move waits until it is back.")
-        snap = self.snap
-        if snap is None:
-            return _("Wait for your turn.")
-        if snap.over:
-            return snap.end_text or _("The match is over.")
-        if snap.round_over or snap.waiting_for is None:
-            return _("The round is over.")
-        return _("Wait for your turn: {name} is playing.").format(name=snap.waiting_for)
+        return not_your_turn(self.snap)
 
     def _command(self, command: Command, snap: TableSnapshot) -> None:
         if command is Command.QUIT:
@@ -475,14 +468,10 @@ class PlainTable:
             self.say(*help_lines(watching=self.watching))
         elif command is Command.RULES:
             self.say(*rules_lines(self.rules), "", *game_rules())
-        elif command is Command.HAND:
-            self.say(*self.teller.hand(snap))
-        elif command is Command.TABLE:
-            self.say(*self.teller.table(snap))
-        elif command is Command.SCORES:
-            self.say(*self.teller.scores(snap))
-        elif command is Command.MOVES:
-            self.say(*(self.teller.moves(snap) if mine(snap) else [self._not_now()]))
+        elif command is Command.MOVES and not mine(snap):
+            self.say(self._not_now())
+        elif (told := self.teller.told(command, snap)) is not None:
+            self.say(*told)
         elif self.watching:
             self.say(_("You are watching: you have no moves."))
         elif command is Command.HINT:

@@ -34,7 +34,7 @@ from kc_tui.match import log_lines as words
 from kc_tui.match.card_format import CardFormat, cards_text
 from kc_tui.match.places import PLACE_NAMES
 from kc_tui.match.view import RoundRow, SeatSnapshot, TableSnapshot
-from kc_tui.plain.reading import legal_order, read_card
+from kc_tui.plain.reading import Command, legal_order, read_card
 from kc_tui.util.printable import is_you, name_shown
 
 #: The place codes the log writes (N, NE, ...) by the engine's index.
@@ -456,6 +456,17 @@ class Teller:
     def turn(self, snap: TableSnapshot) -> list[str]:
         """At the viewer's turn: the hand, the table and the numbered moves."""
         return [*self.hand(snap), *self.table(snap), *self.moves(snap)]
+
+    def told(self, command: Command, snap: TableSnapshot) -> list[str] | None:
+        """What ``command`` tells when it asks about the table (hand, table, moves, scores); None
+        for a command that does something."""
+        tell = {
+            Command.HAND: self.hand,
+            Command.TABLE: self.table,
+            Command.MOVES: self.moves,
+            Command.SCORES: self.scores,
+        }.get(command)
+        return None if tell is None else tell(snap)
 
     def scores(self, snap: TableSnapshot) -> list[str]:
         """The round's number, every seat's total, the pot, and the last finished rounds."""

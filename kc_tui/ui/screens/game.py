@@ -16,14 +16,14 @@ from kc_tui.i18n import N_, _
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
-from kc_tui.match.view import TableSnapshot
+from kc_tui.match.view import TableSnapshot, not_your_turn
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_hint import hint_shown
 from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
-from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, not_your_turn, turn_prompt
+from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, turn_prompt
 from kc_tui.ui.table.parts import (
     MESSAGE_LINES,
     fit_message,

@@ -215,17 +215,6 @@ def turn_prompt(
     return line.format(name=name), "info"
 
 
-def not_your_turn(snap: TableSnapshot | None) -> str:
-    """Why the viewer may not act now: the match's or the round's end, or who is playing."""
-    if snap is None:
-        return _("Wait for your turn.")
-    if snap.over:
-        return snap.end_text or _("The match is over.")
-    if snap.round_over or snap.waiting_for is None:
-        return _("The round is over.")
-    return _("Wait for your turn: {name} is playing.").format(name=snap.waiting_for)
-
-
 def move_made(line: str) -> Text:
     """The viewer's move just made, in the log's words (``line``), and that the turn goes on."""
     # Translators: {line} is the log's line of the move just made.
@@ -239,7 +228,6 @@ __all__ = [
     "card_targets",
     "draw_table",
     "move_made",
-    "not_your_turn",
     "pile_targets",
     "seat_kind",
     "turn_prompt",
