@@ -39,7 +39,7 @@ SCRIPT_NAME = "js/textual.js"
 TERMINAL_MADE = re.compile(r"this\.terminal=new [A-Za-z_$][\w$]*\.Terminal\(\{")
 #: The option added first among the terminal's options.
 READER_OPTION = "screenReaderMode:!0,"
-#: The longest line the plain page sends (characters): the plain mode reads no longer line.
+#: The longest line the plain page sends (characters): the plain mode reads nothing longer.
 LINE_MAX = 200
 #: The game's name, the title of both pages.
 TITLE = "Kings Corners"
