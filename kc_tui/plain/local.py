@@ -21,6 +21,7 @@ from typing import Any
 from kc_tui.config import Config
 from kc_tui.i18n import _
 from kc_tui.match.data_folder import DataFolder, take_data_folder
+from kc_tui.match.rating_line import played_record, rating_line
 from kc_tui.match.saves import save_exists
 from kc_tui.match.seating import Seating
 from kc_tui.match.session import MatchSession, load_or_quarantine
@@ -221,10 +222,17 @@ class LocalTable:
         self._told_history = problem
 
     def recorded(self) -> None:
-        """At the match's end: wait a while for the history to record it."""
+        """At the match's end: wait a while for the history to record it, then say how the match
+        moved the one player's rating (nobody's at a keyboard several people share)."""
         recorder = self.driver.recorder
         if recorder is not None:
             recorder.flush(RECORD_WAIT)
+        s = self.session
+        if s.human_seat is None or self.seating.hot_seat:
+            return
+        line = rating_line(played_record(s), recorder, s.record.uid)
+        if line:
+            self.talk.say(line)
 
 
 # ---------------------------------------------------------------------- play

@@ -4,6 +4,8 @@ and none with an escape character, in a dumb terminal too."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.plain.plainkit import PlainRun, Player, plain_env, recorded_matches, write_settings
@@ -24,7 +26,8 @@ def test_two_seats_play_a_whole_match_by_number_and_in_words() -> None:
     assert player.moves_typed >= 4
     assert said[0] == "Round 1: You dealt"
     assert any(line.startswith("Scores of round 1:") for line in said)
-    assert "the match is over" in said[-1]
+    assert "the match is over" in said[-2]
+    assert re.fullmatch(r"Your first rating: \d+ ± \d+", said[-1]), said[-1]  # the one player's, as the summary's
     [match] = recorded_matches()
     assert match["finished_at"] and not match["demo"]
     assert [seat["name"] for seat in match["seats"]] == ["You", "Greedy"]  # type: ignore[attr-defined]
@@ -56,7 +59,7 @@ def test_chips_are_played_to_the_match_end() -> None:
 def test_the_draw_three_variant_plays_to_the_end() -> None:
     write_settings('[rules]\nout_with_open_side = "draw3"\n')
     _run, _player, said = play_match("--seed", "8", "--opponents", "greedy,greedy", "--target", "5", words=True)
-    assert "the match is over" in said[-1]
+    assert "the match is over" in said[-2]
     [match] = recorded_matches()
     assert match["rules"]["out_with_open_side"] == "draw3"  # type: ignore[index]
 

@@ -29,11 +29,8 @@ from textual.widgets import Button, Static
 
 from kc_tui.engine import KING_PENALTY, Card, RoundResult, cards_of, sort_for_hand
 from kc_tui.i18n import N_, _, ngettext
-from kc_tui.match.recorder import session_record
 from kc_tui.match.session import MatchSession, match_end_text
 from kc_tui.match.view import RoundRow, TableSnapshot
-from kc_tui.records.rows import MatchRecord
-from kc_tui.records.store import History
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.dialogs.modal import Modal
 from kc_tui.ui.literal_text import plain, rich_plain, visible
@@ -411,50 +408,6 @@ def match_table(end: MatchEnd) -> tuple[Table, int]:
 RATING_PENDING = N_("Working out your rating…")
 
 
-def played_record(s: MatchSession) -> MatchRecord:
-    """The finished match ``s`` as the history records it (:func:`kc_tui.match.recorder.session_record`),
-    without waiting for the history: what the Stats screen's rating reads of a match."""
-    return session_record(s)
-
-
-def earlier_matches(history: History, this: MatchRecord, match_id: int | None) -> list[MatchRecord]:
-    """The player's finished matches in ``history`` as the Stats screen reads them, less the
-    match ``this`` (id ``match_id`` once recorded; else known by its seed and start). Raises what
-    the history raises when it cannot be read."""
-    from kc_tui.records.bounded import safe_record
-    from kc_tui.records.stats_shown import finished, player_matches
-
-    records = player_matches([safe_record(m) for m in history.matches()])
-    return [
-        m
-        for m in records
-        if finished(m) and m.id != match_id and (m.seed, m.started_at) != (this.seed, this.started_at)
-    ]
-
-
-def rating_change(earlier: Sequence[MatchRecord], this: MatchRecord) -> str | None:
-    """How the match ``this`` moved the player's rating, in one line: "Rating 1512 → 1527
-    (+15)", or "Your first rating: 1527 ± 180" after the first rated match; the rating is the
-    Stats screen's (:func:`kc_tui.records.stats_shown.rating_view`) before and after ``this``. Why
-    there is none when the AI ratings cannot be read; None when the match counts for no rating
-    (a demo, no rated AI kind at the table)."""
-    from kc_tui.records.stats_shown import player_games, rating_view
-
-    if not player_games(this):
-        return None
-    after = rating_view([*earlier, this])
-    if after.value is None or after.sd is None:
-        return after.problem or None
-    before = rating_view(earlier)
-    new = round(after.value)
-    if before.value is None:
-        # Translators: {rating} is the player's rating, {sd} how far off it may be.
-        return _("Your first rating: {rating} ± {sd}").format(rating=new, sd=f"{after.sd:.0f}")
-    old = round(before.value)
-    # Translators: {old} and {new} are the ratings before and after the match, {change} the difference (+15).
-    return _("Rating {old} → {new} ({change})").format(old=old, new=new, change=f"{new - old:+d}")
-
-
 class MatchSummary(Modal[str | None]):
     """The winner(s) by name and why the match ended, every player's rounds and final total.
     At a table played here: play again (``a``), the rounds to replay (``v``, when recorded), the
@@ -494,7 +447,7 @@ class MatchSummary(Modal[str | None]):
     ) -> None:
         """``end``: the match's end (:func:`match_end` of the table's view at its end).
         ``rounds``: shows the match's rounds to replay and review (when it was recorded).
-        ``rating``: how the match moved the player's rating (:func:`rating_change`; None: no
+        ``rating``: how the match moved the player's rating (:func:`kc_tui.match.rating_line.rating_change`; None: no
         such line, as after a demo); :meth:`show_rating` changes it. ``table``: a remote seat's
         (the table goes on showing behind; no playing again from here)."""
         super().__init__()
@@ -560,7 +513,7 @@ class MatchSummary(Modal[str | None]):
     @staticmethod
     def rating_text(line: str | None) -> str:
         """``line`` as shown: :data:`RATING_PENDING` in the current language; a rating line as
-        :func:`rating_change` made it."""
+        :func:`kc_tui.match.rating_line.rating_change` made it."""
         return _(RATING_PENDING) if line == RATING_PENDING else line or ""
 
     def show_rating(self, line: str | None) -> None:

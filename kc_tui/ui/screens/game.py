@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from kc_tui.config import Config
 from kc_tui.engine import Move
 from kc_tui.i18n import N_, _
+from kc_tui.match.rating_line import rating_line
 from kc_tui.match.recorder import Recorder
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import Decision, TableDriver
@@ -21,7 +22,7 @@ from kc_tui.ui.cards import CardLook
 from kc_tui.ui.literal_text import visible
 from kc_tui.ui.screens.driven import DrivenScreen
 from kc_tui.ui.screens.game_hint import hint_shown
-from kc_tui.ui.screens.game_records import rating_line, replay_round, show_rounds
+from kc_tui.ui.screens.game_records import replay_round, show_rounds
 from kc_tui.ui.screens.handoff import HandoffScreen, Seating
 from kc_tui.ui.table.draw import behind_summary, draw_table, move_made, turn_prompt
 from kc_tui.ui.table.parts import (
@@ -269,7 +270,8 @@ class GameScreen(HandPicking, DrivenScreen):
     def _work_out_rating(self) -> None:
         """How the finished match moved the player's rating, worked out in a thread (the history
         is read there, never on the UI thread) and shown on the match's summary once known."""
-        from kc_tui.ui.dialogs.summary import RATING_PENDING, played_record
+        from kc_tui.match.rating_line import played_record
+        from kc_tui.ui.dialogs.summary import RATING_PENDING
 
         if self.session.human_seat is None or self.seating.hot_seat:
             return  # the rating line is the one player's

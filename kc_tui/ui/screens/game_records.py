@@ -11,29 +11,7 @@ from kc_tui.ui.literal_text import visible
 if TYPE_CHECKING:
     from textual.app import App
 
-    from kc_tui.match.recorder import Recorder
     from kc_tui.match.table import TableDriver
-    from kc_tui.records.rows import MatchRecord
-
-#: How long the match's end waits for the history to open before it says the rating is unknown.
-RATING_HISTORY_WAIT = 3.0
-
-
-def rating_line(this: MatchRecord, recorder: Recorder | None, uid: str) -> str | None:
-    """The rating line for the finished match ``this`` (in a worker thread): the change, or
-    why the rating cannot be worked out."""
-    from kc_tui.ui.dialogs.summary import earlier_matches, rating_change
-
-    if recorder is None:
-        return _("No rating change: this match is not recorded in the game history.")
-    history = recorder.wait_open(RATING_HISTORY_WAIT)
-    if history is None:
-        return _("Your rating cannot be worked out: the game history is not available.")
-    try:
-        earlier = earlier_matches(history, this, recorder.match_id(uid))
-        return rating_change(earlier, this)
-    except Exception as exc:  # HistoryError, or a bug: the summary says so, the game goes on
-        return visible(_("Your rating cannot be worked out: {problem}").format(problem=exc or type(exc).__name__))
 
 
 def show_rounds(app: App[Any], driver: TableDriver) -> None:
@@ -89,4 +67,4 @@ def recorded_match(app: App[Any], driver: TableDriver, rounds: int) -> int | Non
     return match_id
 
 
-__all__ = ["RATING_HISTORY_WAIT", "rating_line", "recorded_match", "replay_round", "show_rounds"]
+__all__ = ["recorded_match", "replay_round", "show_rounds"]
