@@ -168,10 +168,31 @@ def not_your_turn(snap: TableSnapshot | None) -> str:
     return _("Wait for your turn: {name} is playing.").format(name=snap.waiting_for)
 
 
+def who_plays(snap: TableSnapshot) -> str:
+    """Who the table waits for: "Ben is playing…", or that Ben is away (and the table waits, or
+    an AI plays for Ben)."""
+    who = snap.waiting_for
+    seat = next((s for s in snap.seats if s.name == who), None)
+    if seat is not None and seat.kind == "human" and not seat.connected:
+        if seat.stand_in:
+            return _("{name} is away: an AI plays for them…").format(name=who)
+        return _("{name} is away: the table waits.").format(name=who)
+    return _("{name} is playing…").format(name=who)
+
+
 def round_row(result: RoundResult, *, chips: bool) -> RoundRow:
     """A scored round as the scoreboard shows it: every match seat's penalty points (R15), or
     its chips won and paid (R16)."""
     return RoundRow(result.number, result.winner, tuple(result.chips_delta if chips else result.penalties))
 
 
-__all__ = ["ReplayPlace", "RoundRow", "SeatSnapshot", "TableSnapshot", "not_your_turn", "round_row", "score_label"]
+__all__ = [
+    "ReplayPlace",
+    "RoundRow",
+    "SeatSnapshot",
+    "TableSnapshot",
+    "not_your_turn",
+    "round_row",
+    "score_label",
+    "who_plays",
+]

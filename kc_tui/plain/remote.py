@@ -26,7 +26,7 @@ from kc_tui.config import Config
 from kc_tui.engine import VARIANTS, Rules, move_str
 from kc_tui.i18n import _, pgettext
 from kc_tui.match.card_format import card_formatter, cards_text
-from kc_tui.match.view import TableSnapshot, not_your_turn
+from kc_tui.match.view import TableSnapshot, not_your_turn, who_plays
 from kc_tui.net.client import HOST_STOPPED, Link, RemoteSeat, Status
 from kc_tui.net.listings import rules_of
 from kc_tui.net.schema import (
@@ -180,15 +180,9 @@ def waiting_words(snap: TableSnapshot) -> str:
     """Who the table waits for, or why nobody is on turn."""
     if snap.over:
         return snap.end_text or _("The match is over.")
-    who = snap.waiting_for
-    if who is None:
+    if snap.waiting_for is None:
         return _("The round is over.")
-    seat = next((s for s in snap.seats if s.name == who), None)
-    if seat is not None and seat.kind == "human" and not seat.connected:
-        if seat.stand_in:
-            return _("{name} is away: an AI plays for them…").format(name=who)
-        return _("{name} is away: the table waits.").format(name=who)
-    return _("{name} is playing…").format(name=who)
+    return who_plays(snap)
 
 
 def sentence(text: str) -> str:

@@ -39,7 +39,7 @@ from kc_tui.engine import (
 )
 from kc_tui.i18n import N_, _
 from kc_tui.match.replay import ReplayError
-from kc_tui.match.view import TableSnapshot, not_your_turn
+from kc_tui.match.view import TableSnapshot, not_your_turn, who_plays
 from kc_tui.net.client import Link, RemoteSeat, Status, trusting
 from kc_tui.net.replays import RemoteRoundReplay, ReplayPages
 from kc_tui.net.schema import (
@@ -59,7 +59,7 @@ from kc_tui.ui.literal_text import rich_fill, visible
 from kc_tui.ui.remote.table import CLOCK_TICK, RemoteTable
 from kc_tui.ui.remote.view import is_my_turn, table_rules
 from kc_tui.ui.screens.game_hint import hint_shown
-from kc_tui.ui.table.draw import move_made, who_plays
+from kc_tui.ui.table.draw import move_made
 from kc_tui.ui.table.parts import more_of_message
 from kc_tui.ui.table.picking import PICKING_KEYS, TABLE_KEYS
 from kc_tui.ui.widgets import HandView, OpponentPanel, PileView

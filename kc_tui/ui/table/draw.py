@@ -21,7 +21,7 @@ from textual.widgets import Static
 from kc_tui.engine import PLACES, Card, Move, is_pile_move, is_play, play_card, source, target
 from kc_tui.i18n import _, ngettext
 from kc_tui.match import log_lines
-from kc_tui.match.view import SeatSnapshot, TableSnapshot
+from kc_tui.match.view import SeatSnapshot, TableSnapshot, who_plays
 from kc_tui.ui.cards import CardLook
 from kc_tui.ui.literal_text import rich_fill, visible
 from kc_tui.ui.table.parts import seat_label
@@ -142,18 +142,6 @@ def draw_scoreboard(screen: Screen[Any], snap: TableSnapshot) -> None:
     )
 
 
-def who_plays(snap: TableSnapshot) -> str:
-    """Who the table waits for: "Ben is playing…", or that Ben is away (and the table waits, or
-    an AI plays for Ben)."""
-    who = snap.waiting_for
-    seat = next((s for s in snap.seats if s.name == who), None)
-    if seat is not None and seat.kind == "human" and not seat.connected:
-        if seat.stand_in:
-            return _("{name} is away: an AI plays for them…").format(name=who)
-        return _("{name} is away: the table waits.").format(name=who)
-    return _("{name} is playing…").format(name=who)
-
-
 def _places(where: set[int]) -> str:
     return ", ".join(f"{PLACES[p]} [{PLACE_KEYS[p]}]" for p in sorted(where))
 
@@ -231,5 +219,4 @@ __all__ = [
     "pile_targets",
     "seat_kind",
     "turn_prompt",
-    "who_plays",
 ]
