@@ -12,11 +12,9 @@ the input (a closed pipe, Ctrl+D) quits with the save kept.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
-from typing import Any
 
 from kc_tui.config import Config
 from kc_tui.i18n import _
@@ -34,6 +32,7 @@ from kc_tui.plain.local_talk import Conversation, Quit
 from kc_tui.plain.local_tutorial import tutorial
 from kc_tui.plain.reading import Command, Play, Refused, help_lines, legal_order, read_input
 from kc_tui.plain.telling import Teller
+from kc_tui.util.signals import handling, known_signals
 
 #: How long quitting waits for the last move's save (seconds).
 QUIT_SAVE_WAIT = 5.0
@@ -313,18 +312,8 @@ def signals_quit() -> Iterator[None]:
     def stop(_signum: int, _frame: FrameType | None) -> None:
         raise Quit
 
-    before: dict[int, Any] = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            with suppress(ValueError, OSError):
-                before[sig] = signal.signal(sig, stop)
-    try:
+    with handling(known_signals(("SIGTERM", "SIGHUP")), stop):
         yield
-    finally:
-        for sig, handler in before.items():
-            with suppress(ValueError, OSError, TypeError):
-                signal.signal(sig, handler)
 
 
 def run_local(mode: str, start: Start, lines: Lines) -> int:

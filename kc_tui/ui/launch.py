@@ -17,6 +17,7 @@ from kc_tui.config import Config
 from kc_tui.config.args import CliError, check_target, parse_kinds
 from kc_tui.i18n import _, break_marks
 from kc_tui.match.starting import Start, start_settings
+from kc_tui.util.signals import handling, known_signals
 
 
 def build_app(mode: str, args: argparse.Namespace, start: Start | None = None) -> object:
@@ -43,9 +44,7 @@ def build_app(mode: str, args: argparse.Namespace, start: Start | None = None) -
 #: The signals that end the app as a confirmed Quit does (the match saved, the terminal put back
 #: as it was): ``kill``'s default, the terminal closing, and ``kill -INT`` (in the app, Ctrl+C is
 #: a key, so SIGINT comes from another program).
-EXIT_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
-)
+EXIT_SIGNALS: tuple[signal.Signals, ...] = known_signals(("SIGTERM", "SIGHUP", "SIGINT"))
 
 
 @contextmanager
@@ -63,16 +62,8 @@ def exit_on_signals(app: Any, loop: asyncio.AbstractEventLoop) -> Iterator[None]
         with suppress(RuntimeError):  # the loop is closed: the app has ended
             loop.call_soon_threadsafe(app.exit)
 
-    before: dict[signal.Signals, Any] = {}
-    for sig in EXIT_SIGNALS:
-        with suppress(ValueError, OSError):  # not the main thread
-            before[sig] = signal.signal(sig, ask_to_end)
-    try:
+    with handling(EXIT_SIGNALS, ask_to_end):
         yield
-    finally:
-        for sig, handler in before.items():
-            with suppress(ValueError, OSError, TypeError):
-                signal.signal(sig, handler)
 
 
 def no_terminal(app: Any) -> str | None:
