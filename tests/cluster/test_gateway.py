@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -36,9 +37,10 @@ from kc_tui.net.cluster.gateway import (
     serve_gateway,
 )
 from kc_tui.net.hub import no_table_text
-from kc_tui.net.listener import MAX_FRAME, address_full_text
+from kc_tui.net.listener import MAX_FRAME, Endpoint, Listener, address_full_text
+from kc_tui.net.table_service import ServedTable
 from tests.cluster.servicekit import free_port
-from tests.net.serverkit import raw_connection
+from tests.net.serverkit import join, play_on, raw_connection, session_for
 from tests.waiting import wait_for, wait_until
 
 TABLE = "tAbLe_1"
@@ -181,6 +183,36 @@ async def test_frames_pass_both_ways_as_they_are_and_in_order() -> None:
         assert [type(m) for m in got] == [type(m) for m in sent]
         assert worker.received == sent
         assert worker.paths == [f"/t/{TABLE}/seat/{TOKEN}"]
+
+
+async def test_a_real_table_is_played_to_its_end_through_the_gateway() -> None:
+    table = ServedTable(session_for(), table_id=TABLE, ai_delay=0.0, round_pause=0.0, stand_in=0, stand_in_think_ms=30)
+
+    def route(path: str) -> Endpoint | tuple[int, str]:
+        rest = path.removeprefix(f"/t/{TABLE}/")
+        return table.admits(rest) or table.endpoint(rest)
+
+    listener = Listener(route)
+    port = await listener.start()
+    await table.start()
+    try:
+        async with cluster() as kit:
+            coord = Coordinator(kit.redis(), "real", f"ws://127.0.0.1:{port}")
+            assert await coord.acquire()
+            await coord.set_route(TABLE, 1)
+            seats = [await join(f"{kit.url}/t/{TABLE}/seat/{token}") for token in (table.tokens[0], table.tokens[1])]
+            watcher = await join(f"{kit.url}/t/{TABLE}/watch")
+            rng = random.Random(7)
+            await asyncio.gather(*(play_on(client, rng, lambda: table.over, timeout=120) for client in seats))
+            clients = (*seats, watcher)
+            await wait_until(lambda: all(c.state.over and c.state.stamp == table.stamp for c in clients))
+            assert [c.state.seat for c in clients] == [0, 1, None]
+            assert all(c.leaks == [] for c in clients)
+            for client in clients:
+                await client.close()
+    finally:
+        await table.close()
+        await listener.close()
 
 
 async def test_a_watchers_path_is_carried_to_the_worker_too() -> None:

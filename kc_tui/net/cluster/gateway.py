@@ -215,8 +215,7 @@ class Proxied:
                 if left <= 0 or gateway.closing:
                     await ws.close(CloseCode.SERVICE_RESTART, UNREACHABLE)
                     return None
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), min(pause, left))
+                await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
                 route = await gateway.look_up(self.table)
 
@@ -254,6 +253,14 @@ class Proxied:
         with contextlib.suppress(Exception):
             if self.upstream is not None:
                 await self.upstream.close(CloseCode.GOING_AWAY)
+
+
+async def _woken(wake: asyncio.Event, within: float) -> None:
+    """Until ``wake`` is set, ``within`` seconds at most (cancellable at any point: unlike
+    ``asyncio.wait_for`` before Python 3.12, a cancellation is never lost when it is set)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(within):
+            await wake.wait()
 
 
 async def _carry(source: Connection, sink: Connection) -> None:
@@ -322,10 +329,12 @@ class Gateway:
         for wakes in self._wakes.values():
             for wake in wakes:
                 wake.set()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        watcher = self._watcher
+        # Cancelled again until it ends: a library's wait (``asyncio.wait_for`` before Python
+        # 3.12) may lose a cancellation that arrives as its wait ends.
+        while watcher is not None and not watcher.done():
+            watcher.cancel()
+            await asyncio.wait({watcher}, timeout=CLOSE_TIMEOUT / 10)
         await self.listener.close()
         for task in list(self._tasks):
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -379,8 +388,7 @@ class Gateway:
                 left = deadline - loop.time()
                 if left <= 0 or self.closing:
                     return found
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), min(pause, left))
+                await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
 
     @contextlib.contextmanager
