@@ -30,7 +30,6 @@ import contextlib
 import logging
 import re
 import secrets
-import signal
 import urllib.parse
 from collections.abc import Awaitable, Callable, Iterator
 from http import HTTPStatus
@@ -49,10 +48,12 @@ from kc_tui.i18n import _
 from kc_tui.net import schema
 from kc_tui.net.client import PING_INTERVAL, PING_TIMEOUT
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, Coordinator, Route, open_redis
-from kc_tui.net.hosting import base_url
+from kc_tui.net.door import file_limit, files_wanted, pool_size, raise_file_limit
+from kc_tui.net.hosting import STOP_SIGNALS, base_url
 from kc_tui.net.hub import no_table_text
 from kc_tui.net.listener import HANDSHAKE_TIMEOUT, MAX_FRAME, Listener, Routed
 from kc_tui.net.logs import TokenRedacting, redact, tell
+from kc_tui.net.serving import DEFAULT_MAX_SOCKETS, DEFAULT_SOCKETS_PER_ADDRESS
 from kc_tui.net.table_service import MAX_TOKEN_TEXT, SEAT_PREFIX, WATCH
 from kc_tui.util.printable import one_line
 
@@ -303,6 +304,8 @@ class Gateway:
             self.route,
             server_name=f"kings-corners {__version__}",
             handshake_timeout=HANDSHAKE_TIMEOUT + route_wait,
+            # Each client's socket has its worker's beside it: two files.
+            max_handshakes=pool_size(file_limit(), 2 * max_sockets),
             max_connections=max_sockets,
             per_address=per_address,
             status=status,
@@ -499,13 +502,33 @@ def _shown(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host + port, parts.path, "", ""))
 
 
-def serve_gateway(redis_url: str, *, bind: str, port: int, status: Callable[[str], None]) -> int:
+def serve_gateway(
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    status: Callable[[str], None],
+    max_sockets: int = DEFAULT_MAX_SOCKETS,
+    per_address: int | None = DEFAULT_SOCKETS_PER_ADDRESS,
+) -> int:
     """Serve a gateway until SIGTERM or SIGINT (blocking); the exit code. Redis that cannot be
-    reached at the start, or a port that cannot be listened on: one line, 2."""
-    return asyncio.run(_serve(redis_url, bind=bind, port=port, status=status))
+    reached at the start, or a port that cannot be listened on: one line, 2. ``max_sockets``,
+    ``per_address``: the door's limits (the one-process server's defaults)."""
+    raise_file_limit(files_wanted(2 * max_sockets))
+    return asyncio.run(
+        _serve(redis_url, bind=bind, port=port, status=status, max_sockets=max_sockets, per_address=per_address)
+    )
 
 
-async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str], None]) -> int:
+async def _serve(
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    status: Callable[[str], None],
+    max_sockets: int,
+    per_address: int | None,
+) -> int:
     try:
         redis = open_redis(redis_url)
     except ValueError as exc:
@@ -528,7 +551,7 @@ async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str]
                 )
             )
             return 2
-        gateway = Gateway(redis, status=status)
+        gateway = Gateway(redis, max_sockets=max_sockets, per_address=per_address, status=status)
         try:
             bound = await gateway.start(bind, port)
         except OSError as exc:
@@ -541,7 +564,7 @@ async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str]
             return 2
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
         tell(log, status, gateway_serving_line(base_url(bind, bound, False)))
