@@ -27,7 +27,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Request, Response
 
-from kc_tui.net.cluster.coord import Coordinator, open_redis
+from kc_tui.net.cluster.coord import Coordinator, Route, open_redis
 from kc_tui.net.cluster.gateway import (
     Gateway,
     gateway_not_found_text,
@@ -309,16 +309,26 @@ async def test_a_moved_route_closes_the_clients_with_1012_and_they_come_back_thr
         assert second.received == ["to the second"]
 
 
-async def test_the_same_route_told_again_keeps_the_clients() -> None:
+async def test_the_same_route_told_again_keeps_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
     async with cluster() as kit:
+        told: list[Route] = []
+        changed = kit.gateway._changed
+
+        def telling(route: Route) -> None:
+            told.append(route)
+            changed(route)
+
+        monkeypatch.setattr(kit.gateway, "_changed", telling)
         worker, coord = await served(kit)
         async with connect(kit.seat()) as ws:
-            await coord.set_route(TABLE, 1)  # a renewal after Redis lost its keys tells it again
-            await coord.set_route("another", 1)
+            await ws.send("in")
+            assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "in"
+            await coord.set_route(TABLE, 1)  # told again (a worker claiming its own table back tells it so)
+            await wait_until(lambda: len(told) == 2, what="the gateway told the route twice")
             await ws.send("still here")
             assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "still here"
             assert ws.close_code is None
-        assert worker.received == ["still here"]
+        assert worker.received == ["in", "still here"]
 
 
 async def test_a_socket_waits_out_a_dead_worker_until_its_table_is_served_again() -> None:
