@@ -241,7 +241,7 @@ async def test_a_table_whose_route_cannot_be_read_is_answered_503() -> None:
     assert (status, body) == (HTTPStatus.SERVICE_UNAVAILABLE, routes_down_text() + "\n")
 
 
-async def test_a_client_gone_during_the_wait_ends_it() -> None:
+async def test_a_client_gone_during_the_wait_ends_it(caplog: pytest.LogCaptureFixture) -> None:
     async with cluster(route_wait=3 * LONG_WAIT) as kit:  # longer than the test waits
         _reader, writer = await raw_connection(kit.gateway.port or 0)
         request = (
@@ -252,6 +252,7 @@ async def test_a_client_gone_during_the_wait_ends_it() -> None:
         await wait_until(lambda: TABLE in kit.gateway._wakes, what="the gateway waiting for the table's route")
         writer.close()
         await wait_until(lambda: TABLE not in kit.gateway._wakes, what="the wait given up")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_route_that_appears_during_the_wait_is_followed() -> None:
