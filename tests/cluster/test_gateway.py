@@ -345,6 +345,15 @@ async def test_a_socket_waits_out_a_dead_worker_until_its_table_is_served_again(
         assert second.paths == [f"/t/{TABLE}/seat/{TOKEN}"]
 
 
+async def test_a_worker_that_does_not_serve_the_table_closes_the_client_with_1012_after_the_wait() -> None:
+    async with cluster(route_wait=0.3) as kit:
+        worker, coord = await kit.worker("w1", "some-other-table")
+        await coord.set_route(TABLE, 1)  # a stale route: the worker does not serve the table (any more)
+        async with connect(kit.seat()) as ws:
+            assert await closed_with(ws) == (1012, "no such table here")
+        assert worker.paths == []
+
+
 async def test_a_full_worker_closes_the_client_to_try_again_later_with_its_line() -> None:
     async with cluster() as kit:
         worker, _coord = await served(kit)

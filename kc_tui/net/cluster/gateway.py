@@ -196,6 +196,7 @@ class Proxied:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + gateway.route_wait
         route: Route | None = self.route
+        why = UNREACHABLE
         with gateway.waking(self.table) as wake:
             pause = FIRST_LOOK
             while True:
@@ -206,6 +207,7 @@ class Proxied:
                         self.route = route
                         return opened
                     status, line = opened
+                    why = _reason(line)
                     if status == HTTPStatus.SERVICE_UNAVAILABLE:  # full: as its HTTP answer would say
                         await ws.close(CloseCode.TRY_AGAIN_LATER, _reason(line))
                         return None
@@ -214,7 +216,7 @@ class Proxied:
                         return None
                 left = deadline - loop.time()
                 if left <= 0 or gateway.closing:
-                    await ws.close(CloseCode.SERVICE_RESTART, UNREACHABLE)
+                    await ws.close(CloseCode.SERVICE_RESTART, why)
                     return None
                 await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
