@@ -106,9 +106,9 @@ def routes_down_text() -> str:
 
 
 def gateway_serving_line(url: str) -> str:
-    """The line a gateway prints once it serves (scripts and tests read it)."""
-    # Translators: {address} is the gateway's address (ws://HOST:PORT); keep the line's form.
-    return _("gateway serving at {address}").format(address=url)
+    """The line a gateway prints once it serves: a fixed form in every language, as a worker's
+    (scripts and tests read it)."""
+    return f"gateway serving at {url}"
 
 
 def served_below(rest: str) -> bool:
