@@ -504,6 +504,7 @@ class Coordinator:
     async def _messages(self, channel: str) -> AsyncIterator[bytes | str | None]:
         """What is published on ``channel``; None after the subscription was lost and made again."""
         lost = False
+        task = asyncio.current_task()
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             reconnects = _Reconnects()
@@ -516,6 +517,10 @@ class Coordinator:
                     yield None
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=LISTEN_POLL)
+                    if task is not None and task.cancelling():
+                        # Cancelled while the read was answered (Python 3.11's wait_for, as fakeredis uses
+                        # it, then drops the cancellation): stop all the same.
+                        raise asyncio.CancelledError
                     if reconnects.count:
                         reconnects.count = 0
                         yield None
