@@ -374,7 +374,7 @@ async def test_listings_of_every_worker_are_read_and_their_changes_published(red
     assert told == [
         b'{"table":"t1","listing":{"name":"Ana\'s <b>table</b>","seats":4}}',
         b'{"table":"t2","listing":{"name":"two"}}',
-        b'{"table": "t1", "listing": null}',
+        b'{"table":"t1","listing":null}',
     ]
 
 
