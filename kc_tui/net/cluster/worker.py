@@ -47,8 +47,8 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
 from kc_tui.net.cluster.coord import RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper
-from kc_tui.net.cluster.tables import private, turn_seconds
-from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore, open_store
+from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
+from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
 from kc_tui.net.hosting import base_url
 from kc_tui.net.hub import END_LINGER, HubSettings, LiveTable, not_found_text, root_text, table_route
@@ -458,43 +458,6 @@ class Worker:
             await self.coord.drop_route(wt.id)
 
 
-def cluster_missing_text() -> str:
-    """What a cluster command says when the ``cluster`` extra is not installed."""
-    return _("this needs Redis and PostgreSQL's client libraries: install kings-corners[cluster]")
-
-
-def shown_url(url: str) -> str:
-    """``url`` as it may be shown: its password replaced by ``***``, on one line."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        if parts.password is not None:
-            host = parts.netloc.rpartition("@")[2]
-            parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
-        return one_line(urlunsplit(parts), 200)
-    except ValueError:
-        return one_line(url, 200)
-
-
-def open_checked(url: str) -> TableStore:
-    """The store of the tables at ``url``, opened; :class:`CliError` (one line) for an address
-    that is not a store's, a missing client library, or a store that cannot be opened."""
-    scheme, sep, _rest = url.partition("://")
-    if not url.strip() or (sep and scheme not in ("postgresql", "postgres", "sqlite")):
-        raise CliError(
-            _("not a store's address: {url} (postgresql://..., sqlite:///PATH or a file's path)").format(
-                url=shown_url(url)
-            )
-        )
-    try:
-        return open_store(url)
-    except ImportError:
-        raise CliError(cluster_missing_text()) from None
-    except StoreError as exc:
-        raise CliError(_("the store at {url}: {problem}").format(url=shown_url(url), problem=_line(exc))) from None
-
-
 def _line(exc: BaseException) -> str:
     return one_line(str(exc).strip() or type(exc).__name__, 300)
 
@@ -512,10 +475,6 @@ def serve_worker(
     """``kings-corners worker``: serve until SIGTERM or SIGINT, then hand the tables over; 0.
     Raises :class:`~kc_tui.config.args.CliError` (one line) when the store or Redis cannot be
     used, or the port cannot be listened on."""
-    try:
-        import redis  # noqa: F401
-    except ImportError:
-        raise CliError(cluster_missing_text()) from None
     store = open_checked(store_url)
     try:
         try:
@@ -629,11 +588,8 @@ __all__ = [
     "Worker",
     "WorkerError",
     "WorkerTable",
-    "cluster_missing_text",
     "connect_redis",
     "new_worker_id",
-    "open_checked",
     "ready_line",
     "serve_worker",
-    "shown_url",
 ]
