@@ -3,7 +3,7 @@ of the tables (:mod:`.tablestore`), its lease and their routes in Redis (:mod:`.
 
 A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds) and sweeps for
 orphans: tables owned by no one (new ones, handed over) or by a worker whose lease lapsed
-(:class:`~.coord.Reaper`), every renewal and at once when told on :data:`~.coord.SWEEP_CHANNEL`.
+(:class:`~.coord.Reaper`), every renewal and at once when another worker asks (a hand-over).
 Each table it claims (at the store's epoch + 1) is served from its last position, as the
 one-process server serves a table (:class:`~kc_tui.net.table_service.ServedTable`, the paths of
 :func:`~kc_tui.net.hub.table_route`), and its route set for the gateways.
@@ -46,7 +46,7 @@ from kc_tui.i18n import N_, _
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
-from kc_tui.net.cluster.coord import RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper
+from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, Coordinator, Reaper, open_redis
 from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
 from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
@@ -67,9 +67,6 @@ CLOSE_SERVICE_RESTART = 1012
 #: The most tables one sweep claims, and one worker serves.
 CLAIM_BATCH = 50
 MAX_TABLES = 2000
-#: Redis connections of one worker at most, and the seconds a call waits for one (or to connect).
-REDIS_CONNECTIONS = 32
-REDIS_TIMEOUT = 2.0
 #: A worker's id: letters, digits, ``.``, ``_`` and ``-``.
 WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: Why a table holds while the store cannot be reached (said to its seats by the hold).
@@ -284,9 +281,12 @@ class Worker:
     async def _tick(self) -> None:
         coord = self.coord
         self._fenced_now()  # first: a worker woken after its lease lapsed drops its tables
-        for table in list(self._unrouted):
-            await coord.drop_route(table)
+        for table in list(self._unrouted):  # forgotten by the coordinator even when Redis is down
             self._unrouted.discard(table)
+            try:
+                await coord.drop_route(table)
+            except Exception as exc:
+                log.info("worker %s: %s's route lapses with the lease (%s)", self.id, table, exc)
         if not await coord.renew() or coord.fenced():
             return
         for wt in list(self.tables.values()):
@@ -297,23 +297,16 @@ class Worker:
         await self._sweep()
 
     async def _listen_sweeps(self) -> None:
-        """Sweep at once whenever told on :data:`SWEEP_CHANNEL` (a worker handed its tables over)."""
+        """Sweep at once whenever a worker asks (:meth:`~.coord.Coordinator.nudge`: it handed its
+        tables over), and when the subscription was made again (a nudge may have been missed)."""
         while not self._stopped:
             try:
-                pubsub = self.redis.pubsub()
-                try:
-                    await pubsub.subscribe(SWEEP_CHANNEL)
-                    while not self._stopped:
-                        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.renew_every)
-                        if message is not None and message.get("type") == "message":
-                            self._sweep_now.set()
-                finally:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()
+                async for _nudge in self.coord.nudges():
+                    self._sweep_now.set()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
-                log.warning("worker %s: the sweep channel failed (%s); subscribing again", self.id, exc)
+            except Exception:
+                log.exception("worker %s: the sweep channel failed; listening again", self.id)
             await asyncio.sleep(self.renew_every)
 
     def _fenced_now(self) -> bool:
@@ -493,24 +486,20 @@ def serve_worker(
 
 
 async def connect_redis(url: str) -> Redis:
-    """A client of the Redis at ``url`` (a blocking pool of connections), answering a ping;
+    """A client of the Redis at ``url`` (:func:`~.coord.open_redis`), answering a ping;
     :class:`CliError` (one line) for an address that is not Redis's or a Redis not reached."""
-    from redis.asyncio import BlockingConnectionPool
-    from redis.asyncio import Redis as AsyncRedis
     from redis.exceptions import RedisError
 
     try:
-        pool = BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        client = open_redis(url)
     except (ValueError, TypeError) as exc:
         raise CliError(
             _("not a Redis address: {url} ({problem})").format(url=shown_url(url), problem=_line(exc))
         ) from None
-    client = AsyncRedis(connection_pool=pool)
     try:
-        await client.ping()
-    except (RedisError, OSError) as exc:
+        async with asyncio.timeout(2 * CALL_TIMEOUT):
+            await client.ping()
+    except (RedisError, OSError, TimeoutError) as exc:
         await client.aclose()
         raise CliError(
             _("Redis at {url} cannot be reached: {problem}").format(url=shown_url(url), problem=_line(exc))
