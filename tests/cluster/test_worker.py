@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,7 +16,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.config import HUMAN
+from kc_tui.engine import Rules
 from kc_tui.match.roster import Seat
+from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver
 from kc_tui.net import schema as p
@@ -23,17 +26,20 @@ from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import StoreDown
+from kc_tui.net.cluster.tablestore import ENDED, StoreDown
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.protocol import parse_server, write
-from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, settled_turn
+from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, play_on, settled_turn
 from tests.waiting import wait_until
 
 SEED = 7
 #: Two people (no AI moves: the position changes only when a seat moves), no stand-ins.
 SEATS = (Seat("Ana", HUMAN), Seat("Ben", HUMAN))
 SETTINGS = HubSettings(ai_delay=0.0, round_pause=0.0, stand_in=0.0, stand_in_think_ms=30, ai_think_ms=30)
+
+#: Short rounds, and a match of several.
+SHORT_ROUNDS = Rules(target=20, hand_size=3)
 
 Shown = tuple[Any, ...]
 
@@ -142,6 +148,41 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
         assert shown(ben.state) == shown_of(history[-1].save, 1)
         for client in (ana, ben):
             await client.close()
+
+
+async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_the_store(
+    store: SqliteTableStore, server: fakeredis.FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, tokens = new_table(store, (Seat("Ana", HUMAN), Seat("Greedy", "greedy", 50)), SHORT_ROUNDS, seed=SEED)
+    snapshots: list[tuple[int, int]] = []
+    real = store.write
+
+    def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
+        if snapshot:
+            session = MatchSession.from_dict(json.loads(save), shared_log=True)
+            snapshots.append((session.match.number, session.stamp[2]))
+        return real(name, epoch, save, snapshot=snapshot)
+
+    monkeypatch.setattr(store, "write", write)
+    async with serving(store, server) as worker:
+        await wait_until(lambda: table in worker.tables, what=f"the worker serving {table}")
+        ana = await join(seat_url(worker, table, tokens[0]))
+        await play_on(ana, random.Random(SEED), lambda: False)
+        assert ana.state.over
+        await wait_until(lambda: (r := store.row(table)) is not None and r.phase == ENDED, what="the table ended")
+        row = store.row(table)
+        assert row is not None
+        rounds = max(m.number for m in ana.messages if isinstance(m, p.RoundMsg))
+        assert rounds >= 2, "the match lasts more than a round"
+        # Every round after the first starts with a snapshot: its first position, before any move.
+        assert snapshots == [(n, 0) for n in range(2, rounds + 1)]
+        assert row.epoch == 1
+        await ana.close()
+    claimer = SqliteTableStore.open(str(store.path))
+    try:
+        assert claimer.claim("another", [], [], 10) == [], "an ended table is never claimed again"
+    finally:
+        claimer.close()
 
 
 async def test_a_handed_over_table_is_served_by_another_worker_at_the_next_epoch(
@@ -262,3 +303,9 @@ async def test_a_store_that_cannot_be_reached_holds_the_table_and_play_goes_on_a
         assert shown(mover.state) == shown_of(history[-1].save, mover.state.seat or 0)
         for client in (ana, ben):
             await client.close()
+
+
+def test_a_table_no_worker_could_serve_is_refused_and_not_stored(store: SqliteTableStore) -> None:
+    with pytest.raises(SaveError):
+        new_table(store, (Seat("Ana", HUMAN), Seat("Greedy", "greedy", 5)), TWO_ROUNDS)
+    assert store.rows() == []

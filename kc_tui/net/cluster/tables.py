@@ -10,6 +10,7 @@ Plain Python (no Textual, no Rich, no Redis): ``store init`` runs without Redis'
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -103,13 +104,15 @@ def new_table(
     """A new table of ``seats`` playing by ``rules``, stored (owned by no one: the next sweep of a
     worker claims it): its first position, its record and the hashes of a new token for every
     person's seat (the tokens themselves are only returned). Its id and ``{seat: token}``;
-    :class:`~kc_tui.net.cluster.tablestore.StoreError` when ``table`` exists or the store fails."""
+    :class:`~kc_tui.net.cluster.tablestore.StoreError` when ``table`` exists or the store fails,
+    :class:`~kc_tui.match.saves.SaveError` when its seats or rules could not be served again."""
     session = MatchSession.hosted(list(seats), rules, seed)
     tokens = {seat: new_token() for seat in session.human_seats}
     name = table if table is not None else new_table_id()
     kept: dict[str, Any] = {TURN_SECONDS: 0, PRIVATE: False}
     kept.update(record or {})
     save = save_bytes(session.to_dict(), compact=True)
+    MatchSession.from_dict(json.loads(save), shared_log=True)  # a worker can serve it: SaveError if not
     store.create(name, kept, save, {seat: [token_hash(token)] for seat, token in tokens.items()})
     return name, tokens
 
