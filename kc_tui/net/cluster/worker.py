@@ -385,7 +385,9 @@ class Worker:
         except Exception as exc:
             log.warning("table %s's route could not be set (%s); tried again", wt.id, exc)
             return
-        wt.routed = not wt.dropped
+        wt.routed = True
+        if wt.dropped:  # dropped meanwhile: the route goes before the next renewal writes it back
+            self._unrouted.add(wt.id)
 
     def _write(self, wt: WorkerTable, data: bytes, *, snapshot: bool) -> str | None:
         """The save sink of a served table: its position written under its epoch; None once it
