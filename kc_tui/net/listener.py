@@ -164,7 +164,7 @@ class Listener:
         answer: Routed
         try:
             routed = self.route(path)
-            answer = await routed if inspect.isawaitable(routed) else routed
+            answer = await _while_open(connection, routed) if inspect.isawaitable(routed) else routed
         except Exception:
             log.exception("a path could not be routed")
             answer = HTTPStatus.INTERNAL_SERVER_ERROR, _("the server could not do that (see its log)")
@@ -201,6 +201,22 @@ class Listener:
             left = self.by_address.pop(group) - 1
             if left:
                 self.by_address[group] = left
+
+
+async def _while_open(connection: ServerConnection, pending: Awaitable[Routed]) -> Routed:
+    """What ``pending`` routes the connection to; given up (cancelled) once the connection is
+    lost, when there is no one left to answer."""
+    routing = asyncio.ensure_future(pending)
+    lost = asyncio.ensure_future(connection.wait_closed())
+    try:
+        await asyncio.wait((routing, lost), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        lost.cancel()
+        if not routing.done():
+            routing.cancel()
+    if routing.cancelled():
+        return HTTPStatus.SERVICE_UNAVAILABLE, server_full_text()  # never sent: the connection is gone
+    return routing.result()
 
 
 __all__ = [

@@ -26,17 +26,19 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Request, Response
 
-from kc_tui.net.cluster.coord import Coordinator
+from kc_tui.net.cluster.coord import Coordinator, open_redis
 from kc_tui.net.cluster.gateway import (
     Gateway,
     gateway_not_found_text,
     gateway_root_text,
     no_lobby_text,
+    routes_down_text,
     serve_gateway,
 )
 from kc_tui.net.hub import no_table_text
 from kc_tui.net.listener import MAX_FRAME, address_full_text
 from tests.cluster.servicekit import free_port
+from tests.net.serverkit import raw_connection
 from tests.waiting import wait_for, wait_until
 
 TABLE = "tAbLe_1"
@@ -53,6 +55,8 @@ class EchoWorker:
     def __init__(self, name: str, tables: set[str]) -> None:
         self.name = name
         self.tables = tables
+        #: The line a full worker refuses every socket with (None: it takes them).
+        self.full: str | None = None
         self.received: list[str | bytes] = []
         self.paths: list[str] = []
         self.open: set[ServerConnection] = set()
@@ -66,6 +70,8 @@ class EchoWorker:
         self.address = f"ws://127.0.0.1:{port}"
 
     def _process(self, connection: ServerConnection, request: Request) -> Response | None:
+        if self.full is not None:
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, self.full + "\n")
         parts = request.path.split("/")
         if len(parts) >= 4 and parts[1] == "t" and parts[2] in self.tables:
             return None
@@ -193,6 +199,29 @@ async def test_a_table_without_a_route_is_answered_404_after_the_wait() -> None:
     assert body == no_table_text() + "\n"
 
 
+async def test_a_table_whose_route_cannot_be_read_is_answered_503() -> None:
+    gateway = Gateway(open_redis(f"redis://127.0.0.1:{free_port()}/0"), route_wait=0.2)
+    await gateway.start()
+    try:
+        status, body = await refused(f"ws://127.0.0.1:{gateway.port}/t/{TABLE}/watch")
+    finally:
+        await gateway.close()
+    assert (status, body) == (HTTPStatus.SERVICE_UNAVAILABLE, routes_down_text() + "\n")
+
+
+async def test_a_client_gone_during_the_wait_ends_it() -> None:
+    async with cluster(route_wait=3 * LONG_WAIT) as kit:  # longer than the test waits
+        _reader, writer = await raw_connection(kit.gateway.port or 0)
+        request = (
+            f"GET /t/{TABLE}/seat/{TOKEN} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        writer.write(request.encode())
+        await wait_until(lambda: TABLE in kit.gateway._wakes, what="the gateway waiting for the table's route")
+        writer.close()
+        await wait_until(lambda: TABLE not in kit.gateway._wakes, what="the wait given up")
+
+
 async def test_a_route_that_appears_during_the_wait_is_followed() -> None:
     async with cluster() as kit:
         worker, coord = await kit.worker("w1", TABLE)
@@ -218,7 +247,10 @@ async def test_a_worker_that_dies_closes_its_clients_with_1012() -> None:
         assert code == 1012
 
 
-@pytest.mark.parametrize(("code", "reason"), [(1008, "bad-token"), (1000, "closed"), (1011, "oops"), (4000, "own")])
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [(1008, "bad-token"), (1000, "closed"), (1001, "closed"), (1011, "oops"), (1012, "restart"), (4000, "own")],
+)
 async def test_the_workers_close_reaches_the_client_with_its_code_and_reason(code: int, reason: str) -> None:
     async with cluster() as kit:
         await served(kit)
@@ -268,6 +300,27 @@ async def test_a_socket_waits_out_a_dead_worker_until_its_table_is_served_again(
             assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "anyone?"
         assert second.received == ["anyone?"]
         assert second.paths == [f"/t/{TABLE}/seat/{TOKEN}"]
+
+
+async def test_a_full_worker_closes_the_client_to_try_again_later_with_its_line() -> None:
+    async with cluster() as kit:
+        worker, _coord = await served(kit)
+        worker.full = "This table is full: try again later."
+        async with connect(kit.seat()) as ws:
+            assert await closed_with(ws) == (1013, worker.full)
+        assert worker.paths == []
+
+
+async def test_a_closing_gateway_closes_its_clients_and_their_workers_sockets() -> None:
+    async with cluster() as kit:
+        worker, _coord = await served(kit)
+        ws = await connect(kit.seat())
+        await ws.send("in")
+        assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "in"
+        await kit.gateway.close()
+        code, _reason = await closed_with(ws)
+        assert code == 1001
+        await wait_until(lambda: not worker.open, what="the worker's socket closed")
 
 
 async def test_a_client_that_closes_closes_its_workers_socket() -> None:

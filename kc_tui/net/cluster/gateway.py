@@ -8,9 +8,11 @@ Stateless: several gateways may serve the same tables.
 - A table with no route (a claim in flight after its worker died) is waited for within the
   handshake, :data:`ROUTE_WAIT` at most, woken by the routes' changes; none by then: 404 and one
   line. Redis not answering by then: 503 (the client tries again).
-- The worker cannot be reached (dead, its route not lapsed yet) or answers that it does not
-  serve the table (the route is stale): the gateway tries again as the route changes, within
-  :data:`ROUTE_WAIT`; then the client is closed with 1012 (service restart: connect again).
+- The socket opens once the table has a route; then the worker's socket is opened. The worker
+  cannot be reached (dead, its route not lapsed yet) or answers that it does not serve the table
+  (the route is stale): the gateway tries again as the route changes, within :data:`ROUTE_WAIT`;
+  then the client is closed with 1012 (service restart: connect again). The worker is full (503):
+  1013 (try again later) with its line.
 - The worker closes the socket: the client is closed with the worker's code and reason (a final
   reason, ``bad-token``, ends the client); the worker went away without a close (killed, out of
   reach): 1012. The table's route moves to another worker or epoch: its clients are closed with
@@ -125,11 +127,11 @@ def worker_url(address: str, table: str, rest: str) -> str:
 
 def passed_close(upstream: Connection) -> tuple[int, str]:
     """The code and reason a client is closed with when the worker's socket ended: the worker's
-    own, when it closed the socket with a code a client may be sent (a final reason such as
-    ``bad-token`` ends the client); else 1012, connect again (the worker went away, or is
-    going away: the table is served again elsewhere)."""
+    own, when it closed the socket with a code a client may be sent (its reason, ``bad-token``
+    or ``closed``, tells the client whether to come back); else 1012, connect again (the worker
+    went away without a close: the table is served again elsewhere)."""
     rcvd = upstream.protocol.close_rcvd
-    if rcvd is None or rcvd.code == CloseCode.GOING_AWAY or not _sendable(rcvd.code):
+    if rcvd is None or not _sendable(rcvd.code):
         return CloseCode.SERVICE_RESTART, WENT_AWAY
     return rcvd.code, rcvd.reason
 
@@ -168,7 +170,8 @@ class Proxied:
             finally:
                 for task in (opening, gone):
                     task.cancel()
-            upstream = opening.result() if opening.done() and not opening.cancelled() else None
+                await asyncio.gather(opening, gone, return_exceptions=True)
+            upstream = opening.result() if not opening.cancelled() else None
             if upstream is None:
                 return
             self.upstream = upstream
@@ -367,7 +370,7 @@ class Gateway:
                 try:
                     route = await self.coord.route(table)
                 except (RedisError, OSError) as exc:
-                    log.info("the route of table %s could not be read: %s", table, one_line(str(exc), LINE))
+                    log.debug("the route of table %s could not be read: %s", table, one_line(str(exc), LINE))
                     found: Routed = HTTPStatus.SERVICE_UNAVAILABLE, routes_down_text()
                 else:
                     if route is not None:
@@ -400,7 +403,7 @@ class Gateway:
         try:
             return await self.coord.route(table)
         except (RedisError, OSError) as exc:
-            log.info("the route of table %s could not be read: %s", table, one_line(str(exc), LINE))
+            log.debug("the route of table %s could not be read: %s", table, one_line(str(exc), LINE))
             return None
 
     async def open_upstream(
@@ -424,11 +427,11 @@ class Gateway:
             )
         except InvalidStatus as exc:
             body = exc.response.body or b""
-            line = one_line(body.decode("utf-8", "replace"), LINE)
-            log.info("worker %s answered HTTP %s for table %s", route.worker, exc.response.status_code, table)
+            line = one_line(body.decode("utf-8", "replace").strip(), LINE)
+            log.debug("worker %s answered HTTP %s for table %s", route.worker, exc.response.status_code, table)
             return exc.response.status_code, line
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ValueError) as exc:
-            log.info(
+            log.debug(
                 "worker %s of table %s cannot be reached: %s", route.worker, table, redact(one_line(str(exc), LINE))
             )
             return HTTPStatus.BAD_GATEWAY, UNREACHABLE

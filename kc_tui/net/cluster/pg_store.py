@@ -87,9 +87,15 @@ PG_STEPS: dict[int, tuple[LiteralString, ...]] = {
         " PRIMARY KEY (table_id, seat, hash))",
     ),
 }
-#: The classes of PostgreSQL's answers that refuse a connection for good (a user or password
-#: refused, no such database), unlike one starting up, shutting down or full.
-REFUSED = ("28", "3D")
+#: What PostgreSQL answers (in its words: a connection's refusal carries no SQLSTATE) when it
+#: cannot take a connection for a while; any other refusal (a user or a password refused, no such
+#: database) is for good.
+PASSING = ("starting up", "shutting down", "recovery mode", "too many clients", "connection slots", "not yet accepting")
+
+
+def _said(exc: BaseException) -> str:
+    """An error's words on one line (libpq's span several)."""
+    return one_line(" ".join(str(exc).split()), 300)
 
 
 def _where(url: str) -> tuple[str, dict[str, Any]]:
@@ -164,8 +170,8 @@ class PgTableStore:
             raise self._refused(exc) from None
 
     def _refused(self, exc: psycopg.Error) -> StoreError:
-        reason = one_line(str(exc).strip(), 300)
-        if exc.sqlstate is not None and exc.sqlstate.startswith(REFUSED):
+        reason = _said(exc)
+        if "FATAL:" in reason and not any(passing in reason for passing in PASSING):
             # PostgreSQL answered, and said no (a user, a password, a database).
             return StoreError(
                 # Translators: {where} is the store, {reason} PostgreSQL's words.
@@ -189,7 +195,7 @@ class PgTableStore:
         try:
             pool.open(wait=True, timeout=OPEN_WAIT)
         except psycopg_pool.PoolTimeout:
-            pool.close(timeout=0)
+            pool.close(timeout=1.0)
             raise StoreDown(
                 _("{where} cannot be reached: {reason}").format(where=self.where, reason="no connection")
             ) from None
@@ -223,7 +229,7 @@ class PgTableStore:
 
     def _retry(self, old: psycopg_pool.ConnectionPool[psycopg.Connection[Any]]) -> None:
         with contextlib.suppress(Exception):
-            old.close(timeout=0)
+            old.close(timeout=1.0)
         while not self._closed.wait(RETRY_EVERY):
             try:
                 with self._connect(CONNECT_TIMEOUT) as conn:
@@ -235,7 +241,7 @@ class PgTableStore:
                 continue
             with self._state:
                 if self._closed.is_set():
-                    pool.close(timeout=0)
+                    pool.close(timeout=1.0)
                     return
                 self._pool = pool
                 self._down = None
@@ -264,7 +270,7 @@ class PgTableStore:
                     yield conn
                 except psycopg.Error as exc:
                     if conn.broken or conn.closed:
-                        self._fall(one_line(str(exc).strip(), 300), pool)
+                        self._fall(_said(exc), pool)
                     raise
         except psycopg_pool.PoolTimeout:
             self._fall("no connection", pool)
@@ -276,11 +282,11 @@ class PgTableStore:
         except psycopg.OperationalError as exc:
             # The connection lost, a statement cancelled by its timeout, a deadlock: nothing was
             # written, and the same call may work later.
-            raise self._down_error(str(exc).strip()) from None
+            raise self._down_error(_said(exc)) from None
         except psycopg.Error as exc:
             raise StoreError(
                 # Translators: {where} is the store, {reason} PostgreSQL's words.
-                _("{where} cannot be used: {reason}").format(where=self.where, reason=one_line(str(exc), 300))
+                _("{where} cannot be used: {reason}").format(where=self.where, reason=_said(exc))
             ) from None
 
     @contextlib.contextmanager
