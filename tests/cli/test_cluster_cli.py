@@ -109,3 +109,14 @@ def test_a_worker_on_a_store_never_made_says_so(tmp_path: Path, capsys: pytest.C
 
 def test_a_gateway_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     _one_line_error(*_run(capsys, "gateway", "--redis", "redis://127.0.0.1:6379/0", "--port", "x"), "--port")
+
+
+@pytest.mark.parametrize("redis", ["http://127.0.0.1:6379", "redis://:secret-word@127.0.0.1:{port}/0"])
+def test_a_gateway_with_a_bad_or_unreached_redis_says_so_in_one_line(
+    redis: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run(capsys, "gateway", "--redis", redis.format(port=free_port()), "--port", "0")
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert len((out + err).splitlines()) == 1, out + err
+    assert "Redis" in out + err and "secret-word" not in out + err

@@ -119,21 +119,20 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
     table, tokens = new_table(store, SEATS, TWO_ROUNDS, seed=SEED)
     first = store.token_hashes(table)
     assert sorted(first) == [0, 1]
-    clients: list[Client] = []
-    shown_early: list[int] = []
+    workers: list[Worker] = []
+    #: Each position written, and the stamp of the newest state its table had sent when it was.
+    written: list[tuple[Shown, Shown, int]] = []
     real = store.write
 
     def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
         seq = real(name, epoch, save, snapshot=snapshot)
-        for seat, client in enumerate(clients):  # no seat has a state of this position yet
-            if shown_of(save, seat) in {shown(s) for s in client.states()}:
-                shown_early.append(seq)
+        written.append((shown_of(save, 0), shown_of(save, 1), workers[0].tables[name].served.stamp))
         return seq
 
     monkeypatch.setattr(store, "write", write)
     async with serving(store, server) as worker:
+        workers.append(worker)
         ana, ben = await seats(worker, table, tokens)
-        clients.extend([ana, ben])
         await make_moves(6, ana, ben)
         await settled_turn(ana, ben)
         history = store.history(table)
@@ -141,7 +140,13 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
         assert row is not None and row.owner == worker.id and row.epoch == worker.tables[table].epoch == 1
         assert [w.seq for w in history] == [1, 2, 3, 4, 5, 6], "one row per move"
         assert {w.epoch for w in history} == {1}
-        assert shown_early == []
+        assert [(a, b) for a, b, _stamp in written] == [(shown_of(w.save, 0), shown_of(w.save, 1)) for w in history]
+        # A state of a position is sent only after its row was written: each is newer than every
+        # state sent before that write.
+        for seat, client in enumerate((ana, ben)):
+            for position in written:
+                sent = [s.stamp for s in client.states() if shown(s) == position[seat]]
+                assert sent and min(sent) > position[2], f"seat {seat} was shown a position before it was written"
         kept = {shown_of(w.save, 0) for w in history}
         assert len({shown(s) for s in ana.states()} - kept) == 1, "the table's first position, and those written"
         assert shown(ana.state) == shown_of(history[-1].save, 0)
