@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +20,7 @@ from typing import Any
 
 import fakeredis
 import pytest
+import redis
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.config import HUMAN
@@ -31,7 +39,7 @@ from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Wo
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.protocol import parse_server, write
 from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, play_on, settled_turn
-from tests.waiting import wait_until
+from tests.waiting import WAIT, wait_for, wait_until
 
 SEED = 7
 #: Two people (no AI moves: the position changes only when a seat moves), no stand-ins.
@@ -314,3 +322,36 @@ def test_a_table_no_worker_could_serve_is_refused_and_not_stored(store: SqliteTa
     with pytest.raises(SaveError):
         new_table(store, (Seat("Ana", HUMAN), Seat("Greedy", "greedy", 5)), TWO_ROUNDS)
     assert store.rows() == []
+
+
+def test_the_worker_command_says_it_serves_and_hands_its_tables_over_on_sigterm(
+    store_file: str, store: SqliteTableStore, redis_url: str
+) -> None:
+    table, _tokens = new_table(store, SEATS, TWO_ROUNDS, seed=SEED)
+    name = f"w-process-{secrets.token_hex(4)}"
+    argv = ["worker", "--store", store_file, "--redis", redis_url, "--id", name]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kc_tui", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"},
+    )
+    out: list[str] = []
+    stdout = proc.stdout
+    assert stdout is not None
+    threading.Thread(target=lambda: out.extend(iter(stdout.readline, "")), daemon=True).start()
+    try:
+        first = wait_for(lambda: out[:1], what="the worker's first line", showing=lambda: out)
+        assert re.fullmatch(rf"worker {name} serving at ws://127\.0\.0\.1:\d+\n", first[0])
+        wait_for(lambda: (row := store.row(table)) is not None and row.owner == name, what="the table claimed")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(WAIT) == 0
+        assert proc.stderr is not None and proc.stderr.read() == ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(WAIT)
+    row = store.row(table)
+    assert row is not None and (row.owner, row.epoch) == (None, 1), "handed over: claimed by the next sweep"
+    assert redis.Redis.from_url(redis_url).exists(f"kc:w:{name}") == 0, "its lease released"
