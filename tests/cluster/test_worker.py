@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -34,10 +34,11 @@ from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import ENDED, StoreDown
+from kc_tui.net.cluster.tablestore import ENDED, StoreDown, TableStore, open_store
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.protocol import parse_server, write
+from tests.cluster.storekit import fresh_database
 from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, play_on, settled_turn
 from tests.waiting import WAIT, wait_for, wait_until
 
@@ -74,7 +75,7 @@ def server() -> fakeredis.FakeServer:
 
 
 @asynccontextmanager
-async def serving(store: SqliteTableStore, server: fakeredis.FakeServer, **options: Any) -> AsyncIterator[Worker]:
+async def serving(store: TableStore, server: fakeredis.FakeServer, **options: Any) -> AsyncIterator[Worker]:
     """A started worker (its own client of the fake Redis ``server``), stopped at the end."""
     redis = fakeredis.FakeAsyncRedis(server=server)
     worker = Worker(store, redis, settings=SETTINGS, **options)
@@ -198,36 +199,57 @@ async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_t
         claimer.close()
 
 
+async def hand_over(stores: Sequence[TableStore], server: fakeredis.FakeServer) -> None:
+    """A table served by one worker (on ``stores[0]``) and handed over to another (``stores[1]``):
+    served at the next epoch from the same position, its seats back with their tokens."""
+    table, tokens = new_table(stores[0], SEATS, TWO_ROUNDS, seed=SEED)
+    async with serving(stores[0], server, worker_id="w-one") as one:
+        ana, ben = await seats(one, table, tokens)
+        epoch = one.tables[table].epoch
+        async with serving(stores[1], server, worker_id="w-two") as two:
+            await make_moves(3, ana, ben)
+            await settled_turn(ana, ben)
+            before = (shown(ana.state), shown(ben.state))
+            told = (len(ana.raw), len(ben.raw))
+            await one.stop(handover=True)
+            await wait_until(closed_with(ana, ben), what="both seats closed with 1012")
+            assert (len(ana.raw), len(ben.raw)) == told, "nothing but the close"
+            await wait_until(lambda: table in two.tables, what="the other worker serving the table")
+            assert two.tables[table].epoch == epoch + 1
+            again = await join(seat_url(two, table, tokens[0]))
+            assert shown(again.state) == before[0]
+            ben_again = await join(seat_url(two, table, tokens[1]))
+            assert shown(ben_again.state) == before[1]
+            await make_moves(1, again, ben_again)
+            history = stores[1].history(table)
+            assert [w.epoch for w in history] == [epoch] * 3 + [epoch + 1]
+            assert [w.seq for w in history] == [1, 2, 3, 4]
+            for client in (again, ben_again):
+                await client.close()
+
+
 async def test_a_handed_over_table_is_served_by_another_worker_at_the_next_epoch(
     store_file: str, server: fakeredis.FakeServer
 ) -> None:
     stores = [SqliteTableStore.open(store_file), SqliteTableStore.open(store_file)]
     try:
-        table, tokens = new_table(stores[0], SEATS, TWO_ROUNDS, seed=SEED)
-        async with serving(stores[0], server, worker_id="w-one") as one:
-            ana, ben = await seats(one, table, tokens)
-            epoch = one.tables[table].epoch
-            async with serving(stores[1], server, worker_id="w-two") as two:
-                await make_moves(3, ana, ben)
-                await settled_turn(ana, ben)
-                before = (shown(ana.state), shown(ben.state))
-                told = (len(ana.raw), len(ben.raw))
-                await one.stop(handover=True)
-                await wait_until(closed_with(ana, ben), what="both seats closed with 1012")
-                assert (len(ana.raw), len(ben.raw)) == told, "nothing but the close"
-                await wait_until(lambda: table in two.tables, what="the other worker serving the table")
-                assert two.tables[table].epoch == epoch + 1
-                again = await join(seat_url(two, table, tokens[0]))
-                assert shown(again.state) == before[0]
-                ben_again = await join(seat_url(two, table, tokens[1]))
-                assert shown(ben_again.state) == before[1]
-                await make_moves(1, again, ben_again)
-                assert {w.epoch for w in stores[1].history(table)} == {epoch, epoch + 1}
-                for client in (again, ben_again):
-                    await client.close()
+        await hand_over(stores, server)
     finally:
         for s in stores:
             s.close()
+
+
+async def test_on_postgresql_a_handed_over_table_is_served_by_another_worker(
+    pg_url: str, server: fakeredis.FakeServer
+) -> None:
+    with fresh_database(pg_url) as url:
+        stores = [open_store(url), open_store(url)]
+        try:
+            stores[0].init()
+            await hand_over(stores, server)
+        finally:
+            for s in stores:
+                s.close()
 
 
 async def test_a_table_claimed_behind_its_workers_back_gets_only_a_close(
