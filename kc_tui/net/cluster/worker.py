@@ -3,7 +3,7 @@ of the tables (:mod:`.tablestore`), its lease and their routes in Redis (:mod:`.
 
 A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds) and sweeps for
 orphans: tables owned by no one (new ones, handed over) or by a worker whose lease lapsed
-(:class:`~.coord.Reaper`), every renewal and at once when another worker asks (a hand-over).
+(:class:`~.coord.Reaper`), every renewal and at once when told on :data:`~.coord.SWEEP_CHANNEL`.
 Each table it claims (at the store's epoch + 1) is served from its last position, as the
 one-process server serves a table (:class:`~kc_tui.net.table_service.ServedTable`, the paths of
 :func:`~kc_tui.net.hub.table_route`), and its route set for the gateways.
@@ -46,7 +46,7 @@ from kc_tui.i18n import N_, _
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
-from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, Coordinator, Reaper, open_redis
+from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper, open_redis
 from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
 from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
@@ -211,9 +211,8 @@ class Worker:
         self._stopped = True
         for task in self._loops:
             task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._loops:  # each also stops by itself, seeing the worker stopped
+            await asyncio.wait(self._loops, timeout=2 * CALL_TIMEOUT)
         tables = list(self.tables.values())
         self.tables.clear()
         for wt in tables:  # nothing more is sent, nor written
@@ -298,16 +297,29 @@ class Worker:
 
     async def _listen_sweeps(self) -> None:
         """Sweep at once whenever a worker asks (:meth:`~.coord.Coordinator.nudge`: it handed its
-        tables over), and when the subscription was made again (a nudge may have been missed)."""
+        tables over on :data:`~.coord.SWEEP_CHANNEL`), and whenever the subscription is made
+        (again: a nudge may have been missed). Stops once the worker stops, even when a
+        cancellation was lost in a read's timeout (Python 3.11's ``asyncio.timeout``)."""
         while not self._stopped:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                async for _nudge in self.coord.nudges():
-                    self._sweep_now.set()
+                async with asyncio.timeout(CALL_TIMEOUT):
+                    await pubsub.subscribe(SWEEP_CHANNEL)
+                self._sweep_now.set()
+                while not self._stopped:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.renew_every)
+                    if message is not None and message.get("type") == "message":
+                        self._sweep_now.set()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("worker %s: the sweep channel failed; listening again", self.id)
-            await asyncio.sleep(self.renew_every)
+            except Exception as exc:
+                log.info("worker %s: the sweep channel was lost (%s); subscribing again", self.id, exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(CALL_TIMEOUT):
+                        await pubsub.aclose()
+            if not self._stopped:
+                await asyncio.sleep(self.renew_every)
 
     def _fenced_now(self) -> bool:
         """Whether this worker may not serve now (its lease not renewed for too long); every
