@@ -6,6 +6,9 @@ workers would."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -454,7 +457,6 @@ def test_a_call_before_the_schema_is_made_says_to_make_it(backing: Backing) -> N
     assert not isinstance(refused.value, StoreDown)
 
 
-# ---------------------------------------------------------------------- SQLite only
 def test_open_store_opens_each_kind(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "by-url.sqlite3"
     for url in (f"sqlite://{path}", str(tmp_path / "plain.sqlite3")):
@@ -472,6 +474,7 @@ def test_open_store_opens_each_kind(tmp_path: Path, pg_url: str) -> None:
             store.close()
 
 
+# ---------------------------------------------------------------------- SQLite only
 def test_a_new_sqlite_store_is_private(tmp_path: Path) -> None:
     path = tmp_path / "new folder" / "tables.sqlite3"
     store = SqliteTableStore.open(str(path))
@@ -514,6 +517,65 @@ def test_a_file_that_is_not_a_table_store_is_refused_and_left_as_it_is(tmp_path:
     assert not Path(f"{path}-wal").exists()
 
 
+#: A worker in a process of its own: claims the orphans of the file one by one (the other worker
+#: alive), writes three moves to each, prints the tables it claimed (JSON).
+SWEEPER = """
+import json, sys
+from kc_tui.net.cluster.sqlite_store import SqliteTableStore
+from kc_tui.net.cluster.tablestore import StoreDown
+store = SqliteTableStore.open(sys.argv[1])
+worker, other = sys.argv[2], sys.argv[3]
+mine = []
+while True:
+    try:
+        got = store.claim(worker, [other], mine, 1)
+    except StoreDown:
+        continue
+    if not got:
+        break
+    mine.append(got[0].id)
+    for n in range(1, 4):
+        while True:
+            try:
+                store.write(got[0].id, got[0].epoch, f"{worker} {n}".encode())
+                break
+            except StoreDown:
+                continue
+print(json.dumps(mine))
+"""
+
+
+def test_processes_sharing_one_file_claim_each_table_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "tables.sqlite3")
+    store = SqliteTableStore.open(path)
+    store.init()
+    tables = [f"t{n:02}" for n in range(20)]
+    for table in tables:
+        store.create(table, {}, b"first", {})
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", SWEEPER, path, name, other],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        for name, other in (("w1", "w2"), ("w2", "w1"))
+    ]
+    claimed = {}
+    for name, process in zip(("w1", "w2"), workers, strict=True):
+        out, _ = process.communicate(timeout=WAIT)
+        assert process.returncode == 0
+        claimed[name] = json.loads(out)
+    assert sorted(claimed["w1"] + claimed["w2"]) == tables
+    for row in store.rows():
+        assert (row.epoch, row.seq) == (1, 3)
+        assert row.id in claimed[str(row.owner)]
+        assert [(one.seq, one.epoch, one.save) for one in store.history(row.id)] == [
+            (n, 1, f"{row.owner} {n}".encode()) for n in (1, 2, 3)
+        ]
+    store.close()
+
+
 # ---------------------------------------------------------------------- PostgreSQL only
 def test_an_address_that_is_not_postgresql_s_is_a_store_error(pg_url: str) -> None:
     for url in ("postgresql://%zz", "postgresql://127.0.0.1:port/kc"):
@@ -531,6 +593,7 @@ def test_postgresql_not_listening_is_store_down_at_open() -> None:
 
 
 def test_store_down_while_postgresql_is_stopped_and_back_by_itself_after(pg_url: str) -> None:
+    """On a PostgreSQL of its own (``pg_url``: PostgreSQL is there to run)."""
     server = PgServer()
     store: TableStore | None = None
     try:
