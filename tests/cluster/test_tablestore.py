@@ -254,6 +254,18 @@ def test_no_seq_is_written_under_two_epochs_when_owners_race_across_a_takeover(b
             assert (one.epoch, one.save) == (epoch, new_acked[one.seq])
 
 
+def test_a_table_locked_too_long_is_store_down_and_then_written(store: TableStore, backing: Backing) -> None:
+    store.create("t1", {}, b"first", {})
+    epoch = claimed_one(store, "w1", "t1").epoch
+    with backing.locking("t1"):
+        with pytest.raises(StoreDown):
+            store.write("t1", epoch, b"while locked")
+        assert store.history("t1") == []
+    # The store was slow, not gone: the next call is served.
+    assert store.write("t1", epoch, b"move 1") == 1
+    assert store.history("t1") == [Written(1, epoch, b"move 1")]
+
+
 # ---------------------------------------------------------------------- claims
 def test_two_claimers_racing_for_one_orphan_exactly_one_wins(store: TableStore, backing: Backing) -> None:
     claimers = {"w1": backing.open(), "w2": backing.open()}
