@@ -2,7 +2,7 @@
 test), then what only one kind has (a file that is not a store; PostgreSQL stopped and started).
 
 The races run each side in its own thread with its own store (its own connection), as two
-workers would."""
+workers would; two processes share one SQLite file as a cluster on one machine does."""
 
 from __future__ import annotations
 
