@@ -58,6 +58,25 @@ class Backing:
             cur = conn.execute(statement.encode())
             return [tuple(row) for row in cur.fetchall()] if cur.description else []
 
+    @contextlib.contextmanager
+    def locking(self, table: str) -> Iterator[None]:
+        """``table``'s row locked by another connection (SQLite: the whole file) until the end."""
+        if self.kind == "sqlite":
+            db = sqlite3.connect(self.address, isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            finally:
+                db.execute("ROLLBACK")
+                db.close()
+            return
+        with psycopg.connect(self.address) as conn:
+            conn.execute("SELECT id FROM kc_tables WHERE id = %s FOR UPDATE", (table,))
+            try:
+                yield
+            finally:
+                conn.rollback()
+
     def close(self) -> None:
         for store in self.opened:
             store.close()

@@ -2,10 +2,13 @@
 test), then what only one kind has (a file that is not a store; PostgreSQL stopped and started).
 
 The races run each side in its own thread with its own store (its own connection), as two
-workers would."""
+workers would; two processes share one SQLite file as a cluster on one machine does."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -251,6 +254,18 @@ def test_no_seq_is_written_under_two_epochs_when_owners_race_across_a_takeover(b
             assert (one.epoch, one.save) == (epoch, new_acked[one.seq])
 
 
+def test_a_table_locked_too_long_is_store_down_and_then_written(store: TableStore, backing: Backing) -> None:
+    store.create("t1", {}, b"first", {})
+    epoch = claimed_one(store, "w1", "t1").epoch
+    with backing.locking("t1"):
+        with pytest.raises(StoreDown):
+            store.write("t1", epoch, b"while locked")
+        assert store.history("t1") == []
+    # The store was slow, not gone: the next call is served.
+    assert store.write("t1", epoch, b"move 1") == 1
+    assert store.history("t1") == [Written(1, epoch, b"move 1")]
+
+
 # ---------------------------------------------------------------------- claims
 def test_two_claimers_racing_for_one_orphan_exactly_one_wins(store: TableStore, backing: Backing) -> None:
     claimers = {"w1": backing.open(), "w2": backing.open()}
@@ -454,7 +469,6 @@ def test_a_call_before_the_schema_is_made_says_to_make_it(backing: Backing) -> N
     assert not isinstance(refused.value, StoreDown)
 
 
-# ---------------------------------------------------------------------- SQLite only
 def test_open_store_opens_each_kind(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "by-url.sqlite3"
     for url in (f"sqlite://{path}", str(tmp_path / "plain.sqlite3")):
@@ -472,6 +486,7 @@ def test_open_store_opens_each_kind(tmp_path: Path, pg_url: str) -> None:
             store.close()
 
 
+# ---------------------------------------------------------------------- SQLite only
 def test_a_new_sqlite_store_is_private(tmp_path: Path) -> None:
     path = tmp_path / "new folder" / "tables.sqlite3"
     store = SqliteTableStore.open(str(path))
@@ -514,6 +529,65 @@ def test_a_file_that_is_not_a_table_store_is_refused_and_left_as_it_is(tmp_path:
     assert not Path(f"{path}-wal").exists()
 
 
+#: A worker in a process of its own: claims the orphans of the file one by one (the other worker
+#: alive), writes three moves to each, prints the tables it claimed (JSON).
+SWEEPER = """
+import json, sys
+from kc_tui.net.cluster.sqlite_store import SqliteTableStore
+from kc_tui.net.cluster.tablestore import StoreDown
+store = SqliteTableStore.open(sys.argv[1])
+worker, other = sys.argv[2], sys.argv[3]
+mine = []
+while True:
+    try:
+        got = store.claim(worker, [other], mine, 1)
+    except StoreDown:
+        continue
+    if not got:
+        break
+    mine.append(got[0].id)
+    for n in range(1, 4):
+        while True:
+            try:
+                store.write(got[0].id, got[0].epoch, f"{worker} {n}".encode())
+                break
+            except StoreDown:
+                continue
+print(json.dumps(mine))
+"""
+
+
+def test_processes_sharing_one_file_claim_each_table_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "tables.sqlite3")
+    store = SqliteTableStore.open(path)
+    store.init()
+    tables = [f"t{n:02}" for n in range(20)]
+    for table in tables:
+        store.create(table, {}, b"first", {})
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", SWEEPER, path, name, other],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        for name, other in (("w1", "w2"), ("w2", "w1"))
+    ]
+    claimed = {}
+    for name, process in zip(("w1", "w2"), workers, strict=True):
+        out, _ = process.communicate(timeout=WAIT)
+        assert process.returncode == 0
+        claimed[name] = json.loads(out)
+    assert sorted(claimed["w1"] + claimed["w2"]) == tables
+    for row in store.rows():
+        assert (row.epoch, row.seq) == (1, 3)
+        assert row.id in claimed[str(row.owner)]
+        assert [(one.seq, one.epoch, one.save) for one in store.history(row.id)] == [
+            (n, 1, f"{row.owner} {n}".encode()) for n in (1, 2, 3)
+        ]
+    store.close()
+
+
 # ---------------------------------------------------------------------- PostgreSQL only
 def test_an_address_that_is_not_postgresql_s_is_a_store_error(pg_url: str) -> None:
     for url in ("postgresql://%zz", "postgresql://127.0.0.1:port/kc"):
@@ -531,6 +605,7 @@ def test_postgresql_not_listening_is_store_down_at_open() -> None:
 
 
 def test_store_down_while_postgresql_is_stopped_and_back_by_itself_after(pg_url: str) -> None:
+    """On a PostgreSQL of its own (``pg_url``: PostgreSQL is there to run)."""
     server = PgServer()
     store: TableStore | None = None
     try:

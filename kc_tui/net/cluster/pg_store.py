@@ -60,8 +60,10 @@ POOL_MIN = 2
 POOL_MAX = 4
 #: How long a call waits for a connection of the pool before the store is down (seconds).
 POOL_WAIT = 0.5
-#: How long one statement may run (milliseconds), and a transaction stay idle (a paused owner).
+#: How long one statement may run, wait for a row's lock, and a transaction stay idle (a paused
+#: owner's), in milliseconds.
 STATEMENT_MS = 2000
+LOCK_MS = 1000
 IDLE_IN_TRANSACTION_MS = 5000
 #: How long a new connection may take (seconds; libpq counts 2 at least).
 CONNECT_TIMEOUT = 2
@@ -130,7 +132,7 @@ class PgTableStore:
             "autocommit": True,
             "connect_timeout": CONNECT_TIMEOUT,
             "application_name": "kings-corners",
-            "options": f"-c statement_timeout={STATEMENT_MS}"
+            "options": f"-c statement_timeout={STATEMENT_MS} -c lock_timeout={LOCK_MS}"
             f" -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}",
             "keepalives": 1,
             "keepalives_idle": 5,
@@ -140,7 +142,7 @@ class PgTableStore:
         }
         self._state = threading.Lock()
         self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] | None = None
-        self._down: str | None = None
+        self._down = ""  # why it is down: the message of every StoreDown until it is back
         self._closed = threading.Event()
         self._retrier: threading.Thread | None = None
 
@@ -222,7 +224,7 @@ class PgTableStore:
             if self._closed.is_set() or self._pool is not pool:
                 return
             self._pool = None
-            self._down = reason
+            self._down = str(self._down_error(reason))
             log.warning("the table store %s is down: %s", self.where, reason)
             self._retrier = threading.Thread(target=self._retry, args=(pool,), name="kc-store-retry", daemon=True)
             self._retrier.start()
@@ -244,7 +246,7 @@ class PgTableStore:
                     pool.close(timeout=1.0)
                     return
                 self._pool = pool
-                self._down = None
+                self._down = ""
             log.warning("the table store %s is back", self.where)
             return
 
@@ -263,7 +265,7 @@ class PgTableStore:
         if pool is None:
             if self._closed.is_set():
                 raise StoreError(_("{where}: the store is closed").format(where=self.where))
-            raise self._down_error(down or "down")
+            raise StoreDown(down or str(self._down_error("down")))
         try:
             with pool.connection(timeout=POOL_WAIT) as conn:
                 try:
