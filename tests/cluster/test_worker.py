@@ -158,6 +158,12 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
                 assert sent and min(sent) > position[2], f"seat {seat} was shown a position before it was written"
         kept = {shown_of(w.save, 0) for w in history}
         assert len({shown(s) for s in ana.states()} - kept) == 1, "the table's first position, and those written"
+        watcher = await join(f"{worker.address}/t/{table}/watch")
+        assert watcher.state.seat is None and watcher.state.hand is None
+        await watcher.close()
+        for path, status in (("/", 200), ("/lobby", 404), (f"/t/{table}/seat/not-a-token", None)):
+            answer = worker.route(path)
+            assert (answer[0] if isinstance(answer, tuple) else None) == status, path
         assert shown(ana.state) == shown_of(history[-1].save, 0)
         assert shown(ben.state) == shown_of(history[-1].save, 1)
         for client in (ana, ben):

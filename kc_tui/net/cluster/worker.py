@@ -72,7 +72,7 @@ WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: Why a table holds while the store cannot be reached (said to its seats by the hold).
 STORE_DOWN_TEXT = N_("the store of the tables cannot be reached")
 #: Why a dropped table writes nothing (no one is told: its clients are closed).
-DROPPED_TEXT = "this worker no longer owns the table"
+DROPPED_TEXT = "the table is not this worker's to write"
 #: What a finished table's clients are told when it stops being served.
 ENDED_TEXT = N_("the match is over: the table is closed")
 
