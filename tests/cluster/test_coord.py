@@ -393,6 +393,25 @@ async def test_flushall_then_renew_writes_every_route_and_listing_back(redis: Re
     assert await coord.route("t2") == Route("t2", "w1", "ws://w1:1", 7)
     assert await coord.listings() == {"t1": {"name": "one"}}
     assert all(0 < ttl <= LONG for ttl in await ttls(redis, "kc:w:w1", "kc:t:t1", "kc:t:t2", "kc:l:t1"))
+    assert await coord.known("t1") and await coord.known("t2")
+
+
+async def test_a_routed_table_stays_known_past_its_owners_lease_until_it_is_forgotten(redis: Redis) -> None:
+    coord = coordinator(redis)
+    assert await coord.acquire()
+    assert not await coord.known("t1")
+    await coord.set_route("t1", 1)
+    await coord.set_route("t2", 1)
+    await coord.release()  # the owner gone: no route, the tables still between two owners
+    assert await coord.route("t1") is None
+    assert await coord.known("t1")
+    other = coordinator(redis, "w2")
+    assert await other.acquire()
+    await other.set_route("t1", 2)
+    await other.forget("t1")  # its match ended
+    assert not await other.known("t1")
+    assert await other.route("t1") is None
+    assert await other.known("t2")
 
 
 async def test_a_route_set_while_redis_is_down_is_written_by_the_next_renewal(

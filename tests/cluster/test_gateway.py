@@ -32,6 +32,7 @@ from kc_tui.net.cluster.gateway import (
     Gateway,
     gateway_not_found_text,
     gateway_root_text,
+    moving_text,
     no_lobby_text,
     routes_down_text,
     serve_gateway,
@@ -229,6 +230,18 @@ async def test_a_table_without_a_route_is_answered_404_after_the_wait() -> None:
         status, body = await refused(kit.seat("nobody-serves-this"))
     assert status == HTTPStatus.NOT_FOUND
     assert body == no_table_text() + "\n"
+
+
+async def test_a_table_between_two_workers_is_answered_503_to_try_again() -> None:
+    async with cluster(route_wait=0.2) as kit:
+        _worker, coord = await served(kit)
+        await coord.release()  # its worker gone: the route is no one's, the table still known
+        status, body = await refused(kit.seat())
+        assert (status, body) == (HTTPStatus.SERVICE_UNAVAILABLE, moving_text() + "\n")
+        _worker, coord = await served(kit, name="w2")
+        await coord.forget(TABLE)  # its match ended: no table of this cluster any more
+        status, body = await refused(kit.seat())
+        assert (status, body) == (HTTPStatus.NOT_FOUND, no_table_text() + "\n")
 
 
 async def test_a_table_whose_route_cannot_be_read_is_answered_503() -> None:

@@ -37,7 +37,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -75,6 +75,8 @@ SWEEP_CHANNEL = "kc:sweep"
 LEASE_PREFIX = "kc:w:"
 ROUTE_PREFIX = "kc:t:"
 LISTING_PREFIX = "kc:l:"
+#: A table routed to some worker whose match has not ended (no expiry: see Coordinator.known).
+KNOWN_PREFIX = "kc:k:"
 
 #: A worker's id: what its keys' values begin with, so no spaces.
 WORKER_ID = re.compile(r"[A-Za-z0-9._:@-]{1,100}")
@@ -135,8 +137,10 @@ end
 return gone
 """
 
-# A route, unless the table's route is of a later epoch already (a later owner's), then published.
-# KEYS: the route. ARGV: "{worker} {epoch}", lease ms, epoch, channel, message.
+# A route, unless the table's route is of a later epoch already (a later owner's), then published;
+# the table marked known (served by some worker until its match ends: the gateways wait for a new
+# owner of a known table instead of answering that there is none).
+# KEYS: the route, the known mark. ARGV: "{worker} {epoch}", lease ms, epoch, channel, message.
 _SET_ROUTE = """
 local have = redis.call('GET', KEYS[1])
 if have then
@@ -146,6 +150,7 @@ if have then
   end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[2], '1')
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1
 """
@@ -336,6 +341,8 @@ class Coordinator:
             return False
         held = self.last_renewed is not None
         self.last_renewed = sent
+        if state == 2 and routes:
+            await self._mark_known(routes)
         if state == 2 and held:
             self.lapses += 1
             log.info(
@@ -412,7 +419,9 @@ class Coordinator:
         self._routes[table] = epoch
         message = json.dumps({"table": table, "worker": self.worker, "address": self.address, "epoch": epoch})
         args: list[str | int] = [f"{self.worker} {epoch}", self.lease_ms, epoch, ROUTES_CHANNEL, message]
-        written = await _bounded(self._set_route(keys=[ROUTE_PREFIX + table], args=args), "set route")
+        written = await _bounded(
+            self._set_route(keys=[ROUTE_PREFIX + table, KNOWN_PREFIX + table], args=args), "set route"
+        )
         if not written and self._routes.get(table) == epoch:
             del self._routes[table]
             log.info("worker %s: %s is routed at a later epoch than %d", self.worker, table, epoch)
@@ -422,6 +431,22 @@ class Coordinator:
         all the same: it lapses with the lease)."""
         self._routes.pop(table, None)
         await _bounded(self._drop(keys=[ROUTE_PREFIX + table], args=[self._owner, "", ""]), "drop route")
+
+    async def _mark_known(self, tables: Iterable[str]) -> None:
+        """Every table of ``tables`` marked known again (Redis lost the marks)."""
+        with contextlib.suppress(RedisDown):
+            await _bounded(self.redis.mset({KNOWN_PREFIX + table: "1" for table in tables}), "mark known")
+
+    async def known(self, table: str) -> bool:
+        """Whether ``table`` was routed to a worker and its match has not ended (forgotten): a
+        table without a route just now is between two owners. :class:`RedisDown`."""
+        return bool(await _bounded(self.redis.exists(KNOWN_PREFIX + table), "known"))
+
+    async def forget(self, table: str) -> None:
+        """``table``'s match ended and its route is dropped: it is not known any more.
+        :class:`RedisDown`."""
+        await self.drop_route(table)
+        await _bounded(self.redis.delete(KNOWN_PREFIX + table), "forget")
 
     async def route(self, table: str) -> Route | None:
         """Where ``table`` is served; None when it has no route or its worker holds no lease.

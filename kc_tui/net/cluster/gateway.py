@@ -60,8 +60,9 @@ from kc_tui.util.printable import one_line
 log = logging.getLogger(__name__)
 
 #: Seconds a client's socket waits for its table's route (a claim in flight), and for the
-#: route's worker to take the socket.
-ROUTE_WAIT = 15.0
+#: route's worker to take the socket: within the client's own wait for its socket to open
+#: (kc_tui.net.client.OPEN_TIMEOUT), so it is answered rather than timed out.
+ROUTE_WAIT = 8.0
 #: Seconds opening a socket to a worker may take.
 UPSTREAM_OPEN = 5.0
 #: The first and the longest pause between two looks at a table's route while waiting for it
@@ -103,6 +104,12 @@ def no_lobby_text() -> str:
 def routes_down_text() -> str:
     """The line answering a socket whose table could not be looked up (Redis not answering)."""
     return _("The gateway cannot look up its tables just now: try again later.")
+
+
+def moving_text() -> str:
+    """The line answering a socket whose table is between two workers (its owner stopped and no
+    other has claimed it yet): the client tries again."""
+    return _("The table is moving to another worker: your seat is kept, try again in a moment.")
 
 
 def gateway_serving_line(url: str) -> str:
@@ -389,12 +396,23 @@ class Gateway:
                 else:
                     if route is not None:
                         return Proxied(self, table, rest, route)
-                    found = HTTPStatus.NOT_FOUND, no_table_text()
+                    found = await self._unrouted(table)
                 left = deadline - loop.time()
                 if left <= 0 or self.closing:
                     return found
                 await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
+
+    async def _unrouted(self, table: str) -> Routed:
+        """The answer for a table with no route: a known table is between two owners (its
+        clients try again), any other is no table of this cluster."""
+        try:
+            moving = await self.coord.known(table)
+        except (RedisError, OSError):
+            return HTTPStatus.SERVICE_UNAVAILABLE, routes_down_text()
+        if moving:
+            return HTTPStatus.SERVICE_UNAVAILABLE, moving_text()
+        return HTTPStatus.NOT_FOUND, no_table_text()
 
     @contextlib.contextmanager
     def waking(self, table: str) -> Iterator[asyncio.Event]:
@@ -586,6 +604,7 @@ __all__ = [
     "gateway_not_found_text",
     "gateway_root_text",
     "gateway_serving_line",
+    "moving_text",
     "no_lobby_text",
     "passed_close",
     "routes_down_text",

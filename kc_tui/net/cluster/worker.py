@@ -462,7 +462,7 @@ class Worker:
         wt.served.close_code = CLOSE_GOING_AWAY  # over: nothing to come back to
         await wt.served.close(ENDED_TEXT)
         with contextlib.suppress(Exception):
-            await self.coord.drop_route(wt.id)
+            await self.coord.forget(wt.id)
 
 
 def _line(exc: BaseException) -> str:
