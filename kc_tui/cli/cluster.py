@@ -10,7 +10,8 @@ import contextlib
 import sys
 
 from kc_tui.cli.common import Parser
-from kc_tui.config.args import CliError
+from kc_tui.config.args import CliError, seats_help, target_help
+from kc_tui.engine.rules import rules_help
 from kc_tui.i18n import _
 from kc_tui.util.printable import one_line, write_line
 
@@ -57,6 +58,31 @@ def add_cluster_parsers(sub: argparse._SubParsersAction[Parser]) -> None:
     _store_arg(init)
     init.set_defaults(func=cmd_store_init)
 
+    table = actions.add_parser(
+        "table", help=_("a new table in the store (a worker serves it): one join command is printed per person's seat")
+    )
+    _store_arg(table)
+    table.help_later(table.add_argument("--seats", required=True), seats_help)
+    table.add_argument(
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar=_("KEY=VALUE"),
+        # Translators: {rules} lists the rule variants (key=value); draw=end is typed as it is.
+        help=_("rule variants, e.g. draw=end: {rules}").format(rules=rules_help(offered=True)),
+    )
+    table.add_argument("--target", metavar=_("TARGET"), type=int, help=target_help())
+    table.add_argument("--turn-seconds", metavar=_("SECONDS"), help=_("the turn clock in seconds (default 0: none)"))
+    table.add_argument(
+        "--gateway",
+        metavar=_("URL"),
+        default=f"ws://127.0.0.1:{GATEWAY_PORT}",
+        help=_("the gateway's address the seats' addresses start with (default {url})").format(
+            url=f"ws://127.0.0.1:{GATEWAY_PORT}"
+        ),
+    )
+    table.set_defaults(func=cmd_store_table)
+
     worker = sub.add_parser("worker", help=_("claim tables from the store and serve them (behind a gateway)"))
     _store_arg(worker)
     _redis_arg(worker)
@@ -94,6 +120,46 @@ def cmd_store_init(args: argparse.Namespace) -> int:
         store.close()
     # Translators: {url} is the store's address (its password hidden).
     _say(_("the store at {url} is ready").format(url=shown_url(args.store)))
+    return 0
+
+
+def cmd_store_table(args: argparse.Namespace) -> int:
+    """A new table in the store, its seats' join commands printed (the only copies of their
+    tokens: the store keeps their hashes)."""
+    from kc_tui.net.client import AddressError, table_address
+    from kc_tui.net.cluster.tables import TURN_SECONDS, new_table, open_checked, shown_url
+    from kc_tui.net.cluster.tablestore import StoreError
+    from kc_tui.net.host_options import HostRequest, options_from
+    from kc_tui.net.hosting import join_lines
+
+    options = options_from(
+        HostRequest(
+            seats=args.seats,
+            rules=tuple(str(r) for r in args.rules or ()),
+            target=args.target,
+            turn_seconds=args.turn_seconds,
+        )
+    )
+    gateway = str(args.gateway).strip().rstrip("/")
+    try:
+        table_address(f"{gateway}/watch")
+    except AddressError:
+        raise CliError(
+            # Translators: {url} is what was given as the gateway's address.
+            _("--gateway is a gateway's address, ws://HOST:PORT: not {url}").format(url=one_line(gateway, 120))
+        ) from None
+    assert options.rules is not None
+    store = open_checked(args.store)
+    try:
+        table, tokens = new_table(store, options.seats, options.rules, record={TURN_SECONDS: int(options.turn_seconds)})
+    except StoreError as exc:
+        raise CliError(
+            _("the store at {url}: {problem}").format(url=shown_url(args.store), problem=one_line(str(exc), 300))
+        ) from None
+    finally:
+        store.close()
+    for line in join_lines([seat.name for seat in options.seats], tokens, f"{gateway}/t/{table}"):
+        _say(line)
     return 0
 
 

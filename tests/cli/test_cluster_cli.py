@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main
-from kc_tui.net.cluster.tablestore import SCHEMA_VERSION
+from kc_tui.net.cluster.tablestore import PLAYING, SCHEMA_VERSION, open_store
+from kc_tui.net.server_store import matches
 from tests.cluster.servicekit import free_port
 
 
@@ -42,6 +43,57 @@ def test_store_init_makes_an_sqlite_store_and_a_second_run_changes_nothing(
             assert db.execute("SELECT count(*) FROM kc_tables").fetchone() == (0,)
     code, out, err = _run(capsys, "store", "init", "--store", str(path))  # a plain path is an SQLite file's
     assert (code, err) == (0, "")
+
+
+def test_store_table_stores_a_new_table_and_prints_each_persons_join_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    assert _run(capsys, "store", "init", "--store", str(path))[0] == 0
+    argv = ["store", "table", "--store", str(path), "--seats", "human:Ana,greedy,human:Ben"]
+    code, out, err = _run(capsys, *argv, "--target", "50", "--turn-seconds", "30", "--gateway", "ws://gw.example:80/")
+    assert (code, err) == (0, "")
+    ana, ben, watch = out.splitlines()
+    table = ana.split("/t/")[1].split("/")[0]
+    assert ana.startswith(f"Ana: kings-corners join ws://gw.example:80/t/{table}/seat/")
+    assert ben.startswith(f"Ben: kings-corners join ws://gw.example:80/t/{table}/seat/")
+    assert watch == f"Watch: kings-corners join --watch ws://gw.example:80/t/{table}/watch"
+    store = open_store(str(path))
+    try:
+        row = store.row(table)
+        assert row is not None and (row.owner, row.epoch, row.seq, row.phase) == (None, 0, 0, PLAYING)
+        assert row.record["turn_seconds"] == 30
+        hashes = store.token_hashes(table)
+        tokens = {0: ana.rsplit("/", 1)[1], 2: ben.rsplit("/", 1)[1]}
+        assert sorted(hashes) == [0, 2]
+        assert all(matches(token, hashes[seat]) for seat, token in tokens.items())
+        assert not matches(tokens[0], hashes[2])
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--seats", "human:Ana"], ["2 to 4 seats"]),
+        (["--seats", "human:[b]Ana[/b],greedy"], ["markup"]),
+        (["--seats", "human:Ana,greedy", "--gateway", "http://gw.example"], ["--gateway"]),
+        (["--seats", "human:Ana,greedy", "--turn-seconds", "nan"], ["--turn-seconds"]),
+        (["--seats", "human:Ana,greedy", "--rules", "draw=sometimes"], ["--rules"]),
+    ],
+    ids=["one seat", "markup in a name", "not a ws address", "not a number", "a rule that is not"],
+)
+def test_store_table_refuses_a_bad_option_in_one_line_and_stores_nothing(
+    extra: list[str], words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tables.sqlite3"
+    assert _run(capsys, "store", "init", "--store", str(path))[0] == 0
+    _one_line_error(*_run(capsys, "store", "table", "--store", str(path), *extra), *words)
+    store = open_store(str(path))
+    try:
+        assert store.rows() == []
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize(
