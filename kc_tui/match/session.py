@@ -620,13 +620,18 @@ class MatchSession:
         """Score the finished round (noting the hints and undos of every match seat in it for the
         history: ``hints[seat]``, none when empty) and start the next (unless the match is over).
         The save is updated; a finished match's save is removed (there is nothing left to
-        resume) unless ``keep_save_at_end``."""
+        resume) unless ``keep_save_at_end`` (then a :attr:`save_sink` is given its last position)."""
         none = (0,) * self.match.n
         result = self.match.finish_round()
         self.record.rounds.append(RoundNote.by_seat(tuple(hints) or none, tuple(undos) or none))
         if self.match.over:
             self._write(self.narrator.match_over(self.match.winners))
             self.generation += 1
+            if self.save_sink is not None and self.keep_save_at_end:
+                # A served table's last position is kept like every other, before anyone is
+                # shown it (a file's save is not: there is nothing left to resume).
+                data = save_bytes(self.to_dict(), compact=True)
+                self._save_problem = self._to_sink(self.save_sink, data)
             if not self.keep_save_at_end:
                 self.delete_save()
         else:

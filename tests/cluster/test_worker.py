@@ -24,7 +24,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.config import HUMAN
-from kc_tui.engine import Rules
+from kc_tui.engine import Match, Rules
 from kc_tui.match.roster import Seat
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
@@ -197,6 +197,10 @@ async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_t
         # Every round after the first starts with a snapshot: its first position, before any move.
         assert snapshots == [(n, 0) for n in range(2, rounds + 1)]
         assert row.epoch == 1
+        # The match's last position (scored, over) is written like every other before it is shown.
+        last = Match.from_dict(json.loads(store.history(table)[-1].save)["match"])
+        assert last.over
+        assert list(last.totals) == [seat.total for seat in ana.state.view.seats]
         await ana.close()
     claimer = SqliteTableStore.open(str(store.path))
     try:

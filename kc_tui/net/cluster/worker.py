@@ -42,6 +42,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from kc_tui.config.args import CliError
+from kc_tui.engine import Match
 from kc_tui.i18n import N_, _
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
@@ -50,6 +51,7 @@ from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, C
 from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
 from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
+from kc_tui.net.door import files_wanted, raise_file_limit
 from kc_tui.net.hosting import base_url
 from kc_tui.net.hub import END_LINGER, HubSettings, LiveTable, not_found_text, root_text, table_route
 from kc_tui.net.listener import Endpoint, Listener
@@ -67,6 +69,9 @@ CLOSE_SERVICE_RESTART = 1012
 #: The most tables one sweep claims, and one worker serves.
 CLAIM_BATCH = 50
 MAX_TABLES = 2000
+#: The sockets ``kings-corners worker`` takes at most: every seat of its most tables (they come
+#: through the gateways, from few addresses: no limit by address).
+WORKER_MAX_SOCKETS = 4 * MAX_TABLES
 #: A worker's id: letters, digits, ``.``, ``_`` and ``-``.
 WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: Why a table holds while the store cannot be reached (said to its seats by the hold).
@@ -348,6 +353,9 @@ class Worker:
 
     async def _serve(self, claimed: Claimed) -> None:
         """Serve a claimed table from its last position, and route it here."""
+        if _over(claimed.save):  # its last position written, its end not yet: ended now
+            self._end_quietly(claimed.id, claimed.epoch)
+            return
         try:
             session = MatchSession.from_dict(json.loads(claimed.save), shared_log=True)
         except (SaveError, ValueError) as exc:
@@ -465,6 +473,14 @@ class Worker:
             await self.coord.forget(wt.id)
 
 
+def _over(save: bytes) -> bool:
+    """Whether ``save`` is a match's last position (the match over)."""
+    try:
+        return Match.from_dict(json.loads(save)["match"]).over
+    except (ValueError, TypeError, KeyError):
+        return False
+
+
 def _line(exc: BaseException) -> str:
     return one_line(str(exc).strip() or type(exc).__name__, 300)
 
@@ -548,6 +564,7 @@ async def _serve_worker(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     client = await connect_redis(redis_url)
+    raise_file_limit(files_wanted(WORKER_MAX_SOCKETS))
     try:
         worker = Worker(
             store,
@@ -555,6 +572,7 @@ async def _serve_worker(
             worker_id=worker_id,
             settings=HubSettings(server_name=f"kings-corners {__version__}"),
             status=status,
+            max_sockets=WORKER_MAX_SOCKETS,
         )
         try:
             await worker.start(bind, port, advertise)
@@ -588,6 +606,7 @@ __all__ = [
     "MAX_TABLES",
     "STORE_DOWN_TEXT",
     "WORKER_ID",
+    "WORKER_MAX_SOCKETS",
     "Worker",
     "WorkerError",
     "WorkerTable",
