@@ -56,6 +56,9 @@ class Connection:
     pending: deque[tuple[str, str]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     close_code: int = CLOSE_NORMAL
+    #: While it answers True nothing but a close is written to the client (asked as each
+    #: message is sent or written out): a worker that may no longer serve its table.
+    quiet: Callable[[], bool] | None = None
 
     # ------------------------------------------------------------------ reading
     def allow(self) -> bool:
@@ -104,12 +107,17 @@ class Connection:
         return True
 
     # ------------------------------------------------------------------ writing
+    @property
+    def silenced(self) -> bool:
+        """Whether nothing but a close may be written now (:attr:`quiet`)."""
+        return self.quiet is not None and self.quiet()
+
     def send(self, text: str, *, state: bool = False) -> None:
         """Send ``text`` without waiting (a closing connection is skipped): written at once while
         the client reads, else kept in its queue, where a ``state`` replaces the one still
         waiting (a slow client gets the newest). A client with :data:`MAX_PENDING` messages
         unread is closed."""
-        if self.closing or self.ws.protocol.state is not State.OPEN:
+        if self.closing or self.ws.protocol.state is not State.OPEN or self.silenced:
             return
         if not self.pending and not self.ws.paused:
             broadcast([self.ws], text)
@@ -151,7 +159,8 @@ class Connection:
                     if kind == "close":
                         await self.ws.close(self.close_code, text)
                         return
-                    await self.ws.send(text)
+                    if not self.silenced:
+                        await self.ws.send(text)
         except ConnectionClosed:
             self.pending.clear()
 

@@ -136,6 +136,27 @@ class LiveTable:
         return found
 
 
+def table_route(live: LiveTable | None, rest: str) -> Endpoint | tuple[int, str]:
+    """The endpoint of the path ``rest`` below a table (``seat/<token>``, ``watch``), or the
+    status and line it is answered with (None, or closed: no such table)."""
+    if live is None or live.served.closed:
+        return HTTPStatus.NOT_FOUND, no_table_text()
+    seat: int | None = None
+    if rest.startswith(SEAT_PREFIX) and rest.count("/") == 1 and rest != SEAT_PREFIX:
+        seat = live.seat_of(rest.removeprefix(SEAT_PREFIX))
+        # Handed over under the served table's own token; a token no seat has gets the
+        # table's bad-token answer.
+        rest = SEAT_PREFIX + (live.served.tokens[seat] if seat is not None else "-")
+    if live.private and seat is None:
+        # A private table serves its seats' own addresses only: anything else (watching
+        # it, a token no seat has) is answered as an unknown table's, not told it exists.
+        return HTTPStatus.NOT_FOUND, no_table_text()
+    refused = live.served.admits(rest)
+    if refused is not None:
+        return refused
+    return live.served.endpoint(rest)
+
+
 class Hub:
     """Many tables and their lobby on one port. See the module docs.
 
@@ -233,24 +254,7 @@ class Hub:
         if len(parts) == 4 and parts[1] == "i" and parts[2] and parts[3]:
             return HTTPStatus.OK, invite_text()
         if len(parts) >= 4 and parts[1] == "t" and parts[2]:
-            live = self.tables.get(parts[2])
-            if live is None or live.served.closed:
-                return HTTPStatus.NOT_FOUND, no_table_text()
-            rest = "/".join(parts[3:])
-            seat: int | None = None
-            if rest.startswith(SEAT_PREFIX) and rest.count("/") == 1 and rest != SEAT_PREFIX:
-                seat = live.seat_of(rest.removeprefix(SEAT_PREFIX))
-                # Handed over under the served table's own token; a token no seat has gets the
-                # table's bad-token answer.
-                rest = SEAT_PREFIX + (live.served.tokens[seat] if seat is not None else "-")
-            if live.private and seat is None:
-                # A private table serves its seats' own addresses only: anything else (watching
-                # it, a token no seat has) is answered as an unknown table's, not told it exists.
-                return HTTPStatus.NOT_FOUND, no_table_text()
-            refused = live.served.admits(rest)
-            if refused is not None:
-                return refused
-            return live.served.endpoint(rest)
+            return table_route(self.tables.get(parts[2]), "/".join(parts[3:]))
         return HTTPStatus.NOT_FOUND, not_found_text()
 
     def _table_url(self, table: str) -> str:
@@ -587,4 +591,15 @@ class Hub:
         return told
 
 
-__all__ = ["SERVER_CLOSED_TEXT", "Hub", "HubSettings", "LiveTable", "invite_text", "root_text"]
+__all__ = [
+    "END_LINGER",
+    "SERVER_CLOSED_TEXT",
+    "Hub",
+    "HubSettings",
+    "LiveTable",
+    "invite_text",
+    "no_table_text",
+    "not_found_text",
+    "root_text",
+    "table_route",
+]

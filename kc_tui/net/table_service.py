@@ -136,6 +136,7 @@ class ServedTable:
         turn_seconds: float = 0.0,
         on_change: Callable[[ServedTable], None] | None = None,
         on_seat_freed: Callable[[ServedTable, int], None] | None = None,
+        quiet: Callable[[], bool] | None = None,
     ) -> None:
         if session.log_owner is not None:
             raise LogNotShared(
@@ -163,6 +164,10 @@ class ServedTable:
         self.turn_seconds = turn_seconds
         self.on_change = on_change
         self.on_seat_freed = on_seat_freed
+        #: Asked as every message is sent: while True, nothing but a close goes to any client.
+        self.quiet = quiet
+        #: The WebSocket close code :meth:`close` closes the clients' connections with.
+        self.close_code = CLOSE_GOING_AWAY
         #: The stamp of the state: bumped whenever the position changes. It starts at the clock's
         #: milliseconds, so a table served again (``host --resume``) never reuses a stamp it sent.
         self.stamp = time.time_ns() // 1_000_000
@@ -201,14 +206,14 @@ class ServedTable:
 
     async def close(self, reason_text: str = CLOSED_TEXT) -> None:
         """Stop serving: every client is told the table is closed (``closed``, ``reason_text``
-        translated), then its connection is closed (the match's save stays)."""
+        translated), then its connection is closed with :attr:`close_code` (the match's save stays)."""
         if self._closed:
             return
         self._closed = True
         told = [c for c in self._clients if not c.closing]
         for client in told:
             client.send(write(schema.ErrorMsg(schema.CLOSED, _(reason_text))))
-            client.close(CLOSE_GOING_AWAY, schema.CLOSED)
+            client.close(self.close_code, schema.CLOSED)
         if told:  # what was queued is written before the connections are closed
             with contextlib.suppress(Exception):
                 await asyncio.wait([asyncio.ensure_future(c.ws.wait_closed()) for c in told], timeout=CLOSE_WAIT)
@@ -327,7 +332,7 @@ class ServedTable:
     # ------------------------------------------------------------------ one connection
     async def handle(self, ws: ServerConnection, rest: str) -> None:
         """Serve one client's whole connection at the path below the table ``rest``."""
-        client = Connection(ws, rest != WATCH, self._background)
+        client = Connection(ws, rest != WATCH, self._background, quiet=self.quiet)
         token = rest.removeprefix(SEAT_PREFIX)
         self._clients.add(client)
         writer = asyncio.create_task(client.write_out(), name="writer")

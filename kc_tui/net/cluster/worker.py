@@ -1,0 +1,639 @@
+"""``kings-corners worker``: a process that owns tables and serves them, their truth in the store
+of the tables (:mod:`.tablestore`), its lease and their routes in Redis (:mod:`.coord`).
+
+A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds) and sweeps for
+orphans: tables owned by no one (new ones, handed over) or by a worker whose lease lapsed
+(:class:`~.coord.Reaper`), every renewal and at once when told on :data:`~.coord.SWEEP_CHANNEL`.
+Each table it claims (at the store's epoch + 1) is served from its last position, as the
+one-process server serves a table (:class:`~kc_tui.net.table_service.ServedTable`, the paths of
+:func:`~kc_tui.net.hub.table_route`), and its route set for the gateways.
+
+- Every position is written to the store, fenced by the table's epoch, before any state of it is
+  sent (the served table's save sink; the first position of a round is also its snapshot).
+- The store cannot be reached (:class:`~.tablestore.StoreDown`): the table holds, refuses moves
+  saying why, and goes on by itself once a write works (the served table's hold).
+- Another worker claimed the table (:class:`~.tablestore.Fenced`): the table is dropped at once;
+  its clients get nothing but a close (1012: they come back through a gateway).
+- Not renewed for :data:`~.coord.SELF_FENCE` seconds (the monotonic clock, asked as every message
+  is sent: a process stopped and woken again sends nothing before it notices): nothing is sent to
+  anyone, every table is dropped (1012), and the worker takes a lease again and sweeps (its tables
+  come back to it at epoch + 1 unless another worker claimed them).
+- :meth:`Worker.stop` (SIGTERM, SIGINT): the tables handed over at once: the lease released,
+  every table released in the store, the other workers told to sweep, the seats closed (1012).
+- A match over: ended in the store (never claimed again), served a while, then closed.
+
+Plain Python and asyncio (no Textual, no Rich).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from kc_tui.config.args import CliError
+from kc_tui.i18n import N_, _
+from kc_tui.match.saves import SaveError
+from kc_tui.match.session import MatchSession
+from kc_tui.net import schema
+from kc_tui.net.cluster.coord import RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper
+from kc_tui.net.cluster.tables import private, turn_seconds
+from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore, open_store
+from kc_tui.net.connection import CLOSE_GOING_AWAY
+from kc_tui.net.hosting import base_url
+from kc_tui.net.hub import END_LINGER, HubSettings, LiveTable, not_found_text, root_text, table_route
+from kc_tui.net.listener import Endpoint, Listener
+from kc_tui.net.logs import tell
+from kc_tui.net.table_service import ServedTable
+from kc_tui.util.printable import one_line
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger(__name__)
+
+#: The WebSocket close code of a table this worker stops serving (its clients reconnect).
+CLOSE_SERVICE_RESTART = 1012
+#: The most tables one sweep claims, and one worker serves.
+CLAIM_BATCH = 50
+MAX_TABLES = 2000
+#: Redis connections of one worker at most, and the seconds a call waits for one (or to connect).
+REDIS_CONNECTIONS = 32
+REDIS_TIMEOUT = 2.0
+#: A worker's id: letters, digits, ``.``, ``_`` and ``-``.
+WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+#: Why a table holds while the store cannot be reached (said to its seats by the hold).
+STORE_DOWN_TEXT = N_("the store of the tables cannot be reached")
+#: Why a dropped table writes nothing (no one is told: its clients are closed).
+DROPPED_TEXT = "this worker no longer owns the table"
+#: What a finished table's clients are told when it stops being served.
+ENDED_TEXT = N_("the match is over: the table is closed")
+
+
+class WorkerError(Exception):
+    """The worker cannot start (its id is held by another): one plain line."""
+
+
+def new_worker_id() -> str:
+    """A new worker's id: this machine's name, the process and a few random letters."""
+    host = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname() or "worker")[:40] or "worker"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def ready_line(worker: str, address: str) -> str:
+    """The line a worker says once it serves (tests and scripts read it)."""
+    return f"worker {worker} serving at {address}"
+
+
+@dataclass(eq=False)
+class WorkerTable:
+    """A table this worker serves: its served table (the hub's :class:`LiveTable`), the epoch it
+    was claimed at, and whether it was dropped (nothing is sent from then on)."""
+
+    live: LiveTable
+    epoch: int
+    dropped: bool = False
+    ended: bool = False
+    end_written: bool = False
+    routed: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.live.id
+
+    @property
+    def served(self) -> ServedTable:
+        return self.live.served
+
+
+@dataclass(eq=False)
+class _Holder:
+    """The cell a served table's quiet check and save sink look through (set once it exists)."""
+
+    table: WorkerTable | None = None
+
+
+class Worker:
+    """Claims tables and serves them. See the module docs.
+
+    ``store``: the open store (it stays the caller's to close); ``redis``: an asyncio client;
+    ``worker_id``: its lease's name (None: a new one); ``settings``: how its tables are served
+    (the hub's); ``status``: called with a plain line for whoever runs it; ``clock``: the
+    monotonic clock of its lease (tests give their own); ``max_sockets``/``per_address``: the
+    listener's limits; ``max_tables``: the tables it serves at most."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        redis: Redis,
+        *,
+        worker_id: str | None = None,
+        settings: HubSettings | None = None,
+        status: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        max_sockets: int = schema.MAX_CONNECTIONS,
+        per_address: int | None = None,
+        max_tables: int = MAX_TABLES,
+        renew_every: float = RENEW_EVERY,
+    ) -> None:
+        self.store = store
+        self.redis = redis
+        self.id = worker_id or new_worker_id()
+        self.settings = settings or HubSettings()
+        self._status = status
+        self._clock = clock
+        self.max_tables = max_tables
+        self.renew_every = renew_every
+        self.listener = Listener(
+            self.route,
+            server_name=self.settings.server_name,
+            max_connections=max_sockets,
+            per_address=per_address,
+            status=status,
+        )
+        self.tables: dict[str, WorkerTable] = {}
+        self.address = ""
+        self._coord: Coordinator | None = None
+        self._reaper: Reaper | None = None
+        #: Tables dropped whose routes are still to be let go of (before the next renewal, which
+        #: would write back every route the coordinator remembers).
+        self._unrouted: set[str] = set()
+        self._sweep_now = asyncio.Event()
+        self._loops: list[asyncio.Task[None]] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._stopped = False
+
+    # ------------------------------------------------------------------ running
+    @property
+    def coord(self) -> Coordinator:
+        """The worker's coordinator (once started)."""
+        if self._coord is None:
+            raise RuntimeError("the worker is not started")
+        return self._coord
+
+    async def start(self, bind: str = "127.0.0.1", port: int = 0, advertise: str | None = None) -> int:
+        """Listen, take the lease, claim the orphans there are, then renew and sweep; the bound
+        port. ``advertise``: the host the gateways reach this worker at (default: ``bind``).
+        :class:`WorkerError` when another worker holds this id's lease; Redis's errors as raised."""
+        bound = await self.listener.start(bind, port)
+        self.address = base_url(advertise or bind, bound, False)
+        self._coord = Coordinator(self.redis, self.id, self.address, clock=self._clock)
+        self._reaper = Reaper(self._coord, self.store, clock=self._clock)
+        try:
+            if not await self._coord.acquire():
+                raise WorkerError(
+                    _("another worker holds the id {worker}: give this one another (--id)").format(worker=self.id)
+                )
+        except BaseException:
+            await self.listener.close()
+            raise
+        await self._sweep()
+        self._loops = [
+            asyncio.create_task(self._run(), name=f"worker {self.id}"),
+            asyncio.create_task(self._listen_sweeps(), name=f"worker {self.id} sweeps"),
+        ]
+        self._say(ready_line(self.id, self.address))
+        return bound
+
+    async def stop(self, *, handover: bool = True) -> None:
+        """Stop serving. ``handover`` (SIGTERM): the lease released, every table released in the
+        store (claimed at once by the others, told to sweep), then the seats closed with 1012.
+        Without it the tables stay this worker's until its lease lapses."""
+        if self._stopped:
+            return
+        self._stopped = True
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        tables = list(self.tables.values())
+        self.tables.clear()
+        for wt in tables:  # nothing more is sent, nor written
+            wt.dropped = True
+            if wt.live.closer is not None:
+                wt.live.closer.cancel()
+        if handover and self._coord is not None:
+            try:
+                await self._coord.release()
+            except Exception:
+                log.exception("worker %s could not release its lease", self.id)
+            for wt in tables:
+                if wt.end_written:
+                    continue
+                try:
+                    self.store.release(wt.id, wt.epoch)
+                except Exception:
+                    log.exception("table %s could not be handed over", wt.id)
+            try:
+                await self._coord.nudge()
+            except Exception:
+                log.exception("worker %s could not tell the others to sweep", self.id)
+        await asyncio.gather(*(wt.served.close() for wt in tables), return_exceptions=True)
+        await self.listener.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _say(self, line: str) -> None:
+        tell(log, self._status, line)
+
+    # ------------------------------------------------------------------ paths
+    def route(self, path: str) -> Endpoint | tuple[int, str]:
+        """The endpoint of a WebSocket's path (a table's ``/t/<table>/seat/<token>`` or
+        ``/t/<table>/watch``), or the status and line it is answered with."""
+        if path in ("", "/"):
+            return HTTPStatus.OK, root_text()
+        parts = path.split("/")
+        if len(parts) >= 4 and parts[1] == "t" and parts[2]:
+            wt = self.tables.get(parts[2])
+            live = None if wt is None or wt.dropped or self._fenced_now() else wt.live
+            return table_route(live, "/".join(parts[3:]))
+        return HTTPStatus.NOT_FOUND, not_found_text()
+
+    # ------------------------------------------------------------------ the lease
+    async def _run(self) -> None:
+        """Renew the lease every :attr:`renew_every` seconds and sweep for orphans (at once when
+        told to)."""
+        while not self._stopped:
+            try:
+                await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: a renewal or a sweep failed; it goes on", self.id)
+            self._sweep_now.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.renew_every):
+                    await self._sweep_now.wait()
+
+    async def _tick(self) -> None:
+        coord = self.coord
+        self._fenced_now()  # first: a worker woken after its lease lapsed drops its tables
+        for table in list(self._unrouted):
+            await coord.drop_route(table)
+            self._unrouted.discard(table)
+        if not await coord.renew() or coord.fenced():
+            return
+        for wt in list(self.tables.values()):
+            if not wt.routed:
+                await self._set_route(wt)
+            if wt.ended and not wt.end_written:
+                self._end(wt)
+        await self._sweep()
+
+    async def _listen_sweeps(self) -> None:
+        """Sweep at once whenever told on :data:`SWEEP_CHANNEL` (a worker handed its tables over)."""
+        while not self._stopped:
+            try:
+                pubsub = self.redis.pubsub()
+                try:
+                    await pubsub.subscribe(SWEEP_CHANNEL)
+                    while not self._stopped:
+                        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.renew_every)
+                        if message is not None and message.get("type") == "message":
+                            self._sweep_now.set()
+                finally:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("worker %s: the sweep channel failed (%s); subscribing again", self.id, exc)
+            await asyncio.sleep(self.renew_every)
+
+    def _fenced_now(self) -> bool:
+        """Whether this worker may not serve now (its lease not renewed for too long); every
+        table it served is dropped the first time it is asked so. Asked as every message is sent."""
+        coord = self._coord
+        if coord is None or not coord.fenced():
+            return False
+        if self.tables:
+            log.warning("worker %s: its lease was not renewed in time: it drops its tables", self.id)
+            for wt in list(self.tables.values()):
+                self._drop(wt)
+        return True
+
+    # ------------------------------------------------------------------ tables
+    async def _sweep(self) -> None:
+        """Claim the orphans this worker has room for and serve them."""
+        room = min(CLAIM_BATCH, self.max_tables - len(self.tables))
+        if self._reaper is None or room <= 0 or self._stopped or self.coord.fenced():
+            return
+        claimed = await self._reaper.sweep(set(self.tables), room)
+        for table in claimed:
+            try:
+                await self._serve(table)
+            except Exception:
+                log.exception("table %s could not be served", table.id)
+
+    async def _serve(self, claimed: Claimed) -> None:
+        """Serve a claimed table from its last position, and route it here."""
+        try:
+            session = MatchSession.from_dict(json.loads(claimed.save), shared_log=True)
+        except (SaveError, ValueError) as exc:
+            log.error("table %s cannot be served: its position is not usable (%s)", claimed.id, exc)
+            self._end_quietly(claimed.id, claimed.epoch)
+            return
+        if session.match.over:
+            self._end_quietly(claimed.id, claimed.epoch)
+            return
+        holder = _Holder()
+
+        def quiet() -> bool:
+            return holder.table is None or holder.table.dropped or self._fenced_now()
+
+        def sink(data: bytes) -> str | None:
+            assert holder.table is not None
+            return self._write(holder.table, data, snapshot=session.stamp[2] == 0)
+
+        served = ServedTable(
+            session,
+            table_id=claimed.id,
+            stand_in=self.settings.stand_in,
+            ai_delay=self.settings.ai_delay,
+            round_pause=self.settings.round_pause,
+            stand_in_think_ms=self.settings.stand_in_think_ms,
+            server_name=self.settings.server_name,
+            turn_seconds=turn_seconds(claimed.record),
+            on_change=self._changed,
+            quiet=quiet,
+        )
+        served.close_code = CLOSE_SERVICE_RESTART
+        live = LiveTable(claimed.id, served, [None] * session.match.n, private(claimed.record))
+        live.hashes = {seat: list(hashes) for seat, hashes in claimed.hashes.items()}
+        wt = WorkerTable(live, claimed.epoch)
+        holder.table = wt
+        session.save_sink = sink
+        session.keep_save_at_end = True
+        self.tables[claimed.id] = wt
+        self._unrouted.discard(claimed.id)
+        await served.start()
+        await self._set_route(wt)
+        log.info("table %s is served at epoch %d, round %d", claimed.id, claimed.epoch, session.match.number)
+
+    async def _set_route(self, wt: WorkerTable) -> None:
+        try:
+            await self.coord.set_route(wt.id, wt.epoch)
+        except Exception as exc:
+            log.warning("table %s's route could not be set (%s); tried again", wt.id, exc)
+            return
+        wt.routed = not wt.dropped
+
+    def _write(self, wt: WorkerTable, data: bytes, *, snapshot: bool) -> str | None:
+        """The save sink of a served table: its position written under its epoch; None once it
+        is, else why not (the table holds)."""
+        if wt.dropped or self._fenced_now():
+            return DROPPED_TEXT
+        try:
+            self.store.write(wt.id, wt.epoch, data, snapshot=snapshot)
+        except Fenced:
+            log.warning("table %s was claimed by another worker: dropped", wt.id)
+            self._drop(wt)
+            return DROPPED_TEXT
+        except StoreDown as exc:
+            log.warning("table %s holds: %s", wt.id, exc)
+            return _(STORE_DOWN_TEXT)
+        return None
+
+    def _drop(self, wt: WorkerTable) -> None:
+        """Stop serving ``wt`` at once: nothing more is sent to its clients but a close (1012)."""
+        wt.dropped = True
+        if self.tables.get(wt.id) is wt:
+            del self.tables[wt.id]
+        self._unrouted.add(wt.id)
+        if wt.live.closer is not None:
+            wt.live.closer.cancel()
+        self._background(wt.served.close())
+        self._sweep_now.set()
+
+    def _changed(self, served: ServedTable) -> None:
+        wt = self.tables.get(served.table_id)
+        if wt is None or wt.served is not served or wt.ended or not served.over:
+            return
+        wt.ended = True
+        self._end(wt)
+        wt.live.closer = asyncio.create_task(self._linger(wt), name=f"ended {wt.id}")
+
+    def _end(self, wt: WorkerTable) -> None:
+        """The match is over: the table ended in the store (tried again at the next renewal
+        while the store cannot be reached)."""
+        try:
+            self.store.end(wt.id, wt.epoch)
+        except Fenced:
+            self._drop(wt)
+            return
+        except StoreError as exc:
+            log.warning("table %s could not be ended yet: %s", wt.id, exc)
+            return
+        wt.end_written = True
+
+    def _end_quietly(self, table: str, epoch: int) -> None:
+        try:
+            self.store.end(table, epoch)
+        except (Fenced, StoreError) as exc:
+            log.warning("table %s could not be ended: %s", table, exc)
+
+    async def _linger(self, wt: WorkerTable) -> None:
+        await asyncio.sleep(END_LINGER)
+        if self.tables.get(wt.id) is wt:
+            del self.tables[wt.id]
+        wt.served.close_code = CLOSE_GOING_AWAY  # over: nothing to come back to
+        await wt.served.close(ENDED_TEXT)
+        with contextlib.suppress(Exception):
+            await self.coord.drop_route(wt.id)
+
+
+def cluster_missing_text() -> str:
+    """What a cluster command says when the ``cluster`` extra is not installed."""
+    return _("this needs Redis and PostgreSQL's client libraries: install kings-corners[cluster]")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown: its password replaced by ``***``, on one line."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is not None:
+            host = parts.netloc.rpartition("@")[2]
+            parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+        return one_line(urlunsplit(parts), 200)
+    except ValueError:
+        return one_line(url, 200)
+
+
+def open_checked(url: str) -> TableStore:
+    """The store of the tables at ``url``, opened; :class:`CliError` (one line) for an address
+    that is not a store's, a missing client library, or a store that cannot be opened."""
+    scheme, sep, _rest = url.partition("://")
+    if not url.strip() or (sep and scheme not in ("postgresql", "postgres", "sqlite")):
+        raise CliError(
+            _("not a store's address: {url} (postgresql://..., sqlite:///PATH or a file's path)").format(
+                url=shown_url(url)
+            )
+        )
+    try:
+        return open_store(url)
+    except ImportError:
+        raise CliError(cluster_missing_text()) from None
+    except StoreError as exc:
+        raise CliError(_("the store at {url}: {problem}").format(url=shown_url(url), problem=_line(exc))) from None
+
+
+def _line(exc: BaseException) -> str:
+    return one_line(str(exc).strip() or type(exc).__name__, 300)
+
+
+def serve_worker(
+    store_url: str,
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    worker_id: str | None,
+    advertise: str | None,
+    status: Callable[[str], None],
+) -> int:
+    """``kings-corners worker``: serve until SIGTERM or SIGINT, then hand the tables over; 0.
+    Raises :class:`~kc_tui.config.args.CliError` (one line) when the store or Redis cannot be
+    used, or the port cannot be listened on."""
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        raise CliError(cluster_missing_text()) from None
+    store = open_checked(store_url)
+    try:
+        try:
+            store.row("-")  # reached, and its schema there
+        except StoreError as exc:
+            raise CliError(
+                _("the store at {url}: {problem}").format(url=shown_url(store_url), problem=_line(exc))
+            ) from None
+        return asyncio.run(
+            _serve_worker(
+                store, redis_url, bind=bind, port=port, worker_id=worker_id, advertise=advertise, status=status
+            )
+        )
+    finally:
+        store.close()
+
+
+async def connect_redis(url: str) -> Redis:
+    """A client of the Redis at ``url`` (a blocking pool of connections), answering a ping;
+    :class:`CliError` (one line) for an address that is not Redis's or a Redis not reached."""
+    from redis.asyncio import BlockingConnectionPool
+    from redis.asyncio import Redis as AsyncRedis
+    from redis.exceptions import RedisError
+
+    try:
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
+        )
+    except (ValueError, TypeError) as exc:
+        raise CliError(
+            _("not a Redis address: {url} ({problem})").format(url=shown_url(url), problem=_line(exc))
+        ) from None
+    client = AsyncRedis(connection_pool=pool)
+    try:
+        await client.ping()
+    except (RedisError, OSError) as exc:
+        await client.aclose()
+        raise CliError(
+            _("Redis at {url} cannot be reached: {problem}").format(url=shown_url(url), problem=_line(exc))
+        ) from None
+    return client
+
+
+def _loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """What the loop could not hand to anyone goes to the log, never to the terminal."""
+    log.error("%s", context.get("message", "an error in the event loop"), exc_info=context.get("exception"))
+
+
+async def _serve_worker(
+    store: TableStore,
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    worker_id: str | None,
+    advertise: str | None,
+    status: Callable[[str], None],
+) -> int:
+    from redis.exceptions import RedisError
+
+    from kc_tui import __version__
+    from kc_tui.net.hosting import STOP_SIGNALS
+
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_loop_errors)
+    stop = asyncio.Event()
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    client = await connect_redis(redis_url)
+    try:
+        worker = Worker(
+            store,
+            client,
+            worker_id=worker_id,
+            settings=HubSettings(server_name=f"kings-corners {__version__}"),
+            status=status,
+        )
+        try:
+            await worker.start(bind, port, advertise)
+        except OSError as exc:
+            raise CliError(
+                _("cannot listen on {address}: {reason}").format(
+                    address=f"{bind}:{port}", reason=one_line(exc.strerror or str(exc))
+                )
+            ) from None
+        except WorkerError as exc:
+            raise CliError(str(exc)) from None
+        except RedisError as exc:
+            await worker.stop(handover=False)
+            raise CliError(_("Redis cannot be used: {problem}").format(problem=_line(exc))) from None
+        try:
+            await stop.wait()
+        finally:
+            await worker.stop(handover=True)
+        tell(log, status, _("worker {worker} stopped: its tables were handed over").format(worker=worker.id))
+        return 0
+    finally:
+        with contextlib.suppress(Exception):
+            await client.aclose()
+
+
+__all__ = [
+    "CLAIM_BATCH",
+    "CLOSE_SERVICE_RESTART",
+    "DROPPED_TEXT",
+    "ENDED_TEXT",
+    "MAX_TABLES",
+    "STORE_DOWN_TEXT",
+    "WORKER_ID",
+    "Worker",
+    "WorkerError",
+    "WorkerTable",
+    "cluster_missing_text",
+    "connect_redis",
+    "new_worker_id",
+    "open_checked",
+    "ready_line",
+    "serve_worker",
+    "shown_url",
+]
