@@ -792,19 +792,23 @@ class Cluster:
 
         wait_for(read, timeout=WAIT, what="the history read", poll=WATCH_EVERY)
 
-    def unknown_states(self) -> list[str]:
-        """Every state a seat received that is no position of its table's history."""
+    def received(self, until: float) -> list[Received]:
+        """The states the seats received up to ``until``."""
         assert self.players is not None
+        return [r for r in list(self.players.received) if r.at <= until]
+
+    def unknown_states(self, until: float) -> list[str]:
+        """Every state a seat received up to ``until`` (the history read after it) that is no
+        position of its table's history."""
         return [
             f"{r.table} seat {r.seat} at stamp {r.stamp} (connection {r.conn}): {r.print}"
-            for r in list(self.players.received)
+            for r in self.received(until)
             if not self.history.seqs_of(r.table, r.seat, r.print)
         ]
 
-    def stale_states(self) -> list[str]:
-        """Every state a seat received after a new epoch of its table was seen that shows a
-        position written before that epoch's claim."""
-        assert self.players is not None
+    def stale_states(self, until: float) -> list[str]:
+        """Every state a seat received (up to ``until``) after a new epoch of its table was seen
+        that shows a position written before that epoch's claim."""
         out: list[str] = []
         claims: dict[str, list[tuple[float, int]]] = {}
         for table, sightings in self.watch.epochs.items():
@@ -814,7 +818,7 @@ class Cluster:
                 first = next((row.seq for row in rows if row.epoch == s.epoch), None)
                 marks.append((s.at, s.seq if first is None else first - 1))
             claims[table] = marks
-        for r in list(self.players.received):
+        for r in self.received(until):
             before = [seq for at, seq in claims.get(r.table, []) if at < r.at]
             if not before:
                 continue
@@ -823,23 +827,28 @@ class Cluster:
                 out.append(f"{r.table} seat {r.seat}: a state of seq {max(seqs)} after the claim at seq {max(before)}")
         return out
 
-    def lost_moves(self) -> list[str]:
-        """Every acknowledged move whose position is not in its table's history."""
+    def lost_moves(self, until: float) -> list[str]:
+        """Every move acknowledged up to ``until`` whose position is not in its table's history."""
         assert self.players is not None
         return [
             f"{s.table} seat {s.seat}: {s.move} acknowledged, its position not in the history"
             for s in list(self.players.sent)
-            if s.acked is not None and not self.history.seqs_of(s.table, s.seat, s.acked)
+            if s.acked is not None
+            and s.acked_at is not None
+            and s.acked_at <= until
+            and not self.history.seqs_of(s.table, s.seat, s.acked)
         ]
 
     def problems(self) -> dict[str, list[str]]:
-        """The checks, each with what it found (nothing: it holds)."""
+        """The checks, each with what it found (nothing: it holds), over everything received up
+        to now (the history is read after)."""
+        until = now()
         self.refresh()
         return {
-            "states outside the history": self.unknown_states(),
+            "states outside the history": self.unknown_states(until),
             "forks": list(self.history.forks),
-            "states from an old owner after the claim": self.stale_states(),
-            "acknowledged moves lost": self.lost_moves(),
+            "states from an old owner after the claim": self.stale_states(until),
+            "acknowledged moves lost": self.lost_moves(until),
         }
 
     def acknowledged(self) -> int:
