@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kc_tui.cli.cluster import add_cluster_parsers
 from kc_tui.cli.common import (
     EXIT_BAD_INPUT,
     MAX_LINE,
@@ -222,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_apply)
     add_host_parser(sub)
     add_server_parser(sub)
+    add_cluster_parsers(sub)
     add_join_command(sub)
     add_online_command(sub)
     add_serve_parser(sub)

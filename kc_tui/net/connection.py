@@ -57,7 +57,7 @@ class Connection:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     close_code: int = CLOSE_NORMAL
     #: While it answers True nothing but a close is written to the client (asked as each
-    #: message is sent or written out): a worker that may no longer serve its table.
+    #: message is sent or written out): a worker whose table another worker may serve now.
     quiet: Callable[[], bool] | None = None
 
     # ------------------------------------------------------------------ reading

@@ -4,6 +4,8 @@ each to the endpoint its path routes to; anything else is answered with one line
 
 ``route(path)`` answers an :class:`Endpoint` for a WebSocket's path, or ``(HTTP status, one line
 of text)`` for anything else; a plain HTTP GET (no upgrade) of such a path gets that line too.
+A route that must look elsewhere first (a gateway asking where a table is served) answers an
+awaitable of the same, awaited within the handshake's time.
 What the endpoints are (one table's seats, many tables, a lobby) is the caller's:
 :class:`~kc_tui.net.server.TableServer` routes ``/seat/<token>`` and ``/watch`` to its one
 :class:`~kc_tui.net.table_service.ServedTable`.
@@ -16,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from ssl import SSLContext
 from typing import Protocol
@@ -47,6 +50,10 @@ class Endpoint(Protocol):
     async def handle(self, ws: ServerConnection) -> None: ...
 
 
+#: What a path is routed to: its endpoint, or the HTTP status and the line it is answered with.
+Routed = Endpoint | tuple[int, str]
+
+
 def server_full_text() -> str:
     """The line refusing a connection when the port serves as many as it may."""
     return _("This server is full: try again later.")
@@ -70,7 +77,7 @@ class Listener:
 
     def __init__(
         self,
-        route: Callable[[str], Endpoint | tuple[int, str]],
+        route: Callable[[str], Routed | Awaitable[Routed]],
         *,
         ssl: SSLContext | None = None,
         server_name: str = "kings-corners",
@@ -150,12 +157,14 @@ class Listener:
             except Exception:
                 log.exception("the status line could not be shown")
 
-    def _process(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _process(self, connection: ServerConnection, request: Request) -> Response | None:
         """Route the request's path before the WebSocket opens: its endpoint is kept for
         :meth:`_handle`, or the line it is answered with is sent (and the connection closed)."""
         path = request.path.partition("?")[0]
+        answer: Routed
         try:
-            answer = self.route(path)
+            routed = self.route(path)
+            answer = await _while_open(connection, routed) if inspect.isawaitable(routed) else routed
         except Exception:
             log.exception("a path could not be routed")
             answer = HTTPStatus.INTERNAL_SERVER_ERROR, _("the server could not do that (see its log)")
@@ -194,4 +203,28 @@ class Listener:
                 self.by_address[group] = left
 
 
-__all__ = ["HANDSHAKE_TIMEOUT", "MAX_FRAME", "Endpoint", "Listener", "address_full_text", "server_full_text"]
+async def _while_open(connection: ServerConnection, pending: Awaitable[Routed]) -> Routed:
+    """What ``pending`` routes the connection to; given up (cancelled) once the connection is
+    lost, when there is no one left to answer."""
+    routing = asyncio.ensure_future(pending)
+    lost = asyncio.ensure_future(connection.wait_closed())
+    try:
+        await asyncio.wait((routing, lost), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        lost.cancel()
+        if not routing.done():
+            routing.cancel()
+    if routing.cancelled():
+        return HTTPStatus.SERVICE_UNAVAILABLE, server_full_text()  # never sent: the connection is gone
+    return routing.result()
+
+
+__all__ = [
+    "HANDSHAKE_TIMEOUT",
+    "MAX_FRAME",
+    "Endpoint",
+    "Listener",
+    "Routed",
+    "address_full_text",
+    "server_full_text",
+]

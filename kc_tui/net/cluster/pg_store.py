@@ -60,8 +60,10 @@ POOL_MIN = 2
 POOL_MAX = 4
 #: How long a call waits for a connection of the pool before the store is down (seconds).
 POOL_WAIT = 0.5
-#: How long one statement may run (milliseconds), and a transaction stay idle (a paused owner).
+#: How long one statement may run, wait for a row's lock, and a transaction stay idle (a paused
+#: owner's), in milliseconds.
 STATEMENT_MS = 2000
+LOCK_MS = 1000
 IDLE_IN_TRANSACTION_MS = 5000
 #: How long a new connection may take (seconds; libpq counts 2 at least).
 CONNECT_TIMEOUT = 2
@@ -87,9 +89,15 @@ PG_STEPS: dict[int, tuple[LiteralString, ...]] = {
         " PRIMARY KEY (table_id, seat, hash))",
     ),
 }
-#: The classes of PostgreSQL's answers that refuse a connection for good (a user or password
-#: refused, no such database), unlike one starting up, shutting down or full.
-REFUSED = ("28", "3D")
+#: What PostgreSQL answers (in its words: a connection's refusal carries no SQLSTATE) when it
+#: cannot take a connection for a while; any other refusal (a user or a password refused, no such
+#: database) is for good.
+PASSING = ("starting up", "shutting down", "recovery mode", "too many clients", "connection slots", "not yet accepting")
+
+
+def _said(exc: BaseException) -> str:
+    """An error's words on one line (libpq's span several)."""
+    return one_line(" ".join(str(exc).split()), 300)
 
 
 def _where(url: str) -> tuple[str, dict[str, Any]]:
@@ -124,7 +132,7 @@ class PgTableStore:
             "autocommit": True,
             "connect_timeout": CONNECT_TIMEOUT,
             "application_name": "kings-corners",
-            "options": f"-c statement_timeout={STATEMENT_MS}"
+            "options": f"-c statement_timeout={STATEMENT_MS} -c lock_timeout={LOCK_MS}"
             f" -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}",
             "keepalives": 1,
             "keepalives_idle": 5,
@@ -134,7 +142,7 @@ class PgTableStore:
         }
         self._state = threading.Lock()
         self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] | None = None
-        self._down: str | None = None
+        self._down = ""  # why it is down: the message of every StoreDown until it is back
         self._closed = threading.Event()
         self._retrier: threading.Thread | None = None
 
@@ -164,8 +172,8 @@ class PgTableStore:
             raise self._refused(exc) from None
 
     def _refused(self, exc: psycopg.Error) -> StoreError:
-        reason = one_line(str(exc).strip(), 300)
-        if exc.sqlstate is not None and exc.sqlstate.startswith(REFUSED):
+        reason = _said(exc)
+        if "FATAL:" in reason and not any(passing in reason for passing in PASSING):
             # PostgreSQL answered, and said no (a user, a password, a database).
             return StoreError(
                 # Translators: {where} is the store, {reason} PostgreSQL's words.
@@ -189,7 +197,7 @@ class PgTableStore:
         try:
             pool.open(wait=True, timeout=OPEN_WAIT)
         except psycopg_pool.PoolTimeout:
-            pool.close(timeout=0)
+            pool.close(timeout=1.0)
             raise StoreDown(
                 _("{where} cannot be reached: {reason}").format(where=self.where, reason="no connection")
             ) from None
@@ -216,14 +224,14 @@ class PgTableStore:
             if self._closed.is_set() or self._pool is not pool:
                 return
             self._pool = None
-            self._down = reason
+            self._down = str(self._down_error(reason))
             log.warning("the table store %s is down: %s", self.where, reason)
             self._retrier = threading.Thread(target=self._retry, args=(pool,), name="kc-store-retry", daemon=True)
             self._retrier.start()
 
     def _retry(self, old: psycopg_pool.ConnectionPool[psycopg.Connection[Any]]) -> None:
         with contextlib.suppress(Exception):
-            old.close(timeout=0)
+            old.close(timeout=1.0)
         while not self._closed.wait(RETRY_EVERY):
             try:
                 with self._connect(CONNECT_TIMEOUT) as conn:
@@ -235,10 +243,10 @@ class PgTableStore:
                 continue
             with self._state:
                 if self._closed.is_set():
-                    pool.close(timeout=0)
+                    pool.close(timeout=1.0)
                     return
                 self._pool = pool
-                self._down = None
+                self._down = ""
             log.warning("the table store %s is back", self.where)
             return
 
@@ -257,14 +265,14 @@ class PgTableStore:
         if pool is None:
             if self._closed.is_set():
                 raise StoreError(_("{where}: the store is closed").format(where=self.where))
-            raise self._down_error(down or "down")
+            raise StoreDown(down or str(self._down_error("down")))
         try:
             with pool.connection(timeout=POOL_WAIT) as conn:
                 try:
                     yield conn
                 except psycopg.Error as exc:
                     if conn.broken or conn.closed:
-                        self._fall(one_line(str(exc).strip(), 300), pool)
+                        self._fall(_said(exc), pool)
                     raise
         except psycopg_pool.PoolTimeout:
             self._fall("no connection", pool)
@@ -276,11 +284,11 @@ class PgTableStore:
         except psycopg.OperationalError as exc:
             # The connection lost, a statement cancelled by its timeout, a deadlock: nothing was
             # written, and the same call may work later.
-            raise self._down_error(str(exc).strip()) from None
+            raise self._down_error(_said(exc)) from None
         except psycopg.Error as exc:
             raise StoreError(
                 # Translators: {where} is the store, {reason} PostgreSQL's words.
-                _("{where} cannot be used: {reason}").format(where=self.where, reason=one_line(str(exc), 300))
+                _("{where} cannot be used: {reason}").format(where=self.where, reason=_said(exc))
             ) from None
 
     @contextlib.contextmanager

@@ -46,9 +46,9 @@ from kc_tui.i18n import N_, _
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
-from kc_tui.net.cluster.coord import RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper
-from kc_tui.net.cluster.tables import private, turn_seconds
-from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore, open_store
+from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper, open_redis
+from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
+from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
 from kc_tui.net.hosting import base_url
 from kc_tui.net.hub import END_LINGER, HubSettings, LiveTable, not_found_text, root_text, table_route
@@ -67,15 +67,12 @@ CLOSE_SERVICE_RESTART = 1012
 #: The most tables one sweep claims, and one worker serves.
 CLAIM_BATCH = 50
 MAX_TABLES = 2000
-#: Redis connections of one worker at most, and the seconds a call waits for one (or to connect).
-REDIS_CONNECTIONS = 32
-REDIS_TIMEOUT = 2.0
 #: A worker's id: letters, digits, ``.``, ``_`` and ``-``.
 WORKER_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: Why a table holds while the store cannot be reached (said to its seats by the hold).
 STORE_DOWN_TEXT = N_("the store of the tables cannot be reached")
 #: Why a dropped table writes nothing (no one is told: its clients are closed).
-DROPPED_TEXT = "this worker no longer owns the table"
+DROPPED_TEXT = "the table is not this worker's to write"
 #: What a finished table's clients are told when it stops being served.
 ENDED_TEXT = N_("the match is over: the table is closed")
 
@@ -214,9 +211,8 @@ class Worker:
         self._stopped = True
         for task in self._loops:
             task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._loops:  # each also stops by itself, seeing the worker stopped
+            await asyncio.wait(self._loops, timeout=2 * CALL_TIMEOUT)
         tables = list(self.tables.values())
         self.tables.clear()
         for wt in tables:  # nothing more is sent, nor written
@@ -284,9 +280,12 @@ class Worker:
     async def _tick(self) -> None:
         coord = self.coord
         self._fenced_now()  # first: a worker woken after its lease lapsed drops its tables
-        for table in list(self._unrouted):
-            await coord.drop_route(table)
+        for table in list(self._unrouted):  # forgotten by the coordinator even when Redis is down
             self._unrouted.discard(table)
+            try:
+                await coord.drop_route(table)
+            except Exception as exc:
+                log.info("worker %s: %s's route lapses with the lease (%s)", self.id, table, exc)
         if not await coord.renew() or coord.fenced():
             return
         for wt in list(self.tables.values()):
@@ -297,24 +296,30 @@ class Worker:
         await self._sweep()
 
     async def _listen_sweeps(self) -> None:
-        """Sweep at once whenever told on :data:`SWEEP_CHANNEL` (a worker handed its tables over)."""
+        """Sweep at once whenever a worker asks (:meth:`~.coord.Coordinator.nudge`: it handed its
+        tables over on :data:`~.coord.SWEEP_CHANNEL`), and whenever the subscription is made
+        (again: a nudge may have been missed). Stops once the worker stops, even when a
+        cancellation was lost in a read's timeout (Python 3.11's ``asyncio.timeout``)."""
         while not self._stopped:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub = self.redis.pubsub()
-                try:
+                async with asyncio.timeout(CALL_TIMEOUT):
                     await pubsub.subscribe(SWEEP_CHANNEL)
-                    while not self._stopped:
-                        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.renew_every)
-                        if message is not None and message.get("type") == "message":
-                            self._sweep_now.set()
-                finally:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()
+                self._sweep_now.set()
+                while not self._stopped:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.renew_every)
+                    if message is not None and message.get("type") == "message":
+                        self._sweep_now.set()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("worker %s: the sweep channel failed (%s); subscribing again", self.id, exc)
-            await asyncio.sleep(self.renew_every)
+                log.info("worker %s: the sweep channel was lost (%s); subscribing again", self.id, exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(CALL_TIMEOUT):
+                        await pubsub.aclose()
+            if not self._stopped:
+                await asyncio.sleep(self.renew_every)
 
     def _fenced_now(self) -> bool:
         """Whether this worker may not serve now (its lease not renewed for too long); every
@@ -392,7 +397,9 @@ class Worker:
         except Exception as exc:
             log.warning("table %s's route could not be set (%s); tried again", wt.id, exc)
             return
-        wt.routed = not wt.dropped
+        wt.routed = True
+        if wt.dropped:  # dropped meanwhile: the route goes before the next renewal writes it back
+            self._unrouted.add(wt.id)
 
     def _write(self, wt: WorkerTable, data: bytes, *, snapshot: bool) -> str | None:
         """The save sink of a served table: its position written under its epoch; None once it
@@ -458,43 +465,6 @@ class Worker:
             await self.coord.drop_route(wt.id)
 
 
-def cluster_missing_text() -> str:
-    """What a cluster command says when the ``cluster`` extra is not installed."""
-    return _("this needs Redis and PostgreSQL's client libraries: install kings-corners[cluster]")
-
-
-def shown_url(url: str) -> str:
-    """``url`` as it may be shown: its password replaced by ``***``, on one line."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        if parts.password is not None:
-            host = parts.netloc.rpartition("@")[2]
-            parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
-        return one_line(urlunsplit(parts), 200)
-    except ValueError:
-        return one_line(url, 200)
-
-
-def open_checked(url: str) -> TableStore:
-    """The store of the tables at ``url``, opened; :class:`CliError` (one line) for an address
-    that is not a store's, a missing client library, or a store that cannot be opened."""
-    scheme, sep, _rest = url.partition("://")
-    if not url.strip() or (sep and scheme not in ("postgresql", "postgres", "sqlite")):
-        raise CliError(
-            _("not a store's address: {url} (postgresql://..., sqlite:///PATH or a file's path)").format(
-                url=shown_url(url)
-            )
-        )
-    try:
-        return open_store(url)
-    except ImportError:
-        raise CliError(cluster_missing_text()) from None
-    except StoreError as exc:
-        raise CliError(_("the store at {url}: {problem}").format(url=shown_url(url), problem=_line(exc))) from None
-
-
 def _line(exc: BaseException) -> str:
     return one_line(str(exc).strip() or type(exc).__name__, 300)
 
@@ -512,10 +482,6 @@ def serve_worker(
     """``kings-corners worker``: serve until SIGTERM or SIGINT, then hand the tables over; 0.
     Raises :class:`~kc_tui.config.args.CliError` (one line) when the store or Redis cannot be
     used, or the port cannot be listened on."""
-    try:
-        import redis  # noqa: F401
-    except ImportError:
-        raise CliError(cluster_missing_text()) from None
     store = open_checked(store_url)
     try:
         try:
@@ -534,24 +500,20 @@ def serve_worker(
 
 
 async def connect_redis(url: str) -> Redis:
-    """A client of the Redis at ``url`` (a blocking pool of connections), answering a ping;
+    """A client of the Redis at ``url`` (:func:`~.coord.open_redis`), answering a ping;
     :class:`CliError` (one line) for an address that is not Redis's or a Redis not reached."""
-    from redis.asyncio import BlockingConnectionPool
-    from redis.asyncio import Redis as AsyncRedis
     from redis.exceptions import RedisError
 
     try:
-        pool = BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
-        )
+        client = open_redis(url)
     except (ValueError, TypeError) as exc:
         raise CliError(
             _("not a Redis address: {url} ({problem})").format(url=shown_url(url), problem=_line(exc))
         ) from None
-    client = AsyncRedis(connection_pool=pool)
     try:
-        await client.ping()
-    except (RedisError, OSError) as exc:
+        async with asyncio.timeout(2 * CALL_TIMEOUT):
+            await client.ping()
+    except (RedisError, OSError, TimeoutError) as exc:
         await client.aclose()
         raise CliError(
             _("Redis at {url} cannot be reached: {problem}").format(url=shown_url(url), problem=_line(exc))
@@ -629,11 +591,8 @@ __all__ = [
     "Worker",
     "WorkerError",
     "WorkerTable",
-    "cluster_missing_text",
     "connect_redis",
     "new_worker_id",
-    "open_checked",
     "ready_line",
     "serve_worker",
-    "shown_url",
 ]
