@@ -49,13 +49,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from kc_tui.engine import Card, Rules, parse_move
 from kc_tui.match.roster import Seat
@@ -120,6 +121,8 @@ class Program:
     out: list[tuple[float, str]] = field(default_factory=list)
     err: list[tuple[float, str]] = field(default_factory=list)
     address: str = ""
+    #: Its data folder (its log, ``kings-corners.log``, is there).
+    data: Path | None = None
 
     def __post_init__(self) -> None:
         for pipe, lines in ((self.popen.stdout, self.out), (self.popen.stderr, self.err)):
@@ -136,6 +139,15 @@ class Program:
     def lines(self) -> list[str]:
         """Everything it wrote, both streams, in the order read."""
         return [line for _at, line in sorted([*self.out, *self.err], key=lambda x: x[0])]
+
+    def log(self) -> str:
+        """Its log file (empty when it logged nothing)."""
+        if self.data is None:
+            return ""
+        try:
+            return (self.data / "kings-corners.log").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
 
     def ready(self, pattern: re.Pattern[str]) -> re.Match[str]:
         """Its status line once it serves (the test fails if it ends first)."""
@@ -174,21 +186,23 @@ def _pump(pipe: Any, lines: list[tuple[float, str]]) -> None:
 
 
 def kings_corners(*args: str, cpu: int | None = None) -> list[str]:
-    """The command line of ``kings-corners ARGS`` (``cpu``: pinned to that core by ``taskset``)."""
-    command = [sys.executable, "-m", "kc_tui", *args]
+    """The command line of ``kings-corners ARGS``, logging at the info level (``cpu``: pinned to
+    that core by ``taskset``)."""
+    command = [sys.executable, "-m", "kc_tui", "--log-level", "info", *args]
     return command if cpu is None else ["taskset", "-c", str(cpu), *command]
 
 
-def spawn(name: str, command: Sequence[str]) -> Program:
+def spawn(name: str, command: Sequence[str], data: Path) -> Program:
+    """``command`` as a subprocess named ``name``, its data folder (and log) ``data``."""
     popen = subprocess.Popen(
         list(command),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=os.environ | {"PYTHONUNBUFFERED": "1"},
+        env=os.environ | {"PYTHONUNBUFFERED": "1", "KINGS_CORNERS_DATA": str(data)},
     )
-    return Program(name, popen)
+    return Program(name, popen, data=data)
 
 
 # ---------------------------------------------------------------------- the store, read as it is
@@ -455,6 +469,8 @@ class Player:
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 why = type(exc).__name__
+            except InvalidStatus as exc:
+                why = f"refused: HTTP {exc.response.status_code}"
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 why = type(exc).__name__
             self._forget_move()
@@ -564,6 +580,7 @@ class Players:
         ]
         self.loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None
+        self._witnesses: list[asyncio.Task[None]] = []
         self._thread = threading.Thread(target=self.loop.run_until_complete, args=(self._main(),), daemon=True)
         self._up = threading.Event()
 
@@ -574,8 +591,12 @@ class Players:
 
     async def _main(self) -> None:
         self._stop = asyncio.Event()
+        tasks = [asyncio.create_task(seat.run(self._stop)) for seat in self.seats]
         self._up.set()
-        await asyncio.gather(*(seat.run(self._stop) for seat in self.seats))
+        await self._stop.wait()
+        for task in [*tasks, *self._witnesses]:
+            task.cancel()
+        await asyncio.gather(*tasks, *self._witnesses, return_exceptions=True)
 
     def moved(self, sent: Sent) -> None:
         hook = self.on_sent
@@ -585,7 +606,11 @@ class Players:
     def witness(self, url: str) -> Witness:
         """A spectator at ``url`` (a worker's own address), connected before this returns."""
         w = Witness(url)
-        asyncio.run_coroutine_threadsafe(w.run(), self.loop)
+
+        async def start() -> None:
+            self._witnesses.append(asyncio.create_task(w.run()))
+
+        asyncio.run_coroutine_threadsafe(start(), self.loop).result(WAIT)
         wait_for(lambda: w.opened or w.ended_at is not None, timeout=WAIT, what=f"a witness at {url}")
         return w
 
@@ -648,14 +673,13 @@ class Cluster:
             capture_output=True,
             text=True,
             timeout=SERVER_WAIT,
-            env=os.environ | {"PYTHONUNBUFFERED": "1"},
+            env=os.environ | {"KINGS_CORNERS_DATA": str(self.folder / "init")},
         )
         assert done.returncode == 0, f"store init failed ({done.returncode}): {done.stdout}{done.stderr}"
 
     def make_tables(self, count: int, rules: Rules = LONG_MATCH, seats: int = 4) -> list[Table]:
         """``count`` new tables of ``seats`` person seats each (owned by no one yet)."""
         from kc_tui.net.cluster.tables import new_table
-
         from kc_tui.net.cluster.tablestore import open_store
 
         store = open_store(self.store_url)
@@ -681,13 +705,14 @@ class Cluster:
         self._count += 1
         name = f"w{self._count}"
         args = ["worker", "--store", self.store_url, "--redis", self.redis.url, "--port", "0", "--id", name]
-        program = spawn(name, kings_corners(*args, *self.worker_options, cpu=cpu))
+        program = spawn(name, kings_corners(*args, *self.worker_options, cpu=cpu), self.folder / name)
         program.address = program.ready(WORKER_READY).group(2)
         self.workers[name] = program
         return program
 
     def start_gateway(self) -> Program:
-        program = spawn("gateway", kings_corners("gateway", "--redis", self.redis.url, "--port", "0"))
+        command = kings_corners("gateway", "--redis", self.redis.url, "--port", "0")
+        program = spawn("gateway", command, self.folder / "gateway")
         program.address = program.ready(GATEWAY_READY).group(1)
         self.gateway = program
         return program
@@ -772,12 +797,14 @@ class Cluster:
     def describe(self) -> str:
         """What a failed wait shows: every table's owner, epoch and seq, the workers' last lines."""
         tables = ", ".join(f"{t.id[:6]}:{t.owner}@{t.epoch}#{t.seq}" for t in self.watch.now.values())
-        workers = "; ".join(
-            f"{p.name}({'up' if p.alive else p.popen.returncode}): {' | '.join(p.lines()[-5:])}"
+        workers = "\n".join(
+            f"{p.name}({'up' if p.alive else p.popen.returncode}): {' | '.join(p.lines()[-5:])}\n"
+            + "\n".join(p.log().splitlines()[-8:])
             for p in [*self.workers.values(), *self.ended]
         )
         gateway = "" if self.gateway is None else " | ".join(self.gateway.lines()[-5:])
-        return f"tables: {tables}\nworkers: {workers}\ngateway: {gateway}"
+        closes = Counter(c.why for c in list(self.players.closed)) if self.players is not None else Counter()
+        return f"tables: {tables}\nworkers: {workers}\ngateway: {gateway}\nseats' sockets ended: {dict(closes)}"
 
     # ------------------------------------------------------------------ checks
     def refresh(self) -> None:
