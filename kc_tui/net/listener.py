@@ -214,8 +214,8 @@ async def _while_open(connection: ServerConnection, pending: Awaitable[Routed]) 
         lost.cancel()
         if not routing.done():
             routing.cancel()
-    if routing.cancelled():
-        return HTTPStatus.SERVICE_UNAVAILABLE, server_full_text()  # never sent: the connection is gone
+    if not routing.done() or routing.cancelled():  # the connection is gone: this is never sent
+        return HTTPStatus.SERVICE_UNAVAILABLE, server_full_text()
     return routing.result()
 
 

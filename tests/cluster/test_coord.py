@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import threading
 import uuid
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -374,7 +374,7 @@ async def test_listings_of_every_worker_are_read_and_their_changes_published(red
     assert told == [
         b'{"table":"t1","listing":{"name":"Ana\'s <b>table</b>","seats":4}}',
         b'{"table":"t2","listing":{"name":"two"}}',
-        b'{"table": "t1", "listing": null}',
+        b'{"table":"t1","listing":null}',
     ]
 
 
@@ -610,19 +610,43 @@ async def test_lease_renew_and_route_on_a_real_redis(redis_url: str) -> None:
         await client.aclose()
 
 
-@pytest.mark.skipif(redis_bin() is None, reason="redis-server is not installed")
-async def test_a_restarted_redis_gets_every_route_back_and_route_changes_says_so() -> None:
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A redis-server of this test's own (it is cut off, stopped and started again)."""
+    if redis_bin() is None:
+        pytest.skip("redis-server is not installed")
     server = RedisServer()
     server.start()
-    client = open_redis(server.url)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_route_changes_says_when_its_connection_was_cut(own_redis: RedisServer) -> None:
+    client = open_redis(own_redis.url)
+    try:
+        coord = Coordinator(client, "w1", "ws://127.0.0.1:9", lease_ms=LONG)
+        async with collected(coord, client) as seen:
+            assert await client.client_kill_filter(_type="pubsub") == 1
+            await wait_until(lambda: None in seen, what="route_changes told it subscribed again")
+            await coord.set_route("t1", 1)
+            await wait_until(lambda: seen and seen[-1] is not None, what="a route told after the cut")
+        assert [route for route in seen if route is not None] == [Route("t1", "w1", "ws://127.0.0.1:9", 1)]
+    finally:
+        await client.aclose()
+
+
+async def test_a_restarted_redis_gets_every_route_back_and_route_changes_says_so(own_redis: RedisServer) -> None:
+    client = open_redis(own_redis.url)
     try:
         coord = Coordinator(client, "w1", "ws://127.0.0.1:9", lease_ms=LONG)
         assert await coord.acquire()
         await coord.set_route("t1", 1)
         async with collected(coord, client) as seen:
-            server.stop()
+            own_redis.stop()
             assert not await coord.renew()
-            await asyncio.to_thread(server.start)
+            await asyncio.to_thread(own_redis.start)
             await wait_until(coord.renew, what="the lease renewed on the restarted Redis")
             assert coord.lapses == 1
             assert await coord.route("t1") == Route("t1", "w1", "ws://127.0.0.1:9", 1)
@@ -632,4 +656,3 @@ async def test_a_restarted_redis_gets_every_route_back_and_route_changes_says_so
         assert [route for route in seen if route is not None] == [Route("t2", "w1", "ws://127.0.0.1:9", 1)]
     finally:
         await client.aclose()
-        server.stop()

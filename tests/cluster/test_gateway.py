@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Request, Response
 
-from kc_tui.net.cluster.coord import Coordinator, open_redis
+from kc_tui.net.cluster.coord import Coordinator, Route, open_redis
 from kc_tui.net.cluster.gateway import (
     Gateway,
     gateway_not_found_text,
@@ -36,9 +37,10 @@ from kc_tui.net.cluster.gateway import (
     serve_gateway,
 )
 from kc_tui.net.hub import no_table_text
-from kc_tui.net.listener import MAX_FRAME, address_full_text
+from kc_tui.net.listener import MAX_FRAME, Endpoint, Listener, address_full_text
+from kc_tui.net.table_service import ServedTable
 from tests.cluster.servicekit import free_port
-from tests.net.serverkit import raw_connection
+from tests.net.serverkit import join, play_on, raw_connection, session_for
 from tests.waiting import wait_for, wait_until
 
 TABLE = "tAbLe_1"
@@ -183,6 +185,36 @@ async def test_frames_pass_both_ways_as_they_are_and_in_order() -> None:
         assert worker.paths == [f"/t/{TABLE}/seat/{TOKEN}"]
 
 
+async def test_a_real_table_is_played_to_its_end_through_the_gateway() -> None:
+    table = ServedTable(session_for(), table_id=TABLE, ai_delay=0.0, round_pause=0.0, stand_in=0, stand_in_think_ms=30)
+
+    def route(path: str) -> Endpoint | tuple[int, str]:
+        rest = path.removeprefix(f"/t/{TABLE}/")
+        return table.admits(rest) or table.endpoint(rest)
+
+    listener = Listener(route)
+    port = await listener.start()
+    await table.start()
+    try:
+        async with cluster() as kit:
+            coord = Coordinator(kit.redis(), "real", f"ws://127.0.0.1:{port}")
+            assert await coord.acquire()
+            await coord.set_route(TABLE, 1)
+            seats = [await join(f"{kit.url}/t/{TABLE}/seat/{token}") for token in (table.tokens[0], table.tokens[1])]
+            watcher = await join(f"{kit.url}/t/{TABLE}/watch")
+            rng = random.Random(7)
+            await asyncio.gather(*(play_on(client, rng, lambda: table.over, timeout=120) for client in seats))
+            clients = (*seats, watcher)
+            await wait_until(lambda: all(c.state.over and c.state.stamp == table.stamp for c in clients))
+            assert [c.state.seat for c in clients] == [0, 1, None]
+            assert all(c.leaks == [] for c in clients)
+            for client in clients:
+                await client.close()
+    finally:
+        await table.close()
+        await listener.close()
+
+
 async def test_a_watchers_path_is_carried_to_the_worker_too() -> None:
     async with cluster() as kit:
         worker, _coord = await served(kit)
@@ -209,7 +241,7 @@ async def test_a_table_whose_route_cannot_be_read_is_answered_503() -> None:
     assert (status, body) == (HTTPStatus.SERVICE_UNAVAILABLE, routes_down_text() + "\n")
 
 
-async def test_a_client_gone_during_the_wait_ends_it() -> None:
+async def test_a_client_gone_during_the_wait_ends_it(caplog: pytest.LogCaptureFixture) -> None:
     async with cluster(route_wait=3 * LONG_WAIT) as kit:  # longer than the test waits
         _reader, writer = await raw_connection(kit.gateway.port or 0)
         request = (
@@ -220,6 +252,7 @@ async def test_a_client_gone_during_the_wait_ends_it() -> None:
         await wait_until(lambda: TABLE in kit.gateway._wakes, what="the gateway waiting for the table's route")
         writer.close()
         await wait_until(lambda: TABLE not in kit.gateway._wakes, what="the wait given up")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_route_that_appears_during_the_wait_is_followed() -> None:
@@ -277,16 +310,26 @@ async def test_a_moved_route_closes_the_clients_with_1012_and_they_come_back_thr
         assert second.received == ["to the second"]
 
 
-async def test_the_same_route_told_again_keeps_the_clients() -> None:
+async def test_the_same_route_told_again_keeps_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
     async with cluster() as kit:
+        told: list[Route] = []
+        changed = kit.gateway._changed
+
+        def telling(route: Route) -> None:
+            told.append(route)
+            changed(route)
+
+        monkeypatch.setattr(kit.gateway, "_changed", telling)
         worker, coord = await served(kit)
         async with connect(kit.seat()) as ws:
-            await coord.set_route(TABLE, 1)  # a renewal after Redis lost its keys tells it again
-            await coord.set_route("another", 1)
+            await ws.send("in")
+            assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "in"
+            await coord.set_route(TABLE, 1)  # told again (a worker claiming its own table back tells it so)
+            await wait_until(lambda: len(told) == 2, what="the gateway told the route twice")
             await ws.send("still here")
             assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "still here"
             assert ws.close_code is None
-        assert worker.received == ["still here"]
+        assert worker.received == ["in", "still here"]
 
 
 async def test_a_socket_waits_out_a_dead_worker_until_its_table_is_served_again() -> None:
@@ -300,6 +343,15 @@ async def test_a_socket_waits_out_a_dead_worker_until_its_table_is_served_again(
             assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "anyone?"
         assert second.received == ["anyone?"]
         assert second.paths == [f"/t/{TABLE}/seat/{TOKEN}"]
+
+
+async def test_a_worker_that_does_not_serve_the_table_closes_the_client_with_1012_after_the_wait() -> None:
+    async with cluster(route_wait=0.3) as kit:
+        worker, coord = await kit.worker("w1", "some-other-table")
+        await coord.set_route(TABLE, 1)  # a stale route: the worker does not serve the table (any more)
+        async with connect(kit.seat()) as ws:
+            assert await closed_with(ws) == (1012, "no such table here")
+        assert worker.paths == []
 
 
 async def test_a_full_worker_closes_the_client_to_try_again_later_with_its_line() -> None:

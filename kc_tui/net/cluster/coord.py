@@ -271,6 +271,9 @@ class Coordinator:
         self._lease_key = LEASE_PREFIX + worker
         self._routes: dict[str, int] = {}
         self._listings: dict[str, str] = {}
+        # One renewal or release at a time: a release never runs beside a renewal that would take
+        # the lease again behind it.
+        self._lease_lock = asyncio.Lock()
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._set_route = redis.register_script(_SET_ROUTE)
@@ -305,6 +308,10 @@ class Coordinator:
 
         A worker that finds itself :meth:`fenced` drops its tables (and their routes) before it
         renews: what it holds when it renews is written back."""
+        async with self._lease_lock:
+            return await self._renewed()
+
+    async def _renewed(self) -> bool:
         routes = dict(self._routes)
         listings = dict(self._listings)
         keys = [self._lease_key]
@@ -342,7 +349,7 @@ class Coordinator:
 
     def _forget(self, taken: list[tuple[str, str]], routes: Mapping[str, int], listings: Mapping[str, str]) -> None:
         """Forget the keys another worker holds now (unless written again since the renewal)."""
-        for key, value in taken:
+        for key, _ in taken:
             if key.startswith(ROUTE_PREFIX):
                 table = key.removeprefix(ROUTE_PREFIX)
                 if self._routes.get(table) == routes[table]:
@@ -351,12 +358,16 @@ class Coordinator:
                 table = key.removeprefix(LISTING_PREFIX)
                 if self._listings.get(table) == listings[table]:
                     del self._listings[table]
-            log.info("worker %s: %s is another worker's now (%s)", self.worker, key, value)
+            log.info("worker %s: %s is another worker's now", self.worker, key)
 
     async def release(self) -> None:
         """Let go of the lease, and of this worker's routes and listings (each only if it is this
         worker's; nothing at all if the lease is another's). Forgets them all; fenced from now on.
         Redis down: logged (the keys lapse with the lease)."""
+        async with self._lease_lock:
+            await self._released()
+
+    async def _released(self) -> None:
         routes = list(self._routes)
         listings = list(self._listings)
         self._routes.clear()
@@ -368,7 +379,8 @@ class Coordinator:
             for i in gone:
                 key = keys[int(i)]
                 if key.startswith(LISTING_PREFIX):
-                    message = json.dumps({"table": key.removeprefix(LISTING_PREFIX), "listing": None})
+                    table = key.removeprefix(LISTING_PREFIX)
+                    message = json.dumps({"table": table, "listing": None}, separators=(",", ":"))
                     await _bounded(self.redis.publish(LISTINGS_CHANNEL, message), "publish")
         except RedisDown as exc:
             log.info("worker %s: the lease was not released: %s", self.worker, exc)
@@ -433,9 +445,11 @@ class Coordinator:
                 continue
             try:
                 told = json.loads(data)
-                yield Route(str(told["table"]), str(told["worker"]), str(told["address"]), int(told["epoch"]))
+                route = Route(str(told["table"]), str(told["worker"]), str(told["address"]), int(told["epoch"]))
             except (ValueError, KeyError, TypeError):
                 log.warning("a route that cannot be read was published: %.80r", data)
+                continue
+            yield route
 
     # Listings
 
@@ -457,7 +471,7 @@ class Coordinator:
         """Remove ``table``'s listing if it is this worker's (published). :class:`RedisDown` (it is
         forgotten all the same: it lapses with the lease)."""
         self._listings.pop(table, None)
-        message = json.dumps({"table": table, "listing": None})
+        message = json.dumps({"table": table, "listing": None}, separators=(",", ":"))
         args = [self._owner, LISTINGS_CHANNEL, message]
         await _bounded(self._drop(keys=[LISTING_PREFIX + table], args=args), "drop listing")
 
@@ -504,6 +518,7 @@ class Coordinator:
     async def _messages(self, channel: str) -> AsyncIterator[bytes | str | None]:
         """What is published on ``channel``; None after the subscription was lost and made again."""
         lost = False
+        task = asyncio.current_task()
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             reconnects = _Reconnects()
@@ -516,6 +531,10 @@ class Coordinator:
                     yield None
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=LISTEN_POLL)
+                    if task is not None and task.cancelling():
+                        # Cancelled while the read was answered (Python 3.11's wait_for, as fakeredis uses
+                        # it, then drops the cancellation): stop all the same.
+                        raise asyncio.CancelledError
                     if reconnects.count:
                         reconnects.count = 0
                         yield None

@@ -30,7 +30,6 @@ import contextlib
 import logging
 import re
 import secrets
-import signal
 import urllib.parse
 from collections.abc import Awaitable, Callable, Iterator
 from http import HTTPStatus
@@ -49,10 +48,12 @@ from kc_tui.i18n import _
 from kc_tui.net import schema
 from kc_tui.net.client import PING_INTERVAL, PING_TIMEOUT
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, Coordinator, Route, open_redis
-from kc_tui.net.hosting import base_url
+from kc_tui.net.door import file_limit, files_wanted, pool_size, raise_file_limit
+from kc_tui.net.hosting import STOP_SIGNALS, base_url
 from kc_tui.net.hub import no_table_text
 from kc_tui.net.listener import HANDSHAKE_TIMEOUT, MAX_FRAME, Listener, Routed
 from kc_tui.net.logs import TokenRedacting, redact, tell
+from kc_tui.net.serving import DEFAULT_MAX_SOCKETS, DEFAULT_SOCKETS_PER_ADDRESS
 from kc_tui.net.table_service import MAX_TOKEN_TEXT, SEAT_PREFIX, WATCH
 from kc_tui.util.printable import one_line
 
@@ -105,9 +106,9 @@ def routes_down_text() -> str:
 
 
 def gateway_serving_line(url: str) -> str:
-    """The line a gateway prints once it serves (scripts and tests read it)."""
-    # Translators: {address} is the gateway's address (ws://HOST:PORT); keep the line's form.
-    return _("gateway serving at {address}").format(address=url)
+    """The line a gateway prints once it serves: a fixed form in every language, as a worker's
+    (scripts and tests read it)."""
+    return f"gateway serving at {url}"
 
 
 def served_below(rest: str) -> bool:
@@ -195,6 +196,7 @@ class Proxied:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + gateway.route_wait
         route: Route | None = self.route
+        why = UNREACHABLE
         with gateway.waking(self.table) as wake:
             pause = FIRST_LOOK
             while True:
@@ -205,6 +207,7 @@ class Proxied:
                         self.route = route
                         return opened
                     status, line = opened
+                    why = _reason(line)
                     if status == HTTPStatus.SERVICE_UNAVAILABLE:  # full: as its HTTP answer would say
                         await ws.close(CloseCode.TRY_AGAIN_LATER, _reason(line))
                         return None
@@ -213,10 +216,9 @@ class Proxied:
                         return None
                 left = deadline - loop.time()
                 if left <= 0 or gateway.closing:
-                    await ws.close(CloseCode.SERVICE_RESTART, UNREACHABLE)
+                    await ws.close(CloseCode.SERVICE_RESTART, why)
                     return None
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), min(pause, left))
+                await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
                 route = await gateway.look_up(self.table)
 
@@ -254,6 +256,14 @@ class Proxied:
         with contextlib.suppress(Exception):
             if self.upstream is not None:
                 await self.upstream.close(CloseCode.GOING_AWAY)
+
+
+async def _woken(wake: asyncio.Event, within: float) -> None:
+    """Until ``wake`` is set, ``within`` seconds at most (cancellable at any point: unlike
+    ``asyncio.wait_for`` before Python 3.12, a cancellation is never lost when it is set)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(within):
+            await wake.wait()
 
 
 async def _carry(source: Connection, sink: Connection) -> None:
@@ -296,6 +306,8 @@ class Gateway:
             self.route,
             server_name=f"kings-corners {__version__}",
             handshake_timeout=HANDSHAKE_TIMEOUT + route_wait,
+            # Each client's socket has its worker's beside it: two files.
+            max_handshakes=pool_size(file_limit(), 2 * max_sockets),
             max_connections=max_sockets,
             per_address=per_address,
             status=status,
@@ -322,10 +334,12 @@ class Gateway:
         for wakes in self._wakes.values():
             for wake in wakes:
                 wake.set()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        watcher = self._watcher
+        # Cancelled again until it ends: a library's wait (``asyncio.wait_for`` before Python
+        # 3.12) may lose a cancellation that arrives as its wait ends.
+        while watcher is not None and not watcher.done():
+            watcher.cancel()
+            await asyncio.wait({watcher}, timeout=CLOSE_TIMEOUT / 10)
         await self.listener.close()
         for task in list(self._tasks):
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -379,8 +393,7 @@ class Gateway:
                 left = deadline - loop.time()
                 if left <= 0 or self.closing:
                     return found
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), min(pause, left))
+                await _woken(wake, min(pause, left))
                 pause = min(pause * 2, LAST_LOOK)
 
     @contextlib.contextmanager
@@ -491,13 +504,33 @@ def _shown(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host + port, parts.path, "", ""))
 
 
-def serve_gateway(redis_url: str, *, bind: str, port: int, status: Callable[[str], None]) -> int:
+def serve_gateway(
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    status: Callable[[str], None],
+    max_sockets: int = DEFAULT_MAX_SOCKETS,
+    per_address: int | None = DEFAULT_SOCKETS_PER_ADDRESS,
+) -> int:
     """Serve a gateway until SIGTERM or SIGINT (blocking); the exit code. Redis that cannot be
-    reached at the start, or a port that cannot be listened on: one line, 2."""
-    return asyncio.run(_serve(redis_url, bind=bind, port=port, status=status))
+    reached at the start, or a port that cannot be listened on: one line, 2. ``max_sockets``,
+    ``per_address``: the door's limits (the one-process server's defaults)."""
+    raise_file_limit(files_wanted(2 * max_sockets))
+    return asyncio.run(
+        _serve(redis_url, bind=bind, port=port, status=status, max_sockets=max_sockets, per_address=per_address)
+    )
 
 
-async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str], None]) -> int:
+async def _serve(
+    redis_url: str,
+    *,
+    bind: str,
+    port: int,
+    status: Callable[[str], None],
+    max_sockets: int,
+    per_address: int | None,
+) -> int:
     try:
         redis = open_redis(redis_url)
     except ValueError as exc:
@@ -520,7 +553,7 @@ async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str]
                 )
             )
             return 2
-        gateway = Gateway(redis, status=status)
+        gateway = Gateway(redis, max_sockets=max_sockets, per_address=per_address, status=status)
         try:
             bound = await gateway.start(bind, port)
         except OSError as exc:
@@ -533,7 +566,7 @@ async def _serve(redis_url: str, *, bind: str, port: int, status: Callable[[str]
             return 2
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
         tell(log, status, gateway_serving_line(base_url(bind, bound, False)))
