@@ -645,6 +645,7 @@ class Cluster:
 
     def __init__(self, folder: Path, *, kind: str = "postgresql", worker_options: Sequence[str] = ()) -> None:
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
         self.kind = kind
         self.worker_options = list(worker_options)
         self.pg: PgServer | None = PgServer() if kind == "postgresql" else None
