@@ -185,10 +185,10 @@ def _pump(pipe: Any, lines: list[tuple[float, str]]) -> None:
         lines.append((now(), line))
 
 
-def kings_corners(*args: str, cpu: int | None = None) -> list[str]:
-    """The command line of ``kings-corners ARGS``, logging at the info level (``cpu``: pinned to
+def kings_corners(*args: str, cpu: int | None = None, log_level: str = "info") -> list[str]:
+    """The command line of ``kings-corners ARGS``, logging at ``log_level`` (``cpu``: pinned to
     that core by ``taskset``)."""
-    command = [sys.executable, "-m", "kc_tui", "--log-level", "info", *args]
+    command = [sys.executable, "-m", "kc_tui", "--log-level", log_level, *args]
     return command if cpu is None else ["taskset", "-c", str(cpu), *command]
 
 
@@ -437,11 +437,13 @@ class Player:
     first legal move ``think`` seconds (x 0.5 to 1.5) after a state says it is to move; connects
     again whenever its socket closes, until its match is over or the players stop."""
 
-    def __init__(self, players: Players, table: str, seat: int, url: str, think: float) -> None:
+    def __init__(self, players: Players, table: str, seat: int, url: str, think: float, source: str) -> None:
         self.players = players
         self.table = table
         self.seat = seat
         self.url = url
+        #: The loopback address it connects from (a door lets only so many sockets in from one).
+        self.source = source
         self.think = think
         self.random = random.Random(f"{table}/{seat}")
         self.conn = 0
@@ -459,7 +461,12 @@ class Player:
             why = "ended"
             try:
                 async with connect(
-                    self.url, max_size=p.MAX_MESSAGE, compression=None, open_timeout=WAIT / 2, close_timeout=2
+                    self.url,
+                    max_size=p.MAX_MESSAGE,
+                    compression=None,
+                    open_timeout=WAIT / 2,
+                    close_timeout=2,
+                    local_addr=(self.source, 0),
                 ) as ws:
                     await ws.send(write(p.Hello("kings-corners cluster tests")))
                     async for text in ws:
@@ -560,6 +567,11 @@ class Witness:
         self.ended_at = now()
 
 
+def loopback(n: int) -> str:
+    """The ``n``-th loopback address a seat connects from (127.1.0.1, 127.1.0.2, ...)."""
+    return f"127.1.{n // 250}.{n % 250 + 1}"
+
+
 class Players:
     """The scripted seats of some tables, on an event loop in a thread of their own; what they
     received and sent (lists appended to as it comes: read them with ``list(...)``).
@@ -574,9 +586,8 @@ class Players:
         self.closed: list[Closed] = []
         self.on_sent: Callable[[Sent], None] | None = None
         self.seats = [
-            Player(self, t.id, seat, f"{gateway}/t/{t.id}/seat/{token}", think)
-            for t in tables
-            for seat, token in sorted(t.tokens.items())
+            Player(self, t.id, seat, f"{gateway}/t/{t.id}/seat/{token}", think, loopback(n))
+            for n, (t, seat, token) in enumerate((t, s, k) for t in tables for s, k in sorted(t.tokens.items()))
         ]
         self.loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None
@@ -618,6 +629,10 @@ class Players:
         if self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(WAIT)
+
+    def connected(self) -> bool:
+        """Whether every seat (its match not over) has a state on the connection it has now."""
+        return all(seat.last is not None or seat.over for seat in self.seats)
 
     def of(self, tables: Iterable[str]) -> list[Player]:
         wanted = set(tables)
@@ -712,7 +727,8 @@ class Cluster:
         return program
 
     def start_gateway(self) -> Program:
-        command = kings_corners("gateway", "--redis", self.redis.url, "--port", "0")
+        # Its log at the warning level: at the info level every socket is a line.
+        command = kings_corners("gateway", "--redis", self.redis.url, "--port", "0", log_level="warning")
         program = spawn("gateway", command, self.folder / "gateway")
         program.address = program.ready(GATEWAY_READY).group(1)
         self.gateway = program
@@ -787,8 +803,11 @@ class Cluster:
         )
 
     def wait_served(self, since: Mapping[str, int], moves: int = 2, timeout: float = WAIT) -> None:
+        """Wait until every playing table is served with ``moves`` more rows than ``since``, and
+        every seat has a state on its connection."""
+        players = self.players
         wait_for(
-            lambda: self.served_and_moving(since, moves),
+            lambda: self.served_and_moving(since, moves) and (players is None or players.connected()),
             timeout=timeout,
             what=f"every table served by a running worker, {moves} moves on",
             showing=self.describe,
