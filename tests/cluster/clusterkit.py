@@ -608,6 +608,10 @@ class Players:
         for task in [*tasks, *self._witnesses]:
             task.cancel()
         await asyncio.gather(*tasks, *self._witnesses, return_exceptions=True)
+        movers = [seat._mover for seat in self.seats if seat._mover is not None]
+        for mover in movers:
+            mover.cancel()
+        await asyncio.gather(*movers, return_exceptions=True)
 
     def moved(self, sent: Sent) -> None:
         hook = self.on_sent

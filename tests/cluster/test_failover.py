@@ -178,7 +178,7 @@ def test_postgres_stopped_refuses_moves_with_a_reason_then_play_resumes(cluster:
     stopped_at = now()
     cluster.pg.stop()
     try:
-        refused = wait_for(
+        wait_for(
             lambda: [s for s in list(players.refusals) if s.at > stopped_at and s.refused],
             timeout=WAIT,
             what="a move refused while PostgreSQL is stopped",
@@ -192,7 +192,6 @@ def test_postgres_stopped_refuses_moves_with_a_reason_then_play_resumes(cluster:
     finally:
         cluster.pg.start()
     started_at = now()
-    assert all(s.refused for s in refused)
     reads = cluster.watch.reads
     wait_for(lambda: cluster.watch.reads > reads + 1, timeout=WAIT, what="the store read again")
     cluster.wait_served(cluster.watch.seqs(), moves=3)
