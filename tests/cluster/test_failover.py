@@ -26,8 +26,6 @@ from tests.waiting import wait_for
 TABLES = 20
 WORKERS = 2
 THINK = 0.4
-#: Options of every worker: the rounds' pause short, the AIs' pace quick.
-WORKER_OPTIONS: list[str] = []
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +36,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                 pytest.fail(f"{name} is not installed: .ci/run installs it")
             pytest.skip(f"{name} is not installed")
     folder: Path = tmp_path_factory.mktemp("cluster")
-    with cluster_of(folder, worker_options=WORKER_OPTIONS) as made:
+    with cluster_of(folder) as made:
         made.start(tables=TABLES, workers=WORKERS, think=THINK)
         made.wait_served({}, moves=1)
         yield made
