@@ -32,24 +32,21 @@ import psycopg.conninfo
 import psycopg_pool
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.sqlite_store import (
+from kc_tui.net.cluster.sql import (
+    SqlStatements,
     foreign,
     last_position,
     not_made,
     record_of,
     record_text,
-    row_of,
     schema_version,
 )
 from kc_tui.net.cluster.tablestore import (
     PLAYING,
     SCHEMA_VERSION,
     Claimed,
-    Fenced,
-    Row,
     StoreDown,
     StoreError,
-    Written,
 )
 from kc_tui.util.printable import one_line
 
@@ -118,12 +115,13 @@ def _where(url: str) -> tuple[str, dict[str, Any]]:
     return one_line(f"PostgreSQL {host}:{port}/{dbname}", 200), parts
 
 
-class PgTableStore:
+class PgTableStore(SqlStatements):
     """The tables' store in a PostgreSQL database. See the module docs. :meth:`open` it.
 
     Safe to call from several threads (each call takes a connection of the pool)."""
 
     kind = "postgresql"
+    placeholder = "%s"
 
     def __init__(self, url: str, where: str) -> None:
         self.url = url
@@ -257,7 +255,7 @@ class PgTableStore:
         )
 
     @contextlib.contextmanager
-    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+    def _read(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool (autocommit), its errors as the store's."""
         with self._state:
             pool = self._pool
@@ -293,7 +291,7 @@ class PgTableStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._conn() as conn, conn.transaction():
+        with self._read() as conn, conn.transaction():
             yield conn
 
     # ------------------------------------------------------------------ the interface
@@ -351,67 +349,11 @@ class PgTableStore:
                 ).fetchone()
                 assert found is not None  # the row is locked by this transaction
                 out.append(
-                    Claimed(str(table), int(found[0]), int(seq), record_of(table, text), save, _hashes(conn, table))
+                    Claimed(
+                        str(table), int(found[0]), int(seq), record_of(table, text), save, self._hashes(conn, table)
+                    )
                 )
         return out
-
-    def write(self, table: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
-        data = bytes(save)
-        with self._transaction() as conn:
-            if snapshot:
-                found = conn.execute(
-                    "UPDATE kc_tables SET seq = seq + 1, updated = %s, snapshot = %s, snapshot_seq = seq + 1"
-                    " WHERE id = %s AND epoch = %s AND phase = 'playing' RETURNING seq",
-                    (time.time(), data, table, epoch),
-                ).fetchone()
-            else:
-                found = conn.execute(
-                    "UPDATE kc_tables SET seq = seq + 1, updated = %s"
-                    " WHERE id = %s AND epoch = %s AND phase = 'playing' RETURNING seq",
-                    (time.time(), table, epoch),
-                ).fetchone()
-            if found is None:
-                raise Fenced(table)
-            seq = int(found[0])
-            conn.execute(
-                "INSERT INTO kc_moves (table_id, seq, epoch, save) VALUES (%s, %s, %s, %s)", (table, seq, epoch, data)
-            )
-        return seq
-
-    def end(self, table: str, epoch: int) -> None:
-        with self._transaction() as conn:
-            done = conn.execute(
-                "UPDATE kc_tables SET phase = 'ended', updated = %s WHERE id = %s AND epoch = %s",
-                (time.time(), table, epoch),
-            )
-            if done.rowcount != 1:
-                raise Fenced(table)
-
-    def release(self, table: str, epoch: int) -> bool:
-        with self._transaction() as conn:
-            done = conn.execute("UPDATE kc_tables SET owner = NULL WHERE id = %s AND epoch = %s", (table, epoch))
-            return done.rowcount == 1
-
-    def row(self, table: str) -> Row | None:
-        with self._conn() as conn:
-            found = conn.execute(
-                "SELECT id, owner, epoch, seq, phase, record FROM kc_tables WHERE id = %s", (table,)
-            ).fetchone()
-        return None if found is None else row_of(found)
-
-    def rows(self) -> list[Row]:
-        with self._conn() as conn:
-            found = conn.execute("SELECT id, owner, epoch, seq, phase, record FROM kc_tables ORDER BY updated, id")
-            return [row_of(one) for one in found.fetchall()]
-
-    def history(self, table: str) -> list[Written]:
-        with self._conn() as conn:
-            found = conn.execute("SELECT seq, epoch, save FROM kc_moves WHERE table_id = %s ORDER BY seq", (table,))
-            return [Written(int(seq), int(epoch), bytes(save)) for seq, epoch, save in found.fetchall()]
-
-    def token_hashes(self, table: str) -> dict[int, list[bytes]]:
-        with self._conn() as conn:
-            return _hashes(conn, table)
 
     def close(self) -> None:
         with self._state:
@@ -422,14 +364,6 @@ class PgTableStore:
             pool.close(timeout=1.0)
         if retrier is not None and retrier is not threading.current_thread():
             retrier.join(timeout=CONNECT_TIMEOUT + 1)
-
-
-def _hashes(conn: psycopg.Connection[Any], table: str) -> dict[int, list[bytes]]:
-    out: dict[int, list[bytes]] = {}
-    found = conn.execute("SELECT seat, hash FROM kc_seat_tokens WHERE table_id = %s ORDER BY seat, hash", (table,))
-    for seat, kept in found.fetchall():
-        out.setdefault(int(seat), []).append(bytes(kept))
-    return out
 
 
 __all__ = ["PG_STEPS", "POOL_WAIT", "PgTableStore"]

@@ -1,0 +1,202 @@
+"""What both kinds of the tables' store share: the record's JSON, a row read, the last position
+of a claimed table, the schema's version read, and :class:`SqlStatements`, the statements both
+run the same way (the fenced write, the end, the hand-over, the reads), written once with ``?``
+for a parameter and run with the kind's own placeholder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from kc_tui.i18n import _
+from kc_tui.net.cluster.tablestore import SCHEMA_VERSION, Fenced, Row, StoreError, Written
+
+log = logging.getLogger(__name__)
+
+
+def record_text(record: Mapping[str, Any]) -> str:
+    """A table's record as the store keeps it (JSON, keys sorted)."""
+    return json.dumps(dict(record), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def record_of(table: str, text: str) -> dict[str, Any]:
+    """The record kept as ``text``; an empty one (logged) when it is not a JSON object."""
+    try:
+        record = json.loads(text)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        log.error("table %s's record in the store is not a JSON object", table)
+        return {}
+    return record
+
+
+def row_of(found: Sequence[Any]) -> Row:
+    """A table's row from ``(id, owner, epoch, seq, phase, record)`` as a query gives it."""
+    table, owner, epoch, seq, phase, text = found
+    owner = None if owner is None else str(owner)
+    return Row(str(table), owner, int(epoch), int(seq), str(phase), record_of(str(table), str(text)))
+
+
+def last_position(table: str, seq: int, snapshot: bytes, snapshot_seq: int, move: bytes | None) -> bytes | None:
+    """A table's last position: the history's row at its ``seq`` (``move``), or its snapshot when
+    that is the position at ``seq`` (seq 0: its first). None (logged) when neither is."""
+    if move is not None:
+        return move
+    if snapshot_seq == seq:
+        return snapshot
+    log.error("table %s has no position at its seq %d in the store: not claimed", table, seq)
+    return None
+
+
+def schema_version(value: object, where: str) -> int:
+    """The schema version kept in ``kc_meta`` (``value``: None when there is none);
+    :class:`StoreError` when it is not a number or newer than this program knows."""
+    if value is None:
+        raise StoreError(
+            # Translators: {where} is the store (a file or a PostgreSQL database).
+            _("{where} has the table kc_meta but no schema version: it is not a table store, left as it is").format(
+                where=where
+            )
+        )
+    try:
+        version = int(str(value))
+    except ValueError:
+        version = -1
+    if version < 0:
+        raise StoreError(
+            _("{where} has a schema version that is not a number: it is left as it is").format(where=where)
+        )
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            # Translators: {where} is the store; {version} and {known} are numbers.
+            _(
+                "{where} was made by a newer Kings Corners (schema {version}, this one knows {known}):"
+                " it is left as it is"
+            ).format(where=where, version=version, known=SCHEMA_VERSION)
+        )
+    return version
+
+
+def not_made(where: str) -> StoreError:
+    """The store has no schema yet: ``store init`` makes it."""
+    return StoreError(
+        # Translators: {where} is the store; `kings-corners store init` is a command, not translated.
+        _("{where} has no tables yet: run `kings-corners store init` first").format(where=where)
+    )
+
+
+def foreign(where: str) -> StoreError:
+    return StoreError(
+        _("{where} holds tables of something else, not a table store: it is left as it is").format(where=where)
+    )
+
+
+class SqlStatements:
+    """The statements both kinds run the same way. A kind gives :meth:`_read` and
+    :meth:`_transaction` (each a connection whose ``execute`` takes a statement and its
+    parameters) and its :attr:`placeholder`."""
+
+    #: How the kind's driver marks a parameter in a statement.
+    placeholder: ClassVar[str] = "?"
+
+    def _read(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _transaction(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _q(self, statement: str) -> Any:
+        """``statement`` with the kind's placeholder for each ``?``."""
+        return statement if self.placeholder == "?" else statement.replace("?", self.placeholder)
+
+    def write(self, table: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
+        data = bytes(save)
+        with self._transaction() as db:
+            if snapshot:
+                found = db.execute(
+                    self._q(
+                        "UPDATE kc_tables SET seq = seq + 1, updated = ?, snapshot = ?, snapshot_seq = seq + 1"
+                        " WHERE id = ? AND epoch = ? AND phase = 'playing' RETURNING seq"
+                    ),
+                    (time.time(), data, table, epoch),
+                ).fetchone()
+            else:
+                found = db.execute(
+                    self._q(
+                        "UPDATE kc_tables SET seq = seq + 1, updated = ?"
+                        " WHERE id = ? AND epoch = ? AND phase = 'playing' RETURNING seq"
+                    ),
+                    (time.time(), table, epoch),
+                ).fetchone()
+            if found is None:
+                raise Fenced(table)
+            seq = int(found[0])
+            db.execute(
+                self._q("INSERT INTO kc_moves (table_id, seq, epoch, save) VALUES (?, ?, ?, ?)"),
+                (table, seq, epoch, data),
+            )
+        return seq
+
+    def end(self, table: str, epoch: int) -> None:
+        with self._transaction() as db:
+            done = db.execute(
+                self._q("UPDATE kc_tables SET phase = 'ended', updated = ? WHERE id = ? AND epoch = ?"),
+                (time.time(), table, epoch),
+            )
+            if done.rowcount != 1:
+                raise Fenced(table)
+
+    def release(self, table: str, epoch: int) -> bool:
+        with self._transaction() as db:
+            done = db.execute(self._q("UPDATE kc_tables SET owner = NULL WHERE id = ? AND epoch = ?"), (table, epoch))
+            return bool(done.rowcount == 1)
+
+    def row(self, table: str) -> Row | None:
+        with self._read() as db:
+            found = db.execute(
+                self._q("SELECT id, owner, epoch, seq, phase, record FROM kc_tables WHERE id = ?"), (table,)
+            ).fetchone()
+        return None if found is None else row_of(found)
+
+    def rows(self) -> list[Row]:
+        with self._read() as db:
+            found = db.execute("SELECT id, owner, epoch, seq, phase, record FROM kc_tables ORDER BY updated, id")
+            return [row_of(one) for one in found.fetchall()]
+
+    def history(self, table: str) -> list[Written]:
+        with self._read() as db:
+            found = db.execute(
+                self._q("SELECT seq, epoch, save FROM kc_moves WHERE table_id = ? ORDER BY seq"), (table,)
+            )
+            return [Written(int(seq), int(epoch), bytes(save)) for seq, epoch, save in found.fetchall()]
+
+    def token_hashes(self, table: str) -> dict[int, list[bytes]]:
+        with self._read() as db:
+            return self._hashes(db, table)
+
+    def _hashes(self, db: Any, table: str) -> dict[int, list[bytes]]:
+        out: dict[int, list[bytes]] = {}
+        found = db.execute(
+            self._q("SELECT seat, hash FROM kc_seat_tokens WHERE table_id = ? ORDER BY seat, hash"), (table,)
+        )
+        for seat, kept in found.fetchall():
+            out.setdefault(int(seat), []).append(bytes(kept))
+        return out
+
+
+__all__ = [
+    "SqlStatements",
+    "foreign",
+    "last_position",
+    "not_made",
+    "record_of",
+    "record_text",
+    "row_of",
+    "schema_version",
+]
