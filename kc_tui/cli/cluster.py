@@ -106,16 +106,14 @@ def add_cluster_parsers(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_store_init(args: argparse.Namespace) -> int:
-    from kc_tui.net.cluster.tables import open_checked, shown_url
+    from kc_tui.net.cluster.tables import open_checked, shown_url, store_problem
     from kc_tui.net.cluster.tablestore import StoreError
 
     store = open_checked(args.store)
     try:
         store.init()
     except StoreError as exc:
-        raise CliError(
-            _("the store at {url}: {problem}").format(url=shown_url(args.store), problem=one_line(str(exc), 300))
-        ) from None
+        raise store_problem(args.store, exc) from None
     finally:
         store.close()
     # Translators: {url} is the store's address (its password hidden).
@@ -127,7 +125,7 @@ def cmd_store_table(args: argparse.Namespace) -> int:
     """A new table in the store, its seats' join commands printed (the only copies of their
     tokens: the store keeps their hashes)."""
     from kc_tui.net.client import AddressError, table_address
-    from kc_tui.net.cluster.tables import TURN_SECONDS, new_table, open_checked, shown_url
+    from kc_tui.net.cluster.tables import TURN_SECONDS, new_table, open_checked, store_problem
     from kc_tui.net.cluster.tablestore import StoreError
     from kc_tui.net.host_options import HostRequest, options_from
     from kc_tui.net.hosting import join_lines
@@ -153,9 +151,7 @@ def cmd_store_table(args: argparse.Namespace) -> int:
     try:
         table, tokens = new_table(store, options.seats, options.rules, record={TURN_SECONDS: int(options.turn_seconds)})
     except StoreError as exc:
-        raise CliError(
-            _("the store at {url}: {problem}").format(url=shown_url(args.store), problem=one_line(str(exc), 300))
-        ) from None
+        raise store_problem(args.store, exc) from None
     finally:
         store.close()
     for line in join_lines([seat.name for seat in options.seats], tokens, f"{gateway}/t/{table}"):

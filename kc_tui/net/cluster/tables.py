@@ -85,11 +85,17 @@ def open_checked(url: str) -> TableStore:
     except ImportError:
         raise CliError(cluster_missing_text()) from None
     except StoreError as exc:
-        raise CliError(
-            _("the store at {url}: {problem}").format(
-                url=shown_url(url), problem=one_line(str(exc).strip() or type(exc).__name__, 300)
-            )
-        ) from None
+        raise store_problem(url, exc) from None
+
+
+def store_problem(url: str, exc: BaseException) -> CliError:
+    """What a command says of a store it could not use (one line, its password hidden)."""
+    return CliError(
+        # Translators: {url} is the store's address (its password hidden), {problem} why it cannot be used.
+        _("the store at {url}: {problem}").format(
+            url=shown_url(url), problem=one_line(str(exc).strip() or type(exc).__name__, 300)
+        )
+    )
 
 
 def new_table(
@@ -127,5 +133,6 @@ __all__ = [
     "open_checked",
     "private",
     "shown_url",
+    "store_problem",
     "turn_seconds",
 ]

@@ -48,7 +48,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper, open_redis
-from kc_tui.net.cluster.tables import open_checked, private, shown_url, turn_seconds
+from kc_tui.net.cluster.tables import open_checked, private, shown_url, store_problem, turn_seconds
 from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
 from kc_tui.net.door import files_wanted, raise_file_limit
@@ -503,9 +503,7 @@ def serve_worker(
         try:
             store.row("-")  # reached, and its schema there
         except StoreError as exc:
-            raise CliError(
-                _("the store at {url}: {problem}").format(url=shown_url(store_url), problem=_line(exc))
-            ) from None
+            raise store_problem(store_url, exc) from None
         return asyncio.run(
             _serve_worker(
                 store, redis_url, bind=bind, port=port, worker_id=worker_id, advertise=advertise, status=status
