@@ -31,7 +31,7 @@ from kc_tui.match.session import MatchSession
 from kc_tui.match.table import TableDriver
 from kc_tui.net import schema as p
 from kc_tui.net import views
-from kc_tui.net.cluster.coord import SELF_FENCE
+from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
 from kc_tui.net.cluster.tablestore import ENDED, StoreDown, TableStore, open_store
@@ -207,6 +207,34 @@ async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_t
         assert claimer.claim("another", [], [], 10) == [], "an ended table is never claimed again"
     finally:
         claimer.close()
+
+
+async def test_a_public_tables_listing_is_in_redis_while_its_worker_serves_it(
+    store: SqliteTableStore, server: fakeredis.FakeServer
+) -> None:
+    public, tokens = new_table(store, SEATS, SHORT_ROUNDS, seed=SEED)
+    private, _private_tokens = new_table(store, SEATS, SHORT_ROUNDS, seed=SEED, record={"private": True})
+    async with serving(store, server) as worker:
+        reader = Coordinator(fakeredis.FakeAsyncRedis(server=server), "reader", "ws://reader:1")
+        await seats(worker, public, tokens)
+        await wait_until(lambda: private in worker.tables, what="the private table served")
+
+        async def shown() -> dict[str, Any] | None:
+            found = (await reader.listings()).get(public)
+            return found if found is not None and found["connected"] == [True, True] else None
+
+        listed = await wait_until(shown, what="the public table listed with both seats connected")
+        assert listed == {
+            "names": ["Ana", "Ben"],
+            "connected": [True, True],
+            "round": 1,
+            "target": 20,
+            "spectators": 0,
+            "over": False,
+        }
+        assert private not in await reader.listings(), "a private table is listed nowhere"
+        await worker.stop(handover=True)  # handed over: no longer this worker's to list
+        assert public not in await reader.listings()
 
 
 async def hand_over(stores: Sequence[TableStore], server: fakeredis.FakeServer) -> None:

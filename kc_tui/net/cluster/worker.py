@@ -433,16 +433,31 @@ class Worker:
         self._unrouted.add(wt.id)
         if wt.live.closer is not None:
             wt.live.closer.cancel()
+        self._background(self._list(wt, None))
         self._background(wt.served.close())
         self._sweep_now.set()
 
     def _changed(self, served: ServedTable) -> None:
         wt = self.tables.get(served.table_id)
-        if wt is None or wt.served is not served or wt.ended or not served.over:
+        if wt is None or wt.served is not served or wt.ended:
+            return
+        if not wt.live.private:
+            self._background(self._list(wt, listing(served)))
+        if not served.over:
             return
         wt.ended = True
         self._end(wt)
         wt.live.closer = asyncio.create_task(self._linger(wt), name=f"ended {wt.id}")
+
+    async def _list(self, wt: WorkerTable, shown: dict[str, Any] | None) -> None:
+        """``wt``'s listing in Redis (None: removed), unless the table was dropped meanwhile."""
+        try:
+            if shown is not None and not wt.dropped and self.tables.get(wt.id) is wt:
+                await self.coord.set_listing(wt.id, shown)
+            elif shown is None:
+                await self.coord.drop_listing(wt.id)
+        except Exception as exc:  # kept by the coordinator, written back at the next renewal
+            log.info("table %s's listing could not be written: %s", wt.id, _line(exc))
 
     def _end(self, wt: WorkerTable) -> None:
         """The match is over: the table ended in the store (tried again at the next renewal
@@ -469,8 +484,23 @@ class Worker:
             del self.tables[wt.id]
         wt.served.close_code = CLOSE_GOING_AWAY  # over: nothing to come back to
         await wt.served.close(ENDED_TEXT)
+        await self._list(wt, None)
         with contextlib.suppress(Exception):
             await self.coord.forget(wt.id)
+
+
+def listing(served: ServedTable) -> dict[str, Any]:
+    """What the listing of a public table says (its seats' names, whose are connected, its
+    round, its spectators, whether its match is over): plain data a lobby reads."""
+    session = served.session
+    return {
+        "names": list(session.names),
+        "connected": list(served.connected),
+        "round": session.match.number,
+        "target": session.match.rules.target,
+        "spectators": served.spectators,
+        "over": served.over,
+    }
 
 
 def _over(save: bytes) -> bool:
@@ -609,6 +639,7 @@ __all__ = [
     "WorkerError",
     "WorkerTable",
     "connect_redis",
+    "listing",
     "new_worker_id",
     "ready_line",
     "serve_worker",
