@@ -271,13 +271,13 @@ class Worker:
         """Renew the lease every :attr:`renew_every` seconds and sweep for orphans (at once when
         told to)."""
         while not self._stopped:
+            self._sweep_now.clear()  # before the tick: a sweep asked for during it is not lost
             try:
                 await self._tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("worker %s: a renewal or a sweep failed; it goes on", self.id)
-            self._sweep_now.clear()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.renew_every):
                     await self._sweep_now.wait()
