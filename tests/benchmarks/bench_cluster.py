@@ -3,7 +3,7 @@ stopped by SIGTERM, and the tables one worker serves on one core. Prints ``name:
 
     nice -n 10 python tests/benchmarks/bench_cluster.py [--trials 10] [--tables 20]
         [--steps 25,50,100,200,300,400,500,800] [--think-ms 1500] [--window 10] [--warm-up 5]
-        [--seat-processes 2] [--stores postgresql,sqlite] [--only failover|capacity]
+        [--seat-processes 2] [--every-step] [--stores postgresql,sqlite] [--only failover|capacity]
 
 Everything runs on this machine (:mod:`tests.cluster.clusterkit`): its own PostgreSQL (or an
 SQLite file) and Redis, ``kings-corners worker`` and ``kings-corners gateway`` subprocesses, and
@@ -30,7 +30,10 @@ scripted seats (websockets clients; each plays its first legal move ``--think-ms
   the CPU share (1.0: one core busy) of the worker, of the client side (this process and the
   seats' processes), of PostgreSQL (its postmaster and backends), of each core as a whole
   (everything running on the machine), and the load average. The most tables with p99 under
-  50 ms (and every move answered) is ``capacity_<store>_tables``. Goal: 400 (the one-process
+  50 ms (and every move answered) is ``capacity_<store>_tables``; the steps stop at the first
+  over it (``--every-step``: they go on). ``*_over_50ms_sent_at_s``: when (seconds into the
+  window) each slower move was sent, so that stalls of the whole worker (many moves at once)
+  show apart from a steady queue. Goal: 400 (the one-process
   server's own figure: tests/benchmarks/bench_hub.py).
 """
 
@@ -198,6 +201,7 @@ class Options:
     window: float
     warm_up: float
     seat_processes: int
+    every_step: bool
 
 
 def capacity(folder: Path, kind: str, options: Options) -> None:
@@ -220,6 +224,7 @@ def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
             store_pids = children_of(int((cluster.pg.data / "postmaster.pid").read_text().split()[0]))
         best = 0
         served = 0
+        failed = False
         try:
             for target in options.steps:
                 made: list[Table] = cluster.make_tables(target - served)
@@ -247,7 +252,7 @@ def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
                 end, cores_end = now(), core_busy_s()
                 w1, c1, s1 = proc_cpu_s(worker.pid), proc_stat_cpu_s(client_pids), proc_stat_cpu_s(store_pids)
                 time.sleep(min(1.0, options.think))  # the moves sent at the window's end answered
-                measured = seats.window(start, end)
+                measured = seats.window(start, end, P99_GOAL_MS)
                 span = end - start
                 trips = measured.round_trips_ms
                 p99 = quantile(trips, 0.99)
@@ -256,6 +261,7 @@ def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
                 say(f"{name}_p50_ms", f"{quantile(trips, 0.5):.1f}")
                 say(f"{name}_p99_ms", f"{p99:.1f}")
                 say(f"{name}_max_ms", f"{max(trips, default=float('nan')):.1f}")
+                say(f"{name}_over_50ms_sent_at_s", " ".join(f"{t:.2f}" for t in measured.slow_at) or "-")
                 say(f"{name}_unanswered", measured.unanswered)
                 say(f"{name}_refused", measured.refused)
                 say(f"{name}_sockets_ended_so_far", f"{measured.closed} {measured.why}")
@@ -267,8 +273,11 @@ def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
                     say(f"{name}_core{core}_busy_share", f"{(cores_end[core] - cores[core]) / span:.2f}")
                 say(f"{name}_load_average", load_average())
                 if not trips or p99 >= P99_GOAL_MS or measured.unanswered or not worker.alive:
-                    break
-                best = target
+                    if not options.every_step or not worker.alive:
+                        break
+                    failed = True
+                if not failed:
+                    best = target
         finally:
             seats.stop()
         say(f"capacity_{kind}_tables", best)
@@ -283,6 +292,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=10.0)
     parser.add_argument("--warm-up", type=float, default=5.0)
     parser.add_argument("--seat-processes", type=int, default=2)
+    parser.add_argument("--every-step", action="store_true", help="measure every step, past one over the goal too")
     parser.add_argument("--stores", default="postgresql,sqlite")
     parser.add_argument("--only", choices=("failover", "capacity"))
     args = parser.parse_args()
@@ -293,7 +303,9 @@ def main() -> None:
             failover(folder / "failover", args.trials, args.tables, 0.5)
         if args.only in (None, "capacity"):
             steps = [int(s) for s in args.steps.split(",")]
-            options = Options(steps, args.think_ms / 1000, args.window, args.warm_up, args.seat_processes)
+            options = Options(
+                steps, args.think_ms / 1000, args.window, args.warm_up, args.seat_processes, args.every_step
+            )
             for kind in args.stores.split(","):
                 capacity(folder / kind, kind, options)
 

@@ -64,13 +64,15 @@ class Tally:
 @dataclass(frozen=True, slots=True)
 class Window:
     """A measured window, as one process saw it: the round trips (ms) of moves sent in it, the
-    moves sent in it not answered when asked, refusals and closed connections so far."""
+    moves sent in it not answered when asked, refusals and closed connections so far (and why),
+    and when (seconds into the window) each move slower than ``slow_ms`` was sent."""
 
     round_trips_ms: list[float]
     unanswered: int
     refused: int
     closed: int
     why: dict[str, int]
+    slow_at: list[float]
 
 
 class _Seat:
@@ -201,10 +203,11 @@ async def _serve(pipe: Connection, think: float) -> None:
         elif command[0] == "seen":
             pipe.send(tally.seen)
         elif command[0] == "window":
-            start, end = command[1], command[2]
+            start, end, slow_ms = command[1], command[2], command[3]
             trips = [(b - a) * 1000 for a, b in tally.answered if start <= a < end]
+            slow = [a - start for a, b in tally.answered if start <= a < end and (b - a) * 1000 >= slow_ms]
             late = sum(1 for a in tally.pending.values() if start <= a < end)
-            pipe.send(Window(trips, late, tally.refused, tally.closed, dict(tally.why)))
+            pipe.send(Window(trips, late, tally.refused, tally.closed, dict(tally.why), slow))
             tally.answered = [(a, b) for a, b in tally.answered if a >= end]
         elif command[0] == "stop":
             stop.set()
@@ -260,15 +263,16 @@ class SeatProcesses:
         """How many seats have had a first state."""
         return sum(self._ask(("seen",)))
 
-    def window(self, start: float, end: float) -> Window:
+    def window(self, start: float, end: float, slow_ms: float) -> Window:
         """The moves sent from ``start`` to ``end`` (monotonic), every process's together."""
-        parts: list[Window] = self._ask(("window", start, end))
+        parts: list[Window] = self._ask(("window", start, end, slow_ms))
         return Window(
             [t for w in parts for t in w.round_trips_ms],
             sum(w.unanswered for w in parts),
             sum(w.refused for w in parts),
             sum(w.closed for w in parts),
             dict(sum((Counter(w.why) for w in parts), Counter())),
+            sorted(t for w in parts for t in w.slow_at),
         )
 
     def stop(self) -> None:
