@@ -2,13 +2,13 @@
 stopped by SIGTERM, and the tables one worker serves on one core. Prints ``name: value`` lines.
 
     nice -n 10 python tests/benchmarks/bench_cluster.py [--trials 10] [--tables 20]
-        [--steps 25,50,100,200,400,800] [--think-ms 1500] [--window 10] [--stores postgresql,sqlite]
-        [--only failover|capacity]
+        [--steps 25,50,100,200,300,400,500,800] [--think-ms 1500] [--window 10] [--warm-up 5]
+        [--seat-processes 2] [--every-step] [--stores postgresql,sqlite] [--only failover|capacity]
 
 Everything runs on this machine (:mod:`tests.cluster.clusterkit`): its own PostgreSQL (or an
 SQLite file) and Redis, ``kings-corners worker`` and ``kings-corners gateway`` subprocesses, and
-scripted seats (websockets clients in this process: each plays its first legal move
-``--think-ms`` x 0.5 to 1.5 after a state says it is to move).
+scripted seats (websockets clients; each plays its first legal move ``--think-ms`` x 0.5 to
+1.5 after a state says it is to move).
 
 * ``kill9_back_*``: two workers and a gateway, ``--tables`` tables of 4 seats through the
   gateway. ``--trials`` times: the owner of a table is killed (``kill -9``) right after one of its
@@ -19,18 +19,28 @@ scripted seats (websockets clients in this process: each plays its first legal m
   SIGTERM (it releases its lease and its tables, tells the others to sweep, closes its seats
   with 1012), a worker is started again; for every table it served, the seconds from the signal
   to the last of its 4 seats back (a state on a new connection). Goal: under 1 s a table.
-* ``capacity_<store>_*``: one worker pinned to core 1 (``taskset``), this process and the store
-  on core 0; the seats connect to the worker directly (a gateway would add its own hop). Tables
-  are added in ``--steps``; after each step's seats have their first state, move-to-state
-  latency (from sending a move to the state answering it, its fenced write included) is measured
-  over ``--window`` seconds: p50 / p99, moves a second, the worker's CPU share. The most tables
-  with p99 under 50 ms is ``capacity_<store>_tables``. Goal: 400 (the one-process server's own
-  figure: tests/benchmarks/bench_hub.py).
+* ``capacity_<store>_*``: one worker pinned to core 1 (``taskset``); this process, the store,
+  Redis and the seats on core 0. The seats connect to the worker directly (a gateway would add
+  its own hop); they are light (:mod:`tests.benchmarks.cluster_seats`: a ``json.loads`` of each
+  frame and a few lookups, no view decoded) and spread over ``--seat-processes`` processes, so
+  that the worker is what saturates first. Tables are added in ``--steps``; after each step's
+  seats have their first state and ``--warm-up`` seconds of play, the move-to-state latency as
+  a seat sees it (from sending a move to receiving the state answering it, the worker's fenced
+  write included) is measured over ``--window`` seconds: p50 / p99 / max, moves a second, and
+  the CPU share (1.0: one core busy) of the worker, of the client side (this process and the
+  seats' processes), of PostgreSQL (its postmaster and backends), of each core as a whole
+  (everything running on the machine), and the load average. The most tables with p99 under
+  50 ms (and every move answered) is ``capacity_<store>_tables``; the steps stop at the first
+  over it (``--every-step``: they go on). ``*_over_50ms_sent_at_s``: when (seconds into the
+  window) each slower move was sent, so that stalls of the whole worker (many moves at once)
+  show apart from a steady queue. Goal: 400 (the one-process
+  server's own figure: tests/benchmarks/bench_hub.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import signal
@@ -38,11 +48,13 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.cluster.clusterkit import WAIT, Cluster, Players, Table, cluster_of, first_states_after, now
+from tests.benchmarks.cluster_seats import SeatAddress, SeatProcesses
+from tests.cluster.clusterkit import WAIT, Cluster, Players, Table, cluster_of, first_states_after, loopback, now
 from tests.net.serverkit import allow_open_files
 from tests.waiting import wait_for
 
@@ -126,71 +138,148 @@ def failover(folder: Path, trials: int, tables: int, think: float) -> None:
 
 
 # ---------------------------------------------------------------------- capacity
-def claimed(cluster: Cluster, tables: set[str], worker: str) -> bool:
-    return all(cluster.watch.now[t].owner == worker for t in tables if t in cluster.watch.now) and tables <= set(
-        cluster.watch.now
-    )
+def proc_stat_cpu_s(pids: list[int]) -> float:
+    """The CPU seconds of ``pids`` together (one that ended counts nothing)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += proc_cpu_s(pid)
+    return total
 
 
-def every_seat_seen(group: Players, seats: int) -> bool:
-    return len({(r.table, r.seat) for r in list(group.received)}) == seats
+def children_of(pid: int) -> list[int]:
+    """``pid`` and the processes whose parent it is (PostgreSQL's postmaster and its backends)."""
+    found = [pid]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
 
 
-def capacity(folder: Path, kind: str, steps: list[int], think: float, window: float) -> None:
+def core_busy_s() -> dict[int, float]:
+    """Every core's busy seconds (everything but idle and iowait), every process of the machine."""
+    busy: dict[int, float] = {}
+    with open("/proc/stat") as f:
+        for line in f:
+            name, *ticks = line.split()
+            if name.startswith("cpu") and name != "cpu":
+                values = [int(t) for t in ticks]
+                busy[int(name[3:])] = (sum(values[:8]) - values[3] - values[4]) / TICKS
+    return busy
+
+
+def load_average() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def seat_addresses(worker: str, tables: list[Table], first: int) -> list[SeatAddress]:
+    """Every seat of ``tables`` at ``worker``, each from a loopback address of its own (counted
+    from ``first``)."""
+    seats = [(t, seat, token) for t in tables for seat, token in sorted(t.tokens.items())]
+    return [
+        SeatAddress(f"{worker}/t/{t.id}/seat/{token}", seat, loopback(first + n))
+        for n, (t, seat, token) in enumerate(seats)
+    ]
+
+
+def every_seat_seen(seats: SeatProcesses, count: int) -> bool:
+    return seats.seen() >= count
+
+
+def claimed_by(cluster: Cluster, tables: set[str], worker: str) -> bool:
+    owners = {t.id: t.owner for t in cluster.reader.tables()}
+    return all(owners.get(t) == worker for t in tables)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    steps: list[int]
+    think: float
+    window: float
+    warm_up: float
+    seat_processes: int
+    every_step: bool
+
+
+def capacity(folder: Path, kind: str, options: Options) -> None:
     cores = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {0})  # this process, the store and Redis on core 0 (they inherit it)
+    # this process, its seats' processes, the store and Redis on core 0 (they inherit it)
+    os.sched_setaffinity(0, {0})
     try:
-        capacity_pinned(folder, kind, steps, think, window)
+        capacity_pinned(folder, kind, options)
     finally:
         os.sched_setaffinity(0, cores)
 
 
-def capacity_pinned(folder: Path, kind: str, steps: list[int], think: float, window: float) -> None:
+def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
     with cluster_of(folder, kind=kind) as cluster:
         cluster.start_services()
-        cluster.start_watch()
         worker = cluster.start_worker(cpu=1)
-        groups: list[Players] = []
+        seats = SeatProcesses(options.seat_processes, options.think)
+        store_pids: list[int] = []
+        if cluster.pg is not None:
+            store_pids = children_of(int((cluster.pg.data / "postmaster.pid").read_text().split()[0]))
         best = 0
         served = 0
+        failed = False
         try:
-            for target in steps:
+            for target in options.steps:
                 made: list[Table] = cluster.make_tables(target - served)
-                served = target
                 wait_for(
-                    functools.partial(claimed, cluster, {t.id for t in made}, worker.name),
+                    functools.partial(claimed_by, cluster, {t.id for t in made}, worker.name),
                     timeout=WAIT * 2,
                     what=f"{target} tables claimed",
+                    showing=cluster.describe,
                 )
-                group = Players(worker.address, made, think=think).start()
-                groups.append(group)
+                seats.add(seat_addresses(worker.address, made, 4 * served))
+                served = target
                 wait_for(
-                    functools.partial(every_seat_seen, group, 4 * len(made)),
+                    functools.partial(every_seat_seen, seats, 4 * served),
                     timeout=WAIT * 2,
                     what="every new seat's first state",
                     showing=cluster.describe,
                 )
-                start, cpu = now(), proc_cpu_s(worker.pid)
-                time.sleep(window)  # the measured window (a benchmark, not a test)
-                end, used = now(), proc_cpu_s(worker.pid) - cpu
-                latencies = [
-                    (s.acked_at - s.at) * 1000
-                    for g in groups
-                    for s in list(g.sent)
-                    if s.acked_at is not None and start <= s.at and s.acked_at <= end
-                ]
-                p99 = quantile(latencies, 0.99)
+                time.sleep(options.warm_up)  # every table moving at its pace (a benchmark, not a test)
+                if cluster.pg is not None:
+                    store_pids = children_of(store_pids[0])
+                client_pids = [os.getpid(), *seats.pids]
+                start, cores = now(), core_busy_s()
+                w0, c0, s0 = proc_cpu_s(worker.pid), proc_stat_cpu_s(client_pids), proc_stat_cpu_s(store_pids)
+                time.sleep(options.window)  # the measured window
+                end, cores_end = now(), core_busy_s()
+                w1, c1, s1 = proc_cpu_s(worker.pid), proc_stat_cpu_s(client_pids), proc_stat_cpu_s(store_pids)
+                time.sleep(min(1.0, options.think))  # the moves sent at the window's end answered
+                measured = seats.window(start, end, P99_GOAL_MS)
+                span = end - start
+                trips = measured.round_trips_ms
+                p99 = quantile(trips, 0.99)
                 name = f"capacity_{kind}_{target}"
-                say(f"{name}_moves_per_s", f"{len(latencies) / (end - start):.1f}")
-                say(f"{name}_p50_ms", f"{quantile(latencies, 0.5):.1f}")
+                say(f"{name}_moves_per_s", f"{len(trips) / span:.1f}")
+                say(f"{name}_p50_ms", f"{quantile(trips, 0.5):.1f}")
                 say(f"{name}_p99_ms", f"{p99:.1f}")
-                say(f"{name}_worker_cpu_share", f"{used / (end - start):.2f}")
-                if not latencies or p99 >= P99_GOAL_MS or not worker.alive:
-                    break
-                best = target
+                say(f"{name}_max_ms", f"{max(trips, default=float('nan')):.1f}")
+                say(f"{name}_over_50ms_sent_at_s", " ".join(f"{t:.2f}" for t in measured.slow_at) or "-")
+                say(f"{name}_unanswered", measured.unanswered)
+                say(f"{name}_refused", measured.refused)
+                say(f"{name}_sockets_ended_so_far", f"{measured.closed} {measured.why}")
+                say(f"{name}_worker_cpu_share", f"{(w1 - w0) / span:.2f}")
+                say(f"{name}_client_cpu_share", f"{(c1 - c0) / span:.2f}")
+                if store_pids:
+                    say(f"{name}_postgresql_cpu_share", f"{(s1 - s0) / span:.2f}")
+                for core in sorted(cores):
+                    say(f"{name}_core{core}_busy_share", f"{(cores_end[core] - cores[core]) / span:.2f}")
+                say(f"{name}_load_average", load_average())
+                if not trips or p99 >= P99_GOAL_MS or measured.unanswered or not worker.alive:
+                    if not options.every_step or not worker.alive:
+                        break
+                    failed = True
+                if not failed:
+                    best = target
         finally:
-            for g in groups:
-                g.stop()
+            seats.stop()
         say(f"capacity_{kind}_tables", best)
 
 
@@ -198,9 +287,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--steps", default="25,50,100,200,400,800")
+    parser.add_argument("--steps", default="25,50,100,200,300,400,500,800")
     parser.add_argument("--think-ms", type=int, default=1500)
     parser.add_argument("--window", type=float, default=10.0)
+    parser.add_argument("--warm-up", type=float, default=5.0)
+    parser.add_argument("--seat-processes", type=int, default=2)
+    parser.add_argument("--every-step", action="store_true", help="measure every step, past one over the goal too")
     parser.add_argument("--stores", default="postgresql,sqlite")
     parser.add_argument("--only", choices=("failover", "capacity"))
     args = parser.parse_args()
@@ -211,8 +303,11 @@ def main() -> None:
             failover(folder / "failover", args.trials, args.tables, 0.5)
         if args.only in (None, "capacity"):
             steps = [int(s) for s in args.steps.split(",")]
+            options = Options(
+                steps, args.think_ms / 1000, args.window, args.warm_up, args.seat_processes, args.every_step
+            )
             for kind in args.stores.split(","):
-                capacity(folder / kind, kind, steps, args.think_ms / 1000, args.window)
+                capacity(folder / kind, kind, options)
 
 
 if __name__ == "__main__":
