@@ -759,7 +759,7 @@ class Cluster:
         return self.workers[name]
 
     def gone(self, name: str) -> Program:
-        """A worker that ended (killed, stopped): no longer counted as running."""
+        """A worker that ended (killed, stopped): not counted as running."""
         program = self.workers.pop(name)
         self.ended.append(program)
         return program

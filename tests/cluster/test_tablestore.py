@@ -320,7 +320,7 @@ def test_claim_skips_tables_of_live_workers_and_tables_held(store: TableStore) -
     got = store.claim("w", ["alive"], ["held"], 10)
     assert sorted((one.id, one.epoch) for one in got) == [("dead's", 2), ("free", 1)]
     assert store.claim("w", ["alive"], ["held", "dead's", "free"], 10) == []
-    # Its own tables that it no longer serves come back to it, at the next epoch.
+    # Its own tables that it does not serve now come back to it, at the next epoch.
     assert [(one.id, one.epoch) for one in store.claim("w", ["alive"], ["held", "free"], 10)] == [("dead's", 3)]
 
 

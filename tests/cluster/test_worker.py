@@ -233,7 +233,7 @@ async def test_a_public_tables_listing_is_in_redis_while_its_worker_serves_it(
             "over": False,
         }
         assert private not in await reader.listings(), "a private table is listed nowhere"
-        await worker.stop(handover=True)  # handed over: no longer this worker's to list
+        await worker.stop(handover=True)  # handed over: not this worker's to list
         assert public not in await reader.listings()
 
 
