@@ -140,6 +140,8 @@ def cmd_store_table(args: argparse.Namespace) -> int:
     )
     gateway = str(args.gateway).strip().rstrip("/")
     try:
+        if not gateway.isprintable():
+            raise AddressError(gateway)
         table_address(f"{gateway}/watch")
     except AddressError:
         raise CliError(
@@ -177,7 +179,15 @@ def cmd_worker(args: argparse.Namespace) -> int:
         )
     advertise = args.advertise
     if advertise is not None:
-        _bind(advertise)  # a host name or an address, as --bind takes
+        try:
+            _bind(advertise)  # a host name or an address, as --bind takes
+        except CliError:
+            raise CliError(
+                # Translators: {value} is what was given (quoted).
+                _("--advertise must be a host name or an address, not {value}").format(
+                    value=one_line(repr(advertise[:40]))
+                )
+            ) from None
     return serve_worker(
         args.store,
         args.redis,

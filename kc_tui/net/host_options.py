@@ -107,7 +107,13 @@ def _bind(text: str | None) -> str:
     if text is None:
         return DEFAULT_BIND
     bind = text.strip()
-    if not bind or len(bind) > 253 or not bind.isascii() or any(c.isspace() or c in "/[]" for c in bind):
+    if (
+        not bind
+        or len(bind) > 253
+        or not bind.isascii()
+        or not bind.isprintable()
+        or any(c.isspace() or c in "/[]" for c in bind)
+    ):
         raise CliError(
             _("--bind must be an address to listen on (e.g. 127.0.0.1 or 0.0.0.0), not {value}").format(
                 value=one_line(repr(text[:40]))

@@ -78,10 +78,26 @@ def test_store_table_stores_a_new_table_and_prints_each_persons_join_command(
         (["--seats", "human:Ana"], ["2 to 4 seats"]),
         (["--seats", "human:[b]Ana[/b],greedy"], ["markup"]),
         (["--seats", "human:Ana,greedy", "--gateway", "http://gw.example"], ["--gateway"]),
+        (["--seats", "human:Ana,greedy", "--gateway", "ws://gw\x07.example:80"], ["--gateway"]),
+        (["--seats", "human:Ana\x1b[31m,greedy"], ["printable"]),
+        (["--seats", "human:" + "A" * 5000 + ",greedy"], ["name"]),
+        (["--seats", "human:Ana,greedy", "--target", "99999999999999999999"], ["target"]),
+        (["--seats", "human:Ana,greedy", "--target", "1e309"], ["--target"]),
         (["--seats", "human:Ana,greedy", "--turn-seconds", "nan"], ["--turn-seconds"]),
         (["--seats", "human:Ana,greedy", "--rules", "draw=sometimes"], ["--rules"]),
     ],
-    ids=["one seat", "markup in a name", "not a ws address", "not a number", "a rule that is not"],
+    ids=[
+        "one seat",
+        "markup in a name",
+        "not a ws address",
+        "a control character in the address",
+        "an escape in a name",
+        "a huge name",
+        "a huge target",
+        "a target that is no whole number",
+        "not a number",
+        "a rule that is not",
+    ],
 )
 def test_store_table_refuses_a_bad_option_in_one_line_and_stores_nothing(
     extra: list[str], words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -142,6 +158,10 @@ def test_a_worker_with_redis_not_reached_says_so_in_one_line(
         ("--id", "two words", "--id"),
         ("--port", "70000", "--port"),
         ("--bind", "a b", "--bind"),
+        ("--bind", "127.0.0.1\x07", "--bind"),
+        ("--advertise", "[x]", "--advertise"),
+        ("--advertise", "worker\x1b[2J", "--advertise"),
+        ("--id", "w" * 5000, "--id"),
     ],
 )
 def test_a_worker_refuses_a_bad_option_in_one_line(
