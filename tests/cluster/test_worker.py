@@ -34,7 +34,7 @@ from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import ENDED, StoreDown, TableStore, open_store
+from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore, open_store
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.protocol import parse_server, write
@@ -344,8 +344,20 @@ async def test_a_worker_not_renewed_in_time_sends_nothing_and_drops_its_tables(
         await again.close()
 
 
-async def test_a_store_that_cannot_be_reached_holds_the_table_and_play_goes_on_after(
-    store: SqliteTableStore, server: fakeredis.FakeServer, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("problem", "told"),
+    [
+        (StoreDown("the store cannot be reached (a test)"), STORE_DOWN_TEXT),
+        (StoreError("tables.sqlite3 cannot be used: database or disk is full"), "database or disk is full"),
+    ],
+    ids=["cannot be reached", "its disk full"],
+)
+async def test_a_store_that_cannot_be_written_holds_the_table_and_play_goes_on_after(
+    problem: StoreError,
+    told: str,
+    store: SqliteTableStore,
+    server: fakeredis.FakeServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table, tokens = new_table(store, SEATS, TWO_ROUNDS, seed=SEED)
     down = [False]
@@ -353,7 +365,7 @@ async def test_a_store_that_cannot_be_reached_holds_the_table_and_play_goes_on_a
 
     def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
         if down[0]:
-            raise StoreDown("the store cannot be reached (a test)")
+            raise problem
         return real(name, epoch, save, snapshot=snapshot)
 
     monkeypatch.setattr(store, "write", write)
@@ -366,7 +378,7 @@ async def test_a_store_that_cannot_be_reached_holds_the_table_and_play_goes_on_a
         down[0] = True
         rid = await a_play(mover)
         refused = await mover.expect(p.RefusedMsg, where=lambda m: m.id == rid)
-        assert STORE_DOWN_TEXT in refused.reason
+        assert told in refused.reason
         assert len(store.history(table)) == rows
         assert all(shown(s) == held for s in mover.states()[-1:])
         down[0] = False

@@ -423,6 +423,9 @@ class Worker:
         except StoreDown as exc:
             log.warning("table %s holds: %s", wt.id, exc)
             return _(STORE_DOWN_TEXT)
+        except StoreError as exc:  # the store's own words: its disk full, its file damaged
+            log.warning("table %s holds: %s", wt.id, exc)
+            return _line(exc)
         return None
 
     def _drop(self, wt: WorkerTable) -> None:
