@@ -399,6 +399,31 @@ async def test_a_client_that_closes_closes_its_workers_socket() -> None:
         assert not worker.open
 
 
+async def test_sockets_waiting_for_tables_that_never_come_keep_no_seat_out() -> None:
+    """Sixteen sockets from sixteen other addresses wait for a table no worker serves, in a
+    handshake pool of eight: a seat of a served table still gets in (the oldest gives way)."""
+    async with cluster(route_wait=LONG_WAIT, max_handshakes=8) as kit:
+        await served(kit)
+
+        async def wait_in_the_pool(source: str) -> ClientConnection:
+            return await connect(kit.seat("nobody-serves-this"), local_addr=(source, 0))
+
+        waiting = [asyncio.create_task(wait_in_the_pool(f"127.0.0.{n}")) for n in range(2, 18)]
+        try:
+            await wait_until(
+                lambda: sum(kit.gateway.listener.door.counts.values()) >= 8, what="the handshake pool full"
+            )
+            for _ in range(3):
+                async with connect(kit.seat()) as ws:
+                    await ws.send("hello")
+                    assert await asyncio.wait_for(ws.recv(), LONG_WAIT) == "hello"
+            assert kit.gateway.listener.door.given_way >= 3
+        finally:
+            for task in waiting:
+                task.cancel()
+            await asyncio.gather(*waiting, return_exceptions=True)
+
+
 async def test_the_per_address_limit_refuses_the_extra_socket_before_any_worker_sees_it() -> None:
     async with cluster(per_address=2) as kit:
         worker, _coord = await served(kit)

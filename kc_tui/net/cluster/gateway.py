@@ -293,7 +293,8 @@ class Gateway:
 
     ``redis``: where the routes are (read only: the gateway holds no lease); ``max_sockets``,
     ``per_address``, ``status``: the listener's (the open sockets at most, of one address at
-    most, the console's line); ``route_wait``: seconds a socket waits for its table's route."""
+    most, the console's line); ``route_wait``: seconds a socket waits for its table's route (in
+    the handshake's pool of ``max_handshakes``; None: sized by the file limit)."""
 
     def __init__(
         self,
@@ -303,6 +304,7 @@ class Gateway:
         per_address: int | None = None,
         status: Callable[[str], None] | None = None,
         route_wait: float = ROUTE_WAIT,
+        max_handshakes: int | None = None,
     ) -> None:
         self.redis = redis
         # The routes are read under a name of its own: a gateway never acquires a lease.
@@ -314,7 +316,7 @@ class Gateway:
             server_name=f"kings-corners {__version__}",
             handshake_timeout=HANDSHAKE_TIMEOUT + route_wait,
             # Each client's socket has its worker's beside it: two files.
-            max_handshakes=pool_size(file_limit(), 2 * max_sockets),
+            max_handshakes=pool_size(file_limit(), 2 * max_sockets) if max_handshakes is None else max_handshakes,
             max_connections=max_sockets,
             per_address=per_address,
             status=status,
