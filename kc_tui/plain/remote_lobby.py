@@ -15,29 +15,24 @@ Everything from the network (names, reasons, links) is data, written printable b
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 
-from kc_tui.config import HUMAN, Config, name_problem
+from kc_tui.config import Config, name_problem
 from kc_tui.i18n import _, ngettext, pgettext
 from kc_tui.net.client import AddressError, Link, RemoteSeat, Status
 from kc_tui.net.listings import clock_text, free_seats, phase_text, rules_text, seats_text
-from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key, parse_invite
+from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key
+from kc_tui.net.lobby_place import LobbyPlace, new_table_request, quick_request, waiting_line, why_not_sent
 from kc_tui.net.lobby_schema import (
-    ENDED,
     NAME_TAKEN,
     OPEN,
-    PLAYING,
     AcceptInvite,
     Challenge,
-    CreateTable,
     JoinedMsg,
     JoinTable,
-    LeaveTable,
     LobbyErrorMsg,
     LobbyMsg,
     LobbyRefusedMsg,
     LobbyServerMessage,
-    QuickPlay,
     Rematch,
     RematchMsg,
     SignedIn,
@@ -156,19 +151,14 @@ class PlainLobby:
         self.name = name
         self.fill_after = fill_after
         self.cafile = cafile
-        invite = parse_invite(address)
-        self.address = invite[0] if invite is not None else address
-        self.pending_invite = invite[1:] if invite is not None else None
-        self.pending_quick = quick
+        self.place = LobbyPlace.at(address, quick=quick)
+        self.address = self.place.address
         self.key = key
         self.client: LobbyClient | None = None
         #: The tables as last listed, by their number (1, 2, ...).
         self.numbered: list[str] = []
-        #: The seat at a table not started yet; the table to open (a start, or a watch).
-        self.seated: JoinedMsg | None = None
+        #: The table to open (a start, or a watch).
         self._open: asyncio.Queue[str] = asyncio.Queue()
-        self._seat_urls: dict[str, str] = {}
-        self._invites: dict[str, str] = {}
         self._waiting_told: tuple[str, int] | None = None
         self._at_table = False
         self._rematch: RematchMsg | None = None
@@ -176,6 +166,11 @@ class PlainLobby:
         self._ended = asyncio.Event()
         self.exit_code = 0
         self.commands = command_words()
+
+    @property
+    def seated(self) -> JoinedMsg | None:
+        """The seat held at a table not started yet (None: none)."""
+        return self.place.seated
 
     def say(self, *lines: str) -> None:
         self.lines.say(*lines)
@@ -302,17 +297,14 @@ class PlainLobby:
             self.say(message.message)
 
     def _listing_changed(self, message: LobbyMsg | TableMsg | TableGoneMsg) -> None:
-        if isinstance(message, TableGoneMsg):
-            self._seat_urls.pop(message.table, None)
-            if self.seated is not None and self.seated.table == message.table:
-                self.seated = None
-                # Translators: {reason} is the server's words for why the table is gone.
-                self.say(_("Your table is gone: {reason}").format(reason=message.reason))
+        if isinstance(message, TableGoneMsg) and self.place.gone(message.table):
+            # Translators: {reason} is the server's words for why the table is gone.
+            self.say(_("Your table is gone: {reason}").format(reason=message.reason))
         self._tell_waiting()
 
     def _signed_in(self, message: SignedIn) -> None:
         first = self.client is not None and self.client.connections == 1 and self.seated is None
-        self.seated = None
+        asked = self.place.signed_in()
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
         # Translators: {name} is the player's name on the server, {rating} a number, {games} "5 matches".
         self.say(
@@ -320,29 +312,21 @@ class PlainLobby:
                 name=message.name, rating=message.rating, games=games
             )
         )
-        if self.pending_invite is not None:
-            table, secret = self.pending_invite
-            self.pending_invite = None
-            self._ask(AcceptInvite(table, secret))
-        elif self.pending_quick:
-            self.pending_quick = False
+        if isinstance(asked, AcceptInvite):
+            self._ask(asked)
+        elif asked:
             self._quick()
         elif first and not self._at_table:
             self._list()
             self.say(typing_hint())
 
     def _joined(self, message: JoinedMsg) -> None:
-        if message.invite is not None:
-            self._invites[message.table] = message.invite
-        elif message.table in self._invites:
-            message = dataclasses.replace(message, invite=self._invites[message.table])
-        fresh = self.seated is None or self.seated.table != message.table
-        self.seated = message
-        if fresh:
+        if self.place.joined(message):
             self._waiting_told = None
-            if message.invite is not None:
+            seated = self.place.seated
+            if seated is not None and seated.invite is not None:
                 # Translators: {link} is the table's invite link, to give to the people invited.
-                self.say(_("Invite: {link}").format(link=message.invite))
+                self.say(_("Invite: {link}").format(link=seated.invite))
         self._tell_waiting()
 
     def _tell_waiting(self) -> None:
@@ -351,30 +335,15 @@ class PlainLobby:
         if seated is None or client is None or self._at_table:
             return
         listing = client.listings.get(seated.table)
-        if listing is None:
-            key = (seated.table, -1)
-            line = _("You have a seat at table {table}: waiting for players.").format(table=seated.table)
-        else:
-            taken = len(listing.seats) - free_seats(listing)
-            key = (seated.table, taken)
-            # Translators: {taken} and {count} are numbers of seats.
-            line = _("Waiting for players: {taken} of {count} seats taken.").format(
-                taken=taken, count=len(listing.seats)
-            )
-            if listing.fill_in is not None:
-                # Translators: {seconds} is a number of seconds.
-                line += " " + _("AIs fill the empty seats in {seconds} s.").format(seconds=listing.fill_in)
+        key = (seated.table, -1 if listing is None else len(listing.seats) - free_seats(listing))
+        line = waiting_line(seated, listing, None if listing is None else listing.fill_in)
         if key != self._waiting_told:
             self._waiting_told = key
             self.say(line)
 
     def _started(self, message: StartMsg) -> None:
-        self.seated = None
         self._rematch = None
-        self._invites.pop(message.table, None)
-        known = message.table in self._seat_urls
-        self._seat_urls[message.table] = message.url
-        if known:
+        if not self.place.started(message):
             return  # named again after a sign-in: the seat open connects again by itself
         self.say(_("The table starts."))
         self._open.put_nowait(message.url)
@@ -471,12 +440,9 @@ class PlainLobby:
 
     def _ask(self, message: object) -> bool:
         """Send a request; False (said) when it cannot be sent now."""
-        client = self.client
-        if client is None or client.signed_in is None:
-            self.say(_("Not signed in yet: wait for the lobby."))
-            return False
-        if client.send(message) is None:
-            self.say(_("The connection is down: nothing was sent."))
+        problem = why_not_sent(self.client, message, _("Not signed in yet: wait for the lobby."))
+        if problem is not None:
+            self.say(problem)
             return False
         return True
 
@@ -514,26 +480,21 @@ class PlainLobby:
         return listing
 
     def _quick(self) -> None:
-        config = self.config
-        rules = config.rules
-        request = QuickPlay(len(config.opponents) + 1, rules.target, rules.to_dict(), self.fill_after)
-        if self._ask(request):
+        if self._ask(quick_request(self.config, self.fill_after)):
             self.say(_("Looking for a table…"))
 
     def _new(self) -> None:
-        config = self.config
-        seats = (HUMAN, *(HUMAN if o.is_human else o.kind for o in config.opponents))
-        if self._ask(CreateTable(seats, config.rules.target, config.rules.to_dict())):
+        if self._ask(new_table_request(self.config)):
             self.say(_("Opening a table…"))
 
     def _join(self, listing: TableListing) -> None:
-        url = self._seat_urls.get(listing.table)
-        if url is not None and listing.phase == PLAYING:
+        url = self.place.own_seat(listing)
+        if url is not None:
             self._open.put_nowait(url)  # back to one's own seat
             return
         if not self._free_to_sit():
             return
-        if free_seats(listing) == 0 or listing.phase == ENDED:
+        if not self.place.has_free_seat(listing):
             self.say(_("No free seat at this table: {watch} N watches it.").format(**lobby_words()))
             return
         self._ask(JoinTable(listing.table))
@@ -544,13 +505,12 @@ class PlainLobby:
             self.say(_("The connection is down: nothing was sent."))
 
     def _leave_seat(self) -> None:
-        seated = self.seated
-        if seated is None:
+        leaving = self.place.leave()
+        if leaving is None:
             self.say(_("You have no seat to leave."))
             return
-        self.seated = None
         if self.client is not None:
-            self.client.send(LeaveTable(seated.table))
+            self.client.send(leaving)
         self.say(_("You left the table."))
 
     def _answer_rematch(self, accept: bool) -> None:

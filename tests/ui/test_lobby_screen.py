@@ -325,7 +325,7 @@ async def test_a_table_named_again_after_signing_in_keeps_its_open_seat() -> Non
         again = f"{lobby.base}/t/newTABLE/seat/second"
         lobby.after_sign_in = [ls.StartMsg("newTABLE", 0, again)]
         await signed_in_again(pilot, lobby, screen)
-        await wait_for(pilot, lambda: screen._seat_urls.get("newTABLE") == again)
+        await wait_for(pilot, lambda: screen.place.seat_urls.get("newTABLE") == again)
         assert app.screen is remote and remote.is_attached
 
 

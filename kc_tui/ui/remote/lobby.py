@@ -16,7 +16,6 @@ Everything from the network (names, reasons, links) is shown literally.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import ClassVar
 
@@ -32,18 +31,16 @@ from kc_tui.config import Config
 from kc_tui.i18n import N_, _, ngettext
 from kc_tui.net.client import AddressError, Link, Status
 from kc_tui.net.listings import clock_text, free_seats, phase_text, rules_text, seats_text
-from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key, parse_invite
+from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key
+from kc_tui.net.lobby_place import LobbyPlace, quick_request, waiting_line, why_not_sent
 from kc_tui.net.lobby_schema import (
-    ENDED,
     NAME_TAKEN,
     OPEN,
-    PLAYING,
     AcceptInvite,
     Challenge,
     CreateTable,
     JoinedMsg,
     JoinTable,
-    LeaveTable,
     LobbyErrorMsg,
     LobbyMsg,
     LobbyRefusedMsg,
@@ -117,25 +114,20 @@ class LobbyScreen(Screen[None]):
         self.name_asked = name or config.player_name
         self.fill_after = fill_after
         self.cafile = cafile
-        invite = parse_invite(address)
-        self.address = invite[0] if invite is not None else address
-        #: The invite to accept once signed in (its table and secret), and quick play to ask for.
-        self.pending_invite = invite[1:] if invite is not None else None
-        self.pending_quick = quick
+        self.place = LobbyPlace.at(address, quick=quick)
+        self.address = self.place.address
         self.key = key
         self.client: LobbyClient | None = None
-        #: The seat the player holds at a table not started yet (None: none).
-        self.seated: JoinedMsg | None = None
         #: The table the player plays at (its seat open), and the rematch offered there.
         self.playing: str | None = None
         self.rematch: RematchDialog | None = None
         #: When each listed table's quick fill comes due (time.monotonic()).
         self._fill_due: dict[str, float] = {}
-        #: The seat's address at each table started for this player (its seat opens again from the list).
-        self._seat_urls: dict[str, str] = {}
-        #: The invite link of each table the player opened (the server names the seat again
-        #: after a sign-in without it).
-        self._invites: dict[str, str] = {}
+
+    @property
+    def seated(self) -> JoinedMsg | None:
+        """The seat the player holds at a table not started yet (None: none)."""
+        return self.place.seated
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -237,11 +229,7 @@ class LobbyScreen(Screen[None]):
     def _joined(self, message: JoinedMsg) -> None:
         """A seat at a table not started yet: the answer to a request, or the server naming
         the player's seat again after a sign-in."""
-        if message.invite is not None:
-            self._invites[message.table] = message.invite
-        elif message.table in self._invites:
-            message = dataclasses.replace(message, invite=self._invites[message.table])
-        self.seated = message
+        self.place.joined(message)
         if message.id is not None:
             self.say("")
         self._show_waiting()
@@ -249,7 +237,7 @@ class LobbyScreen(Screen[None]):
     def _signed_in(self, message: SignedIn) -> None:
         # The seats are the server's to name after each sign-in (``joined`` for a table not
         # started, ``start`` for one playing): a seat it does not name again is gone.
-        self.seated = None
+        asked = self.place.signed_in()
         self._show_waiting()
         self.refresh_bindings()
         games = ngettext("{games} match", "{games} matches", message.games).format(games=message.games)
@@ -258,16 +246,10 @@ class LobbyScreen(Screen[None]):
             name=message.name, rating=message.rating, games=games
         )
         self._show_status(rich_plain(line, "bold"))
-        if self.pending_invite is not None:
-            table, secret = self.pending_invite
-            self.pending_invite = None
-            self._ask(AcceptInvite(table, secret))
-        elif self.pending_quick:
-            self.pending_quick = False
-            config = self.config
-            self._ask(
-                QuickPlay(len(config.opponents) + 1, config.rules.target, config.rules.to_dict(), self.fill_after)
-            )
+        if isinstance(asked, AcceptInvite):
+            self._ask(asked)
+        elif asked:
+            self._ask(quick_request(self.config, self.fill_after))
 
     def _refused(self, message: LobbyRefusedMsg) -> None:
         client = self.client
@@ -300,19 +282,16 @@ class LobbyScreen(Screen[None]):
                 self._fill_due[listing.table] = now + listing.fill_in
         if isinstance(message, TableGoneMsg):
             self._fill_due.pop(message.table, None)
-            self._seat_urls.pop(message.table, None)
+            self.place.gone(message.table)
 
     def _fill_in(self, table: str) -> int | None:
         due = self._fill_due.get(table)
         return None if due is None else max(0, round(due - time.monotonic()))
 
     def _started(self, message: StartMsg) -> None:
-        self.seated = None
-        self._invites.pop(message.table, None)
+        opens = self.place.started(message)
         self._show_waiting()
-        known = message.table in self._seat_urls
-        self._seat_urls[message.table] = message.url
-        if known:
+        if not opens:
             # The server names the seat again after a sign-in: its table, open or not, stays
             # as it is (the seat there connects again by itself; Enter in the list opens it).
             return
@@ -430,18 +409,7 @@ class LobbyScreen(Screen[None]):
         if seated is None or self.client is None:
             return
         listing = self.client.listings.get(seated.table)
-        if listing is None:
-            line = _("You have a seat at table {table}: waiting for players.").format(table=seated.table)
-        else:
-            taken = len(listing.seats) - free_seats(listing)
-            # Translators: {taken} and {count} are numbers of seats.
-            line = _("Waiting for players: {taken} of {count} seats taken.").format(
-                taken=taken, count=len(listing.seats)
-            )
-            fill_in = self._fill_in(listing.table)
-            if fill_in is not None:
-                # Translators: {seconds} is a number of seconds.
-                line += " " + _("AIs fill the empty seats in {seconds} s.").format(seconds=fill_in)
+        line = waiting_line(seated, listing, None if listing is None else self._fill_in(listing.table))
         line += " " + _("Esc leaves the seat.")
         self.query_one("#waiting-text", Static).update(rich_plain(line))
         invite = self.query_one("#invite", Static)
@@ -471,12 +439,9 @@ class LobbyScreen(Screen[None]):
 
     def _ask(self, message: object) -> bool:
         """Send a request; False (said) when it cannot be sent now."""
-        client = self.client
-        if client is None or client.signed_in is None:
-            self.say(_("Not signed in yet: wait for the lobby, or r to connect again."))
-            return False
-        if client.send(message) is None:
-            self.say(_("The connection is down: nothing was sent."))
+        problem = why_not_sent(self.client, message, _("Not signed in yet: wait for the lobby, or r to connect again."))
+        if problem is not None:
+            self.say(problem)
             return False
         return True
 
@@ -517,13 +482,13 @@ class LobbyScreen(Screen[None]):
         listing = self._listing()
         if listing is None:
             return
-        url = self._seat_urls.get(listing.table)
-        if url is not None and listing.phase == PLAYING:
+        url = self.place.own_seat(listing)
+        if url is not None:
             self._open_table(url)  # back to one's own seat
             return
         if not self._free_to_sit():
             return
-        if free_seats(listing) == 0 or listing.phase == ENDED:
+        if not self.place.has_free_seat(listing):
             self.say(_("No free seat at this table: w watches it."))
             return
         self._ask(JoinTable(listing.table))
@@ -542,8 +507,7 @@ class LobbyScreen(Screen[None]):
         listing = self._listing()
         if listing is None:
             return
-        mine = listing.table in self._seat_urls and listing.phase == PLAYING
-        if mine or (free_seats(listing) and listing.phase != ENDED and self.seated is None):
+        if self.place.own_seat(listing) is not None or (self.place.has_free_seat(listing) and self.seated is None):
             self.action_join()
         else:
             self.action_watch()
@@ -571,10 +535,10 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(HelpDialog(LOBBY_KEYS, (), title=N_("Keys in the lobby"), foot=""))
 
     def action_back(self) -> None:
-        if self.seated is not None:
-            seated, self.seated = self.seated, None
+        leaving = self.place.leave()
+        if leaving is not None:
             if self.client is not None:
-                self.client.send(LeaveTable(seated.table))
+                self.client.send(leaving)
             self._show_waiting()
             self.say(_("You left the table."))
             return
