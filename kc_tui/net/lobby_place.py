@@ -10,12 +10,15 @@ for the player and which request a command makes; what they show of it is theirs
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from kc_tui.config import HUMAN, Config
 from kc_tui.i18n import _
+from kc_tui.net.client import Link
 from kc_tui.net.listings import free_seats
-from kc_tui.net.lobby_client import LobbyClient, parse_invite
+from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key, parse_invite
 from kc_tui.net.lobby_schema import (
     ENDED,
     PLAYING,
@@ -27,6 +30,40 @@ from kc_tui.net.lobby_schema import (
     StartMsg,
     TableListing,
 )
+
+
+def player_key(key: Signer | None) -> tuple[Signer | None, str | None]:
+    """The key to sign in with (``key``, else the install's) and why the install's cannot be
+    used (None when it can): without a key the lobby is only watched."""
+    if key is not None:
+        return key, None
+    try:
+        return load_key(), None
+    except LobbyError as exc:
+        # Translators: {problem} is why the key file cannot be read or made.
+        return None, _("Your player key cannot be used ({problem}): the lobby is only watched.").format(problem=exc)
+
+
+def lobby_client(
+    address: str,
+    key: Signer | None,
+    name: str,
+    *,
+    cafile: str | None,
+    on_event: Callable[[Any], None],
+    on_link: Callable[[Link], None],
+    on_problem: Callable[[str], None],
+) -> LobbyClient:
+    """The lobby's client for a front end (trusting ``cafile``'s certificate when given);
+    :class:`~kc_tui.net.client.AddressError` when ``address`` is not one."""
+    ssl_context = None
+    if cafile is not None:
+        from kc_tui.net.client import trusting
+
+        ssl_context = trusting(cafile)
+    return LobbyClient(
+        address, key, name, on_event=on_event, on_link=on_link, on_problem=on_problem, ssl_context=ssl_context
+    )
 
 
 def quick_request(config: Config, fill_after: int) -> QuickPlay:
@@ -148,4 +185,12 @@ class LobbyPlace:
         return None if seated is None else LeaveTable(seated.table)
 
 
-__all__ = ["LobbyPlace", "new_table_request", "quick_request", "waiting_line", "why_not_sent"]
+__all__ = [
+    "LobbyPlace",
+    "lobby_client",
+    "new_table_request",
+    "player_key",
+    "quick_request",
+    "waiting_line",
+    "why_not_sent",
+]

@@ -20,8 +20,16 @@ from kc_tui.config import Config, name_problem
 from kc_tui.i18n import _, ngettext, pgettext
 from kc_tui.net.client import AddressError, Link, RemoteSeat, Status
 from kc_tui.net.listings import clock_text, free_seats, phase_text, rules_text, seats_text
-from kc_tui.net.lobby_client import LobbyClient, LobbyError, Signer, load_key
-from kc_tui.net.lobby_place import LobbyPlace, new_table_request, quick_request, waiting_line, why_not_sent
+from kc_tui.net.lobby_client import LobbyClient, Signer
+from kc_tui.net.lobby_place import (
+    LobbyPlace,
+    lobby_client,
+    new_table_request,
+    player_key,
+    quick_request,
+    waiting_line,
+    why_not_sent,
+)
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
     OPEN,
@@ -184,27 +192,18 @@ class PlainLobby:
             if name is None:
                 return 0
             self.name = name
-        if self.key is None:
-            try:
-                self.key = load_key()
-            except LobbyError as exc:
-                self.say(
-                    _("Your player key cannot be used ({problem}): the lobby is only watched.").format(problem=exc)
-                )
-        ssl_context = None
-        if self.cafile is not None:
-            from kc_tui.net.client import trusting
-
-            ssl_context = trusting(self.cafile)
+        self.key, problem = player_key(self.key)
+        if problem is not None:
+            self.say(problem)
         try:
-            client = LobbyClient(
+            client = lobby_client(
                 self.address,
                 self.key,
                 self.name,
+                cafile=self.cafile,
                 on_event=self._received,
                 on_link=self._link_changed,
                 on_problem=self.say,
-                ssl_context=ssl_context,
             )
         except AddressError as exc:
             self.say(str(exc))
