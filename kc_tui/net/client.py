@@ -214,7 +214,200 @@ class Link:
     code: str | None = None
 
 
-class RemoteSeat:
+class Connecting:
+    """What a table's client and a lobby's client share: one connection at a time to
+    :attr:`url`, opened again after each drop (a capped backoff between tries) until it ends for
+    good or :meth:`run`'s owner closes it; its status (:attr:`link`) and how each way a
+    connection fails is told. A kind gives :meth:`_converse` (one connection's messages), the
+    line for an address with nothing behind it and for a redirect, and its parser and listener."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        client: str | None,
+        on_link: Callable[[Link], None] | None,
+        on_problem: Callable[[str], None] | None,
+        first_retry: float,
+        last_retry: float,
+        ssl_context: ssl.SSLContext | None,
+    ) -> None:
+        self.url = url
+        self.ssl_context = ssl_context if url.startswith("wss://") else None
+        self.client = client or client_name()
+        self.on_link = on_link
+        self.on_problem = on_problem
+        self.first_retry = first_retry
+        self.last_retry = last_retry
+        self.link = Link(Status.CONNECTING)
+        #: How many connections were opened (the first one included).
+        self.connections = 0
+        self._ws: ClientConnection | None = None
+        self._outbox: asyncio.Queue[str] | None = None
+        self._next_id = 1
+        self._closing = False
+        self._wake: asyncio.Event | None = None
+
+    # ------------------------------------------------------------------ status
+    @property
+    def connected(self) -> bool:
+        return self.link.status is Status.CONNECTED
+
+    @property
+    def ended(self) -> bool:
+        return self.link.status is Status.ENDED
+
+    @property
+    def host_away(self) -> bool:
+        """Whether the status waits for a host to serve the table again (a table's client)."""
+        return False
+
+    def _set_link(self, link: Link) -> None:
+        if link == self.link:
+            return
+        self.link = link
+        if self.on_link is not None:
+            self.on_link(link)
+
+    def _problem(self, reason: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(one_line(reason, LINE))
+
+    # ------------------------------------------------------------------ the connection
+    async def run(self) -> None:
+        """Connect, and connect again whenever the connection drops, until the server refuses
+        for good or the client is closed. Never raises (but is cancellable)."""
+        self._wake = asyncio.Event()
+        backoff = Backoff(self.first_retry, self.last_retry)
+        while not self._closing:
+            answered = await self._connect_once()
+            if self._closing or self.ended:
+                break
+            if answered:
+                backoff.reset()
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), backoff.next())
+
+    def retry_now(self) -> None:
+        """Connect again at once (the wait before the next try cut short)."""
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _connect_once(self) -> bool:
+        """One connection, from opening it to its end; whether the server answered as it should
+        (the wait before the next try starts again from the shortest)."""
+        answered = False
+        try:
+            where = destination(self.url)
+            async with connect(
+                self.url,
+                host=where.host,  # where the address was checked for, and no redirect elsewhere
+                port=where.port,
+                open_timeout=OPEN_TIMEOUT,
+                ping_interval=PING_INTERVAL,
+                ping_timeout=PING_TIMEOUT,
+                max_size=MAX_MESSAGE,
+                proxy=None,
+                user_agent_header=self.client,
+                logger=TokenRedacting(logging.getLogger(f"{type(self).__module__}.ws")),
+                **self._tls(),
+            ) as ws:
+                self._ws = ws
+                self.connections += 1
+                answered = await self._converse(ws)
+        except InvalidStatus as exc:
+            code = exc.response.status_code
+            if code == 404:
+                self._set_link(Link(Status.ENDED, self._not_found_text(), "not-found"))
+            else:
+                # Translators: {code} is an HTTP status number (500).
+                self._dropped(_("the server answered HTTP {code}").format(code=code))
+        except ssl.SSLCertVerificationError as exc:
+            reason = exc.verify_message or exc.reason or _("not trusted")
+            # Translators: {reason} is why the certificate is refused (the TLS library's words, in English).
+            refused = _("the server's certificate is refused ({reason})").format(reason=reason)
+            self._set_link(Link(Status.ENDED, one_line(refused, LINE), "certificate"))
+        except ssl.SSLError as exc:
+            # Translators: {reason} is the TLS library's words (in English).
+            failed = _("the secure connection failed ({reason})").format(reason=exc.reason or exc)
+            self._dropped(one_line(failed, LINE))
+        except InvalidURI as exc:
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
+        except AddressError as exc:
+            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
+        except ValueError as exc:  # websockets follows no redirect to another host or port
+            self._set_link(Link(Status.ENDED, one_line(self._elsewhere_text(exc), LINE), "redirect"))
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
+            if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
+                self._closed_for(exc.rcvd.reason)
+            self._dropped(_why(exc))
+        else:
+            self._dropped(_("the server closed the connection"))
+        return answered
+
+    async def _converse(self, ws: ClientConnection) -> bool:
+        """One connection's messages, until it ends; whether the server answered as it should."""
+        raise NotImplementedError
+
+    def _not_found_text(self) -> str:
+        """Why the connection ends when the server has nothing at its address (HTTP 404)."""
+        raise NotImplementedError
+
+    def _elsewhere_text(self, error: ValueError) -> str:
+        """Why the connection ends when the server sends it to another host or port."""
+        raise NotImplementedError
+
+    def _closed_for(self, reason: str | None) -> None:
+        """The server closed the connection giving ``reason`` (a kind may end for good on it)."""
+
+    def _dropped(self, why: str) -> None:
+        """The connection dropped, or connecting failed: connect again (a status that waits
+        for a host keeps saying so)."""
+        if not self._closing and not self.ended and not self.host_away:
+            self._set_link(Link(Status.RECONNECTING, why))
+
+    def _tls(self) -> dict[str, Any]:
+        """The TLS argument of a connection: the client's context, when it has one."""
+        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+
+    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await ws.send(await outbox.get())
+
+    def _listener(self) -> Callable[[Any], None] | None:
+        """Who is handed each message parsed."""
+        raise NotImplementedError
+
+    def _read(self, data: str) -> Any:
+        """``data`` parsed as a message of the kind's protocol (:class:`ProtocolError` when not one)."""
+        raise NotImplementedError
+
+    def _tell(self, message: Any) -> None:
+        """Hand ``message`` to the listener; a failure there is logged and told, the connection goes on."""
+        listener = self._listener()
+        if listener is None:
+            return
+        try:
+            listener(message)
+        except Exception as exc:
+            log.exception("a %s message could not be shown", type(message).__name__)
+            # Translators: {error} is the name of a Python exception (KeyError).
+            self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
+
+    def _parse(self, data: str) -> Any:
+        """``data`` parsed, or None (told as a problem) when it is not a message."""
+        try:
+            return self._read(data)
+        except ProtocolError as exc:
+            self._problem(_("a message from the server was not understood: {error}").format(error=exc))
+        except Exception as exc:  # a bug in parsing must not end the connection
+            self._problem(_("a message from the server was not understood ({error})").format(error=type(exc).__name__))
+        return None
+
+
+class RemoteSeat(Connecting):
     """One client of a table: a person's seat (``/seat/<token>``) or a spectator (``/watch``).
 
     ``on_message`` receives every parsed server message; ``on_link`` every change of status;
@@ -236,56 +429,31 @@ class RemoteSeat:
     ) -> None:
         """``ssl_context``: how a ``wss://`` server's certificate is checked (default: the
         system's trusted authorities; :func:`trusting` makes one that trusts a host's own)."""
-        self.url = table_address(url, watch=watch)
-        self.ssl_context = ssl_context if self.url.startswith("wss://") else None
+        super().__init__(
+            table_address(url, watch=watch),
+            client=client,
+            on_link=on_link,
+            on_problem=on_problem,
+            first_retry=first_retry,
+            last_retry=last_retry,
+            ssl_context=ssl_context,
+        )
         self.watching = self.url.endswith("/watch")
         self.on_message = on_message
-        self.on_link = on_link
-        self.on_problem = on_problem
-        self.first_retry = first_retry
-        self.last_retry = last_retry
-        self.client = client or client_name()
         #: The latest ``welcome`` and ``state`` (None before the first).
         self.welcome: WelcomeMsg | None = None
         self.state: StateMsg | None = None
         #: The turn clock of the latest ``clock`` message (None: none runs, as far as the seat
         #: knows: no message yet, or a state since in which its seat is not on turn).
         self.clock: SeatClock | None = None
-        self.link = Link(Status.CONNECTING)
-        #: How many connections were opened (the first one included).
-        self.connections = 0
-        self._ws: ClientConnection | None = None
-        self._outbox: asyncio.Queue[str] | None = None
-        self._next_id = 1
-        self._closing = False
-        self._wake: asyncio.Event | None = None
         self._closer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ status
-    @property
-    def connected(self) -> bool:
-        return self.link.status is Status.CONNECTED
-
-    @property
-    def ended(self) -> bool:
-        return self.link.status is Status.ENDED
-
     @property
     def host_away(self) -> bool:
         """Whether the host stopped the table, and the seat waits for it to be served again
         (it connects again by itself)."""
         return self.link.status is Status.RECONNECTING and self.link.code == CLOSED
-
-    def _set_link(self, link: Link) -> None:
-        if link == self.link:
-            return
-        self.link = link
-        if self.on_link is not None:
-            self.on_link(link)
-
-    def _problem(self, reason: str) -> None:
-        if self.on_problem is not None:
-            self.on_problem(one_line(reason, LINE))
 
     # ------------------------------------------------------------------ requests
     def move(self, text: str) -> int | None:
@@ -344,100 +512,48 @@ class RemoteSeat:
         if not self.ended:  # a seat the server ended keeps its reason
             self._set_link(Link(Status.ENDED, _("left the table")))
 
-    async def run(self) -> None:
-        """Connect, and connect again whenever the connection drops, until the server refuses
-        the seat for good or :meth:`close` is called. Never raises (but is cancellable)."""
-        self._wake = asyncio.Event()
-        backoff = Backoff(self.first_retry, self.last_retry)
-        while not self._closing:
-            welcomed = await self._connect_once()
-            if self._closing or self.ended:
-                break
-            if welcomed:
-                backoff.reset()
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), backoff.next())
-
-    async def _connect_once(self) -> bool:
-        """One connection, from opening it to its end; whether the server welcomed this seat."""
+    async def _converse(self, ws: ClientConnection) -> bool:
         welcomed = False
+        outbox: asyncio.Queue[str] = asyncio.Queue()
+        await ws.send(write(Hello(self.client)))
+        writer = asyncio.create_task(self._write(ws, outbox))
         try:
-            where = destination(self.url)
-            async with connect(
-                self.url,
-                host=where.host,  # where the address was checked for, and no redirect elsewhere
-                port=where.port,
-                open_timeout=OPEN_TIMEOUT,
-                ping_interval=PING_INTERVAL,
-                ping_timeout=PING_TIMEOUT,
-                max_size=MAX_MESSAGE,
-                proxy=None,
-                user_agent_header=self.client,
-                logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
-                **self._tls(),
-            ) as ws:
-                self._ws = ws
-                self.connections += 1
-                outbox: asyncio.Queue[str] = asyncio.Queue()
-                await ws.send(write(Hello(self.client)))
-                writer = asyncio.create_task(self._write(ws, outbox))
-                try:
-                    async for data in ws:
-                        if isinstance(data, bytes):
-                            self._problem(_("the server sent a binary message: skipped"))
-                            continue
-                        message = self._parse(data)
-                        if message is None:
-                            continue
-                        if isinstance(message, WelcomeMsg):
-                            welcomed = True
-                            self.welcome = message
-                            self.clock = None  # the server tells a running clock after the state
-                            self._outbox = outbox
-                            self._set_link(Link(Status.CONNECTED))
-                        elif isinstance(message, StateMsg):
-                            self.state = message
-                            self._clock_of(message)
-                        elif isinstance(message, ClockMsg):
-                            deadline = asyncio.get_running_loop().time() + message.left
-                            self.clock = SeatClock(message.seat, deadline, message.warning)
-                        elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
-                            self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
-                        elif isinstance(message, ErrorMsg) and message.code == CLOSED:
-                            self._host_stopped()
-                        self._tell(message)
-                    self._closed_for(ws.close_reason)
-                finally:
-                    writer.cancel()
-                    self._outbox = None
-                    self._ws = None
-        except InvalidStatus as exc:
-            code = exc.response.status_code
-            if code == 404:
-                self._set_link(Link(Status.ENDED, _("the server has no table at this address"), "not-found"))
-            else:
-                # Translators: {code} is an HTTP status number (500).
-                self._dropped(_("the server answered HTTP {code}").format(code=code))
-        except ssl.SSLCertVerificationError as exc:
-            reason = exc.verify_message or exc.reason or _("not trusted")
-            # Translators: {reason} is why the certificate is refused (the TLS library's words, in English).
-            refused = _("the server's certificate is refused ({reason})").format(reason=reason)
-            self._set_link(Link(Status.ENDED, one_line(refused, LINE), "certificate"))
-        except InvalidURI as exc:  # pragma: no cover - table_address checked it
-            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "bad-address"))
-        except AddressError as exc:
-            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
-        except ValueError as exc:  # websockets follows no redirect to another host or port
-            elsewhere = _("the server sent the seat elsewhere: {error}").format(error=exc)
-            self._set_link(Link(Status.ENDED, one_line(elsewhere, LINE), "redirect"))
-        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
-            if isinstance(exc, ConnectionClosed) and exc.rcvd is not None:
-                self._closed_for(exc.rcvd.reason)
-            self._dropped(_why(exc))
-        else:
-            self._dropped(_("the server closed the connection"))
+            async for data in ws:
+                if isinstance(data, bytes):
+                    self._problem(_("the server sent a binary message: skipped"))
+                    continue
+                message = self._parse(data)
+                if message is None:
+                    continue
+                if isinstance(message, WelcomeMsg):
+                    welcomed = True
+                    self.welcome = message
+                    self.clock = None  # the server tells a running clock after the state
+                    self._outbox = outbox
+                    self._set_link(Link(Status.CONNECTED))
+                elif isinstance(message, StateMsg):
+                    self.state = message
+                    self._clock_of(message)
+                elif isinstance(message, ClockMsg):
+                    deadline = asyncio.get_running_loop().time() + message.left
+                    self.clock = SeatClock(message.seat, deadline, message.warning)
+                elif isinstance(message, ErrorMsg) and message.code in FINAL_CODES:
+                    self._set_link(Link(Status.ENDED, one_line(message.message, LINE), message.code))
+                elif isinstance(message, ErrorMsg) and message.code == CLOSED:
+                    self._host_stopped()
+                self._tell(message)
+            self._closed_for(ws.close_reason)
+        finally:
+            writer.cancel()
+            self._outbox = None
+            self._ws = None
         return welcomed
+
+    def _not_found_text(self) -> str:
+        return _("the server has no table at this address")
+
+    def _elsewhere_text(self, error: ValueError) -> str:
+        return _("the server sent the seat elsewhere: {error}").format(error=error)
 
     def _clock_of(self, state: StateMsg) -> None:
         """A state in which the clock's seat is not on turn ends that clock (its turn ended)."""
@@ -445,20 +561,11 @@ class RemoteSeat:
         if clock is not None and (view.waiting_for is None or view.over or view.to_move != clock.seat):
             self.clock = None
 
-    def _tls(self) -> dict[str, Any]:
-        """The TLS argument of a connection: the seat's context, when it has one."""
-        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+    def _listener(self) -> Callable[[Any], None] | None:
+        return self.on_message
 
-    def _tell(self, message: ServerMessage) -> None:
-        """Hand ``message`` to the listener; a failure there is logged and told, the connection goes on."""
-        if self.on_message is None:
-            return
-        try:
-            self.on_message(message)
-        except Exception as exc:
-            log.exception("a %s message could not be shown", type(message).__name__)
-            # Translators: {error} is the name of a Python exception (KeyError).
-            self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
+    def _read(self, data: str) -> ServerMessage:
+        return parse_server(data)
 
     def _closed_for(self, reason: str | None) -> None:
         """The server closed the connection giving a final code as its reason: end for good (once);
@@ -477,26 +584,6 @@ class RemoteSeat:
             self._set_link(Link(Status.ENDED, _(HOST_STOPPED_OVER), CLOSED))
         else:
             self._set_link(Link(Status.RECONNECTING, _(HOST_STOPPED), CLOSED))
-
-    def _dropped(self, why: str) -> None:
-        """The connection dropped, or connecting failed: connect again (while the host is away
-        the status keeps saying so)."""
-        if not self._closing and not self.ended and not self.host_away:
-            self._set_link(Link(Status.RECONNECTING, why))
-
-    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            while True:
-                await ws.send(await outbox.get())
-
-    def _parse(self, data: str) -> ServerMessage | None:
-        try:
-            return parse_server(data)
-        except ProtocolError as exc:
-            self._problem(_("a message from the server was not understood: {error}").format(error=exc))
-        except Exception as exc:  # a bug in parsing must not end the seat's connection
-            self._problem(_("a message from the server was not understood ({error})").format(error=type(exc).__name__))
-        return None
 
 
 def trusting(cafile: str) -> ssl.SSLContext:

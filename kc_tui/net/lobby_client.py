@@ -25,22 +25,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.asyncio.client import ClientConnection
 
 from kc_tui.i18n import _
 from kc_tui.net.client import (
     FIRST_RETRY,
     LAST_RETRY,
     LINE,
-    OPEN_TIMEOUT,
-    PING_INTERVAL,
-    PING_TIMEOUT,
     AddressError,
+    Connecting,
     Link,
     Status,
-    _why,
-    client_name,
     destination,
 )
 from kc_tui.net.identity import IdentityError, PlayerKey, challenge_bytes
@@ -62,10 +57,8 @@ from kc_tui.net.lobby_schema import (
     TableMsg,
     WatchingMsg,
 )
-from kc_tui.net.logs import TokenRedacting
 from kc_tui.net.protocol import parse_lobby_server, write
-from kc_tui.net.schema import MAX_ID, MAX_MESSAGE, ProtocolError
-from kc_tui.util.backoff import Backoff
+from kc_tui.net.schema import MAX_ID
 from kc_tui.util.printable import one_line
 
 #: The lobby's path on a server.
@@ -169,7 +162,7 @@ def server_base(lobby: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
-class LobbyClient:
+class LobbyClient(Connecting):
     """One client of a server's lobby. ``key`` None: the lobby is watched without signing in
     (its listing and ``watch`` need none).
 
@@ -193,16 +186,18 @@ class LobbyClient:
         challenge: Callable[[str, str], bytes] = challenge_bytes,
     ) -> None:
         """``challenge``: what the key signs for a challenge (:func:`kc_tui.net.identity.challenge_bytes`)."""
-        self.url = lobby_address(url)
+        super().__init__(
+            lobby_address(url),
+            client=client,
+            on_link=on_link,
+            on_problem=on_problem,
+            first_retry=first_retry,
+            last_retry=last_retry,
+            ssl_context=ssl_context,
+        )
         self.key = key
         self.name = name
-        self.client = client or client_name()
         self.on_event = on_event
-        self.on_link = on_link
-        self.on_problem = on_problem
-        self.first_retry = first_retry
-        self.last_retry = last_retry
-        self.ssl_context = ssl_context if self.url.startswith("wss://") else None
         self._challenge_bytes = challenge
         #: The public tables, by id, as the latest ``lobby`` and its deltas say.
         self.listings: dict[str, TableListing] = {}
@@ -211,39 +206,11 @@ class LobbyClient:
         self.signed_in: SignedIn | None = None
         #: The latest refusal of the name asked for (its ``suggestion`` a free one).
         self.name_refused: LobbyRefusedMsg | None = None
-        self.link = Link(Status.CONNECTING)
-        #: How many connections were opened (the first one included).
-        self.connections = 0
         #: Whether the listing's deltas are wanted (off while the person is at a table): said
         #: again on every new connection.
         self.following = True
-        self._ws: ClientConnection | None = None
-        self._outbox: asyncio.Queue[str] | None = None
-        self._next_id = 1
         self._waiting: dict[int, asyncio.Future[Answer]] = {}
         self._sign_in_id: int | None = None
-        self._closing = False
-        self._wake: asyncio.Event | None = None
-
-    # ------------------------------------------------------------------ status
-    @property
-    def connected(self) -> bool:
-        return self.link.status is Status.CONNECTED
-
-    @property
-    def ended(self) -> bool:
-        return self.link.status is Status.ENDED
-
-    def _set_link(self, link: Link) -> None:
-        if link == self.link:
-            return
-        self.link = link
-        if self.on_link is not None:
-            self.on_link(link)
-
-    def _problem(self, reason: str) -> None:
-        if self.on_problem is not None:
-            self.on_problem(one_line(reason, LINE))
 
     # ------------------------------------------------------------------ requests
     def follow(self, on: bool) -> None:
@@ -311,99 +278,38 @@ class LobbyClient:
         if not self.ended:
             self._set_link(Link(Status.ENDED, _("left the lobby")))
 
-    async def run(self) -> None:
-        """Connect, and connect again whenever the connection drops, until the server refuses
-        for good or :meth:`close` is called. Never raises (but is cancellable)."""
-        self._wake = asyncio.Event()
-        backoff = Backoff(self.first_retry, self.last_retry)
-        while not self._closing:
-            listed = await self._connect_once()
-            if self._closing or self.ended:
-                break
-            if listed:
-                backoff.reset()
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), backoff.next())
-
-    def retry_now(self) -> None:
-        """Connect again at once (the wait before the next try cut short)."""
-        if self._wake is not None:
-            self._wake.set()
-
-    async def _connect_once(self) -> bool:
-        """One connection, from opening it to its end; whether the server sent its listing."""
+    async def _converse(self, ws: ClientConnection) -> bool:
         listed = False
+        outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox = outbox
+        await ws.send(write(LobbyHello(self.client)))
+        if not self.following:
+            await ws.send(write(FollowLobby(False)))
+        writer = asyncio.create_task(self._write(ws, outbox))
         try:
-            where = destination(self.url)
-            async with connect(
-                self.url,
-                host=where.host,
-                port=where.port,
-                open_timeout=OPEN_TIMEOUT,
-                ping_interval=PING_INTERVAL,
-                ping_timeout=PING_TIMEOUT,
-                max_size=MAX_MESSAGE,
-                proxy=None,
-                user_agent_header=self.client,
-                logger=TokenRedacting(logging.getLogger(f"{__name__}.ws")),
-                **self._tls(),
-            ) as ws:
-                self._ws = ws
-                self.connections += 1
-                outbox: asyncio.Queue[str] = asyncio.Queue()
-                self._outbox = outbox
-                await ws.send(write(LobbyHello(self.client)))
-                if not self.following:
-                    await ws.send(write(FollowLobby(False)))
-                writer = asyncio.create_task(self._write(ws, outbox))
-                try:
-                    async for data in ws:
-                        if isinstance(data, bytes):
-                            self._problem(_("the server sent a binary message: skipped"))
-                            continue
-                        message = self._parse(data)
-                        if message is None:
-                            continue
-                        if isinstance(message, LobbyMsg):
-                            listed = True
-                        self._take(message)
-                        self._tell(message)
-                finally:
-                    writer.cancel()
-                    self._outbox = None
-                    self._ws = None
-                    self._lost()
-        except InvalidStatus as exc:
-            code = exc.response.status_code
-            if code == 404:
-                self._set_link(Link(Status.ENDED, _("this server has no lobby (is it a 'host' table?)"), "not-found"))
-            else:
-                # Translators: {code} is an HTTP status number (500).
-                self._dropped(_("the server answered HTTP {code}").format(code=code))
-        except ssl.SSLCertVerificationError as exc:
-            reason = exc.verify_message or exc.reason or _("not trusted")
-            # Translators: {reason} is why the certificate is refused (the TLS library's words, in English).
-            refused = _("the server's certificate is refused ({reason})").format(reason=reason)
-            self._set_link(Link(Status.ENDED, one_line(refused, LINE), "certificate"))
-        except ssl.SSLError as exc:
-            # Translators: {reason} is the TLS library's words (in English).
-            failed = _("the secure connection failed ({reason})").format(reason=exc.reason or exc)
-            self._dropped(one_line(failed, LINE))
-        except (InvalidURI, AddressError) as exc:
-            self._set_link(Link(Status.ENDED, one_line(str(exc), LINE), "not-allowed"))
-        except ValueError as exc:  # websockets follows no redirect to another host or port
-            elsewhere = _("the server sent the lobby elsewhere: {error}").format(error=exc)
-            self._set_link(Link(Status.ENDED, one_line(elsewhere, LINE), "redirect"))
-        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as exc:
-            self._dropped(_why(exc))
-        else:
-            self._dropped(_("the server closed the connection"))
+            async for data in ws:
+                if isinstance(data, bytes):
+                    self._problem(_("the server sent a binary message: skipped"))
+                    continue
+                message = self._parse(data)
+                if message is None:
+                    continue
+                if isinstance(message, LobbyMsg):
+                    listed = True
+                self._take(message)
+                self._tell(message)
+        finally:
+            writer.cancel()
+            self._outbox = None
+            self._ws = None
+            self._lost()
         return listed
 
-    def _tls(self) -> dict[str, Any]:
-        """The TLS argument of a connection: the client's context, when it has one."""
-        return {} if self.ssl_context is None else {"ssl": self.ssl_context}
+    def _not_found_text(self) -> str:
+        return _("this server has no lobby (is it a 'host' table?)")
+
+    def _elsewhere_text(self, error: ValueError) -> str:
+        return _("the server sent the lobby elsewhere: {error}").format(error=error)
 
     def _take(self, message: LobbyServerMessage) -> None:
         """What ``message`` changes of the client's state: the listing, the sign-in, the status,
@@ -442,33 +348,11 @@ class LobbyClient:
                 future.set_exception(LobbyError(_("the connection to the server was lost")))
         self._waiting.clear()
 
-    def _dropped(self, why: str) -> None:
-        if not self._closing and not self.ended:
-            self._set_link(Link(Status.RECONNECTING, why))
+    def _listener(self) -> Callable[[Any], None] | None:
+        return self.on_event
 
-    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[str]) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            while True:
-                await ws.send(await outbox.get())
-
-    def _tell(self, message: LobbyServerMessage) -> None:
-        if self.on_event is None:
-            return
-        try:
-            self.on_event(message)
-        except Exception as exc:
-            log.exception("a %s message could not be shown", type(message).__name__)
-            # Translators: {error} is the name of a Python exception (KeyError).
-            self._problem(_("a message from the server could not be shown ({error})").format(error=type(exc).__name__))
-
-    def _parse(self, data: str) -> LobbyServerMessage | None:
-        try:
-            return parse_lobby_server(data)
-        except ProtocolError as exc:
-            self._problem(_("a message from the server was not understood: {error}").format(error=exc))
-        except Exception as exc:  # a bug in parsing must not end the connection
-            self._problem(_("a message from the server was not understood ({error})").format(error=type(exc).__name__))
-        return None
+    def _read(self, data: str) -> LobbyServerMessage:
+        return parse_lobby_server(data)
 
 
 __all__ = [
