@@ -560,6 +560,9 @@ class Hub:
         return soonest
 
     # ------------------------------------------------------------------ asked by the lobby socket
+    def listings(self, now: float) -> tuple[ls.TableListing, ...]:
+        return self.lobby.listings(now)
+
     def invite_link(self, table: str, secret: str) -> str:
         return f"{self.base}/i/{table}/{secret}"
 

@@ -39,6 +39,8 @@ NAME_TAKEN = "name-taken"
 NO_TABLE = "no-table"
 SEAT_GONE = "seat-gone"
 LIMIT = "limit"
+#: A lobby kept for watching only (a gateway of a cluster): nothing to sign in to, no seat to take.
+WATCH_ONLY = "watch-only"
 LOBBY_ERROR_CODES: tuple[str, ...] = (SIGN_IN_FIRST, BAD_SIGNATURE, NAME_TAKEN, NO_TABLE, SEAT_GONE, LIMIT)
 
 #: What a table is doing: seats still free before the first deal, a match being played, over.

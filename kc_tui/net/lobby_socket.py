@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -41,19 +41,29 @@ log = logging.getLogger(__name__)
 CLOSE_WAIT = 2.0
 
 
-class Tables(Protocol):
-    """What the lobby socket asks of the tables' side (the hub)."""
+class Listing(Protocol):
+    """What a lobby socket shows and lets anyone watch: the public tables."""
+
+    def listings(self, now: float) -> tuple[ls.TableListing, ...]:
+        """Every listed table, as the lobby shows it at ``now``."""
+        ...
+
+    def watch_address(self, table: str) -> str | None:
+        """The spectators' address of ``table``; None when it may not be watched (not being
+        played, or private)."""
+        ...
+
+
+@runtime_checkable
+class Tables(Listing, Protocol):
+    """What the lobby socket asks of the tables' side (the hub) besides the listing: seats
+    taken and freed, tables started, rematches."""
 
     #: The lobby in use (the hub's, replaced when the store's tables are brought back).
     lobby: Lobby
 
     def invite_link(self, table: str, secret: str) -> str:
         """The invite's link of ``table``."""
-        ...
-
-    def watch_address(self, table: str) -> str | None:
-        """The spectators' address of ``table``; None when it may not be watched (not being
-        played, or private)."""
         ...
 
     async def carry_out(self, events: Iterable[Event]) -> None:
@@ -90,15 +100,19 @@ class LobbyPeer:
 class LobbySocket:
     """Every connection to ``/lobby`` (an endpoint of the listener: :meth:`handle`). See the
     module docs. ``server_id``: what the challenge names the server by; ``background``: runs a
-    coroutine on the loop (the hub keeps it)."""
+    coroutine on the loop (the hub keeps it). ``accounts`` None: the lobby is for watching
+    (``tables`` only lists them): a sign-in and every request but watching are refused with
+    :func:`watch_only_text`."""
 
     def __init__(
         self,
-        tables: Tables,
-        accounts: Accounts,
+        tables: Listing,
+        accounts: Accounts | None,
         server_id: str,
         background: Callable[[Coroutine[Any, Any, None]], None],
     ) -> None:
+        if accounts is not None and not isinstance(tables, Tables):
+            raise TypeError("a lobby with accounts needs the tables' side")
         self.tables = tables
         self.accounts = accounts
         self.server_id = server_id
@@ -192,7 +206,7 @@ class LobbySocket:
         peer.hello = True
         peer.nonce = new_nonce()
         conn.send(write(ls.Challenge(self.server_id, peer.nonce)))
-        conn.send(write(ls.LobbyMsg(self.tables.lobby.listings(time.time()))))
+        conn.send(write(ls.LobbyMsg(self.tables.listings(time.time()))))
         return True
 
     def _refuse(self, peer: LobbyPeer, rid: int | None, code: str, reason: str, suggestion: str | None = None) -> None:
@@ -225,7 +239,7 @@ class LobbySocket:
             return
         if isinstance(request, ls.FollowLobby):
             if request.on and not peer.following:  # the deltas missed meanwhile: the whole listing
-                peer.conn.send(write(ls.LobbyMsg(self.tables.lobby.listings(time.time()))))
+                peer.conn.send(write(ls.LobbyMsg(self.tables.listings(time.time()))))
             peer.following = request.on
             return
         if isinstance(request, ls.WatchTable):
@@ -237,37 +251,44 @@ class LobbySocket:
                 return
             peer.conn.send(write(ls.WatchingMsg(rid, request.table, url)))
             return
-        person = peer.person
+        person, tables = peer.person, self.tables
+        if not isinstance(tables, Tables) or self.accounts is None:
+            self._refuse(peer, rid, ls.WATCH_ONLY, watch_only_text())
+            return
         if person is None:
             self._refuse(peer, rid, ls.SIGN_IN_FIRST, _("Sign in first: only watching needs no sign-in."))
             return
-        lobby = self.tables.lobby
+        lobby = tables.lobby
         now = time.time()
         if isinstance(request, ls.CreateTable):
-            await self._seated(peer, rid, lobby.create(person, request, now))
+            await self._seated(tables, peer, rid, lobby.create(person, request, now))
         elif isinstance(request, ls.JoinTable):
-            await self._seated(peer, rid, lobby.join(person, request.table, request.seat, now))
+            await self._seated(tables, peer, rid, lobby.join(person, request.table, request.seat, now))
         elif isinstance(request, ls.AcceptInvite):
-            await self._seated(peer, rid, lobby.accept_invite(person, request.table, request.secret, now))
+            await self._seated(tables, peer, rid, lobby.accept_invite(person, request.table, request.secret, now))
         elif isinstance(request, ls.QuickPlay):
-            await self._seated(peer, rid, lobby.quick(person, request, now))
-            self.tables.quick_asked()
+            await self._seated(tables, peer, rid, lobby.quick(person, request, now))
+            tables.quick_asked()
         elif isinstance(request, ls.LeaveTable):
-            await self.tables.carry_out(lobby.leave(person, request.table, now))
+            await tables.carry_out(lobby.leave(person, request.table, now))
         elif isinstance(request, ls.Rematch):
             outcome = lobby.rematch(person, request.table, request.accept, now)
             if isinstance(outcome, Refusal):
                 self._refuse(peer, rid, outcome.code, outcome.reason)
                 return
-            await self.tables.carry_out(outcome.events)
+            await tables.carry_out(outcome.events)
 
     def _sign_in(self, peer: LobbyPeer, request: ls.SignIn) -> None:
         rid = request.id
+        tables, accounts = self.tables, self.accounts
+        if accounts is None or not isinstance(tables, Tables):
+            self._refuse(peer, rid, ls.WATCH_ONLY, watch_only_text())
+            return
         if not verify(request.key, request.signature, challenge_bytes(self.server_id, peer.nonce)):
             self._refuse(peer, rid, ls.BAD_SIGNATURE, _("The signature was not made with this key for this challenge."))
             return
         try:
-            signed = self.accounts.sign_in(request.key, request.name)
+            signed = accounts.sign_in(request.key, request.name)
         except ValueError as exc:
             peer.conn.send(write(schema.ErrorMsg(schema.MALFORMED, str(exc), rid)))
             return
@@ -280,17 +301,25 @@ class LobbySocket:
             return
         peer.person = Person(signed.key, signed.name, signed.rating)
         peer.conn.send(write(ls.SignedIn(rid, signed.name, round(signed.rating), signed.games)))
-        for told in self.tables.welcome_back(signed.key):
+        for told in tables.welcome_back(signed.key):
             peer.conn.send(write(told))
 
-    async def _seated(self, peer: LobbyPeer, rid: int | None, answer: Seating | Refusal) -> None:
+    async def _seated(self, tables: Tables, peer: LobbyPeer, rid: int | None, answer: Seating | Refusal) -> None:
         if isinstance(answer, Refusal):
             self._refuse(peer, rid, answer.code, answer.reason)
             return
-        invite = None if answer.invite is None else self.tables.invite_link(answer.table, answer.invite)
+        invite = None if answer.invite is None else tables.invite_link(answer.table, answer.invite)
         peer.conn.send(write(ls.JoinedMsg(rid, answer.table, answer.seat, invite)))
-        await self.tables.carry_out([*answer.events])
-        self.tables.keep(answer.table)
+        await tables.carry_out([*answer.events])
+        tables.keep(answer.table)
 
 
-__all__ = ["CLOSE_WAIT", "LobbyPeer", "LobbySocket", "Tables"]
+def watch_only_text() -> str:
+    """The line refusing a sign-in or a seat at a lobby kept for watching."""
+    return _(
+        "This lobby is for watching: its tables are set by the server's operators,"
+        " and their players join with the links they were given."
+    )
+
+
+__all__ = ["CLOSE_WAIT", "Listing", "LobbyPeer", "LobbySocket", "Tables", "watch_only_text"]

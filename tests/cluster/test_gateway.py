@@ -27,18 +27,19 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Request, Response
 
+from kc_tui.net import lobby_schema as ls
 from kc_tui.net.cluster.coord import Coordinator, Route, open_redis
 from kc_tui.net.cluster.gateway import (
     Gateway,
     gateway_not_found_text,
     gateway_root_text,
     moving_text,
-    no_lobby_text,
     routes_down_text,
     serve_gateway,
 )
 from kc_tui.net.hub import no_table_text
 from kc_tui.net.listener import MAX_FRAME, Endpoint, Listener, address_full_text
+from kc_tui.net.protocol import parse_lobby_server, write
 from kc_tui.net.table_service import ServedTable
 from tests.cluster.servicekit import free_port
 from tests.net.serverkit import join, play_on, raw_connection, session_for
@@ -450,7 +451,6 @@ async def test_a_huge_frame_is_refused_at_the_door_and_never_reaches_the_worker(
 
 async def test_the_gateways_own_paths_are_answered_with_one_line() -> None:
     async with cluster(route_wait=0.2) as kit:
-        assert await refused(f"{kit.url}/lobby") == (HTTPStatus.SERVICE_UNAVAILABLE, no_lobby_text() + "\n")
         assert await refused(f"{kit.url}/") == (HTTPStatus.OK, gateway_root_text() + "\n")
         assert await refused(f"{kit.url}/elsewhere") == (HTTPStatus.NOT_FOUND, gateway_not_found_text() + "\n")
         assert await refused(f"{kit.url}/t/{TABLE}/seat/") == (HTTPStatus.NOT_FOUND, gateway_not_found_text() + "\n")
@@ -523,10 +523,13 @@ def test_a_gateway_serves_until_sigterm(gateway_process: subprocess.Popen[str]) 
     assert line.startswith("gateway serving at ws://127.0.0.1:"), line
     port = int(line.rsplit(":", 1)[1])
 
-    async def lobby() -> tuple[int, str]:
-        return await refused(f"ws://127.0.0.1:{port}/lobby")
+    async def lobby() -> list[object]:
+        async with connect(f"ws://127.0.0.1:{port}/lobby") as ws:
+            await ws.send(write(ls.LobbyHello("test")))
+            return [parse_lobby_server(await ws.recv()) for _ in range(2)]
 
-    assert asyncio.run(lobby()) == (HTTPStatus.SERVICE_UNAVAILABLE, no_lobby_text() + "\n")
+    challenge, listing = asyncio.run(lobby())
+    assert isinstance(challenge, ls.Challenge) and listing == ls.LobbyMsg(()), "an empty cluster's lobby"
     gateway_process.send_signal(signal.SIGTERM)
     assert wait_for(lambda: gateway_process.poll() is not None, what="the gateway ending") is True
     assert gateway_process.returncode == 0

@@ -32,11 +32,13 @@ from kc_tui.match.table import TableDriver
 from kc_tui.net import schema as p
 from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
+from kc_tui.net.cluster.lobby_view import listing_of
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
 from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore, open_store
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
+from kc_tui.net.lobby_schema import PLAYING, ListedSeat, TableListing
 from kc_tui.net.protocol import parse_server, write
 from tests.cluster.storekit import fresh_database
 from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, play_on, settled_turn
@@ -221,17 +223,22 @@ async def test_a_public_tables_listing_is_in_redis_while_its_worker_serves_it(
 
         async def shown() -> dict[str, Any] | None:
             found = (await reader.listings()).get(public)
-            return found if found is not None and found["connected"] == [True, True] else None
+            if found is None or [seat["connected"] for seat in found["seats"]] != [True, True]:
+                return None
+            return found
 
         listed = await wait_until(shown, what="the public table listed with both seats connected")
-        assert listed == {
-            "names": ["Ana", "Ben"],
-            "connected": [True, True],
-            "round": 1,
-            "target": 20,
-            "spectators": 0,
-            "over": False,
-        }
+        assert listing_of(public, listed) == TableListing(
+            table=public,
+            phase=PLAYING,
+            rules=SHORT_ROUNDS.to_dict(),
+            target=20,
+            seats=(ListedSeat("human", "Ana", True), ListedSeat("human", "Ben", True)),
+            spectators=0,
+            quick=False,
+            turn_seconds=0,
+            round=1,
+        )
         assert private not in await reader.listings(), "a private table is listed nowhere"
         await worker.stop(handover=True)  # handed over: not this worker's to list
         assert public not in await reader.listings()

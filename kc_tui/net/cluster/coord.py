@@ -525,6 +525,27 @@ class Coordinator:
 
         return await _bounded(read(), "listings")
 
+    def listing_changes(self) -> AsyncIterator[tuple[str, Any] | None]:
+        """Every listing written or removed from now on, by any worker: (table, its listing as
+        written, None when removed), unread JSON values as they came; None once each time the
+        subscription was made again (changes may have been missed: read :meth:`listings`).
+        Runs until it is closed."""
+        return self._listings_told()
+
+    async def _listings_told(self) -> AsyncIterator[tuple[str, Any] | None]:
+        async for data in self._messages(LISTINGS_CHANNEL):
+            if data is None:
+                yield None
+                continue
+            try:
+                told = json.loads(data)
+            except ValueError:
+                told = None
+            if isinstance(told, dict) and isinstance(told.get("table"), str):
+                yield told["table"], told.get("listing")
+            else:
+                log.warning("a listing's change cannot be read: %.80r", data)
+
     # Sweeps
 
     async def nudge(self) -> None:

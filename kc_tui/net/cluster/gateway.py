@@ -18,6 +18,8 @@ Stateless: several gateways may serve the same tables.
   reach): 1012. The table's route moves to another worker or epoch: its clients are closed with
   1012 and come back through the new route. The client closes: the worker's socket is closed.
 - Backpressure: one frame at a time each way, sent before the next is read.
+- ``/lobby`` is the cluster's public tables to browse and watch (:mod:`.lobby_view`): their
+  listings followed in Redis, no accounts (a sign-in or a seat is refused with one line).
 
 A seat's token is a secret: it is never logged (paths are logged without it,
 :class:`~kc_tui.net.logs.TokenRedacting`). Plain Python and asyncio (no Textual, no Rich).
@@ -48,10 +50,13 @@ from kc_tui.i18n import _
 from kc_tui.net import schema
 from kc_tui.net.client import PING_INTERVAL, PING_TIMEOUT
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, Coordinator, Route, open_redis
+from kc_tui.net.cluster.lobby_view import ClusterListing
 from kc_tui.net.door import file_limit, files_wanted, pool_size, raise_file_limit
 from kc_tui.net.hosting import STOP_SIGNALS, base_url
 from kc_tui.net.hub import no_table_text
+from kc_tui.net.identity import new_server_id
 from kc_tui.net.listener import HANDSHAKE_TIMEOUT, MAX_FRAME, Listener, Routed
+from kc_tui.net.lobby_socket import LobbySocket
 from kc_tui.net.logs import TokenRedacting, redact, tell
 from kc_tui.net.serving import DEFAULT_MAX_SOCKETS, DEFAULT_SOCKETS_PER_ADDRESS
 from kc_tui.net.table_service import MAX_TOKEN_TEXT, SEAT_PREFIX, WATCH
@@ -94,11 +99,6 @@ def gateway_root_text() -> str:
 def gateway_not_found_text() -> str:
     """The line answering a path the gateway does not serve."""
     return _("Not found: this gateway serves its tables' /t/<table>/seat/<token> and /t/<table>/watch.")
-
-
-def no_lobby_text() -> str:
-    """The line answering ``/lobby``: a gateway serves tables only."""
-    return _("This gateway serves tables only: it has no lobby.")
 
 
 def routes_down_text() -> str:
@@ -321,11 +321,16 @@ class Gateway:
             per_address=per_address,
             status=status,
         )
+        #: The lobby: the cluster's public tables, to browse and watch (no accounts).
+        self.listing = ClusterListing(self.coord, "")
+        self.lobby = LobbySocket(self.listing, None, new_server_id(), self.background)
+        self.listing.tell = self.lobby.send_all
         #: The sockets carried now, by table.
         self.proxied: dict[str, set[Proxied]] = {}
         #: What wakes each wait for a table's route when the route changes.
         self._wakes: dict[str, set[asyncio.Event]] = {}
         self._watcher: asyncio.Task[None] | None = None
+        self._followers: list[asyncio.Task[None]] = []
         self._tasks: set[asyncio.Task[object]] = set()
         self.closing = False
         self.port: int | None = None
@@ -334,7 +339,9 @@ class Gateway:
         """Listen on ``bind``:``port`` (0: any free port) and follow the routes' changes; the
         bound port."""
         self.port = await self.listener.start(bind, port)
+        self.listing.base = base_url(bind, self.port, False)
         self._watcher = asyncio.create_task(self._watch())
+        self._followers = [asyncio.create_task(self.listing.follow()), asyncio.create_task(self.listing.read_often())]
         return self.port
 
     async def close(self) -> None:
@@ -343,12 +350,15 @@ class Gateway:
         for wakes in self._wakes.values():
             for wake in wakes:
                 wake.set()
-        watcher = self._watcher
-        # Cancelled again until it ends: a library's wait (``asyncio.wait_for`` before Python
+        # Cancelled again until each ends: a library's wait (``asyncio.wait_for`` before Python
         # 3.12) may lose a cancellation that arrives as its wait ends.
-        while watcher is not None and not watcher.done():
-            watcher.cancel()
-            await asyncio.wait({watcher}, timeout=CLOSE_TIMEOUT / 10)
+        waits: list[asyncio.Task[None]] = [*self._followers]
+        if self._watcher is not None:
+            waits.append(self._watcher)
+        for wait in waits:
+            while not wait.done():
+                wait.cancel()
+                await asyncio.wait({wait}, timeout=CLOSE_TIMEOUT / 10)
         await self.listener.close()
         for task in list(self._tasks):
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -370,7 +380,7 @@ class Gateway:
         if path in ("", "/"):
             return HTTPStatus.OK, gateway_root_text()
         if path == "/lobby":
-            return HTTPStatus.SERVICE_UNAVAILABLE, no_lobby_text()
+            return self.lobby
         parts = path.split("/")
         if len(parts) >= 4 and parts[1] == "t" and parts[2]:
             table, rest = parts[2], "/".join(parts[3:])
@@ -607,7 +617,6 @@ __all__ = [
     "gateway_root_text",
     "gateway_serving_line",
     "moving_text",
-    "no_lobby_text",
     "passed_close",
     "routes_down_text",
     "serve_gateway",

@@ -48,6 +48,7 @@ from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
 from kc_tui.net import schema
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper, open_redis
+from kc_tui.net.cluster.lobby_view import listed
 from kc_tui.net.cluster.tables import open_checked, private, shown_url, store_problem, turn_seconds
 from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
@@ -397,6 +398,8 @@ class Worker:
         self._unrouted.discard(claimed.id)
         await served.start()
         await self._set_route(wt)
+        if not wt.live.private:
+            self._background(self._list(wt, listed(served)))
         log.info("table %s is served at epoch %d, round %d", claimed.id, claimed.epoch, session.match.number)
 
     async def _set_route(self, wt: WorkerTable) -> None:
@@ -445,7 +448,7 @@ class Worker:
         if wt is None or wt.served is not served or wt.ended:
             return
         if not wt.live.private:
-            self._background(self._list(wt, listing(served)))
+            self._background(self._list(wt, listed(served)))
         if not served.over:
             return
         wt.ended = True
@@ -490,20 +493,6 @@ class Worker:
         await self._list(wt, None)
         with contextlib.suppress(Exception):
             await self.coord.forget(wt.id)
-
-
-def listing(served: ServedTable) -> dict[str, Any]:
-    """What the listing of a public table says (its seats' names, whose are connected, its
-    round, its spectators, whether its match is over): plain data a lobby reads."""
-    session = served.session
-    return {
-        "names": list(session.names),
-        "connected": list(served.connected),
-        "round": session.match.number,
-        "target": session.match.rules.target,
-        "spectators": served.spectators,
-        "over": served.over,
-    }
 
 
 def _over(save: bytes) -> bool:
@@ -642,7 +631,6 @@ __all__ = [
     "WorkerError",
     "WorkerTable",
     "connect_redis",
-    "listing",
     "new_worker_id",
     "ready_line",
     "serve_worker",
