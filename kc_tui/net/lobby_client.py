@@ -41,6 +41,7 @@ from kc_tui.net.client import (
 from kc_tui.net.identity import IdentityError, PlayerKey, challenge_bytes
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
+    WATCH_ONLY,
     Challenge,
     FollowLobby,
     JoinedMsg,
@@ -206,6 +207,8 @@ class LobbyClient(Connecting):
         self.signed_in: SignedIn | None = None
         #: The latest refusal of the name asked for (its ``suggestion`` a free one).
         self.name_refused: LobbyRefusedMsg | None = None
+        #: Whether the server said its lobby is for watching only (no sign-in is tried again).
+        self.watch_only = False
         #: Whether the listing's deltas are wanted (off while the person is at a table): said
         #: again on every new connection.
         self.following = True
@@ -254,7 +257,7 @@ class LobbyClient(Connecting):
 
     def _send_sign_in(self) -> bool:
         challenge, key = self.challenge, self.key
-        if challenge is None or key is None or self._outbox is None:
+        if challenge is None or key is None or self._outbox is None or self.watch_only:
             return False
         try:
             signature = key.sign(self._challenge_bytes(challenge.server, challenge.nonce))
@@ -327,6 +330,8 @@ class LobbyClient(Connecting):
         elif isinstance(message, SignedIn):
             self.signed_in, self.name_refused = message, None
             self.name = message.name
+        elif isinstance(message, LobbyRefusedMsg) and message.code == WATCH_ONLY:
+            self.watch_only = True
         elif isinstance(message, LobbyRefusedMsg) and message.id is not None and message.id == self._sign_in_id:
             if message.code == NAME_TAKEN:
                 self.name_refused = message

@@ -26,7 +26,12 @@ from kc_tui.net.identity import PlayerKey
 from kc_tui.net.lobby_client import LobbyClient
 from kc_tui.net.lobby_socket import watch_only_text
 from kc_tui.net.wire import to_wire
+from kc_tui.ui.app import KingsCornersApp, StartOptions
+from kc_tui.ui.remote.lobby import LobbyScreen
 from tests.cluster.test_worker import SEATS, SEED, SHORT_ROUNDS, seats, server, serving, store, store_file
+from tests.ui.conftest import wait_for as ui_wait
+from tests.ui.fitkit import assert_whole, shows_whole
+from tests.ui.gamekit import make_config
 from tests.waiting import wait_until
 
 __all__ = ["server", "store", "store_file"]  # the fixtures, used by name
@@ -175,3 +180,31 @@ async def test_a_listing_that_lapses_unannounced_leaves_the_lobby(
         await redis.delete(LISTING_PREFIX + "lapsing")
         await wait_until(lambda: "lapsing" not in client.listings, what="the lapsed table gone from the lobby")
         assert isinstance(received[-1], ls.LobbyMsg), "the whole listing told again"
+
+
+async def test_the_apps_lobby_at_a_gateway_lists_tables_literally_and_offers_only_watching(
+    server: fakeredis.FakeServer,
+) -> None:
+    hostile = "[bold red]Eve[/]"
+    seats = (ls.ListedSeat("human", hostile, True), ls.ListedSeat("greedy", "Greedy", True))
+    listing = ls.TableListing("tableONE", ls.PLAYING, {}, 50, seats, 2, False, 0, 3)
+    await fakeredis.FakeAsyncRedis(server=server).set(LISTING_PREFIX + "tableONE", "w1 " + json.dumps(to_wire(listing)))
+    async with gateway_over(server) as gateway:
+        options = StartOptions(online=f"ws://127.0.0.1:{gateway.port}", online_name="Dee")
+        app = KingsCornersApp(make_config(), None, "online", options)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            await ui_wait(pilot, lambda: screen.client is not None and screen.client.watch_only)
+            await ui_wait(pilot, lambda: shows_whole(app, "Watching the lobby: this server has no sign-in"))
+            assert_whole(app, watch_only_text())
+            assert_whole(app, hostile)
+            assert_whole(app, "w or Enter watch the table")
+            assert not shows_whole(app, "n new table")
+            for action in ("new_table", "quick", "join"):
+                assert screen.check_action(action, ()) is False, action
+            assert screen.check_action("watch", ()) is True
+            assert screen.client is not None and screen.client.signed_in is None
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen), "a lobby for watching opens no new table"

@@ -36,6 +36,7 @@ from kc_tui.net.lobby_place import LobbyPlace, lobby_client, player_key, quick_r
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
     OPEN,
+    WATCH_ONLY,
     AcceptInvite,
     Challenge,
     CreateTable,
@@ -78,6 +79,10 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("r", N_("connect again now")),
     ("Esc", N_("leave your seat at a table not yet started; else back to the menu")),
 )
+
+
+#: The actions a lobby for watching only has no use for.
+WATCH_ONLY_HIDES = frozenset({"new_table", "quick", "join", "copy", "retry"})
 
 
 class LobbyScreen(Screen[None]):
@@ -248,6 +253,13 @@ class LobbyScreen(Screen[None]):
             held = client.name
             self.app.push_screen(NameDialog(message.suggestion or "", held=held), self._renamed)
             return
+        if message.code == WATCH_ONLY:
+            self._show_status(rich_plain(_("Watching the lobby: this server has no sign-in (w watches a table).")))
+            self.say(rich_plain(message.reason))
+            self.query_one("#help", Static).update(rich_plain(_("w or Enter watch the table · ? keys · Esc back")))
+            self._show_tables()
+            self.refresh_bindings()
+            return
         self.say(Text.assemble(("✗ ", "bold red"), rich_plain(message.reason)))
         self.app.bell()
 
@@ -382,7 +394,10 @@ class LobbyScreen(Screen[None]):
             )
         if at is not None and at in client.listings:
             table.move_cursor(row=table.get_row_index(at))
-        self.query_one("#empty").display = not client.listings
+        empty = self.query_one("#empty", Static)
+        empty.display = not client.listings
+        if client.watch_only:
+            empty.update(rich_plain(_("No table is being played here yet.")))
 
     def on_resize(self) -> None:
         self._show_tables()
@@ -421,7 +436,10 @@ class LobbyScreen(Screen[None]):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer shows c only with an invite to copy, r only while not signed in."""
+        """The footer shows c only with an invite to copy, r only while not signed in; a lobby
+        for watching shows only what watches."""
+        if self.client is not None and self.client.watch_only and action in WATCH_ONLY_HIDES:
+            return False
         if action == "copy":
             return self.seated is not None and self.seated.invite is not None
         if action == "retry":
@@ -498,7 +516,10 @@ class LobbyScreen(Screen[None]):
         listing = self._listing()
         if listing is None:
             return
-        if self.place.own_seat(listing) is not None or (self.place.has_free_seat(listing) and self.seated is None):
+        watch_only = self.client is not None and self.client.watch_only
+        if self.place.own_seat(listing) is not None or (
+            self.place.has_free_seat(listing) and self.seated is None and not watch_only
+        ):
             self.action_join()
         else:
             self.action_watch()
