@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kc_tui.net.cluster.opening import open_store
 from kc_tui.net.cluster.pg_store import PgTableStore
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tablestore import (
@@ -32,7 +33,6 @@ from kc_tui.net.cluster.tablestore import (
     StoreError,
     TableStore,
     Written,
-    open_store,
 )
 from kc_tui.net.server_store import SQLITE_MAGIC, token_hash
 from tests.cluster.servicekit import PgServer, free_port

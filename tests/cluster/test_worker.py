@@ -34,7 +34,8 @@ from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore, open_store
+from kc_tui.net.cluster.opening import open_store
+from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.protocol import parse_server, write
