@@ -32,7 +32,7 @@ from kc_tui.net.identity import PlayerKey
 from kc_tui.net.lobby import Lobby, LobbyLimits, Person, Seating, shipped_ai_ratings
 from kc_tui.net.server_store import STORE_NAME, STORE_VERSION, ServerStore, StoreError
 from kc_tui.records.rating import Rating
-from tests.net.hubkit import my_turn, play_one, shown, signed_in, sit
+from tests.net.hubkit import FAST, my_turn, play_one, shown, signed_in, sit, start_server
 from tests.net.server_store_v1 import StoreV1
 from tests.waiting import wait_until
 
@@ -219,6 +219,23 @@ async def test_a_version_1_file_is_migrated_and_keeps_every_table_and_person(tmp
         await ana.close()
     with peek(folder) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
+
+
+async def test_kings_corners_server_serves_a_version_1_files_table_to_its_old_seat_address(tmp_path: Path) -> None:
+    folder = tmp_path / "srv"
+    kept = v1_file(folder)
+    srv = await start_server(folder, *FAST)
+    try:
+        seat = await sit(f"{srv.url}/t/{kept['playing']}/seat/ana-seat-token")
+        await play_one(seat)
+        await seat.close()
+        assert srv.stop() == 0
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+    assert "Traceback" not in srv.errors()
+    with peek(folder) as db:
+        assert db.execute("SELECT epoch FROM kc_tables WHERE id = ?", (kept["playing"],)).fetchone()[0] == 1
 
 
 def test_a_migration_that_fails_midway_leaves_the_file_exactly_as_it_was(
