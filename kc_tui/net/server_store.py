@@ -293,10 +293,14 @@ class ServerStore:
 
     def save(self, table: str, data: bytes, *, snapshot: bool = False) -> None:
         """``data`` as ``table``'s next position, committed under this process's epoch
-        (``snapshot``: the first position of a round). :class:`Fenced` when the table is another's
-        now; :class:`StoreError` (one line) when the file cannot be written."""
+        (``snapshot``: the first position of a round, and the positions before it dropped: the
+        server serves a table again from its last one). :class:`Fenced` when the table is
+        another's now; :class:`StoreError` (one line) when the file cannot be written."""
         with self._fenced(table):
-            self.tables_store.write(table, self._epoch(table), data, snapshot=snapshot)
+            epoch = self._epoch(table)
+            self.tables_store.write(table, epoch, data, snapshot=snapshot)
+            if snapshot:
+                self.tables_store.trim(table, epoch)
 
     def end(self, table: str) -> None:
         """``table``'s match is over: ended, never claimed again (:class:`Fenced` like a save)."""

@@ -164,6 +164,9 @@ class FakeStore:
         with self.lock:
             return [row for row in self.tables.values() if row.phase in phases]
 
+    def trim(self, table: str, epoch: int) -> None:
+        self._fence(table, epoch)
+
 
 @pytest.fixture
 def server() -> fakeredis.FakeServer:

@@ -656,7 +656,8 @@ def test_store_down_while_postgresql_is_stopped_and_back_by_itself_after(pg_url:
 class TestLobbyTables:
     """A table kept before its match starts (its record and phase, owned by no one, never
     claimed), started by the process that serves it (owned at once, at epoch + 1), its record
-    and seats' token hashes written under its epoch, forgotten once it is not playing."""
+    and seats' token hashes written under its epoch, its history trimmed to its snapshot by an
+    owner that keeps no older position, forgotten once it is not playing."""
 
     def test_a_table_put_before_its_match_is_kept_by_phase_and_never_claimed(self, store: TableStore) -> None:
         store.put("open", {"seats": 2}, "open")
@@ -751,3 +752,22 @@ class TestLobbyTables:
         store.forget("t1")
         store.forget("never there")
         assert store.row("t1") is None and store.history("t1") == [] and store.token_hashes("t1") == {}
+
+    def test_trim_drops_the_history_before_the_snapshot_and_a_claim_still_has_the_last_position(
+        self, store: TableStore, backing: Backing
+    ) -> None:
+        epoch = store.start("t1", "hub", {}, b"first")
+        store.trim("t1", epoch)
+        for n in (1, 2):
+            store.write("t1", epoch, f"move {n}".encode())
+        store.write("t1", epoch, b"round 2", snapshot=True)
+        store.write("t1", epoch, b"move 4")
+        store.trim("t1", epoch)
+        assert store.history("t1") == [Written(3, epoch, b"round 2"), Written(4, epoch, b"move 4")]
+        store.write("t1", epoch, b"round 3", snapshot=True)
+        store.trim("t1", epoch)
+        taken = claimed_one(backing.open(), "w2", "t1")
+        assert (taken.seq, taken.save) == (5, b"round 3")
+        with pytest.raises(Fenced):
+            store.trim("t1", epoch)
+        assert store.history("t1") == [Written(5, epoch, b"round 3")]

@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -161,7 +162,18 @@ async def test_a_hub_whose_table_another_process_claimed_is_fenced_and_stops_ser
 
 
 # ---------------------------------------------------------------------- version 1's files
-def v1_file(folder: Path) -> dict[str, object]:
+@dataclass(frozen=True)
+class V1File:
+    """What a file of store version 1 holds: its playing and its open table, the playing one's
+    save, the people."""
+
+    playing: str
+    waiting: str
+    save: bytes
+    people: dict[str, Account | None]
+
+
+def v1_file(folder: Path) -> V1File:
     """A real file of store version 1: Ana's table being played (her seat's token kept as its
     hash, its save at the first position), Ben's open table, and their ratings after a match
     between them. What it holds, to compare with."""
@@ -188,7 +200,7 @@ def v1_file(folder: Path) -> dict[str, object]:
     old.add_token(playing.table, 0, "ana-seat-token")
     people = {key: accounts.person(key) for key in KEYS}
     old.close()
-    return {"playing": playing.table, "waiting": waiting.table, "save": save, "people": people}
+    return V1File(playing.table, waiting.table, save, people)
 
 
 async def test_a_version_1_file_is_migrated_and_keeps_every_table_and_person(tmp_path: Path) -> None:
@@ -198,21 +210,23 @@ async def test_a_version_1_file_is_migrated_and_keeps_every_table_and_person(tmp
     try:
         assert not {"hub_tables", "hub_seat_tokens"} & table_names(folder)
         rows = {row.id: row for row in store.rows()}
-        assert rows[str(kept["playing"])].phase == ls.PLAYING and rows[str(kept["waiting"])].phase == ls.OPEN
+        assert rows[kept.playing].phase == ls.PLAYING and rows[kept.waiting].phase == ls.OPEN
         assert all(row.epoch == 0 and row.owner is None for row in rows.values())
+        (claimed,) = store.claim_all()
+        assert claimed.save == kept.save and claimed.epoch == 1
     finally:
         store.close()
     async with hub_on(folder) as hub:
-        playing, waiting = str(kept["playing"]), str(kept["waiting"])
+        playing, waiting = kept.playing, kept.waiting
         assert hub.lobby.phase(waiting) == ls.OPEN and hub.lobby.phase(playing) == ls.PLAYING
-        live = hub.tables[playing]
-        assert save_bytes(live.served.session.to_dict(), compact=True) == kept["save"]
-        assert hub.store.epochs == {playing: 1}
+        saved = json.loads(kept.save)
+        assert hub.tables[playing].served.session.record.uid == saved["record"]["uid"]
+        assert hub.store.epochs == {playing: 2}
         seat = await sit(f"{hub.base}/t/{playing}/seat/ana-seat-token")
         await play_one(seat)
         await seat.close()
         accounts = Accounts(hub.store.db, anchors=ANCHORS)
-        assert {key: accounts.person(key) for key in KEYS} == kept["people"]
+        assert {key: accounts.person(key) for key in KEYS} == kept.people
         ana = await signed_in(f"{hub.base}/lobby", tmp_path / "someone", "Someone")
         listed = {t.table for t in ana.of(ls.LobbyMsg)[-1].tables}
         assert {playing, waiting} <= listed
@@ -226,7 +240,7 @@ async def test_kings_corners_server_serves_a_version_1_files_table_to_its_old_se
     kept = v1_file(folder)
     srv = await start_server(folder, *FAST)
     try:
-        seat = await sit(f"{srv.url}/t/{kept['playing']}/seat/ana-seat-token")
+        seat = await sit(f"{srv.url}/t/{kept.playing}/seat/ana-seat-token")
         await play_one(seat)
         await seat.close()
         assert srv.stop() == 0
@@ -235,7 +249,8 @@ async def test_kings_corners_server_serves_a_version_1_files_table_to_its_old_se
             srv.kill()
     assert "Traceback" not in srv.errors()
     with peek(folder) as db:
-        assert db.execute("SELECT epoch FROM kc_tables WHERE id = ?", (kept["playing"],)).fetchone()[0] == 1
+        assert db.execute("SELECT epoch FROM kc_tables WHERE id = ?", (kept.playing,)).fetchone()[0] == 1
+        assert db.execute("SELECT count(*) FROM people").fetchone()[0] == 2
 
 
 def test_a_migration_that_fails_midway_leaves_the_file_exactly_as_it_was(
@@ -253,8 +268,8 @@ def test_a_migration_that_fails_midway_leaves_the_file_exactly_as_it_was(
     monkeypatch.undo()
     store = ServerStore.open(folder)
     try:
-        assert {row.id for row in store.rows()} == {kept["playing"], kept["waiting"]}
-        assert store.token_hashes(str(kept["playing"])) == {0: [server_store_module.token_hash("ana-seat-token")]}
+        assert {row.id for row in store.rows()} == {kept.playing, kept.waiting}
+        assert store.token_hashes(kept.playing) == {0: [server_store_module.token_hash("ana-seat-token")]}
     finally:
         store.close()
 
@@ -311,5 +326,18 @@ def test_the_save_in_the_file_is_the_last_position_written(tmp_path: Path) -> No
         ):
             with pytest.raises(Fenced):
                 write()
+    finally:
+        store.close()
+
+
+def test_a_rounds_first_position_drops_the_positions_before_it(tmp_path: Path) -> None:
+    store = ServerStore.open(tmp_path)
+    try:
+        store.start("t", {}, b"first")
+        for n in range(1, 4):
+            store.save("t", f"move {n}".encode())
+        store.save("t", b"round 2", snapshot=True)
+        store.save("t", b"move 5")
+        assert [(row.seq, row.save) for row in store.tables_store.history("t")] == [(4, b"round 2"), (5, b"move 5")]
     finally:
         store.close()

@@ -272,6 +272,17 @@ class SqlStatements:
             )
             return [row_of(one) for one in found.fetchall()]
 
+    def trim(self, table: str, epoch: int) -> None:
+        with self._transaction() as db:
+            self._fence(db, table, epoch)
+            db.execute(
+                self._q(
+                    "DELETE FROM kc_moves WHERE table_id = ?"
+                    " AND seq < (SELECT snapshot_seq FROM kc_tables WHERE id = ?)"
+                ),
+                (table, table),
+            )
+
     def _fence(self, db: Any, table: str, epoch: int) -> None:
         """:class:`Fenced` unless ``table``'s epoch is ``epoch``; its row locked until the
         transaction ends (a claim waits for it, then bumps the epoch)."""

@@ -165,6 +165,11 @@ class TableStore(Protocol):
     def rows_in(self, phases: Collection[str]) -> list[Row]:
         """The rows of the tables in one of ``phases``, oldest first."""
 
+    def trim(self, table: str, epoch: int) -> None:
+        """Drop ``table``'s history before its snapshot (positions no claim needs any more), under
+        ``epoch``: :class:`Fenced` when the table's epoch is not ``epoch``. For an owner that keeps
+        no older position (the one-process server)."""
+
 
 __all__ = [
     "ENDED",
