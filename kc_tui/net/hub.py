@@ -55,7 +55,6 @@ from kc_tui.match.session import MatchSession
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema
 from kc_tui.net.accounts import Accounts
-from kc_tui.net.cluster.tablestore import Fenced, StoreError
 from kc_tui.net.listener import Endpoint, Listener
 from kc_tui.net.lobby import (
     Broadcast,
@@ -72,7 +71,7 @@ from kc_tui.net.lobby import (
 )
 from kc_tui.net.lobby_socket import LobbySocket
 from kc_tui.net.logs import tell
-from kc_tui.net.server_store import ServerStore, matches
+from kc_tui.net.server_store import Fenced, ServerStore, StoreError, matches
 from kc_tui.net.stand_ins import STAND_IN_KIND
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
 from kc_tui.util.printable import one_line

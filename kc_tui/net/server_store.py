@@ -344,6 +344,7 @@ __all__ = [
     "SQLITE_MAGIC",
     "STORE_NAME",
     "STORE_VERSION",
+    "Fenced",
     "ServerStore",
     "StoreError",
     "matches",
