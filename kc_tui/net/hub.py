@@ -6,6 +6,13 @@ same position when the server starts again. This module is the tables' lifecycle
 brought back, ended, served a while after their end, their seats' tokens, the lobby's events
 carried out.
 
+The hub owns the tables it plays: as it starts it claims every playing table of the store (each
+at its epoch + 1), a table whose match starts is its own at once, and every position, record and
+token hash of a playing table is written under its epoch. When a write is fenced (another
+process of the server claimed the table since), the hub stops serving that table at once: its
+clients are told the table is served by another process of the server now (their seats are
+kept there; they connect again by themselves), and nothing more of it is written or sent here.
+
 Paths (docs/PROTOCOL.md): ``/lobby`` the lobby (:mod:`kc_tui.net.lobby_schema`);
 ``/t/<table>/seat/<token>`` and ``/t/<table>/watch`` a table; ``GET /`` and an invite's link
 ``/i/<table>/<secret>`` one line of text saying how to open them; anything else 404.
@@ -43,7 +50,7 @@ from kc_tui.config import HUMAN
 from kc_tui.engine import Rules, RulesError
 from kc_tui.i18n import N_, _
 from kc_tui.match.roster import Seat, default_name
-from kc_tui.match.saves import SaveError
+from kc_tui.match.saves import SaveError, save_bytes
 from kc_tui.match.session import MatchSession
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema
@@ -64,9 +71,10 @@ from kc_tui.net.lobby import (
 )
 from kc_tui.net.lobby_socket import LobbySocket
 from kc_tui.net.logs import tell
-from kc_tui.net.server_store import ServerStore, matches
+from kc_tui.net.server_store import Fenced, ServerStore, StoreError, matches
 from kc_tui.net.stand_ins import STAND_IN_KIND
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
+from kc_tui.util.printable import one_line
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +82,8 @@ log = logging.getLogger(__name__)
 SERVER_CLOSED_TEXT = N_("the server stopped; your seat is kept: you'll be reconnected when it is back")
 #: What a table's clients are told when the lobby closes it (everyone left it).
 TABLE_CLOSED_TEXT = N_("the table was closed: everyone left it")
+#: What a table's clients are told when another process of the server claimed it.
+FENCED_TEXT = N_("this table is served by another process of the server now; your seat is kept there")
 #: The think time of the AIs at a server's tables (milliseconds).
 AI_THINK_MS = 1000
 #: Seconds a finished table is still served (its last state, its spectators) before it closes.
@@ -332,6 +342,8 @@ class Hub:
                 self.store.put_table(table, record, str(record.get("phase", ls.OPEN)))
             elif table not in self.tables:
                 self.store.forget(table)
+        except Fenced:
+            self._fenced(table)
         except Exception:
             log.exception("table %s's record could not be stored", table)
 
@@ -355,10 +367,9 @@ class Hub:
 
     def _serve(self, table: str, session: MatchSession, plan: Start) -> LiveTable:
         """The table of ``plan`` served from ``session`` (not started yet), its saves going to the store."""
-        store = self.store
 
         def sink(data: bytes) -> str | None:
-            return store.save(table, data)
+            return self._write(table, data, snapshot=session.stamp[2] == 0)
 
         session.save_sink = sink
         session.keep_save_at_end = True
@@ -375,7 +386,7 @@ class Hub:
             on_seat_freed=self._seat_freed,
         )
         live = LiveTable(table, served, [s.key for s in plan.seats], plan.private)
-        live.hashes = store.token_hashes(table)
+        live.hashes = self.store.token_hashes(table)
         self.tables[table] = live
         return live
 
@@ -390,9 +401,13 @@ class Hub:
             return
         session = MatchSession.hosted(self._seats(start), rules)
         record = self.lobby.record(start.table) or {}
-        self.store.put_table(start.table, record, ls.PLAYING)
+        try:  # its first position, before anyone is shown it
+            self.store.start(start.table, record, save_bytes(session.to_dict(), compact=True))
+        except (Fenced, StoreError) as exc:
+            log.error("table %s cannot start: its first position could not be stored (%s)", start.table, exc)
+            self._events.extend(self.lobby.close(start.table, time.time()))
+            return
         live = self._serve(start.table, session, start)
-        session.save()
         for seat, _key in start.people:
             self._new_token(live, seat, only=True)
         for seat, planned in enumerate(start.seats):
@@ -406,10 +421,13 @@ class Hub:
         """A new token for ``seat`` (``only``: the seat's one token from now on; else the older
         ones still open it), its hash kept, the token itself only in memory."""
         token = new_token()
-        if only:
-            self.store.set_token(live.id, seat, token)
-        else:
-            self.store.add_token(live.id, seat, token)
+        try:
+            if only:
+                self.store.set_token(live.id, seat, token)
+            else:
+                self.store.add_token(live.id, seat, token)
+        except Fenced:
+            self._fenced(live.id)
         live.hashes = self.store.token_hashes(live.id)
         live.sent[seat] = token
         return token
@@ -426,7 +444,10 @@ class Hub:
     def _free_seat(self, live: LiveTable, seat: int) -> None:
         """A person's seat given up or freed: the tokens it was opened with are refused from now
         on (its connection is closed) and the stand-in plays it."""
-        self.store.clear_tokens(live.id, seat)
+        try:
+            self.store.clear_tokens(live.id, seat)
+        except Fenced:
+            self._fenced(live.id)
         live.hashes = self.store.token_hashes(live.id)
         live.sent.pop(seat, None)
         live.keys[seat] = None
@@ -454,12 +475,40 @@ class Hub:
         """The clock freed a person's seat (their turns ran out, again and again)."""
         self.post(self.lobby.seat_freed(served.table_id, seat, time.time()))
 
+    def _write(self, table: str, data: bytes, *, snapshot: bool) -> str | None:
+        """The save sink of a served table: its position committed under the hub's epoch; None
+        once it is, else why not in one line (the table holds and tries again)."""
+        try:
+            self.store.save(table, data, snapshot=snapshot)
+        except Fenced:
+            self._fenced(table)
+            return _(FENCED_TEXT)
+        except StoreError as exc:
+            log.error("the position of table %s could not be stored: %s", table, exc)
+            return one_line(str(exc), 200)
+        return None
+
+    def _fenced(self, table: str) -> None:
+        """Another process of the server claimed ``table`` (its epoch in the store moved on):
+        this hub stops serving it at once, its clients told where their seats are."""
+        live = self.tables.pop(table, None)
+        if live is None:
+            return
+        log.warning("table %s was claimed by another process of the server: it is not served here", table)
+        live.ended = True
+        if live.closer is not None:
+            live.closer.cancel()
+        self._background(live.served.close(FENCED_TEXT))
+
     def _end(self, live: LiveTable) -> None:
         """A table's match is over: its people's results counted, the listing ended, the rematch
         offered; the table is still served a while (its last state) and then forgotten."""
         live.ended = True
         try:  # never served again, never counted twice: ended before its results are counted
-            self.store.set_phase(live.id, ls.ENDED)
+            self.store.end(live.id)
+        except Fenced:
+            self._fenced(live.id)
+            return
         except Exception:
             log.exception("table %s could not be marked ended", live.id)
         session = live.served.session
@@ -502,39 +551,53 @@ class Hub:
 
     async def restore(self) -> None:
         """Every unfinished table of the store back: the lobby's records, and each match being
-        played rebuilt from its save at the same position and served at the same id."""
-        stored = self.store.tables()
-        for kept in stored:
-            if kept.phase not in (ls.OPEN, ls.PLAYING):
-                self.store.forget(kept.id)
-        stored = [kept for kept in stored if kept.phase in (ls.OPEN, ls.PLAYING)]
-        self.lobby = self._restored_lobby([t.record for t in stored])
-        for kept in stored:
-            plan = self.lobby.plan(kept.id)
+        played claimed (the hub owns it from now on, at its epoch + 1), rebuilt from its last
+        position and served at the same id."""
+        kept = (ls.OPEN, ls.PLAYING)
+        for row in self.store.rows():
+            if row.phase not in kept:
+                self.store.forget(row.id)
+        claimed = {table.id: table for table in self.store.claim_all()}
+        waiting = self.store.rows(ls.OPEN)
+        for row in self.store.rows(ls.PLAYING):
+            if row.id not in claimed:  # no position to serve it from (logged by the claim)
+                self._drop_stored(row.id, row.epoch)
+        records = [row.record for row in waiting] + [table.record for table in claimed.values()]
+        self.lobby = self._restored_lobby(records)
+        for row in waiting:
+            if self.lobby.plan(row.id) is None:
+                self.store.forget(row.id)  # its record was not usable
+        for table in claimed.values():
+            plan = self.lobby.plan(table.id)
             if plan is None:
-                self.store.forget(kept.id)  # ended, or its record was not usable
+                self._drop_stored(table.id, table.epoch)  # ended, or its record was not usable
                 continue
-            if self.lobby.phase(kept.id) != ls.PLAYING:
+            if self.lobby.phase(table.id) != ls.PLAYING:
                 continue
             try:
-                if kept.save is None:
-                    raise SaveError("no save was kept")
-                session = MatchSession.from_dict(json.loads(kept.save), shared_log=True)
+                session = MatchSession.from_dict(json.loads(table.save), shared_log=True)
             except (SaveError, ValueError) as exc:
-                log.error("table %s cannot be served again: its save is not usable (%s)", kept.id, exc)
-                self.lobby.close(kept.id, time.time())
-                self.store.forget(kept.id)
+                log.error("table %s cannot be served again: its save is not usable (%s)", table.id, exc)
+                self.lobby.close(table.id, time.time())
+                self._drop_stored(table.id, table.epoch)
                 continue
             if session.match.over:
-                self.lobby.close(kept.id, time.time())
-                self.store.forget(kept.id)
+                self.lobby.close(table.id, time.time())
+                self._drop_stored(table.id, table.epoch)
                 continue
-            live = self._serve(kept.id, session, plan)
+            live = self._serve(table.id, session, plan)
             for seat, planned in enumerate(plan.seats):
                 if planned.kind == HUMAN and planned.key is None:
                     live.served.stand_in_now(session.names[seat])
             await live.served.start()
-            log.info("table %s is served again at round %d", kept.id, session.match.number)
+            log.info("table %s is served again at round %d", table.id, session.match.number)
+
+    def _drop_stored(self, table: str, epoch: int) -> None:
+        """A playing table of the store that cannot be served again: ended and forgotten."""
+        try:
+            self.store.drop(table, epoch)
+        except (Fenced, StoreError) as exc:
+            log.error("table %s could not be removed from the store: %s", table, exc)
 
     # ------------------------------------------------------------------ the lobby's clock
     async def _due_loop(self) -> None:
@@ -596,6 +659,7 @@ class Hub:
 
 __all__ = [
     "END_LINGER",
+    "FENCED_TEXT",
     "SERVER_CLOSED_TEXT",
     "Hub",
     "HubSettings",

@@ -587,3 +587,15 @@ def _fsync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+#: The first bytes of every SQLite file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def new_private_file(path: Path) -> None:
+    """An empty file of mode 0600 at ``path`` for SQLite to open (its -wal and -shm files take its
+    mode); a file there already is left as it is."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, flags, PRIVATE_FILE))

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from kc_tui.cli import main
-from kc_tui.net.cluster.tablestore import PLAYING, SCHEMA_VERSION, open_store
+from kc_tui.net.cluster.opening import open_store
+from kc_tui.net.cluster.tablestore import PLAYING, SCHEMA_VERSION
 from kc_tui.net.server_store import matches
 from tests.cluster.servicekit import free_port
 

@@ -699,8 +699,8 @@ class Cluster:
 
     def make_tables(self, count: int, rules: Rules = LONG_MATCH, seats: int = 4) -> list[Table]:
         """``count`` new tables of ``seats`` person seats each (owned by no one yet)."""
+        from kc_tui.net.cluster.opening import open_store
         from kc_tui.net.cluster.tables import new_table
-        from kc_tui.net.cluster.tablestore import open_store
 
         store = open_store(self.store_url)
         made: list[Table] = []

@@ -125,6 +125,48 @@ class FakeStore:
     def close(self) -> None:
         pass
 
+    # A lobby's tables: a claim sees them only once started.
+    def _not_playing(self, table: str) -> Row | None:
+        row = self.tables.get(table)
+        if row is not None and row.phase in (PLAYING, ENDED):
+            raise Fenced(table)
+        return row
+
+    def put(self, table: str, record: Mapping[str, Any], phase: str) -> None:
+        with self.lock:
+            self._not_playing(table)
+            self.tables[table] = Row(table, None, 0, 0, phase, dict(record))
+
+    def start(self, table: str, owner: str, record: Mapping[str, Any], save: bytes) -> int:
+        with self.lock:
+            row = self._not_playing(table)
+            epoch = (0 if row is None else row.epoch) + 1
+            self.tables[table] = Row(table, owner, epoch, 0, PLAYING, dict(record))
+            return epoch
+
+    def set_record(self, table: str, epoch: int, record: Mapping[str, Any]) -> None:
+        with self.lock:
+            self.tables[table] = replace(self._fence(table, epoch), record=dict(record))
+
+    def add_hash(self, table: str, epoch: int, seat: int, hashed: bytes) -> None:
+        self._fence(table, epoch)
+
+    def set_hashes(self, table: str, epoch: int, seat: int, hashes: Sequence[bytes]) -> None:
+        self._fence(table, epoch)
+
+    def forget(self, table: str) -> None:
+        with self.lock:
+            if table in self.tables and self.tables[table].phase == PLAYING:
+                raise Fenced(table)
+            self.tables.pop(table, None)
+
+    def rows_in(self, phases: Collection[str]) -> list[Row]:
+        with self.lock:
+            return [row for row in self.tables.values() if row.phase in phases]
+
+    def trim(self, table: str, epoch: int) -> None:
+        self._fence(table, epoch)
+
 
 @pytest.fixture
 def server() -> fakeredis.FakeServer:

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kc_tui.net.cluster.opening import open_store
 from kc_tui.net.cluster.pg_store import PgTableStore
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tablestore import (
@@ -32,7 +33,6 @@ from kc_tui.net.cluster.tablestore import (
     StoreError,
     TableStore,
     Written,
-    open_store,
 )
 from kc_tui.net.server_store import SQLITE_MAGIC, token_hash
 from tests.cluster.servicekit import PgServer, free_port
@@ -650,3 +650,124 @@ def test_store_down_while_postgresql_is_stopped_and_back_by_itself_after(pg_url:
         if store is not None:
             store.close()
         server.remove()
+
+
+# ---------------------------------------------------------------------- a lobby's tables (both kinds)
+class TestLobbyTables:
+    """A table kept before its match starts (its record and phase, owned by no one, never
+    claimed), started by the process that serves it (owned at once, at epoch + 1), its record
+    and seats' token hashes written under its epoch, its history trimmed to its snapshot by an
+    owner that keeps no older position, forgotten once it is not playing."""
+
+    def test_a_table_put_before_its_match_is_kept_by_phase_and_never_claimed(self, store: TableStore) -> None:
+        store.put("open", {"seats": 2}, "open")
+        store.put("open", {"seats": 3}, "open")
+        store.put("other", {}, "waiting")
+        store.create("t1", {}, b"first", {})
+        assert [table.id for table in store.claim("w1", [], [], 10)] == ["t1"]
+        assert store.claim("w2", [], ["t1"], 10) == []
+        open_rows = store.rows_in(["open"])
+        assert [(row.id, row.owner, row.epoch, row.seq, row.record) for row in open_rows] == [
+            ("open", None, 0, 0, {"seats": 3})
+        ]
+        assert {row.id for row in store.rows_in(["open", "waiting"])} == {"open", "other"}
+        assert [row.id for row in store.rows_in([PLAYING])] == ["t1"]
+        assert store.rows_in([]) == []
+        assert store.history("open") == []
+
+    def test_start_makes_the_table_playing_and_its_starters_at_the_next_epoch(
+        self, store: TableStore, backing: Backing
+    ) -> None:
+        store.put("t1", {"seats": 2}, "open")
+        epoch = store.start("t1", "hub", {"seats": 2, "phase": "playing"}, b"first")
+        assert epoch == 1
+        row = store.row("t1")
+        assert row is not None and (row.owner, row.epoch, row.seq, row.phase) == ("hub", 1, 0, PLAYING)
+        assert row.record == {"seats": 2, "phase": "playing"}
+        assert store.write("t1", epoch, b"move 1") == 1
+        # Its owner's lease lapsed: another worker claims it at the next epoch.
+        taken = claimed_one(backing.open(), "w2", "t1")
+        assert (taken.epoch, taken.seq, taken.save) == (2, 1, b"move 1")
+        with pytest.raises(Fenced):
+            store.write("t1", epoch, b"move 2 of the old owner")
+
+    def test_a_playing_or_ended_table_is_neither_put_nor_started_again(self, store: TableStore) -> None:
+        epoch = store.start("t1", "hub", {}, b"first")
+        with pytest.raises(Fenced):
+            store.put("t1", {"again": True}, "open")
+        with pytest.raises(Fenced):
+            store.start("t1", "other", {}, b"another first")
+        store.end("t1", epoch)
+        with pytest.raises(Fenced):
+            store.put("t1", {"again": True}, "open")
+        with pytest.raises(Fenced):
+            store.start("t1", "other", {}, b"another first")
+        row = store.row("t1")
+        assert row is not None and (row.owner, row.epoch, row.phase, row.record) == ("hub", 1, ENDED, {})
+        for phase in (PLAYING, ENDED):
+            with pytest.raises(ValueError):
+                store.put("t2", {}, phase)
+        assert store.row("t2") is None
+
+    def test_a_record_and_token_hashes_are_written_under_the_tables_epoch(
+        self, store: TableStore, backing: Backing
+    ) -> None:
+        epoch = store.start("t1", "hub", {"round": 1}, b"first")
+        store.set_record("t1", epoch, {"round": 2})
+        store.add_hash("t1", epoch, 0, b"a" * 32)
+        store.add_hash("t1", epoch, 0, b"b" * 32)
+        store.add_hash("t1", epoch, 0, b"b" * 32)
+        store.set_hashes("t1", epoch, 1, [b"c" * 32])
+        assert store.token_hashes("t1") == {0: [b"a" * 32, b"b" * 32], 1: [b"c" * 32]}
+        store.set_hashes("t1", epoch, 0, [b"d" * 32])
+        store.set_hashes("t1", epoch, 1, [])
+        assert store.token_hashes("t1") == {0: [b"d" * 32]}
+        taken = claimed_one(backing.open(), "w2", "t1")
+        assert taken.record == {"round": 2} and taken.hashes == {0: [b"d" * 32]}
+        late_writes: list[Callable[[], None]] = [
+            lambda: store.set_record("t1", epoch, {"round": 3}),
+            lambda: store.add_hash("t1", epoch, 0, b"e" * 32),
+            lambda: store.set_hashes("t1", epoch, 0, []),
+        ]
+        for late in late_writes:
+            with pytest.raises(Fenced):
+                late()
+        row = store.row("t1")
+        assert row is not None and row.record == {"round": 2}
+        assert store.token_hashes("t1") == {0: [b"d" * 32]}
+        with pytest.raises(Fenced):
+            store.set_record("nowhere", 0, {})
+
+    def test_forget_removes_a_table_not_playing_with_its_history_and_hashes(self, store: TableStore) -> None:
+        store.put("open", {}, "open")
+        store.forget("open")
+        assert store.row("open") is None
+        epoch = store.start("t1", "hub", {}, b"first")
+        store.write("t1", epoch, b"move 1")
+        store.add_hash("t1", epoch, 0, b"a" * 32)
+        with pytest.raises(Fenced):
+            store.forget("t1")
+        assert store.row("t1") is not None and store.history("t1") and store.token_hashes("t1")
+        store.end("t1", epoch)
+        store.forget("t1")
+        store.forget("never there")
+        assert store.row("t1") is None and store.history("t1") == [] and store.token_hashes("t1") == {}
+
+    def test_trim_drops_the_history_before_the_snapshot_and_a_claim_still_has_the_last_position(
+        self, store: TableStore, backing: Backing
+    ) -> None:
+        epoch = store.start("t1", "hub", {}, b"first")
+        store.trim("t1", epoch)
+        for n in (1, 2):
+            store.write("t1", epoch, f"move {n}".encode())
+        store.write("t1", epoch, b"round 2", snapshot=True)
+        store.write("t1", epoch, b"move 4")
+        store.trim("t1", epoch)
+        assert store.history("t1") == [Written(3, epoch, b"round 2"), Written(4, epoch, b"move 4")]
+        store.write("t1", epoch, b"round 3", snapshot=True)
+        store.trim("t1", epoch)
+        taken = claimed_one(backing.open(), "w2", "t1")
+        assert (taken.seq, taken.save) == (5, b"round 3")
+        with pytest.raises(Fenced):
+            store.trim("t1", epoch)
+        assert store.history("t1") == [Written(5, epoch, b"round 3")]

@@ -33,9 +33,10 @@ from kc_tui.net import schema as p
 from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
 from kc_tui.net.cluster.lobby_view import listing_of
+from kc_tui.net.cluster.opening import open_store
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore, open_store
+from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore
 from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.lobby_schema import PLAYING, ListedSeat, TableListing

@@ -2,8 +2,9 @@
 them, the truth in PostgreSQL (or an SQLite file on one machine), leases and routes in Redis.
 
 - :mod:`.tablestore`: the store of the tables (the :class:`~.tablestore.TableStore` interface,
-  its errors, :func:`~.tablestore.open_store`); :mod:`.sqlite_store` and :mod:`.pg_store` its two
-  kinds. Every write of a table's position is fenced by the table's epoch in the store itself.
+  its errors); :mod:`.sqlite_store` and :mod:`.pg_store` its two kinds; :mod:`.opening` opens
+  one by its address. Every write of a table's position is fenced by the table's epoch in the
+  store itself.
 - :mod:`.coord`: what may be lost and rebuilt, in Redis: the workers' leases, the route of every
   table to its owner, the tables' listings, the routes' changes told by pub/sub; and the reaper
   that finds the tables whose owner's lease lapsed and claims them.

@@ -10,11 +10,11 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.tablestore import SCHEMA_VERSION, Fenced, Row, StoreError, Written
+from kc_tui.net.cluster.tablestore import ENDED, PLAYING, SCHEMA_VERSION, Fenced, Row, StoreError, Written
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +188,107 @@ class SqlStatements:
         for seat, kept in found.fetchall():
             out.setdefault(int(seat), []).append(bytes(kept))
         return out
+
+    # ------------------------------------------------------------------ a lobby's tables
+    def put(self, table: str, record: Mapping[str, Any], phase: str) -> None:
+        if phase in (PLAYING, ENDED):
+            raise ValueError(f"put keeps tables that are not playing, not {phase!r} ones")
+        with self._transaction() as db:
+            done = db.execute(
+                self._q(
+                    "INSERT INTO kc_tables (id, owner, epoch, seq, phase, record, snapshot, snapshot_seq, updated)"
+                    " VALUES (?, NULL, 0, 0, ?, ?, ?, 0, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, record = excluded.record,"
+                    " updated = excluded.updated WHERE kc_tables.phase NOT IN ('playing', 'ended')"
+                ),
+                (table, phase, record_text(record), b"", time.time()),
+            )
+            if done.rowcount != 1:
+                raise Fenced(table)
+
+    def start(self, table: str, owner: str, record: Mapping[str, Any], save: bytes) -> int:
+        with self._transaction() as db:
+            found = db.execute(
+                self._q(
+                    "INSERT INTO kc_tables (id, owner, epoch, seq, phase, record, snapshot, snapshot_seq, updated)"
+                    " VALUES (?, ?, 1, 0, 'playing', ?, ?, 0, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, epoch = kc_tables.epoch + 1, seq = 0,"
+                    " phase = 'playing', record = excluded.record, snapshot = excluded.snapshot, snapshot_seq = 0,"
+                    " updated = excluded.updated WHERE kc_tables.phase NOT IN ('playing', 'ended')"
+                    " RETURNING epoch"
+                ),
+                (table, owner, record_text(record), bytes(save), time.time()),
+            ).fetchone()
+            if found is None:
+                raise Fenced(table)
+            return int(found[0])
+
+    def set_record(self, table: str, epoch: int, record: Mapping[str, Any]) -> None:
+        with self._transaction() as db:
+            done = db.execute(
+                self._q("UPDATE kc_tables SET record = ?, updated = ? WHERE id = ? AND epoch = ?"),
+                (record_text(record), time.time(), table, epoch),
+            )
+            if done.rowcount != 1:
+                raise Fenced(table)
+
+    def add_hash(self, table: str, epoch: int, seat: int, hashed: bytes) -> None:
+        with self._transaction() as db:
+            self._fence(db, table, epoch)
+            db.execute(
+                self._q("INSERT INTO kc_seat_tokens (table_id, seat, hash) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                (table, seat, bytes(hashed)),
+            )
+
+    def set_hashes(self, table: str, epoch: int, seat: int, hashes: Sequence[bytes]) -> None:
+        with self._transaction() as db:
+            self._fence(db, table, epoch)
+            db.execute(self._q("DELETE FROM kc_seat_tokens WHERE table_id = ? AND seat = ?"), (table, seat))
+            for hashed in dict.fromkeys(bytes(one) for one in hashes):
+                db.execute(
+                    self._q("INSERT INTO kc_seat_tokens (table_id, seat, hash) VALUES (?, ?, ?)"), (table, seat, hashed)
+                )
+
+    def forget(self, table: str) -> None:
+        with self._transaction() as db:
+            db.execute(self._q("DELETE FROM kc_tables WHERE id = ? AND phase <> 'playing'"), (table,))
+            if db.execute(self._q("SELECT 1 FROM kc_tables WHERE id = ?"), (table,)).fetchone() is not None:
+                raise Fenced(table)
+            db.execute(self._q("DELETE FROM kc_moves WHERE table_id = ?"), (table,))
+            db.execute(self._q("DELETE FROM kc_seat_tokens WHERE table_id = ?"), (table,))
+
+    def rows_in(self, phases: Collection[str]) -> list[Row]:
+        wanted = sorted(set(phases))
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        with self._read() as db:
+            found = db.execute(
+                self._q(
+                    "SELECT id, owner, epoch, seq, phase, record FROM kc_tables"
+                    f" WHERE phase IN ({marks}) ORDER BY updated, id"
+                ),
+                tuple(wanted),
+            )
+            return [row_of(one) for one in found.fetchall()]
+
+    def trim(self, table: str, epoch: int) -> None:
+        with self._transaction() as db:
+            self._fence(db, table, epoch)
+            db.execute(
+                self._q(
+                    "DELETE FROM kc_moves WHERE table_id = ?"
+                    " AND seq < (SELECT snapshot_seq FROM kc_tables WHERE id = ?)"
+                ),
+                (table, table),
+            )
+
+    def _fence(self, db: Any, table: str, epoch: int) -> None:
+        """:class:`Fenced` unless ``table``'s epoch is ``epoch``; its row locked until the
+        transaction ends (a claim waits for it, then bumps the epoch)."""
+        done = db.execute(self._q("UPDATE kc_tables SET epoch = epoch WHERE id = ? AND epoch = ?"), (table, epoch))
+        if done.rowcount != 1:
+            raise Fenced(table)
 
 
 __all__ = [

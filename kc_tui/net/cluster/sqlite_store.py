@@ -45,8 +45,7 @@ from kc_tui.net.cluster.tablestore import (
     StoreDown,
     StoreError,
 )
-from kc_tui.net.server_store import SQLITE_MAGIC, _new_private_file
-from kc_tui.util.files import make_folder
+from kc_tui.util.files import SQLITE_MAGIC, make_folder, new_private_file
 from kc_tui.util.printable import one_line
 
 log = logging.getLogger(__name__)
@@ -112,7 +111,7 @@ class SqliteTableStore(SqlStatements):
                     )
             else:
                 make_folder(file.parent)
-                _new_private_file(file)
+                new_private_file(file)
             uri = f"file:{file.as_posix()}?mode=rw"
             db = sqlite3.connect(uri, uri=True, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False)
         except OSError as exc:

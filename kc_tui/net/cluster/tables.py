@@ -21,7 +21,8 @@ from kc_tui.i18n import _
 from kc_tui.match.roster import Seat
 from kc_tui.match.saves import save_bytes
 from kc_tui.match.session import MatchSession
-from kc_tui.net.cluster.tablestore import StoreError, TableStore, open_store
+from kc_tui.net.cluster.opening import open_store
+from kc_tui.net.cluster.tablestore import StoreError, TableStore
 from kc_tui.net.server_store import token_hash
 from kc_tui.net.table_service import new_token
 from kc_tui.util.printable import one_line

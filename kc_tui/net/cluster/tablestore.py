@@ -12,6 +12,11 @@ The history: every write is a row ``(table, seq, epoch, save)`` holding the posi
 match's save, :mod:`kc_tui.match.saves`); the first position of every round is also kept as the
 table's snapshot. A table is served again from its last row.
 
+A lobby's table is kept before its match starts (:meth:`TableStore.put`: its record, a phase
+such as ``open``, owned by no one and never claimed), then started by the process that serves it
+(:meth:`TableStore.start`: playing, owned by it at epoch + 1, its first position written); its
+record and its seats' token hashes change under its epoch after that.
+
 Two kinds, one interface and one test suite: :mod:`.sqlite_store` (a file on one machine; the
 embedded default) and :mod:`.pg_store` (PostgreSQL). The calls are plain and blocking; each is
 quick (a statement or two), and while the store cannot be reached each fails at once with
@@ -127,17 +132,43 @@ class TableStore(Protocol):
     def close(self) -> None:
         """Let go of the connections (the store itself stays)."""
 
+    # A lobby's tables: kept before their match starts (no owner, never claimed), then started
+    # by the process that serves them, which owns them at once.
+    def put(self, table: str, record: Mapping[str, Any], phase: str) -> None:
+        """Keep a table that is not playing (a lobby's, ``phase`` say ``open``: waiting for its
+        seats): its record and phase. A new one is owned by no one, at epoch 0 and seq 0, with
+        no position; a claim never takes it. :class:`Fenced` when the table is playing or ended
+        (its owner alone changes it); :class:`ValueError` for the phase ``playing`` or ``ended``
+        (:meth:`start` and :meth:`end` are those)."""
 
-def open_store(url: str) -> TableStore:
-    """The store at ``url``: ``postgresql://...`` (or ``postgres://``), ``sqlite:///PATH`` or a
-    plain path to an SQLite file. :class:`StoreError` (one line) when it cannot be opened."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from kc_tui.net.cluster.pg_store import PgTableStore
+    def start(self, table: str, owner: str, record: Mapping[str, Any], save: bytes) -> int:
+        """The match of a table that is not playing (or a new one) starts: playing, owned by
+        ``owner`` at its epoch + 1, with ``record``, and ``save`` its first position (its
+        snapshot, seq 0); the new epoch. :class:`Fenced` when it is playing or ended already."""
 
-        return PgTableStore.open(url)
-    from kc_tui.net.cluster.sqlite_store import SqliteTableStore
+    def set_record(self, table: str, epoch: int, record: Mapping[str, Any]) -> None:
+        """``table``'s record from now on, under ``epoch``: :class:`Fenced` when the table's
+        epoch is not ``epoch``."""
 
-    return SqliteTableStore.open(url.removeprefix("sqlite://"))
+    def add_hash(self, table: str, epoch: int, seat: int, hashed: bytes) -> None:
+        """One more token hash opening ``table``'s ``seat`` (the others still do), under
+        ``epoch``: :class:`Fenced` when the table's epoch is not ``epoch``."""
+
+    def set_hashes(self, table: str, epoch: int, seat: int, hashes: Sequence[bytes]) -> None:
+        """The token hashes opening ``table``'s ``seat`` from now on (none: no token opens it),
+        under ``epoch``: :class:`Fenced` when the table's epoch is not ``epoch``."""
+
+    def forget(self, table: str) -> None:
+        """Remove a table that is not playing (closed in its lobby, or ended): its row, its
+        history and its token hashes. :class:`Fenced` when it is playing (it is ended first)."""
+
+    def rows_in(self, phases: Collection[str]) -> list[Row]:
+        """The rows of the tables in one of ``phases``, oldest first."""
+
+    def trim(self, table: str, epoch: int) -> None:
+        """Drop ``table``'s history before its snapshot (positions no claim needs any more), under
+        ``epoch``: :class:`Fenced` when the table's epoch is not ``epoch``. For an owner that keeps
+        no older position (the one-process server)."""
 
 
 __all__ = [
@@ -151,5 +182,4 @@ __all__ = [
     "StoreError",
     "TableStore",
     "Written",
-    "open_store",
 ]
