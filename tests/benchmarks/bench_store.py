@@ -5,8 +5,8 @@
 The rows written are those of a real served match (four greedy AIs, long rounds: the history's
 rows as the worker writes them, :func:`kc_tui.net.cluster.history.row_of`), written two ways:
 
-* ``saves``: every position as a whole save (the match's compact save, a few KB), as a history
-  that keeps a position per row would;
+* ``saves``: every position as a whole save (the match's compact save: a few KB, tens of KB once
+  its log holds its last 400 lines), as a history that keeps a position per row would;
 * ``rows``: the history's own rows: a move row (one step of a turn, a digest) for every move, a
   snapshot for every round's first position.
 
@@ -14,7 +14,8 @@ Each writer is a thread with its own store (its own connection), as a worker on 
 would be, writing one table it claimed (``write(table, epoch, data, snapshot=...)``: the fenced
 ``UPDATE ... RETURNING seq`` and the history's row, one transaction), as fast as it can. Prints,
 for each kind, way and number of writers, ``<kind>_<way>_writers_<n>_writes_per_s`` (all writers
-together) and ``..._write_ms_p50`` / ``_p99`` (one write's latency); and, once, the bytes of a
+together) and ``..._write_ms_p50`` / ``_p99`` (one write's latency, tries again after a
+:class:`StoreDown` included: ``..._writes_tried_again``); and, once, the bytes of a
 row each way (``*_row_bytes_mean``, ``move_row_bytes_max``), what making a move row costs the
 worker (``row_of_us_p50``) and what replaying one costs a claim (``replay_us_per_move_row``).
 
@@ -45,7 +46,7 @@ from kc_tui.match.table import TableDriver
 from kc_tui.net.cluster.history import rebuild, row_of
 from kc_tui.net.cluster.pg_store import PgTableStore
 from kc_tui.net.cluster.sqlite_store import SqliteTableStore
-from kc_tui.net.cluster.tablestore import MOVE, TableStore, Written
+from kc_tui.net.cluster.tablestore import MOVE, StoreDown, TableStore, Written
 from tests.cluster.servicekit import PgServer
 
 #: A position's save, the row written for it, and whether that row is a snapshot.
@@ -135,6 +136,7 @@ def measure(
         (got,) = store.claim(f"w-{table}", [], [t for t in tables if t != table], 1)
         epochs[table] = got.epoch
     latencies: list[list[float]] = [[] for _ in tables]
+    busy = [0] * writers
     start = threading.Barrier(writers + 1)
 
     def run(n: int) -> None:
@@ -143,10 +145,12 @@ def measure(
         for i in range(writes):
             save, row, snapshot = rows[i % len(rows)]
             t0 = time.perf_counter()
-            if way == "saves":
-                store.write(table, epochs[table], save, snapshot=snapshot)
-            else:
-                store.write(table, epochs[table], row, snapshot=snapshot)
+            while True:
+                try:
+                    store.write(table, epochs[table], save if way == "saves" else row, snapshot=snapshot)
+                    break
+                except StoreDown:  # another writer held the file's lock past BUSY_MS: tried again
+                    busy[n] += 1
             mine.append(time.perf_counter() - t0)
 
     threads = [threading.Thread(target=run, args=(n,)) for n in range(writers)]
@@ -162,6 +166,8 @@ def measure(
     print(f"{name}_writes_per_s: {len(every) / elapsed:.0f}")
     print(f"{name}_write_ms_p50: {statistics.median(every):.3f}")
     print(f"{name}_write_ms_p99: {percentile(every, 0.99):.3f}")
+    if sum(busy):
+        print(f"{name}_writes_tried_again: {sum(busy)}")
     for table in tables:
         setup.end(table, epochs[table])  # never claimed by the next measure
     for store in [setup, *stores]:
