@@ -107,7 +107,7 @@ def add_cluster_parsers(sub: argparse._SubParsersAction[Parser]) -> None:
 
 def cmd_store_init(args: argparse.Namespace) -> int:
     from kc_tui.net.cluster.tables import open_checked, shown_url, store_problem
-    from kc_tui.net.cluster.tablestore import StoreError
+    from kc_tui.net.store.tablestore import StoreError
 
     store = open_checked(args.store)
     try:
@@ -126,9 +126,9 @@ def cmd_store_table(args: argparse.Namespace) -> int:
     tokens: the store keeps their hashes)."""
     from kc_tui.net.client import AddressError, table_address
     from kc_tui.net.cluster.tables import TURN_SECONDS, new_table, open_checked, store_problem
-    from kc_tui.net.cluster.tablestore import StoreError
     from kc_tui.net.host_options import HostRequest, options_from
     from kc_tui.net.hosting import join_lines
+    from kc_tui.net.store.tablestore import StoreError
 
     options = options_from(
         HostRequest(

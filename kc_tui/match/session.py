@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ai import AIPlayer
 from kc_tui.config import HUMAN, Config
@@ -104,6 +104,18 @@ class _Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """What a save changed from the save before it, when that is one step of a turn
+    (:attr:`MatchSession.last_change`): the move of the person on turn (``play``: a person's, or
+    an AI's standing in for them), an AI's move (``ai``; ``fault``: the reason its fault line
+    gives, when it failed), or the last move of the person on turn taken back (``undo``)."""
+
+    kind: Literal["play", "ai", "undo"]
+    move: Move = END
+    fault: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class AITurn:
     """A snapshot for one AI decision. ``think()`` may run in a worker thread: it touches
     only the AI object and a frozen view (never the round or any widget)."""
@@ -149,6 +161,11 @@ class MatchSession:
         #: bytes, it answers None once it keeps them, else why not in one plain line (a server's
         #: store of many tables sets it).
         self.save_sink: Callable[[bytes], str | None] | None = None
+        #: What the save being written changed from the save before it (read by a
+        #: :attr:`save_sink` as it is given the save): one step of a turn, or None for anything
+        #: else (a round's first position, the match's last, a seat's new name, a save written
+        #: again).
+        self.last_change: Change | None = None
         #: Keep the save once the match is over (the table removes it when the history has the
         #: match); by default a finished match's save is removed at once.
         self.keep_save_at_end = False
@@ -405,7 +422,7 @@ class MatchSession:
                 self._undo.close(seat, before)
             else:
                 self._undo.push(seat, before, self._written - written)
-        self.save()  # with the move to take back: the hint's plan made before it is kept too
+        self.save(Change("play", m))  # with the move to take back: the hint's plan made before it is kept too
         if not self._kept(mark):
             return self.hold_text
         return None
@@ -439,7 +456,7 @@ class MatchSession:
         if entry.lines > 0:
             del self.log[-entry.lines :]
         self.generation += 1
-        self.save()
+        self.save(Change("undo"))
         return self._kept(mark)
 
     def prepare_ai_turn(self) -> AITurn:
@@ -462,7 +479,7 @@ class MatchSession:
         if self.match.round.why_illegal(m) is not None:
             log.error("AI %s chose an illegal move; ending its turn", self.seats[turn.seat].kind)  # not which card
             m = END
-        self._apply(m)
+        self._apply(m, change=Change("ai", m, fault))
         return self._kept(mark)
 
     def step_ai(self) -> Move:
@@ -520,9 +537,15 @@ class MatchSession:
         view = r.view(rs)
         return (moves, plan) if (view.hand_mask, view.piles) == (hand, piles) else None
 
-    def _keep_hint(self, moves: int, plan: Sequence[Move]) -> None:
-        """Give the hint ``plan``, made at the round's ``moves``-th move, as its plan for the turn
-        being played (a save's); a plan that is not of this turn or does not play is left out."""
+    def keep_hint(self, hint: tuple[int, Sequence[Move]] | None) -> None:
+        """Give the hint the plan a save holds for the turn being played, ``(moves, plan)``: the
+        plan made at the round's ``moves``-th move; a plan that is not of this turn or does not
+        play is left out. None: the hint holds no plan (it plans afresh when asked)."""
+        if hint is None:
+            if self._hinter is not None:
+                self._hinter.new_round()
+            return
+        moves, plan = hint
         r = self._turn_position(moves) if self.human_to_move else None
         rs = self.match.round_seat(self.to_move)
         if r is None or rs is None:
@@ -556,13 +579,13 @@ class MatchSession:
             return _("nothing you hold can be played; end your turn (t).")
         return self.suggest(m)
 
-    def _apply(self, m: Move, *, save: bool = True) -> None:
+    def _apply(self, m: Move, *, save: bool = True, change: Change | None = None) -> None:
         for line in self.narrator.play(self.match.round, m):
             self._write(line)
         if m == END and not self.match.round.over:
             self._undo.clear()
         if save:
-            self.save()
+            self.save(change)
 
     def _mark(self) -> _Mark | None:
         """The match as it is, to put back should the change to come not be saved (None: a
@@ -630,6 +653,7 @@ class MatchSession:
             if self.save_sink is not None and self.keep_save_at_end:
                 # A served table's last position is kept like every other, before anyone is
                 # shown it (a file's save is not: there is nothing left to resume).
+                self.last_change = None
                 data = save_bytes(self.to_dict(), compact=True)
                 self._save_problem = self._to_sink(self.save_sink, data)
             if not self.keep_save_at_end:
@@ -705,14 +729,16 @@ class MatchSession:
             return False
         return self.writer is None or not self._threaded or not self.writer.pending
 
-    def save(self) -> None:
+    def save(self, change: Change | None = None) -> None:
         """Write the save atomically (a no-op for sessions without a save path): through the
         writer's thread when there is one, unless the match saves first (:attr:`save_first`: it
         is written at once, after the writer's earlier writes). A failure is kept in
         ``save_problem`` (cleared by the next save that works). With a :attr:`save_sink`, the
-        save's bytes go to it, at once, instead of the file."""
+        save's bytes go to it, at once, instead of the file. ``change``: what changed since the
+        save before, when it is one step of a turn (:attr:`last_change` while it is written)."""
         if not self.saves or self.match.over:
             return
+        self.last_change = change
         data = save_bytes(self.to_dict(), compact=self.save_sink is not None)
         if self.save_sink is not None:
             self._save_problem = self._to_sink(self.save_sink, data)
@@ -768,9 +794,7 @@ class MatchSession:
             ai.new_round()
         check_position(doc, s.match.round, [s.names[x] for x in match.seats])
         s._restore_undo()
-        hint = read_hint(doc, len(s.match.round.history))
-        if hint is not None:
-            s._keep_hint(*hint)
+        s.keep_hint(read_hint(doc, len(s.match.round.history)))
         return s
 
     @classmethod
@@ -905,4 +929,4 @@ def load_or_quarantine(
     return None, quarantine(path, problem)
 
 
-__all__ = ["AITurn", "MatchSession", "load_or_quarantine"]
+__all__ = ["AITurn", "Change", "MatchSession", "load_or_quarantine"]

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
@@ -73,6 +72,7 @@ from kc_tui.net.lobby_socket import LobbySocket
 from kc_tui.net.logs import tell
 from kc_tui.net.server_store import Fenced, ServerStore, StoreError, matches
 from kc_tui.net.stand_ins import STAND_IN_KIND
+from kc_tui.net.store.history import HistoryError, rebuild, row_of
 from kc_tui.net.table_service import SEAT_PREFIX, WATCH, ServedTable, new_token
 from kc_tui.util.printable import one_line
 
@@ -368,8 +368,14 @@ class Hub:
     def _serve(self, table: str, session: MatchSession, plan: Start) -> LiveTable:
         """The table of ``plan`` served from ``session`` (not started yet), its saves going to the store."""
 
+        follows = False  # whether the row written last is the save before this one
+
         def sink(data: bytes) -> str | None:
-            return self._write(table, data, snapshot=session.stamp[2] == 0)
+            nonlocal follows
+            row, snapshot = row_of(session, data, follows)
+            problem = self._write(table, row, snapshot=snapshot)
+            follows = problem is None
+            return problem
 
         session.save_sink = sink
         session.keep_save_at_end = True
@@ -476,8 +482,9 @@ class Hub:
         self.post(self.lobby.seat_freed(served.table_id, seat, time.time()))
 
     def _write(self, table: str, data: bytes, *, snapshot: bool) -> str | None:
-        """The save sink of a served table: its position committed under the hub's epoch; None
-        once it is, else why not in one line (the table holds and tries again)."""
+        """The save sink of a served table: its row (a move row, or a snapshot: the whole save,
+        :func:`~kc_tui.net.store.history.row_of`) committed under the hub's epoch; None once it
+        is, else why not in one line (the table holds and tries again)."""
         try:
             self.store.save(table, data, snapshot=snapshot)
         except Fenced:
@@ -575,7 +582,12 @@ class Hub:
             if self.lobby.phase(table.id) != ls.PLAYING:
                 continue
             try:
-                session = MatchSession.from_dict(json.loads(table.save), shared_log=True)
+                session = rebuild(table.snapshot, table.entries)
+            except HistoryError as exc:
+                log.error("table %s cannot be served again: %s", table.id, exc)
+                self.lobby.close(table.id, time.time())
+                self._drop_stored(table.id, table.epoch)
+                continue
             except (SaveError, ValueError) as exc:
                 log.error("table %s cannot be served again: its save is not usable (%s)", table.id, exc)
                 self.lobby.close(table.id, time.time())

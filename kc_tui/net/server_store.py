@@ -1,6 +1,6 @@
 """The store of ``kings-corners server``: one SQLite file, ``server.sqlite3`` in the data folder.
 
-Its tables are the tables' store of :mod:`kc_tui.net.cluster.sqlite_store` (the schema of its
+Its tables are the tables' store of :mod:`kc_tui.net.store.sqlite_store` (the schema of its
 ``STEPS``: ``kc_tables`` with each table's owner, epoch and seq, ``kc_moves``, ``kc_seat_tokens``,
 ``kc_meta``), and on the same file and connection :class:`kc_tui.net.accounts.Accounts`'s own
 tables: the server's id, the people and their ratings. Every table the lobby knows is a row of
@@ -12,7 +12,7 @@ The server owns the tables it plays: it claims every playing table as it starts 
 epoch + 1) and starts a new one under an epoch of its own, and every position, record and token
 hash of a playing table is written under that epoch, checked by the store in the statement that
 writes it. A process that served the file before and still holds it is fenced: its next write
-is refused (:class:`~kc_tui.net.cluster.tablestore.Fenced`). A table not playing yet (open,
+is refused (:class:`~kc_tui.net.store.tablestore.Fenced`). A table not playing yet (open,
 waiting for its seats) is owned by no one and never claimed.
 
 A file of store version 1 (the server's tables in ``hub_tables`` and ``hub_seat_tokens``) is
@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.sql import schema_version
-from kc_tui.net.cluster.sqlite_store import STEPS, SqliteTableStore
-from kc_tui.net.cluster.tablestore import PLAYING, SCHEMA_VERSION, Claimed, Fenced, Row, StoreError
+from kc_tui.net.store.sql import schema_version
+from kc_tui.net.store.sqlite_store import STEPS, SqliteTableStore
+from kc_tui.net.store.tablestore import PLAYING, SCHEMA_VERSION, Claimed, Fenced, Row, StoreError
 from kc_tui.records.files import fault
 from kc_tui.util.files import SQLITE_MAGIC, make_folder, new_private_file
 from kc_tui.util.printable import one_line

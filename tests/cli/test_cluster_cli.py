@@ -10,8 +10,8 @@ import pytest
 
 from kc_tui.cli import main
 from kc_tui.net.cluster.opening import open_store
-from kc_tui.net.cluster.tablestore import PLAYING, SCHEMA_VERSION
 from kc_tui.net.server_store import matches
+from kc_tui.net.store.tablestore import PLAYING, SCHEMA_VERSION
 from tests.cluster.servicekit import free_port
 
 

@@ -19,17 +19,19 @@ Everything is recorded on this process's monotonic clock:
   or refused (the reason);
 * every table's owner, epoch and seq as the store holds them (:class:`Watch`, a thread reading
   the store's tables every :data:`WATCH_EVERY` seconds): when each epoch was first seen;
-* every table's history (:class:`History`): each row of ``kc_moves`` as it comes, the print of
-  its position for every seat, built from the row's save as the server builds a state
-  (:meth:`MatchSession.from_dict`, :meth:`TableDriver.snapshot`).
+* every table's history (:class:`History`): each row of ``kc_moves`` as it comes, its save
+  replayed (:class:`~kc_tui.net.store.history.Replay`: a snapshot's own, a move row applied to
+  the save before it and checked against its digest), and the print of that position for every
+  seat, built from the save as the server builds a state (:meth:`MatchSession.from_dict`,
+  :meth:`TableDriver.snapshot`).
 
 The checks (:meth:`Cluster.problems`) read those records: every state any seat received is the
 print of some history row's position for that seat; no table's history forks (its seqs 1..N, each
-row's log extending the one before, its epoch never going down); no state reached a seat from an
-old owner after a new epoch was seen (every state received after epoch E was seen shows a
-position written at or after E's claim); and every acknowledged move's position is in the
-history. :class:`Witness`: a spectator connected to one worker directly (not through the
-gateway), to see what that worker itself sends.
+row replaying on the one before, its log extending the one before, its epoch never going down);
+no state reached a seat from an old owner after a new epoch was seen (every state received after
+epoch E was seen shows a position written at or after E's claim); and every acknowledged move's
+position is in the history. :class:`Witness`: a spectator connected to one worker directly (not
+through the gateway), to see what that worker itself sends.
 
 The history and the owners are read with plain SQL on the schema the store's contract names
 (``kc_tables``, ``kc_moves``): a test reads only the rows it has not read yet.
@@ -65,6 +67,8 @@ from kc_tui.match.table import TableDriver
 from kc_tui.match.view import TableSnapshot
 from kc_tui.net import schema as p
 from kc_tui.net.protocol import parse_server, write
+from kc_tui.net.store.history import HistoryError, Replay
+from kc_tui.net.store.tablestore import Written
 from tests.cluster.servicekit import SERVER_WAIT, PgServer, RedisServer
 from tests.waiting import wait_for
 
@@ -255,11 +259,11 @@ class StoreReader:
         rows = self.query("SELECT id, owner, epoch, seq, phase FROM kc_tables")
         return [TableState(str(i), o, int(e), int(s), str(ph)) for i, o, e, s, ph in rows]
 
-    def moves_after(self, table: str, seq: int) -> list[tuple[int, int, bytes]]:
+    def moves_after(self, table: str, seq: int) -> list[Written]:
         rows = self.query(
-            "SELECT seq, epoch, save FROM kc_moves WHERE table_id = ? AND seq > ? ORDER BY seq", (table, seq)
+            "SELECT seq, epoch, kind, data FROM kc_moves WHERE table_id = ? AND seq > ? ORDER BY seq", (table, seq)
         )
-        return [(int(s), int(e), bytes(save)) for s, e, save in rows]
+        return [Written(int(s), int(e), str(kind), bytes(data)) for s, e, kind, data in rows]
 
     def snapshot(self, table: str) -> bytes:
         return bytes(self.query("SELECT snapshot FROM kc_tables WHERE id = ?", (table,))[0][0])
@@ -351,6 +355,7 @@ class History:
         self.index: dict[tuple[str, int, Print], list[int]] = {}
         self.forks: list[str] = []
         self._logs: dict[str, list[str]] = {}
+        self._replays: dict[str, Replay] = {}
 
     def first(self, table: str, save: bytes) -> None:
         """A table's first position (seq 0, epoch 0)."""
@@ -358,6 +363,7 @@ class History:
         self.rows[table] = []
         self._add(table, Row(0, 0, prints))
         self._logs[table] = log
+        self._replays[table] = Replay(save)
 
     def _add(self, table: str, row: Row) -> None:
         self.rows[table].append(row)
@@ -368,7 +374,13 @@ class History:
         """Read every row written since the last read (the store must answer)."""
         for table, rows in self.rows.items():
             last = rows[-1]
-            for seq, epoch, save in self.reader.moves_after(table, last.seq):
+            for written in self.reader.moves_after(table, last.seq):
+                seq, epoch = written.seq, written.epoch
+                try:
+                    save = self._replays[table].feed(written)
+                except HistoryError as exc:
+                    self.forks.append(f"{table}: {exc}")
+                    continue
                 prints, log = save_prints(save)
                 if seq != last.seq + 1:
                     self.forks.append(f"{table}: seq {seq} follows seq {last.seq}")

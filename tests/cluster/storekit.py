@@ -19,8 +19,8 @@ import psycopg.conninfo
 from pytest_postgresql.janitor import DatabaseJanitor
 
 from kc_tui.net.cluster.pg_store import PgTableStore
-from kc_tui.net.cluster.sqlite_store import SqliteTableStore
-from kc_tui.net.cluster.tablestore import TableStore
+from kc_tui.net.store.sqlite_store import SqliteTableStore
+from kc_tui.net.store.tablestore import TableStore
 from tests.cluster.servicekit import SERVER_WAIT
 
 KINDS = ("sqlite", "postgresql")

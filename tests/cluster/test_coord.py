@@ -25,7 +25,7 @@ from kc_tui.net.cluster.coord import (
     Route,
     open_redis,
 )
-from kc_tui.net.cluster.tablestore import ENDED, PLAYING, Claimed, Fenced, Row, StoreDown, Written
+from kc_tui.net.store.tablestore import ENDED, PLAYING, Claimed, Fenced, Row, StoreDown, Written
 from tests.cluster.servicekit import RedisServer, redis_bin
 from tests.waiting import WAIT, wait_until
 

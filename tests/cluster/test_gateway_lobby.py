@@ -20,11 +20,11 @@ from kc_tui.net.cluster import lobby_view
 from kc_tui.net.cluster.coord import LISTING_PREFIX, LISTINGS_CHANNEL
 from kc_tui.net.cluster.gateway import Gateway
 from kc_tui.net.cluster.lobby_view import listing_of
-from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
 from kc_tui.net.identity import PlayerKey
 from kc_tui.net.lobby_client import LobbyClient
 from kc_tui.net.lobby_socket import watch_only_text
+from kc_tui.net.store.sqlite_store import SqliteTableStore
 from kc_tui.net.wire import to_wire
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.remote.lobby import LobbyScreen

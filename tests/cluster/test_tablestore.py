@@ -21,12 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kc_tui.net.cluster.opening import open_store
-from kc_tui.net.cluster.pg_store import PgTableStore
-from kc_tui.net.cluster.sqlite_store import SqliteTableStore
-from kc_tui.net.cluster.tablestore import (
+from kc_tui.net.cluster.pg_store import PG_STEPS, PgTableStore
+from kc_tui.net.server_store import SQLITE_MAGIC, token_hash
+from kc_tui.net.store.sqlite_store import STEPS, SqliteTableStore
+from kc_tui.net.store.tablestore import (
     ENDED,
+    MOVE,
     PLAYING,
     SCHEMA_VERSION,
+    SNAPSHOT,
     Claimed,
     Fenced,
     StoreDown,
@@ -34,12 +37,19 @@ from kc_tui.net.cluster.tablestore import (
     TableStore,
     Written,
 )
-from kc_tui.net.server_store import SQLITE_MAGIC, token_hash
 from tests.cluster.servicekit import PgServer, free_port
 from tests.cluster.storekit import KINDS, Backing, fresh_database
 from tests.waiting import WAIT, wait_for
 
 T = TypeVar("T")
+
+#: The history's row 0 of a table made with the first position b"first".
+FIRST = Written(0, 0, SNAPSHOT, b"first")
+
+
+def moves(epoch: int, *data: bytes, start: int = 1) -> list[Written]:
+    """Move rows of ``data`` from seq ``start``, under ``epoch``."""
+    return [Written(start + n, epoch, MOVE, one) for n, one in enumerate(data)]
 
 
 @pytest.fixture(params=KINDS)
@@ -95,7 +105,7 @@ def test_a_new_table_is_playing_at_epoch_0_owned_by_no_one(store: TableStore) ->
     assert row is not None
     assert (row.id, row.owner, row.epoch, row.seq, row.phase) == ("t1", None, 0, 0, PLAYING)
     assert row.record == {"name": "Ana's table", "seats": 4}
-    assert store.history("t1") == []
+    assert store.history("t1") == [FIRST], "its first position is its history's row 0, a snapshot"
     assert store.row("nowhere") is None
     assert [one.id for one in store.rows()] == ["t1"]
 
@@ -113,7 +123,7 @@ def test_a_claim_gives_the_first_position_the_record_and_the_token_hashes(store:
     hashes = {0: [token_hash("seat zero")], 2: [token_hash("seat two"), token_hash("seat two again")]}
     store.create("t1", {"rules": "fair"}, b"first", hashes)
     got = claimed_one(store, "w1", "t1")
-    assert (got.epoch, got.seq, got.save, got.record) == (1, 0, b"first", {"rules": "fair"})
+    assert (got.epoch, got.seq, got.snapshot, got.entries, got.record) == (1, 0, b"first", (), {"rules": "fair"})
     assert got.hashes == {seat: sorted(kept) for seat, kept in hashes.items()}
     row = store.row("t1")
     assert row is not None and (row.owner, row.epoch) == ("w1", 1)
@@ -130,7 +140,7 @@ def test_writes_under_the_claims_epoch_make_the_history(store: TableStore) -> No
     store.create("t1", {}, b"first", {})
     got = claimed_one(store, "w1", "t1")
     assert [store.write("t1", got.epoch, f"move {n}".encode()) for n in (1, 2, 3)] == [1, 2, 3]
-    assert store.history("t1") == [Written(n, 1, f"move {n}".encode()) for n in (1, 2, 3)]
+    assert store.history("t1") == [FIRST, *moves(1, b"move 1", b"move 2", b"move 3")]
     row = store.row("t1")
     assert row is not None and (row.seq, row.epoch, row.owner) == (3, 1, "w1")
 
@@ -144,11 +154,46 @@ def test_a_snapshot_write_is_the_tables_snapshot_and_in_its_history(store: Table
     store.write("t1", epoch, b"move 3")
     assert [bytes(s) for s, _ in backing.query("SELECT snapshot, snapshot_seq FROM kc_tables")] == [b"round 2"]
     assert backing.query("SELECT snapshot_seq FROM kc_tables") == [(2,)]
-    assert [one.save for one in store.history("t1")] == [b"move 1", b"round 2", b"move 3"]
-    # Handed over, it is served again from its last position.
+    assert [(one.kind, one.data) for one in store.history("t1")] == [
+        (SNAPSHOT, b"round 1"),
+        (MOVE, b"move 1"),
+        (SNAPSHOT, b"round 2"),
+        (MOVE, b"move 3"),
+    ]
+    # Handed over, it is served again from its last snapshot and the move rows after it.
     assert store.release("t1", epoch)
     again = claimed_one(store, "w2", "t1")
-    assert (again.seq, again.save) == (3, b"move 3")
+    assert (again.seq, again.snapshot, again.entries) == (3, b"round 2", tuple(moves(epoch, b"move 3", start=3)))
+
+
+def test_a_claim_gives_the_last_snapshot_and_every_move_row_after_it(store: TableStore) -> None:
+    store.create("t1", {}, b"round 1", {})
+    first = claimed_one(store, "w1", "t1")
+    for n in range(1, 5):
+        store.write("t1", first.epoch, f"move {n}".encode())
+    got = claimed_one(store, "w2", "t1")
+    assert (got.seq, got.snapshot) == (4, b"round 1")
+    assert got.entries == tuple(moves(first.epoch, b"move 1", b"move 2", b"move 3", b"move 4"))
+    store.write("t1", got.epoch, b"round 2", snapshot=True)
+    store.write("t1", got.epoch, b"move 6")
+    again = claimed_one(store, "w3", "t1")
+    assert (again.seq, again.snapshot, again.entries) == (6, b"round 2", tuple(moves(got.epoch, b"move 6", start=6)))
+    store.write("t1", again.epoch, b"round 3", snapshot=True)
+    last = claimed_one(store, "w4", "t1")
+    assert (last.seq, last.snapshot, last.entries) == (7, b"round 3", ())
+
+
+def test_a_table_whose_history_misses_a_seq_after_its_snapshot_is_not_claimed(
+    store: TableStore, backing: Backing
+) -> None:
+    store.create("t1", {}, b"first", {})
+    epoch = claimed_one(store, "w1", "t1").epoch
+    for n in range(1, 4):
+        store.write("t1", epoch, f"move {n}".encode())
+    backing.query("DELETE FROM kc_moves WHERE seq = 2")
+    assert store.claim("w2", [], [], 5) == []
+    row = store.row("t1")
+    assert row is not None and (row.owner, row.epoch) == ("w1", epoch), "left as it was"
 
 
 # ---------------------------------------------------------------------- the fence
@@ -163,8 +208,8 @@ def test_a_fenced_write_is_refused_and_leaves_no_row(store: TableStore, backing:
             store.write("t1", stale, b"not written", snapshot=True)
     with pytest.raises(Fenced):
         store.write("nowhere", 1, b"not written")
-    assert store.history("t1") == [Written(1, got.epoch, b"move 1")]
-    assert backing.query("SELECT COUNT(*) FROM kc_moves") == [(1,)]
+    assert store.history("t1") == [FIRST, *moves(got.epoch, b"move 1")]
+    assert backing.query("SELECT COUNT(*) FROM kc_moves") == [(2,)]
     row = store.row("t1")
     assert row is not None and (row.seq, row.epoch) == (1, got.epoch)
 
@@ -178,14 +223,14 @@ def test_a_takeover_bumps_the_epoch_and_fences_the_old_owner(backing: Backing) -
     # w1's lease lapsed: w2 sees no live worker but itself.
     second = claimed_one(new, "w2", "t1")
     assert second.epoch == first.epoch + 1
-    assert (second.seq, second.save) == (1, b"move 1")
+    assert (second.seq, second.snapshot, second.entries) == (1, b"first", tuple(moves(first.epoch, b"move 1")))
     with pytest.raises(Fenced):
         old.write("t1", first.epoch, b"move 2 of the old owner")
     assert new.write("t1", second.epoch, b"move 2") == 2
     assert not old.release("t1", first.epoch)
     with pytest.raises(Fenced):
         old.end("t1", first.epoch)
-    assert new.history("t1") == [Written(1, first.epoch, b"move 1"), Written(2, second.epoch, b"move 2")]
+    assert new.history("t1") == [FIRST, *moves(first.epoch, b"move 1"), *moves(second.epoch, b"move 2", start=2)]
     row = new.row("t1")
     assert row is not None and (row.owner, row.epoch, row.phase) == ("w2", second.epoch, PLAYING)
 
@@ -243,15 +288,15 @@ def test_no_seq_is_written_under_two_epochs_when_owners_race_across_a_takeover(b
     outcome, epoch = raced(old_owner, new_owner)
     assert outcome == "fenced"
     assert epoch == first.epoch + 1
-    history = setup.history("t1")
+    history = setup.history("t1")[1:]
     assert [one.seq for one in history] == list(range(1, len(history) + 1))
     assert len(history) == len(old_acked) + len(new_acked)
     assert max(old_acked) < min(new_acked)
     for one in history:
         if one.seq in old_acked:
-            assert (one.epoch, one.save) == (first.epoch, old_acked[one.seq])
+            assert (one.epoch, one.data) == (first.epoch, old_acked[one.seq])
         else:
-            assert (one.epoch, one.save) == (epoch, new_acked[one.seq])
+            assert (one.epoch, one.data) == (epoch, new_acked[one.seq])
 
 
 def test_a_table_locked_too_long_is_store_down_and_then_written(store: TableStore, backing: Backing) -> None:
@@ -260,10 +305,10 @@ def test_a_table_locked_too_long_is_store_down_and_then_written(store: TableStor
     with backing.locking("t1"):
         with pytest.raises(StoreDown):
             store.write("t1", epoch, b"while locked")
-        assert store.history("t1") == []
+        assert store.history("t1") == [FIRST]
     # The store was slow, not gone: the next call is served.
     assert store.write("t1", epoch, b"move 1") == 1
-    assert store.history("t1") == [Written(1, epoch, b"move 1")]
+    assert store.history("t1") == [FIRST, *moves(epoch, b"move 1")]
 
 
 # ---------------------------------------------------------------------- claims
@@ -343,7 +388,8 @@ def test_release_hands_the_table_over(store: TableStore, backing: Backing) -> No
     assert row is not None and (row.owner, row.epoch) == (None, first.epoch)
     # w1 is alive (leaving, not dead): its released table is claimed all the same.
     second = claimed_one(backing.open(), "w2", "t1", live=["w1"])
-    assert (second.epoch, second.seq, second.save) == (first.epoch + 1, 1, b"move 1")
+    assert (second.epoch, second.seq, second.snapshot) == (first.epoch + 1, 1, b"first")
+    assert second.entries == tuple(moves(first.epoch, b"move 1"))
     with pytest.raises(Fenced):
         store.write("t1", first.epoch, b"after the hand-over")
     assert not store.release("t1", first.epoch)
@@ -366,7 +412,7 @@ def test_end_stops_claims_and_writes(store: TableStore) -> None:
     assert store.claim("w2", [], [], 5) == []
     with pytest.raises(Fenced):
         store.write("t1", got.epoch, b"after the end")
-    assert store.history("t1") == [Written(1, got.epoch, b"last move")]
+    assert store.history("t1") == [FIRST, *moves(got.epoch, b"last move")]
 
 
 # ---------------------------------------------------------------------- any sequence, checked on a model
@@ -401,7 +447,9 @@ def test_any_sequence_of_claims_writes_releases_and_ends_keeps_one_history(
                     continue
                 epoch, owner = epoch + 1, worker
                 assert [(one.id, one.epoch, one.seq) for one in got] == [(table, epoch, len(written))]
-                assert got[0].save == (written[-1].save if written else b"first")
+                at = max((one.seq for one in written if one.kind == SNAPSHOT), default=0)
+                assert got[0].snapshot == (written[at - 1].data if at else b"first")
+                assert got[0].entries == tuple(written[at:])
                 believed[worker] = epoch
             elif mine is None:
                 continue
@@ -412,7 +460,7 @@ def test_any_sequence_of_claims_writes_releases_and_ends_keeps_one_history(
                         store.write(table, mine, save, snapshot=op == "snapshot")
                     continue
                 assert store.write(table, mine, save, snapshot=op == "snapshot") == len(written) + 1
-                written.append(Written(len(written) + 1, epoch, save))
+                written.append(Written(len(written) + 1, epoch, SNAPSHOT if op == "snapshot" else MOVE, save))
             elif op == "release":
                 assert store.release(table, mine) == (mine == epoch)
                 if mine == epoch:
@@ -423,7 +471,7 @@ def test_any_sequence_of_claims_writes_releases_and_ends_keeps_one_history(
             else:
                 store.end(table, mine)
                 ended = True
-        assert store.history(table) == written
+        assert store.history(table) == [Written(0, 0, SNAPSHOT, b"first"), *written]
         row = store.row(table)
         assert row is not None
         assert (row.owner, row.epoch, row.seq, row.phase) == (owner, epoch, len(written), ENDED if ended else PLAYING)
@@ -460,6 +508,59 @@ def test_a_newer_schema_is_refused_and_left_as_it_is(store: TableStore, backing:
         backing.open().init()
     assert backing.query("SELECT value FROM kc_meta") == [(newer,)]
     assert backing.query("SELECT id FROM kc_tables") == [("t1",)]
+
+
+def _blob(backing: Backing, data: bytes) -> str:
+    """``data`` as a literal of the backing's SQL."""
+    return f"X'{data.hex()}'" if backing.kind == "sqlite" else f"'\\x{data.hex()}'::bytea"
+
+
+def version_1_store(backing: Backing) -> None:
+    """A store made with version 1's statements, holding what version 1 wrote (every row a
+    whole save; a table's snapshot its round's first position): ``new`` at its first position,
+    ``r1`` two positions after it, ``r2`` one position after its round 2's snapshot at seq 2."""
+    for statement in (STEPS if backing.kind == "sqlite" else PG_STEPS)[1]:
+        backing.query(statement)
+    backing.query("INSERT INTO kc_meta (key, value) VALUES ('schema', '1')")
+    tables = {"new": (0, 0, b"new first"), "r1": (2, 0, b"r1 first"), "r2": (3, 2, b"r2 round 2")}
+    for table, (seq, snapshot_seq, snapshot) in tables.items():
+        backing.query(
+            "INSERT INTO kc_tables (id, owner, epoch, seq, phase, record, snapshot, snapshot_seq, updated)"
+            f" VALUES ('{table}', NULL, 1, {seq}, 'playing', '{{}}', {_blob(backing, snapshot)}, {snapshot_seq}, 1.0)"
+        )
+    rows = [("r1", 1, b"r1 at 1"), ("r1", 2, b"r1 at 2"), ("r2", 1, b"r2 at 1"), ("r2", 2, b"r2 round 2")]
+    for table, seq, save in [*rows, ("r2", 3, b"r2 at 3")]:
+        backing.query(
+            f"INSERT INTO kc_moves (table_id, seq, epoch, save) VALUES ('{table}', {seq}, 1, {_blob(backing, save)})"
+        )
+
+
+def test_store_init_brings_a_version_1_store_to_version_2_its_rows_snapshots(backing: Backing) -> None:
+    version_1_store(backing)
+    store = backing.open()
+    for call in (lambda: store.claim("w1", [], [], 5), lambda: store.write("r1", 1, b"x"), lambda: store.row("r1")):
+        with pytest.raises(StoreError, match="store init") as refused:
+            call()
+        assert "older" in str(refused.value) and "\n" not in str(refused.value)
+    assert backing.query("SELECT value FROM kc_meta") == [("1",)], "left as it is until init"
+    store.init()
+    assert backing.query("SELECT value FROM kc_meta") == [(str(SCHEMA_VERSION),)]
+    assert store.history("new") == [Written(0, 0, SNAPSHOT, b"new first")]
+    snapshots = [Written(1, 1, SNAPSHOT, b"r1 at 1"), Written(2, 1, SNAPSHOT, b"r1 at 2")]
+    assert store.history("r1") == [Written(0, 0, SNAPSHOT, b"r1 first"), *snapshots]
+    assert [(one.seq, one.kind) for one in store.history("r2")] == [(1, SNAPSHOT), (2, SNAPSHOT), (3, SNAPSHOT)]
+    # Each table is served from its last row, a snapshot now.
+    got = {one.id: one for one in store.claim("w1", [], [], 5)}
+    assert {table: (one.seq, one.snapshot, one.entries) for table, one in got.items()} == {
+        "new": (0, b"new first", ()),
+        "r1": (2, b"r1 at 2", ()),
+        "r2": (3, b"r2 at 3", ()),
+    }
+    assert store.write("r1", got["r1"].epoch, b"move 3") == 3
+    [again] = backing.open().claim("w2", [], ["new", "r2"], 5)
+    assert (again.snapshot, again.entries) == (b"r1 at 2", tuple(moves(got["r1"].epoch, b"move 3", start=3)))
+    store.init()  # again: nothing changes
+    assert len(store.history("r1")) == 4
 
 
 def test_a_call_before_the_schema_is_made_says_to_make_it(backing: Backing) -> None:
@@ -533,8 +634,8 @@ def test_a_file_that_is_not_a_table_store_is_refused_and_left_as_it_is(tmp_path:
 #: alive), writes three moves to each, prints the tables it claimed (JSON).
 SWEEPER = """
 import json, sys
-from kc_tui.net.cluster.sqlite_store import SqliteTableStore
-from kc_tui.net.cluster.tablestore import StoreDown
+from kc_tui.net.store.sqlite_store import SqliteTableStore
+from kc_tui.net.store.tablestore import StoreDown
 store = SqliteTableStore.open(sys.argv[1])
 worker, other = sys.argv[2], sys.argv[3]
 mine = []
@@ -582,7 +683,7 @@ def test_processes_sharing_one_file_claim_each_table_once(tmp_path: Path) -> Non
     for row in store.rows():
         assert (row.epoch, row.seq) == (1, 3)
         assert row.id in claimed[str(row.owner)]
-        assert [(one.seq, one.epoch, one.save) for one in store.history(row.id)] == [
+        assert [(one.seq, one.epoch, one.data) for one in store.history(row.id)[1:]] == [
             (n, 1, f"{row.owner} {n}".encode()) for n in (1, 2, 3)
         ]
     store.close()
@@ -643,7 +744,7 @@ def test_store_down_while_postgresql_is_stopped_and_back_by_itself_after(pg_url:
 
         wait_for(answers, what="the store to answer again after PostgreSQL started")
         assert store.write("t1", epoch, b"move 2") == 2
-        assert store.history("t1") == [Written(1, epoch, b"move 1"), Written(2, epoch, b"move 2")]
+        assert store.history("t1") == [FIRST, *moves(epoch, b"move 1", b"move 2")]
         row = store.row("t1")
         assert row is not None and (row.owner, row.phase) == ("w1", PLAYING)
     finally:
@@ -687,7 +788,8 @@ class TestLobbyTables:
         assert store.write("t1", epoch, b"move 1") == 1
         # Its owner's lease lapsed: another worker claims it at the next epoch.
         taken = claimed_one(backing.open(), "w2", "t1")
-        assert (taken.epoch, taken.seq, taken.save) == (2, 1, b"move 1")
+        assert (taken.epoch, taken.seq, taken.snapshot) == (2, 1, b"first")
+        assert [(row.seq, row.kind, row.data) for row in taken.entries] == [(1, MOVE, b"move 1")]
         with pytest.raises(Fenced):
             store.write("t1", epoch, b"move 2 of the old owner")
 
@@ -763,11 +865,11 @@ class TestLobbyTables:
         store.write("t1", epoch, b"round 2", snapshot=True)
         store.write("t1", epoch, b"move 4")
         store.trim("t1", epoch)
-        assert store.history("t1") == [Written(3, epoch, b"round 2"), Written(4, epoch, b"move 4")]
+        assert store.history("t1") == [Written(3, epoch, SNAPSHOT, b"round 2"), Written(4, epoch, MOVE, b"move 4")]
         store.write("t1", epoch, b"round 3", snapshot=True)
         store.trim("t1", epoch)
         taken = claimed_one(backing.open(), "w2", "t1")
-        assert (taken.seq, taken.save) == (5, b"round 3")
+        assert (taken.seq, taken.snapshot, taken.entries) == (5, b"round 3", ())
         with pytest.raises(Fenced):
             store.trim("t1", epoch)
-        assert store.history("t1") == [Written(5, epoch, b"round 3")]
+        assert store.history("t1") == [Written(5, epoch, SNAPSHOT, b"round 3")]

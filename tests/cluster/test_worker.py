@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from kc_tui.config import HUMAN
+from kc_tui.config.args import CliError
 from kc_tui.engine import Match, Rules
 from kc_tui.match.roster import Seat
 from kc_tui.match.saves import SaveError
@@ -34,13 +36,21 @@ from kc_tui.net import views
 from kc_tui.net.cluster.coord import SELF_FENCE, Coordinator
 from kc_tui.net.cluster.lobby_view import listing_of
 from kc_tui.net.cluster.opening import open_store
-from kc_tui.net.cluster.sqlite_store import SqliteTableStore
 from kc_tui.net.cluster.tables import new_table
-from kc_tui.net.cluster.tablestore import ENDED, StoreDown, StoreError, TableStore
-from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker
+from kc_tui.net.cluster.worker import CLOSE_SERVICE_RESTART, STORE_DOWN_TEXT, Worker, serve_worker
 from kc_tui.net.hub import HubSettings
 from kc_tui.net.lobby_schema import PLAYING, ListedSeat, TableListing
 from kc_tui.net.protocol import parse_server, write
+from kc_tui.net.store.history import over, saves
+from kc_tui.net.store.sqlite_store import STEPS, SqliteTableStore
+from kc_tui.net.store.tablestore import (
+    ENDED,
+    MOVE,
+    SNAPSHOT,
+    StoreDown,
+    StoreError,
+    TableStore,
+)
 from tests.cluster.storekit import fresh_database
 from tests.net.serverkit import TWO_ROUNDS, Client, join, make_moves, play_on, settled_turn
 from tests.waiting import WAIT, wait_for, wait_until
@@ -136,8 +146,9 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
     written: list[tuple[Shown, Shown, int]] = []
     real = store.write
 
-    def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
-        seq = real(name, epoch, save, snapshot=snapshot)
+    def write(name: str, epoch: int, data: bytes, *, snapshot: bool = False) -> int:
+        seq = real(name, epoch, data, snapshot=snapshot)
+        save = saves(store.history(name))[seq]
         written.append((shown_of(save, 0), shown_of(save, 1), workers[0].tables[name].served.stamp))
         return seq
 
@@ -147,19 +158,24 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
         ana, ben = await seats(worker, table, tokens)
         await make_moves(6, ana, ben)
         await settled_turn(ana, ben)
-        history = store.history(table)
+        history = store.history(table)[1:]
+        positions = saves(store.history(table))
         row = store.row(table)
         assert row is not None and row.owner == worker.id and row.epoch == worker.tables[table].epoch == 1
         assert [w.seq for w in history] == [1, 2, 3, 4, 5, 6], "one row per move"
         assert {w.epoch for w in history} == {1}
-        assert [(a, b) for a, b, _stamp in written] == [(shown_of(w.save, 0), shown_of(w.save, 1)) for w in history]
+        assert all(w.kind == MOVE and len(w.data) < 200 for w in history), "a move row holds no position"
+        assert all(len(positions[w.seq]) > 1000 for w in history)
+        assert [(a, b) for a, b, _stamp in written] == [
+            (shown_of(positions[w.seq], 0), shown_of(positions[w.seq], 1)) for w in history
+        ]
         # A state of a position is sent only after its row was written: each is newer than every
         # state sent before that write.
         for seat, client in enumerate((ana, ben)):
             for position in written:
                 sent = [s.stamp for s in client.states() if shown(s) == position[seat]]
                 assert sent and min(sent) > position[2], f"seat {seat} was shown a position before it was written"
-        kept = {shown_of(w.save, 0) for w in history}
+        kept = {shown_of(positions[w.seq], 0) for w in history}
         assert len({shown(s) for s in ana.states()} - kept) == 1, "the table's first position, and those written"
         watcher = await join(f"{worker.address}/t/{table}/watch")
         assert watcher.state.seat is None and watcher.state.hand is None
@@ -167,8 +183,8 @@ async def test_a_new_table_is_claimed_and_every_move_written_before_any_seat_is_
         for path, status in (("/", 200), ("/lobby", 404), (f"/t/{table}/seat/not-a-token", None)):
             answer = worker.route(path)
             assert (answer[0] if isinstance(answer, tuple) else None) == status, path
-        assert shown(ana.state) == shown_of(history[-1].save, 0)
-        assert shown(ben.state) == shown_of(history[-1].save, 1)
+        assert shown(ana.state) == shown_of(positions[6], 0)
+        assert shown(ben.state) == shown_of(positions[6], 1)
         for client in (ana, ben):
             await client.close()
 
@@ -180,11 +196,11 @@ async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_t
     snapshots: list[tuple[int, int]] = []
     real = store.write
 
-    def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
-        if snapshot:
-            session = MatchSession.from_dict(json.loads(save), shared_log=True)
+    def write(name: str, epoch: int, data: bytes, *, snapshot: bool = False) -> int:
+        if snapshot and not over(data):
+            session = MatchSession.from_dict(json.loads(data), shared_log=True)
             snapshots.append((session.match.number, session.stamp[2]))
-        return real(name, epoch, save, snapshot=snapshot)
+        return real(name, epoch, data, snapshot=snapshot)
 
     monkeypatch.setattr(store, "write", write)
     async with serving(store, server) as worker:
@@ -201,7 +217,9 @@ async def test_every_round_starts_with_a_snapshot_and_a_match_over_is_ended_in_t
         assert snapshots == [(n, 0) for n in range(2, rounds + 1)]
         assert row.epoch == 1
         # The match's last position (scored, over) is written like every other before it is shown.
-        last = Match.from_dict(json.loads(store.history(table)[-1].save)["match"])
+        final = store.history(table)[-1]
+        assert final.kind == SNAPSHOT
+        last = Match.from_dict(json.loads(final.data)["match"])
         assert last.over
         assert list(last.totals) == [seat.total for seat in ana.state.view.seats]
         await ana.close()
@@ -268,8 +286,10 @@ async def hand_over(stores: Sequence[TableStore], server: fakeredis.FakeServer) 
             assert shown(ben_again.state) == before[1]
             await make_moves(1, again, ben_again)
             history = stores[1].history(table)
-            assert [w.epoch for w in history] == [epoch] * 3 + [epoch + 1]
-            assert [w.seq for w in history] == [1, 2, 3, 4]
+            assert [w.epoch for w in history] == [0] + [epoch] * 3 + [epoch + 1]
+            assert [w.seq for w in history] == [0, 1, 2, 3, 4]
+            # Served again from the round's first position with the three moves replayed.
+            assert [w.kind for w in history] == [SNAPSHOT] + [MOVE] * 4
             for client in (again, ben_again):
                 await client.close()
 
@@ -371,10 +391,10 @@ async def test_a_store_that_cannot_be_written_holds_the_table_and_play_goes_on_a
     down = [False]
     real = store.write
 
-    def write(name: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
+    def write(name: str, epoch: int, data: bytes, *, snapshot: bool = False) -> int:
         if down[0]:
             raise problem
-        return real(name, epoch, save, snapshot=snapshot)
+        return real(name, epoch, data, snapshot=snapshot)
 
     monkeypatch.setattr(store, "write", write)
     async with serving(store, server) as worker:
@@ -393,9 +413,75 @@ async def test_a_store_that_cannot_be_written_holds_the_table_and_play_goes_on_a
         await make_moves(2, ana, ben)
         history = store.history(table)
         assert len(history) > rows
-        assert shown(mover.state) == shown_of(history[-1].save, mover.state.seat or 0)
+        assert history[rows].kind == SNAPSHOT, "the write after a failed one: a snapshot"
+        assert shown(mover.state) == shown_of(saves(history)[history[-1].seq], mover.state.seat or 0)
         for client in (ana, ben):
             await client.close()
+
+
+def damage_digest(store: SqliteTableStore, table: str, seq: int) -> bytes:
+    """The move row at ``seq`` with the digest of the row before it: a position that differs."""
+    history = store.history(table)
+    entry = json.loads(history[seq].data)
+    entry["digest"] = json.loads(history[seq - 1].data)["digest"]
+    return json.dumps(entry).encode()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [damage_digest, lambda _store, _table, _seq: b'{"play": "play 7'],
+    ids=["a digest that differs", "a damaged entry"],
+)
+async def test_a_history_that_does_not_replay_is_not_served_and_is_released_as_it_is(
+    damage: Callable[[SqliteTableStore, str, int], bytes],
+    store_file: str,
+    store: SqliteTableStore,
+    server: fakeredis.FakeServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table, tokens = new_table(store, SEATS, TWO_ROUNDS, seed=SEED)
+    async with serving(store, server, worker_id="w-one") as one:
+        ana, ben = await seats(one, table, tokens)
+        await make_moves(3, ana, ben)
+        await settled_turn(ana, ben)
+        await one.stop(handover=True)
+    damaged = damage(store, table, 3)
+    db = sqlite3.connect(store_file)
+    with db:
+        db.execute("UPDATE kc_moves SET data = ? WHERE table_id = ? AND seq = 3", (damaged, table))
+    db.close()
+    before = store.history(table)
+    async with serving(store, server, worker_id="w-two") as two:
+        await wait_until(lambda: table in two.set_aside, what="the table set aside")
+        row = store.row(table)
+        assert row is not None and (row.owner, row.epoch, row.seq) == (None, 2, 3), "released, nothing written"
+        assert store.history(table) == before
+        assert table not in two.tables
+        answer = two.route(f"/t/{table}/seat/{tokens[0]}")
+        assert isinstance(answer, tuple) and answer[0] == 404, "no position is shown"
+        await two._sweep()
+        assert (r := store.row(table)) is not None and (r.owner, r.epoch) == (None, 2), "not claimed again here"
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and table in r.getMessage()]
+    assert len(errors) == 1 and "seq 3" in errors[0]
+    moves = [json.loads(w.data).get("play") for w in before[1:3]]
+    assert not any(m in errors[0] for m in moves if m), "no card in the log"
+    for client in (ana, ben):
+        await client.close()
+
+
+def test_a_worker_on_a_store_of_version_1_says_to_run_store_init(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    for statement in STEPS[1]:
+        db.execute(statement)
+    db.execute("INSERT INTO kc_meta (key, value) VALUES ('schema', '1')")
+    db.commit()
+    db.close()
+    with pytest.raises(CliError, match="store init") as refused:
+        serve_worker(
+            str(path), "redis://127.0.0.1:1", bind="127.0.0.1", port=0, worker_id=None, advertise=None, status=print
+        )
+    assert "older" in str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_a_table_no_worker_could_serve_is_refused_and_not_stored(store: SqliteTableStore) -> None:

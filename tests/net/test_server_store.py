@@ -27,11 +27,11 @@ from kc_tui.net import schema
 from kc_tui.net import server_store as server_store_module
 from kc_tui.net.accounts import Accounts
 from kc_tui.net.accounts import Person as Account
-from kc_tui.net.cluster.tablestore import Fenced
 from kc_tui.net.hub import FENCED_TEXT, Hub, HubSettings
 from kc_tui.net.identity import PlayerKey
 from kc_tui.net.lobby import Lobby, LobbyLimits, Person, Seating, shipped_ai_ratings
 from kc_tui.net.server_store import STORE_NAME, STORE_VERSION, ServerStore, StoreError
+from kc_tui.net.store.tablestore import Fenced
 from kc_tui.records.rating import Rating
 from tests.net.hubkit import FAST, my_turn, play_one, shown, signed_in, sit, start_server
 from tests.net.server_store_v1 import StoreV1
@@ -213,7 +213,7 @@ async def test_a_version_1_file_is_migrated_and_keeps_every_table_and_person(tmp
         assert rows[kept.playing].phase == ls.PLAYING and rows[kept.waiting].phase == ls.OPEN
         assert all(row.epoch == 0 and row.owner is None for row in rows.values())
         (claimed,) = store.claim_all()
-        assert claimed.save == kept.save and claimed.epoch == 1
+        assert (claimed.snapshot, claimed.entries, claimed.epoch) == (kept.save, (), 1)
     finally:
         store.close()
     async with hub_on(folder) as hub:
@@ -315,7 +315,8 @@ def test_the_save_in_the_file_is_the_last_position_written(tmp_path: Path) -> No
             (claimed,) = other.claim_all()
         finally:
             other.close()
-        assert claimed.save == b'{"n": 1}' and claimed.epoch == 2
+        assert claimed.snapshot == b"first" and claimed.epoch == 2
+        assert [row.data for row in claimed.entries] == [b'{"n": 1}'], "the row written last follows its snapshot"
         assert claimed.hashes == {0: [server_store_module.token_hash("tok")]}
         for write in (
             functools.partial(store.save, "t", b"late"),
@@ -338,6 +339,6 @@ def test_a_rounds_first_position_drops_the_positions_before_it(tmp_path: Path) -
             store.save("t", f"move {n}".encode())
         store.save("t", b"round 2", snapshot=True)
         store.save("t", b"move 5")
-        assert [(row.seq, row.save) for row in store.tables_store.history("t")] == [(4, b"round 2"), (5, b"move 5")]
+        assert [(row.seq, row.data) for row in store.tables_store.history("t")] == [(4, b"round 2"), (5, b"move 5")]
     finally:
         store.close()

@@ -47,7 +47,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
-from kc_tui.net.cluster.tablestore import PLAYING, Claimed, StoreError, TableStore
+from kc_tui.net.store.tablestore import PLAYING, Claimed, StoreError, TableStore
 
 log = logging.getLogger(__name__)
 

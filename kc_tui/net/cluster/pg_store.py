@@ -32,16 +32,16 @@ import psycopg.conninfo
 import psycopg_pool
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.sql import (
+from kc_tui.net.store.sql import (
+    SCHEMA_STEP_2,
     SqlStatements,
     foreign,
-    last_position,
     not_made,
     record_of,
     record_text,
     schema_version,
 )
-from kc_tui.net.cluster.tablestore import (
+from kc_tui.net.store.tablestore import (
     PLAYING,
     SCHEMA_VERSION,
     Claimed,
@@ -85,6 +85,7 @@ PG_STEPS: dict[int, tuple[LiteralString, ...]] = {
         "CREATE TABLE kc_seat_tokens (table_id TEXT NOT NULL, seat INTEGER NOT NULL, hash BYTEA NOT NULL,"
         " PRIMARY KEY (table_id, seat, hash))",
     ),
+    2: SCHEMA_STEP_2,
 }
 #: What PostgreSQL answers (in its words: a connection's refusal carries no SQLSTATE) when it
 #: cannot take a connection for a while; any other refusal (a user or a password refused, no such
@@ -300,6 +301,7 @@ class PgTableStore(SqlStatements):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK,))
             version = self._version(conn)
             if version == SCHEMA_VERSION:
+                self.version = version
                 return
             for step in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in PG_STEPS[step]:
@@ -309,9 +311,11 @@ class PgTableStore(SqlStatements):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (str(SCHEMA_VERSION),),
             )
+        self.version = SCHEMA_VERSION
         log.info("the table store %s is at schema %d", self.where, SCHEMA_VERSION)
 
     def create(self, table: str, record: Mapping[str, Any], save: bytes, hashes: Mapping[int, Sequence[bytes]]) -> None:
+        self._ready()
         with self._transaction() as conn:
             made = conn.execute(
                 "INSERT INTO kc_tables (id, owner, epoch, seq, phase, record, snapshot, snapshot_seq, updated)"
@@ -321,6 +325,7 @@ class PgTableStore(SqlStatements):
             if made is None:
                 # Translators: {table} is a table's id.
                 raise StoreError(_("the table {table} exists already").format(table=one_line(table, 80)))
+            self._first_row(conn, table, save)
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO kc_seat_tokens (table_id, seat, hash) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
@@ -330,19 +335,19 @@ class PgTableStore(SqlStatements):
     def claim(self, worker: str, live: Collection[str], holding: Collection[str], limit: int) -> list[Claimed]:
         if limit <= 0:
             return []
+        self._ready()
         out: list[Claimed] = []
         with self._transaction() as conn:
             picked = conn.execute(
-                "SELECT t.id, t.seq, t.record, t.snapshot, t.snapshot_seq, m.save FROM kc_tables t"
-                " LEFT JOIN kc_moves m ON m.table_id = t.id AND m.seq = t.seq"
+                "SELECT t.id, t.seq, t.record, t.snapshot, t.snapshot_seq FROM kc_tables t"
                 " WHERE t.phase = %s AND (t.owner IS NULL OR NOT (t.owner = ANY(%s::text[])))"
                 " AND NOT (t.id = ANY(%s::text[]))"
                 " ORDER BY t.updated, t.id LIMIT %s FOR UPDATE OF t SKIP LOCKED",
                 (PLAYING, sorted(live), sorted(holding), limit),
             ).fetchall()
-            for table, seq, text, snapshot, snapshot_seq, move in picked:
-                save = last_position(table, int(seq), bytes(snapshot), int(snapshot_seq), move)
-                if save is None:
+            for table, seq, text, snapshot, snapshot_seq in picked:
+                entries = self._entries(conn, table, int(seq), int(snapshot_seq))
+                if entries is None:
                     continue
                 found = conn.execute(
                     "UPDATE kc_tables SET owner = %s, epoch = epoch + 1 WHERE id = %s RETURNING epoch", (worker, table)
@@ -350,7 +355,13 @@ class PgTableStore(SqlStatements):
                 assert found is not None  # the row is locked by this transaction
                 out.append(
                     Claimed(
-                        str(table), int(found[0]), int(seq), record_of(table, text), save, self._hashes(conn, table)
+                        str(table),
+                        int(found[0]),
+                        int(seq),
+                        record_of(table, text),
+                        bytes(snapshot),
+                        self._hashes(conn, table),
+                        entries,
                     )
                 )
         return out

@@ -22,8 +22,8 @@ from kc_tui.match.roster import Seat
 from kc_tui.match.saves import save_bytes
 from kc_tui.match.session import MatchSession
 from kc_tui.net.cluster.opening import open_store
-from kc_tui.net.cluster.tablestore import StoreError, TableStore
 from kc_tui.net.server_store import token_hash
+from kc_tui.net.store.tablestore import StoreError, TableStore
 from kc_tui.net.table_service import new_token
 from kc_tui.util.printable import one_line
 
@@ -111,7 +111,7 @@ def new_table(
     """A new table of ``seats`` playing by ``rules``, stored (owned by no one: the next sweep of a
     worker claims it): its first position, its record and the hashes of a new token for every
     person's seat (the tokens themselves are only returned). Its id and ``{seat: token}``;
-    :class:`~kc_tui.net.cluster.tablestore.StoreError` when ``table`` exists or the store fails,
+    :class:`~kc_tui.net.store.tablestore.StoreError` when ``table`` exists or the store fails,
     :class:`~kc_tui.match.saves.SaveError` when its seats or rules could not be served again."""
     session = MatchSession.hosted(list(seats), rules, seed)
     tokens = {seat: new_token() for seat in session.human_seats}

@@ -1,5 +1,5 @@
 """``kings-corners worker``: a process that owns tables and serves them, their truth in the store
-of the tables (:mod:`.tablestore`), its lease and their routes in Redis (:mod:`.coord`).
+of the tables (:mod:`~kc_tui.net.store.tablestore`), its lease and their routes in Redis (:mod:`.coord`).
 
 A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds) and sweeps for
 orphans: tables owned by no one (new ones, handed over) or by a worker whose lease lapsed
@@ -9,10 +9,20 @@ one-process server serves a table (:class:`~kc_tui.net.table_service.ServedTable
 :func:`~kc_tui.net.hub.table_route`), and its route set for the gateways.
 
 - Every position is written to the store, fenced by the table's epoch, before any state of it is
-  sent (the served table's save sink; the first position of a round is also its snapshot).
-- The store cannot be reached (:class:`~.tablestore.StoreDown`): the table holds, refuses moves
+  sent (the served table's save sink): as a move row when it is one step of a turn from the row
+  written before it, else as a snapshot (a round's first position, among others:
+  :func:`.history.row_of`).
+- A claimed table is served from its last snapshot with the move rows after it replayed through
+  the session's own methods, each checked against its digest (:func:`.history.rebuild`). A
+  history that does not replay (a row damaged, or a position that differs from the one written,
+  hence from the one its seats were shown) is not served at all: the error is logged (the table
+  and the seq, no card), the table is released at once, untouched, for another worker to try
+  (one of another version, or after a repair), and this worker never claims it again while it
+  runs. Its seats wait, the gateway answering "try again", rather than being shown another
+  position than the one they saw. A snapshot that is not a usable save ends the table.
+- The store cannot be reached (:class:`~kc_tui.net.store.tablestore.StoreDown`): the table holds, refuses moves
   saying why, and goes on by itself once a write works (the served table's hold).
-- Another worker claimed the table (:class:`~.tablestore.Fenced`): the table is dropped at once;
+- Another worker claimed the table (:class:`~kc_tui.net.store.tablestore.Fenced`): the table is dropped at once;
   its clients get nothing but a close (1012: they come back through a gateway).
 - Not renewed for :data:`~.coord.SELF_FENCE` seconds (the monotonic clock, asked as every message
   is sent: a process stopped and woken again sends nothing before it notices): nothing is sent to
@@ -29,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import re
@@ -42,7 +51,6 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from kc_tui.config.args import CliError
-from kc_tui.engine import Match
 from kc_tui.i18n import N_, _
 from kc_tui.match.saves import SaveError
 from kc_tui.match.session import MatchSession
@@ -50,13 +58,14 @@ from kc_tui.net import schema
 from kc_tui.net.cluster.coord import CALL_TIMEOUT, RENEW_EVERY, SWEEP_CHANNEL, Coordinator, Reaper, open_redis
 from kc_tui.net.cluster.lobby_view import listed
 from kc_tui.net.cluster.tables import open_checked, private, shown_url, store_problem, turn_seconds
-from kc_tui.net.cluster.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.connection import CLOSE_GOING_AWAY
 from kc_tui.net.door import files_wanted, raise_file_limit
 from kc_tui.net.hosting import base_url
 from kc_tui.net.hub import END_LINGER, HubSettings, LiveTable, not_found_text, root_text, table_route
 from kc_tui.net.listener import Endpoint, Listener
 from kc_tui.net.logs import tell
+from kc_tui.net.store.history import HistoryError, over, rebuild, row_of
+from kc_tui.net.store.tablestore import Claimed, Fenced, StoreDown, StoreError, TableStore
 from kc_tui.net.table_service import ServedTable
 from kc_tui.util.printable import one_line
 
@@ -106,6 +115,9 @@ class WorkerTable:
     live: LiveTable
     epoch: int
     dropped: bool = False
+    #: Whether the row written last holds the session's position before its next save (its last
+    #: write worked): only then can the next save be a move row.
+    follows: bool = True
     ended: bool = False
     end_written: bool = False
     routed: bool = False
@@ -165,6 +177,8 @@ class Worker:
             status=status,
         )
         self.tables: dict[str, WorkerTable] = {}
+        #: Tables whose history did not replay here: released, and never claimed again by this worker.
+        self.set_aside: set[str] = set()
         self.address = ""
         self._coord: Coordinator | None = None
         self._reaper: Reaper | None = None
@@ -345,7 +359,7 @@ class Worker:
         room = min(CLAIM_BATCH, self.max_tables - len(self.tables))
         if self._reaper is None or room <= 0 or self._stopped or self.coord.fenced():
             return
-        claimed = await self._reaper.sweep(set(self.tables), room)
+        claimed = await self._reaper.sweep(set(self.tables) | self.set_aside, room)
         for table in claimed:
             try:
                 await self._serve(table)
@@ -353,12 +367,17 @@ class Worker:
                 log.exception("table %s could not be served", table.id)
 
     async def _serve(self, claimed: Claimed) -> None:
-        """Serve a claimed table from its last position, and route it here."""
-        if _over(claimed.save):  # its last position written, its end not yet: ended now
+        """Serve a claimed table from its last snapshot and the move rows after it, and route it
+        here (a history that does not replay: set aside, see the module docs)."""
+        if not claimed.entries and over(claimed.snapshot):  # its last position written, its end not yet
             self._end_quietly(claimed.id, claimed.epoch)
             return
         try:
-            session = MatchSession.from_dict(json.loads(claimed.save), shared_log=True)
+            session = rebuild(claimed.snapshot, claimed.entries)
+        except HistoryError as exc:
+            log.error("table %s is not served: %s; it is released for another worker", claimed.id, exc)
+            self._set_aside(claimed)
+            return
         except (SaveError, ValueError) as exc:
             log.error("table %s cannot be served: its position is not usable (%s)", claimed.id, exc)
             self._end_quietly(claimed.id, claimed.epoch)
@@ -373,7 +392,7 @@ class Worker:
 
         def sink(data: bytes) -> str | None:
             assert holder.table is not None
-            return self._write(holder.table, data, snapshot=session.stamp[2] == 0)
+            return self._write(holder.table, session, data)
 
         served = ServedTable(
             session,
@@ -412,13 +431,23 @@ class Worker:
         if wt.dropped:  # dropped meanwhile: the route goes before the next renewal writes it back
             self._unrouted.add(wt.id)
 
-    def _write(self, wt: WorkerTable, data: bytes, *, snapshot: bool) -> str | None:
-        """The save sink of a served table: its position written under its epoch; None once it
-        is, else why not (the table holds)."""
+    def _set_aside(self, claimed: Claimed) -> None:
+        """A claimed table this worker cannot serve: released at once, never claimed again here."""
+        self.set_aside.add(claimed.id)
+        try:
+            self.store.release(claimed.id, claimed.epoch)
+        except StoreError as exc:
+            log.warning("table %s could not be released (%s): it goes with this worker's lease", claimed.id, exc)
+
+    def _write(self, wt: WorkerTable, session: MatchSession, data: bytes) -> str | None:
+        """The save sink of a served table: its position written under its epoch (a move row, or
+        a snapshot: :func:`.history.row_of`); None once it is, else why not (the table holds)."""
         if wt.dropped or self._fenced_now():
             return DROPPED_TEXT
+        row, snapshot = row_of(session, data, wt.follows)
+        wt.follows = False
         try:
-            self.store.write(wt.id, wt.epoch, data, snapshot=snapshot)
+            self.store.write(wt.id, wt.epoch, row, snapshot=snapshot)
         except Fenced:
             log.warning("table %s was claimed by another worker: dropped", wt.id)
             self._drop(wt)
@@ -429,6 +458,7 @@ class Worker:
         except StoreError as exc:  # the store's own words: its disk full, its file damaged
             log.warning("table %s holds: %s", wt.id, exc)
             return _line(exc)
+        wt.follows = True
         return None
 
     def _drop(self, wt: WorkerTable) -> None:
@@ -493,14 +523,6 @@ class Worker:
         await self._list(wt, None)
         with contextlib.suppress(Exception):
             await self.coord.forget(wt.id)
-
-
-def _over(save: bytes) -> bool:
-    """Whether ``save`` is a match's last position (the match over)."""
-    try:
-        return Match.from_dict(json.loads(save)["match"]).over
-    except (ValueError, TypeError, KeyError):
-        return False
 
 
 def _line(exc: BaseException) -> str:

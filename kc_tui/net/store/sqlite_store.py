@@ -29,16 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.sql import (
+from kc_tui.net.store.sql import (
+    SCHEMA_STEP_2,
     SqlStatements,
     foreign,
-    last_position,
     not_made,
     record_of,
     record_text,
     schema_version,
 )
-from kc_tui.net.cluster.tablestore import (
+from kc_tui.net.store.tablestore import (
     PLAYING,
     SCHEMA_VERSION,
     Claimed,
@@ -66,6 +66,7 @@ STEPS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE kc_seat_tokens (table_id TEXT NOT NULL, seat INTEGER NOT NULL, hash BLOB NOT NULL,"
         " PRIMARY KEY (table_id, seat, hash)) WITHOUT ROWID",
     ),
+    2: SCHEMA_STEP_2,
 }
 
 
@@ -87,6 +88,7 @@ class SqliteTableStore(SqlStatements):
         self.db = db
         self.path = path
         self.shown = one_line(str(path))
+        self.where = self.shown
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ opening
@@ -215,6 +217,7 @@ class SqliteTableStore(SqlStatements):
             elif names:
                 raise foreign(self.shown)
             if version == SCHEMA_VERSION:
+                self.version = version
                 return
             for step in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in STEPS[step]:
@@ -224,9 +227,11 @@ class SqliteTableStore(SqlStatements):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (str(SCHEMA_VERSION),),
             )
+        self.version = SCHEMA_VERSION
         log.info("the table store %s is at schema %d", self.path, SCHEMA_VERSION)
 
     def create(self, table: str, record: Mapping[str, Any], save: bytes, hashes: Mapping[int, Sequence[bytes]]) -> None:
+        self._ready()
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM kc_tables WHERE id = ?", (table,)).fetchone() is not None:
                 # Translators: {table} is a table's id.
@@ -236,6 +241,7 @@ class SqliteTableStore(SqlStatements):
                 " VALUES (?, NULL, 0, 0, ?, ?, ?, 0, ?)",
                 (table, PLAYING, record_text(record), bytes(save), time.time()),
             )
+            self._first_row(db, table, save)
             db.executemany(
                 "INSERT OR IGNORE INTO kc_seat_tokens (table_id, seat, hash) VALUES (?, ?, ?)",
                 [(table, int(seat), bytes(kept)) for seat, kept_all in hashes.items() for kept in kept_all],
@@ -244,28 +250,34 @@ class SqliteTableStore(SqlStatements):
     def claim(self, worker: str, live: Collection[str], holding: Collection[str], limit: int) -> list[Claimed]:
         if limit <= 0:
             return []
+        self._ready()
         out: list[Claimed] = []
         with self._transaction() as db:
             picked = db.execute(
-                "SELECT t.id, t.seq, t.record, t.snapshot, t.snapshot_seq, m.save FROM kc_tables t"
-                " LEFT JOIN kc_moves m ON m.table_id = t.id AND m.seq = t.seq"
+                "SELECT t.id, t.seq, t.record, t.snapshot, t.snapshot_seq FROM kc_tables t"
                 " WHERE t.phase = ?"
                 " AND (t.owner IS NULL OR t.owner NOT IN (SELECT value FROM json_each(?)))"
                 " AND t.id NOT IN (SELECT value FROM json_each(?))"
                 " ORDER BY t.updated, t.id LIMIT ?",
                 (PLAYING, json.dumps(sorted(live)), json.dumps(sorted(holding)), limit),
             ).fetchall()
-            for table, seq, text, snapshot, snapshot_seq, move in picked:
-                save = last_position(
-                    table, int(seq), bytes(snapshot), int(snapshot_seq), None if move is None else bytes(move)
-                )
-                if save is None:
+            for table, seq, text, snapshot, snapshot_seq in picked:
+                entries = self._entries(db, table, int(seq), int(snapshot_seq))
+                if entries is None:
                     continue
                 (epoch,) = db.execute(
                     "UPDATE kc_tables SET owner = ?, epoch = epoch + 1 WHERE id = ? RETURNING epoch", (worker, table)
                 ).fetchone()
                 out.append(
-                    Claimed(str(table), int(epoch), int(seq), record_of(table, text), save, self._hashes(db, table))
+                    Claimed(
+                        str(table),
+                        int(epoch),
+                        int(seq),
+                        record_of(table, text),
+                        bytes(snapshot),
+                        self._hashes(db, table),
+                        entries,
+                    )
                 )
         return out
 

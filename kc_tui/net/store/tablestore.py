@@ -8,9 +8,18 @@ history's row, in one transaction): an owner that was paused or cut off while an
 table can never write after the claim (:class:`Fenced`). ``(table, seq)`` is the history's primary
 key, so no seq is ever written under two epochs.
 
-The history: every write is a row ``(table, seq, epoch, save)`` holding the position after it (a
-match's save, :mod:`kc_tui.match.saves`); the first position of every round is also kept as the
-table's snapshot. A table is served again from its last row.
+The history: every write is a row ``(table, seq, epoch, kind, data)``. A **snapshot** row holds a
+match's whole save (:mod:`kc_tui.match.saves`, compact): the table's first position (seq 0), the
+first position of every round, and any position that is not one step of a turn from the row
+before it; the table's last snapshot is also kept with the table (``kc_tables.snapshot`` and
+``snapshot_seq``). A **move** row holds one step of a turn, a few dozen bytes of JSON
+(:mod:`.history`). A table is served again from its last snapshot and the move rows after it,
+replayed (:attr:`Claimed.entries`, :func:`.history.rebuild`).
+
+A store whose schema is older than :data:`SCHEMA_VERSION` (made by an older Kings Corners) is
+left as it is: every call but :meth:`TableStore.init` fails with :class:`StoreError` saying to run
+``kings-corners store init``, which brings it up to date (version 1's rows, whole saves, become
+snapshots).
 
 A lobby's table is kept before its match starts (:meth:`TableStore.put`: its record, a phase
 such as ``open``, owned by no one and never claimed), then started by the process that serves it
@@ -33,8 +42,13 @@ from typing import Any, Protocol
 PLAYING = "playing"
 ENDED = "ended"
 
-#: The schema's version (kept in the store; a newer one is refused, never written over).
-SCHEMA_VERSION = 1
+#: The schema's version (kept in the store; a newer one is refused, never written over; an
+#: older one is brought to this one by ``kings-corners store init``).
+SCHEMA_VERSION = 2
+
+#: The kinds of a history's rows: a match's whole save, or one step of a turn.
+SNAPSHOT = "snapshot"
+MOVE = "move"
 
 
 class StoreError(Exception):
@@ -52,25 +66,29 @@ class Fenced(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """One row of a table's history: ``kind`` :data:`SNAPSHOT` (``data`` a match's whole save) or
+    :data:`MOVE` (``data`` one step of a turn, :mod:`.history`)."""
+
+    seq: int
+    epoch: int
+    kind: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Claimed:
     """A table a worker now owns: its epoch (every write names it), the seq of its last write, its
-    record, its last position and its seats' token hashes."""
+    record, its last snapshot, its seats' token hashes, and the move rows written after its
+    snapshot (by seq, up to ``seq``): the position at ``seq`` is the snapshot with them replayed."""
 
     id: str
     epoch: int
     seq: int
     record: dict[str, Any]
-    save: bytes
+    snapshot: bytes
     hashes: dict[int, list[bytes]]
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """One row of a table's history."""
-
-    seq: int
-    epoch: int
-    save: bytes
+    entries: tuple[Written, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,18 +115,21 @@ class TableStore(Protocol):
 
     def create(self, table: str, record: Mapping[str, Any], save: bytes, hashes: Mapping[int, Sequence[bytes]]) -> None:
         """A new table, playing, owned by no one (the next sweep of a worker claims it): epoch 0,
-        seq 0, ``save`` its first position (its snapshot). :class:`StoreError` if ``table`` exists."""
+        seq 0, ``save`` its first position (its snapshot, the history's row 0). :class:`StoreError`
+        if ``table`` exists."""
 
     def claim(self, worker: str, live: Collection[str], holding: Collection[str], limit: int) -> list[Claimed]:
         """Claim for ``worker`` at most ``limit`` orphans: playing tables owned by no one or by a
         worker not in ``live``, and not in ``holding`` (the tables ``worker`` serves now). Each is
         taken with its epoch + 1, its row locked while it is (``FOR UPDATE SKIP LOCKED``): two
-        workers sweeping at once never claim the same table."""
+        workers sweeping at once never claim the same table. A table whose rows after its snapshot
+        are not every seq up to its own is left alone (logged)."""
 
-    def write(self, table: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
-        """Write ``save`` as ``table``'s next position under ``epoch``; its seq. ``snapshot``: it is
-        also the table's snapshot (the first position of a round). :class:`Fenced` when the
-        table's epoch is not ``epoch``; :class:`StoreDown` when the store cannot be reached."""
+    def write(self, table: str, epoch: int, data: bytes, *, snapshot: bool = False) -> int:
+        """Write ``table``'s next row under ``epoch``; its seq. ``snapshot``: ``data`` is a whole
+        save, the table's snapshot from now on; else it is a move row (one step of a turn,
+        :mod:`.history`). :class:`Fenced` when the table's epoch is not ``epoch`` (or it ended);
+        :class:`StoreDown` when the store cannot be reached."""
 
     def end(self, table: str, epoch: int) -> None:
         """The table's match is over: never claimed again. Fenced like :meth:`write`."""
@@ -124,7 +145,8 @@ class TableStore(Protocol):
         """Every table's row, oldest first."""
 
     def history(self, table: str) -> list[Written]:
-        """``table``'s history, by seq."""
+        """``table``'s history, by seq, from its first position (seq 0); the save at each seq:
+        :func:`.history.saves`."""
 
     def token_hashes(self, table: str) -> dict[int, list[bytes]]:
         """The hashes of ``table``'s seats' tokens, by seat."""
@@ -173,8 +195,10 @@ class TableStore(Protocol):
 
 __all__ = [
     "ENDED",
+    "MOVE",
     "PLAYING",
     "SCHEMA_VERSION",
+    "SNAPSHOT",
     "Claimed",
     "Fenced",
     "Row",

@@ -1,7 +1,12 @@
-"""What both kinds of the tables' store share: the record's JSON, a row read, the last position
-of a claimed table, the schema's version read, and :class:`SqlStatements`, the statements both
-run the same way (the fenced write, the end, the hand-over, the reads), written once with ``?``
-for a parameter and run with the kind's own placeholder.
+"""What both kinds of the tables' store share: the record's JSON, a row read, the schema's
+version read, and :class:`SqlStatements`, the statements both run the same way (the fenced
+write, the end, the hand-over, the reads, the history of a claimed table after its snapshot),
+written once with ``?`` for a parameter and run with the kind's own placeholder.
+
+Version 2 of the schema (:data:`SCHEMA_STEP_2`) gives every history row its kind (a move row or
+a snapshot, :mod:`.tablestore`); the rows of version 1 are whole saves: they become snapshots,
+each table's snapshot its last row, and the first position of a table still in its first round
+its row 0.
 """
 
 from __future__ import annotations
@@ -11,12 +16,36 @@ import json
 import logging
 import time
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, LiteralString
 
 from kc_tui.i18n import _
-from kc_tui.net.cluster.tablestore import ENDED, PLAYING, SCHEMA_VERSION, Fenced, Row, StoreError, Written
+from kc_tui.net.store.tablestore import (
+    ENDED,
+    MOVE,
+    PLAYING,
+    SCHEMA_VERSION,
+    SNAPSHOT,
+    Fenced,
+    Row,
+    StoreError,
+    Written,
+)
 
 log = logging.getLogger(__name__)
+
+#: The statements that bring the schema from version 1 to 2, the same for both kinds: the
+#: history's rows get their kind (those of version 1 are whole saves: snapshots), the tables still
+#: at their first snapshot their row 0, and every table's snapshot is its last row.
+SCHEMA_STEP_2: tuple[LiteralString, ...] = (
+    "ALTER TABLE kc_moves RENAME COLUMN save TO data",
+    "ALTER TABLE kc_moves ADD COLUMN kind TEXT NOT NULL DEFAULT 'snapshot' CHECK (kind IN ('snapshot', 'move'))",
+    "INSERT INTO kc_moves (table_id, seq, epoch, data, kind) SELECT t.id, 0, 0, t.snapshot, 'snapshot'"
+    " FROM kc_tables t WHERE t.snapshot_seq = 0"
+    " AND NOT EXISTS (SELECT 1 FROM kc_moves m WHERE m.table_id = t.id AND m.seq = 0)",
+    "UPDATE kc_tables SET snapshot = (SELECT m.data FROM kc_moves m WHERE m.table_id = kc_tables.id"
+    " AND m.seq = kc_tables.seq), snapshot_seq = seq"
+    " WHERE EXISTS (SELECT 1 FROM kc_moves m WHERE m.table_id = kc_tables.id AND m.seq = kc_tables.seq)",
+)
 
 
 def record_text(record: Mapping[str, Any]) -> str:
@@ -43,15 +72,15 @@ def row_of(found: Sequence[Any]) -> Row:
     return Row(str(table), owner, int(epoch), int(seq), str(phase), record_of(str(table), str(text)))
 
 
-def last_position(table: str, seq: int, snapshot: bytes, snapshot_seq: int, move: bytes | None) -> bytes | None:
-    """A table's last position: the history's row at its ``seq`` (``move``), or its snapshot when
-    that is the position at ``seq`` (seq 0: its first). None (logged) when neither is."""
-    if move is not None:
-        return move
-    if snapshot_seq == seq:
-        return snapshot
-    log.error("table %s has no position at its seq %d in the store: not claimed", table, seq)
-    return None
+def after_snapshot(table: str, seq: int, snapshot_seq: int, rows: Sequence[Any]) -> tuple[Written, ...] | None:
+    """The history's rows after a table's snapshot (``rows``: ``(seq, epoch, kind, data)`` by seq,
+    as a query gives them), which must be every seq after ``snapshot_seq`` up to ``seq``; None
+    (logged) when they are not."""
+    out = tuple(Written(int(at), int(epoch), str(kind), bytes(data)) for at, epoch, kind, data in rows)
+    if [one.seq for one in out] != list(range(snapshot_seq + 1, seq + 1)):
+        log.error("table %s's history after its snapshot is not every seq up to %d: not claimed", table, seq)
+        return None
+    return out
 
 
 def schema_version(value: object, where: str) -> int:
@@ -91,6 +120,18 @@ def not_made(where: str) -> StoreError:
     )
 
 
+def older(where: str, version: int) -> StoreError:
+    """The store's schema is older than this program's: ``store init`` brings it up to date."""
+    return StoreError(
+        # Translators: {where} is the store, {version} and {known} are numbers; `kings-corners
+        # store init` is a command, not translated.
+        _(
+            "{where} was made by an older Kings Corners (schema {version}, this one knows {known}):"
+            " run `kings-corners store init` to bring it up to date"
+        ).format(where=where, version=version, known=SCHEMA_VERSION)
+    )
+
+
 def foreign(where: str) -> StoreError:
     return StoreError(
         _("{where} holds tables of something else, not a table store: it is left as it is").format(where=where)
@@ -104,6 +145,12 @@ class SqlStatements:
 
     #: How the kind's driver marks a parameter in a statement.
     placeholder: ClassVar[str] = "?"
+    #: The store named for a person (in messages).
+    where: str
+    #: The schema's version as last read (0: not read yet): an older one than
+    #: :data:`SCHEMA_VERSION` is read again before each call, until ``store init`` brought it up to
+    #: date (:meth:`_ready`).
+    version: int = 0
 
     def _read(self) -> contextlib.AbstractContextManager[Any]:
         raise NotImplementedError
@@ -115,8 +162,21 @@ class SqlStatements:
         """``statement`` with the kind's placeholder for each ``?``."""
         return statement if self.placeholder == "?" else statement.replace("?", self.placeholder)
 
-    def write(self, table: str, epoch: int, save: bytes, *, snapshot: bool = False) -> int:
-        data = bytes(save)
+    def _ready(self) -> None:
+        """:class:`StoreError` saying to run ``store init`` when the schema is not made or older
+        than this program's (read once it is current, never again)."""
+        if self.version == SCHEMA_VERSION:
+            return
+        with self._read() as db:
+            found = db.execute("SELECT value FROM kc_meta WHERE key = 'schema'").fetchone()
+        version = schema_version(None if found is None else found[0], self.where)
+        if version < SCHEMA_VERSION:
+            raise older(self.where, version)
+        self.version = version
+
+    def write(self, table: str, epoch: int, data: bytes, *, snapshot: bool = False) -> int:
+        self._ready()
+        data = bytes(data)
         with self._transaction() as db:
             if snapshot:
                 found = db.execute(
@@ -138,12 +198,13 @@ class SqlStatements:
                 raise Fenced(table)
             seq = int(found[0])
             db.execute(
-                self._q("INSERT INTO kc_moves (table_id, seq, epoch, save) VALUES (?, ?, ?, ?)"),
-                (table, seq, epoch, data),
+                self._q("INSERT INTO kc_moves (table_id, seq, epoch, kind, data) VALUES (?, ?, ?, ?, ?)"),
+                (table, seq, epoch, SNAPSHOT if snapshot else MOVE, data),
             )
         return seq
 
     def end(self, table: str, epoch: int) -> None:
+        self._ready()
         with self._transaction() as db:
             done = db.execute(
                 self._q("UPDATE kc_tables SET phase = 'ended', updated = ? WHERE id = ? AND epoch = ?"),
@@ -153,11 +214,13 @@ class SqlStatements:
                 raise Fenced(table)
 
     def release(self, table: str, epoch: int) -> bool:
+        self._ready()
         with self._transaction() as db:
             done = db.execute(self._q("UPDATE kc_tables SET owner = NULL WHERE id = ? AND epoch = ?"), (table, epoch))
             return bool(done.rowcount == 1)
 
     def row(self, table: str) -> Row | None:
+        self._ready()
         with self._read() as db:
             found = db.execute(
                 self._q("SELECT id, owner, epoch, seq, phase, record FROM kc_tables WHERE id = ?"), (table,)
@@ -165,20 +228,39 @@ class SqlStatements:
         return None if found is None else row_of(found)
 
     def rows(self) -> list[Row]:
+        self._ready()
         with self._read() as db:
             found = db.execute("SELECT id, owner, epoch, seq, phase, record FROM kc_tables ORDER BY updated, id")
             return [row_of(one) for one in found.fetchall()]
 
     def history(self, table: str) -> list[Written]:
+        self._ready()
         with self._read() as db:
             found = db.execute(
-                self._q("SELECT seq, epoch, save FROM kc_moves WHERE table_id = ? ORDER BY seq"), (table,)
+                self._q("SELECT seq, epoch, kind, data FROM kc_moves WHERE table_id = ? ORDER BY seq"), (table,)
             )
-            return [Written(int(seq), int(epoch), bytes(save)) for seq, epoch, save in found.fetchall()]
+            rows = found.fetchall()
+        return [Written(int(seq), int(epoch), str(kind), bytes(data)) for seq, epoch, kind, data in rows]
 
     def token_hashes(self, table: str) -> dict[int, list[bytes]]:
+        self._ready()
         with self._read() as db:
             return self._hashes(db, table)
+
+    def _entries(self, db: Any, table: str, seq: int, snapshot_seq: int) -> tuple[Written, ...] | None:
+        """The rows of ``table``'s history after its snapshot (:func:`after_snapshot`)."""
+        found = db.execute(
+            self._q("SELECT seq, epoch, kind, data FROM kc_moves WHERE table_id = ? AND seq > ? ORDER BY seq"),
+            (table, snapshot_seq),
+        )
+        return after_snapshot(table, seq, snapshot_seq, found.fetchall())
+
+    def _first_row(self, db: Any, table: str, save: bytes) -> None:
+        """A new table's first position as its history's row 0."""
+        db.execute(
+            self._q("INSERT INTO kc_moves (table_id, seq, epoch, kind, data) VALUES (?, 0, 0, ?, ?)"),
+            (table, SNAPSHOT, bytes(save)),
+        )
 
     def _hashes(self, db: Any, table: str) -> dict[int, list[bytes]]:
         out: dict[int, list[bytes]] = {}
@@ -221,6 +303,8 @@ class SqlStatements:
             ).fetchone()
             if found is None:
                 raise Fenced(table)
+            db.execute(self._q("DELETE FROM kc_moves WHERE table_id = ?"), (table,))
+            self._first_row(db, table, save)
             return int(found[0])
 
     def set_record(self, table: str, epoch: int, record: Mapping[str, Any]) -> None:
@@ -292,10 +376,12 @@ class SqlStatements:
 
 
 __all__ = [
+    "SCHEMA_STEP_2",
     "SqlStatements",
+    "after_snapshot",
     "foreign",
-    "last_position",
     "not_made",
+    "older",
     "record_of",
     "record_text",
     "row_of",
