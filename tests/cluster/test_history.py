@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from kc_tui import i18n
 from kc_tui.config import HUMAN
 from kc_tui.engine import END, Rules
 from kc_tui.match.roster import Seat
@@ -216,3 +217,23 @@ def test_a_damaged_row_or_a_digest_that_differs_does_not_replay() -> None:
         assert "no snapshot" in str(exc)
     else:
         raise AssertionError("a move row with no snapshot before it replayed")
+
+
+def test_a_history_written_in_one_language_replays_the_same_in_another() -> None:
+    session = MatchSession.hosted([Seat("Ana", HUMAN), Seat("Greedy", "greedy")], Rules(hand_size=4, target=10), 11)
+    table = Table(session)
+    driver = TableDriver(session, pace="instant")
+    for _ in range(40):
+        if session.match.round.over or session.match.over:
+            break
+        if session.ai_to_move:
+            driver.decide(driver.ai_job().run())
+        else:
+            driver.play(session.view(session.to_move).legal_moves()[0])
+    assert any(row.kind == MOVE for row in table.rows)
+    try:
+        assert i18n.use("it") == "it"
+        replayed = saves(table.rows)
+    finally:
+        i18n.use("en")
+    assert replayed == table.written, "a worker speaking Italian replays a history written in English"

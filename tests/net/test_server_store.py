@@ -99,6 +99,11 @@ async def test_the_hubs_tables_are_rows_of_the_table_store_with_the_hubs_epoch(t
         row = db.execute("SELECT owner, epoch, seq, phase FROM kc_tables WHERE id = ?", (table,)).fetchone()
         moves = db.execute("SELECT seq, epoch FROM kc_moves WHERE table_id = ? ORDER BY seq", (table,)).fetchall()
         hashes = db.execute("SELECT count(*) FROM kc_seat_tokens WHERE table_id = ?", (table,)).fetchone()[0]
+        kinds = db.execute(
+            "SELECT kind, length(data) FROM kc_moves WHERE table_id = ? ORDER BY seq", (table,)
+        ).fetchall()
+    assert kinds[0][0] == "snapshot" and any(kind == "move" for kind, _size in kinds), kinds
+    assert all(size < 200 for kind, size in kinds if kind == "move"), "a move row holds no position"
     assert row[0] == owner and row[1] == 1 and row[3] == ls.PLAYING
     assert moves and [seq for seq, _epoch in moves] == list(range(1, row[2] + 1))
     assert {epoch for _seq, epoch in moves} == {1}

@@ -20,9 +20,10 @@ it (the session says so: :attr:`MatchSession.last_change`, and that row was writ
 else is a snapshot: a round's first position, the match's last, a seat's new name, a save written
 again after one that failed (:func:`row_of`).
 
-A replay writes the log's lines again, in the language of the process replaying: the workers of
-one cluster speak one language and run one version, or a history written by one may not replay
-on another (its digests differ; :func:`apply`).
+A replay writes the log's lines again; the log is kept in English whatever the language in use
+(:mod:`kc_tui.match.log_lines`), so a history replays the same in a process of any language. The
+workers of one cluster run one version: a history written by another may not replay (its digests
+differ; :func:`apply`).
 
 Plain Python (no Redis, no PostgreSQL): tests and tools read a history with :func:`saves`.
 """
