@@ -12,7 +12,8 @@ every process of the machine shares):
 * ``pool AT MS IN_USE``: a Redis connection waited for ``MS`` (from :data:`SHOWN_MS`);
 * ``fence AT SINCE_MS TABLES``: the worker found itself fenced and dropped its tables;
 * ``tick AT MS`` / ``sweep AT MS CLAIMED``: a renewal-and-sweep round, a sweep, that took ``MS``;
-* ``write AT MS`` / ``claim AT MS``: a store call that took ``MS`` (from :data:`SHOWN_MS`).
+* ``write AT MS`` / ``claim AT MS``: a store call that took ``MS`` (from :data:`SHOWN_MS`);
+* ``gc AT MS GENERATION``: a garbage collection that took ``MS`` (from 10 ms).
 
 Monkeypatches, for measuring only (the worker runs as ``kings-corners worker`` does otherwise).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import os
 import sys
 import threading
@@ -71,8 +73,24 @@ def _what(handle: Any) -> str:
     return repr(handle)[:300].replace("\n", " ")
 
 
+def _gc_timer() -> None:
+    started: list[float] = []
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[:] = [time.monotonic()]
+        elif started:
+            took = time.monotonic() - started[0]
+            if took >= 0.01:
+                _line("gc", f"{started[0]:.3f}", _ms(took), info.get("generation"))
+
+    gc.callbacks.append(timed)
+
+
 def _install() -> None:
     from asyncio import events
+
+    _gc_timer()
 
     from redis.asyncio.connection import BlockingConnectionPool
 
