@@ -481,7 +481,8 @@ class Coordinator:
     async def release(self) -> None:
         """Let go of the lease, and of this worker's routes and listings (each only if it is this
         worker's; nothing at all if the lease is another's). Forgets them all; fenced from now on.
-        Redis down: logged (the keys lapse with the lease). Renewing (:meth:`keep`) stops first."""
+        Redis down: logged (the keys lapse with the lease). Renewing (:meth:`keep`) stops first;
+        the lease's own connection is closed after."""
         await self._stop_keeping()
         async with self._lease_lock:
             await self._released()
@@ -507,6 +508,9 @@ class Coordinator:
                     await _bounded(self.redis.publish(LISTINGS_CHANNEL, message), "publish")
         except RedisDown as exc:
             log.info("worker %s: the lease was not released: %s", self.worker, exc)
+        if self._own_lease_redis:  # opened again if the lease is taken again
+            with contextlib.suppress(Exception):
+                await self._lease_redis.aclose(close_connection_pool=True)
 
     async def live_workers(self) -> dict[str, str]:
         """Every worker holding a lease now: worker -> address. :class:`RedisDown`."""
