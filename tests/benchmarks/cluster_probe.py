@@ -13,7 +13,9 @@ every process of the machine shares):
 * ``fence AT SINCE_MS TABLES``: the worker found itself fenced and dropped its tables;
 * ``tick AT MS`` / ``sweep AT MS CLAIMED``: a renewal-and-sweep round, a sweep, that took ``MS``;
 * ``write AT MS`` / ``claim AT MS``: a store call that took ``MS`` (from :data:`SHOWN_MS`);
-* ``gc AT MS GENERATION``: a garbage collection that took ``MS`` (from 10 ms).
+* ``gc AT MS GENERATION``: a garbage collection that took ``MS`` (from 10 ms). With
+  ``KC_PROBE_GC_FREEZE=1`` every object alive after each sweep is frozen (``gc.freeze``: left out
+  of every later collection), to see what the worker's full collections cost.
 
 Monkeypatches, for measuring only (the worker runs as ``kings-corners worker`` does otherwise).
 """
@@ -161,7 +163,16 @@ def _install() -> None:
         return timed
 
     worker.Worker._tick = timed_async("tick", worker.Worker._tick)  # type: ignore[method-assign]
-    worker.Worker._sweep = timed_async("sweep", worker.Worker._sweep)  # type: ignore[method-assign]
+    sweep = timed_async("sweep", worker.Worker._sweep)
+    if os.environ.get("KC_PROBE_GC_FREEZE") == "1":
+
+        async def frozen_sweep(self: worker.Worker) -> None:
+            await sweep(self)
+            gc.freeze()
+
+        worker.Worker._sweep = frozen_sweep  # type: ignore[method-assign]
+    else:
+        worker.Worker._sweep = sweep  # type: ignore[method-assign]
 
     def timed_sync(kind: str, method: Any) -> Any:
         @functools.wraps(method)
