@@ -4,6 +4,7 @@ stopped by SIGTERM, and the tables one worker serves on one core. Prints ``name:
     nice -n 10 python tests/benchmarks/bench_cluster.py [--trials 10] [--tables 20]
         [--steps 25,50,100,200,300,400,500,800] [--think-ms 1500] [--window 10] [--warm-up 5]
         [--seat-processes 2] [--every-step] [--stores postgresql,sqlite] [--only failover|capacity]
+        [--probe] [--worker-log-level warning] [--keep DIR]
 
 Everything runs on this machine (:mod:`tests.cluster.clusterkit`): its own PostgreSQL (or an
 SQLite file) and Redis, ``kings-corners worker`` and ``kings-corners gateway`` subprocesses, and
@@ -34,7 +35,11 @@ scripted seats (websockets clients; each plays its first legal move ``--think-ms
   over it (``--every-step``: they go on). ``*_over_50ms_sent_at_s``: when (seconds into the
   window) each slower move was sent, so that stalls of the whole worker (many moves at once)
   show apart from a steady queue. Goal: 400 (the one-process
-  server's own figure: tests/benchmarks/bench_hub.py).
+  server's own figure: tests/benchmarks/bench_hub.py). ``*_self_fenced_so_far``: how many times
+  the worker dropped its tables, fenced by its own clock (its log, at ``--worker-log-level``).
+  ``--probe``: the worker run by :mod:`tests.benchmarks.cluster_probe` (its event loop's lag, its
+  slow callbacks, every renewal, waits for a Redis connection, slow store calls: ``probe.txt`` in
+  its folder); ``--keep DIR``: everything run in ``DIR`` and kept (the logs, the probe's lines).
 """
 
 from __future__ import annotations
@@ -54,7 +59,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.benchmarks.cluster_seats import SeatAddress, SeatProcesses
-from tests.cluster.clusterkit import WAIT, Cluster, Players, Table, cluster_of, first_states_after, loopback, now
+from tests.cluster.clusterkit import (
+    WAIT,
+    WORKER_READY,
+    Cluster,
+    Players,
+    Program,
+    Table,
+    cluster_of,
+    first_states_after,
+    loopback,
+    now,
+    spawn,
+)
 from tests.net.serverkit import allow_open_files
 from tests.waiting import wait_for
 
@@ -194,6 +211,10 @@ def claimed_by(cluster: Cluster, tables: set[str], worker: str) -> bool:
     return all(owners.get(t) == worker for t in tables)
 
 
+#: What a worker's log says each time it drops its tables, fenced by its own clock.
+SELF_FENCED = "its lease was not renewed in time"
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     steps: list[int]
@@ -202,6 +223,57 @@ class Options:
     warm_up: float
     seat_processes: int
     every_step: bool
+    probe: bool = False
+    log_level: str = "warning"
+
+
+def self_fenced(worker: Program) -> int:
+    """How many times ``worker`` dropped its tables, fenced by its own clock (its log files, the
+    rotated ones too)."""
+    assert worker.data is not None
+    return sum(
+        path.read_text(encoding="utf-8", errors="replace").count(SELF_FENCED)
+        for path in worker.data.glob("kings-corners.log*")
+    )
+
+
+def start_capacity_worker(cluster: Cluster, options: Options) -> Program:
+    """The measured worker, pinned to core 1; with ``options.probe`` run by
+    :mod:`tests.benchmarks.cluster_probe` (its findings in ``probe.txt`` of its folder)."""
+    name = "w1"
+    folder = cluster.folder / name
+    module = ["-m", "kc_tui"]
+    environment = dict(os.environ)
+    if options.probe:
+        module = [str(Path(__file__).with_name("cluster_probe.py"))]
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ["KC_PROBE_FILE"] = str(folder / "probe.txt")
+    command = [
+        "taskset",
+        "-c",
+        "1",
+        sys.executable,
+        *module,
+        "--log-level",
+        options.log_level,
+        "worker",
+        "--store",
+        cluster.store_url,
+        "--redis",
+        cluster.redis.url,
+        "--port",
+        "0",
+        "--id",
+        name,
+    ]
+    try:
+        program = spawn(name, command, folder)
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
+    program.address = program.ready(WORKER_READY).group(2)
+    cluster.workers[name] = program
+    return program
 
 
 def capacity(folder: Path, kind: str, options: Options) -> None:
@@ -217,7 +289,7 @@ def capacity(folder: Path, kind: str, options: Options) -> None:
 def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
     with cluster_of(folder, kind=kind) as cluster:
         cluster.start_services()
-        worker = cluster.start_worker(cpu=1)
+        worker = start_capacity_worker(cluster, options)
         seats = SeatProcesses(options.seat_processes, options.think)
         store_pids: list[int] = []
         if cluster.pg is not None:
@@ -272,6 +344,7 @@ def capacity_pinned(folder: Path, kind: str, options: Options) -> None:
                 for core in sorted(cores):
                     say(f"{name}_core{core}_busy_share", f"{(cores_end[core] - cores[core]) / span:.2f}")
                 say(f"{name}_load_average", load_average())
+                say(f"{name}_self_fenced_so_far", self_fenced(worker))
                 if not trips or p99 >= P99_GOAL_MS or measured.unanswered or not worker.alive:
                     if not options.every_step or not worker.alive:
                         break
@@ -295,16 +368,34 @@ def main() -> None:
     parser.add_argument("--every-step", action="store_true", help="measure every step, past one over the goal too")
     parser.add_argument("--stores", default="postgresql,sqlite")
     parser.add_argument("--only", choices=("failover", "capacity"))
+    parser.add_argument(
+        "--probe", action="store_true", help="the capacity worker with tests/benchmarks/cluster_probe.py"
+    )
+    parser.add_argument("--worker-log-level", default="warning", help="the capacity worker's log level")
+    parser.add_argument(
+        "--keep", type=Path, help="a folder to run in and keep (the workers' logs, the probe's findings)"
+    )
     args = parser.parse_args()
     allow_open_files(16384)
-    with tempfile.TemporaryDirectory(prefix="kc-bench-cluster-") as top:
-        folder = Path(top)
+    with contextlib.ExitStack() as stack:
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            folder = args.keep
+        else:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kc-bench-cluster-")))
         if args.only in (None, "failover"):
             failover(folder / "failover", args.trials, args.tables, 0.5)
         if args.only in (None, "capacity"):
             steps = [int(s) for s in args.steps.split(",")]
             options = Options(
-                steps, args.think_ms / 1000, args.window, args.warm_up, args.seat_processes, args.every_step
+                steps,
+                args.think_ms / 1000,
+                args.window,
+                args.warm_up,
+                args.seat_processes,
+                args.every_step,
+                args.probe,
+                args.worker_log_level,
             )
             for kind in args.stores.split(","):
                 capacity(folder / kind, kind, options)

@@ -46,9 +46,9 @@ async def evalsha_usec(coord: Coordinator) -> tuple[int, int]:
 
 async def measure(url: str, routes: int, renewals: int) -> dict[str, float]:
     client = open_redis(url)
+    coord = Coordinator(client, f"bench-{routes}", "ws://127.0.0.1:9")
     try:
         await client.flushall()
-        coord = Coordinator(client, f"bench-{routes}", "ws://127.0.0.1:9")
         assert await coord.acquire()
         for n in range(routes):
             await coord.set_route(f"t{n}", 1)
@@ -81,6 +81,7 @@ async def measure(url: str, routes: int, renewals: int) -> dict[str, float]:
             "route_p50_ms": pct(route_times, 0.50),
         }
     finally:
+        await coord.aclose()
         await client.aclose()
 
 

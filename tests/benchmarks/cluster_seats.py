@@ -7,7 +7,11 @@ its seat is on turn it plays that move ``think`` seconds (x 0.5 to 1.5) later, c
 newest state it has; the move is *answered* by the first state whose stamp differs from the one
 it was chosen at (its round trip: from the send to that state's arrival, on the monotonic
 clock, which every process of the machine shares) or by a refusal. A seat connects again
-(from its own loopback address) whenever its socket ends.
+(from its own loopback address) whenever its socket ends, as the real client does: after
+:data:`~kc_tui.net.client.FIRST_RETRY` seconds, twice as long each time it failed again up to
+:data:`~kc_tui.net.client.LAST_RETRY`, from the first again once a connection had a state; each
+pause jittered (x 0.5 to 1), so that seats closed together do not come back together and a
+worker that stopped serving them is not stormed.
 
 :class:`SeatProcesses` runs the seats in ``n`` processes (``multiprocessing`` spawn: each its own
 interpreter and event loop), spread round-robin; the benchmark asks them over a pipe for what
@@ -32,10 +36,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
+from kc_tui.net.client import FIRST_RETRY, LAST_RETRY
+from kc_tui.util.backoff import Backoff
+
 #: Seconds a connection may take to open (a loaded machine is slow, not broken).
 OPEN_WAIT = 60.0
-#: Seconds a seat waits before connecting again.
-RECONNECT = 0.1
+#: The share of its pause a seat waits at least before connecting again (the rest is random).
+JITTER_FLOOR = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,9 @@ class _Seat:
         self.random = random.Random(address.url)
         self.hello = write(p.Hello("kings-corners bench seat"))
         self.first = True
+        #: Whether the connection now (or the last one) had a state.
+        self.welcomed = False
+        self.backoff = Backoff(FIRST_RETRY, LAST_RETRY)
         self.stamp = 0
         #: The newest state's first legal move when this seat is on turn in it.
         self.legal: str | None = None
@@ -103,6 +113,7 @@ class _Seat:
         from kc_tui.net import schema as p
 
         while not stop.is_set():
+            self.welcomed = False
             try:
                 async with connect(
                     self.address.url,
@@ -129,8 +140,11 @@ class _Seat:
                 self.tally.pending.pop(self.key, None)
                 self.sent = self.legal = None
             self.tally.closed += 1
+            if self.welcomed:
+                self.backoff.reset()
+            pause = self.backoff.next() * self.random.uniform(JITTER_FLOOR, 1.0)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), RECONNECT)
+                await asyncio.wait_for(stop.wait(), pause)
 
     def receive(self, ws: ClientConnection, text: str | bytes) -> bool:
         """Read a frame; whether the match is over."""
@@ -139,6 +153,7 @@ class _Seat:
         kind = message["type"]
         tally = self.tally
         if kind == "state":
+            self.welcomed = True
             stamp = message["stamp"]
             if self.sent is not None and stamp != self.sent:
                 tally.answered.append((tally.pending.pop(self.key), at))

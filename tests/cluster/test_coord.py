@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 import uuid
 from collections.abc import AsyncIterator, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -18,7 +19,9 @@ from redis.asyncio import Redis
 
 from kc_tui.net.cluster.coord import (
     LISTINGS_CHANNEL,
+    MAX_CONNECTIONS,
     ROUTES_CHANNEL,
+    SELF_FENCE,
     Coordinator,
     Reaper,
     RedisDown,
@@ -27,7 +30,7 @@ from kc_tui.net.cluster.coord import (
 )
 from kc_tui.net.store.tablestore import ENDED, PLAYING, Claimed, Fenced, Row, StoreDown, Written
 from tests.cluster.servicekit import RedisServer, redis_bin
-from tests.waiting import WAIT, wait_until
+from tests.waiting import WAIT, wait_for, wait_until
 
 LONG = 60_000  # a lease that cannot lapse during a test (ms)
 
@@ -716,4 +719,93 @@ async def test_a_restarted_redis_gets_every_route_back_and_route_changes_says_so
             await wait_until(lambda: seen and seen[-1] is not None, what="a route told after the restart")
         assert [route for route in seen if route is not None] == [Route("t2", "w1", "ws://127.0.0.1:9", 1)]
     finally:
+        await client.aclose()
+
+
+# Renewing beside a busy worker
+
+
+async def stop_keeping(coord: Coordinator, keeping: asyncio.Task[None]) -> None:
+    keeping.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await keeping
+    await coord.aclose()
+
+
+async def test_a_worker_whose_event_loop_is_held_keeps_its_lease_and_is_not_fenced(redis: Redis) -> None:
+    coord = Coordinator(redis, "w1", "ws://w1:1", lease_ms=LONG, self_fence=1.0)
+    assert await coord.acquire()
+    first = coord.last_renewed
+    keeping = asyncio.create_task(coord.keep(every=0.02))
+    try:
+        await wait_until(lambda: coord.last_renewed != first, what="a renewal by keep")
+        held = time.monotonic()
+        # This test holds the event loop (as a worker busy with its tables does) for longer than
+        # the self-fence: the renewals go on beside it.
+        renewed = wait_for(
+            lambda: (coord.last_renewed or 0.0) > held + 1.5 * coord.self_fence,
+            what="renewals while the event loop is held",
+        )
+        assert renewed
+        assert not coord.fenced()
+        assert 0 < await redis.pttl("kc:w:w1") <= LONG
+    finally:
+        await stop_keeping(coord, keeping)
+
+
+async def test_after_a_pause_past_the_self_fence_the_lease_is_not_renewed_before_the_worker_is_told(
+    redis: Redis,
+) -> None:
+    clock = Clock()
+    coord = coordinator(redis, clock=clock)
+    assert await coord.acquire()
+    told: list[bool] = []
+    keeping = asyncio.create_task(coord.keep(lambda: told.append(coord.fenced()), every=0.01))
+    try:
+        await wait_until(lambda: told, what="keep running")
+        # The process stopped past its self-fence and woken: the renewing thread looks first,
+        # while the event loop is held here.
+        clock.now = SELF_FENCE + 1
+        wait_for(lambda: coord.lapsed or coord.last_renewed == clock.now, what="the renewing thread's look")
+        assert coord.last_renewed == 0.0, "no renewal before the worker is told"
+        assert coord.fenced()
+        await wait_until(lambda: not coord.fenced(), what="the lease renewed once the worker was told")
+        assert coord.last_renewed == clock.now
+        assert told[-1] is False and True in told, "told it was fenced before it was renewed"
+    finally:
+        await stop_keeping(coord, keeping)
+
+
+async def test_the_same_listing_is_written_once_and_a_changed_one_again(redis: Redis) -> None:
+    coord = coordinator(redis)
+    assert await coord.acquire()
+    await coord.set_listing("t1", {"round": 1})
+    await redis.delete("kc:l:t1")
+    await coord.set_listing("t1", {"round": 1})
+    assert await redis.exists("kc:l:t1") == 0, "not written again"
+    await coord.set_listing("t1", {"round": 2})
+    assert await text(redis, "kc:l:t1") == 'w1 {"round":2}'
+    assert await coord.renew()  # what it holds is written back all the same
+    await redis.delete("kc:l:t1")
+    assert await coord.renew()
+    assert await text(redis, "kc:l:t1") == 'w1 {"round":2}'
+
+
+async def test_renew_does_not_wait_for_the_pool_of_a_worker_busy_with_redis(redis_url: str) -> None:
+    client = open_redis(redis_url)
+    worker = unique("w")
+    coord = Coordinator(client, worker, "ws://127.0.0.1:9", lease_ms=LONG)
+    pool = client.connection_pool
+    taken = [await pool.get_connection() for _ in range(MAX_CONNECTIONS)]  # type: ignore[no-untyped-call]
+    try:
+        # Every connection of the pool in use (a worker's listings and routes, its loop busy).
+        assert await coord.acquire()
+        assert not coord.fenced()
+        assert await coord.renew()
+        await coord.release()
+        assert coord.fenced()
+    finally:
+        for connection in taken:
+            await pool.release(connection)
+        await coord.aclose()
         await client.aclose()

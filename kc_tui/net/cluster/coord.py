@@ -5,7 +5,11 @@ Keys (all prefixed ``kc:``; no persistence needed):
 
 - ``kc:w:{worker}`` = the worker's address (``ws://HOST:PORT``), ``SET NX PX`` :data:`LEASE_MS`:
   the worker's **lease**. It is renewed every :data:`RENEW_EVERY` seconds by one Lua script that
-  compares the value with the worker's address before it extends anything.
+  compares the value with the worker's address before it extends anything. :meth:`~Coordinator.keep`
+  renews it from a thread of its own, on a connection of its own: a renewal waits neither for the
+  worker's event loop (busy with its tables) nor for a connection of its pool, so a worker busy
+  but alive keeps its lease; a worker whose event loop has not run for :data:`LOOP_STALL`
+  seconds (stuck) is not renewed, and its tables go to other workers.
 - ``kc:t:{table}`` = ``"{worker} {epoch}"``: the table's **route** to its owner.
 - ``kc:l:{table}`` = ``"{worker} {listing as JSON}"``: the table's **listing** for the lobby.
 
@@ -22,11 +26,20 @@ Channels: :data:`ROUTES_CHANNEL` tells every route written (JSON ``{"table", "wo
 look for orphans at once (a worker handing its tables over).
 
 A worker's clock of its own lease is the monotonic clock: a worker whose last renewal that worked
-was more than :data:`SELF_FENCE` seconds ago is :meth:`~Coordinator.fenced` and serves nothing,
-well before its lease (:data:`LEASE_MS`) can lapse and another worker claim its tables.
+was *sent* more than :data:`SELF_FENCE` seconds ago is :meth:`~Coordinator.fenced` and serves
+nothing, well before its lease (:data:`LEASE_MS`) can lapse and another worker claim its tables.
+A renewal's answer counts whenever it is read within :data:`SELF_FENCE` of its sending: Redis ran
+the script after it was sent, so the lease it extended lasts at least :data:`LEASE_MS` from then.
+Once the renewing thread has found the last renewal more than :data:`SELF_FENCE` old (the process
+was stopped, Redis could not be reached), it renews no more, and the worker stays fenced, until
+the worker has been told it was fenced (:meth:`~Coordinator.keep`'s ``before``: it drops its
+tables there): a renewal never makes a worker serve again tables it may have lost meanwhile.
 
-Every call is bounded by :data:`CALL_TIMEOUT`; Redis that cannot be reached is
+Every other call is bounded by :data:`CALL_TIMEOUT`; Redis that cannot be reached is
 :class:`RedisDown` (``renew`` and ``acquire`` answer False, ``release`` logs it), never a hang.
+
+A listing is written (and published) only when it differs from the one last written for its
+table: a table's moves do not change its listing.
 """
 
 from __future__ import annotations
@@ -36,12 +49,13 @@ import contextlib
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
 from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -59,6 +73,10 @@ RENEW_EVERY = 1.0
 SELF_FENCE = 3.0
 #: Seconds a worker's lease must have been missing, as a sweeper saw it, before its tables are orphans.
 ORPHAN_GRACE = 2.0
+#: Seconds a worker's event loop may go without running :meth:`Coordinator.keep`'s task before its
+#: lease is not renewed any more: a loop that far behind is taken as stuck, its tables let go to
+#: other workers. Well above the lag of a loop merely overloaded (seconds), which keeps its lease.
+LOOP_STALL = 20.0
 #: Seconds any one call to Redis may take before it counts as Redis being down.
 CALL_TIMEOUT = 2.0
 #: Seconds between two attempts to subscribe again after the subscription's connection was lost.
@@ -223,10 +241,21 @@ def _text(value: object) -> str:
     return str(value)
 
 
-async def _bounded(call: Awaitable[T], what: str) -> T:
-    """``call``'s answer; :class:`RedisDown` when Redis fails it or does not answer in time."""
+def own_connection(redis: Redis) -> Redis:
+    """A client of the same Redis as ``redis`` holding one connection of its own (a pool of one
+    beside ``redis``'s): what goes through it never waits for a connection of ``redis``'s pool.
+    Nothing is connected until its first call; close it with ``aclose(close_connection_pool=True)``."""
+    pool = redis.connection_pool
+    settings = {k: v for k, v in pool.connection_kwargs.items() if k != "maint_notifications_pool_handler"}
+    own = ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
+    return Redis(connection_pool=own, single_connection_client=True)
+
+
+async def _bounded(call: Awaitable[T], what: str, timeout: float = CALL_TIMEOUT) -> T:
+    """``call``'s answer; :class:`RedisDown` when Redis fails it or does not answer within
+    ``timeout`` seconds."""
     try:
-        async with asyncio.timeout(CALL_TIMEOUT):
+        async with asyncio.timeout(timeout):
             return await call
     except (RedisError, OSError, TimeoutError) as exc:
         if isinstance(exc, RedisDown):
@@ -248,7 +277,10 @@ class _Reconnects:
 class Coordinator:
     """One worker's lease, and the routes and listings of the tables it serves. A gateway uses one
     too (its worker's id and address unused) for :meth:`route`, :meth:`route_changes` and
-    :meth:`listings`."""
+    :meth:`listings`.
+
+    ``lease_redis``: the client the lease is renewed and released through (default: a connection
+    of its own to ``redis``'s server, :func:`own_connection`; :meth:`aclose` closes it)."""
 
     def __init__(
         self,
@@ -259,6 +291,7 @@ class Coordinator:
         lease_ms: int = LEASE_MS,
         clock: Callable[[], float] = time.monotonic,
         self_fence: float = SELF_FENCE,
+        lease_redis: Redis | None = None,
     ) -> None:
         if not WORKER_ID.fullmatch(worker):
             raise ValueError(f"a worker's id is 1 to 100 letters, digits or ._:@- (not {worker!r})")
@@ -270,12 +303,28 @@ class Coordinator:
         self.self_fence = self_fence
         #: ``clock()`` when the last acquire or renewal that worked was sent (None: never).
         self.last_renewed: float | None = None
+        #: Set by the renewing thread once the last renewal was too old; cleared by :meth:`keep`
+        #: after its ``before`` (the worker dropped its tables).
+        self.lapsed = False
+        #: The worker was told it lapsed (and dropped its tables): the next renewal may take the
+        #: lease again after a gap.
+        self._told = False
+        #: ``clock()`` when :meth:`keep`'s task last ran on the worker's event loop.
+        self._beat = 0.0
+        self._keeper: _Keeper | None = None
         #: How many renewals found the lease it held gone (lapsed, a FLUSHALL, Redis restarted) and took it again.
         self.lapses = 0
         self._owner = f"{worker} "
         self._lease_key = LEASE_PREFIX + worker
         self._routes: dict[str, int] = {}
         self._listings: dict[str, str] = {}
+        #: Each table's listing as last written to Redis (the same one is not written again).
+        self._listed: dict[str, str] = {}
+        #: The listings' writes in flight, and how many were begun, by table.
+        self._listing_writes: dict[str, int] = {}
+        self._listing_begun: dict[str, int] = {}
+        self._own_lease_redis = lease_redis is None
+        self._lease_redis = own_connection(redis) if lease_redis is None else lease_redis
         # One renewal or release at a time: a release never runs beside a renewal that would take
         # the lease again behind it.
         self._lease_lock = asyncio.Lock()
@@ -288,8 +337,12 @@ class Coordinator:
     # The lease
 
     def fenced(self) -> bool:
-        """Whether this worker may not serve: it never held its lease, or its last renewal that
-        worked was more than ``self_fence`` seconds ago."""
+        """Whether this worker may not serve: it never held its lease, its last renewal that
+        worked was sent more than ``self_fence`` seconds ago, or it was found so by the renewing
+        thread and the worker has not been told yet (:attr:`lapsed`)."""
+        return self.lapsed or self._late()
+
+    def _late(self) -> bool:
         return self.last_renewed is None or self.clock() - self.last_renewed > self.self_fence
 
     def held_routes(self) -> dict[str, int]:
@@ -299,6 +352,47 @@ class Coordinator:
     def held_listings(self) -> list[str]:
         """The tables whose listing this worker holds."""
         return list(self._listings)
+
+    async def keep(self, before: Callable[[], object] | None = None, every: float = RENEW_EVERY) -> None:
+        """Renew the lease every ``every`` seconds until cancelled, from a thread of its own (its
+        own event loop and connection: see the module docs), each renewal due ``every`` after the
+        one before was sent. This task, on the worker's event loop, calls ``before`` every
+        ``every`` seconds: a worker that finds itself :meth:`fenced` drops its tables there; after
+        it, a worker found :attr:`lapsed` is renewed again. The thread renews only while this task
+        has run within :data:`LOOP_STALL` seconds."""
+        keeper = _Keeper(self, every)
+        self._keeper = keeper
+        self._beat = self.clock()
+        keeper.start(asyncio.get_running_loop())
+        try:
+            while True:
+                lapsed = self.lapsed
+                if before is not None:
+                    try:
+                        before()
+                    except Exception:
+                        log.exception("worker %s: before a renewal", self.worker)
+                if lapsed:
+                    self._told = True
+                    self.lapsed = False
+                self._beat = self.clock()
+                await asyncio.sleep(every)
+        finally:
+            keeper.stop()
+
+    async def _stop_keeping(self) -> None:
+        """The renewing thread stopped (its renewal in flight answered or timed out)."""
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.stop()
+            await asyncio.to_thread(keeper.thread.join, self.self_fence + CALL_TIMEOUT)
+
+    async def aclose(self) -> None:
+        """Stop renewing, and close the lease's own connections (the lease is left as it is:
+        :meth:`release` first to let go of it)."""
+        await self._stop_keeping()
+        if self._own_lease_redis:
+            await self._lease_redis.aclose(close_connection_pool=True)
 
     async def acquire(self) -> bool:
         """Take the lease (``SET NX PX``); True when this worker holds it (taken now, or held
@@ -310,13 +404,24 @@ class Coordinator:
         missing (lapsed, ``FLUSHALL``, Redis restarted) -> taken again, and every route and
         listing this worker holds written back; another's -> False and nothing changed. A key
         another worker has taken meanwhile is left to it and forgotten here. Redis down -> False.
+        Sent on the lease's own connection; its answer counts when read within ``self_fence``
+        seconds of its sending (the lease is then held from the sending on).
 
         A worker that finds itself :meth:`fenced` drops its tables (and their routes) before it
         renews: what it holds when it renews is written back."""
         async with self._lease_lock:
-            return await self._renewed()
+            return await self._renewed(self._lease_redis, self._forget)
 
-    async def _renewed(self) -> bool:
+    async def _renewed(
+        self,
+        client: Redis,
+        forget: Callable[[list[tuple[str, str]], dict[str, int], dict[str, str]], None],
+        *,
+        continuous: bool = False,
+    ) -> bool:
+        """One renewal through ``client``; ``forget`` is told the keys another worker took.
+        ``continuous``: only while the last renewal that worked is recent enough, or once the
+        worker was told it lapsed (else :attr:`lapsed` is set, and nothing is sent)."""
         routes = dict(self._routes)
         listings = dict(self._listings)
         keys = [self._lease_key]
@@ -327,11 +432,13 @@ class Coordinator:
         for table, listing in listings.items():
             keys.append(LISTING_PREFIX + table)
             values.append(f"{self.worker} {listing}")
+        args: list[str | int] = [self.address, self.lease_ms, self._owner, *values]
         sent = self.clock()
+        if continuous and not self._told and (self.last_renewed is None or sent - self.last_renewed > self.self_fence):
+            self.lapsed = self.last_renewed is not None
+            return False
         try:
-            answer = await _bounded(
-                self._renew(keys=keys, args=[self.address, self.lease_ms, self._owner, *values]), "renew"
-            )
+            answer = await _bounded(self._renew(keys=keys, args=args, client=client), "renew", timeout=self.self_fence)
         except RedisDown as exc:
             log.info("worker %s: the lease was not renewed: %s", self.worker, exc)
             return False
@@ -339,10 +446,12 @@ class Coordinator:
         if state == 0:
             log.warning("worker %s: the lease is another's", self.worker)
             return False
-        held = self.last_renewed is not None
-        self.last_renewed = sent
+        last = self.last_renewed
+        held = last is not None
+        self.last_renewed = sent if last is None else max(last, sent)
+        self._told = False
         if state == 2 and routes:
-            await self._mark_known(routes)
+            await self._mark_known(client, routes)
         if state == 2 and held:
             self.lapses += 1
             log.info(
@@ -351,10 +460,11 @@ class Coordinator:
                 len(routes),
                 len(listings),
             )
-        self._forget([(keys[i], values[i - 1]) for i in foreign], routes, listings)
+        if foreign:
+            forget([(keys[i], values[i - 1]) for i in foreign], routes, listings)
         return True
 
-    def _forget(self, taken: list[tuple[str, str]], routes: Mapping[str, int], listings: Mapping[str, str]) -> None:
+    def _forget(self, taken: list[tuple[str, str]], routes: dict[str, int], listings: dict[str, str]) -> None:
         """Forget the keys another worker holds now (unless written again since the renewal)."""
         for key, _ in taken:
             if key.startswith(ROUTE_PREFIX):
@@ -365,12 +475,15 @@ class Coordinator:
                 table = key.removeprefix(LISTING_PREFIX)
                 if self._listings.get(table) == listings[table]:
                     del self._listings[table]
+                    self._listed.pop(table, None)
             log.info("worker %s: %s is another worker's now", self.worker, key)
 
     async def release(self) -> None:
         """Let go of the lease, and of this worker's routes and listings (each only if it is this
         worker's; nothing at all if the lease is another's). Forgets them all; fenced from now on.
-        Redis down: logged (the keys lapse with the lease)."""
+        Redis down: logged (the keys lapse with the lease). Renewing (:meth:`keep`) stops first;
+        the lease's own connection is closed after."""
+        await self._stop_keeping()
         async with self._lease_lock:
             await self._released()
 
@@ -379,10 +492,14 @@ class Coordinator:
         listings = list(self._listings)
         self._routes.clear()
         self._listings.clear()
+        self._listed.clear()
         self.last_renewed = None
+        self.lapsed = self._told = False
         keys = [self._lease_key, *(ROUTE_PREFIX + t for t in routes), *(LISTING_PREFIX + t for t in listings)]
         try:
-            gone = await _bounded(self._release(keys=keys, args=[self.address, self._owner]), "release")
+            gone = await _bounded(
+                self._release(keys=keys, args=[self.address, self._owner], client=self._lease_redis), "release"
+            )
             for i in gone:
                 key = keys[int(i)]
                 if key.startswith(LISTING_PREFIX):
@@ -391,6 +508,9 @@ class Coordinator:
                     await _bounded(self.redis.publish(LISTINGS_CHANNEL, message), "publish")
         except RedisDown as exc:
             log.info("worker %s: the lease was not released: %s", self.worker, exc)
+        if self._own_lease_redis:  # opened again if the lease is taken again
+            with contextlib.suppress(Exception):
+                await self._lease_redis.aclose(close_connection_pool=True)
 
     async def live_workers(self) -> dict[str, str]:
         """Every worker holding a lease now: worker -> address. :class:`RedisDown`."""
@@ -426,16 +546,23 @@ class Coordinator:
             del self._routes[table]
             log.info("worker %s: %s is routed at a later epoch than %d", self.worker, table, epoch)
 
+    def let_go(self, table: str) -> None:
+        """Forget ``table``'s route and listing at once: no renewal extends them or writes them
+        back (:meth:`drop_route` and :meth:`drop_listing` remove them from Redis)."""
+        self._routes.pop(table, None)
+        self._listings.pop(table, None)
+        self._listed.pop(table, None)
+
     async def drop_route(self, table: str) -> None:
         """Remove ``table``'s route if it is this worker's. :class:`RedisDown` (it is forgotten
         all the same: it lapses with the lease)."""
         self._routes.pop(table, None)
         await _bounded(self._drop(keys=[ROUTE_PREFIX + table], args=[self._owner, "", ""]), "drop route")
 
-    async def _mark_known(self, tables: Iterable[str]) -> None:
+    async def _mark_known(self, client: Redis, tables: Iterable[str]) -> None:
         """Every table of ``tables`` marked known again (Redis lost the marks)."""
         with contextlib.suppress(RedisDown):
-            await _bounded(self.redis.mset({KNOWN_PREFIX + table: "1" for table in tables}), "mark known")
+            await _bounded(client.mset({KNOWN_PREFIX + table: "1" for table in tables}), "mark known")
 
     async def known(self, table: str) -> bool:
         """Whether ``table`` was routed to a worker and its match has not ended (forgotten): a
@@ -480,22 +607,42 @@ class Coordinator:
 
     async def set_listing(self, table: str, listing: Mapping[str, Any]) -> None:
         """``table``'s listing, this worker's (kept with the lease, written back by
-        :meth:`renew`), published on :data:`LISTINGS_CHANNEL`. :class:`RedisDown` (it is still
-        kept: the next renewal writes it)."""
+        :meth:`renew`), published on :data:`LISTINGS_CHANNEL` in the same round trip; nothing
+        when it is the one last written. :class:`RedisDown` (it is still kept: the next renewal
+        writes it)."""
         text = json.dumps(listing, separators=(",", ":"))
         self._listings[table] = text
+        if self._listed.get(table) == text:
+            return
+        self._listed.pop(table, None)
         message = json.dumps({"table": table, "listing": listing}, separators=(",", ":"))
 
         async def write() -> None:
-            await self.redis.set(LISTING_PREFIX + table, f"{self.worker} {text}", px=self.lease_ms)
-            await self.redis.publish(LISTINGS_CHANNEL, message)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(LISTING_PREFIX + table, f"{self.worker} {text}", px=self.lease_ms)
+                pipe.publish(LISTINGS_CHANNEL, message)
+                await pipe.execute()
 
-        await _bounded(write(), "set listing")
+        alone = table not in self._listing_writes
+        begun = self._listing_begun[table] = self._listing_begun.get(table, 0) + 1
+        self._listing_writes[table] = self._listing_writes.get(table, 0) + 1
+        try:
+            await _bounded(write(), "set listing")
+        finally:
+            # What Redis holds is known only when no other write of the table overlapped this one.
+            alone = alone and self._listing_begun[table] == begun
+            self._listing_writes[table] -= 1
+            if not self._listing_writes[table]:
+                del self._listing_writes[table]
+                del self._listing_begun[table]
+        if alone and self._listings.get(table) == text:
+            self._listed[table] = text
 
     async def drop_listing(self, table: str) -> None:
         """Remove ``table``'s listing if it is this worker's (published). :class:`RedisDown` (it is
         forgotten all the same: it lapses with the lease)."""
         self._listings.pop(table, None)
+        self._listed.pop(table, None)
         message = json.dumps({"table": table, "listing": None}, separators=(",", ":"))
         args = [self._owner, LISTINGS_CHANNEL, message]
         await _bounded(self._drop(keys=[LISTING_PREFIX + table], args=args), "drop listing")
@@ -596,6 +743,66 @@ class Coordinator:
             await asyncio.sleep(RESUBSCRIBE_PAUSE)
 
 
+class _Keeper:
+    """The thread that renews a coordinator's lease (:meth:`Coordinator.keep`), with an event loop
+    and a connection to Redis of its own."""
+
+    def __init__(self, coord: Coordinator, every: float) -> None:
+        self.coord = coord
+        self.every = every
+        self.loop = asyncio.new_event_loop()
+        self.wake = asyncio.Event()
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, name=f"lease {coord.worker}", daemon=True)
+        self._worker_loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self, worker_loop: asyncio.AbstractEventLoop) -> None:
+        self._worker_loop = worker_loop
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Stop at once (a renewal in flight is answered or times out first)."""
+        if not self.stopped:
+            self.stopped = True
+            with contextlib.suppress(RuntimeError):  # its loop closed already
+                self.loop.call_soon_threadsafe(self.wake.set)
+
+    def _run(self) -> None:
+        try:
+            self.loop.run_until_complete(self._renewing())
+        finally:
+            self.loop.close()
+
+    def _forget(self, taken: list[tuple[str, str]], routes: dict[str, int], listings: dict[str, str]) -> None:
+        """The coordinator forgets, on the worker's event loop, what another worker took."""
+        if self._worker_loop is not None:
+            with contextlib.suppress(RuntimeError):  # the worker's loop closed: nothing to forget
+                self._worker_loop.call_soon_threadsafe(self.coord._forget, taken, routes, listings)
+
+    async def _renewing(self) -> None:
+        coord = self.coord
+        client = own_connection(coord.redis)
+        stalled = False
+        try:
+            while not self.stopped:
+                due = self.loop.time() + self.every
+                if coord.clock() - coord._beat > LOOP_STALL:
+                    if not stalled:
+                        log.warning("worker %s: its event loop is stuck: its lease is not renewed", coord.worker)
+                    stalled = True
+                elif not coord.lapsed:  # lapsed: nothing until the worker is told (keep's before)
+                    stalled = False
+                    await coord._renewed(client, self._forget, continuous=True)
+                    if coord.lapsed:
+                        log.warning("worker %s: its last renewal is too old: fenced until told", coord.worker)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.0, due - self.loop.time())):
+                        await self.wake.wait()
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose(close_connection_pool=True)
+
+
 class Reaper:
     """Finds the orphans (the tables whose owner's lease lapsed) and claims them for its worker.
 
@@ -656,6 +863,7 @@ __all__ = [
     "CALL_TIMEOUT",
     "LEASE_MS",
     "LISTINGS_CHANNEL",
+    "LOOP_STALL",
     "ORPHAN_GRACE",
     "RENEW_EVERY",
     "ROUTES_CHANNEL",
@@ -666,4 +874,5 @@ __all__ = [
     "RedisDown",
     "Route",
     "open_redis",
+    "own_connection",
 ]
