@@ -1,9 +1,11 @@
 """``kings-corners worker``: a process that owns tables and serves them, their truth in the store
 of the tables (:mod:`~kc_tui.net.store.tablestore`), its lease and their routes in Redis (:mod:`.coord`).
 
-A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds) and sweeps for
-orphans: tables owned by no one (new ones, handed over) or by a worker whose lease lapsed
-(:class:`~.coord.Reaper`), every renewal and at once when told on :data:`~.coord.SWEEP_CHANNEL`.
+A worker holds a lease (renewed every :data:`~.coord.RENEW_EVERY` seconds from a thread of its
+own, :meth:`~.coord.Coordinator.keep`: neither a sweep nor a busy event loop puts a renewal off)
+and sweeps for orphans: tables owned by no one (new ones, handed over) or by a worker whose lease
+lapsed (:class:`~.coord.Reaper`), every :data:`~.coord.RENEW_EVERY` seconds and at once when told
+on :data:`~.coord.SWEEP_CHANNEL`.
 Each table it claims (at the store's epoch + 1) is served from its last position, as the
 one-process server serves a table (:class:`~kc_tui.net.table_service.ServedTable`, the paths of
 :func:`~kc_tui.net.hub.table_route`), and its route set for the gateways.
@@ -214,8 +216,13 @@ class Worker:
         except BaseException:
             await self.listener.close()
             raise
-        await self._sweep()
         self._loops = [
+            asyncio.create_task(
+                self._coord.keep(self._before_renewal, self.renew_every), name=f"worker {self.id} lease"
+            )
+        ]
+        await self._sweep()
+        self._loops += [
             asyncio.create_task(self._run(), name=f"worker {self.id}"),
             asyncio.create_task(self._listen_sweeps(), name=f"worker {self.id} sweeps"),
         ]
@@ -259,6 +266,9 @@ class Worker:
         await self.listener.close()
         for task in list(self._tasks):
             task.cancel()
+        if self._coord is not None:
+            with contextlib.suppress(Exception):
+                await self._coord.aclose()
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -282,9 +292,16 @@ class Worker:
         return HTTPStatus.NOT_FOUND, not_found_text()
 
     # ------------------------------------------------------------------ the lease
+    def _before_renewal(self) -> None:
+        """Every :attr:`renew_every` seconds on the event loop (:meth:`~.coord.Coordinator.keep`):
+        a worker fenced drops its tables (only then is it renewed again), and the routes and
+        listings of the tables it dropped are let go of (no renewal writes them back)."""
+        self._fenced_now()
+        for table in self._unrouted:
+            self.coord.let_go(table)
+
     async def _run(self) -> None:
-        """Renew the lease every :attr:`renew_every` seconds and sweep for orphans (at once when
-        told to)."""
+        """Sweep for orphans every :attr:`renew_every` seconds (at once when told to)."""
         while not self._stopped:
             self._sweep_now.clear()  # before the tick: a sweep asked for during it is not lost
             try:
@@ -292,7 +309,7 @@ class Worker:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("worker %s: a renewal or a sweep failed; it goes on", self.id)
+                log.exception("worker %s: a sweep failed; it goes on", self.id)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.renew_every):
                     await self._sweep_now.wait()
@@ -306,8 +323,10 @@ class Worker:
                 await coord.drop_route(table)
             except Exception as exc:
                 log.info("worker %s: %s's route lapses with the lease (%s)", self.id, table, exc)
-        if not await coord.renew() or coord.fenced():
-            return
+        if coord.fenced():  # its tables dropped: the lease taken again now, not at the next renewal
+            await coord.renew()
+            if coord.fenced():
+                return
         for wt in list(self.tables.values()):
             if not wt.routed:
                 await self._set_route(wt)
