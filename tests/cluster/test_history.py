@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -237,3 +238,29 @@ def test_a_history_written_in_one_language_replays_the_same_in_another() -> None
     finally:
         i18n.use("en")
     assert replayed == table.written, "a worker speaking Italian replays a history written in English"
+
+
+def test_a_claims_rebuild_makes_every_step_and_checks_the_last_save() -> None:
+    table = served((HUMAN, HUMAN), 9)
+    driver = TableDriver(table.session, pace="instant")
+    for _ in range(4):
+        assert driver.play(table.session.view(table.session.to_move).legal_moves()[0]) is None
+    snapshot, entries = table.rows[0].data, table.rows[1:]
+    assert [row.kind for row in entries] == [MOVE] * 4
+    last = max(table.written)
+    assert save_bytes(rebuild(snapshot, entries).to_dict(), compact=True) == table.written[last]
+
+    def changed(at: int, **fields: object) -> list[Written]:
+        row = entries[at]
+        entry = dict(json.loads(row.data), **fields)
+        return [*entries[:at], Written(row.seq, row.epoch, MOVE, json.dumps(entry).encode()), *entries[at + 1 :]]
+
+    wrong = json.loads(entries[0].data)["digest"]
+    with pytest.raises(HistoryError, match=f"seq {entries[-1].seq} differs"):
+        rebuild(snapshot, changed(3, digest=wrong))
+    with pytest.raises(HistoryError, match=f"seq {entries[1].seq} is"):
+        rebuild(snapshot, changed(1, play="move N N"))
+    # A middle row's digest alone is not what a claim checks: its step is made, and the save
+    # after the last step is the one written.
+    rebuilt = rebuild(snapshot, changed(1, digest=wrong))
+    assert save_bytes(rebuilt.to_dict(), compact=True) == table.written[last]

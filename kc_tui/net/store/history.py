@@ -134,6 +134,16 @@ def apply(session: MatchSession, row: Written) -> bytes:
     after it (compact), checked against the row's digest. :class:`HistoryError` (nothing of the
     row named but its seq) when the row is damaged, the session refuses the step, or the save
     differs from the one written."""
+    entry = _step(session, row)
+    save = save_bytes(session.to_dict(), compact=True)
+    if digest(save) != entry["digest"]:
+        raise HistoryError(f"the position replayed at seq {row.seq} differs from the one written")
+    return save
+
+
+def _step(session: MatchSession, row: Written) -> dict[str, Any]:
+    """Make the step of the move row ``row`` in ``session``; its entry. :class:`HistoryError`
+    when the row is damaged or the session refuses the step."""
     entry = _entry(row)
     seq = row.seq
     if "undo" in entry:
@@ -148,10 +158,7 @@ def apply(session: MatchSession, row: Written) -> bytes:
     hint = _hint(entry.get("hint"), seq)
     if session.hint_kept() != hint:
         session.keep_hint(hint)
-    save = save_bytes(session.to_dict(), compact=True)
-    if digest(save) != entry["digest"]:
-        raise HistoryError(f"the position replayed at seq {seq} differs from the one written")
-    return save
+    return entry
 
 
 class Replay:
@@ -176,12 +183,17 @@ class Replay:
 
 def rebuild(snapshot: bytes, entries: Sequence[Written]) -> MatchSession:
     """The match at the last of ``entries`` (the rows after ``snapshot``, a claimed table's:
-    :class:`~.tablestore.Claimed`), each checked against its digest; :class:`HistoryError` when
-    one does not replay, :class:`~kc_tui.match.saves.SaveError` or ValueError when ``snapshot``
-    is not a usable save."""
+    :class:`~.tablestore.Claimed`): each step made, and the save after the last checked against
+    its digest (the save holds the position, the match and the log's last lines, so a step that
+    went another way shows there; a claim makes the whole save once, not once a row). :class:`HistoryError`
+    when one does not replay, :class:`~kc_tui.match.saves.SaveError` or ValueError when
+    ``snapshot`` is not a usable save."""
     replay = Replay(snapshot)
-    for row in entries:
-        replay.feed(row)
+    for at, row in enumerate(entries):
+        if at < len(entries) - 1 and row.kind == MOVE and replay.session is not None:
+            _step(replay.session, row)
+        else:
+            replay.feed(row)
     if replay.session is None:
         raise HistoryError(f"the history of {len(entries)} rows after its snapshot ends with the match over")
     return replay.session
