@@ -96,7 +96,8 @@ def _install() -> None:
 
     from redis.asyncio.connection import BlockingConnectionPool
 
-    from kc_tui.net.cluster import coord, pg_store, sql, worker
+    from kc_tui.net.cluster import coord, pg_store, worker
+    from kc_tui.net.store import sql
 
     handle_run = events.Handle._run
 
