@@ -137,8 +137,11 @@ async def test_a_sign_in_and_every_seat_are_refused_with_one_line(server: fakere
         json.dumps({"table": "x"}),
         "HOSTILE",  # replaced below by a listing of another table
         "BAD RULES",  # replaced below by a listing whose rules are not rules
+        "[" * 100_000 + "]" * 100_000,  # nested past the interpreter's limit
+        "MANY SEATS",  # replaced below by a listing of 100,000 seats
         json.dumps({"table": "evilTable", "phase": "playing", "rules": {}, "target": 1e309}),
     ],
+    ids=["not-json", "a-list", "fields-missing", "another-table", "bad-rules", "deep", "many-seats", "infinite"],
 )
 async def test_a_listing_in_redis_that_is_not_one_is_left_out(
     store: SqliteTableStore, server: fakeredis.FakeServer, value: str
@@ -150,16 +153,19 @@ async def test_a_listing_in_redis_that_is_not_one_is_left_out(
         good = json.loads(str(kept).split(" ", 1)[1])
         if value == "HOSTILE":
             value = json.dumps({**good, "table": "otherTable"})
+        elif value == "MANY SEATS":
+            value = json.dumps({**good, "table": "evilTable", "seats": good["seats"] * 50_000})
         elif value == "BAD RULES":
             value = json.dumps({**good, "table": "evilTable", "rules": {"hand_size": 99}})
         redis = fakeredis.FakeAsyncRedis(server=server)
         await redis.set(LISTING_PREFIX + "evilTable", f"w-evil {value}")
         try:
             data: Any = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = value
         await redis.publish(LISTINGS_CHANNEL, json.dumps({"table": "evilTable", "listing": data}))
         await redis.publish(LISTINGS_CHANNEL, "{not json")
+        await redis.publish(LISTINGS_CHANNEL, value)  # the hostile text as a whole message
         await gateway.listing.read_all()
         assert isinstance(await client.request(ls.LobbyPing()), ls.LobbyPongMsg)  # all sent before is read
         assert "evilTable" not in client.listings and "otherTable" not in client.listings
@@ -171,7 +177,8 @@ async def test_a_listing_that_lapses_unannounced_leaves_the_lobby(
     server: fakeredis.FakeServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lobby_view, "READ_AGAIN", 0.05)
-    listing = ls.TableListing("lapsing", ls.PLAYING, {}, 50, (ls.ListedSeat("human", "Ana", True),), 0, False, 0, 1)
+    seats = (ls.ListedSeat("human", "Ana", True), ls.ListedSeat("greedy", "Greedy", True))
+    listing = ls.TableListing("lapsing", ls.PLAYING, {}, 50, seats, 0, False, 0, 1)
     redis = fakeredis.FakeAsyncRedis(server=server)
     await redis.set(LISTING_PREFIX + "lapsing", "w-gone " + json.dumps(to_wire(listing)))
     async with gateway_over(server) as gateway, watching(gateway) as (client, received):

@@ -202,7 +202,8 @@ def test_a_damaged_row_or_a_digest_that_differs_does_not_replay() -> None:
     entry = json.loads(good.data)
     other = dict(entry, digest=json.loads(table.rows[1].data)["digest"])
     illegal = dict(entry, play="move N N") if "play" in entry else entry
-    for damaged in (b"{not json", b"[]", json.dumps(other).encode(), json.dumps(illegal).encode(), b'{"undo":1}'):
+    hostile = (b"{not json", b"[]", b"[" * 100_000, b'{"play":NaN}', b'{"undo":1}')
+    for damaged in (*hostile, json.dumps(other).encode(), json.dumps(illegal).encode()):
         rows = [*table.rows[:2], Written(2, 1, MOVE, damaged), *table.rows[3:]]
         try:
             saves(rows)

@@ -61,6 +61,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
+from kc_tui.engine.strict import loads
 from kc_tui.net.store.tablestore import PLAYING, Claimed, StoreError, TableStore
 
 log = logging.getLogger(__name__)
@@ -596,7 +597,7 @@ class Coordinator:
                 yield None
                 continue
             try:
-                told = json.loads(data)
+                told = loads(data)
                 route = Route(str(told["table"]), str(told["worker"]), str(told["address"]), int(told["epoch"]))
             except (ValueError, KeyError, TypeError):
                 log.warning("a route that cannot be read was published: %.80r", data)
@@ -661,7 +662,7 @@ class Coordinator:
                     continue
                 _, _, text = _text(value).partition(" ")
                 try:
-                    listing = json.loads(text)
+                    listing = loads(text)
                 except ValueError:
                     listing = None
                 if isinstance(listing, dict):
@@ -685,7 +686,7 @@ class Coordinator:
                 yield None
                 continue
             try:
-                told = json.loads(data)
+                told = loads(data)
             except ValueError:
                 told = None
             if isinstance(told, dict) and isinstance(told.get("table"), str):

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kc_tui.engine import Rules
+from kc_tui.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from kc_tui.net.cluster.coord import Coordinator
 from kc_tui.net.lobby import GONE_CLOSED, GONE_ENDED
 from kc_tui.net.lobby_schema import ENDED, PLAYING, ListedSeat, LobbyMsg, TableGoneMsg, TableListing, TableMsg
@@ -67,12 +68,16 @@ def listed(served: ServedTable) -> dict[str, Any]:
 def listing_of(table: str, data: Any) -> TableListing | None:
     """``data`` (a listing as Redis holds it) read strictly as ``table``'s listing; None (logged)
     when it is not one: a field missing, unknown or of another type, a string too long, rules
-    that are not rules, another table's id, or a phase other than playing or ended."""
+    that are not rules, fewer or more seats than a table has, another table's id, or a phase
+    other than playing or ended."""
     try:
         listing: TableListing = _READ(data, "listing")
         Rules.from_dict(listing.rules)
     except (WireError, ValueError, TypeError) as exc:
         log.warning("the listing of table %.40r cannot be read: %s", table, str(exc)[:200])
+        return None
+    if not MIN_PLAYERS <= len(listing.seats) <= MAX_PLAYERS:
+        log.warning("the listing of table %.40r has %d seats", table, len(listing.seats))
         return None
     if listing.table != table or listing.phase not in (PLAYING, ENDED):
         log.warning("the listing of table %.40r is not that table's", table)

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from kc_tui.engine import Match, MoveError, move_str, parse_move
+from kc_tui.engine.strict import loads
 from kc_tui.match.saves import save_bytes
 from kc_tui.match.session import MatchSession
 from kc_tui.net.store.tablestore import MOVE, SNAPSHOT, Written
@@ -80,13 +81,13 @@ def row_of(session: MatchSession, save: bytes, follows: bool) -> tuple[bytes, bo
 def start(snapshot: bytes) -> MatchSession:
     """The session of a snapshot, as a worker serves it (a shared log).
     :class:`~kc_tui.match.saves.SaveError` or ValueError when it is not a usable save."""
-    return MatchSession.from_dict(json.loads(snapshot), shared_log=True)
+    return MatchSession.from_dict(loads(snapshot), shared_log=True)
 
 
 def over(save: bytes) -> bool:
     """Whether ``save`` is a match's last position (the match over: no session is made of it)."""
     try:
-        return Match.from_dict(json.loads(save)["match"]).over
+        return Match.from_dict(loads(save)["match"]).over
     except (ValueError, TypeError, KeyError):
         return False
 
@@ -98,7 +99,7 @@ def _damaged(seq: int) -> HistoryError:
 def _entry(row: Written) -> dict[str, Any]:
     """A move row's entry, its fields checked; :class:`HistoryError` when it is damaged."""
     try:
-        entry = json.loads(row.data)
+        entry = loads(row.data)
     except ValueError:
         raise _damaged(row.seq) from None
     if not isinstance(entry, dict) or sum(key in entry for key in STEPS) != 1:

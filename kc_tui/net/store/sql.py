@@ -18,6 +18,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, LiteralString
 
+from kc_tui.engine.strict import loads
 from kc_tui.i18n import _
 from kc_tui.net.store.tablestore import (
     ENDED,
@@ -56,7 +57,7 @@ def record_text(record: Mapping[str, Any]) -> str:
 def record_of(table: str, text: str) -> dict[str, Any]:
     """The record kept as ``text``; an empty one (logged) when it is not a JSON object."""
     try:
-        record = json.loads(text)
+        record = loads(text)
     except ValueError:
         record = None
     if not isinstance(record, dict):
