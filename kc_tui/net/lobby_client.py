@@ -207,8 +207,9 @@ class LobbyClient(Connecting):
         self.signed_in: SignedIn | None = None
         #: The latest refusal of the name asked for (its ``suggestion`` a free one).
         self.name_refused: LobbyRefusedMsg | None = None
-        #: Whether the server said its lobby is for watching only (no sign-in is tried again).
-        self.watch_only = False
+        #: The server's line saying its lobby is for watching only (None: it did not); no
+        #: sign-in is tried again once it did.
+        self.watch_only: str | None = None
         #: Whether the listing's deltas are wanted (off while the person is at a table): said
         #: again on every new connection.
         self.following = True
@@ -257,7 +258,7 @@ class LobbyClient(Connecting):
 
     def _send_sign_in(self) -> bool:
         challenge, key = self.challenge, self.key
-        if challenge is None or key is None or self._outbox is None or self.watch_only:
+        if challenge is None or key is None or self._outbox is None or self.watch_only is not None:
             return False
         try:
             signature = key.sign(self._challenge_bytes(challenge.server, challenge.nonce))
@@ -331,7 +332,7 @@ class LobbyClient(Connecting):
             self.signed_in, self.name_refused = message, None
             self.name = message.name
         elif isinstance(message, LobbyRefusedMsg) and message.code == WATCH_ONLY:
-            self.watch_only = True
+            self.watch_only = message.reason
         elif isinstance(message, LobbyRefusedMsg) and message.id is not None and message.id == self._sign_in_id:
             if message.code == NAME_TAKEN:
                 self.name_refused = message

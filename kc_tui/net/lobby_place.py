@@ -92,8 +92,10 @@ def waiting_line(seated: JoinedMsg, listing: TableListing | None, fill_in: int |
 
 
 def why_not_sent(client: LobbyClient | None, message: object, not_signed_in: str) -> str | None:
-    """Send a request to the lobby: None once sent, else why not (``not_signed_in`` when the
-    player is not signed in yet)."""
+    """Send a request to the lobby: None once sent, else why not (the server's line when its
+    lobby is for watching only; ``not_signed_in`` when the player is not signed in yet)."""
+    if client is not None and client.watch_only is not None:
+        return client.watch_only
     if client is None or client.signed_in is None:
         return not_signed_in
     if client.send(message) is None:

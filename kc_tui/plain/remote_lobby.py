@@ -32,6 +32,7 @@ from kc_tui.net.lobby_place import (
 )
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
+    WATCH_ONLY,
     OPEN,
     AcceptInvite,
     Challenge,
@@ -371,6 +372,12 @@ class PlainLobby:
             self.say(message.reason)
             # Translators: {name} is a free name the server suggests.
             self.say(_("Type the name to play under (free: {name}):").format(name=message.suggestion or "-"))
+            return
+        if message.code == WATCH_ONLY:
+            self.say(message.reason)
+            # Translators: {list} and {watch} are the words typed in the plain mode's lobby.
+            self.say(_("{list} numbers the tables, {watch} N watches one.").format(**lobby_words()))
+            self._list()
             return
         self.say(_("Refused: {reason}").format(reason=message.reason))
 

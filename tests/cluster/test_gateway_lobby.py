@@ -8,11 +8,13 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import fakeredis
 import pytest
 
+from kc_tui.config import Opponent
 from kc_tui.net import lobby_schema as ls
 from kc_tui.net import schema as p
 from kc_tui.net.client import Link, RemoteSeat, Status
@@ -29,6 +31,8 @@ from kc_tui.net.wire import to_wire
 from kc_tui.ui.app import KingsCornersApp, StartOptions
 from kc_tui.ui.remote.lobby import LobbyScreen
 from tests.cluster.test_worker import SEATS, SEED, SHORT_ROUNDS, seats, server, serving, store, store_file
+from tests.plain.remotekit import plain_process
+from tests.plain.test_remote_online import no_trace, person
 from tests.ui.conftest import wait_for as ui_wait
 from tests.ui.fitkit import assert_whole, shows_whole
 from tests.ui.gamekit import make_config
@@ -202,7 +206,7 @@ async def test_the_apps_lobby_at_a_gateway_lists_tables_literally_and_offers_onl
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
             assert isinstance(screen, LobbyScreen)
-            await ui_wait(pilot, lambda: screen.client is not None and screen.client.watch_only)
+            await ui_wait(pilot, lambda: screen.client is not None and screen.client.watch_only is not None)
             await ui_wait(pilot, lambda: shows_whole(app, "Watching the lobby: this server has no sign-in"))
             assert_whole(app, watch_only_text())
             assert_whole(app, hostile)
@@ -215,3 +219,28 @@ async def test_the_apps_lobby_at_a_gateway_lists_tables_literally_and_offers_onl
             await pilot.press("n")
             await pilot.pause()
             assert isinstance(app.screen, LobbyScreen), "a lobby for watching opens no new table"
+
+
+async def test_the_plain_lobby_at_a_gateway_lists_the_tables_and_says_it_is_for_watching(
+    server: fakeredis.FakeServer, tmp_path: Path
+) -> None:
+    hostile = "[bold red]Eve[/]"
+    seats = (ls.ListedSeat("human", hostile, True), ls.ListedSeat("greedy", "Greedy", True))
+    listing = ls.TableListing("tableONE", ls.PLAYING, {}, 50, seats, 0, False, 0, 3)
+    await fakeredis.FakeAsyncRedis(server=server).set(LISTING_PREFIX + "tableONE", "w1 " + json.dumps(to_wire(listing)))
+    async with gateway_over(server) as gateway:
+        env = person(tmp_path / "dee", "Dee", Opponent("Greedy", "greedy"))
+        dee = plain_process("online", "--plain", f"ws://127.0.0.1:{gateway.port}", env=env)
+        try:
+            told = await dee.line_with("This lobby is for watching")
+            await dee.line_with("list numbers the tables, watch N watches one.", told)
+            await dee.line(lambda line: line.startswith("1. ") and hostile in line, told)
+            start = len(dee.out)
+            dee.type("quick")
+            await dee.line_with("This lobby is for watching", start)
+            assert not any("Not signed in" in line for line in dee.out[start:]), dee.out[start:]
+            dee.type("quit")
+            assert await dee.ended() == 0
+        finally:
+            dee.stop()
+    no_trace(dee)

@@ -396,7 +396,7 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(at))
         empty = self.query_one("#empty", Static)
         empty.display = not client.listings
-        if client.watch_only:
+        if client.watch_only is not None:
             empty.update(rich_plain(_("No table is being played here yet.")))
 
     def on_resize(self) -> None:
@@ -438,7 +438,7 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows c only with an invite to copy, r only while not signed in; a lobby
         for watching shows only what watches."""
-        if self.client is not None and self.client.watch_only and action in WATCH_ONLY_HIDES:
+        if self.client is not None and self.client.watch_only is not None and action in WATCH_ONLY_HIDES:
             return False
         if action == "copy":
             return self.seated is not None and self.seated.invite is not None
@@ -516,7 +516,7 @@ class LobbyScreen(Screen[None]):
         listing = self._listing()
         if listing is None:
             return
-        watch_only = self.client is not None and self.client.watch_only
+        watch_only = self.client is not None and self.client.watch_only is not None
         if self.place.own_seat(listing) is not None or (
             self.place.has_free_seat(listing) and self.seated is None and not watch_only
         ):
