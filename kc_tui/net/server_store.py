@@ -48,10 +48,10 @@ from typing import Any
 
 from kc_tui.i18n import _
 from kc_tui.net.store.sql import schema_version
-from kc_tui.net.store.sqlite_store import STEPS, SqliteTableStore
+from kc_tui.net.store.sqlite_store import STEPS, SqliteTableStore, open_sqlite
 from kc_tui.net.store.tablestore import PLAYING, SCHEMA_VERSION, Claimed, Fenced, Row, StoreError
 from kc_tui.records.files import fault
-from kc_tui.util.files import SQLITE_MAGIC, make_folder, new_private_file
+from kc_tui.util.files import SQLITE_MAGIC
 from kc_tui.util.printable import one_line
 
 log = logging.getLogger(__name__)
@@ -94,10 +94,8 @@ def new_owner() -> str:
     return f"server-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
-    uri = f"file:{path.as_posix()}?mode={mode}"
-    db = sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=True)
-    return db
+def _connect(uri: str) -> sqlite3.Connection:
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=True)
 
 
 def _reason(exc: sqlite3.Error) -> str:
@@ -129,32 +127,9 @@ class ServerStore:
         this store's, newer, damaged, locked, unreadable). ``durable``: every commit flushed to
         the disk (see the module's docs)."""
         path = folder / STORE_NAME
-        shown = one_line(str(path))
-        try:
-            make_folder(folder)
-            new = not path.exists() or path.stat().st_size == 0
-            if not new:
-                with open(path, "rb") as f:
-                    head = f.read(len(SQLITE_MAGIC))
-                if head != SQLITE_MAGIC:
-                    # Translators: {path} is the server's store file.
-                    raise StoreError(
-                        _("{path} is not the server's store (not an SQLite file): it is left as it is").format(
-                            path=shown
-                        )
-                    )
-            else:
-                new_private_file(path)
-            db = _connect(path, "rw")
-        except OSError as exc:
-            raise StoreError(
-                # Translators: {path} is the server's store file, {reason} the system's reason.
-                _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(exc.strerror or str(exc)))
-            ) from None
-        except sqlite3.Error as exc:
-            raise StoreError(
-                _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(str(exc)))
-            ) from None
+        # Translators: {path} is the server's store file.
+        not_sqlite = _("{path} is not the server's store (not an SQLite file): it is left as it is")
+        db = open_sqlite(path, _connect, not_sqlite)
         try:
             store = cls(db, path, durable)
             store._prepare()
@@ -165,7 +140,9 @@ class ServerStore:
             db.close()
             raise StoreError(
                 # Translators: {path} is the server's store file, {reason} SQLite's message (in English).
-                _("{path} cannot be used: {reason}; it is left as it is").format(path=shown, reason=_reason(exc))
+                _("{path} cannot be used: {reason}; it is left as it is").format(
+                    path=one_line(str(path)), reason=_reason(exc)
+                )
             ) from None
         return store
 

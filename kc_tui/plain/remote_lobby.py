@@ -32,8 +32,8 @@ from kc_tui.net.lobby_place import (
 )
 from kc_tui.net.lobby_schema import (
     NAME_TAKEN,
-    WATCH_ONLY,
     OPEN,
+    WATCH_ONLY,
     AcceptInvite,
     Challenge,
     JoinedMsg,

@@ -24,7 +24,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,31 @@ STEPS: dict[int, tuple[str, ...]] = {
 
 
 # ---------------------------------------------------------------------- the SQLite store
+def open_sqlite(file: Path, connect: Callable[[str], sqlite3.Connection], not_sqlite: str) -> sqlite3.Connection:
+    """``file`` opened read-write by ``connect`` (given its ``file:`` URI), made empty and
+    private first when it is missing or empty (its folder too). :class:`StoreError` (one line)
+    when it is not an SQLite file (``not_sqlite``, its ``{path}`` filled in) or cannot be
+    opened; nothing is written to a file that is not SQLite."""
+    shown = one_line(str(file))
+    try:
+        if file.exists() and file.stat().st_size > 0:
+            with open(file, "rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+            if head != SQLITE_MAGIC:
+                raise StoreError(not_sqlite.format(path=shown))
+        else:
+            make_folder(file.parent)
+            new_private_file(file)
+        return connect(f"file:{file.as_posix()}?mode=rw")
+    except OSError as exc:
+        raise StoreError(
+            # Translators: {path} is a store's file, {reason} the system's reason.
+            _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(exc.strerror or str(exc)))
+        ) from None
+    except sqlite3.Error as exc:
+        raise StoreError(_("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(str(exc)))) from None
+
+
 def _busy(exc: sqlite3.Error) -> bool:
     name = str(getattr(exc, "sqlite_errorname", ""))
     return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
@@ -101,30 +126,12 @@ class SqliteTableStore(SqlStatements):
         if not path:
             raise StoreError(_("the table store's file is not named"))
         file = Path(path).expanduser()
-        shown = one_line(str(file))
-        try:
-            if file.exists() and file.stat().st_size > 0:
-                with open(file, "rb") as f:
-                    head = f.read(len(SQLITE_MAGIC))
-                if head != SQLITE_MAGIC:
-                    raise StoreError(
-                        # Translators: {path} is the table store's file.
-                        _("{path} is not a table store (not an SQLite file): it is left as it is").format(path=shown)
-                    )
-            else:
-                make_folder(file.parent)
-                new_private_file(file)
-            uri = f"file:{file.as_posix()}?mode=rw"
-            db = sqlite3.connect(uri, uri=True, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False)
-        except OSError as exc:
-            raise StoreError(
-                # Translators: {path} is the table store's file, {reason} the system's reason.
-                _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(exc.strerror or str(exc)))
-            ) from None
-        except sqlite3.Error as exc:
-            raise StoreError(
-                _("{path} cannot be opened: {reason}").format(path=shown, reason=one_line(str(exc)))
-            ) from None
+
+        def connect(uri: str) -> sqlite3.Connection:
+            return sqlite3.connect(uri, uri=True, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False)
+
+        # Translators: {path} is the table store's file.
+        db = open_sqlite(file, connect, _("{path} is not a table store (not an SQLite file): it is left as it is"))
         store = cls(db, file)
         try:
             store._check()
