@@ -33,6 +33,7 @@ from kc_tui.net.lobby import Lobby, LobbyLimits, Person, Seating, shipped_ai_rat
 from kc_tui.net.server_store import STORE_NAME, STORE_VERSION, ServerStore, StoreError
 from kc_tui.net.store.tablestore import Fenced
 from kc_tui.records.rating import Rating
+from tests.faultkit import fill, small_disk
 from tests.net.hubkit import FAST, my_turn, play_one, shown, signed_in, sit, start_server
 from tests.net.server_store_v1 import StoreV1
 from tests.waiting import wait_until
@@ -356,3 +357,36 @@ def test_a_rounds_first_position_drops_the_positions_before_it(tmp_path: Path) -
         assert [(row.seq, row.data) for row in store.tables_store.history("t")] == [(4, b"round 2"), (5, b"move 5")]
     finally:
         store.close()
+
+
+async def test_a_full_disk_holds_the_servers_table_with_one_line_and_loses_nothing_shown(tmp_path: Path) -> None:
+    with small_disk("2m") as disk:
+        folder = disk / "srv"
+        async with hub_on(folder) as hub:
+            table, url = await playing_table(hub, tmp_path / "ana")
+            seat = await sit(url)
+            await play_one(seat)
+            state = await my_turn(seat)
+            filler = fill(disk)
+            plays = [m for m in state.legal if m != "end"]
+            seat.seat.move(plays[0] if plays else "end")
+            held = await wait_until(
+                lambda: seat.seat.state if seat.seat.state and seat.seat.state.save_problem else None,
+                what="the seat told the table holds",
+            )
+            problem = held.save_problem or ""
+            assert "\n" not in problem and "Traceback" not in problem, problem
+            assert shown(held) == shown(state), "no state of a position that was not written"
+            filler.unlink()
+            await wait_until(
+                lambda: seat.seat.state is not None and seat.seat.state.save_problem is None,
+                what="the table going on by itself once the disk has room",
+            )
+            await play_one(seat)
+            last = shown(await my_turn(seat))
+            token = url.rsplit("/", 1)[1]
+            await seat.close()
+        async with hub_on(folder) as hub:
+            again = await sit(f"{hub.base}/t/{table}/seat/{token}")
+            assert shown(await my_turn(again)) == last, "served again at the last position shown"
+            await again.close()
